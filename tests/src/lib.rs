@@ -1,0 +1,1 @@
+//! Cross-crate test helpers: where the workspace, the spec and `../shared` live.

@@ -1,0 +1,1 @@
+//! specval: checks API traffic and payloads against the contract specgen writes.
