@@ -1,1 +1,121 @@
 //! specgen: reads an OpenAPI document and writes Rust bindings and a JSON Schema contract.
+//!
+//! The pipeline is load → IR → emitters:
+//! - [`load`] parses YAML or JSON (OpenAPI 3.0 or 3.1), normalises 3.0 forms and checks refs;
+//! - [`ir::build`] turns the document into the typed [`ir::Api`], with every Rust name chosen
+//!   once by [`ir::naming`];
+//! - [`emit`] writes the crate (models, support types, embedded contract) and the contract.
+//!
+//! Use the [`Builder`] from a `build.rs`, or [`generate_crate`] and [`output`] directly; the
+//! `specgen` binary wraps both.
+
+pub mod builder;
+pub mod emit;
+pub mod error;
+pub mod ir;
+pub mod load;
+pub mod output;
+
+use std::collections::BTreeMap;
+
+pub use builder::Builder;
+pub use emit::GeneratedFile;
+pub use error::{Error, Result};
+
+/// What to generate, beyond what the document says.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Package name of the generated crate; defaults to the document's `info.x-crate-name`,
+    /// else the kebab-case of `info.title`.
+    pub crate_name: Option<String>,
+    /// Rust types replacing the generated mapping, keyed by `Component`, `Component.property`
+    /// or a JSON pointer to a schema.
+    pub type_overrides: BTreeMap<String, String>,
+}
+
+/// The complete generated crate for a document: `Cargo.toml`, `src/`, and `schemas/`, sorted
+/// by path.
+pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<GeneratedFile>> {
+    let api = build_ir(doc, options)?;
+    let info = emit::krate::CrateInfo {
+        name: crate_name(doc, options),
+        version: semver_or_default(&api.version),
+    };
+    let contract = emit::contract::emit(&api, &info.name)?;
+    let mut files = vec![
+        emit::krate::cargo_toml(&api, &info),
+        emit::krate::lib_rs(&api)?,
+        emit::krate::contract_rs(&contract)?,
+        emit::models::emit(&api)?,
+        emit::support::emit()?,
+    ];
+    files.extend(contract);
+    files.sort();
+    Ok(files)
+}
+
+/// The IR of a document, with the options' type overrides applied.
+pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
+    ir::build::build(
+        doc,
+        &ir::build::BuildOptions {
+            type_overrides: options.type_overrides.clone(),
+        },
+    )
+}
+
+pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> String {
+    if let Some(name) = &options.crate_name {
+        return name.clone();
+    }
+    let info = doc.root.get("info");
+    if let Some(name) = info
+        .and_then(|i| i.get("x-crate-name"))
+        .and_then(serde_json::Value::as_str)
+    {
+        return name.to_string();
+    }
+    let title = info
+        .and_then(|i| i.get("title"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("api");
+    let name = heck::ToKebabCase::to_kebab_case(
+        title
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+            .collect::<String>()
+            .as_str(),
+    );
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        format!("api-{name}").trim_end_matches('-').to_string()
+    } else {
+        name
+    }
+}
+
+/// Cargo wants `MAJOR.MINOR.PATCH`; a document's version is free text.
+fn semver_or_default(version: &str) -> String {
+    let parts: Vec<&str> = version.trim_start_matches('v').split('.').collect();
+    let numeric = parts
+        .iter()
+        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
+    match (numeric, parts.len()) {
+        (true, 3) => parts.join("."),
+        (true, 2) => format!("{}.0", parts.join(".")),
+        (true, 1) => format!("{}.0.0", parts[0]),
+        _ => "0.1.0".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::semver_or_default;
+
+    #[test]
+    fn document_versions_become_cargo_versions() {
+        assert_eq!(semver_or_default("1.0.0"), "1.0.0");
+        assert_eq!(semver_or_default("v2"), "2.0.0");
+        assert_eq!(semver_or_default("1.0"), "1.0.0");
+        assert_eq!(semver_or_default("2024-01-preview"), "0.1.0");
+    }
+}

@@ -1,1 +1,130 @@
-fn main() {}
+//! The `specgen` command line: `generate` writes the crate, `check` tells whether it is stale.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+use specgen::output::{self, Drift};
+use specgen::{Options, generate_crate, load};
+
+/// Generates Rust bindings and a JSON Schema contract from an OpenAPI document.
+#[derive(Parser)]
+#[command(name = "specgen", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Writes the generated crate (replacing the output directory as a whole).
+    Generate(Target),
+    /// Exits 1 and says what differs when the output directory is not what `generate` writes.
+    Check(Target),
+}
+
+#[derive(Args)]
+struct Target {
+    /// The OpenAPI document (YAML or JSON, 3.0 or 3.1).
+    #[arg(long, default_value = "spec/openapi.yaml")]
+    spec: PathBuf,
+    /// The generated crate's directory.
+    #[arg(long, default_value = "generated")]
+    out: PathBuf,
+    /// Package name of the generated crate (default: the spec's info.x-crate-name, else its title).
+    #[arg(long)]
+    crate_name: Option<String>,
+    /// Use a Rust type for a schema: KEY=TYPE, KEY being Component, Component.property or a
+    /// JSON pointer (repeatable).
+    #[arg(long = "type-override", value_name = "KEY=TYPE")]
+    type_overrides: Vec<String>,
+}
+
+impl Target {
+    fn options(&self) -> Result<Options, String> {
+        let mut type_overrides = BTreeMap::new();
+        for entry in &self.type_overrides {
+            let (key, ty) = entry
+                .split_once('=')
+                .ok_or_else(|| format!("--type-override takes KEY=TYPE, got `{entry}`"))?;
+            type_overrides.insert(key.trim().to_string(), ty.trim().to_string());
+        }
+        Ok(Options {
+            crate_name: self.crate_name.clone(),
+            type_overrides,
+        })
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Generate(target) => generate(&target),
+        Command::Check(target) => check(&target),
+    }
+}
+
+fn files_for(target: &Target) -> Result<Vec<specgen::GeneratedFile>, String> {
+    let options = target.options()?;
+    let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
+    generate_crate(&doc, &options).map_err(|e| e.to_string())
+}
+
+fn generate(target: &Target) -> ExitCode {
+    let files = match files_for(target) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(err) = output::write_crate(&target.out, &files) {
+        eprintln!("error: {err}");
+        return ExitCode::from(2);
+    }
+    eprintln!(
+        "specgen: wrote {} files to {}",
+        files.len(),
+        target.out.display()
+    );
+    ExitCode::SUCCESS
+}
+
+fn check(target: &Target) -> ExitCode {
+    let files = match files_for(target) {
+        Ok(files) => files,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let drift = output::compare(&target.out, &files);
+    if drift.is_empty() {
+        eprintln!(
+            "specgen: {} is up to date with {}",
+            target.out.display(),
+            target.spec.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    eprintln!(
+        "specgen: {} is stale: {} file(s) differ from what {} generates. Run `cargo run -p specgen -- generate`.",
+        target.out.display(),
+        drift.len(),
+        target.spec.display()
+    );
+    for item in &drift {
+        match item {
+            Drift::Missing(path) => eprintln!("  missing: {}", path.display()),
+            Drift::Extra(path) => eprintln!("  not generated (extra): {}", path.display()),
+            Drift::Changed(path, diff) => {
+                eprintln!("  changed: {}", path.display());
+                for line in diff.lines() {
+                    eprintln!("    {line}");
+                }
+            }
+        }
+    }
+    ExitCode::from(1)
+}

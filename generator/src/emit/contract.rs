@@ -1,0 +1,321 @@
+//! The contract: one self-contained JSON Schema (draft 2020-12) per component schema and per
+//! message, and `manifest.json`, which maps each operation (method and path template) and each
+//! webhook to its parameter, header, security and body rules. The validator and the generated
+//! server both check against these files, so there is one set of rules.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use super::GeneratedFile;
+use crate::error::{Error, Result};
+use crate::ir::{Api, Operation, SecurityKind, StatusSpec};
+
+/// Version of the manifest layout; bumped when a reader would need to change.
+pub const MANIFEST_FORMAT: u64 = 1;
+
+const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
+const COMPONENT_PREFIX: &str = "#/components/schemas/";
+
+/// The contract files, under `schemas/`.
+pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
+    let components: BTreeMap<&str, &Value> = api
+        .schemas
+        .iter()
+        .map(|(name, schema)| (name.as_str(), schema))
+        .collect();
+    let mut files = Vec::new();
+    let mut component_files = Map::new();
+    for (name, _) in &api.schemas {
+        let path = format!("components/{}.json", file_stem(name));
+        let root = json!({ "$ref": format!("#/$defs/{}", escape(name)) });
+        files.push(schema_file(crate_name, &path, &root, &components)?);
+        component_files.insert(name.clone(), Value::String(path));
+    }
+
+    let mut operations = Vec::new();
+    for op in &api.operations {
+        operations.push(operation_entry(
+            op,
+            "operations",
+            &op.id,
+            crate_name,
+            &components,
+            &mut files,
+        )?);
+    }
+    let mut webhooks = Vec::new();
+    for hook in &api.webhooks {
+        let mut entry = operation_entry(
+            &hook.operation,
+            "webhooks",
+            &hook.name,
+            crate_name,
+            &components,
+            &mut files,
+        )?;
+        if let Value::Object(map) = &mut entry {
+            map.insert("name".into(), Value::String(hook.name.clone()));
+        }
+        webhooks.push(entry);
+    }
+
+    let schemes: Map<String, Value> = api
+        .security_schemes
+        .iter()
+        .map(|scheme| {
+            let rule = match &scheme.kind {
+                SecurityKind::ApiKey { name, location } => {
+                    json!({ "type": "apiKey", "in": location.as_str(), "name": name })
+                }
+                SecurityKind::Bearer => json!({ "type": "http", "scheme": "bearer" }),
+                SecurityKind::Basic => json!({ "type": "http", "scheme": "basic" }),
+                SecurityKind::Other(kind) => json!({ "type": kind }),
+            };
+            (scheme.key.clone(), rule)
+        })
+        .collect();
+
+    let manifest = json!({
+        "format": MANIFEST_FORMAT,
+        "title": api.title,
+        "version": api.version,
+        "basePath": api.base_path(),
+        "servers": api.servers.iter().map(|server| json!({
+            "url": server.url,
+            "description": server.description,
+            "variables": server.variables.iter().map(|v| (v.name.clone(), json!({
+                "default": v.default,
+                "enum": v.allowed,
+            }))).collect::<Map<_, _>>(),
+        })).collect::<Vec<_>>(),
+        "securitySchemes": schemes,
+        "operations": operations,
+        "webhooks": webhooks,
+        "components": component_files,
+    });
+    files.push(json_file("schemas/manifest.json", &manifest)?);
+    Ok(files)
+}
+
+fn operation_entry(
+    op: &Operation,
+    folder: &str,
+    stem: &str,
+    crate_name: &str,
+    components: &BTreeMap<&str, &Value>,
+    files: &mut Vec<GeneratedFile>,
+) -> Result<Value> {
+    let stem = file_stem(stem);
+    let parameters = op
+        .parameters
+        .iter()
+        .map(|param| {
+            Ok(json!({
+                "name": param.name,
+                "in": param.location.as_str(),
+                "required": param.required,
+                "schema": bundle(&param.schema, components)?,
+            }))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let request_body = match &op.request_body {
+        Some(body) => {
+            let path = format!("{folder}/{stem}.request.json");
+            files.push(schema_file(crate_name, &path, &body.schema, components)?);
+            json!({ "required": body.required, "contentType": body.content_type, "schema": path })
+        }
+        None => Value::Null,
+    };
+    let mut responses = Map::new();
+    for response in &op.responses {
+        let key = response.status.key();
+        let entry = match &response.body {
+            Some(body) => {
+                let path = format!("{folder}/{stem}.response.{key}.json");
+                files.push(schema_file(crate_name, &path, &body.schema, components)?);
+                json!({ "contentType": body.content_type, "schema": path })
+            }
+            None => json!({ "contentType": null, "schema": null }),
+        };
+        responses.insert(key, entry);
+    }
+    Ok(json!({
+        "operationId": op.id,
+        "method": op.method.as_http(),
+        "path": op.path,
+        "security": op.security,
+        "parameters": parameters,
+        "requestBody": request_body,
+        "responses": responses,
+        "hasDefaultResponse": op.responses.iter().any(|r| r.status == StatusSpec::Default),
+    }))
+}
+
+/// A schema file: the schema with every component it needs under `$defs`.
+fn schema_file(
+    crate_name: &str,
+    path: &str,
+    schema: &Value,
+    components: &BTreeMap<&str, &Value>,
+) -> Result<GeneratedFile> {
+    let mut bundled = match bundle(schema, components)? {
+        Value::Object(map) => map,
+        Value::Bool(true) => Map::new(),
+        other => {
+            let mut wrapper = Map::new();
+            wrapper.insert("allOf".into(), Value::Array(vec![other]));
+            wrapper
+        }
+    };
+    let mut out = Map::new();
+    out.insert("$schema".into(), Value::String(DIALECT.into()));
+    out.insert(
+        "$id".into(),
+        Value::String(format!("urn:specgen:{crate_name}:{path}")),
+    );
+    bundled.remove("$schema");
+    bundled.remove("$id");
+    out.extend(bundled);
+    json_file(&format!("schemas/{path}"), &Value::Object(out))
+}
+
+/// The schema with refs to components rewritten to `#/$defs/…` and those components (and
+/// the ones they need, transitively) added under `$defs`.
+pub(crate) fn bundle(schema: &Value, components: &BTreeMap<&str, &Value>) -> Result<Value> {
+    let mut needed = BTreeSet::new();
+    collect_refs(schema, &mut needed);
+    let mut queue: Vec<String> = needed.iter().cloned().collect();
+    while let Some(name) = queue.pop() {
+        let component = components.get(name.as_str()).ok_or_else(|| Error::Emit {
+            file: "schemas".into(),
+            message: format!("$ref to missing component schema '{name}'"),
+        })?;
+        let mut more = BTreeSet::new();
+        collect_refs(component, &mut more);
+        for next in more {
+            if needed.insert(next.clone()) {
+                queue.push(next);
+            }
+        }
+    }
+    let mut root = rewrite(schema);
+    if needed.is_empty() {
+        return Ok(root);
+    }
+    let defs: Map<String, Value> = needed
+        .iter()
+        .map(|name| (name.clone(), rewrite(components[name.as_str()])))
+        .collect();
+    match &mut root {
+        Value::Object(map) => {
+            map.insert("$defs".into(), Value::Object(defs));
+        }
+        other => {
+            let mut map = Map::new();
+            map.insert("allOf".into(), Value::Array(vec![other.clone()]));
+            map.insert("$defs".into(), Value::Object(defs));
+            root = Value::Object(map);
+        }
+    }
+    Ok(root)
+}
+
+fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map {
+                if key == "$ref"
+                    && let Some(name) = inner
+                        .as_str()
+                        .and_then(|r| r.strip_prefix(COMPONENT_PREFIX))
+                {
+                    out.insert(unescape(name));
+                } else {
+                    collect_refs(inner, out);
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|item| collect_refs(item, out)),
+        _ => {}
+    }
+}
+
+fn rewrite(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(key, inner)| {
+                    let inner = match (key.as_str(), inner.as_str()) {
+                        ("$ref", Some(reference)) if reference.starts_with(COMPONENT_PREFIX) => {
+                            Value::String(format!(
+                                "#/$defs/{}",
+                                &reference[COMPONENT_PREFIX.len()..]
+                            ))
+                        }
+                        _ => rewrite(inner),
+                    };
+                    (key.clone(), inner)
+                })
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(rewrite).collect()),
+        other => other.clone(),
+    }
+}
+
+fn escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+fn unescape(segment: &str) -> String {
+    segment.replace("~1", "/").replace("~0", "~")
+}
+
+/// A file name for a component or operation id: letters, digits, `-`, `_` and `.` only.
+fn file_stem(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+fn json_file(path: &str, value: &Value) -> Result<GeneratedFile> {
+    let mut text = serde_json::to_string_pretty(value).map_err(|err| Error::Emit {
+        file: path.into(),
+        message: err.to_string(),
+    })?;
+    text.push('\n');
+    Ok(GeneratedFile::new(path, text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundling_pulls_in_components_transitively() {
+        let a = json!({ "type": "object", "properties": { "b": { "$ref": "#/components/schemas/B" } } });
+        let b = json!({ "type": "object", "properties": { "c": { "$ref": "#/components/schemas/C" } } });
+        let c = json!({ "type": "string" });
+        let components: BTreeMap<&str, &Value> =
+            [("A", &a), ("B", &b), ("C", &c)].into_iter().collect();
+        let bundled = bundle(&json!({ "$ref": "#/components/schemas/A" }), &components).unwrap();
+        assert_eq!(bundled["$ref"], "#/$defs/A");
+        let defs = bundled["$defs"].as_object().unwrap();
+        assert_eq!(defs.keys().collect::<Vec<_>>(), ["A", "B", "C"]);
+        assert_eq!(defs["B"]["properties"]["c"]["$ref"], "#/$defs/C");
+    }
+
+    #[test]
+    fn a_missing_component_is_an_error_not_a_panic() {
+        let components = BTreeMap::new();
+        let err = bundle(&json!({ "$ref": "#/components/schemas/Nope" }), &components).unwrap_err();
+        assert!(err.to_string().contains("Nope"), "{err}");
+    }
+}

@@ -1,0 +1,429 @@
+//! `src/models.rs` of the generated crate: a serde type for every named type of the IR.
+//!
+//! Lenient by design: structs keep unknown properties, enums keep unknown values, unions keep
+//! what no alternative accepts. Rejecting drift is the validator's job, not deserialization's.
+
+use std::collections::{HashMap, HashSet};
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::types::{doc_attrs, ident, rust_type};
+use super::{GeneratedFile, rust_file};
+use crate::error::Result;
+use crate::ir::{Additional, Api, EnumDef, Field, StructDef, TypeDef, TypeKind, TypeRef, UnionDef};
+
+/// The models file.
+pub fn emit(api: &Api) -> Result<GeneratedFile> {
+    rust_file("src/models.rs", tokens(api)?)
+}
+
+/// The models module's contents.
+pub fn tokens(api: &Api) -> Result<TokenStream> {
+    let boxed = recursive_fields(api);
+    let mut items = Vec::new();
+    for def in &api.types {
+        items.push(type_def(def, &boxed)?);
+    }
+    Ok(quote! {
+        //! Types of the API's schemas.
+        #![allow(clippy::large_enum_variant, clippy::derive_partial_eq_without_eq)]
+
+        #(#items)*
+    })
+}
+
+fn type_def(def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStream> {
+    let docs = doc_attrs(def.docs.as_deref());
+    let name = ident(&def.name);
+    let here = TokenStream::new();
+    Ok(match &def.kind {
+        TypeKind::Struct(object) => struct_def(def, object, boxed)?,
+        TypeKind::Enum(values) => enum_def(def, values),
+        TypeKind::Union(union) => union_def(def, union)?,
+        TypeKind::Newtype(inner) => {
+            let inner = rust_type(inner, &here)?;
+            quote! {
+                #docs
+                #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+                #[serde(transparent)]
+                pub struct #name(pub #inner);
+
+                impl From<#inner> for #name {
+                    fn from(value: #inner) -> Self {
+                        #name(value)
+                    }
+                }
+
+                impl ::std::ops::Deref for #name {
+                    type Target = #inner;
+
+                    fn deref(&self) -> &#inner {
+                        &self.0
+                    }
+                }
+            }
+        }
+        TypeKind::Alias(inner) => {
+            let inner = rust_type(inner, &here)?;
+            quote! {
+                #docs
+                pub type #name = #inner;
+            }
+        }
+    })
+}
+
+fn struct_def(
+    def: &TypeDef,
+    object: &StructDef,
+    boxed: &HashSet<(String, String)>,
+) -> Result<TokenStream> {
+    let docs = doc_attrs(def.docs.as_deref());
+    let name = ident(&def.name);
+    let here = TokenStream::new();
+    let mut fields = Vec::new();
+    let mut all_optional = true;
+    for field in &object.fields {
+        let is_boxed = boxed.contains(&(def.name.clone(), field.rust_name.clone()));
+        let (tokens, optional) = field_tokens(field, is_boxed, &here)?;
+        all_optional &= optional;
+        fields.push(tokens);
+    }
+    let additional_name = ident(&object.additional_name);
+    match &object.additional {
+        Additional::Forbidden => {}
+        Additional::Any => fields.push(quote! {
+            /// Properties the schema does not declare, kept so that nothing is lost.
+            #[serde(flatten)]
+            pub #additional_name: ::serde_json::Map<String, ::serde_json::Value>,
+        }),
+        Additional::Typed(value) => {
+            let value = rust_type(value, &here)?;
+            fields.push(quote! {
+                /// Properties beyond the declared ones.
+                #[serde(flatten)]
+                pub #additional_name: ::std::collections::BTreeMap<String, #value>,
+            });
+        }
+    }
+    let default = all_optional.then(|| quote!(Default,));
+    Ok(quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
+        #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
+}
+
+/// A struct field and whether it may be left out (so the struct can derive `Default`).
+fn field_tokens(field: &Field, boxed: bool, here: &TokenStream) -> Result<(TokenStream, bool)> {
+    let mut docs_text = field.docs.clone().unwrap_or_default();
+    if let Some(default) = &field.default {
+        if !docs_text.is_empty() {
+            docs_text.push_str("\n\n");
+        }
+        docs_text.push_str(&format!("Default when absent: `{default}`."));
+    }
+    let docs = doc_attrs((!docs_text.is_empty()).then_some(docs_text.as_str()));
+    let name = ident(&field.rust_name);
+    let wire = &field.wire_name;
+    let mut args = Vec::new();
+    if field.rust_name != field.wire_name {
+        args.push(quote!(rename = #wire));
+    }
+    let mut inner = rust_type(&field.ty, here)?;
+    if boxed {
+        inner = quote!(Box<#inner>);
+    }
+    let (ty, optional) = match (field.required, field.nullable) {
+        (true, false) => (inner.clone(), false),
+        // Must be present, may be null: `None` is written as null.
+        (true, true) => (quote!(Option<#inner>), true),
+        (false, false) => {
+            args.push(quote!(default));
+            args.push(quote!(skip_serializing_if = "Option::is_none"));
+            (quote!(Option<#inner>), true)
+        }
+        // Absent, null and a value are three different things (a PATCH can clear a field).
+        (false, true) => {
+            args.push(quote!(default));
+            args.push(quote!(skip_serializing_if = "Option::is_none"));
+            args.push(quote!(with = "super::support::double_option"));
+            (quote!(Option<Option<#inner>>), true)
+        }
+    };
+    let serde = (!args.is_empty()).then(|| quote!(#[serde(#(#args),*)]));
+    // schemars reads serde's `with` as a type; tell it the schema is that of a nullable value.
+    let schemars = (!field.required && field.nullable).then(|| {
+        let nullable = quote!(Option<#inner>).to_string();
+        quote!(#[cfg_attr(feature = "schemars", schemars(with = #nullable))])
+    });
+    Ok((
+        quote! {
+            #docs
+            #serde
+            #schemars
+            pub #name: #ty,
+        },
+        optional,
+    ))
+}
+
+fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
+    let mut docs_text = def.docs.clone().unwrap_or_default();
+    if values.extensible {
+        if !docs_text.is_empty() {
+            docs_text.push_str("\n\n");
+        }
+        docs_text.push_str("The spec lists these values as incomplete: expect others.");
+    }
+    let docs = doc_attrs((!docs_text.is_empty()).then_some(docs_text.as_str()));
+    let name = ident(&def.name);
+    let catch_all = ident(&values.catch_all);
+    let variants: Vec<_> = values
+        .variants
+        .iter()
+        .map(|v| ident(&v.rust_name))
+        .collect();
+    let wires: Vec<_> = values.variants.iter().map(|v| v.wire.as_str()).collect();
+    let variant_docs = wires.iter().map(|wire| {
+        let text = format!(" `{wire}`");
+        quote!(#[doc = #text])
+    });
+    let schema_values = wires.clone();
+    let type_name = def.name.as_str();
+    quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum #name {
+            #(#variant_docs #variants,)*
+            /// A value this version of the spec does not list, kept as received.
+            #catch_all(String),
+        }
+
+        impl #name {
+            /// Every value the spec lists, in its order.
+            pub const KNOWN: &'static [&'static str] = &[#(#wires),*];
+
+            /// The value on the wire.
+            pub fn as_str(&self) -> &str {
+                match self {
+                    #(#name::#variants => #wires,)*
+                    #name::#catch_all(value) => value,
+                }
+            }
+
+            /// Whether the spec lists this value.
+            pub fn is_known(&self) -> bool {
+                !matches!(self, #name::#catch_all(_))
+            }
+        }
+
+        impl From<&str> for #name {
+            fn from(value: &str) -> Self {
+                match value {
+                    #(#wires => #name::#variants,)*
+                    other => #name::#catch_all(other.to_string()),
+                }
+            }
+        }
+
+        impl From<String> for #name {
+            fn from(value: String) -> Self {
+                match value.as_str() {
+                    #(#wires => #name::#variants,)*
+                    _ => #name::#catch_all(value),
+                }
+            }
+        }
+
+        impl ::std::str::FromStr for #name {
+            type Err = ::std::convert::Infallible;
+
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Ok(value.into())
+            }
+        }
+
+        impl ::std::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                String::deserialize(deserializer).map(#name::from)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #type_name.into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({
+                    "type": "string",
+                    "anyOf": [{ "enum": [#(#schema_values),*] }, { "type": "string" }]
+                })
+            }
+        }
+    }
+}
+
+fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
+    let docs = doc_attrs(def.docs.as_deref());
+    let name = ident(&def.name);
+    let here = TokenStream::new();
+    let catch_all = ident(&union.catch_all);
+    let mut variants = Vec::new();
+    let mut payloads = Vec::new();
+    for variant in &union.variants {
+        variants.push(ident(&variant.rust_name));
+        payloads.push(rust_type(&variant.ty, &here)?);
+    }
+    let type_name = def.name.as_str();
+    let schema_impl = quote! {
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for #name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                #type_name.into()
+            }
+
+            fn json_schema(generator: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({
+                    "anyOf": [#(generator.subschema_for::<#payloads>()),*]
+                })
+            }
+        }
+    };
+    let Some(discriminator) = &union.discriminator else {
+        // No discriminator: the first alternative that accepts the value wins; a value none
+        // accepts is kept as JSON rather than failing the whole message.
+        return Ok(quote! {
+            #docs
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[serde(untagged)]
+            pub enum #name {
+                #(#variants(#payloads),)*
+                /// A value no alternative accepts, kept as received.
+                #catch_all(::serde_json::Value),
+            }
+
+            #schema_impl
+        });
+    };
+    let property = discriminator.property.as_str();
+    let arms = discriminator.mapping.iter().map(|(value, index)| {
+        let variant = &variants[*index];
+        quote! {
+            Some(#value) => ::serde_json::from_value(value)
+                .map(#name::#variant)
+                .map_err(::serde::de::Error::custom),
+        }
+    });
+    Ok(quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum #name {
+            #(#variants(#payloads),)*
+            /// A value whose discriminator the spec does not map, kept as received.
+            #catch_all(::serde_json::Value),
+        }
+
+        impl ::serde::Serialize for #name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                match self {
+                    #(#name::#variants(value) => value.serialize(serializer),)*
+                    #name::#catch_all(value) => value.serialize(serializer),
+                }
+            }
+        }
+
+        /// Chooses the alternative by the discriminator and deserializes the whole value into
+        /// it, so the properties only a subtype declares are kept.
+        impl<'de> ::serde::Deserialize<'de> for #name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let value = ::serde_json::Value::deserialize(deserializer)?;
+                let tag = value.get(#property).and_then(::serde_json::Value::as_str).map(str::to_owned);
+                match tag.as_deref() {
+                    #(#arms)*
+                    _ => Ok(#name::#catch_all(value)),
+                }
+            }
+        }
+
+        #schema_impl
+    })
+}
+
+/// Fields that must be boxed because their type contains the struct itself without an
+/// indirection (a `Vec` or map already is one).
+fn recursive_fields(api: &Api) -> HashSet<(String, String)> {
+    let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
+    for def in &api.types {
+        let targets = edges.entry(def.name.as_str()).or_default();
+        match &def.kind {
+            TypeKind::Struct(object) => {
+                for field in &object.fields {
+                    targets.extend(direct_target(&field.ty));
+                }
+            }
+            TypeKind::Union(union) => {
+                for variant in &union.variants {
+                    targets.extend(direct_target(&variant.ty));
+                }
+            }
+            TypeKind::Newtype(inner) | TypeKind::Alias(inner) => {
+                targets.extend(direct_target(inner))
+            }
+            TypeKind::Enum(_) => {}
+        }
+    }
+    let reaches = |from: &str, to: &str| -> bool {
+        let mut stack = vec![from];
+        let mut seen = HashSet::new();
+        while let Some(node) = stack.pop() {
+            if node == to {
+                return true;
+            }
+            if seen.insert(node) {
+                stack.extend(edges.get(node).into_iter().flatten().copied());
+            }
+        }
+        false
+    };
+    let mut boxed = HashSet::new();
+    for def in &api.types {
+        if let TypeKind::Struct(object) = &def.kind {
+            for field in &object.fields {
+                if let Some(target) = direct_target(&field.ty)
+                    && reaches(target, &def.name)
+                {
+                    boxed.insert((def.name.clone(), field.rust_name.clone()));
+                }
+            }
+        }
+    }
+    boxed
+}
+
+fn direct_target(ty: &TypeRef) -> Option<&str> {
+    match ty {
+        TypeRef::Named(name) => Some(name),
+        TypeRef::Nullable(inner) => direct_target(inner),
+        _ => None,
+    }
+}

@@ -1,0 +1,338 @@
+//! `src/support.rs` of the generated crate: the few types that make the models lossless.
+//! Each keeps the text it was given so that serializing writes back exactly what arrived:
+//! a date-time keeps its offset and precision, a decimal its digits, base64 its alphabet and
+//! padding.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{GeneratedFile, rust_file};
+use crate::error::Result;
+
+/// The support module file.
+pub fn emit() -> Result<GeneratedFile> {
+    rust_file("src/support.rs", tokens())
+}
+
+/// The support module's contents.
+pub fn tokens() -> TokenStream {
+    let date_time = date_time();
+    let decimal = decimal();
+    let base64 = base64();
+    let double_option = double_option();
+    quote! {
+        //! Lossless value types used by the models.
+
+        #date_time
+        #decimal
+        #base64
+        #double_option
+    }
+}
+
+fn date_time() -> TokenStream {
+    quote! {
+        /// An RFC 3339 date-time that serializes back exactly as it was written: offset,
+        /// precision and case included. A `chrono::DateTime<Utc>` would rewrite `+02:00` as `Z`
+        /// and send a different string than it received.
+        #[derive(Debug, Clone)]
+        pub struct DateTime {
+            text: String,
+            value: ::chrono::DateTime<::chrono::FixedOffset>,
+        }
+
+        impl DateTime {
+            /// The date-time as written.
+            pub fn as_str(&self) -> &str {
+                &self.text
+            }
+
+            /// The instant, with the offset it was written in.
+            pub fn value(&self) -> ::chrono::DateTime<::chrono::FixedOffset> {
+                self.value
+            }
+        }
+
+        impl PartialEq for DateTime {
+            fn eq(&self, other: &Self) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl Eq for DateTime {}
+
+        impl ::std::hash::Hash for DateTime {
+            fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+                self.text.hash(state);
+            }
+        }
+
+        impl ::std::str::FromStr for DateTime {
+            type Err = ::chrono::ParseError;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                let value = ::chrono::DateTime::parse_from_rfc3339(text)?;
+                Ok(DateTime { text: text.to_string(), value })
+            }
+        }
+
+        impl<Tz: ::chrono::TimeZone> From<::chrono::DateTime<Tz>> for DateTime
+        where
+            Tz::Offset: ::std::fmt::Display,
+        {
+            fn from(value: ::chrono::DateTime<Tz>) -> Self {
+                let value = value.fixed_offset();
+                DateTime { text: value.to_rfc3339(), value }
+            }
+        }
+
+        impl ::std::fmt::Display for DateTime {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.text)
+            }
+        }
+
+        impl ::serde::Serialize for DateTime {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.text)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for DateTime {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                text.parse().map_err(|err| {
+                    ::serde::de::Error::custom(format_args!("`{text}` is not an RFC 3339 date-time: {err}"))
+                })
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for DateTime {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                "DateTime".into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({ "type": "string", "format": "date-time" })
+            }
+        }
+    }
+}
+
+fn decimal() -> TokenStream {
+    quote! {
+        /// A JSON number kept as a decimal, for amounts. It keeps every digit of numbers up to
+        /// 15 significant digits, where a binary float would turn `0.1 + 0.2` into
+        /// `0.30000000000000004`; it serializes back as a JSON number, an integer when it was
+        /// written as one.
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct Decimal(pub ::rust_decimal::Decimal);
+
+        impl Decimal {
+            /// The decimal value.
+            pub fn value(&self) -> ::rust_decimal::Decimal {
+                self.0
+            }
+        }
+
+        impl From<::rust_decimal::Decimal> for Decimal {
+            fn from(value: ::rust_decimal::Decimal) -> Self {
+                Decimal(value)
+            }
+        }
+
+        impl From<Decimal> for ::rust_decimal::Decimal {
+            fn from(value: Decimal) -> Self {
+                value.0
+            }
+        }
+
+        impl From<i64> for Decimal {
+            fn from(value: i64) -> Self {
+                Decimal(value.into())
+            }
+        }
+
+        impl ::std::str::FromStr for Decimal {
+            type Err = ::rust_decimal::Error;
+
+            fn from_str(text: &str) -> Result<Self, Self::Err> {
+                text.parse().map(Decimal)
+            }
+        }
+
+        impl ::std::fmt::Display for Decimal {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                ::std::fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl ::serde::Serialize for Decimal {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use ::rust_decimal::prelude::ToPrimitive;
+                if self.0.scale() == 0
+                    && let Some(integer) = self.0.to_i64()
+                {
+                    return serializer.serialize_i64(integer);
+                }
+                match self.0.to_f64() {
+                    Some(float) => serializer.serialize_f64(float),
+                    None => Err(::serde::ser::Error::custom("decimal out of the range of a JSON number")),
+                }
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for Decimal {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                deserializer.deserialize_any(DecimalVisitor)
+            }
+        }
+
+        struct DecimalVisitor;
+
+        impl<'de> ::serde::de::Visitor<'de> for DecimalVisitor {
+            type Value = Decimal;
+
+            fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str("a number")
+            }
+
+            fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> Result<Decimal, E> {
+                Ok(Decimal(value.into()))
+            }
+
+            fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<Decimal, E> {
+                Ok(Decimal(value.into()))
+            }
+
+            fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> Result<Decimal, E> {
+                // The shortest text that reads back as the same float is the number as written,
+                // for every number of up to 15 significant digits.
+                let mut text = value.to_string();
+                if !text.contains(['.', 'e', 'E']) {
+                    // Written as a float (`100.0`): keep it one, so it serializes as one.
+                    text.push_str(".0");
+                }
+                text.parse::<::rust_decimal::Decimal>()
+                    .or_else(|_| ::rust_decimal::Decimal::from_scientific(&text))
+                    .map(Decimal)
+                    .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))
+            }
+
+            fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<Decimal, E> {
+                value
+                    .parse()
+                    .map(Decimal)
+                    .map_err(|_| E::custom(format_args!("`{value}` is not a decimal number")))
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for Decimal {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                "Decimal".into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({ "type": "number" })
+            }
+        }
+    }
+}
+
+fn base64() -> TokenStream {
+    quote! {
+        /// Base64 content (`format: byte`) kept as written. Decoding is lenient about padding
+        /// and trailing bits, so valid but non-canonical input is accepted, and the original
+        /// text is what serializes back.
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct Base64(String);
+
+        impl Base64 {
+            /// The base64 text as written.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            /// The decoded bytes.
+            pub fn decode(&self) -> Result<Vec<u8>, ::base64::DecodeError> {
+                use ::base64::Engine as _;
+                lenient_base64().decode(self.0.trim_end_matches('='))
+            }
+
+            /// Canonical base64 of some bytes.
+            pub fn encode(bytes: impl AsRef<[u8]>) -> Self {
+                use ::base64::Engine as _;
+                Base64(::base64::engine::general_purpose::STANDARD.encode(bytes))
+            }
+        }
+
+        fn lenient_base64() -> ::base64::engine::GeneralPurpose {
+            ::base64::engine::GeneralPurpose::new(
+                &::base64::alphabet::STANDARD,
+                ::base64::engine::GeneralPurposeConfig::new()
+                    .with_decode_allow_trailing_bits(true)
+                    .with_decode_padding_mode(::base64::engine::DecodePaddingMode::Indifferent),
+            )
+        }
+
+        impl ::serde::Serialize for Base64 {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.0)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for Base64 {
+            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                let value = Base64(text);
+                match value.decode() {
+                    Ok(_) => Ok(value),
+                    Err(err) => Err(::serde::de::Error::custom(format_args!("not base64: {err}"))),
+                }
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for Base64 {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                "Base64".into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                ::schemars::json_schema!({ "type": "string", "format": "byte" })
+            }
+        }
+    }
+}
+
+fn double_option() -> TokenStream {
+    quote! {
+        /// Serde glue for optional fields that may also be null: `None` is absent,
+        /// `Some(None)` is an explicit null, `Some(Some(v))` a value. Used with
+        /// `#[serde(default, skip_serializing_if = "Option::is_none", with = ...)]`.
+        pub mod double_option {
+            /// Writes `Some(None)` as null and `Some(Some(v))` as `v`.
+            pub fn serialize<T, S>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error>
+            where
+                T: ::serde::Serialize,
+                S: ::serde::Serializer,
+            {
+                match value {
+                    Some(inner) => ::serde::Serialize::serialize(inner, serializer),
+                    None => serializer.serialize_none(),
+                }
+            }
+
+            /// Reads a present field: null as `Some(None)`, a value as `Some(Some(v))`.
+            pub fn deserialize<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+            where
+                T: ::serde::Deserialize<'de>,
+                D: ::serde::Deserializer<'de>,
+            {
+                <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
+            }
+        }
+    }
+}

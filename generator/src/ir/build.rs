@@ -1,0 +1,1297 @@
+//! From a loaded document to the IR. Walks components, paths and webhooks in document order,
+//! turns every schema into a [`TypeRef`], and records a name hint for every type that needs a
+//! name. Names are chosen afterwards, all at once, by [`super::naming`].
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use super::naming::{self, NameHint};
+use super::schema::{docs_of, is_null_schema, operation_docs, scalar_for, string_enum, types_of};
+use super::*;
+use crate::error::{Error, Result};
+use crate::load::{Document, escape_segment};
+
+/// Choices a caller makes about the IR beyond what the document says.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOptions {
+    /// Rust types to use instead of the generated mapping, keyed by `Component`,
+    /// `Component.property` or a JSON pointer to a schema (`#/components/schemas/A/properties/b`).
+    pub type_overrides: BTreeMap<String, String>,
+}
+
+/// Builds the IR of a document.
+pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
+    let mut builder = Builder {
+        doc,
+        overrides: options
+            .type_overrides
+            .iter()
+            .map(|(key, ty)| (override_pointer(key), ty.clone()))
+            .collect(),
+        slots: IndexMap::new(),
+        inlining: HashSet::new(),
+    };
+    builder.build_api()
+}
+
+const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
+
+/// A type that will be declared, before it has a name.
+pub(crate) struct Slot {
+    pub hint: NameHint,
+    pub def: TypeDef,
+}
+
+struct Builder<'a> {
+    doc: &'a Document,
+    overrides: HashMap<String, String>,
+    /// Types to declare, keyed by the JSON pointer of the schema they come from.
+    slots: IndexMap<String, Slot>,
+    /// Pointers being inlined into a contract schema, to turn a ref cycle into an error.
+    inlining: HashSet<String>,
+}
+
+fn override_pointer(key: &str) -> String {
+    if key.starts_with("#/") {
+        return key.to_string();
+    }
+    match key.split_once('.') {
+        Some((component, property)) => format!(
+            "{COMPONENT_SCHEMAS}{}/properties/{}",
+            escape_segment(component),
+            escape_segment(property)
+        ),
+        None => format!("{COMPONENT_SCHEMAS}{}", escape_segment(key)),
+    }
+}
+
+fn spec_error(doc: &Document, pointer: &str, message: impl Into<String>) -> Error {
+    Error::Spec {
+        pointer: pointer.to_string(),
+        location: doc.location(pointer),
+        message: message.into(),
+    }
+}
+
+fn unsupported(
+    doc: &Document,
+    pointer: &str,
+    construct: &str,
+    message: impl Into<String>,
+) -> Error {
+    Error::Unsupported {
+        pointer: pointer.to_string(),
+        location: doc.location(pointer),
+        construct: construct.to_string(),
+        message: message.into(),
+    }
+}
+
+fn child(at: &str, segment: &str) -> String {
+    format!("{at}/{}", escape_segment(segment))
+}
+
+fn as_object<'v>(value: &'v Value) -> Option<&'v Map<String, Value>> {
+    value.as_object()
+}
+
+fn string_at<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+/// A converted schema: its type, and whether it also admits null.
+type Converted = (TypeRef, bool);
+
+impl<'a> Builder<'a> {
+    fn build_api(&mut self) -> Result<Api> {
+        let root = as_object(&self.doc.root).cloned().unwrap_or_default();
+        let info = root
+            .get("info")
+            .and_then(as_object)
+            .cloned()
+            .unwrap_or_default();
+
+        if let Some(schemas) = self.doc.pointer("#/components/schemas").and_then(as_object) {
+            for name in schemas.keys() {
+                self.component(name)?;
+            }
+        }
+
+        let security_schemes = self.security_schemes()?;
+        let default_security = security_requirements(root.get("security"));
+
+        let mut operations = Vec::new();
+        if let Some(paths) = root.get("paths").and_then(as_object) {
+            for (path, item) in paths {
+                let at = child("#/paths", path);
+                let (item, item_at) = self.doc.deref(item, &at)?;
+                let item = item.as_object().cloned().unwrap_or_default();
+                for method in Method::ALL {
+                    if let Some(op) = item.get(method.key()) {
+                        let op_at = child(&item_at, method.key());
+                        operations.push(self.operation(
+                            op,
+                            &op_at,
+                            method,
+                            path,
+                            &item,
+                            &item_at,
+                            &default_security,
+                        )?);
+                    }
+                }
+            }
+        }
+        check_unique_operation_ids(self.doc, &operations)?;
+        operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
+
+        let mut webhooks = Vec::new();
+        if let Some(hooks) = root.get("webhooks").and_then(as_object) {
+            for (name, item) in hooks {
+                let at = child("#/webhooks", name);
+                let (item, item_at) = self.doc.deref(item, &at)?;
+                let item = item.as_object().cloned().unwrap_or_default();
+                for method in Method::ALL {
+                    if let Some(op) = item.get(method.key()) {
+                        let op_at = child(&item_at, method.key());
+                        let path = op
+                            .get("x-delivery-path")
+                            .or_else(|| item.get("x-delivery-path"))
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                            .unwrap_or_else(|| format!("/{name}"));
+                        let mut operation =
+                            self.operation(op, &op_at, method, &path, &item, &item_at, &[])?;
+                        if op.get("operationId").is_none() {
+                            operation.id = name.clone();
+                        }
+                        webhooks.push(Webhook {
+                            name: name.clone(),
+                            operation,
+                        });
+                    }
+                }
+            }
+        }
+
+        let mut schemas = Vec::new();
+        if let Some(all) = self.doc.pointer("#/components/schemas").and_then(as_object) {
+            for (name, schema) in all {
+                let at = child("#/components/schemas", name);
+                schemas.push((name.clone(), self.contract_schema(schema, &at)?));
+            }
+        }
+
+        let servers = servers(root.get("servers"));
+        let slots = std::mem::take(&mut self.slots);
+        let mut api = Api {
+            title: string_at(&info, "title").unwrap_or("API").to_string(),
+            version: string_at(&info, "version").unwrap_or("0.0.0").to_string(),
+            description: string_at(&info, "description").map(str::to_string),
+            types: Vec::new(),
+            operations,
+            webhooks,
+            security_schemes,
+            servers,
+            schemas,
+        };
+        naming::assign(&mut api, slots)?;
+        Ok(api)
+    }
+
+    /// Declares the type of a component schema (once) and returns a reference to it.
+    fn component(&mut self, name: &str) -> Result<TypeRef> {
+        let at = child("#/components/schemas", name);
+        if self.slots.contains_key(&at) {
+            return Ok(TypeRef::Named(at));
+        }
+        let schema = self
+            .doc
+            .pointer(&at)
+            .cloned()
+            .ok_or_else(|| spec_error(self.doc, &at, "component schema does not exist"))?;
+        let hint = NameHint::Component(name.to_string());
+        let map = schema.as_object().cloned().unwrap_or_default();
+        let examples = schema_examples(&map, &at);
+        // Reserve the slot first so that a schema referring to itself finds it.
+        self.reserve(&at, hint.clone(), docs_of(&map), Some(name.to_string()));
+        let (ty, _nullable) = self.convert_body(&schema, &at, &hint)?;
+        let kind = match ty {
+            TypeRef::Named(ref pointer) if pointer == &at => None,
+            TypeRef::Scalar(_) | TypeRef::Custom(_) => Some(TypeKind::Newtype(ty)),
+            other => Some(TypeKind::Alias(other)),
+        };
+        if let Some(slot) = self.slots.get_mut(&at) {
+            if let Some(kind) = kind {
+                slot.def.kind = kind;
+            }
+            slot.def.examples = examples;
+        }
+        Ok(TypeRef::Named(at))
+    }
+
+    fn reserve(
+        &mut self,
+        at: &str,
+        hint: NameHint,
+        docs: Option<String>,
+        component: Option<String>,
+    ) {
+        self.slots.insert(
+            at.to_string(),
+            Slot {
+                hint,
+                def: TypeDef {
+                    name: String::new(),
+                    origin: at.to_string(),
+                    component,
+                    docs,
+                    kind: TypeKind::Alias(TypeRef::Any),
+                    examples: Vec::new(),
+                },
+            },
+        );
+    }
+
+    fn set_kind(&mut self, at: &str, kind: TypeKind) {
+        if let Some(slot) = self.slots.get_mut(at) {
+            slot.def.kind = kind;
+        }
+    }
+
+    /// Converts a schema found at `at`, whose type (if it needs a name) is named by `hint`.
+    fn convert(&mut self, schema: &Value, at: &str, hint: NameHint) -> Result<Converted> {
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            let map = schema.as_object();
+            let nullable = map.is_some_and(|m| types_of(m).1);
+            if let Some(ty) = self.overrides.get(at).cloned() {
+                return Ok((TypeRef::Custom(ty), nullable));
+            }
+            return self
+                .convert_ref(reference, at)
+                .map(|(ty, n)| (ty, n || nullable));
+        }
+        self.convert_body(schema, at, &hint)
+    }
+
+    fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
+        if let Some(name) = reference.strip_prefix(COMPONENT_SCHEMAS)
+            && !name.contains('/')
+        {
+            let name = crate::load::unescape_segment(name);
+            let target = self.doc.pointer(reference).cloned().unwrap_or(Value::Null);
+            let nullable = target.as_object().is_some_and(|m| types_of(m).1);
+            return Ok((self.component(&name)?, nullable));
+        }
+        let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
+            spec_error(self.doc, at, format!("$ref '{reference}' does not exist"))
+        })?;
+        let hint = naming::hint_from_pointer(reference);
+        if !self.inlining.insert(reference.to_string()) {
+            return Ok((TypeRef::Named(reference.to_string()), false));
+        }
+        let result = self.convert(&target, reference, hint);
+        self.inlining.remove(reference);
+        result
+    }
+
+    /// Converts a schema that is not a bare `$ref`.
+    fn convert_body(&mut self, schema: &Value, at: &str, hint: &NameHint) -> Result<Converted> {
+        let Some(map) = schema.as_object() else {
+            return Ok((TypeRef::Any, false));
+        };
+        let (types, mut nullable) = types_of(map);
+        if let Some(ty) = self
+            .overrides
+            .get(at)
+            .cloned()
+            .or_else(|| string_at(map, "x-rust-type").map(str::to_string))
+        {
+            return Ok((TypeRef::Custom(ty), nullable));
+        }
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            let (ty, n) = self.convert_ref(reference, at)?;
+            return Ok((ty, n || nullable));
+        }
+
+        // A nullable anyOf/oneOf: [X, {type: null}] is X, nullable.
+        for key in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(key).and_then(Value::as_array) {
+                let (nulls, rest): (Vec<_>, Vec<_>) = branches
+                    .iter()
+                    .enumerate()
+                    .partition(|(_, branch)| is_null_schema(branch));
+                if !nulls.is_empty() {
+                    nullable = true;
+                }
+                let has_shape = map.contains_key("properties") || map.contains_key("discriminator");
+                if rest.len() == 1 && !has_shape {
+                    let (index, only) = rest[0];
+                    let (ty, n) = self.convert(
+                        only,
+                        &child(&child(at, key), &index.to_string()),
+                        hint.clone(),
+                    )?;
+                    return Ok((ty, n || nullable));
+                }
+                if !rest.is_empty() {
+                    let ty = self.union(map, at, key, &rest, hint)?;
+                    return Ok((ty, nullable));
+                }
+            }
+        }
+
+        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
+            if parts.len() == 1 && !map.contains_key("properties") {
+                let (ty, n) =
+                    self.convert(&parts[0], &child(&child(at, "allOf"), "0"), hint.clone())?;
+                return Ok((ty, n || nullable));
+            }
+            let ty = self.merged_struct(map, at, hint)?;
+            return Ok((ty, nullable));
+        }
+
+        if let Some((values, extensible)) = string_enum(map)
+            && types.iter().all(|t| t == "string")
+        {
+            if !self.slots.contains_key(at) {
+                self.reserve(at, hint.clone(), docs_of(map), None);
+            }
+            let variants = values
+                .into_iter()
+                .map(|wire| EnumVariant {
+                    rust_name: String::new(),
+                    wire,
+                })
+                .collect();
+            self.set_kind(
+                at,
+                TypeKind::Enum(EnumDef {
+                    variants,
+                    extensible,
+                    catch_all: String::new(),
+                }),
+            );
+            return Ok((TypeRef::Named(at.to_string()), nullable));
+        }
+
+        let is_object = types.iter().any(|t| t == "object")
+            || (types.is_empty()
+                && (map.contains_key("properties") || map.contains_key("additionalProperties")));
+        if types.len() > 1 {
+            return Ok((TypeRef::Any, nullable));
+        }
+        if is_object {
+            let has_properties = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty());
+            if has_properties {
+                return Ok((self.struct_type(map, at, hint)?, nullable));
+            }
+            return match map.get("additionalProperties") {
+                Some(Value::Object(values)) if !values.is_empty() => {
+                    let (inner, inner_null) = self.convert(
+                        &Value::Object(values.clone()),
+                        &child(at, "additionalProperties"),
+                        hint.suffixed("Value"),
+                    )?;
+                    Ok((
+                        TypeRef::Map(Box::new(wrap_nullable(inner, inner_null))),
+                        nullable,
+                    ))
+                }
+                _ => Ok((TypeRef::Object, nullable)),
+            };
+        }
+        match types.first().map(String::as_str) {
+            Some("array") => {
+                let (inner, inner_null) = match map.get("items") {
+                    Some(items) => {
+                        self.convert(items, &child(at, "items"), hint.suffixed("Item"))?
+                    }
+                    None => (TypeRef::Any, false),
+                };
+                Ok((
+                    TypeRef::Array(Box::new(wrap_nullable(inner, inner_null))),
+                    nullable,
+                ))
+            }
+            Some(ty) => match scalar_for(ty, string_at(map, "format")) {
+                Some(scalar) => Ok((TypeRef::Scalar(scalar), nullable)),
+                None => Ok((TypeRef::Any, nullable)),
+            },
+            None => Ok((TypeRef::Any, nullable)),
+        }
+    }
+
+    fn struct_type(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &str,
+        hint: &NameHint,
+    ) -> Result<TypeRef> {
+        if !self.slots.contains_key(at) {
+            self.reserve(at, hint.clone(), docs_of(map), None);
+        }
+        let mut shape = ObjectShape::default();
+        shape.add(map, at);
+        let def = self.struct_from_shape(shape, at)?;
+        self.set_kind(at, TypeKind::Struct(def));
+        Ok(TypeRef::Named(at.to_string()))
+    }
+
+    /// allOf: the properties of every part (following refs and nested allOf) in one struct.
+    fn merged_struct(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &str,
+        hint: &NameHint,
+    ) -> Result<TypeRef> {
+        if !self.slots.contains_key(at) {
+            self.reserve(at, hint.clone(), docs_of(map), None);
+        }
+        let mut shape = ObjectShape::default();
+        self.collect_all_of(map, at, &mut shape, 0)?;
+        let def = self.struct_from_shape(shape, at)?;
+        self.set_kind(at, TypeKind::Struct(def));
+        Ok(TypeRef::Named(at.to_string()))
+    }
+
+    fn collect_all_of(
+        &self,
+        map: &Map<String, Value>,
+        at: &str,
+        shape: &mut ObjectShape,
+        depth: usize,
+    ) -> Result<()> {
+        if depth > 64 {
+            return Err(spec_error(
+                self.doc,
+                at,
+                "allOf nests or refers to itself too deeply",
+            ));
+        }
+        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
+            for (index, part) in parts.iter().enumerate() {
+                let part_at = child(&child(at, "allOf"), &index.to_string());
+                let (part, part_at) = self.doc.deref(part, &part_at)?;
+                let Some(part_map) = part.as_object() else {
+                    continue;
+                };
+                let (types, _) = types_of(part_map);
+                if types.iter().any(|t| t != "object")
+                    || part_map.contains_key("oneOf")
+                    || part_map.contains_key("anyOf")
+                    || part_map.contains_key("enum")
+                {
+                    return Err(unsupported(
+                        self.doc,
+                        &part_at,
+                        "allOf",
+                        "allOf is supported only over object schemas; this part is not an object",
+                    ));
+                }
+                self.collect_all_of(part_map, &part_at, shape, depth + 1)?;
+            }
+        }
+        shape.add(map, at);
+        Ok(())
+    }
+
+    fn struct_from_shape(&mut self, shape: ObjectShape, at: &str) -> Result<StructDef> {
+        let mut fields = Vec::new();
+        for (wire, (schema, prop_at)) in &shape.properties {
+            let prop_map = schema.as_object();
+            let (ty, nullable) = self.convert(schema, prop_at, NameHint::child_of(at, wire))?;
+            let docs = prop_map.and_then(docs_of).or_else(|| {
+                // A `$ref` property documents itself through its target.
+                None
+            });
+            fields.push(Field {
+                rust_name: String::new(),
+                wire_name: wire.clone(),
+                ty,
+                required: shape.required.contains(wire),
+                nullable,
+                docs,
+                default: prop_map.and_then(|m| m.get("default")).cloned(),
+            });
+        }
+        let additional = match &shape.additional {
+            Some((Value::Bool(false), _)) => Additional::Forbidden,
+            Some((Value::Object(values), add_at)) if !values.is_empty() => {
+                let (inner, inner_null) = self.convert(
+                    &Value::Object(values.clone()),
+                    add_at,
+                    NameHint::child_of(at, "Value"),
+                )?;
+                Additional::Typed(wrap_nullable(inner, inner_null))
+            }
+            _ => Additional::Any,
+        };
+        Ok(StructDef {
+            fields,
+            additional,
+            additional_name: String::new(),
+        })
+    }
+
+    fn union(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &str,
+        key: &str,
+        branches: &[(usize, &Value)],
+        hint: &NameHint,
+    ) -> Result<TypeRef> {
+        if self.slots.contains_key(at)
+            && !matches!(self.slots[at].def.kind, TypeKind::Alias(TypeRef::Any))
+        {
+            return Ok(TypeRef::Named(at.to_string()));
+        }
+        if !self.slots.contains_key(at) {
+            self.reserve(at, hint.clone(), docs_of(map), None);
+        }
+        // Properties beside oneOf/anyOf belong to every alternative.
+        let mut base = map.clone();
+        for drop in [
+            "oneOf",
+            "anyOf",
+            "discriminator",
+            "description",
+            "title",
+            "examples",
+            "example",
+        ] {
+            base.remove(drop);
+        }
+        let has_base = base
+            .get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| !p.is_empty());
+
+        let mut variants = Vec::new();
+        let mut refs_to_index = HashMap::new();
+        for (index, branch) in branches {
+            let branch_at = child(&child(at, key), &index.to_string());
+            if let Some(reference) = branch.get("$ref").and_then(Value::as_str) {
+                refs_to_index.insert(reference.to_string(), variants.len());
+            }
+            let ty = if has_base {
+                let (target, target_at) = self.doc.deref(branch, &branch_at)?;
+                let merged_at = format!("{at}/x-specgen-variant/{index}");
+                let mut merged = Map::new();
+                merged.insert(
+                    "allOf".into(),
+                    Value::Array(vec![Value::Object(base.clone()), target.clone()]),
+                );
+                let variant_hint = match target_at.strip_prefix(COMPONENT_SCHEMAS) {
+                    Some(name) if !name.contains('/') => NameHint::Child {
+                        parent: at.to_string(),
+                        suffix: crate::load::unescape_segment(name),
+                    },
+                    _ => NameHint::child_of(at, &format!("Variant{index}")),
+                };
+                let mut shape = ObjectShape::default();
+                shape.add(&base, at);
+                if let Some(target_map) = target.as_object() {
+                    self.collect_all_of(target_map, &target_at, &mut shape, 0)?;
+                }
+                if !self.slots.contains_key(&merged_at) {
+                    self.reserve(&merged_at, variant_hint, None, None);
+                }
+                let def = self.struct_from_shape(shape, &merged_at)?;
+                self.set_kind(&merged_at, TypeKind::Struct(def));
+                TypeRef::Named(merged_at)
+            } else {
+                let (ty, n) = self.convert(
+                    branch,
+                    &branch_at,
+                    NameHint::child_of(at, &format!("Variant{index}")),
+                )?;
+                wrap_nullable(ty, n)
+            };
+            variants.push(UnionVariant {
+                rust_name: String::new(),
+                ty,
+            });
+        }
+
+        let discriminator = match map.get("discriminator").and_then(Value::as_object) {
+            Some(disc) => {
+                let property = string_at(disc, "propertyName")
+                    .ok_or_else(|| {
+                        spec_error(
+                            self.doc,
+                            &child(at, "discriminator"),
+                            "discriminator without propertyName",
+                        )
+                    })?
+                    .to_string();
+                let mut mapping = Vec::new();
+                let mut mapped = HashSet::new();
+                if let Some(explicit) = disc.get("mapping").and_then(Value::as_object) {
+                    for (value, target) in explicit {
+                        let Some(target) = target.as_str() else {
+                            continue;
+                        };
+                        let reference = if target.starts_with('#') {
+                            target.to_string()
+                        } else {
+                            format!("{COMPONENT_SCHEMAS}{}", escape_segment(target))
+                        };
+                        let index = refs_to_index.get(&reference).copied().ok_or_else(|| {
+                            spec_error(
+                                self.doc,
+                                &child(&child(at, "discriminator"), "mapping"),
+                                format!("discriminator maps '{value}' to '{target}', which is not one of the {key} alternatives"),
+                            )
+                        })?;
+                        mapped.insert(index);
+                        mapping.push((value.clone(), index));
+                    }
+                }
+                let mut implicit: Vec<(String, usize)> = refs_to_index
+                    .iter()
+                    .filter(|(_, index)| !mapped.contains(index))
+                    .filter_map(|(reference, index)| {
+                        reference
+                            .strip_prefix(COMPONENT_SCHEMAS)
+                            .map(|name| (crate::load::unescape_segment(name), *index))
+                    })
+                    .collect();
+                implicit.sort_by_key(|(_, index)| *index);
+                mapping.extend(implicit);
+                Some(Discriminator { property, mapping })
+            }
+            None => None,
+        };
+        self.set_kind(
+            at,
+            TypeKind::Union(UnionDef {
+                variants,
+                discriminator,
+                catch_all: String::new(),
+            }),
+        );
+        Ok(TypeRef::Named(at.to_string()))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &mut self,
+        op: &Value,
+        at: &str,
+        method: Method,
+        path: &str,
+        item: &Map<String, Value>,
+        item_at: &str,
+        default_security: &[Vec<String>],
+    ) -> Result<Operation> {
+        let op_map = op
+            .as_object()
+            .ok_or_else(|| spec_error(self.doc, at, "an operation must be an object"))?;
+        let id = match string_at(op_map, "operationId") {
+            Some(id) => id.to_string(),
+            None => derived_operation_id(method, path),
+        };
+        let words = vec![id.clone()];
+
+        // Path-item parameters first, replaced by operation parameters of the same name and place.
+        let mut raw: IndexMap<(String, String), (Value, String)> = IndexMap::new();
+        for (source, source_at) in [
+            (item.get("parameters"), child(item_at, "parameters")),
+            (op_map.get("parameters"), child(at, "parameters")),
+        ] {
+            if let Some(list) = source.and_then(Value::as_array) {
+                for (index, param) in list.iter().enumerate() {
+                    let param_at = child(&source_at, &index.to_string());
+                    let (param, param_at) = self.doc.deref(param, &param_at)?;
+                    let name = param
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    let location = param
+                        .get("in")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    raw.insert((name, location), (param.clone(), param_at));
+                }
+            }
+        }
+        let mut parameters = Vec::new();
+        for ((name, location), (param, param_at)) in raw {
+            let location = match location.as_str() {
+                "path" => ParamLocation::Path,
+                "query" => ParamLocation::Query,
+                "header" => ParamLocation::Header,
+                "cookie" => ParamLocation::Cookie,
+                other => {
+                    return Err(spec_error(
+                        self.doc,
+                        &param_at,
+                        format!(
+                            "parameter location '{other}' is not one of path, query, header, cookie"
+                        ),
+                    ));
+                }
+            };
+            if name.is_empty() {
+                return Err(spec_error(self.doc, &param_at, "parameter without a name"));
+            }
+            let (schema, schema_at) = match (
+                param.get("schema"),
+                param.get("content").and_then(Value::as_object),
+            ) {
+                (Some(schema), _) => (schema.clone(), child(&param_at, "schema")),
+                (None, Some(content)) => match content.iter().next() {
+                    Some((media, media_obj)) => (
+                        media_obj
+                            .get("schema")
+                            .cloned()
+                            .unwrap_or(Value::Bool(true)),
+                        child(&child(&child(&param_at, "content"), media), "schema"),
+                    ),
+                    None => (Value::Bool(true), param_at.clone()),
+                },
+                _ => (Value::Bool(true), param_at.clone()),
+            };
+            let (ty, nullable) = self.convert(
+                &schema,
+                &schema_at,
+                NameHint::Words(vec![id.clone(), name.clone()]),
+            )?;
+            parameters.push(Parameter {
+                name,
+                rust_name: String::new(),
+                location,
+                required: location == ParamLocation::Path
+                    || param
+                        .get("required")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
+                ty: wrap_nullable(ty, nullable),
+                schema: self.contract_schema(&schema, &schema_at)?,
+                docs: param
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|s| s.trim().to_string()),
+            });
+        }
+        parameters.sort_by_key(|p| p.location);
+
+        let mut examples = Vec::new();
+        let request_body = match op_map.get("requestBody") {
+            Some(body) => {
+                let (body, body_at) = self.doc.deref(body, &child(at, "requestBody"))?;
+                let body_map = body.as_object().cloned().unwrap_or_default();
+                match self.media(
+                    &body_map,
+                    &body_at,
+                    NameHint::Words(vec![id.clone(), "Request".into()]),
+                )? {
+                    Some(media) => {
+                        examples.extend(media.examples.into_iter().map(|example| MessageExample {
+                            part: MessagePart::Request,
+                            example,
+                        }));
+                        Some(RequestBody {
+                            required: body_map
+                                .get("required")
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false),
+                            content_type: media.content_type,
+                            ty: media.ty,
+                            schema: media.schema,
+                            docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
+                        })
+                    }
+                    None => None,
+                }
+            }
+            None => None,
+        };
+
+        let mut responses = Vec::new();
+        if let Some(all) = op_map.get("responses").and_then(Value::as_object) {
+            for (key, response) in all {
+                let response_at = child(&child(at, "responses"), key);
+                let status = parse_status(key).ok_or_else(|| {
+                    spec_error(
+                        self.doc,
+                        &response_at,
+                        format!(
+                            "'{key}' is not a status code, a status class like 2XX, or default"
+                        ),
+                    )
+                })?;
+                let (response, response_at) = self.doc.deref(response, &response_at)?;
+                let response_map = response.as_object().cloned().unwrap_or_default();
+                let mut hint_words = words.clone();
+                hint_words.push(naming::status_word(status));
+                hint_words.push("Body".into());
+                let body =
+                    match self.media(&response_map, &response_at, NameHint::Words(hint_words))? {
+                        Some(media) => {
+                            examples.extend(media.examples.into_iter().map(|example| {
+                                MessageExample {
+                                    part: MessagePart::Response(status),
+                                    example,
+                                }
+                            }));
+                            Some(ResponseBody {
+                                content_type: media.content_type,
+                                ty: media.ty,
+                                schema: media.schema,
+                            })
+                        }
+                        None => None,
+                    };
+                responses.push(Response {
+                    status,
+                    variant: String::new(),
+                    docs: string_at(&response_map, "description").map(|s| s.trim().to_string()),
+                    body,
+                });
+            }
+        }
+
+        let security = match op_map.get("security") {
+            Some(value) => security_requirements(Some(value)),
+            None => default_security.to_vec(),
+        };
+        let _ = item;
+        Ok(Operation {
+            id,
+            fn_name: String::new(),
+            type_prefix: String::new(),
+            method,
+            path: path.to_string(),
+            pointer: at.to_string(),
+            tags: op_map
+                .get("tags")
+                .and_then(Value::as_array)
+                .map(|tags| {
+                    tags.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            docs: operation_docs(op_map),
+            parameters,
+            request_body,
+            responses,
+            security,
+            deprecated: op_map
+                .get("deprecated")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            examples,
+        })
+    }
+
+    /// The JSON media type of a request body or response, converted.
+    fn media(
+        &mut self,
+        owner: &Map<String, Value>,
+        owner_at: &str,
+        hint: NameHint,
+    ) -> Result<Option<Media>> {
+        let Some(content) = owner.get("content").and_then(Value::as_object) else {
+            return Ok(None);
+        };
+        let chosen = content
+            .iter()
+            .find(|(media, _)| is_json_media(media))
+            .or_else(|| content.iter().next());
+        let Some((content_type, media)) = chosen else {
+            return Ok(None);
+        };
+        let media_at = child(&child(owner_at, "content"), content_type);
+        let schema = media.get("schema").cloned().unwrap_or(Value::Bool(true));
+        let schema_at = child(&media_at, "schema");
+        let (ty, nullable) = if is_json_media(content_type) {
+            self.convert(&schema, &schema_at, hint)?
+        } else {
+            (TypeRef::Any, false)
+        };
+        let mut examples = Vec::new();
+        if let Some(media_map) = media.as_object() {
+            if let Some(example) = media_map.get("example") {
+                examples.push(Example {
+                    pointer: child(&media_at, "example"),
+                    value: example.clone(),
+                });
+            }
+            if let Some(named) = media_map.get("examples").and_then(Value::as_object) {
+                for (name, example) in named {
+                    let example_at = child(&child(&media_at, "examples"), name);
+                    let (example, example_at) = self.doc.deref(example, &example_at)?;
+                    if let Some(value) = example.get("value") {
+                        examples.push(Example {
+                            pointer: child(&example_at, "value"),
+                            value: value.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        Ok(Some(Media {
+            content_type: content_type.clone(),
+            ty: wrap_nullable(ty, nullable),
+            schema: self.contract_schema(&schema, &schema_at)?,
+            examples,
+        }))
+    }
+
+    fn security_schemes(&self) -> Result<Vec<SecurityScheme>> {
+        let mut out = Vec::new();
+        let Some(schemes) = self
+            .doc
+            .pointer("#/components/securitySchemes")
+            .and_then(as_object)
+        else {
+            return Ok(out);
+        };
+        for (key, scheme) in schemes {
+            let at = child("#/components/securitySchemes", key);
+            let (scheme, _) = self.doc.deref(scheme, &at)?;
+            let scheme = scheme.as_object().cloned().unwrap_or_default();
+            let kind = match (
+                string_at(&scheme, "type"),
+                string_at(&scheme, "scheme").map(str::to_ascii_lowercase),
+            ) {
+                (Some("apiKey"), _) => {
+                    let name = string_at(&scheme, "name").ok_or_else(|| {
+                        spec_error(self.doc, &at, "apiKey security scheme without a name")
+                    })?;
+                    let location = match string_at(&scheme, "in") {
+                        Some("header") => ParamLocation::Header,
+                        Some("query") => ParamLocation::Query,
+                        Some("cookie") => ParamLocation::Cookie,
+                        other => {
+                            return Err(spec_error(
+                                self.doc,
+                                &at,
+                                format!(
+                                    "apiKey security scheme 'in' must be header, query or cookie, not {other:?}"
+                                ),
+                            ));
+                        }
+                    };
+                    SecurityKind::ApiKey {
+                        name: name.to_string(),
+                        location,
+                    }
+                }
+                (Some("http"), Some(s)) if s == "bearer" => SecurityKind::Bearer,
+                (Some("http"), Some(s)) if s == "basic" => SecurityKind::Basic,
+                (Some(other), _) => SecurityKind::Other(other.to_string()),
+                (None, _) => {
+                    return Err(spec_error(self.doc, &at, "security scheme without a type"));
+                }
+            };
+            out.push(SecurityScheme {
+                key: key.clone(),
+                rust_name: String::new(),
+                kind,
+                docs: string_at(&scheme, "description").map(|s| s.trim().to_string()),
+            });
+        }
+        Ok(out)
+    }
+
+    /// A schema as the contract needs it: refs to component schemas kept (the contract bundles
+    /// them), any other local ref replaced by its target so that the schema stands alone.
+    fn contract_schema(&mut self, schema: &Value, at: &str) -> Result<Value> {
+        match schema {
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (key, value) in map {
+                    if key == "$ref"
+                        && let Some(reference) = value.as_str()
+                        && !is_component_schema_ref(reference)
+                    {
+                        let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
+                            spec_error(self.doc, at, format!("$ref '{reference}' does not exist"))
+                        })?;
+                        if !self.inlining.insert(reference.to_string()) {
+                            return Err(unsupported(
+                                self.doc,
+                                at,
+                                "$ref",
+                                format!(
+                                    "'{reference}' refers to itself outside components/schemas; move it there to give it a name"
+                                ),
+                            ));
+                        }
+                        let inlined = self.contract_schema(&target, reference);
+                        self.inlining.remove(reference);
+                        if let Value::Object(inlined) = inlined? {
+                            for (k, v) in inlined {
+                                out.entry(k).or_insert(v);
+                            }
+                        }
+                        continue;
+                    }
+                    let value = if is_schema_keyword(key) {
+                        self.contract_schema(value, &child(at, key))?
+                    } else {
+                        value.clone()
+                    };
+                    out.insert(key.clone(), value);
+                }
+                Ok(Value::Object(out))
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.contract_schema(item, &child(at, &i.to_string())))
+                .collect::<Result<Vec<_>>>()
+                .map(Value::Array),
+            other => Ok(other.clone()),
+        }
+    }
+}
+
+/// Keywords whose values hold subschemas (directly, in arrays, or in maps).
+fn is_schema_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "properties"
+            | "patternProperties"
+            | "additionalProperties"
+            | "items"
+            | "prefixItems"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "dependentSchemas"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "$defs"
+            | "definitions"
+    ) || key.chars().all(|c| c.is_ascii_digit())
+}
+
+fn is_component_schema_ref(reference: &str) -> bool {
+    reference
+        .strip_prefix(COMPONENT_SCHEMAS)
+        .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+}
+
+struct Media {
+    content_type: String,
+    ty: TypeRef,
+    schema: Value,
+    examples: Vec<Example>,
+}
+
+/// Properties gathered from one schema or several (allOf), with their pointers.
+#[derive(Default)]
+struct ObjectShape {
+    properties: IndexMap<String, (Value, String)>,
+    required: HashSet<String>,
+    additional: Option<(Value, String)>,
+}
+
+impl ObjectShape {
+    fn add(&mut self, map: &Map<String, Value>, at: &str) {
+        if let Some(props) = map.get("properties").and_then(Value::as_object) {
+            for (name, schema) in props {
+                let prop_at = child(&child(at, "properties"), name);
+                self.properties
+                    .insert(name.clone(), (schema.clone(), prop_at));
+            }
+        }
+        if let Some(required) = map.get("required").and_then(Value::as_array) {
+            self.required.extend(
+                required
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_string),
+            );
+        }
+        if let Some(additional) = map.get("additionalProperties") {
+            self.additional = Some((additional.clone(), child(at, "additionalProperties")));
+        }
+    }
+}
+
+fn wrap_nullable(ty: TypeRef, nullable: bool) -> TypeRef {
+    if nullable && !matches!(ty, TypeRef::Any | TypeRef::Nullable(_)) {
+        TypeRef::Nullable(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
+fn is_json_media(media: &str) -> bool {
+    let essence = media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
+}
+
+fn schema_examples(map: &Map<String, Value>, at: &str) -> Vec<Example> {
+    let mut out = Vec::new();
+    if let Some(list) = map.get("examples").and_then(Value::as_array) {
+        for (index, value) in list.iter().enumerate() {
+            out.push(Example {
+                pointer: child(&child(at, "examples"), &index.to_string()),
+                value: value.clone(),
+            });
+        }
+    }
+    if let Some(value) = map.get("example") {
+        out.push(Example {
+            pointer: child(at, "example"),
+            value: value.clone(),
+        });
+    }
+    out
+}
+
+fn security_requirements(value: Option<&Value>) -> Vec<Vec<String>> {
+    value
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_object)
+                .map(|requirement| requirement.keys().cloned().collect())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn servers(value: Option<&Value>) -> Vec<Server> {
+    let Some(list) = value.and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(Value::as_object)
+        .filter_map(|server| {
+            Some(Server {
+                url: string_at(server, "url")?.to_string(),
+                description: string_at(server, "description").map(str::to_string),
+                variables: server
+                    .get("variables")
+                    .and_then(Value::as_object)
+                    .map(|vars| {
+                        vars.iter()
+                            .map(|(name, var)| ServerVariable {
+                                name: name.clone(),
+                                default: var
+                                    .get("default")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default()
+                                    .to_string(),
+                                allowed: var
+                                    .get("enum")
+                                    .and_then(Value::as_array)
+                                    .map(|v| {
+                                        v.iter()
+                                            .filter_map(Value::as_str)
+                                            .map(str::to_string)
+                                            .collect()
+                                    })
+                                    .unwrap_or_default(),
+                                docs: var
+                                    .get("description")
+                                    .and_then(Value::as_str)
+                                    .map(str::to_string),
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            })
+        })
+        .collect()
+}
+
+fn parse_status(key: &str) -> Option<StatusSpec> {
+    if key == "default" {
+        return Some(StatusSpec::Default);
+    }
+    let upper = key.to_ascii_uppercase();
+    if let Some(class) = upper.strip_suffix("XX")
+        && class.len() == 1
+    {
+        let class: u8 = class.parse().ok()?;
+        return (1..=5).contains(&class).then_some(StatusSpec::Range(class));
+    }
+    let code: u16 = key.parse().ok()?;
+    (100..=599)
+        .contains(&code)
+        .then_some(StatusSpec::Code(code))
+}
+
+fn derived_operation_id(method: Method, path: &str) -> String {
+    let mut id = method.key().to_string();
+    for segment in path.split('/').filter(|s| !s.is_empty()) {
+        id.push('_');
+        id.push_str(segment.trim_start_matches('{').trim_end_matches('}'));
+    }
+    id
+}
+
+fn check_unique_operation_ids(doc: &Document, operations: &[Operation]) -> Result<()> {
+    let mut seen: HashMap<&str, &str> = HashMap::new();
+    for op in operations {
+        if let Some(first) = seen.insert(op.id.as_str(), op.pointer.as_str()) {
+            return Err(spec_error(
+                doc,
+                &op.pointer,
+                format!("duplicate operationId '{}': also used at {first}", op.id),
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_parse_codes_classes_and_default() {
+        assert_eq!(parse_status("201"), Some(StatusSpec::Code(201)));
+        assert_eq!(parse_status("2XX"), Some(StatusSpec::Range(2)));
+        assert_eq!(parse_status("default"), Some(StatusSpec::Default));
+        assert_eq!(parse_status("20"), None);
+        assert_eq!(parse_status("9XX"), None);
+    }
+
+    #[test]
+    fn overrides_accept_component_property_and_pointer_keys() {
+        assert_eq!(
+            override_pointer("Amount.value"),
+            "#/components/schemas/Amount/properties/value"
+        );
+        assert_eq!(override_pointer("Amount"), "#/components/schemas/Amount");
+        assert_eq!(override_pointer("#/x/y"), "#/x/y");
+    }
+
+    #[test]
+    fn operation_ids_are_derived_when_absent() {
+        assert_eq!(
+            derived_operation_id(Method::Get, "/pets/{petId}"),
+            "get_pets_petId"
+        );
+    }
+}

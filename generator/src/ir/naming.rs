@@ -1,0 +1,472 @@
+//! The naming pass: every Rust identifier in the IR is chosen here, at once, after the whole
+//! document has been read. Names are Rust-safe (keywords, leading digits, symbols), inline
+//! types are named from their context, and collisions are resolved deterministically — a
+//! synthesized name gets a numeric suffix in document order — or, between names the spec
+//! author chose, reported as an error. Nothing is merged silently.
+
+use std::collections::{HashMap, HashSet};
+
+use heck::{ToSnakeCase, ToUpperCamelCase};
+use indexmap::IndexMap;
+
+use super::build::Slot;
+use super::*;
+use crate::error::{Error, Result};
+
+/// Where a type's name comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum NameHint {
+    /// A component schema: the author's name, which must not collide.
+    Component(String),
+    /// An inline schema under another named type (its property, variant or value).
+    Child {
+        /// Pointer of the parent type's schema.
+        parent: String,
+        /// What the schema is to the parent (property name, `Item`, ...).
+        suffix: String,
+    },
+    /// Words to join, e.g. an operation id and `Request`.
+    Words(Vec<String>),
+    /// Another hint with a suffix (array items, map values).
+    Suffixed(Box<NameHint>, String),
+}
+
+impl NameHint {
+    /// The hint of a schema under the type at `parent`.
+    pub(crate) fn child_of(parent: &str, suffix: &str) -> NameHint {
+        NameHint::Child {
+            parent: parent.to_string(),
+            suffix: suffix.to_string(),
+        }
+    }
+
+    /// This hint followed by a word.
+    pub(crate) fn suffixed(&self, suffix: &str) -> NameHint {
+        NameHint::Suffixed(Box::new(self.clone()), suffix.to_string())
+    }
+}
+
+/// Segments of a pointer that say where something is, not what it is.
+const STRUCTURAL: &[&str] = &[
+    "#",
+    "components",
+    "schemas",
+    "responses",
+    "requestBodies",
+    "parameters",
+    "headers",
+    "content",
+    "schema",
+    "properties",
+    "items",
+    "paths",
+    "webhooks",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "additionalProperties",
+    "$defs",
+];
+
+/// A hint for a schema reached through a `$ref` that is not a component schema: the
+/// meaningful segments of its pointer (`#/components/responses/Gone/content/…/schema` → `Gone`).
+pub(crate) fn hint_from_pointer(pointer: &str) -> NameHint {
+    let words: Vec<String> = pointer
+        .split('/')
+        .map(crate::load::unescape_segment)
+        .filter(|s| !STRUCTURAL.contains(&s.as_str()) && !s.contains('/'))
+        .collect();
+    let start = words.len().saturating_sub(2);
+    NameHint::Words(words[start..].to_vec())
+}
+
+/// A word for a response status: the reason phrase for known codes.
+pub(crate) fn status_word(status: StatusSpec) -> String {
+    match status {
+        StatusSpec::Code(code) => match reason_phrase(code) {
+            Some(reason) => reason.to_upper_camel_case(),
+            None => format!("Status{code}"),
+        },
+        StatusSpec::Range(class) => match class {
+            1 => "Informational".into(),
+            2 => "Success".into(),
+            3 => "Redirection".into(),
+            4 => "ClientError".into(),
+            _ => "ServerError".into(),
+        },
+        StatusSpec::Default => "Default".into(),
+    }
+}
+
+fn reason_phrase(code: u16) -> Option<&'static str> {
+    Some(match code {
+        100 => "Continue",
+        101 => "Switching Protocols",
+        200 => "Ok",
+        201 => "Created",
+        202 => "Accepted",
+        203 => "Non Authoritative Information",
+        204 => "No Content",
+        205 => "Reset Content",
+        206 => "Partial Content",
+        300 => "Multiple Choices",
+        301 => "Moved Permanently",
+        302 => "Found",
+        303 => "See Other",
+        304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        402 => "Payment Required",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        410 => "Gone",
+        411 => "Length Required",
+        412 => "Precondition Failed",
+        413 => "Payload Too Large",
+        415 => "Unsupported Media Type",
+        422 => "Unprocessable Entity",
+        428 => "Precondition Required",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => return None,
+    })
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// Names the generated code uses unqualified; a type may not take them.
+const RESERVED_TYPES: &[&str] = &[
+    "Option", "Some", "None", "Result", "Ok", "Err", "String", "Vec", "Box", "Self",
+];
+
+/// Splits on anything that is not an ASCII letter or digit, so heck sees clean words.
+fn words_only(raw: &str) -> String {
+    raw.chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect()
+}
+
+/// A PascalCase type or variant name; `fallback` when nothing usable remains.
+pub(crate) fn pascal(raw: &str, fallback: &str) -> String {
+    let mut name = words_only(raw).to_upper_camel_case();
+    if name.is_empty() {
+        name = fallback.to_string();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("{fallback}{name}");
+    }
+    if name == "Self" {
+        name.push('_');
+    }
+    name
+}
+
+/// A snake_case field, function or parameter name.
+pub(crate) fn snake(raw: &str, fallback: &str) -> String {
+    let mut name = words_only(raw).to_snake_case();
+    if name.is_empty() {
+        name = fallback.to_string();
+    }
+    if name.starts_with(|c: char| c.is_ascii_digit()) {
+        name = format!("{fallback}_{name}");
+    }
+    if KEYWORDS.contains(&name.as_str()) {
+        name.push('_');
+    }
+    name
+}
+
+/// Hands out names unique within one scope: the first taker keeps a name, later ones get
+/// `2`, `3`, … (with `sep` before the number).
+struct Scope {
+    taken: HashSet<String>,
+    sep: &'static str,
+}
+
+impl Scope {
+    fn new(sep: &'static str) -> Scope {
+        Scope {
+            taken: HashSet::new(),
+            sep,
+        }
+    }
+
+    fn claim(&mut self, base: String) -> String {
+        if self.taken.insert(base.clone()) {
+            return base;
+        }
+        (2..)
+            .map(|n| format!("{base}{}{n}", self.sep))
+            .find(|candidate| self.taken.insert(candidate.clone()))
+            .unwrap_or(base)
+    }
+}
+
+/// Assigns every name in the IR and moves the declared types into `api.types`, sorted.
+pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()> {
+    let bases = base_names(&slots);
+
+    // Author-chosen names first: they keep their name or collide loudly.
+    let mut types = Scope::new("");
+    let mut by_pointer: HashMap<String, String> = HashMap::new();
+    let mut owner: HashMap<String, String> = HashMap::new();
+    for (pointer, slot) in &slots {
+        if let NameHint::Component(_) = slot.hint {
+            let name = bases[pointer].clone();
+            if let Some(first) = owner.get(&name) {
+                return Err(Error::Collision {
+                    name,
+                    first: first.clone(),
+                    second: pointer.clone(),
+                });
+            }
+            types.taken.insert(name.clone());
+            owner.insert(name.clone(), pointer.clone());
+            by_pointer.insert(pointer.clone(), name);
+        }
+    }
+    for (pointer, slot) in &slots {
+        if !matches!(slot.hint, NameHint::Component(_)) {
+            let name = types.claim(bases[pointer].clone());
+            by_pointer.insert(pointer.clone(), name);
+        }
+    }
+
+    let mut declared = Vec::with_capacity(slots.len());
+    for (pointer, slot) in slots {
+        let mut def = slot.def;
+        def.name = by_pointer[&pointer].clone();
+        rename_kind(&mut def.kind, &by_pointer)?;
+        declared.push(def);
+    }
+    declared.sort_by(|a, b| a.name.cmp(&b.name));
+    api.types = declared;
+
+    let mut functions = Scope::new("_");
+    let mut fn_owner: HashMap<String, String> = HashMap::new();
+    for op in api
+        .operations
+        .iter_mut()
+        .chain(api.webhooks.iter_mut().map(|hook| &mut hook.operation))
+    {
+        let fn_name = snake(&op.id, "operation");
+        if let Some(first) = fn_owner.insert(fn_name.clone(), op.pointer.clone()) {
+            return Err(Error::Collision {
+                name: fn_name,
+                first,
+                second: op.pointer.clone(),
+            });
+        }
+        functions.taken.insert(fn_name.clone());
+        op.fn_name = fn_name;
+        op.type_prefix = pascal(&op.id, "Operation");
+        rename_operation(op, &by_pointer)?;
+    }
+
+    let mut credentials = Scope::new("_");
+    for scheme in &mut api.security_schemes {
+        scheme.rust_name = credentials.claim(snake(&scheme.key, "credential"));
+    }
+    Ok(())
+}
+
+fn base_names(slots: &IndexMap<String, Slot>) -> HashMap<String, String> {
+    fn base(
+        pointer: &str,
+        slots: &IndexMap<String, Slot>,
+        memo: &mut HashMap<String, String>,
+        depth: usize,
+    ) -> String {
+        if let Some(done) = memo.get(pointer) {
+            return done.clone();
+        }
+        let name = match slots.get(pointer) {
+            Some(slot) => from_hint(&slot.hint, slots, memo, depth),
+            None => from_hint(&hint_from_pointer(pointer), slots, memo, depth),
+        };
+        memo.insert(pointer.to_string(), name.clone());
+        name
+    }
+    fn from_hint(
+        hint: &NameHint,
+        slots: &IndexMap<String, Slot>,
+        memo: &mut HashMap<String, String>,
+        depth: usize,
+    ) -> String {
+        let raw = match hint {
+            NameHint::Component(name) => {
+                let name = pascal(name, "Type");
+                return if RESERVED_TYPES.contains(&name.as_str()) {
+                    format!("{name}Model")
+                } else {
+                    name
+                };
+            }
+            NameHint::Child { parent, suffix } if depth < 32 => {
+                format!("{} {suffix}", base(parent, slots, memo, depth + 1))
+            }
+            NameHint::Child { suffix, .. } => suffix.clone(),
+            NameHint::Words(words) => words.join(" "),
+            NameHint::Suffixed(inner, suffix) => {
+                format!("{} {suffix}", from_hint(inner, slots, memo, depth + 1))
+            }
+        };
+        let name = pascal(&raw, "Type");
+        if RESERVED_TYPES.contains(&name.as_str()) {
+            format!("{name}Type")
+        } else {
+            name
+        }
+    }
+    let mut memo = HashMap::new();
+    for pointer in slots.keys() {
+        base(pointer, slots, &mut memo, 0);
+    }
+    memo
+}
+
+fn rename_ref(ty: &mut TypeRef, names: &HashMap<String, String>) -> Result<()> {
+    match ty {
+        TypeRef::Named(pointer) => {
+            let name = names
+                .get(pointer.as_str())
+                .ok_or_else(|| Error::Unsupported {
+                    pointer: pointer.clone(),
+                    location: None,
+                    construct: "$ref".into(),
+                    message: "this schema refers to itself outside components/schemas; move it \
+                          under components/schemas to give it a name"
+                        .into(),
+                })?;
+            *pointer = name.clone();
+        }
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            rename_ref(inner, names)?
+        }
+        TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+    }
+    Ok(())
+}
+
+fn rename_kind(kind: &mut TypeKind, names: &HashMap<String, String>) -> Result<()> {
+    match kind {
+        TypeKind::Struct(def) => {
+            let mut scope = Scope::new("_");
+            for field in &mut def.fields {
+                field.rust_name = scope.claim(snake(&field.wire_name, "field"));
+                rename_ref(&mut field.ty, names)?;
+            }
+            def.additional_name = scope.claim("additional_properties".into());
+            if let Additional::Typed(ty) = &mut def.additional {
+                rename_ref(ty, names)?;
+            }
+        }
+        TypeKind::Enum(def) => {
+            let mut scope = Scope::new("");
+            for variant in &mut def.variants {
+                variant.rust_name = scope.claim(pascal(&variant.wire, "Value"));
+            }
+            def.catch_all = scope.claim("Unknown".into());
+        }
+        TypeKind::Union(def) => {
+            let mut scope = Scope::new("");
+            for variant in &mut def.variants {
+                rename_ref(&mut variant.ty, names)?;
+                variant.rust_name = scope.claim(variant_name(&variant.ty));
+            }
+            def.catch_all = scope.claim("Unknown".into());
+        }
+        TypeKind::Newtype(ty) | TypeKind::Alias(ty) => rename_ref(ty, names)?,
+    }
+    Ok(())
+}
+
+/// A union variant is named after what it holds.
+fn variant_name(ty: &TypeRef) -> String {
+    match ty {
+        TypeRef::Named(name) => name.clone(),
+        TypeRef::Scalar(scalar) => format!("{scalar:?}"),
+        TypeRef::Array(inner) => format!("{}List", variant_name(inner)),
+        TypeRef::Map(inner) => format!("{}Map", variant_name(inner)),
+        TypeRef::Nullable(inner) => variant_name(inner),
+        TypeRef::Object => "Object".into(),
+        TypeRef::Any => "Value".into(),
+        TypeRef::Custom(path) => pascal(path.rsplit("::").next().unwrap_or(path), "Custom"),
+    }
+}
+
+fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Result<()> {
+    let mut params = Scope::new("_");
+    for param in &mut op.parameters {
+        param.rust_name = params.claim(snake(&param.name, "param"));
+        rename_ref(&mut param.ty, names)?;
+    }
+    if let Some(body) = &mut op.request_body {
+        rename_ref(&mut body.ty, names)?;
+    }
+    let mut variants = Scope::new("");
+    for response in &mut op.responses {
+        response.variant = variants.claim(status_word(response.status));
+        if let Some(body) = &mut response.body {
+            rename_ref(&mut body.ty, names)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_are_rust_safe() {
+        assert_eq!(snake("type", "field"), "type_");
+        assert_eq!(snake("self", "field"), "self_");
+        assert_eq!(snake("2fa-code", "field"), "field_2fa_code");
+        assert_eq!(snake("x-idempotency-key", "p"), "x_idempotency_key");
+        assert_eq!(snake("$$$", "field"), "field");
+        assert_eq!(pascal("ACH_STANDARD", "Value"), "AchStandard");
+        assert_eq!(pascal("2XX", "Value"), "Value2xx");
+        assert_eq!(pascal("", "Value"), "Value");
+        assert_eq!(pascal("self", "Value"), "Self_");
+    }
+
+    #[test]
+    fn a_scope_numbers_later_takers_in_order() {
+        let mut scope = Scope::new("_");
+        assert_eq!(scope.claim("a".into()), "a");
+        assert_eq!(scope.claim("a".into()), "a_2");
+        assert_eq!(scope.claim("a".into()), "a_3");
+    }
+
+    #[test]
+    fn statuses_read_as_words() {
+        assert_eq!(status_word(StatusSpec::Code(201)), "Created");
+        assert_eq!(status_word(StatusSpec::Code(299)), "Status299");
+        assert_eq!(status_word(StatusSpec::Range(2)), "Success");
+    }
+
+    #[test]
+    fn pointer_hints_keep_the_meaningful_segments() {
+        assert_eq!(
+            hint_from_pointer("#/components/responses/Gone/content/application~1json/schema"),
+            NameHint::Words(vec!["Gone".into()])
+        );
+    }
+}

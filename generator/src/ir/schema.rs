@@ -1,0 +1,145 @@
+//! Reading a Schema Object: which Rust shape it becomes. Pure functions over JSON values; the
+//! builder in [`super::build`] decides what gets a named type.
+
+use serde_json::{Map, Value};
+
+use super::Scalar;
+
+/// The JSON Schema `type` names of a schema, without `"null"`, plus whether null is allowed.
+pub(crate) fn types_of(schema: &Map<String, Value>) -> (Vec<String>, bool) {
+    let mut nullable = false;
+    let mut types = Vec::new();
+    match schema.get("type") {
+        Some(Value::String(one)) => types.push(one.clone()),
+        Some(Value::Array(many)) => {
+            for entry in many.iter().filter_map(Value::as_str) {
+                types.push(entry.to_string());
+            }
+        }
+        _ => {}
+    }
+    if let Some(at) = types.iter().position(|t| t == "null") {
+        types.remove(at);
+        nullable = true;
+    }
+    if schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| values.iter().any(Value::is_null))
+    {
+        nullable = true;
+    }
+    (types, nullable)
+}
+
+/// True for `{"type": "null"}` (alone or with annotations only): the null branch of a
+/// nullable `anyOf`/`oneOf`.
+pub(crate) fn is_null_schema(schema: &Value) -> bool {
+    match schema {
+        Value::Object(map) => {
+            matches!(map.get("type"), Some(Value::String(t)) if t == "null")
+                || matches!(map.get("const"), Some(Value::Null))
+                || map
+                    .get("enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|values| values.len() == 1 && values[0].is_null())
+        }
+        _ => false,
+    }
+}
+
+/// The scalar for a primitive JSON Schema type and format; `None` for non-scalars.
+pub(crate) fn scalar_for(ty: &str, format: Option<&str>) -> Option<Scalar> {
+    Some(match (ty, format) {
+        ("string", Some("uuid")) => Scalar::Uuid,
+        ("string", Some("date-time")) => Scalar::DateTime,
+        ("string", Some("date")) => Scalar::Date,
+        ("string", Some("byte")) => Scalar::Base64,
+        ("string", _) => Scalar::String,
+        ("boolean", _) => Scalar::Bool,
+        ("integer", Some("int32")) => Scalar::I32,
+        ("integer", _) => Scalar::I64,
+        ("number", Some("float")) => Scalar::F32,
+        ("number", Some("double")) => Scalar::F64,
+        ("number", Some("int32")) => Scalar::I32,
+        ("number", Some("int64")) => Scalar::I64,
+        ("number", _) => Scalar::Decimal,
+        _ => return None,
+    })
+}
+
+/// The string values of a closed `enum` or an `x-extensible-enum`, when every value is a
+/// string (null allowed and skipped). The flag says whether the list is extensible.
+pub(crate) fn string_enum(schema: &Map<String, Value>) -> Option<(Vec<String>, bool)> {
+    let (values, extensible) = match (schema.get("enum"), schema.get("x-extensible-enum")) {
+        (Some(Value::Array(values)), _) => (values, false),
+        (None, Some(Value::Array(values))) => (values, true),
+        _ => return None,
+    };
+    let mut out = Vec::new();
+    for value in values {
+        match value {
+            Value::String(s) => out.push(s.clone()),
+            Value::Null => {}
+            _ => return None,
+        }
+    }
+    (!out.is_empty()).then_some((out, extensible))
+}
+
+/// Documentation for a schema: its description, else its title.
+pub(crate) fn docs_of(schema: &Map<String, Value>) -> Option<String> {
+    let text = schema
+        .get("description")
+        .or_else(|| schema.get("title"))
+        .and_then(Value::as_str)?
+        .trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// Summary and description of an operation, joined.
+pub(crate) fn operation_docs(op: &Map<String, Value>) -> Option<String> {
+    let parts: Vec<&str> = ["summary", "description"]
+        .iter()
+        .filter_map(|key| op.get(*key).and_then(Value::as_str))
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn null_in_a_type_array_makes_the_schema_nullable() {
+        let (types, nullable) = types_of(&obj(json!({"type": ["string", "null"]})));
+        assert_eq!(types, vec!["string".to_string()]);
+        assert!(nullable);
+    }
+
+    #[test]
+    fn number_without_format_is_a_lossless_decimal() {
+        assert_eq!(scalar_for("number", None), Some(Scalar::Decimal));
+        assert_eq!(scalar_for("number", Some("double")), Some(Scalar::F64));
+        assert_eq!(
+            scalar_for("string", Some("date-time")),
+            Some(Scalar::DateTime)
+        );
+        assert_eq!(scalar_for("object", None), None);
+    }
+
+    #[test]
+    fn extensible_enums_are_read_from_the_extension() {
+        let (values, open) = string_enum(&obj(json!({"x-extensible-enum": ["A", "B"]}))).unwrap();
+        assert_eq!(values, vec!["A", "B"]);
+        assert!(open);
+        assert!(string_enum(&obj(json!({"enum": [1, 2]}))).is_none());
+    }
+}

@@ -1,0 +1,356 @@
+//! The loader: the first stage of specgen (load → IR → emitters).
+//!
+//! It turns YAML or JSON text into a [`Document`]: a `serde_json::Value` in
+//! OpenAPI 3.1 form whose every `$ref` is known to be local and to resolve,
+//! so later stages can look things up without re-checking. OpenAPI 3.0
+//! documents are rewritten to 3.1 spelling here (see [`OpenApiVersion`]) so
+//! that nothing after this stage needs to know about `nullable`.
+//!
+//! `$ref`s are left in place, never inlined: schemas may refer to each other
+//! in cycles, and later stages need to see the references to name types.
+
+mod normalize;
+mod parse;
+mod pointer;
+mod refs;
+mod source_map;
+
+use std::fmt;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use normalize::Moves;
+use source_map::SourceMap;
+
+pub use pointer::{
+    canonical_pointer, decode_pointer, encode_pointer, escape_segment, join, unescape_segment,
+};
+
+/// Deeper documents are rejected rather than risk overflowing the stack in
+/// the recursive passes (the parsers already stop at 128 levels; this guards
+/// values handed to [`Document::from_value`]).
+const MAX_DEPTH: usize = 512;
+
+/// Which OpenAPI version the document declared.
+///
+/// The content of a [`Document`] is always in 3.1 form; this records what it
+/// was written in, for messages and for the few things that differ beyond
+/// schemas.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OpenApiVersion {
+    /// `openapi: 3.0.x`; schemas were normalised to 3.1 on load.
+    V3_0,
+    /// `openapi: 3.1.x`.
+    V3_1,
+}
+
+/// A loaded, checked OpenAPI document.
+#[derive(Clone)]
+pub struct Document {
+    /// The document, with 3.0 schemas rewritten into 3.1 form.
+    pub root: Value,
+    /// The version the document was written in.
+    pub version: OpenApiVersion,
+    /// File name, or `<input>` (or whatever the caller named it) otherwise;
+    /// used in messages.
+    pub source: String,
+    /// The text it was parsed from, kept to build `source_map` on demand.
+    text: Option<String>,
+    source_map: OnceLock<Option<SourceMap>>,
+    moves: Moves,
+}
+
+impl fmt::Debug for Document {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Document")
+            .field("source", &self.source)
+            .field("version", &self.version)
+            .field("root", &self.root)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Reads and loads an OpenAPI document from a file.
+///
+/// JSON is recognised by a `.json` extension or a leading `{`; anything else
+/// is read as YAML. See [`Document::from_value`] for what is checked.
+pub fn load_file(path: &Path) -> Result<Document> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    load_text(text, &path.display().to_string())
+}
+
+/// Loads an OpenAPI document from text; `source_name` is used in messages
+/// (and a `.json` suffix on it selects the JSON parser first).
+pub fn load_str(text: &str, source_name: &str) -> Result<Document> {
+    load_text(text.to_owned(), source_name)
+}
+
+fn load_text(mut text: String, source_name: &str) -> Result<Document> {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    let root = parse::parse_text(&text, source_name)?;
+    Document::build(root, source_name, Some(text))
+}
+
+impl Document {
+    /// Loads a document that is already in memory as a JSON value, with the
+    /// same normalisation and checks as [`load_str`], but without source
+    /// positions.
+    ///
+    /// Fails if the version is not OpenAPI 3.0.x or 3.1.x, if a `$ref` is
+    /// not local (`#/...`), or if a `$ref` does not resolve; the first such
+    /// problem in document order is reported.
+    pub fn from_value(value: Value, source_name: &str) -> Result<Document> {
+        Document::build(value, source_name, None)
+    }
+
+    fn build(root: Value, source_name: &str, text: Option<String>) -> Result<Document> {
+        let mut doc = Document {
+            root,
+            version: OpenApiVersion::V3_1,
+            source: source_name.to_owned(),
+            text,
+            source_map: OnceLock::new(),
+            moves: Moves::default(),
+        };
+        if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
+            return Err(doc.unsupported(
+                "#",
+                "nesting depth",
+                format!("the document nests objects and arrays more than {MAX_DEPTH} levels deep"),
+            ));
+        }
+        if !doc.root.is_object() {
+            let found = kind_of(&doc.root);
+            return Err(doc.spec_error(
+                "#",
+                format!("an OpenAPI document must be a mapping at the top level, found {found}"),
+            ));
+        }
+        doc.version = doc.detect_version()?;
+        if doc.version == OpenApiVersion::V3_0 {
+            doc.moves = normalize::normalize_document(&mut doc.root);
+        }
+        doc.check_refs()?;
+        Ok(doc)
+    }
+
+    fn detect_version(&self) -> Result<OpenApiVersion> {
+        const READS: &str = "specgen reads OpenAPI 3.0.x and 3.1.x documents";
+        if let Some(swagger) = self.root.get("swagger") {
+            let version = scalar_text(swagger);
+            return Err(self.unsupported(
+                "#/swagger",
+                format!("Swagger {version}"),
+                format!("{READS}; convert this one to OpenAPI 3 first"),
+            ));
+        }
+        let Some(declared) = self.root.get("openapi") else {
+            return Err(self.unsupported(
+                "#/openapi",
+                "document without an `openapi` version",
+                format!("{READS}; add e.g. `openapi: 3.1.0` at the top level"),
+            ));
+        };
+        let version = scalar_text(declared);
+        let is = |minor: &str| version == minor || version.starts_with(&format!("{minor}."));
+        if is("3.0") {
+            Ok(OpenApiVersion::V3_0)
+        } else if is("3.1") {
+            Ok(OpenApiVersion::V3_1)
+        } else {
+            Err(self.unsupported("#/openapi", format!("OpenAPI {version}"), READS))
+        }
+    }
+
+    /// Checks that every `$ref` is local and resolves, redirecting those that
+    /// point below a schema that normalisation wrapped in `anyOf`.
+    fn check_refs(&mut self) -> Result<()> {
+        for site in refs::collect(&self.root) {
+            let holder = pointer::fragment_from_bare(&site.holder);
+            let target = site.target.as_str();
+            if !target.starts_with('#') {
+                return Err(self.unsupported(
+                    &holder,
+                    "external $ref",
+                    format!(
+                        "$ref '{target}' points outside this document; \
+                         specgen only follows local references (#/...)"
+                    ),
+                ));
+            }
+            if target != "#" && !target.starts_with("#/") {
+                return Err(self.unsupported(
+                    &holder,
+                    "$ref to an anchor",
+                    format!(
+                        "$ref '{target}' names a plain-name fragment ($anchor); \
+                         specgen only follows JSON-pointer references (#/...)"
+                    ),
+                ));
+            }
+            let Some(segments) = decode_pointer(target) else {
+                return Err(self.spec_error(
+                    &holder,
+                    format!("$ref '{target}' is not a valid JSON pointer"),
+                ));
+            };
+            let moved = self.moves.forward(&segments);
+            if pointer::resolve(&self.root, &moved).is_none() {
+                return Err(self.spec_error(&holder, format!("$ref '{target}' does not exist")));
+            }
+            if moved != segments {
+                let rewritten = encode_pointer(&moved);
+                let holder_segments = decode_pointer(&holder).unwrap_or_default();
+                if let Some(Value::Object(object)) =
+                    pointer::resolve_mut(&mut self.root, &holder_segments)
+                {
+                    object.insert("$ref".to_owned(), Value::String(rewritten));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves a JSON pointer written as a URI fragment
+    /// (`#/components/schemas/A`, percent-decoded) or bare
+    /// (`/components/schemas/A`).
+    pub fn pointer(&self, pointer: &str) -> Option<&Value> {
+        pointer::resolve(&self.root, &decode_pointer(pointer)?)
+    }
+
+    /// Follows a chain of `$ref`s starting at `value`, which sits at pointer
+    /// `at`, and returns the first value that is not a reference together
+    /// with its pointer (`at` itself if `value` is not a reference).
+    ///
+    /// Keywords next to a `$ref` are ignored here: callers that care about
+    /// 3.1 sibling keywords must look at `value` themselves. A chain that
+    /// loops back on itself (A = `$ref` B, B = `$ref` A) is an error, as are
+    /// non-local and dangling references (possible when `value` did not come
+    /// from this document).
+    pub fn deref<'a>(&'a self, value: &'a Value, at: &str) -> Result<(&'a Value, String)> {
+        let mut current = value;
+        let mut current_at = at.to_owned();
+        let mut chain: Vec<String> = vec![canonical_pointer(at).unwrap_or_else(|| at.to_owned())];
+        while let Some(target) = current.get("$ref").and_then(Value::as_str) {
+            if !target.starts_with("#/") && target != "#" {
+                return Err(self.unsupported(
+                    &current_at,
+                    "external $ref",
+                    format!("$ref '{target}' is not a local reference (#/...)"),
+                ));
+            }
+            let Some(target_at) = canonical_pointer(target) else {
+                return Err(self.spec_error(
+                    &current_at,
+                    format!("$ref '{target}' is not a valid JSON pointer"),
+                ));
+            };
+            if chain.contains(&target_at) {
+                chain.push(target_at);
+                return Err(self.spec_error(
+                    at,
+                    format!(
+                        "$ref cycle never reaches a definition: {}",
+                        chain.join(" → ")
+                    ),
+                ));
+            }
+            let Some(next) = self.pointer(&target_at) else {
+                return Err(self.spec_error(&current_at, format!("$ref '{target}' does not exist")));
+            };
+            chain.push(target_at.clone());
+            current = next;
+            current_at = target_at;
+        }
+        Ok((current, current_at))
+    }
+
+    /// Line and column (1-based) of the node at `pointer` in the source text.
+    ///
+    /// `None` when the document did not come from text, when the pointer is
+    /// invalid, or when neither the node nor (for nodes that exist only after
+    /// loading, such as normalised schemas or YAML alias expansions) an
+    /// ancestor has a position.
+    pub fn location(&self, pointer: &str) -> Option<(usize, usize)> {
+        let segments = decode_pointer(pointer)?;
+        let map = self
+            .source_map
+            .get_or_init(|| self.text.as_deref().and_then(source_map::build))
+            .as_ref()?;
+        let source_segments = self.moves.backward(&segments);
+        let mut bare = String::new();
+        let mut nearest = map.get("");
+        let mut exact = source_segments.is_empty() && nearest.is_some();
+        for segment in &source_segments {
+            bare.push('/');
+            bare.push_str(&escape_segment(segment));
+            exact = false;
+            if let Some(position) = map.get(&bare) {
+                nearest = Some(position);
+                exact = true;
+            }
+        }
+        if exact || pointer::resolve(&self.root, &segments).is_some() {
+            nearest
+        } else {
+            None
+        }
+    }
+
+    /// An [`Error::Spec`] at `pointer`, with its source position if known;
+    /// for later stages reporting problems in this document.
+    pub fn spec_error(&self, pointer: &str, message: impl Into<String>) -> Error {
+        Error::Spec {
+            pointer: pointer.to_owned(),
+            location: self.location(pointer),
+            message: message.into(),
+        }
+    }
+
+    /// An [`Error::Unsupported`] at `pointer`, with its source position if
+    /// known.
+    pub fn unsupported(
+        &self,
+        pointer: &str,
+        construct: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Error {
+        Error::Unsupported {
+            pointer: pointer.to_owned(),
+            location: self.location(pointer),
+            construct: construct.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The text of a version field, whether written as a string or (unquoted in
+/// YAML) as a number: `openapi: 3.0` is the float 3.0.
+fn scalar_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing (null)",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a sequence",
+        Value::Object(_) => "a mapping",
+    }
+}
+
+#[cfg(test)]
+mod tests;

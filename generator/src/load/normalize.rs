@@ -1,0 +1,387 @@
+//! Rewrites OpenAPI 3.0 Schema Objects into their OpenAPI 3.1 (JSON Schema
+//! 2020-12) spelling, so that every later stage handles one dialect only.
+//!
+//! Only places that the OpenAPI 3.0 structure says hold a Schema Object are
+//! touched; example payloads and extensions are left alone even when they
+//! happen to contain a `nullable` key.
+//!
+//! One rewrite moves nodes: a `nullable` schema without `type` becomes
+//! `anyOf: [<original>, {type: "null"}]`, so everything below it gains an
+//! `anyOf/0`. [`Moves`] records where that happened so that `$ref`s into
+//! such a schema can be redirected and pointers can be mapped back to the
+//! source text for line numbers.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use super::pointer::escape_segment;
+
+/// Schemas wrapped in `anyOf` by normalisation, by bare pointer of the
+/// wrapper (which is where the original schema was).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Moves {
+    wrapped: HashSet<String>,
+}
+
+impl Moves {
+    pub(crate) fn is_empty(&self) -> bool {
+        self.wrapped.is_empty()
+    }
+
+    /// Maps the segments of a pointer written against the source document to
+    /// the normalised document: below a wrapped schema, `anyOf/0` is inserted.
+    pub(crate) fn forward(&self, segments: &[String]) -> Vec<String> {
+        if self.is_empty() {
+            return segments.to_vec();
+        }
+        let mut out = Vec::with_capacity(segments.len() + 2);
+        let mut bare = String::new();
+        for segment in segments {
+            if self.wrapped.contains(&bare) {
+                out.push("anyOf".to_owned());
+                out.push("0".to_owned());
+                bare.push_str("/anyOf/0");
+            }
+            bare.push('/');
+            bare.push_str(&escape_segment(segment));
+            out.push(segment.clone());
+        }
+        out
+    }
+
+    /// Maps a pointer into the normalised document back to the source:
+    /// `anyOf/0` under a wrapper is dropped, and the added `{type: "null"}`
+    /// (`anyOf/1`) maps to the wrapped schema itself.
+    pub(crate) fn backward(&self, segments: &[String]) -> Vec<String> {
+        if self.is_empty() {
+            return segments.to_vec();
+        }
+        let mut out = Vec::with_capacity(segments.len());
+        let mut bare = String::new();
+        let mut i = 0;
+        while let Some(segment) = segments.get(i) {
+            if self.wrapped.contains(&bare) && segment == "anyOf" {
+                match segments.get(i + 1).map(String::as_str) {
+                    Some("0") => {
+                        bare.push_str("/anyOf/0");
+                        i += 2;
+                        continue;
+                    }
+                    Some("1") => break,
+                    _ => {}
+                }
+            }
+            bare.push('/');
+            bare.push_str(&escape_segment(segment));
+            out.push(segment.clone());
+            i += 1;
+        }
+        out
+    }
+}
+
+/// Normalises every Schema Object reachable through the OpenAPI structure.
+pub(crate) fn normalize_document(root: &mut Value) -> Moves {
+    let mut walker = Walker {
+        path: String::new(),
+        moves: Moves::default(),
+    };
+    let Value::Object(doc) = root else {
+        return walker.moves;
+    };
+    for (key, value) in doc.iter_mut() {
+        walker.enter(key, |w| match key.as_str() {
+            "paths" | "webhooks" => w.each_entry(value, Walker::path_item),
+            "components" => w.components(value),
+            _ => {}
+        });
+    }
+    walker.moves
+}
+
+struct Walker {
+    /// Bare pointer of the node being visited.
+    path: String,
+    moves: Moves,
+}
+
+const METHODS: [&str; 8] = [
+    "get", "put", "post", "delete", "options", "head", "patch", "trace",
+];
+
+impl Walker {
+    fn enter(&mut self, segment: &str, f: impl FnOnce(&mut Self)) {
+        let len = self.path.len();
+        self.path.push('/');
+        self.path.push_str(&escape_segment(segment));
+        f(self);
+        self.path.truncate(len);
+    }
+
+    fn enter_index(&mut self, index: usize, f: impl FnOnce(&mut Self)) {
+        let len = self.path.len();
+        self.path.push('/');
+        self.path.push_str(&index.to_string());
+        f(self);
+        self.path.truncate(len);
+    }
+
+    /// Visits every value of a map-of-names (`properties`, `responses`, ...).
+    fn each_entry(&mut self, map: &mut Value, visit: fn(&mut Self, &mut Value)) {
+        if let Value::Object(map) = map {
+            for (key, value) in map.iter_mut() {
+                self.enter(key, |w| visit(w, value));
+            }
+        }
+    }
+
+    fn each_item(&mut self, list: &mut Value, visit: fn(&mut Self, &mut Value)) {
+        if let Value::Array(items) = list {
+            for (index, value) in items.iter_mut().enumerate() {
+                self.enter_index(index, |w| visit(w, value));
+            }
+        }
+    }
+
+    /// Visits the value under `key` of an object, if there is one.
+    fn field(
+        &mut self,
+        object: &mut Map<String, Value>,
+        key: &str,
+        visit: impl FnOnce(&mut Self, &mut Value),
+    ) {
+        if let Some(value) = object.get_mut(key) {
+            self.enter(key, |w| visit(w, value));
+        }
+    }
+
+    fn components(&mut self, components: &mut Value) {
+        let Value::Object(components) = components else {
+            return;
+        };
+        self.field(components, "schemas", |w, v| {
+            w.each_entry(v, Walker::schema)
+        });
+        self.field(components, "parameters", |w, v| {
+            w.each_entry(v, Walker::parameter)
+        });
+        self.field(components, "headers", |w, v| {
+            w.each_entry(v, Walker::parameter)
+        });
+        self.field(components, "responses", |w, v| {
+            w.each_entry(v, Walker::response)
+        });
+        self.field(components, "requestBodies", |w, v| {
+            w.each_entry(v, Walker::request_body)
+        });
+        self.field(components, "callbacks", |w, v| {
+            w.each_entry(v, Walker::callback)
+        });
+        self.field(components, "pathItems", |w, v| {
+            w.each_entry(v, Walker::path_item)
+        });
+    }
+
+    fn path_item(&mut self, item: &mut Value) {
+        let Value::Object(item) = item else { return };
+        self.field(item, "parameters", |w, v| w.each_item(v, Walker::parameter));
+        for method in METHODS {
+            self.field(item, method, Walker::operation);
+        }
+    }
+
+    fn operation(&mut self, operation: &mut Value) {
+        let Value::Object(operation) = operation else {
+            return;
+        };
+        self.field(operation, "parameters", |w, v| {
+            w.each_item(v, Walker::parameter)
+        });
+        self.field(operation, "requestBody", Walker::request_body);
+        self.field(operation, "responses", |w, v| {
+            w.each_entry(v, Walker::response)
+        });
+        self.field(operation, "callbacks", |w, v| {
+            w.each_entry(v, Walker::callback)
+        });
+    }
+
+    fn callback(&mut self, callback: &mut Value) {
+        self.each_entry(callback, Walker::path_item);
+    }
+
+    /// Parameter and Header Objects: a schema, or content.
+    fn parameter(&mut self, parameter: &mut Value) {
+        let Value::Object(parameter) = parameter else {
+            return;
+        };
+        self.field(parameter, "schema", Walker::schema);
+        self.field(parameter, "content", Walker::content);
+    }
+
+    fn request_body(&mut self, body: &mut Value) {
+        let Value::Object(body) = body else { return };
+        self.field(body, "content", Walker::content);
+    }
+
+    fn response(&mut self, response: &mut Value) {
+        let Value::Object(response) = response else {
+            return;
+        };
+        self.field(response, "headers", |w, v| {
+            w.each_entry(v, Walker::parameter)
+        });
+        self.field(response, "content", Walker::content);
+    }
+
+    fn content(&mut self, content: &mut Value) {
+        self.each_entry(content, Walker::media_type);
+    }
+
+    fn media_type(&mut self, media: &mut Value) {
+        let Value::Object(media) = media else { return };
+        self.field(media, "schema", Walker::schema);
+        self.field(media, "encoding", |w, v| w.each_entry(v, Walker::encoding));
+    }
+
+    fn encoding(&mut self, encoding: &mut Value) {
+        let Value::Object(encoding) = encoding else {
+            return;
+        };
+        self.field(encoding, "headers", |w, v| {
+            w.each_entry(v, Walker::parameter)
+        });
+    }
+
+    fn schema(&mut self, schema: &mut Value) {
+        if rewrite_schema(schema) {
+            self.moves.wrapped.insert(self.path.clone());
+            // The original now lives at anyOf/0.
+            if let Some(inner) = schema.get_mut("anyOf").and_then(|v| v.get_mut(0)) {
+                self.enter("anyOf", |w| w.enter_index(0, |w| w.subschemas(inner)));
+            }
+        } else {
+            self.subschemas(schema);
+        }
+    }
+
+    fn subschemas(&mut self, schema: &mut Value) {
+        let Value::Object(schema) = schema else {
+            return;
+        };
+        for (key, value) in schema.iter_mut() {
+            match key.as_str() {
+                "properties" | "patternProperties" | "$defs" | "definitions"
+                | "dependentSchemas" => {
+                    self.enter(key, |w| w.each_entry(value, Walker::schema));
+                }
+                "allOf" | "anyOf" | "oneOf" | "prefixItems" => {
+                    self.enter(key, |w| w.each_item(value, Walker::schema));
+                }
+                "items" if value.is_array() => {
+                    self.enter(key, |w| w.each_item(value, Walker::schema))
+                }
+                "items"
+                | "additionalProperties"
+                | "additionalItems"
+                | "not"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else"
+                | "unevaluatedItems"
+                | "unevaluatedProperties" => self.enter(key, |w| w.schema(value)),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// Rewrites one schema object in place (not its subschemas). Returns true if
+/// it was wrapped in `anyOf`.
+fn rewrite_schema(schema: &mut Value) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+
+    for (flag, bound) in [
+        ("exclusiveMinimum", "minimum"),
+        ("exclusiveMaximum", "maximum"),
+    ] {
+        match object.get(flag) {
+            Some(Value::Bool(true)) => match object.get(bound) {
+                Some(limit) if limit.is_number() => {
+                    let limit = limit.clone();
+                    object.insert(flag.to_owned(), limit);
+                    object.shift_remove(bound);
+                }
+                // `exclusiveMinimum: true` without a minimum restricts nothing.
+                _ => {
+                    object.shift_remove(flag);
+                }
+            },
+            Some(Value::Bool(false)) => {
+                object.shift_remove(flag);
+            }
+            _ => {}
+        }
+    }
+
+    if !object.contains_key("examples") {
+        if let Some(example) = object.shift_remove("example") {
+            object.insert("examples".to_owned(), Value::Array(vec![example]));
+        }
+    }
+
+    let nullable = matches!(object.shift_remove("nullable"), Some(Value::Bool(true)));
+    if !nullable {
+        return false;
+    }
+
+    let has_type = match object.get_mut("type") {
+        Some(Value::String(name)) => {
+            if name != "null" {
+                let name = std::mem::take(name);
+                object.insert(
+                    "type".to_owned(),
+                    Value::Array(vec![Value::String(name), "null".into()]),
+                );
+            }
+            true
+        }
+        Some(Value::Array(names)) => {
+            if !names.iter().any(|n| n == "null") {
+                names.push("null".into());
+            }
+            true
+        }
+        _ => false,
+    };
+    let combined = ["$ref", "allOf", "anyOf", "oneOf", "not"]
+        .iter()
+        .any(|k| object.contains_key(*k));
+    if let Some(Value::Array(values)) = object.get_mut("enum") {
+        if has_type || !combined {
+            if !values.iter().any(Value::is_null) {
+                values.push(Value::Null);
+            }
+            return false;
+        }
+    }
+    if has_type {
+        return false;
+    }
+
+    let original = std::mem::take(schema);
+    let mut null_schema = Map::new();
+    null_schema.insert("type".to_owned(), "null".into());
+    let mut wrapper = Map::new();
+    wrapper.insert(
+        "anyOf".to_owned(),
+        Value::Array(vec![original, Value::Object(null_schema)]),
+    );
+    *schema = Value::Object(wrapper);
+    true
+}

@@ -1,0 +1,286 @@
+//! Text → `serde_json::Value`, for both YAML and JSON input.
+//!
+//! YAML goes through a custom visitor instead of `serde_norway::Value`
+//! because OpenAPI in YAML routinely has non-string mapping keys (`200:`
+//! under `responses`), which must become JSON object keys, and because doing
+//! it in one pass keeps the parser's line and column on every error.
+
+use std::fmt;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
+use serde_json::{Map, Number, Value};
+
+use crate::error::Error;
+
+/// Parses `text` as JSON when it looks like JSON (a `.json` name or a leading
+/// `{`), since serde_json reports errors better; as YAML (of which JSON is a
+/// subset) otherwise, and when text that merely starts with `{` turns out to
+/// be a YAML flow mapping.
+pub(crate) fn parse_text(text: &str, source_name: &str) -> Result<Value, Error> {
+    let json_file = source_name.to_ascii_lowercase().ends_with(".json");
+    if json_file || text.trim_start().starts_with('{') {
+        match serde_json::from_str::<Value>(text) {
+            Ok(value) => Ok(value),
+            // YAML is lenient enough to accept broken JSON (`"a": }` is a
+            // null), so a file that says it is JSON gets no second chance.
+            Err(json_err) if json_file => Err(json_error(&json_err, source_name)),
+            Err(json_err) => {
+                parse_yaml(text, source_name).map_err(|_| json_error(&json_err, source_name))
+            }
+        }
+    } else {
+        parse_yaml(text, source_name)
+    }
+}
+
+fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
+    match serde_norway::from_str::<Json>(text) {
+        Ok(Json(value)) => Ok(value),
+        Err(err) => {
+            let location = err.location().map(|l| (l.line(), l.column()));
+            Err(Error::Parse {
+                source_name: source_name.to_owned(),
+                line: location.map(|l| l.0),
+                column: location.map(|l| l.1),
+                message: strip_position(&err.to_string(), location),
+            })
+        }
+    }
+}
+
+fn json_error(err: &serde_json::Error, source_name: &str) -> Error {
+    // serde_json uses line 0 / column 0 for errors without a position.
+    let location = (err.line() > 0).then(|| (err.line(), err.column()));
+    Error::Parse {
+        source_name: source_name.to_owned(),
+        line: location.map(|l| l.0),
+        column: location.map(|l| l.1),
+        message: strip_position(&err.to_string(), location),
+    }
+}
+
+/// Removes the parser's own " at line L column C" so that the position is
+/// not printed twice (`Error::Parse` prints it from its fields).
+fn strip_position(message: &str, location: Option<(usize, usize)>) -> String {
+    match location {
+        Some((line, column)) => {
+            message.replacen(&format!(" at line {line} column {column}"), "", 1)
+        }
+        None => message.to_owned(),
+    }
+}
+
+/// A `serde_json::Value` that deserializes from YAML with stringified keys.
+struct Json(Value);
+
+impl<'de> de::Deserialize<'de> for Json {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(ValueVisitor).map(Json)
+    }
+}
+
+struct ValueVisitor;
+
+impl<'de> Visitor<'de> for ValueVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+        match i64::try_from(v) {
+            Ok(small) => Ok(Value::from(small)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+        match u64::try_from(v) {
+            Ok(small) => Ok(Value::from(small)),
+            Err(_) => self.visit_f64(v as f64),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| E::custom(format!("the number {v} cannot be represented in JSON")))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(Json(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        // YAML merge keys (`<<: *base`): explicit keys win wherever they
+        // appear, so merged entries are added only once the mapping is read.
+        let mut merges: Vec<Map<String, Value>> = Vec::new();
+        while let Some(key) = access.next_key_seed(KeySeed)? {
+            let Json(value) = access.next_value()?;
+            if key == "<<" {
+                match value {
+                    Value::Object(source) => merges.push(source),
+                    Value::Array(sources) => {
+                        for source in sources {
+                            match source {
+                                Value::Object(source) => merges.push(source),
+                                _ => {
+                                    return Err(de::Error::custom("expected a mapping for merging"));
+                                }
+                            }
+                        }
+                    }
+                    _ => {
+                        return Err(de::Error::custom(
+                            "expected a mapping or list of mappings for merging",
+                        ));
+                    }
+                }
+                continue;
+            }
+            if map.contains_key(&key) {
+                return Err(de::Error::custom(format!("duplicate mapping key `{key}`")));
+            }
+            map.insert(key, value);
+        }
+        for source in merges {
+            for (key, value) in source {
+                map.entry(key).or_insert(value);
+            }
+        }
+        Ok(Value::Object(map))
+    }
+
+    /// A node with a custom tag (`!Thing value`): OpenAPI gives tags no
+    /// meaning, so keep the value and drop the tag.
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Value, A::Error> {
+        let (_tag, variant) = data.variant::<de::IgnoredAny>()?;
+        variant.newtype_variant::<Json>().map(|Json(value)| value)
+    }
+}
+
+/// Deserializes a mapping key of any scalar type into its string form, the
+/// way JSON would have spelled it (`200` → `"200"`, `true` → `"true"`).
+struct KeySeed;
+
+impl<'de> DeserializeSeed<'de> for KeySeed {
+    type Value = String;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_any(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a scalar mapping key")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_i128<E>(self, v: i128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_u128<E>(self, v: u128) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
+        Ok(match Number::from_f64(v) {
+            Some(number) => number.to_string(),
+            None => v.to_string(),
+        })
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<String, E> {
+        Ok(v.to_owned())
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<String, E> {
+        Ok(v)
+    }
+
+    fn visit_unit<E>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+
+    fn visit_none<E>(self) -> Result<String, E> {
+        Ok("null".to_owned())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<String, A::Error> {
+        let (_tag, variant) = data.variant::<de::IgnoredAny>()?;
+        variant.newtype_variant_seed(KeySeed)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<String, A::Error> {
+        Err(de::Error::custom(
+            "a sequence cannot be a mapping key in OpenAPI",
+        ))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<String, A::Error> {
+        Err(de::Error::custom(
+            "a mapping cannot be a mapping key in OpenAPI",
+        ))
+    }
+}

@@ -1,0 +1,632 @@
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::*;
+
+fn load(yaml: &str) -> Result<Document> {
+    load_str(yaml, "<input>")
+}
+
+fn loaded(yaml: &str) -> Document {
+    match load(yaml) {
+        Ok(doc) => doc,
+        Err(err) => panic!("expected the document to load, got: {err}"),
+    }
+}
+
+fn failed(yaml: &str) -> Error {
+    match load(yaml) {
+        Ok(doc) => panic!("expected an error, got {doc:?}"),
+        Err(err) => err,
+    }
+}
+
+const MINIMAL_31: &str = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n";
+
+#[test]
+fn loads_yaml() {
+    let doc = loaded(MINIMAL_31);
+    assert_eq!(doc.version, OpenApiVersion::V3_1);
+    assert_eq!(doc.source, "<input>");
+    assert_eq!(doc.pointer("#/info/title"), Some(&json!("t")));
+}
+
+#[test]
+fn loads_json_and_keeps_key_order() {
+    let text = r#"{"openapi": "3.0.3", "info": {"version": "1", "title": "t"}, "paths": {}}"#;
+    let doc = load_str(text, "spec.json").expect("valid JSON");
+    assert_eq!(doc.version, OpenApiVersion::V3_0);
+    let keys: Vec<&String> = doc.root["info"]
+        .as_object()
+        .expect("object")
+        .keys()
+        .collect();
+    assert_eq!(keys, ["version", "title"]);
+    assert_eq!(doc.location("#/info/title"), Some((1, 56)));
+}
+
+#[test]
+fn yaml_flow_mapping_starting_with_brace_still_loads() {
+    let doc = loaded("{openapi: 3.1.0, info: {title: t, version: '1'}}");
+    assert_eq!(doc.pointer("/info/version"), Some(&json!("1")));
+}
+
+#[test]
+fn malformed_yaml_reports_line_and_column() {
+    let err = failed("openapi: 3.1.0\ninfo:\n  title: t\n   version: 1\n");
+    match &err {
+        Error::Parse {
+            source_name,
+            line,
+            column,
+            message,
+        } => {
+            assert_eq!(source_name, "<input>");
+            assert_eq!(*line, Some(4));
+            assert!(column.is_some(), "{err}");
+            assert!(
+                !message.contains("at line 4"),
+                "position printed twice: {message}"
+            );
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_json_reports_line_and_column() {
+    let err = load_str("{\n  \"openapi\": \"3.1.0\",\n  \"info\": }\n", "x.json")
+        .expect_err("invalid JSON");
+    match err {
+        Error::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert_eq!((line, column), (Some(3), Some(11)));
+            assert_eq!(message, "expected value");
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn duplicate_yaml_keys_are_a_parse_error() {
+    let err = failed("openapi: 3.1.0\ninfo: {}\ninfo: {}\n");
+    assert!(matches!(err, Error::Parse { line: Some(_), .. }), "{err}");
+}
+
+#[test]
+fn scalar_keys_become_strings_and_numbers_keep_integerness() {
+    let doc = loaded(
+        "openapi: 3.1.0\n\
+         info: {title: t, version: '1'}\n\
+         paths:\n  /a:\n    get:\n      responses:\n        200: {description: ok}\n        \
+         404: {description: missing}\n        default: {description: other}\n\
+         x-keys: {true: a, on: b, yes: c, 1.5: d, ~: e}\n\
+         x-numbers: [1, -2, 1.5, 1.0]\n",
+    );
+    let responses = doc.pointer("#/paths/~1a/get/responses").expect("responses");
+    let keys: Vec<&String> = responses.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["200", "404", "default"]);
+    let ext: Vec<&String> = doc.root["x-keys"]
+        .as_object()
+        .expect("object")
+        .keys()
+        .collect();
+    assert_eq!(ext, ["true", "on", "yes", "1.5", "null"]);
+    let numbers = doc.root["x-numbers"].as_array().expect("array");
+    assert!(numbers[0].is_u64() && numbers[1].is_i64());
+    assert!(numbers[2].is_f64() && numbers[3].is_f64());
+}
+
+#[test]
+fn colliding_keys_after_stringification_are_rejected() {
+    let err = failed("openapi: 3.1.0\nresponses:\n  200: {}\n  '200': {}\n");
+    assert!(
+        err.to_string().contains("duplicate mapping key `200`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn merge_keys_and_anchors() {
+    let doc = loaded(
+        "openapi: 3.1.0\n\
+         components:\n  schemas:\n    Base: &base {type: object, description: base}\n    \
+         Derived:\n      <<: *base\n      description: derived\n",
+    );
+    assert_eq!(
+        doc.pointer("#/components/schemas/Derived"),
+        Some(&json!({"description": "derived", "type": "object"}))
+    );
+}
+
+const NULLABLE_30: &str = "\
+openapi: 3.0.3
+info: {title: t, version: '1'}
+paths:
+  /pets:
+    get:
+      parameters:
+        - name: q
+          in: query
+          schema: {type: integer, nullable: true, minimum: 1, exclusiveMinimum: true}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Pet'
+components:
+  schemas:
+    Pet:
+      type: object
+      example: {name: rex}
+      properties:
+        name: {type: string, nullable: true}
+        kind: {type: string, enum: [cat, dog], nullable: true}
+        owner:
+          $ref: '#/components/schemas/Owner'
+          nullable: true
+        tags:
+          type: array
+          items: {type: string, nullable: false, maximum: 3, exclusiveMaximum: false}
+    Owner:
+      nullable: true
+      allOf:
+        - type: object
+          properties:
+            id: {type: integer, nullable: true}
+    Wrapped:
+      $ref: '#/components/schemas/Owner/allOf/0/properties/id'
+";
+
+#[test]
+fn openapi_30_nullable_is_normalised() {
+    let doc = loaded(NULLABLE_30);
+    assert_eq!(doc.version, OpenApiVersion::V3_0);
+    let pet = |p: &str| {
+        doc.pointer(&format!("#/components/schemas/Pet{p}"))
+            .cloned()
+    };
+    assert_eq!(
+        pet("/properties/name"),
+        Some(json!({"type": ["string", "null"]}))
+    );
+    assert_eq!(
+        pet("/properties/kind"),
+        Some(json!({"type": ["string", "null"], "enum": ["cat", "dog", null]}))
+    );
+    assert_eq!(
+        pet("/properties/owner"),
+        Some(json!({"anyOf": [{"$ref": "#/components/schemas/Owner"}, {"type": "null"}]}))
+    );
+    assert_eq!(
+        pet("/properties/tags/items"),
+        Some(json!({"type": "string", "maximum": 3}))
+    );
+    assert_eq!(pet("/examples"), Some(json!([{"name": "rex"}])));
+    assert_eq!(pet("/example"), None);
+    assert_eq!(
+        doc.pointer("#/paths/~1pets/get/parameters/0/schema"),
+        Some(&json!({"type": ["integer", "null"], "exclusiveMinimum": 1}))
+    );
+    // A nullable allOf is wrapped, and its own nullable children normalised
+    // at their new place.
+    assert_eq!(
+        doc.pointer("#/components/schemas/Owner/anyOf/0/allOf/0/properties/id"),
+        Some(&json!({"type": ["integer", "null"]}))
+    );
+    assert_eq!(
+        doc.pointer("#/components/schemas/Owner/anyOf/1"),
+        Some(&json!({"type": "null"}))
+    );
+}
+
+#[test]
+fn refs_into_wrapped_schemas_are_redirected() {
+    let doc = loaded(NULLABLE_30);
+    assert_eq!(
+        doc.pointer("#/components/schemas/Wrapped/$ref"),
+        Some(&json!(
+            "#/components/schemas/Owner/anyOf/0/allOf/0/properties/id"
+        ))
+    );
+}
+
+#[test]
+fn locations_follow_normalised_schemas_back_to_the_source() {
+    let doc = loaded(NULLABLE_30);
+    // `id: {...}` is on line 36, its value at column 17.
+    assert_eq!(
+        doc.location("#/components/schemas/Owner/anyOf/0/allOf/0/properties/id"),
+        Some((36, 17))
+    );
+    // The synthesised null branch maps to the schema that was nullable.
+    assert_eq!(
+        doc.location("#/components/schemas/Owner/anyOf/1"),
+        Some((32, 7))
+    );
+    // New nodes map to their nearest ancestor that the source has.
+    assert_eq!(
+        doc.location("#/components/schemas/Pet/properties/name/type/1"),
+        Some((23, 22))
+    );
+    assert_eq!(doc.location("#/components/schemas/Nope"), None);
+}
+
+#[test]
+fn openapi_31_is_left_alone() {
+    let doc = loaded(
+        "openapi: 3.1.0\ncomponents:\n  schemas:\n    A: {type: string, nullable: true, example: x}\n",
+    );
+    assert_eq!(
+        doc.pointer("#/components/schemas/A"),
+        Some(&json!({"type": "string", "nullable": true, "example": "x"}))
+    );
+}
+
+#[test]
+fn example_payloads_are_not_normalised_or_ref_checked() {
+    let doc = loaded(
+        "openapi: 3.0.0\n\
+         paths:\n  /a:\n    post:\n      requestBody:\n        content:\n          \
+         application/json:\n            schema: {type: object, nullable: true, default: {$ref: nope}}\n            \
+         example: {nullable: true, $ref: 'other.yaml'}\n            \
+         examples:\n              one: {value: {$ref: '#/x'}}\n",
+    );
+    assert_eq!(
+        doc.pointer("#/paths/~1a/post/requestBody/content/application~1json/example"),
+        Some(&json!({"nullable": true, "$ref": "other.yaml"}))
+    );
+}
+
+const DANGLING: &str = "\
+openapi: 3.1.0
+info: {title: t, version: '1'}
+paths:
+  /banking/accounts:
+    post:
+      requestBody:
+        $ref: '#/components/schemas/Nope'
+      responses:
+        '201':
+          $ref: '#/components/responses/AlsoMissing'
+";
+
+#[test]
+fn dangling_ref_is_reported_with_pointer_and_location() {
+    let err = failed(DANGLING);
+    match &err {
+        Error::Spec {
+            pointer,
+            location,
+            message,
+        } => {
+            assert_eq!(pointer, "#/paths/~1banking~1accounts/post/requestBody");
+            assert_eq!(message, "$ref '#/components/schemas/Nope' does not exist");
+            assert_eq!(*location, Some((7, 9)));
+        }
+        other => panic!("expected a spec error, got {other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        "#/paths/~1banking~1accounts/post/requestBody: $ref '#/components/schemas/Nope' \
+         does not exist (line 7, column 9)"
+    );
+}
+
+#[test]
+fn external_refs_are_unsupported() {
+    for target in [
+        "other.yaml#/components/schemas/A",
+        "https://example.com/s.json",
+        "#anchor",
+    ] {
+        let text = format!(
+            "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      properties:\n        \
+             b: {{$ref: '{target}'}}\n"
+        );
+        match failed(&text) {
+            Error::Unsupported {
+                pointer,
+                construct,
+                message,
+                location,
+            } => {
+                assert_eq!(pointer, "#/components/schemas/A/properties/b");
+                assert!(construct.contains("$ref"), "{construct}");
+                assert!(message.contains(target), "{message}");
+                assert_eq!(location, Some((6, 12)));
+            }
+            other => panic!("expected unsupported, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn swagger_and_other_versions_are_rejected() {
+    match failed("swagger: '2.0'\ninfo: {title: t, version: '1'}\n") {
+        Error::Unsupported {
+            pointer,
+            construct,
+            location,
+            ..
+        } => {
+            assert_eq!(pointer, "#/swagger");
+            assert_eq!(construct, "Swagger 2.0");
+            assert_eq!(location, Some((1, 10)));
+        }
+        other => panic!("expected unsupported, got {other:?}"),
+    }
+    for text in ["openapi: 3.2.0\n", "openapi: 4.0.0\n", "info: {}\n"] {
+        match failed(text) {
+            Error::Unsupported { pointer, .. } => assert_eq!(pointer, "#/openapi"),
+            other => panic!("expected unsupported, got {other:?}"),
+        }
+    }
+    // Unquoted versions are numbers in YAML; still understood.
+    assert_eq!(loaded("openapi: 3.0\n").version, OpenApiVersion::V3_0);
+    assert_eq!(loaded("openapi: 3.1\n").version, OpenApiVersion::V3_1);
+}
+
+#[test]
+fn non_mapping_documents_are_rejected() {
+    for text in ["", "- a\n- b\n", "just text"] {
+        assert!(matches!(failed(text), Error::Spec { .. }), "{text:?}");
+    }
+}
+
+const CYCLES: &str = "\
+openapi: 3.1.0
+components:
+  schemas:
+    A:
+      type: object
+      properties:
+        b: {$ref: '#/components/schemas/B'}
+    B:
+      type: object
+      properties:
+        a: {$ref: '#/components/schemas/A'}
+    Loop1: {$ref: '#/components/schemas/Loop2'}
+    Loop2: {$ref: '#/components/schemas/Loop1'}
+    Alias: {$ref: '#/components/schemas/Alias2'}
+    Alias2: {$ref: '#/components/schemas/A'}
+";
+
+#[test]
+fn cycles_through_schemas_are_allowed_and_deref_follows_chains() {
+    let doc = loaded(CYCLES);
+    let alias = doc.pointer("#/components/schemas/Alias").expect("Alias");
+    let (target, at) = doc
+        .deref(alias, "#/components/schemas/Alias")
+        .expect("deref");
+    assert_eq!(at, "#/components/schemas/A");
+    assert_eq!(target["type"], "object");
+
+    let a = doc.pointer("#/components/schemas/A").expect("A");
+    let (same, at) = doc.deref(a, "#/components/schemas/A").expect("not a ref");
+    assert!(std::ptr::eq(same, a));
+    assert_eq!(at, "#/components/schemas/A");
+}
+
+#[test]
+fn pure_ref_loops_fail_in_deref_only() {
+    let doc = loaded(CYCLES);
+    let loop1 = doc.pointer("#/components/schemas/Loop1").expect("Loop1");
+    match doc.deref(loop1, "#/components/schemas/Loop1") {
+        Err(Error::Spec {
+            pointer,
+            message,
+            location,
+        }) => {
+            assert_eq!(pointer, "#/components/schemas/Loop1");
+            assert!(message.contains("cycle"), "{message}");
+            assert_eq!(location, Some((12, 12)));
+        }
+        other => panic!("expected a cycle error, got {other:?}"),
+    }
+}
+
+#[test]
+fn deref_reports_dangling_refs_in_foreign_values() {
+    let doc = loaded(CYCLES);
+    let value = json!({"$ref": "#/components/schemas/Zzz"});
+    assert!(matches!(doc.deref(&value, "#/x"), Err(Error::Spec { .. })));
+    let value = json!({"$ref": "a.yaml"});
+    assert!(matches!(
+        doc.deref(&value, "#/x"),
+        Err(Error::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn first_ref_error_in_document_order_wins() {
+    let err = failed(
+        "openapi: 3.1.0\npaths:\n  /b:\n    $ref: '#/missing/one'\n  /a:\n    $ref: 'x.yaml'\n",
+    );
+    assert!(
+        matches!(&err, Error::Spec { pointer, .. } if pointer == "#/paths/~1b"),
+        "{err}"
+    );
+}
+
+#[test]
+fn location_of_nested_nodes() {
+    let doc = loaded(DANGLING.replace("Nope", "X").as_str().replace(
+        "paths:",
+        "components:\n  schemas:\n    X: {type: object}\n  responses:\n    AlsoMissing:\n      description: d\npaths:",
+    ).as_str());
+    // Line 7 of DANGLING, moved down by the six inserted lines.
+    assert_eq!(
+        doc.location("#/paths/~1banking~1accounts/post/requestBody"),
+        Some((13, 9))
+    );
+    assert_eq!(
+        doc.location("/paths/~1banking~1accounts/post/requestBody/$ref"),
+        Some((13, 15))
+    );
+    assert_eq!(doc.location("#/components/schemas/X/type"), Some((5, 15)));
+    assert_eq!(doc.location("#"), Some((1, 1)));
+    assert_eq!(doc.location("#/paths/~1nope"), None);
+    let from_value = Document::from_value(doc.root.clone(), "mem").expect("same document");
+    assert_eq!(from_value.location("#/paths"), None);
+}
+
+#[test]
+fn from_value_runs_the_same_checks() {
+    let value = json!({
+        "openapi": "3.0.1",
+        "components": {"schemas": {"A": {"type": "string", "nullable": true}, "B": {"$ref": "#/nope"}}}
+    });
+    match Document::from_value(value, "<mem>") {
+        Err(Error::Spec {
+            pointer, location, ..
+        }) => {
+            assert_eq!(pointer, "#/components/schemas/B");
+            assert_eq!(location, None);
+        }
+        other => panic!("expected a spec error, got {other:?}"),
+    }
+    let value = json!({"openapi": "3.0.1", "components": {"schemas": {"A": {"type": "string", "nullable": true}}}});
+    let doc = Document::from_value(value, "<mem>").expect("valid");
+    assert_eq!(
+        doc.pointer("#/components/schemas/A/type"),
+        Some(&json!(["string", "null"]))
+    );
+}
+
+#[test]
+fn excessive_depth_is_rejected_not_overflowed() {
+    let mut value = json!({});
+    for _ in 0..(MAX_DEPTH + 10) {
+        value = json!({ "a": value });
+    }
+    value["openapi"] = json!("3.1.0");
+    assert!(matches!(
+        Document::from_value(value, "<mem>"),
+        Err(Error::Unsupported { .. })
+    ));
+}
+
+#[test]
+fn pointer_escaping_round_trips() {
+    for key in [
+        "plain", "a/b", "m~n", "~1", "/~0/", "100%", "%25", "{id}", "", "ünï",
+    ] {
+        let pointer = join(&join("#", "paths"), key);
+        assert_eq!(
+            decode_pointer(&pointer),
+            Some(vec!["paths".to_owned(), key.to_owned()]),
+            "{key}"
+        );
+        let bare = join("/paths", key);
+        assert_eq!(
+            decode_pointer(&bare),
+            Some(vec!["paths".to_owned(), key.to_owned()]),
+            "{key}"
+        );
+        assert_eq!(unescape_segment(&escape_segment(key)), key);
+        assert_eq!(encode_pointer(&["paths", key]), pointer);
+    }
+    assert_eq!(join("#/paths", "/pets/{id}"), "#/paths/~1pets~1{id}");
+    assert_eq!(escape_segment("a~/b"), "a~0~1b");
+    assert_eq!(
+        decode_pointer("#/a%20b/c~1d"),
+        Some(vec!["a b".to_owned(), "c/d".to_owned()])
+    );
+    assert_eq!(decode_pointer("#"), Some(vec![]));
+    assert_eq!(decode_pointer(""), Some(vec![]));
+    assert_eq!(decode_pointer("#/"), Some(vec![String::new()]));
+    assert_eq!(decode_pointer("#/a~2"), None);
+    assert_eq!(unescape_segment("a~2~1"), "a~2/");
+    assert_eq!(decode_pointer("a/b"), None);
+    assert_eq!(
+        canonical_pointer("/components/schemas/A").as_deref(),
+        Some("#/components/schemas/A")
+    );
+}
+
+#[test]
+fn pointer_lookup_handles_arrays_strictly() {
+    let doc = loaded("openapi: 3.1.0\nx-list: [a, b]\n");
+    assert_eq!(doc.pointer("#/x-list/1"), Some(&json!("b")));
+    assert_eq!(doc.pointer("#/x-list/01"), None);
+    assert_eq!(doc.pointer("#/x-list/2"), None);
+    assert_eq!(doc.pointer("#/x-list/-"), None);
+    assert_eq!(doc.pointer("#/openapi/x"), None);
+}
+
+#[test]
+fn io_errors_name_the_file() {
+    let path = PathBuf::from("/nonexistent/specgen/spec.yaml");
+    match load_file(&path) {
+        Err(Error::Io { path: p, .. }) => assert_eq!(p, path),
+        other => panic!("expected an I/O error, got {other:?}"),
+    }
+}
+
+#[test]
+fn hostile_inputs_do_not_panic() {
+    let inputs = [
+        "openapi: 3.1.0\nx: .nan\n",
+        "openapi: 3.1.0\nx: !custom {a: 1}\n",
+        "openapi: 3.1.0\n? [a, b]\n: c\n",
+        "openapi: 3.1.0\nx: &a [*a]\n",
+        "openapi: 3.1.0\nx: *nope\n",
+        "a: 1\n---\nb: 2\n",
+        "openapi: 3.0.0\ncomponents: {schemas: {A: {nullable: true, type: 5, enum: 3}}}\n",
+        "openapi: 3.0.0\ncomponents: {schemas: [1, 2]}\n",
+        "openapi: 3.1.0\nx: {$ref: 7}\npaths: {/a: {$ref: '#/paths/~1a'}}\n",
+        "openapi: 3.1.0\nx: {$ref: '#/a%ZZ/%C3'}\n",
+        "\u{feff}openapi: 3.1.0\n",
+        "{\"openapi\": \"3.1.0\", \"x\": [1, 2",
+        &"[".repeat(10_000),
+        &format!(
+            "openapi: 3.1.0\nx: {}1{}\n",
+            "[".repeat(200),
+            "]".repeat(200)
+        ),
+    ];
+    for input in inputs {
+        let _ = load(input);
+    }
+    let doc = loaded("openapi: 3.1.0\nx: !custom {a: 1}\n");
+    assert_eq!(doc.pointer("#/x/a"), Some(&json!(1)));
+}
+
+fn corpus_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+}
+
+#[test]
+fn every_corpus_document_loads() {
+    let Ok(entries) = std::fs::read_dir(corpus_dir()) else {
+        eprintln!("no corpus at {}; skipping", corpus_dir().display());
+        return;
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml"))
+        .collect();
+    paths.sort();
+    assert!(!paths.is_empty());
+    let failures: Vec<String> = paths
+        .iter()
+        .filter_map(|path| {
+            load_file(path)
+                .err()
+                .map(|err| format!("{}: {err}", path.display()))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    for path in &paths {
+        let doc = load_file(path).expect("loaded above");
+        assert!(doc.location("#/openapi").is_some(), "{}", path.display());
+    }
+}
