@@ -5,14 +5,7 @@
 //! and webhooks to them.
 /// Every contract file as `(path under schemas/, contents)`, sorted by path.
 pub static FILES: &[(&str, &str)] = &[
-    (
-        "components/Account.json",
-        include_str!("../schemas/components/Account.json"),
-    ),
-    (
-        "components/AccountProvider.json",
-        include_str!("../schemas/components/AccountProvider.json"),
-    ),
+    ("components/Account.json", include_str!("../schemas/components/Account.json")),
     (
         "components/AccountBalance.json",
         include_str!("../schemas/components/AccountBalance.json"),
@@ -22,73 +15,52 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/AccountDetails.json"),
     ),
     (
-        "components/PaymentRails.json",
-        include_str!("../schemas/components/PaymentRails.json"),
-    ),
-    (
-        "components/AccountType.json",
-        include_str!("../schemas/components/AccountType.json"),
+        "components/AccountProvider.json",
+        include_str!("../schemas/components/AccountProvider.json"),
     ),
     (
         "components/AccountStatus.json",
         include_str!("../schemas/components/AccountStatus.json"),
     ),
     (
+        "components/AccountType.json",
+        include_str!("../schemas/components/AccountType.json"),
+    ),
+    ("components/Amount.json", include_str!("../schemas/components/Amount.json")),
+    (
+        "components/BankTransferDetail.json",
+        include_str!("../schemas/components/BankTransferDetail.json"),
+    ),
+    (
+        "components/BeneficialOwner.json",
+        include_str!("../schemas/components/BeneficialOwner.json"),
+    ),
+    (
+        "components/BrowserInfo.json",
+        include_str!("../schemas/components/BrowserInfo.json"),
+    ),
+    ("components/Company.json", include_str!("../schemas/components/Company.json")),
+    (
+        "components/ContentCategory.json",
+        include_str!("../schemas/components/ContentCategory.json"),
+    ),
+    (
         "components/CreateAccountRequest.json",
         include_str!("../schemas/components/CreateAccountRequest.json"),
     ),
     (
-        "components/UpdateAccountRequest.json",
-        include_str!("../schemas/components/UpdateAccountRequest.json"),
+        "components/CreateEntityRequest.json",
+        include_str!("../schemas/components/CreateEntityRequest.json"),
     ),
     (
-        "components/EntityTransfer.json",
-        include_str!("../schemas/components/EntityTransfer.json"),
-    ),
-    (
-        "components/TransferStatus.json",
-        include_str!("../schemas/components/TransferStatus.json"),
-    ),
-    (
-        "components/TransferDirection.json",
-        include_str!("../schemas/components/TransferDirection.json"),
-    ),
-    (
-        "components/PaymentRail.json",
-        include_str!("../schemas/components/PaymentRail.json"),
-    ),
-    (
-        "components/TransferProvider.json",
-        include_str!("../schemas/components/TransferProvider.json"),
+        "components/CustomerPayer.json",
+        include_str!("../schemas/components/CustomerPayer.json"),
     ),
     (
         "components/DestinationAccount.json",
         include_str!("../schemas/components/DestinationAccount.json"),
     ),
-    (
-        "components/TransferSender.json",
-        include_str!("../schemas/components/TransferSender.json"),
-    ),
-    (
-        "components/Amount.json",
-        include_str!("../schemas/components/Amount.json"),
-    ),
-    (
-        "components/Entity.json",
-        include_str!("../schemas/components/Entity.json"),
-    ),
-    (
-        "components/NationalEntity.json",
-        include_str!("../schemas/components/NationalEntity.json"),
-    ),
-    (
-        "components/Phone.json",
-        include_str!("../schemas/components/Phone.json"),
-    ),
-    (
-        "components/PhoneInput.json",
-        include_str!("../schemas/components/PhoneInput.json"),
-    ),
+    ("components/Entity.json", include_str!("../schemas/components/Entity.json")),
     (
         "components/EntityAddress.json",
         include_str!("../schemas/components/EntityAddress.json"),
@@ -98,68 +70,30 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/EntityDetail.json"),
     ),
     (
-        "components/Individual.json",
-        include_str!("../schemas/components/Individual.json"),
+        "components/EntityTransfer.json",
+        include_str!("../schemas/components/EntityTransfer.json"),
     ),
-    (
-        "components/Company.json",
-        include_str!("../schemas/components/Company.json"),
-    ),
-    (
-        "components/BeneficialOwner.json",
-        include_str!("../schemas/components/BeneficialOwner.json"),
-    ),
-    (
-        "components/TaxInformation.json",
-        include_str!("../schemas/components/TaxInformation.json"),
-    ),
+    ("components/Error.json", include_str!("../schemas/components/Error.json")),
+    ("components/ErrorCode.json", include_str!("../schemas/components/ErrorCode.json")),
     (
         "components/IdentityDocument.json",
         include_str!("../schemas/components/IdentityDocument.json"),
     ),
     (
-        "components/CreateEntityRequest.json",
-        include_str!("../schemas/components/CreateEntityRequest.json"),
+        "components/IncomingTransferNotification.json",
+        include_str!("../schemas/components/IncomingTransferNotification.json"),
     ),
     (
-        "components/Onboarding.json",
-        include_str!("../schemas/components/Onboarding.json"),
+        "components/IncomingTransferNotificationReply.json",
+        include_str!("../schemas/components/IncomingTransferNotificationReply.json"),
     ),
     (
-        "components/OnboardingType.json",
-        include_str!("../schemas/components/OnboardingType.json"),
-    ),
-    (
-        "components/OnboardingWorkflow.json",
-        include_str!("../schemas/components/OnboardingWorkflow.json"),
-    ),
-    (
-        "components/OnboardingStatus.json",
-        include_str!("../schemas/components/OnboardingStatus.json"),
-    ),
-    (
-        "components/OnboardingProvider.json",
-        include_str!("../schemas/components/OnboardingProvider.json"),
-    ),
-    (
-        "components/OnboardingDocument.json",
-        include_str!("../schemas/components/OnboardingDocument.json"),
-    ),
-    (
-        "components/ContentCategory.json",
-        include_str!("../schemas/components/ContentCategory.json"),
+        "components/Individual.json",
+        include_str!("../schemas/components/Individual.json"),
     ),
     (
         "components/LegalRepresentative.json",
         include_str!("../schemas/components/LegalRepresentative.json"),
-    ),
-    (
-        "components/PersonDocument.json",
-        include_str!("../schemas/components/PersonDocument.json"),
-    ),
-    (
-        "components/PersonPhone.json",
-        include_str!("../schemas/components/PersonPhone.json"),
     ),
     (
         "components/LegalRepresentativeAddress.json",
@@ -170,28 +104,65 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/MetadataEntry.json"),
     ),
     (
-        "components/WithdrawalMethods.json",
-        include_str!("../schemas/components/WithdrawalMethods.json"),
+        "components/NationalEntity.json",
+        include_str!("../schemas/components/NationalEntity.json"),
     ),
     (
-        "components/WithdrawalBank.json",
-        include_str!("../schemas/components/WithdrawalBank.json"),
+        "components/Onboarding.json",
+        include_str!("../schemas/components/Onboarding.json"),
     ),
     (
-        "components/PayoutSchedule.json",
-        include_str!("../schemas/components/PayoutSchedule.json"),
+        "components/OnboardingDocument.json",
+        include_str!("../schemas/components/OnboardingDocument.json"),
     ),
     (
-        "components/TermsOfService.json",
-        include_str!("../schemas/components/TermsOfService.json"),
+        "components/OnboardingProvider.json",
+        include_str!("../schemas/components/OnboardingProvider.json"),
     ),
     (
-        "components/ReverseTransferResult.json",
-        include_str!("../schemas/components/ReverseTransferResult.json"),
+        "components/OnboardingStatus.json",
+        include_str!("../schemas/components/OnboardingStatus.json"),
     ),
     (
-        "components/Payment.json",
-        include_str!("../schemas/components/Payment.json"),
+        "components/OnboardingType.json",
+        include_str!("../schemas/components/OnboardingType.json"),
+    ),
+    (
+        "components/OnboardingWorkflow.json",
+        include_str!("../schemas/components/OnboardingWorkflow.json"),
+    ),
+    (
+        "components/PayerAddress.json",
+        include_str!("../schemas/components/PayerAddress.json"),
+    ),
+    ("components/Payment.json", include_str!("../schemas/components/Payment.json")),
+    (
+        "components/PaymentAmount.json",
+        include_str!("../schemas/components/PaymentAmount.json"),
+    ),
+    (
+        "components/PaymentCheckout.json",
+        include_str!("../schemas/components/PaymentCheckout.json"),
+    ),
+    (
+        "components/PaymentMethod.json",
+        include_str!("../schemas/components/PaymentMethod.json"),
+    ),
+    (
+        "components/PaymentMethodDetail.json",
+        include_str!("../schemas/components/PaymentMethodDetail.json"),
+    ),
+    (
+        "components/PaymentMethodType.json",
+        include_str!("../schemas/components/PaymentMethodType.json"),
+    ),
+    (
+        "components/PaymentRail.json",
+        include_str!("../schemas/components/PaymentRail.json"),
+    ),
+    (
+        "components/PaymentRails.json",
+        include_str!("../schemas/components/PaymentRails.json"),
     ),
     (
         "components/PaymentStatus.json",
@@ -206,52 +177,37 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/PaymentWorkflow.json"),
     ),
     (
-        "components/PaymentAmount.json",
-        include_str!("../schemas/components/PaymentAmount.json"),
+        "components/PayoutSchedule.json",
+        include_str!("../schemas/components/PayoutSchedule.json"),
     ),
     (
-        "components/PaymentCheckout.json",
-        include_str!("../schemas/components/PaymentCheckout.json"),
+        "components/PersonDocument.json",
+        include_str!("../schemas/components/PersonDocument.json"),
     ),
     (
-        "components/PaymentMethod.json",
-        include_str!("../schemas/components/PaymentMethod.json"),
+        "components/PersonPhone.json",
+        include_str!("../schemas/components/PersonPhone.json"),
+    ),
+    ("components/Phone.json", include_str!("../schemas/components/Phone.json")),
+    (
+        "components/PhoneInput.json",
+        include_str!("../schemas/components/PhoneInput.json"),
     ),
     (
-        "components/PaymentMethodType.json",
-        include_str!("../schemas/components/PaymentMethodType.json"),
+        "components/ReverseTransferResult.json",
+        include_str!("../schemas/components/ReverseTransferResult.json"),
     ),
     (
-        "components/PaymentMethodDetail.json",
-        include_str!("../schemas/components/PaymentMethodDetail.json"),
+        "components/TaxInformation.json",
+        include_str!("../schemas/components/TaxInformation.json"),
     ),
     (
-        "components/BankTransferDetail.json",
-        include_str!("../schemas/components/BankTransferDetail.json"),
-    ),
-    (
-        "components/CustomerPayer.json",
-        include_str!("../schemas/components/CustomerPayer.json"),
-    ),
-    (
-        "components/BrowserInfo.json",
-        include_str!("../schemas/components/BrowserInfo.json"),
-    ),
-    (
-        "components/PayerAddress.json",
-        include_str!("../schemas/components/PayerAddress.json"),
+        "components/TermsOfService.json",
+        include_str!("../schemas/components/TermsOfService.json"),
     ),
     (
         "components/Transaction.json",
         include_str!("../schemas/components/Transaction.json"),
-    ),
-    (
-        "components/TransactionType.json",
-        include_str!("../schemas/components/TransactionType.json"),
-    ),
-    (
-        "components/TransactionStatus.json",
-        include_str!("../schemas/components/TransactionStatus.json"),
     ),
     (
         "components/TransactionCategory.json",
@@ -266,20 +222,73 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/TransactionProviderData.json"),
     ),
     (
-        "components/Error.json",
-        include_str!("../schemas/components/Error.json"),
+        "components/TransactionStatus.json",
+        include_str!("../schemas/components/TransactionStatus.json"),
     ),
     (
-        "components/ErrorCode.json",
-        include_str!("../schemas/components/ErrorCode.json"),
+        "components/TransactionType.json",
+        include_str!("../schemas/components/TransactionType.json"),
     ),
     (
-        "components/IncomingTransferNotification.json",
-        include_str!("../schemas/components/IncomingTransferNotification.json"),
+        "components/TransferDirection.json",
+        include_str!("../schemas/components/TransferDirection.json"),
     ),
     (
-        "components/IncomingTransferNotificationReply.json",
-        include_str!("../schemas/components/IncomingTransferNotificationReply.json"),
+        "components/TransferProvider.json",
+        include_str!("../schemas/components/TransferProvider.json"),
+    ),
+    (
+        "components/TransferSender.json",
+        include_str!("../schemas/components/TransferSender.json"),
+    ),
+    (
+        "components/TransferStatus.json",
+        include_str!("../schemas/components/TransferStatus.json"),
+    ),
+    (
+        "components/UpdateAccountRequest.json",
+        include_str!("../schemas/components/UpdateAccountRequest.json"),
+    ),
+    (
+        "components/WithdrawalBank.json",
+        include_str!("../schemas/components/WithdrawalBank.json"),
+    ),
+    (
+        "components/WithdrawalMethods.json",
+        include_str!("../schemas/components/WithdrawalMethods.json"),
+    ),
+    ("manifest.json", include_str!("../schemas/manifest.json")),
+    (
+        "operations/cancelAccountTransfer.response.200.json",
+        include_str!("../schemas/operations/cancelAccountTransfer.response.200.json"),
+    ),
+    (
+        "operations/cancelAccountTransfer.response.400.json",
+        include_str!("../schemas/operations/cancelAccountTransfer.response.400.json"),
+    ),
+    (
+        "operations/cancelAccountTransfer.response.401.json",
+        include_str!("../schemas/operations/cancelAccountTransfer.response.401.json"),
+    ),
+    (
+        "operations/cancelAccountTransfer.response.404.json",
+        include_str!("../schemas/operations/cancelAccountTransfer.response.404.json"),
+    ),
+    (
+        "operations/closeAccount.response.200.json",
+        include_str!("../schemas/operations/closeAccount.response.200.json"),
+    ),
+    (
+        "operations/closeAccount.response.400.json",
+        include_str!("../schemas/operations/closeAccount.response.400.json"),
+    ),
+    (
+        "operations/closeAccount.response.401.json",
+        include_str!("../schemas/operations/closeAccount.response.401.json"),
+    ),
+    (
+        "operations/closeAccount.response.404.json",
+        include_str!("../schemas/operations/closeAccount.response.404.json"),
     ),
     (
         "operations/createAccount.request.json",
@@ -306,6 +315,26 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/operations/createAccount.response.404.json"),
     ),
     (
+        "operations/createEntity.request.json",
+        include_str!("../schemas/operations/createEntity.request.json"),
+    ),
+    (
+        "operations/createEntity.response.201.json",
+        include_str!("../schemas/operations/createEntity.response.201.json"),
+    ),
+    (
+        "operations/createEntity.response.400.json",
+        include_str!("../schemas/operations/createEntity.response.400.json"),
+    ),
+    (
+        "operations/createEntity.response.401.json",
+        include_str!("../schemas/operations/createEntity.response.401.json"),
+    ),
+    (
+        "operations/createEntity.response.409.json",
+        include_str!("../schemas/operations/createEntity.response.409.json"),
+    ),
+    (
         "operations/getAccount.response.200.json",
         include_str!("../schemas/operations/getAccount.response.200.json"),
     ),
@@ -318,20 +347,52 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/operations/getAccount.response.404.json"),
     ),
     (
-        "operations/closeAccount.response.200.json",
-        include_str!("../schemas/operations/closeAccount.response.200.json"),
+        "operations/getAccountTransfer.response.200.json",
+        include_str!("../schemas/operations/getAccountTransfer.response.200.json"),
     ),
     (
-        "operations/closeAccount.response.400.json",
-        include_str!("../schemas/operations/closeAccount.response.400.json"),
+        "operations/getAccountTransfer.response.401.json",
+        include_str!("../schemas/operations/getAccountTransfer.response.401.json"),
     ),
     (
-        "operations/closeAccount.response.401.json",
-        include_str!("../schemas/operations/closeAccount.response.401.json"),
+        "operations/getAccountTransfer.response.404.json",
+        include_str!("../schemas/operations/getAccountTransfer.response.404.json"),
     ),
     (
-        "operations/closeAccount.response.404.json",
-        include_str!("../schemas/operations/closeAccount.response.404.json"),
+        "operations/getPaymentsByMerchantOrderId.response.200.json",
+        include_str!(
+            "../schemas/operations/getPaymentsByMerchantOrderId.response.200.json"
+        ),
+    ),
+    (
+        "operations/getPaymentsByMerchantOrderId.response.401.json",
+        include_str!(
+            "../schemas/operations/getPaymentsByMerchantOrderId.response.401.json"
+        ),
+    ),
+    (
+        "operations/getPaymentsByMerchantOrderId.response.default.json",
+        include_str!(
+            "../schemas/operations/getPaymentsByMerchantOrderId.response.default.json"
+        ),
+    ),
+    (
+        "operations/reverseTransferOnboarding.request.json",
+        include_str!("../schemas/operations/reverseTransferOnboarding.request.json"),
+    ),
+    (
+        "operations/reverseTransferOnboarding.response.2XX.json",
+        include_str!("../schemas/operations/reverseTransferOnboarding.response.2XX.json"),
+    ),
+    (
+        "operations/reverseTransferOnboarding.response.401.json",
+        include_str!("../schemas/operations/reverseTransferOnboarding.response.401.json"),
+    ),
+    (
+        "operations/reverseTransferOnboarding.response.default.json",
+        include_str!(
+            "../schemas/operations/reverseTransferOnboarding.response.default.json"
+        ),
     ),
     (
         "operations/updateAccount.request.json",
@@ -354,82 +415,6 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/operations/updateAccount.response.404.json"),
     ),
     (
-        "operations/getAccountTransfer.response.200.json",
-        include_str!("../schemas/operations/getAccountTransfer.response.200.json"),
-    ),
-    (
-        "operations/getAccountTransfer.response.401.json",
-        include_str!("../schemas/operations/getAccountTransfer.response.401.json"),
-    ),
-    (
-        "operations/getAccountTransfer.response.404.json",
-        include_str!("../schemas/operations/getAccountTransfer.response.404.json"),
-    ),
-    (
-        "operations/cancelAccountTransfer.response.200.json",
-        include_str!("../schemas/operations/cancelAccountTransfer.response.200.json"),
-    ),
-    (
-        "operations/cancelAccountTransfer.response.400.json",
-        include_str!("../schemas/operations/cancelAccountTransfer.response.400.json"),
-    ),
-    (
-        "operations/cancelAccountTransfer.response.401.json",
-        include_str!("../schemas/operations/cancelAccountTransfer.response.401.json"),
-    ),
-    (
-        "operations/cancelAccountTransfer.response.404.json",
-        include_str!("../schemas/operations/cancelAccountTransfer.response.404.json"),
-    ),
-    (
-        "operations/createEntity.request.json",
-        include_str!("../schemas/operations/createEntity.request.json"),
-    ),
-    (
-        "operations/createEntity.response.201.json",
-        include_str!("../schemas/operations/createEntity.response.201.json"),
-    ),
-    (
-        "operations/createEntity.response.400.json",
-        include_str!("../schemas/operations/createEntity.response.400.json"),
-    ),
-    (
-        "operations/createEntity.response.401.json",
-        include_str!("../schemas/operations/createEntity.response.401.json"),
-    ),
-    (
-        "operations/createEntity.response.409.json",
-        include_str!("../schemas/operations/createEntity.response.409.json"),
-    ),
-    (
-        "operations/getPaymentsByMerchantOrderId.response.200.json",
-        include_str!("../schemas/operations/getPaymentsByMerchantOrderId.response.200.json"),
-    ),
-    (
-        "operations/getPaymentsByMerchantOrderId.response.401.json",
-        include_str!("../schemas/operations/getPaymentsByMerchantOrderId.response.401.json"),
-    ),
-    (
-        "operations/getPaymentsByMerchantOrderId.response.default.json",
-        include_str!("../schemas/operations/getPaymentsByMerchantOrderId.response.default.json"),
-    ),
-    (
-        "operations/reverseTransferOnboarding.request.json",
-        include_str!("../schemas/operations/reverseTransferOnboarding.request.json"),
-    ),
-    (
-        "operations/reverseTransferOnboarding.response.2XX.json",
-        include_str!("../schemas/operations/reverseTransferOnboarding.response.2XX.json"),
-    ),
-    (
-        "operations/reverseTransferOnboarding.response.401.json",
-        include_str!("../schemas/operations/reverseTransferOnboarding.response.401.json"),
-    ),
-    (
-        "operations/reverseTransferOnboarding.response.default.json",
-        include_str!("../schemas/operations/reverseTransferOnboarding.response.default.json"),
-    ),
-    (
         "webhooks/incomingTransfer.request.json",
         include_str!("../schemas/webhooks/incomingTransfer.request.json"),
     ),
@@ -437,14 +422,10 @@ pub static FILES: &[(&str, &str)] = &[
         "webhooks/incomingTransfer.response.200.json",
         include_str!("../schemas/webhooks/incomingTransfer.response.200.json"),
     ),
-    ("manifest.json", include_str!("../schemas/manifest.json")),
 ];
 /// The contents of one contract file, e.g. `manifest.json`.
 pub fn file(path: &str) -> Option<&'static str> {
-    FILES
-        .iter()
-        .find(|(p, _)| *p == path)
-        .map(|(_, contents)| *contents)
+    FILES.iter().find(|(p, _)| *p == path).map(|(_, contents)| *contents)
 }
 /// The manifest.
 pub fn manifest() -> &'static str {

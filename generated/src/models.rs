@@ -143,7 +143,12 @@ pub enum AccountStatus {
 }
 impl AccountStatus {
     /// Every value the spec lists, in its order.
-    pub const KNOWN: &'static [&'static str] = &["ACTIVE", "PENDING", "INACTIVE", "CLOSED"];
+    pub const KNOWN: &'static [&'static str] = &[
+        "ACTIVE",
+        "PENDING",
+        "INACTIVE",
+        "CLOSED",
+    ];
     /// The value on the wire.
     pub fn as_str(&self) -> &str {
         match self {
@@ -193,12 +198,17 @@ impl ::std::fmt::Display for AccountStatus {
     }
 }
 impl ::serde::Serialize for AccountStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AccountStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(AccountStatus::from)
     }
 }
@@ -275,12 +285,17 @@ impl ::std::fmt::Display for AccountType {
     }
 }
 impl ::serde::Serialize for AccountType {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for AccountType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(AccountType::from)
     }
 }
@@ -499,12 +514,17 @@ impl ::std::fmt::Display for ContentCategory {
     }
 }
 impl ::serde::Serialize for ContentCategory {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ContentCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(ContentCategory::from)
     }
 }
@@ -878,12 +898,17 @@ impl ::std::fmt::Display for ErrorCode {
     }
 }
 impl ::serde::Serialize for ErrorCode {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(ErrorCode::from)
     }
 }
@@ -1012,13 +1037,19 @@ impl ::std::fmt::Display for IncomingTransferNotificationDirection {
     }
 }
 impl ::serde::Serialize for IncomingTransferNotificationDirection {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for IncomingTransferNotificationDirection {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(IncomingTransferNotificationDirection::from)
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
+        String::deserialize(deserializer)
+            .map(IncomingTransferNotificationDirection::from)
     }
 }
 #[cfg(feature = "schemars")]
@@ -1211,12 +1242,17 @@ impl ::std::fmt::Display for NationalEntity {
     }
 }
 impl ::serde::Serialize for NationalEntity {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for NationalEntity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(NationalEntity::from)
     }
 }
@@ -1399,12 +1435,17 @@ impl ::std::fmt::Display for OnboardingStatus {
     }
 }
 impl ::serde::Serialize for OnboardingStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OnboardingStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(OnboardingStatus::from)
     }
 }
@@ -1473,12 +1514,17 @@ impl ::std::fmt::Display for OnboardingType {
     }
 }
 impl ::serde::Serialize for OnboardingType {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OnboardingType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(OnboardingType::from)
     }
 }
@@ -1547,12 +1593,17 @@ impl ::std::fmt::Display for OnboardingWorkflow {
     }
 }
 impl ::serde::Serialize for OnboardingWorkflow {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for OnboardingWorkflow {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(OnboardingWorkflow::from)
     }
 }
@@ -1641,7 +1692,9 @@ pub struct Payment {
     )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "Option < :: serde_json :: Map < String , :: serde_json :: Value > >")
+        schemars(
+            with = "Option < :: serde_json :: Map < String , :: serde_json :: Value > >"
+        )
     )]
     pub additional_data: Option<Option<::serde_json::Map<String, ::serde_json::Value>>>,
     #[serde(
@@ -1781,12 +1834,17 @@ impl ::std::fmt::Display for PaymentMethodType {
     }
 }
 impl ::serde::Serialize for PaymentMethodType {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PaymentMethodType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PaymentMethodType::from)
     }
 }
@@ -1909,12 +1967,17 @@ impl ::std::fmt::Display for PaymentRail {
     }
 }
 impl ::serde::Serialize for PaymentRail {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PaymentRail {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PaymentRail::from)
     }
 }
@@ -1998,12 +2061,17 @@ impl ::std::fmt::Display for PaymentStatus {
     }
 }
 impl ::serde::Serialize for PaymentStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PaymentStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PaymentStatus::from)
     }
 }
@@ -2072,12 +2140,17 @@ impl ::std::fmt::Display for PaymentSubStatus {
     }
 }
 impl ::serde::Serialize for PaymentSubStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PaymentSubStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PaymentSubStatus::from)
     }
 }
@@ -2146,12 +2219,17 @@ impl ::std::fmt::Display for PaymentWorkflow {
     }
 }
 impl ::serde::Serialize for PaymentWorkflow {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PaymentWorkflow {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PaymentWorkflow::from)
     }
 }
@@ -2220,12 +2298,17 @@ impl ::std::fmt::Display for PayoutSchedule {
     }
 }
 impl ::serde::Serialize for PayoutSchedule {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for PayoutSchedule {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(PayoutSchedule::from)
     }
 }
@@ -2446,12 +2529,17 @@ impl ::std::fmt::Display for TransactionCategory {
     }
 }
 impl ::serde::Serialize for TransactionCategory {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransactionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(TransactionCategory::from)
     }
 }
@@ -2581,12 +2669,17 @@ impl ::std::fmt::Display for TransactionStatus {
     }
 }
 impl ::serde::Serialize for TransactionStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(TransactionStatus::from)
     }
 }
@@ -2655,12 +2748,17 @@ impl ::std::fmt::Display for TransactionType {
     }
 }
 impl ::serde::Serialize for TransactionType {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransactionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(TransactionType::from)
     }
 }
@@ -2732,12 +2830,17 @@ impl ::std::fmt::Display for TransferDirection {
     }
 }
 impl ::serde::Serialize for TransferDirection {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransferDirection {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(TransferDirection::from)
     }
 }
@@ -2843,12 +2946,17 @@ impl ::std::fmt::Display for TransferStatus {
     }
 }
 impl ::serde::Serialize for TransferStatus {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
     }
 }
 impl<'de> ::serde::Deserialize<'de> for TransferStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         String::deserialize(deserializer).map(TransferStatus::from)
     }
 }

@@ -58,16 +58,24 @@ impl ::std::fmt::Display for DateTime {
     }
 }
 impl ::serde::Serialize for DateTime {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.text)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for DateTime {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
-        text.parse().map_err(|err| {
-            ::serde::de::Error::custom(format_args!("`{text}` is not an RFC 3339 date-time: {err}"))
-        })
+        text.parse()
+            .map_err(|err| {
+                ::serde::de::Error::custom(
+                    format_args!("`{text}` is not an RFC 3339 date-time: {err}"),
+                )
+            })
     }
 }
 #[cfg(feature = "schemars")]
@@ -118,23 +126,30 @@ impl ::std::fmt::Display for Decimal {
     }
 }
 impl ::serde::Serialize for Decimal {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         use ::rust_decimal::prelude::ToPrimitive;
-        if self.0.scale() == 0
-            && let Some(integer) = self.0.to_i64()
-        {
+        if self.0.scale() == 0 && let Some(integer) = self.0.to_i64() {
             return serializer.serialize_i64(integer);
         }
         match self.0.to_f64() {
             Some(float) => serializer.serialize_f64(float),
-            None => Err(::serde::ser::Error::custom(
-                "decimal out of the range of a JSON number",
-            )),
+            None => {
+                Err(
+                    ::serde::ser::Error::custom(
+                        "decimal out of the range of a JSON number",
+                    ),
+                )
+            }
         }
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Decimal {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         deserializer.deserialize_any(DecimalVisitor)
     }
 }
@@ -206,19 +221,24 @@ fn lenient_base64() -> ::base64::engine::GeneralPurpose {
     )
 }
 impl ::serde::Serialize for Base64 {
-    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+    fn serialize<S: ::serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.0)
     }
 }
 impl<'de> ::serde::Deserialize<'de> for Base64 {
-    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+    fn deserialize<D: ::serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;
         let value = Base64(text);
         match value.decode() {
             Ok(_) => Ok(value),
-            Err(err) => Err(::serde::de::Error::custom(format_args!(
-                "not base64: {err}"
-            ))),
+            Err(err) => {
+                Err(::serde::de::Error::custom(format_args!("not base64: {err}")))
+            }
         }
     }
 }
@@ -236,7 +256,10 @@ impl ::schemars::JsonSchema for Base64 {
 /// `#[serde(default, skip_serializing_if = "Option::is_none", with = ...)]`.
 pub mod double_option {
     /// Writes `Some(None)` as null and `Some(Some(v))` as `v`.
-    pub fn serialize<T, S>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error>
+    pub fn serialize<T, S>(
+        value: &Option<Option<T>>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error>
     where
         T: ::serde::Serialize,
         S: ::serde::Serializer,

@@ -72,8 +72,13 @@ pub fn lib_rs(api: &Api) -> Result<GeneratedFile> {
             #(#docs)*
             #![forbid(unsafe_code)]
 
+            // Generated modules are printed by prettyplease; rustfmt must not restyle them, or
+            // `specgen check` would call them stale.
+            #[rustfmt::skip]
             pub mod contract;
+            #[rustfmt::skip]
             pub mod models;
+            #[rustfmt::skip]
             pub mod support;
 
             pub use models::*;
@@ -83,10 +88,14 @@ pub fn lib_rs(api: &Api) -> Result<GeneratedFile> {
 
 /// `src/contract.rs`: every contract file, embedded, keyed by its path under `schemas/`.
 pub fn contract_rs(contract: &[GeneratedFile]) -> Result<GeneratedFile> {
-    let entries: Vec<TokenStream> = contract
+    let mut paths: Vec<String> = contract
         .iter()
-        .filter_map(|file| {
-            let path = file.path.to_string_lossy().replace('\\', "/");
+        .map(|file| file.path.to_string_lossy().replace('\\', "/"))
+        .collect();
+    paths.sort();
+    let entries: Vec<TokenStream> = paths
+        .iter()
+        .filter_map(|path| {
             let key = path.strip_prefix("schemas/")?.to_string();
             let include = format!("../{path}");
             Some(quote!((#key, include_str!(#include))))

@@ -165,7 +165,9 @@ impl<'de> Visitor<'de> for ValueVisitor {
                             match source {
                                 Value::Object(source) => merges.push(source),
                                 _ => {
-                                    return Err(de::Error::custom("expected a mapping for merging"));
+                                    return Err(de::Error::custom(
+                                        "expected a mapping for merging",
+                                    ));
                                 }
                             }
                         }
