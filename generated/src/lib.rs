@@ -31,4 +31,7 @@ pub mod contract;
 pub mod models;
 #[rustfmt::skip]
 pub mod support;
+#[cfg(test)]
+#[rustfmt::skip]
+mod example_tests;
 pub use models::*;

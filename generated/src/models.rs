@@ -329,34 +329,74 @@ pub struct Amount {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BankTransferDetail {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub provider_image: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub account_type: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub bank_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub beneficiary_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub bank_account: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub bank_account_2: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub beneficiary_document_type: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub beneficiary_document: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub payment_instruction: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub redirect_url: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -367,22 +407,46 @@ pub struct BankTransferDetail {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BeneficialOwner {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub first_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub last_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub email: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub date_of_birth: Option<::serde_json::Value>,
     /// Type and allowed values not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub gender: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country_of_residence: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_information: Option<Vec<TaxInformation>>,
@@ -391,7 +455,11 @@ pub struct BeneficialOwner {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ownership_percentage: Option<i64>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub title: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<EntityAddress>,
@@ -404,37 +472,81 @@ pub struct BeneficialOwner {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct BrowserInfo {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub user_agent: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub accept_header: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub accept_content: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub accept_browser: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub color_depth: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub screen_height: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub screen_width: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub javascript_enabled: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub java_enabled: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub browser_time_difference: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub language: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -445,15 +557,27 @@ pub struct BrowserInfo {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Company {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_information: Option<Vec<TaxInformation>>,
     /// Type and allowed values not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub entity_type: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub beneficial_owners: Option<Vec<BeneficialOwner>>,
@@ -578,34 +702,74 @@ pub struct CreateEntityRequest {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct CustomerPayer {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub merchant_customer_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub first_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub last_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub gender: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub date_of_birth: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub email: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub nationality: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub ip_address: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub device_fingerprint: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser_info: Option<BrowserInfo>,
@@ -706,28 +870,60 @@ pub struct Entity {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct EntityAddress {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_1: Option<::serde_json::Value>,
     /// Nullable. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_2: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub building_number_1: Option<::serde_json::Value>,
     /// Nullable. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub building_number_2: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub city: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub state: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub zip_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1078,22 +1274,46 @@ pub struct IncomingTransferNotificationReply {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Individual {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub first_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub last_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub email: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub date_of_birth: Option<::serde_json::Value>,
     /// Type and allowed values not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub gender: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country_of_residence: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tax_information: Option<Vec<TaxInformation>>,
@@ -1108,28 +1328,60 @@ pub struct Individual {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LegalRepresentative {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub merchant_reference: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub first_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub last_name: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub email: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub date_of_birth: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub nationality: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub title: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub publicly_exposed_person: Option<bool>,
@@ -1150,25 +1402,53 @@ pub struct LegalRepresentative {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct LegalRepresentativeAddress {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_1: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_2: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub state: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub city: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub zip_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub neighborhood: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1335,43 +1615,95 @@ pub struct OnboardingDocument {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct OnboardingProvider {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub connection_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub recipient_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub redirect_url: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub onboarding_url: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub legal_entity: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub recipient_additional_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub balance_account_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub recipient_type: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub raw_notification: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub raw_response: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_message: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1624,22 +1956,46 @@ impl ::schemars::JsonSchema for OnboardingWorkflow {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PayerAddress {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_1: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub address_line_2: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub state: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub city: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub zip_code: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1756,14 +2112,22 @@ pub struct PaymentCheckout {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PaymentMethod {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub vaulted_token: Option<::serde_json::Value>,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<PaymentMethodType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vault_on_success: Option<bool>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub token: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method_detail: Option<PaymentMethodDetail>,
@@ -2329,10 +2693,18 @@ impl ::schemars::JsonSchema for PayoutSchedule {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PersonDocument {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub document_type: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub document_number: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -2343,10 +2715,18 @@ pub struct PersonDocument {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct PersonPhone {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub number: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub country_code: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -2379,7 +2759,11 @@ pub struct PhoneInput {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct ReverseTransferResult {
     /// Id of the reverse-transfer result. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub id: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin_onboarding: Option<Onboarding>,
@@ -2431,7 +2815,11 @@ pub struct TermsOfService {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct Transaction {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub id: Option<::serde_json::Value>,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<TransactionType>,
@@ -2442,29 +2830,57 @@ pub struct Transaction {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<super::support::Decimal>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub provider_id: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<TransactionPaymentMethod>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_message: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub reason: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub description: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub merchant_reference: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider_data: Option<TransactionProviderData>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub three_d_secure_action_required: Option<::serde_json::Value>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2560,14 +2976,22 @@ impl ::schemars::JsonSchema for TransactionCategory {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TransactionPaymentMethod {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub vaulted_token: Option<::serde_json::Value>,
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<PaymentMethodType>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vault_on_success: Option<bool>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub token: Option<::serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub detail: Option<PaymentMethodDetail>,
@@ -2580,37 +3004,77 @@ pub struct TransactionPaymentMethod {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TransactionProviderData {
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub transaction_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub account_id: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub status: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub status_detail: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub response_message: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub iso8583_response_code: Option<::serde_json::Value>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub iso8583_response_message: Option<::serde_json::Value>,
     /// Object passed through from the provider.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub raw_response: Option<::serde_json::Map<String, ::serde_json::Value>>,
     /// Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub third_party_transaction_id: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -2873,16 +3337,32 @@ pub struct TransferProvider {
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 pub struct TransferSender {
     /// Last 4 digits of the sender's account number. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub account_number_last_4: Option<::serde_json::Value>,
     /// Routing number of the sender's account. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub routing_number: Option<::serde_json::Value>,
     /// Name of the sender's account. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub account_name: Option<::serde_json::Value>,
     /// Name of the sender's bank. Type not shown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "super::support::present"
+    )]
     pub bank_name: Option<::serde_json::Value>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]

@@ -251,6 +251,15 @@ impl ::schemars::JsonSchema for Base64 {
         ::schemars::json_schema!({ "type" : "string", "format" : "byte" })
     }
 }
+/// Deserializes a present field as `Some`, even when it is null: for optional fields
+/// whose type holds null itself (`serde_json::Value`), so a null survives a round trip.
+pub fn present<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    T: ::serde::Deserialize<'de>,
+    D: ::serde::Deserializer<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
 /// Serde glue for optional fields that may also be null: `None` is absent,
 /// `Some(None)` is an explicit null, `Some(Some(v))` a value. Used with
 /// `#[serde(default, skip_serializing_if = "Option::is_none", with = ...)]`.

@@ -2,6 +2,7 @@
 //! is built as `quote!` token streams and printed by prettyplease, never glued from strings.
 
 pub mod contract;
+pub mod example_tests;
 pub mod krate;
 pub mod models;
 pub mod support;

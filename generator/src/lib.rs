@@ -31,6 +31,8 @@ pub struct Options {
     /// Rust types replacing the generated mapping, keyed by `Component`, `Component.property`
     /// or a JSON pointer to a schema.
     pub type_overrides: BTreeMap<String, String>,
+    /// Leaves out `src/example_tests.rs`, the round-trip test of every example.
+    pub no_example_tests: bool,
 }
 
 /// The complete generated crate for a document: `Cargo.toml`, `src/`, and `schemas/`, sorted
@@ -44,11 +46,14 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
     let contract = emit::contract::emit(&api, &info.name)?;
     let mut files = vec![
         emit::krate::cargo_toml(&api, &info),
-        emit::krate::lib_rs(&api)?,
+        emit::krate::lib_rs(&api, !options.no_example_tests)?,
         emit::krate::contract_rs(&contract)?,
         emit::models::emit(&api)?,
         emit::support::emit()?,
     ];
+    if !options.no_example_tests {
+        files.push(emit::example_tests::emit(&api)?);
+    }
     files.extend(contract);
     files.sort();
     Ok(files)

@@ -173,9 +173,16 @@ impl Document {
     /// Checks that every `$ref` is local and resolves, redirecting those that
     /// point below a schema that normalisation wrapped in `anyOf`.
     fn check_refs(&mut self) -> Result<()> {
+        let mut rewrites: Vec<(String, String)> = Vec::new();
         for site in refs::collect(&self.root) {
             let holder = pointer::fragment_from_bare(&site.holder);
-            let target = site.target.as_str();
+            let Some(target) = site.target.as_str() else {
+                let found = kind_of(site.target);
+                return Err(self.spec_error(
+                    &holder,
+                    format!("$ref must be a string holding a JSON pointer, found {found}"),
+                ));
+            };
             if !target.starts_with('#') {
                 return Err(self.unsupported(
                     &holder,
@@ -207,13 +214,15 @@ impl Document {
                 return Err(self.spec_error(&holder, format!("$ref '{target}' does not exist")));
             }
             if moved != segments {
-                let rewritten = encode_pointer(&moved);
-                let holder_segments = decode_pointer(&holder).unwrap_or_default();
-                if let Some(Value::Object(object)) =
-                    pointer::resolve_mut(&mut self.root, &holder_segments)
-                {
-                    object.insert("$ref".to_owned(), Value::String(rewritten));
-                }
+                rewrites.push((site.holder, encode_pointer(&moved)));
+            }
+        }
+        for (holder, target) in rewrites {
+            let holder_segments = decode_pointer(&holder).unwrap_or_default();
+            if let Some(Value::Object(object)) =
+                pointer::resolve_mut(&mut self.root, &holder_segments)
+            {
+                object.insert("$ref".to_owned(), Value::String(target));
             }
         }
         Ok(())
@@ -228,7 +237,8 @@ impl Document {
 
     /// Follows a chain of `$ref`s starting at `value`, which sits at pointer
     /// `at`, and returns the first value that is not a reference together
-    /// with its pointer (`at` itself if `value` is not a reference).
+    /// with its pointer in fragment form (`at` itself, canonicalised, if
+    /// `value` is not a reference).
     ///
     /// Keywords next to a `$ref` are ignored here: callers that care about
     /// 3.1 sibling keywords must look at `value` themselves. A chain that
@@ -237,8 +247,8 @@ impl Document {
     /// from this document).
     pub fn deref<'a>(&'a self, value: &'a Value, at: &str) -> Result<(&'a Value, String)> {
         let mut current = value;
-        let mut current_at = at.to_owned();
-        let mut chain: Vec<String> = vec![canonical_pointer(at).unwrap_or_else(|| at.to_owned())];
+        let mut current_at = canonical_pointer(at).unwrap_or_else(|| at.to_owned());
+        let mut chain: Vec<String> = vec![current_at.clone()];
         while let Some(target) = current.get("$ref").and_then(Value::as_str) {
             if !target.starts_with("#/") && target != "#" {
                 return Err(self.unsupported(
@@ -247,7 +257,10 @@ impl Document {
                     format!("$ref '{target}' is not a local reference (#/...)"),
                 ));
             }
-            let Some(target_at) = canonical_pointer(target) else {
+            // Refs in the document were redirected on load; ones in values
+            // from elsewhere may still point below a wrapped 3.0 schema.
+            let moved = decode_pointer(target).map(|segments| self.moves.forward(&segments));
+            let Some(target_at) = moved.map(|segments| encode_pointer(&segments)) else {
                 return Err(self.spec_error(
                     &current_at,
                     format!("$ref '{target}' is not a valid JSON pointer"),
@@ -255,11 +268,12 @@ impl Document {
             };
             if chain.contains(&target_at) {
                 chain.push(target_at);
+                let first = chain.first().cloned().unwrap_or_default();
                 return Err(self.spec_error(
-                    at,
+                    &first,
                     format!(
                         "$ref cycle never reaches a definition: {}",
-                        chain.join(" → ")
+                        chain.join(" -> ")
                     ),
                 ));
             }
@@ -290,8 +304,7 @@ impl Document {
         let mut nearest = map.get("");
         let mut exact = source_segments.is_empty() && nearest.is_some();
         for segment in &source_segments {
-            bare.push('/');
-            bare.push_str(&escape_segment(segment));
+            pointer::push_segment(&mut bare, segment);
             exact = false;
             if let Some(position) = map.get(&bare) {
                 nearest = Some(position);

@@ -39,6 +39,9 @@ struct Target {
     /// JSON pointer (repeatable).
     #[arg(long = "type-override", value_name = "KEY=TYPE")]
     type_overrides: Vec<String>,
+    /// Do not emit the round-trip test of every example (`src/example_tests.rs`).
+    #[arg(long)]
+    no_example_tests: bool,
 }
 
 impl Target {
@@ -53,6 +56,7 @@ impl Target {
         Ok(Options {
             crate_name: self.crate_name.clone(),
             type_overrides,
+            no_example_tests: self.no_example_tests,
         })
     }
 }

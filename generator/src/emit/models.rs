@@ -139,7 +139,25 @@ fn field_tokens(field: &Field, boxed: bool, here: &TokenStream) -> Result<(Token
     if boxed {
         inner = quote!(Box<#inner>);
     }
-    let (ty, optional) = match (field.required, field.nullable) {
+    // An unconstrained value holds null itself, so it is never wrapped in a second Option;
+    // when optional, a present null must stay `Some(Value::Null)`, not collapse into absent.
+    let unconstrained = field.ty == TypeRef::Any;
+    let nullable = field.nullable && !unconstrained;
+    if unconstrained && !field.required {
+        args.push(quote!(default));
+        args.push(quote!(skip_serializing_if = "Option::is_none"));
+        args.push(quote!(deserialize_with = "super::support::present"));
+        let serde = quote!(#[serde(#(#args),*)]);
+        return Ok((
+            quote! {
+                #docs
+                #serde
+                pub #name: Option<#inner>,
+            },
+            true,
+        ));
+    }
+    let (ty, optional) = match (field.required, nullable) {
         (true, false) => (inner.clone(), false),
         // Must be present, may be null: `None` is written as null.
         (true, true) => (quote!(Option<#inner>), true),
@@ -158,7 +176,7 @@ fn field_tokens(field: &Field, boxed: bool, here: &TokenStream) -> Result<(Token
     };
     let serde = (!args.is_empty()).then(|| quote!(#[serde(#(#args),*)]));
     // schemars reads serde's `with` as a type; tell it the schema is that of a nullable value.
-    let schemars = (!field.required && field.nullable).then(|| {
+    let schemars = (!field.required && nullable).then(|| {
         let nullable = quote!(Option<#inner>).to_string();
         quote!(#[cfg_attr(feature = "schemars", schemars(with = #nullable))])
     });

@@ -93,7 +93,7 @@ fn child(at: &str, segment: &str) -> String {
     format!("{at}/{}", escape_segment(segment))
 }
 
-fn as_object<'v>(value: &'v Value) -> Option<&'v Map<String, Value>> {
+fn as_object(value: &Value) -> Option<&Map<String, Value>> {
     value.as_object()
 }
 
@@ -506,10 +506,7 @@ impl<'a> Builder<'a> {
         for (wire, (schema, prop_at)) in &shape.properties {
             let prop_map = schema.as_object();
             let (ty, nullable) = self.convert(schema, prop_at, NameHint::child_of(at, wire))?;
-            let docs = prop_map.and_then(docs_of).or_else(|| {
-                // A `$ref` property documents itself through its target.
-                None
-            });
+            let docs = prop_map.and_then(docs_of);
             fields.push(Field {
                 rust_name: String::new(),
                 wire_name: wire.clone(),

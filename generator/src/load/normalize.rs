@@ -15,7 +15,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::pointer::escape_segment;
+use super::pointer::{push_index, push_segment};
 
 /// Schemas wrapped in `anyOf` by normalisation, by bare pointer of the
 /// wrapper (which is where the original schema was).
@@ -43,8 +43,7 @@ impl Moves {
                 out.push("0".to_owned());
                 bare.push_str("/anyOf/0");
             }
-            bare.push('/');
-            bare.push_str(&escape_segment(segment));
+            push_segment(&mut bare, segment);
             out.push(segment.clone());
         }
         out
@@ -72,8 +71,7 @@ impl Moves {
                     _ => {}
                 }
             }
-            bare.push('/');
-            bare.push_str(&escape_segment(segment));
+            push_segment(&mut bare, segment);
             out.push(segment.clone());
             i += 1;
         }
@@ -113,16 +111,14 @@ const METHODS: [&str; 8] = [
 impl Walker {
     fn enter(&mut self, segment: &str, f: impl FnOnce(&mut Self)) {
         let len = self.path.len();
-        self.path.push('/');
-        self.path.push_str(&escape_segment(segment));
+        push_segment(&mut self.path, segment);
         f(self);
         self.path.truncate(len);
     }
 
     fn enter_index(&mut self, index: usize, f: impl FnOnce(&mut Self)) {
         let len = self.path.len();
-        self.path.push('/');
-        self.path.push_str(&index.to_string());
+        push_index(&mut self.path, index);
         f(self);
         self.path.truncate(len);
     }
@@ -329,10 +325,10 @@ fn rewrite_schema(schema: &mut Value) -> bool {
         }
     }
 
-    if !object.contains_key("examples") {
-        if let Some(example) = object.shift_remove("example") {
-            object.insert("examples".to_owned(), Value::Array(vec![example]));
-        }
+    if !object.contains_key("examples")
+        && let Some(example) = object.shift_remove("example")
+    {
+        object.insert("examples".to_owned(), Value::Array(vec![example]));
     }
 
     let nullable = matches!(object.shift_remove("nullable"), Some(Value::Bool(true)));
@@ -362,13 +358,15 @@ fn rewrite_schema(schema: &mut Value) -> bool {
     let combined = ["$ref", "allOf", "anyOf", "oneOf", "not"]
         .iter()
         .any(|k| object.contains_key(*k));
-    if let Some(Value::Array(values)) = object.get_mut("enum") {
-        if has_type || !combined {
-            if !values.iter().any(Value::is_null) {
-                values.push(Value::Null);
-            }
-            return false;
+    // An enum alone already limits the values, so listing null in it is
+    // enough; with `$ref` or a combinator, only a wrapper can add null.
+    if let Some(Value::Array(values)) = object.get_mut("enum")
+        && (has_type || !combined)
+    {
+        if !values.iter().any(Value::is_null) {
+            values.push(Value::Null);
         }
+        return false;
     }
     if has_type {
         return false;

@@ -155,7 +155,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         // YAML merge keys (`<<: *base`): explicit keys win wherever they
         // appear, so merged entries are added only once the mapping is read.
         let mut merges: Vec<Map<String, Value>> = Vec::new();
-        while let Some(key) = access.next_key_seed(KeySeed)? {
+        while let Some(key) = access.next_key_seed(KeySeed { taken: &map })? {
             let Json(value) = access.next_value()?;
             if key == "<<" {
                 match value {
@@ -180,9 +180,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
                 }
                 continue;
             }
-            if map.contains_key(&key) {
-                return Err(de::Error::custom(format!("duplicate mapping key `{key}`")));
-            }
+            // `KeySeed` has already rejected keys that are taken.
             map.insert(key, value);
         }
         for source in merges {
@@ -203,66 +201,82 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
 /// Deserializes a mapping key of any scalar type into its string form, the
 /// way JSON would have spelled it (`200` → `"200"`, `true` → `"true"`).
-struct KeySeed;
+///
+/// Duplicates are rejected here rather than after the key is read so that
+/// serde_norway attaches the position of the offending key to the error.
+struct KeySeed<'m> {
+    taken: &'m Map<String, Value>,
+}
 
-impl<'de> DeserializeSeed<'de> for KeySeed {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
     type Value = String;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
-        deserializer.deserialize_any(KeyVisitor)
+        deserializer.deserialize_any(KeyVisitor { taken: self.taken })
     }
 }
 
-struct KeyVisitor;
+struct KeyVisitor<'m> {
+    taken: &'m Map<String, Value>,
+}
 
-impl<'de> Visitor<'de> for KeyVisitor {
+impl KeyVisitor<'_> {
+    fn key<E: de::Error>(&self, key: String) -> Result<String, E> {
+        if self.taken.contains_key(&key) {
+            return Err(E::custom(format!("duplicate mapping key `{key}`")));
+        }
+        Ok(key)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyVisitor<'_> {
     type Value = String;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a scalar mapping key")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
+        self.key(v.to_string())
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+        self.key(v.to_string())
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+        self.key(v.to_string())
     }
 
-    fn visit_i128<E>(self, v: i128) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<String, E> {
+        self.key(v.to_string())
     }
 
-    fn visit_u128<E>(self, v: u128) -> Result<String, E> {
-        Ok(v.to_string())
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<String, E> {
+        self.key(v.to_string())
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<String, E> {
-        Ok(match Number::from_f64(v) {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<String, E> {
+        self.key(match Number::from_f64(v) {
             Some(number) => number.to_string(),
             None => v.to_string(),
         })
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<String, E> {
-        Ok(v.to_owned())
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+        self.key(v.to_owned())
     }
 
-    fn visit_string<E>(self, v: String) -> Result<String, E> {
-        Ok(v)
+    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+        self.key(v)
     }
 
-    fn visit_unit<E>(self) -> Result<String, E> {
-        Ok("null".to_owned())
+    fn visit_unit<E: de::Error>(self) -> Result<String, E> {
+        self.key("null".to_owned())
     }
 
-    fn visit_none<E>(self) -> Result<String, E> {
-        Ok("null".to_owned())
+    fn visit_none<E: de::Error>(self) -> Result<String, E> {
+        self.key("null".to_owned())
     }
 
     fn visit_some<D: Deserializer<'de>>(self, deserializer: D) -> Result<String, D::Error> {
@@ -271,7 +285,7 @@ impl<'de> Visitor<'de> for KeyVisitor {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<String, A::Error> {
         let (_tag, variant) = data.variant::<de::IgnoredAny>()?;
-        variant.newtype_variant_seed(KeySeed)
+        variant.newtype_variant_seed(KeySeed { taken: self.taken })
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, _seq: A) -> Result<String, A::Error> {

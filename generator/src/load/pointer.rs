@@ -193,3 +193,24 @@ pub(crate) fn fragment_from_bare(bare: &str) -> String {
     push_fragment_segment(&mut out, bare);
     out
 }
+
+/// Appends `/` and the escaped `segment` to a bare pointer, without the
+/// temporary string of [`escape_segment`]; the walks over whole documents
+/// call this for every node.
+pub(crate) fn push_segment(bare: &mut String, segment: &str) {
+    bare.push('/');
+    for c in segment.chars() {
+        match c {
+            '~' => bare.push_str("~0"),
+            '/' => bare.push_str("~1"),
+            _ => bare.push(c),
+        }
+    }
+}
+
+/// Appends `/` and an array index to a bare pointer.
+pub(crate) fn push_index(bare: &mut String, index: usize) {
+    use std::fmt::Write;
+    // Writing to a String cannot fail.
+    let _ = write!(bare, "/{index}");
+}

@@ -9,12 +9,12 @@
 
 use serde_json::Value;
 
-use super::pointer::escape_segment;
+use super::pointer::{push_index, push_segment};
 
-/// One `$ref`: the bare pointer of the object holding it, and its text.
-pub(crate) struct RefSite {
+/// One `$ref`: the bare pointer of the object holding it, and its value.
+pub(crate) struct RefSite<'a> {
     pub(crate) holder: String,
-    pub(crate) target: String,
+    pub(crate) target: &'a Value,
 }
 
 /// Keys whose value maps user-chosen names to OpenAPI or schema objects.
@@ -52,23 +52,23 @@ enum Context {
     Example,
 }
 
-pub(crate) fn collect(root: &Value) -> Vec<RefSite> {
+pub(crate) fn collect(root: &Value) -> Vec<RefSite<'_>> {
     let mut sites = Vec::new();
     let mut path = String::new();
     walk(root, &mut path, Context::Keywords, &mut sites);
     sites
 }
 
-fn walk(value: &Value, path: &mut String, context: Context, sites: &mut Vec<RefSite>) {
+fn walk<'a>(value: &'a Value, path: &mut String, context: Context, sites: &mut Vec<RefSite<'a>>) {
     match value {
         Value::Object(map) => {
-            if matches!(context, Context::Keywords | Context::Example) {
-                if let Some(Value::String(target)) = map.get("$ref") {
-                    sites.push(RefSite {
-                        holder: path.clone(),
-                        target: target.clone(),
-                    });
-                }
+            if matches!(context, Context::Keywords | Context::Example)
+                && let Some(target) = map.get("$ref")
+            {
+                sites.push(RefSite {
+                    holder: path.clone(),
+                    target,
+                });
             }
             for (key, child) in map {
                 let child_context = match context {
@@ -93,8 +93,7 @@ fn walk(value: &Value, path: &mut String, context: Context, sites: &mut Vec<RefS
                     }
                 };
                 let len = path.len();
-                path.push('/');
-                path.push_str(&escape_segment(key));
+                push_segment(path, key);
                 walk(child, path, child_context, sites);
                 path.truncate(len);
             }
@@ -102,8 +101,7 @@ fn walk(value: &Value, path: &mut String, context: Context, sites: &mut Vec<RefS
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
                 let len = path.len();
-                path.push('/');
-                path.push_str(&index.to_string());
+                push_index(path, index);
                 walk(item, path, Context::Keywords, sites);
                 path.truncate(len);
             }

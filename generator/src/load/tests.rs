@@ -95,7 +95,17 @@ fn malformed_json_reports_line_and_column() {
 #[test]
 fn duplicate_yaml_keys_are_a_parse_error() {
     let err = failed("openapi: 3.1.0\ninfo: {}\ninfo: {}\n");
-    assert!(matches!(err, Error::Parse { line: Some(_), .. }), "{err}");
+    assert!(
+        matches!(
+            err,
+            Error::Parse {
+                line: Some(3),
+                column: Some(1),
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 #[test]
@@ -346,6 +356,23 @@ fn external_refs_are_unsupported() {
             other => panic!("expected unsupported, got {other:?}"),
         }
     }
+}
+
+#[test]
+fn non_string_refs_are_rejected() {
+    match failed("openapi: 3.1.0\ncomponents:\n  schemas:\n    A: {$ref: 7}\n") {
+        Error::Spec {
+            pointer, message, ..
+        } => {
+            assert_eq!(pointer, "#/components/schemas/A");
+            assert!(message.contains("must be a string"), "{message}");
+        }
+        other => panic!("expected a spec error, got {other:?}"),
+    }
+    // A property that happens to be called `$ref` is not a reference.
+    loaded(
+        "openapi: 3.1.0\ncomponents:\n  schemas:\n    A:\n      properties:\n        $ref: {type: string}\n",
+    );
 }
 
 #[test]
@@ -629,4 +656,18 @@ fn every_corpus_document_loads() {
         let doc = load_file(path).expect("loaded above");
         assert!(doc.location("#/openapi").is_some(), "{}", path.display());
     }
+}
+
+#[test]
+fn deref_follows_foreign_refs_into_wrapped_schemas() {
+    let doc = loaded(NULLABLE_30);
+    let value = json!({"$ref": "#/components/schemas/Owner/allOf/0"});
+    let (target, at) = doc.deref(&value, "/x").expect("resolves after redirection");
+    assert_eq!(at, "#/components/schemas/Owner/anyOf/0/allOf/0");
+    assert_eq!(target["type"], "object");
+    let plain = json!({"type": "string"});
+    let (_, at) = doc
+        .deref(&plain, "/components/schemas/~1x")
+        .expect("not a ref");
+    assert_eq!(at, "#/components/schemas/~1x");
 }

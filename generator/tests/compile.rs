@@ -1,0 +1,299 @@
+//! The generated code compiles: a crate for the spec, every corpus document that generates and
+//! every fixture goes into one temporary Cargo workspace, which is checked by a single
+//! `cargo clippy` run (falling back to `cargo check` where clippy is not installed) with the
+//! workspace's own `Cargo.lock`, offline. Fixtures and the spec are built with the `schemars`
+//! feature, corpus crates without it, so both configurations are covered.
+//!
+//! The build goes to `specgen-compile` under the target directory (`CARGO_TARGET_DIR` if set
+//! and absolute, else the one these tests were built into), so dependencies are compiled once
+//! and later runs only check the generated crates.
+//!
+//! The corpus table (`CORPUS` in `tests/common/mod.rs`) says which corpus documents generate
+//! and which must fail, with the exact error; the first test holds specgen to it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use common::{Builds, CORPUS, FIXTURES, Outcome};
+use serde_json::Value;
+use specgen::GeneratedFile;
+
+#[test]
+fn corpus_documents_generate_or_fail_as_tabled() {
+    let listed: Vec<&str> = CORPUS.iter().map(|(file, _)| *file).collect();
+    assert_eq!(
+        common::yaml_files(&common::corpus_dir()),
+        listed,
+        "shared/corpus/ and the corpus table in tests/common/mod.rs differ"
+    );
+    let mut wrong = Vec::new();
+    for (file, expected) in CORPUS {
+        let path = common::corpus_dir().join(file);
+        let options = common::options(Some(common::corpus_crate_name(file)), Default::default());
+        let actual = common::try_generate(&path, &options);
+        match (expected, &actual) {
+            (Outcome::Generates, Ok(_)) => {}
+            (Outcome::Fails(message), Err(error)) if error.to_string() == *message => {}
+            (Outcome::Generates, Err(error)) => {
+                wrong.push(format!("{file}: expected to generate, failed: {error}"))
+            }
+            (Outcome::Fails(message), Err(error)) => wrong.push(format!(
+                "{file}: expected the error\n    {message}\n  got\n    {error}"
+            )),
+            (Outcome::Fails(message), Ok(_)) => {
+                wrong.push(format!("{file}: expected to fail with {message}, generated"))
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// The generated crates of everything that should build, with the features to enable.
+fn buildable_crates() -> Vec<(String, Vec<GeneratedFile>, bool)> {
+    let mut crates = Vec::new();
+    let name = common::SPEC_CRATE_NAME.to_string();
+    let options = common::options(Some(name.clone()), Default::default());
+    crates.push((
+        name,
+        common::generate(&common::spec_path(), &options),
+        true,
+    ));
+    for (file, outcome) in CORPUS {
+        if *outcome == Outcome::Generates {
+            let name = common::corpus_crate_name(file);
+            let options = common::options(Some(name.clone()), Default::default());
+            let files = common::generate(&common::corpus_dir().join(file), &options);
+            crates.push((name, files, false));
+        }
+    }
+    for fixture in FIXTURES {
+        if fixture.builds == Builds::Yes {
+            let files = common::generate(&fixture.path(), &fixture.options());
+            crates.push((fixture.crate_name(), files, true));
+        }
+    }
+    crates
+}
+
+/// What one cargo run over a workspace of generated crates reported.
+#[derive(Debug)]
+struct Report {
+    /// The command, for messages.
+    command: String,
+    /// Whether cargo exited successfully.
+    success: bool,
+    /// Rendered error diagnostics, deduplicated.
+    errors: Vec<String>,
+    /// Rendered warning diagnostics (rustc's and clippy's), deduplicated.
+    warnings: Vec<String>,
+    /// cargo's own stderr, for failures that are not diagnostics (resolution, offline).
+    stderr: String,
+}
+
+impl Report {
+    fn describe(&self, what: &[String]) -> String {
+        let mut text = format!("{}\n", self.command);
+        for item in what.iter().take(30) {
+            text.push_str(item);
+            text.push('\n');
+        }
+        if what.len() > 30 {
+            text.push_str(&format!("… and {} more\n", what.len() - 30));
+        }
+        text
+    }
+}
+
+fn target_dir() -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    base.join("specgen-compile")
+}
+
+fn has_clippy(cargo: &str) -> bool {
+    Command::new(cargo)
+        .args(["clippy", "--version"])
+        .output()
+        .is_ok_and(|out| out.status.success())
+}
+
+/// Writes the crates into a fresh workspace and runs cargo over it once.
+fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let root = dir.path();
+    let mut members = Vec::new();
+    let mut features = Vec::new();
+    for (name, files, schemars) in crates {
+        specgen::output::write_crate(&root.join(name), files)
+            .unwrap_or_else(|e| panic!("writing {name}: {e}"));
+        members.push(format!("{name:?}"));
+        if *schemars {
+            features.push(format!("{name}/schemars"));
+        }
+    }
+    let manifest = format!(
+        "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
+        members.join(", ")
+    );
+    std::fs::write(root.join("Cargo.toml"), manifest).expect("workspace Cargo.toml");
+    std::fs::copy(
+        common::workspace_dir().join("Cargo.lock"),
+        root.join("Cargo.lock"),
+    )
+    .expect("copying Cargo.lock");
+
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let subcommand = if has_clippy(&cargo) {
+        "clippy"
+    } else {
+        "check"
+    };
+    let mut args = vec![
+        subcommand.to_string(),
+        "--offline".into(),
+        "--workspace".into(),
+        "--all-targets".into(),
+        "--message-format=json".into(),
+    ];
+    if !features.is_empty() {
+        args.push("--features".into());
+        args.push(features.join(","));
+    }
+    let output = Command::new(&cargo)
+        .args(&args)
+        .current_dir(root)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .output()
+        .expect("running cargo");
+
+    let mut errors = BTreeSet::new();
+    let mut warnings = BTreeSet::new();
+    for line in String::from_utf8_lossy(&output.stdout).lines() {
+        let Ok(message) = serde_json::from_str::<Value>(line) else {
+            continue;
+        };
+        if message["reason"] != "compiler-message" {
+            continue;
+        }
+        let diagnostic = &message["message"];
+        // Summaries ("aborting due to …", "N warnings emitted") have no spans.
+        if diagnostic["spans"].as_array().is_none_or(Vec::is_empty) {
+            continue;
+        }
+        let rendered = diagnostic["rendered"].as_str().unwrap_or_default().to_string();
+        match diagnostic["level"].as_str() {
+            Some("error") | Some("error: internal compiler error") => {
+                errors.insert(rendered);
+            }
+            Some("warning") => {
+                warnings.insert(rendered);
+            }
+            _ => {}
+        }
+    }
+    Report {
+        command: format!(
+            "cargo {} (in a workspace of {} generated crates)",
+            args.join(" "),
+            crates.len()
+        ),
+        success: output.status.success(),
+        errors: errors.into_iter().collect(),
+        warnings: warnings.into_iter().collect(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// The one cargo run over everything that should build, shared by the tests below.
+fn main_build() -> &'static Report {
+    static REPORT: OnceLock<Report> = OnceLock::new();
+    REPORT.get_or_init(|| build(&buildable_crates()))
+}
+
+fn assert_compiles(report: &Report) {
+    assert!(
+        report.errors.is_empty(),
+        "generated code does not compile:\n{}",
+        report.describe(&report.errors)
+    );
+    assert!(
+        report.success,
+        "{} failed:\n{}",
+        report.command,
+        report.stderr
+    );
+}
+
+#[test]
+fn generated_crates_compile() {
+    assert_compiles(main_build());
+}
+
+#[test]
+#[ignore = "specgen bug: generated code has warnings: `pub use models::*;` is an unused import \
+            when the document has no schemas (corpus oas30-api-with-examples); a keyword \
+            suffix plus a collision suffix gives `Self_2` / `self__2` (fixtures enums, names)"]
+fn generated_crates_have_no_warnings() {
+    let report = main_build();
+    assert_compiles(report);
+    assert!(
+        report.warnings.is_empty(),
+        "generated code has warnings:\n{}",
+        report.describe(&report.warnings)
+    );
+}
+
+/// The fixtures that show a known bug, built on their own so that they do not hide other
+/// failures. Run with `--ignored` to see whether a fix works.
+#[test]
+#[ignore = "specgen bug: see `Builds::KnownBug` in tests/common/mod.rs (a component named \
+            `From`; unions that contain each other without a Box)"]
+fn known_bug_fixtures_compile() {
+    let crates: Vec<_> = FIXTURES
+        .iter()
+        .filter(|fixture| matches!(fixture.builds, Builds::KnownBug(_)))
+        .map(|fixture| {
+            let files = common::generate(&fixture.path(), &fixture.options());
+            (fixture.crate_name(), files, true)
+        })
+        .collect();
+    let report = build(&crates);
+    assert_compiles(&report);
+    assert!(
+        report.warnings.is_empty(),
+        "{}",
+        report.describe(&report.warnings)
+    );
+}
+
+/// Guard for the helpers above: the workspace really contains every crate it should.
+#[test]
+fn every_buildable_document_is_in_the_workspace() {
+    let names: BTreeSet<String> = buildable_crates()
+        .into_iter()
+        .map(|(name, _, _)| name)
+        .collect();
+    assert!(names.contains(common::SPEC_CRATE_NAME));
+    for (file, outcome) in CORPUS {
+        assert_eq!(
+            names.contains(&common::corpus_crate_name(file)),
+            *outcome == Outcome::Generates,
+            "{file}"
+        );
+    }
+    for fixture in FIXTURES {
+        assert_eq!(
+            names.contains(&fixture.crate_name()),
+            fixture.builds == Builds::Yes,
+            "{}",
+            fixture.file
+        );
+    }
+    assert!(Path::new(&common::workspace_dir().join("Cargo.lock")).exists());
+}
