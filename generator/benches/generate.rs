@@ -171,7 +171,9 @@ fn peak_heap(routine: impl FnOnce()) -> usize {
 fn report(inputs: &[Input]) {
     let samples = SAMPLES.lock().unwrap();
     let first = &inputs[0];
-    println!("\nspecgen generation against the parse-only baseline (medians of criterion's samples):");
+    println!(
+        "\nspecgen generation against the parse-only baseline (medians of criterion's samples):"
+    );
     println!(
         "{:<28} {:>10} {:>11} {:>13} {:>9} {:>13} {:>12}",
         "input", "bytes", "parse ms", "generate ms", "gen/parse", "peak heap MB", "heap/bytes"
@@ -187,7 +189,10 @@ fn report(inputs: &[Input]) {
         let (Some(parse), Some(generate)) = (parse, generate) else {
             continue; // filtered out on the command line
         };
-        generate_ms.insert(input.name.clone(), (input.text.len(), ms(generate), ms(parse)));
+        generate_ms.insert(
+            input.name.clone(),
+            (input.text.len(), ms(generate), ms(parse)),
+        );
         let heap = peak_heap(|| {
             black_box(load_and_generate(&input.text, source_name(input)));
         });

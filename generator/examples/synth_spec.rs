@@ -25,9 +25,10 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let base = args.get(2).map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml")
-    });
+    let base = args
+        .get(2)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml"));
     let result = std::fs::read_to_string(&base)
         .map_err(|e| format!("read {}: {e}", base.display()))
         .and_then(|text| synth::synthesize(&text, target))

@@ -297,7 +297,14 @@ impl Document {
         let segments = decode_pointer(pointer)?;
         let map = self
             .source_map
-            .get_or_init(|| self.text.as_deref().and_then(source_map::build))
+            .get_or_init(|| {
+                // Positions are a nicety: a bug in the second parser must
+                // not turn a loaded document into a crash.
+                let text = self.text.as_deref()?;
+                std::panic::catch_unwind(|| source_map::build(text))
+                    .ok()
+                    .flatten()
+            })
             .as_ref()?;
         let source_segments = self.moves.backward(&segments);
         let mut bare = String::new();

@@ -44,9 +44,9 @@ fn corpus_documents_generate_or_fail_as_tabled() {
             (Outcome::Fails(message), Err(error)) => wrong.push(format!(
                 "{file}: expected the error\n    {message}\n  got\n    {error}"
             )),
-            (Outcome::Fails(message), Ok(_)) => {
-                wrong.push(format!("{file}: expected to fail with {message}, generated"))
-            }
+            (Outcome::Fails(message), Ok(_)) => wrong.push(format!(
+                "{file}: expected to fail with {message}, generated"
+            )),
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
@@ -57,11 +57,7 @@ fn buildable_crates() -> Vec<(String, Vec<GeneratedFile>, bool)> {
     let mut crates = Vec::new();
     let name = common::SPEC_CRATE_NAME.to_string();
     let options = common::options(Some(name.clone()), Default::default());
-    crates.push((
-        name,
-        common::generate(&common::spec_path(), &options),
-        true,
-    ));
+    crates.push((name, common::generate(&common::spec_path(), &options), true));
     for (file, outcome) in CORPUS {
         if *outcome == Outcome::Generates {
             let name = common::corpus_crate_name(file);
@@ -186,7 +182,10 @@ fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
         if diagnostic["spans"].as_array().is_none_or(Vec::is_empty) {
             continue;
         }
-        let rendered = diagnostic["rendered"].as_str().unwrap_or_default().to_string();
+        let rendered = diagnostic["rendered"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
         match diagnostic["level"].as_str() {
             Some("error") | Some("error: internal compiler error") => {
                 errors.insert(rendered);
@@ -225,8 +224,7 @@ fn assert_compiles(report: &Report) {
     assert!(
         report.success,
         "{} failed:\n{}",
-        report.command,
-        report.stderr
+        report.command, report.stderr
     );
 }
 

@@ -54,7 +54,13 @@ fn corpus_document(file: &str) {
     let document = format!("shared/corpus/{file}");
     snapshot(&name, "models", &document, &files, "src/models.rs");
     if file == "oas31-webhook-example.yaml" {
-        snapshot(&name, "manifest", &document, &files, "schemas/manifest.json");
+        snapshot(
+            &name,
+            "manifest",
+            &document,
+            &files,
+            "schemas/manifest.json",
+        );
     }
 }
 

@@ -28,7 +28,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
     let mut component_files = Map::new();
     for (name, _) in &api.schemas {
         let path = format!("components/{}.json", file_stem(name));
-        let root = json!({ "$ref": format!("#/$defs/{}", escape(name)) });
+        let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
         files.push(schema_file(crate_name, &path, &root, &components)?);
         component_files.insert(name.clone(), Value::String(path));
     }
