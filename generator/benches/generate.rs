@@ -125,12 +125,18 @@ fn timed(input: &str, bench: &'static str, iters: u64, mut routine: impl FnMut()
 fn bench(c: &mut Criterion, inputs: &[Input]) {
     for input in inputs {
         let source_name = source_name(input);
+        // Ten samples of one iteration each fit in 6 s even at ~0.5 s per generate.
+        let seconds = if input.text.len() > SYNTHETIC_BYTES / 2 {
+            6
+        } else {
+            3
+        };
         let mut group = c.benchmark_group(&input.name);
         group
             .sample_size(10)
             .sampling_mode(SamplingMode::Flat)
             .warm_up_time(Duration::from_millis(500))
-            .measurement_time(Duration::from_secs(3))
+            .measurement_time(Duration::from_secs(seconds))
             .throughput(Throughput::Bytes(input.text.len() as u64));
         group.bench_function(PARSE, |b| {
             b.iter_custom(|iters| {

@@ -91,9 +91,13 @@ impl Builder {
         let file = emit::rust_file(
             &self.file_name,
             quote! {
+                // The models offer `schemars::JsonSchema` behind a `schemars` feature, which the
+                // including crate may not declare.
+                #[allow(unexpected_cfgs)]
                 pub mod support {
                     #support
                 }
+                #[allow(unexpected_cfgs)]
                 pub mod models {
                     #models
                 }
