@@ -91,14 +91,14 @@ impl Builder {
         let file = emit::rust_file(
             &self.file_name,
             quote! {
-                // The models offer `schemars::JsonSchema` behind a `schemars` feature, which the
-                // including crate may not declare.
-                #[allow(unexpected_cfgs)]
                 pub mod support {
+                    // The models offer `schemars::JsonSchema` behind a `schemars` feature,
+                    // which the including crate may not declare.
+                    #![allow(unexpected_cfgs)]
                     #support
                 }
-                #[allow(unexpected_cfgs)]
                 pub mod models {
+                    #![allow(unexpected_cfgs)]
                     #models
                 }
                 pub use models::*;

@@ -44,16 +44,19 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
         version: semver_or_default(&api.version),
     };
     let contract = emit::contract::emit(&api, &info.name)?;
+    let example_tests = if options.no_example_tests {
+        None
+    } else {
+        emit::example_tests::emit(&api)?
+    };
     let mut files = vec![
         emit::krate::cargo_toml(&api, &info),
-        emit::krate::lib_rs(&api, !options.no_example_tests)?,
+        emit::krate::lib_rs(&api, example_tests.is_some())?,
         emit::krate::contract_rs(&contract)?,
         emit::models::emit(&api)?,
         emit::support::emit()?,
     ];
-    if !options.no_example_tests {
-        files.push(emit::example_tests::emit(&api)?);
-    }
+    files.extend(example_tests);
     files.extend(contract);
     files.sort();
     Ok(files)

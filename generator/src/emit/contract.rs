@@ -226,11 +226,9 @@ fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
         Value::Object(map) => {
             for (key, inner) in map {
                 if key == "$ref"
-                    && let Some(name) = inner
-                        .as_str()
-                        .and_then(|r| r.strip_prefix(COMPONENT_PREFIX))
+                    && let Some(name) = inner.as_str().and_then(component_of)
                 {
-                    out.insert(unescape(name));
+                    out.insert(name);
                 } else {
                     collect_refs(inner, out);
                 }
@@ -241,18 +239,18 @@ fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
+/// The component a `$ref` names, decoded (`#/components/schemas/Order%20Line` → `Order Line`).
+fn component_of(reference: &str) -> Option<String> {
+    crate::ir::build::component_name(reference)
+}
+
 fn rewrite(value: &Value) -> Value {
     match value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(key, inner)| {
-                    let inner = match (key.as_str(), inner.as_str()) {
-                        ("$ref", Some(reference)) if reference.starts_with(COMPONENT_PREFIX) => {
-                            Value::String(format!(
-                                "#/$defs/{}",
-                                &reference[COMPONENT_PREFIX.len()..]
-                            ))
-                        }
+                    let inner = match (key.as_str(), inner.as_str().and_then(component_of)) {
+                        ("$ref", Some(name)) => Value::String(format!("#/$defs/{}", escape(&name))),
                         _ => rewrite(inner),
                     };
                     (key.clone(), inner)
@@ -264,12 +262,21 @@ fn rewrite(value: &Value) -> Value {
     }
 }
 
+/// A pointer segment as it must appear in a URI fragment: `~` and `/` escaped, and anything
+/// outside the fragment character set percent-encoded.
 fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
-}
-
-fn unescape(segment: &str) -> String {
-    segment.replace("~1", "/").replace("~0", "~")
+    let mut out = String::new();
+    for c in segment.replace('~', "~0").replace('/', "~1").chars() {
+        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c) {
+            out.push(c);
+        } else {
+            let mut bytes = [0; 4];
+            for byte in c.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        }
+    }
+    out
 }
 
 /// A file name for a component or operation id: letters, digits, `-`, `_` and `.` only.

@@ -18,8 +18,8 @@ struct Case<'a> {
     ty: TypeRef,
 }
 
-/// The examples test file.
-pub fn emit(api: &Api) -> Result<GeneratedFile> {
+/// The examples test file; `None` when the document has no examples to test.
+pub fn emit(api: &Api) -> Result<Option<GeneratedFile>> {
     let mut cases = Vec::new();
     for def in &api.types {
         for example in &def.examples {
@@ -74,7 +74,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
             }
         });
     }
-    rust_file("src/example_tests.rs", tokens(tests))
+    if tests.is_empty() {
+        return Ok(None);
+    }
+    rust_file("src/example_tests.rs", tokens(tests)).map(Some)
 }
 
 fn tokens(tests: Vec<TokenStream>) -> TokenStream {

@@ -59,6 +59,12 @@ uuid = {{ version = "1", features = ["serde"] }}
 
 /// `src/lib.rs`; `example_tests` declares the round-trip test module.
 pub fn lib_rs(api: &Api, example_tests: bool) -> Result<GeneratedFile> {
+    // A document without schemas has nothing to re-export.
+    let reexport = (!api.types.is_empty()).then(|| {
+        quote!(
+            pub use models::*;
+        )
+    });
     let mut docs = vec![format!(" {} {}", api.title, api.version), String::new()];
     if let Some(description) = &api.description {
         docs.extend(doc_lines(description));
@@ -89,7 +95,7 @@ pub fn lib_rs(api: &Api, example_tests: bool) -> Result<GeneratedFile> {
             pub mod support;
             #tests
 
-            pub use models::*;
+            #reexport
         },
     )
 }

@@ -40,7 +40,7 @@ fn type_def(def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStr
     Ok(match &def.kind {
         TypeKind::Struct(object) => struct_def(def, object, boxed)?,
         TypeKind::Enum(values) => enum_def(def, values),
-        TypeKind::Union(union) => union_def(def, union)?,
+        TypeKind::Union(union) => union_def(def, union, boxed)?,
         TypeKind::Newtype(inner) => {
             let inner = rust_type(inner, &here)?;
             quote! {
@@ -301,7 +301,11 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
     }
 }
 
-fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
+fn union_def(
+    def: &TypeDef,
+    union: &UnionDef,
+    boxed: &HashSet<(String, String)>,
+) -> Result<TokenStream> {
     let docs = doc_attrs(def.docs.as_deref());
     let name = ident(&def.name);
     let here = TokenStream::new();
@@ -310,7 +314,12 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
     let mut payloads = Vec::new();
     for variant in &union.variants {
         variants.push(ident(&variant.rust_name));
-        payloads.push(rust_type(&variant.ty, &here)?);
+        let payload = rust_type(&variant.ty, &here)?;
+        if boxed.contains(&(def.name.clone(), variant.rust_name.clone())) {
+            payloads.push(quote!(Box<#payload>));
+        } else {
+            payloads.push(payload);
+        }
     }
     let type_name = def.name.as_str();
     let schema_impl = quote! {
@@ -425,14 +434,26 @@ fn recursive_fields(api: &Api) -> HashSet<(String, String)> {
     };
     let mut boxed = HashSet::new();
     for def in &api.types {
-        if let TypeKind::Struct(object) = &def.kind {
-            for field in &object.fields {
-                if let Some(target) = direct_target(&field.ty)
-                    && reaches(target, &def.name)
-                {
-                    boxed.insert((def.name.clone(), field.rust_name.clone()));
+        match &def.kind {
+            TypeKind::Struct(object) => {
+                for field in &object.fields {
+                    if let Some(target) = direct_target(&field.ty)
+                        && reaches(target, &def.name)
+                    {
+                        boxed.insert((def.name.clone(), field.rust_name.clone()));
+                    }
                 }
             }
+            TypeKind::Union(union) => {
+                for variant in &union.variants {
+                    if let Some(target) = direct_target(&variant.ty)
+                        && reaches(target, &def.name)
+                    {
+                        boxed.insert((def.name.clone(), variant.rust_name.clone()));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     boxed

@@ -212,6 +212,10 @@ impl<'a> Builder<'a> {
             .pointer(&at)
             .cloned()
             .ok_or_else(|| spec_error(self.doc, &at, "component schema does not exist"))?;
+        if schema.get("$ref").is_some() {
+            // `A: {$ref: A}` or `A: {$ref: B}, B: {$ref: A}` never reaches a definition.
+            self.doc.deref(&schema, &at)?;
+        }
         let hint = NameHint::Component(name.to_string());
         let map = schema.as_object().cloned().unwrap_or_default();
         let examples = schema_examples(&map, &at);
@@ -277,10 +281,7 @@ impl<'a> Builder<'a> {
     }
 
     fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
-        if let Some(name) = reference.strip_prefix(COMPONENT_SCHEMAS)
-            && !name.contains('/')
-        {
-            let name = crate::load::unescape_segment(name);
+        if let Some(name) = component_name(reference) {
             let target = self.doc.pointer(reference).cloned().unwrap_or(Value::Null);
             let nullable = target.as_object().is_some_and(|m| types_of(m).1);
             return Ok((self.component(&name)?, nullable));
@@ -575,7 +576,9 @@ impl<'a> Builder<'a> {
         for (index, branch) in branches {
             let branch_at = child(&child(at, key), &index.to_string());
             if let Some(reference) = branch.get("$ref").and_then(Value::as_str) {
-                refs_to_index.insert(reference.to_string(), variants.len());
+                let reference = crate::load::canonical_pointer(reference)
+                    .unwrap_or_else(|| reference.to_string());
+                refs_to_index.insert(reference, variants.len());
             }
             let ty = if has_base {
                 let (target, target_at) = self.doc.deref(branch, &branch_at)?;
@@ -585,10 +588,10 @@ impl<'a> Builder<'a> {
                     "allOf".into(),
                     Value::Array(vec![Value::Object(base.clone()), target.clone()]),
                 );
-                let variant_hint = match target_at.strip_prefix(COMPONENT_SCHEMAS) {
-                    Some(name) if !name.contains('/') => NameHint::Child {
+                let variant_hint = match component_name(&target_at) {
+                    Some(name) => NameHint::Child {
                         parent: at.to_string(),
-                        suffix: crate::load::unescape_segment(name),
+                        suffix: name,
                     },
                     _ => NameHint::child_of(at, &format!("Variant{index}")),
                 };
@@ -636,7 +639,8 @@ impl<'a> Builder<'a> {
                             continue;
                         };
                         let reference = if target.starts_with('#') {
-                            target.to_string()
+                            crate::load::canonical_pointer(target)
+                                .unwrap_or_else(|| target.to_string())
                         } else {
                             format!("{COMPONENT_SCHEMAS}{}", escape_segment(target))
                         };
@@ -655,9 +659,7 @@ impl<'a> Builder<'a> {
                     .iter()
                     .filter(|(_, index)| !mapped.contains(index))
                     .filter_map(|(reference, index)| {
-                        reference
-                            .strip_prefix(COMPONENT_SCHEMAS)
-                            .map(|name| (crate::load::unescape_segment(name), *index))
+                        component_name(reference).map(|name| (name, *index))
                     })
                     .collect();
                 implicit.sort_by_key(|(_, index)| *index);
@@ -1037,7 +1039,17 @@ impl<'a> Builder<'a> {
                         }
                         continue;
                     }
-                    let value = if is_schema_keyword(key) {
+                    let value = if is_schema_map_keyword(key)
+                        && let Value::Object(schemas) = value
+                    {
+                        let key_at = child(at, key);
+                        let mut visited = Map::new();
+                        for (name, schema) in schemas {
+                            let schema = self.contract_schema(schema, &child(&key_at, name))?;
+                            visited.insert(name.clone(), schema);
+                        }
+                        Value::Object(visited)
+                    } else if is_schema_keyword(key) {
                         self.contract_schema(value, &child(at, key))?
                     } else {
                         value.clone()
@@ -1057,13 +1069,11 @@ impl<'a> Builder<'a> {
     }
 }
 
-/// Keywords whose values hold subschemas (directly, in arrays, or in maps).
+/// Keywords whose value is a subschema or an array of subschemas.
 fn is_schema_keyword(key: &str) -> bool {
     matches!(
         key,
-        "properties"
-            | "patternProperties"
-            | "additionalProperties"
+        "additionalProperties"
             | "items"
             | "prefixItems"
             | "allOf"
@@ -1074,19 +1084,34 @@ fn is_schema_keyword(key: &str) -> bool {
             | "then"
             | "else"
             | "contains"
-            | "dependentSchemas"
             | "propertyNames"
             | "unevaluatedItems"
             | "unevaluatedProperties"
-            | "$defs"
-            | "definitions"
-    ) || key.chars().all(|c| c.is_ascii_digit())
+    )
+}
+
+/// Keywords whose value maps names to subschemas.
+fn is_schema_map_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions"
+    )
 }
 
 fn is_component_schema_ref(reference: &str) -> bool {
-    reference
-        .strip_prefix(COMPONENT_SCHEMAS)
-        .is_some_and(|name| !name.is_empty() && !name.contains('/'))
+    component_name(reference).is_some()
+}
+
+/// The component name when a `$ref` points at `#/components/schemas/<name>` (in any
+/// spelling: `~1` escapes and percent-encoding are decoded).
+pub(crate) fn component_name(reference: &str) -> Option<String> {
+    let segments = crate::load::decode_pointer(reference)?;
+    match segments.as_slice() {
+        [components, schemas, name] if components == "components" && schemas == "schemas" => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
 }
 
 struct Media {

@@ -152,12 +152,43 @@ const KEYWORDS: &[&str] = &[
 
 /// Names the generated code uses unqualified; a type may not take them.
 const RESERVED_TYPES: &[&str] = &[
-    "Option", "Some", "None", "Result", "Ok", "Err", "String", "Vec", "Box", "Self",
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "String",
+    "Vec",
+    "Box",
+    "Self",
+    "From",
+    "Into",
+    "Default",
+    "Clone",
+    "Copy",
+    "Eq",
+    "PartialEq",
+    "Ord",
+    "PartialOrd",
+    "Hash",
+    "Debug",
+    "Send",
+    "Sync",
+    "Sized",
+    "ToString",
+    "ToOwned",
+    "Iterator",
+    "AsRef",
+    "Drop",
+    "Fn",
 ];
 
 /// Splits on anything that is not an ASCII letter or digit, so heck sees clean words.
 fn words_only(raw: &str) -> String {
-    raw.chars()
+    // Transliterate first so that `größe` reads `grosse`, not `gr_e`.
+    deunicode::deunicode(raw)
+        .chars()
         .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
         .collect()
 }
@@ -172,7 +203,7 @@ pub(crate) fn pascal(raw: &str, fallback: &str) -> String {
         name = format!("{fallback}{name}");
     }
     if name == "Self" {
-        name.push('_');
+        name.push_str("Value");
     }
     name
 }
@@ -211,8 +242,10 @@ impl Scope {
         if self.taken.insert(base.clone()) {
             return base;
         }
+        // `type_` numbers as `type_2`, not `type__2`, which rustc would flag.
+        let stem = base.trim_end_matches('_').to_string();
         (2..)
-            .map(|n| format!("{base}{}{n}", self.sep))
+            .map(|n| format!("{stem}{}{n}", self.sep))
             .find(|candidate| self.taken.insert(candidate.clone()))
             .unwrap_or(base)
     }
@@ -252,7 +285,7 @@ pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()>
     for (pointer, slot) in slots {
         let mut def = slot.def;
         def.name = by_pointer[&pointer].clone();
-        rename_kind(&mut def.kind, &by_pointer)?;
+        rename_kind(&def.name, &mut def.kind, &by_pointer)?;
         declared.push(def);
     }
     declared.sort_by(|a, b| a.name.cmp(&b.name));
@@ -364,7 +397,7 @@ fn rename_ref(ty: &mut TypeRef, names: &HashMap<String, String>) -> Result<()> {
     Ok(())
 }
 
-fn rename_kind(kind: &mut TypeKind, names: &HashMap<String, String>) -> Result<()> {
+fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>) -> Result<()> {
     match kind {
         TypeKind::Struct(def) => {
             let mut scope = Scope::new("_");
@@ -388,7 +421,13 @@ fn rename_kind(kind: &mut TypeKind, names: &HashMap<String, String>) -> Result<(
             let mut scope = Scope::new("");
             for variant in &mut def.variants {
                 rename_ref(&mut variant.ty, names)?;
-                variant.rust_name = scope.claim(variant_name(&variant.ty));
+                let full = variant_name(&variant.ty);
+                let short = full
+                    .strip_prefix(owner)
+                    .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                    .map(str::to_string)
+                    .unwrap_or(full);
+                variant.rust_name = scope.claim(short);
             }
             def.catch_all = scope.claim("Unknown".into());
         }
@@ -444,7 +483,8 @@ mod tests {
         assert_eq!(pascal("ACH_STANDARD", "Value"), "AchStandard");
         assert_eq!(pascal("2XX", "Value"), "Value2xx");
         assert_eq!(pascal("", "Value"), "Value");
-        assert_eq!(pascal("self", "Value"), "Self_");
+        assert_eq!(pascal("self", "Value"), "SelfValue");
+        assert_eq!(snake("größe", "field"), "grosse");
     }
 
     #[test]

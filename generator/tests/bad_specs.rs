@@ -1,0 +1,519 @@
+//! The `specgen` binary on documents it must refuse, and its `check` subcommand.
+//!
+//! A refused document makes `generate` and `check` exit 2 with a message that says what is
+//! wrong and where (a JSON pointer, or a line and column for text that does not parse), never
+//! a panic, and leaves an existing generated crate byte for byte as it was.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use tempfile::TempDir;
+
+/// A small document that generates.
+const GOOD: &str = r#"openapi: 3.1.0
+info:
+  title: Good
+  version: 1.0.0
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema:
+            type: string
+      responses:
+        '200':
+          description: The thing
+          content:
+            application/json:
+              schema:
+                $ref: '#/components/schemas/Thing'
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [id]
+      properties:
+        id:
+          type: string
+        kind:
+          type: string
+          enum: [small, large]
+"#;
+
+/// A temporary directory with `specs/` for documents and `work/out`, a crate generated from
+/// [`GOOD`]. Commands run in `work/`, so nothing can land in the repository.
+struct Sandbox {
+    dir: TempDir,
+}
+
+impl Sandbox {
+    fn new() -> Sandbox {
+        let dir = tempfile::tempdir().expect("temporary directory");
+        std::fs::create_dir_all(dir.path().join("specs")).unwrap();
+        std::fs::create_dir_all(dir.path().join("work")).unwrap();
+        let sandbox = Sandbox { dir };
+        let good = sandbox.spec("good.yaml", GOOD);
+        let out = sandbox.run(&["generate".as_ref(), "--spec".as_ref(), good.as_os_str()]);
+        assert_success(&out, "generating the good crate");
+        sandbox
+    }
+
+    /// Writes a document under `specs/`.
+    fn spec(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.dir.path().join("specs").join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    fn work(&self) -> PathBuf {
+        self.dir.path().join("work")
+    }
+
+    fn out(&self) -> PathBuf {
+        self.work().join("out")
+    }
+
+    /// Runs `specgen <args> --out <work/out>` in `work/`.
+    fn run(&self, args: &[&OsStr]) -> Output {
+        let out = self.out();
+        Command::new(env!("CARGO_BIN_EXE_specgen"))
+            .args(args)
+            .arg("--out")
+            .arg(&out)
+            .current_dir(self.work())
+            .output()
+            .expect("running specgen")
+    }
+
+    /// Everything under `work/`: the generated crate, and any staging directory left beside it.
+    fn snapshot(&self) -> BTreeMap<PathBuf, Vec<u8>> {
+        common::read_tree(&self.work())
+    }
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn assert_success(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what}: exit {:?}\n{}",
+        output.status.code(),
+        stderr(output)
+    );
+}
+
+/// `generate` and `check` both refuse the document with exit 2, without panicking, with
+/// every expected fragment in the message, and leave the generated crate alone.
+fn assert_refused(file_name: &str, document: &str, expected: &[&str]) -> String {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec(file_name, document);
+    let before = sandbox.snapshot();
+    let mut message = String::new();
+    for subcommand in ["generate", "check"] {
+        let output = sandbox.run(&[subcommand.as_ref(), "--spec".as_ref(), spec.as_os_str()]);
+        let text = stderr(&output);
+        assert!(
+            !text.contains("panicked"),
+            "{subcommand} panicked on {file_name}:\n{text}"
+        );
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{subcommand} on {file_name} should exit 2:\n{text}"
+        );
+        assert!(
+            text.starts_with("error: "),
+            "{subcommand}: message should start with `error: `:\n{text}"
+        );
+        for fragment in expected {
+            assert!(
+                text.contains(fragment),
+                "{subcommand} on {file_name}: message lacks `{fragment}`:\n{text}"
+            );
+        }
+        assert_eq!(
+            sandbox.snapshot(),
+            before,
+            "{subcommand} on {file_name} changed the output directory"
+        );
+        message = text;
+    }
+    message
+}
+
+#[test]
+fn malformed_yaml_is_reported_with_line_and_column() {
+    let message = assert_refused(
+        "malformed.yaml",
+        "openapi: 3.1.0\ninfo:\n  title: Bad\n  version: [1.0\npaths: {}\n",
+        &["malformed.yaml: ", "line ", "column "],
+    );
+    // The flow sequence opened on line 4 is still open when line 5 starts.
+    assert!(message.contains("(line 5, column "), "{message}");
+}
+
+#[test]
+fn malformed_json_is_reported_with_line_and_column() {
+    assert_refused(
+        "malformed.json",
+        "{\n  \"openapi\": \"3.1.0\",\n  \"info\": {\"title\": \"Bad\",, \"version\": \"1\"}\n}\n",
+        &["malformed.json: ", "(line 3, column "],
+    );
+}
+
+#[test]
+fn a_dangling_ref_names_the_pointer_and_the_target() {
+    assert_refused(
+        "dangling.yaml",
+        r##"openapi: 3.1.0
+info: {title: Dangling, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      properties:
+        b:
+          $ref: "#/components/schemas/Nope"
+"##,
+        &[
+            "#/components/schemas/A/properties/b: $ref '#/components/schemas/Nope' does not exist",
+            "(line 10, column ",
+        ],
+    );
+}
+
+#[test]
+fn a_dangling_ref_in_an_operation_names_the_pointer() {
+    assert_refused(
+        "dangling-op.yaml",
+        r##"openapi: 3.1.0
+info: {title: Dangling, version: "1"}
+paths:
+  /a:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              $ref: "#/components/schemas/Nope"
+      responses:
+        '204': {description: done}
+"##,
+        &[
+            "#/paths/~1a/post/requestBody/content/application~1json/schema: \
+             $ref '#/components/schemas/Nope' does not exist",
+        ],
+    );
+}
+
+#[test]
+fn an_external_ref_is_unsupported() {
+    assert_refused(
+        "external.yaml",
+        r##"openapi: 3.1.0
+info: {title: External, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      properties:
+        b:
+          $ref: "other.yaml#/X"
+"##,
+        &[
+            "#/components/schemas/A/properties/b: unsupported external $ref",
+            "other.yaml#/X",
+        ],
+    );
+}
+
+#[test]
+fn all_of_over_a_non_object_is_unsupported() {
+    assert_refused(
+        "allof.yaml",
+        r##"openapi: 3.1.0
+info: {title: AllOf, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      allOf:
+        - type: string
+        - type: object
+          properties:
+            b: {type: string}
+"##,
+        &[
+            "#/components/schemas/A/allOf/0: unsupported allOf",
+            "(line 8, column ",
+        ],
+    );
+}
+
+#[test]
+fn a_duplicate_operation_id_names_both_operations() {
+    assert_refused(
+        "duplicate-operation.yaml",
+        r##"openapi: 3.1.0
+info: {title: Duplicate, version: "1"}
+paths:
+  /a:
+    get: {operationId: listThings, responses: {'204': {description: done}}}
+  /b:
+    post: {operationId: listThings, responses: {'204': {description: done}}}
+"##,
+        &[
+            "duplicate operationId 'listThings'",
+            "#/paths/~1a/get",
+            "#/paths/~1b/post",
+        ],
+    );
+}
+
+#[test]
+fn operation_ids_that_become_the_same_function_name_both_named() {
+    assert_refused(
+        "function-collision.yaml",
+        r##"openapi: 3.1.0
+info: {title: Functions, version: "1"}
+paths:
+  /a:
+    get: {operationId: get-thing, responses: {'204': {description: done}}}
+  /b:
+    get: {operationId: get_thing, responses: {'204': {description: done}}}
+"##,
+        &[
+            "two definitions would both be named `get_thing`",
+            "#/paths/~1a/get",
+            "#/paths/~1b/get",
+        ],
+    );
+}
+
+#[test]
+fn component_names_that_become_the_same_type_name_both_named() {
+    assert_refused(
+        "collision.yaml",
+        r##"openapi: 3.1.0
+info: {title: Collision, version: "1"}
+paths: {}
+components:
+  schemas:
+    foo_bar: {type: string}
+    FooBar: {type: integer}
+"##,
+        &[
+            "two definitions would both be named `FooBar`",
+            "#/components/schemas/foo_bar",
+            "#/components/schemas/FooBar",
+        ],
+    );
+}
+
+#[test]
+fn swagger_2_is_unsupported() {
+    assert_refused(
+        "swagger.yaml",
+        "swagger: \"2.0\"\ninfo: {title: Old, version: \"1\"}\npaths: {}\n",
+        &["#/swagger: unsupported Swagger 2.0", "OpenAPI 3"],
+    );
+}
+
+#[test]
+fn an_unknown_openapi_version_is_unsupported() {
+    assert_refused(
+        "future.yaml",
+        "openapi: 4.0.0\ninfo: {title: Future, version: \"1\"}\npaths: {}\n",
+        &["#/openapi: unsupported OpenAPI 4.0.0"],
+    );
+}
+
+#[test]
+fn an_empty_document_is_refused() {
+    assert_refused("empty.yaml", "", &["must be a mapping at the top level"]);
+}
+
+#[test]
+fn a_missing_document_is_refused() {
+    assert_refused_args(
+        &["--spec", "../specs/does-not-exist.yaml"],
+        &["cannot read ../specs/does-not-exist.yaml"],
+    );
+}
+
+#[test]
+fn a_type_override_without_a_type_is_refused() {
+    assert_refused_args(
+        &["--type-override", "Thing"],
+        &["--type-override takes KEY=TYPE, got `Thing`"],
+    );
+}
+
+#[test]
+fn a_type_override_that_is_not_rust_is_refused() {
+    assert_refused_args(
+        &["--type-override", "Thing=not a type"],
+        &["type override `not a type` is not a Rust type"],
+    );
+}
+
+#[test]
+fn a_ref_cycle_between_components_is_refused() {
+    assert_refused(
+        "ref-cycle.yaml",
+        r##"openapi: 3.1.0
+info: {title: Cycle, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      $ref: "#/components/schemas/B"
+    B:
+      $ref: "#/components/schemas/A"
+"##,
+        &["#/components/schemas/A", "#/components/schemas/B", "cycle"],
+    );
+}
+
+#[test]
+fn a_component_that_refers_to_itself_is_refused() {
+    assert_refused(
+        "self-ref.yaml",
+        r##"openapi: 3.1.0
+info: {title: Cycle, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      $ref: "#/components/schemas/A"
+"##,
+        &["#/components/schemas/A", "cycle"],
+    );
+}
+
+/// Like [`assert_refused`], for the good document with extra arguments.
+fn assert_refused_args(args: &[&str], expected: &[&str]) {
+    let sandbox = Sandbox::new();
+    let good = sandbox.spec("good.yaml", GOOD);
+    let before = sandbox.snapshot();
+    for subcommand in ["generate", "check"] {
+        let mut all: Vec<&OsStr> = vec![subcommand.as_ref()];
+        if !args.contains(&"--spec") {
+            all.extend(["--spec".as_ref(), good.as_os_str()]);
+        }
+        all.extend(args.iter().map(|arg| OsStr::new(*arg)));
+        let output = sandbox.run(&all);
+        let text = stderr(&output);
+        assert!(!text.contains("panicked"), "{subcommand} panicked:\n{text}");
+        assert_eq!(output.status.code(), Some(2), "{subcommand}:\n{text}");
+        for fragment in expected {
+            assert!(
+                text.contains(fragment),
+                "{subcommand}: message lacks `{fragment}`:\n{text}"
+            );
+        }
+        assert_eq!(
+            sandbox.snapshot(),
+            before,
+            "{subcommand} changed the output"
+        );
+    }
+}
+
+fn check(sandbox: &Sandbox) -> Output {
+    let good = sandbox.dir.path().join("specs").join("good.yaml");
+    sandbox.run(&["check".as_ref(), "--spec".as_ref(), good.as_os_str()])
+}
+
+#[test]
+fn check_passes_on_fresh_output() {
+    let sandbox = Sandbox::new();
+    let output = check(&sandbox);
+    assert_success(&output, "check right after generate");
+    assert!(
+        stderr(&output).contains("is up to date"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn check_names_a_changed_file() {
+    let sandbox = Sandbox::new();
+    let models = sandbox.out().join("src").join("models.rs");
+    let mut text = std::fs::read_to_string(&models).unwrap();
+    text.push_str("// edited by hand\n");
+    std::fs::write(&models, text).unwrap();
+    let output = check(&sandbox);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(message.contains("1 file(s) differ"), "{message}");
+    assert!(message.contains("changed: src/models.rs"), "{message}");
+    assert!(message.contains("-// edited by hand"), "{message}");
+}
+
+#[test]
+fn check_names_missing_and_extra_files() {
+    let sandbox = Sandbox::new();
+    std::fs::remove_file(sandbox.out().join("schemas").join("manifest.json")).unwrap();
+    std::fs::write(sandbox.out().join("src").join("extra.rs"), "").unwrap();
+    let output = check(&sandbox);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains("missing: schemas/manifest.json"),
+        "{message}"
+    );
+    assert!(
+        message.contains("not generated (extra): src/extra.rs"),
+        "{message}"
+    );
+}
+
+#[test]
+fn generate_restores_its_own_output() {
+    let sandbox = Sandbox::new();
+    let before = sandbox.snapshot();
+    std::fs::write(sandbox.out().join("src").join("models.rs"), "// edited\n").unwrap();
+    std::fs::write(sandbox.out().join("stray.txt"), "x").unwrap();
+    let good = sandbox.dir.path().join("specs").join("good.yaml");
+    let output = sandbox.run(&["generate".as_ref(), "--spec".as_ref(), good.as_os_str()]);
+    assert_success(&output, "regenerating");
+    assert_eq!(sandbox.snapshot(), before);
+    assert_success(&check(&sandbox), "check after regenerating");
+}
+
+#[test]
+fn generate_refuses_a_directory_it_did_not_write() {
+    let sandbox = Sandbox::new();
+    let mine = sandbox.work().join("mine");
+    std::fs::create_dir_all(mine.join("src")).unwrap();
+    std::fs::write(mine.join("Cargo.toml"), "[package]\nname = \"mine\"\n").unwrap();
+    std::fs::write(mine.join("src").join("lib.rs"), "// hand-written\n").unwrap();
+    let before = sandbox.snapshot();
+    let good = sandbox.dir.path().join("specs").join("good.yaml");
+    let output = Command::new(env!("CARGO_BIN_EXE_specgen"))
+        .args(["generate".as_ref(), "--spec".as_ref(), good.as_os_str()])
+        .args(["--out".as_ref(), mine.as_os_str()])
+        .current_dir(sandbox.work())
+        .output()
+        .unwrap();
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{message}");
+    assert!(!message.contains("panicked"), "{message}");
+    assert!(message.contains("refusing to replace it"), "{message}");
+    assert_eq!(sandbox.snapshot(), before);
+    assert!(Path::new(&mine.join("src").join("lib.rs")).exists());
+}
