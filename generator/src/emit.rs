@@ -1,12 +1,17 @@
 //! Emitters: each turns the IR into files of the generated crate. They read only the IR; Rust
 //! is built as `quote!` token streams and printed by prettyplease, never glued from strings.
 
+pub mod client;
 pub mod contract;
 pub mod example_tests;
 pub mod krate;
 pub mod models;
+mod operations;
+pub mod runtime;
+pub mod server;
 pub mod support;
 mod types;
+pub mod webhooks;
 
 use std::path::PathBuf;
 

@@ -49,14 +49,37 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
     } else {
         emit::example_tests::emit(&api)?
     };
+    let crate_ident = info.name.replace('-', "_");
+    let sides = emit::krate::Sides {
+        server: !api.operations.is_empty(),
+        client: !api.operations.is_empty(),
+        webhooks: !api.webhooks.is_empty(),
+        example_tests: example_tests.is_some(),
+    };
     let mut files = vec![
         emit::krate::cargo_toml(&api, &info),
-        emit::krate::lib_rs(&api, example_tests.is_some())?,
+        emit::krate::lib_rs(&api, &sides)?,
+        emit::runtime::credentials(&api)?,
         emit::krate::contract_rs(&contract)?,
         emit::models::emit(&api)?,
         emit::support::emit()?,
     ];
     files.extend(example_tests);
+    if sides.server || sides.webhooks {
+        files.push(emit::runtime::validation()?);
+    }
+    if sides.client || sides.webhooks {
+        files.push(emit::runtime::retry()?);
+    }
+    if sides.server {
+        files.push(emit::server::emit(&api, &crate_ident)?);
+    }
+    if sides.client {
+        files.push(emit::client::emit(&api)?);
+    }
+    if sides.webhooks {
+        files.push(emit::webhooks::emit(&api)?);
+    }
     files.extend(contract);
     files.sort();
     Ok(files)

@@ -129,6 +129,11 @@ fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
         specgen::output::write_crate(&root.join(name), files)
             .unwrap_or_else(|e| panic!("writing {name}: {e}"));
         members.push(format!("{name:?}"));
+        // Every crate is built with its server, client and webhook sides; those flagged also
+        // with schemars, so both configurations of the models are covered.
+        for side in ["server", "client", "webhooks"] {
+            features.push(format!("{name}/{side}"));
+        }
         if *schemars {
             features.push(format!("{name}/schemars"));
         }

@@ -17,6 +17,7 @@
 //! Locations are JSON pointers into the document (RFC 6901), e.g.
 //! `/paths/~1banking~1accounts/get/responses/200/content/application~1json/example`.
 
+pub mod har;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};

@@ -72,13 +72,15 @@ pub(crate) fn doc_attrs(docs: Option<&str>) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-/// A description as rustdoc lines. Leading spaces are dropped and bare code fences marked as
+/// A description as rustdoc lines. Indentation is capped at three spaces (enough for list
+/// continuations, too little for an indented code block) and bare code fences are marked as
 /// text: a description is not Rust, and rustdoc would otherwise run such blocks as doctests.
 pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut in_fence = false;
     docs.lines()
-        .map(|line| {
-            let line = line.trim();
+        .map(|raw| {
+            let line = raw.trim();
+            let indent = (raw.len() - raw.trim_start().len()).min(3);
             if let Some(info) = line.strip_prefix("```") {
                 let opening = !in_fence;
                 in_fence = !in_fence;
@@ -89,7 +91,7 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
             if line.is_empty() {
                 String::new()
             } else {
-                format!(" {line}")
+                format!(" {}{line}", " ".repeat(indent))
             }
         })
         .collect()

@@ -1,0 +1,508 @@
+//! `src/client.rs` of the generated crate (feature `client`): a reqwest client with one async
+//! method per operation, credentials on every call, generated idempotency keys, and bounded
+//! retries where they are safe.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::operations::{
+    body_type, error_body_type, idempotency_header, is_success, param_type, path_format,
+};
+use super::runtime::credential_fields;
+use super::types::{doc_attrs, ident};
+use super::{GeneratedFile, rust_file};
+use crate::error::Result;
+use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
+
+/// The client file.
+pub fn emit(api: &Api) -> Result<GeneratedFile> {
+    let error_body = match error_body_type(api) {
+        Some(ty) => body_type(&ty)?,
+        None => quote!(::serde_json::Value),
+    };
+    let mut items = Vec::new();
+    let mut methods = Vec::new();
+    for op in &api.operations {
+        let (success_type, success_item, arms) = success(op)?;
+        items.extend(success_item);
+        methods.push(method(api, op, &success_type, arms)?);
+    }
+    let apply_credentials = apply_credentials(api);
+    rust_file(
+        "src/client.rs",
+        quote! {
+            //! The client side: [`Client`], one async method per operation.
+            //!
+            //! Success returns the typed body; a documented error status returns
+            //! [`ClientError::Api`] with the status and the error body; transport failures are
+            //! [`ClientError::Transport`]. Credentials go with every call and never into
+            //! `Debug` output.
+            #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+
+            use ::std::time::Duration;
+
+            use crate::credentials::Credentials;
+            use crate::retry::RetryPolicy;
+
+            /// The error body of the API's documented error responses.
+            pub type ErrorBody = #error_body;
+
+            /// Why a call did not return a success.
+            #[derive(Debug)]
+            pub enum ClientError {
+                /// The API answered with an error status and its error body.
+                Api {
+                    /// The HTTP status.
+                    status: ::http::StatusCode,
+                    /// The error body.
+                    body: ErrorBody,
+                },
+                /// The API answered with a status the spec does not document for the operation,
+                /// or with a body that does not match it.
+                UnexpectedResponse {
+                    /// The HTTP status.
+                    status: ::http::StatusCode,
+                    /// The body as received.
+                    body: String,
+                    /// What did not match.
+                    reason: String,
+                },
+                /// The request could not be sent or its answer not received (connection,
+                /// time-out), after the retries allowed.
+                Transport(::reqwest::Error),
+                /// The request could not be built (for example an invalid base URL).
+                InvalidRequest(String),
+            }
+
+            impl ::std::fmt::Display for ClientError {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    match self {
+                        ClientError::Api { status, body } => write!(f, "the API answered {status}: {body:?}"),
+                        ClientError::UnexpectedResponse { status, reason, .. } => write!(f, "unexpected response {status}: {reason}"),
+                        ClientError::Transport(err) => write!(f, "transport error: {err}"),
+                        ClientError::InvalidRequest(reason) => write!(f, "invalid request: {reason}"),
+                    }
+                }
+            }
+
+            impl ::std::error::Error for ClientError {
+                fn source(&self) -> Option<&(dyn ::std::error::Error + 'static)> {
+                    match self {
+                        ClientError::Transport(err) => Some(err),
+                        _ => None,
+                    }
+                }
+            }
+
+            #(#items)*
+
+            /// A client of the API.
+            #[derive(Debug, Clone)]
+            pub struct Client {
+                base_url: String,
+                credentials: Credentials,
+                http: ::reqwest::Client,
+                retry: RetryPolicy,
+            }
+
+            /// Options of a [`Client`].
+            #[derive(Debug)]
+            pub struct ClientBuilder {
+                base_url: String,
+                credentials: Credentials,
+                timeout: Option<Duration>,
+                connect_timeout: Option<Duration>,
+                retry: RetryPolicy,
+                http: Option<::reqwest::Client>,
+            }
+
+            impl ClientBuilder {
+                /// Time-out of each attempt, from sending to the end of the answer (default 30 s).
+                pub fn timeout(mut self, timeout: Duration) -> Self {
+                    self.timeout = Some(timeout);
+                    self
+                }
+
+                /// Time-out of establishing a connection (default 10 s).
+                pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+                    self.connect_timeout = Some(timeout);
+                    self
+                }
+
+                /// How to retry transport failures, time-outs and 5xx answers.
+                pub fn retry(mut self, policy: RetryPolicy) -> Self {
+                    self.retry = policy;
+                    self
+                }
+
+                /// Use the caller's own reqwest client (its time-outs then apply; the builder's
+                /// are ignored).
+                pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
+                    self.http = Some(http);
+                    self
+                }
+
+                /// The client.
+                pub fn build(self) -> Result<Client, ClientError> {
+                    let http = match self.http {
+                        Some(http) => http,
+                        None => ::reqwest::Client::builder()
+                            .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
+                            .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
+                            .build()
+                            .map_err(ClientError::Transport)?,
+                    };
+                    Ok(Client {
+                        base_url: self.base_url.trim_end_matches('/').to_string(),
+                        credentials: self.credentials,
+                        http,
+                        retry: self.retry,
+                    })
+                }
+            }
+
+            /// Characters escaped in a path segment: all but RFC 3986's unreserved ones.
+            #[allow(dead_code)]
+            const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALPHANUMERIC
+                .remove(b'-')
+                .remove(b'_')
+                .remove(b'.')
+                .remove(b'~');
+
+            /// A body read in full, with its status.
+            struct Answer {
+                status: ::http::StatusCode,
+                body: Vec<u8>,
+            }
+
+            impl Answer {
+                #[allow(dead_code)]
+                fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
+                    let bytes: &[u8] = if self.body.is_empty() { b"null" } else { &self.body };
+                    ::serde_json::from_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
+                        status: self.status,
+                        body: String::from_utf8_lossy(&self.body).into_owned(),
+                        reason: format!("the body does not match the documented type: {err}"),
+                    })
+                }
+
+                fn error(&self, documented: bool) -> ClientError {
+                    match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+                        Ok(body) => ClientError::Api { status: self.status, body },
+                        Err(err) => ClientError::UnexpectedResponse {
+                            status: self.status,
+                            body: String::from_utf8_lossy(&self.body).into_owned(),
+                            reason: if documented {
+                                format!("the error body does not match: {err}")
+                            } else {
+                                "status not documented for this operation".to_string()
+                            },
+                        },
+                    }
+                }
+            }
+
+            impl Client {
+                /// A client of the API at `base_url` (the server URL, base path included, e.g.
+                /// `https://host/v1`), with default time-outs and retries.
+                pub fn new(base_url: impl Into<String>, credentials: Credentials) -> Result<Client, ClientError> {
+                    Client::builder(base_url, credentials).build()
+                }
+
+                /// A builder for time-outs, retries and a caller's own reqwest client.
+                pub fn builder(base_url: impl Into<String>, credentials: Credentials) -> ClientBuilder {
+                    ClientBuilder {
+                        base_url: base_url.into(),
+                        credentials,
+                        timeout: None,
+                        connect_timeout: None,
+                        retry: RetryPolicy::default(),
+                        http: None,
+                    }
+                }
+
+                #apply_credentials
+
+                /// Sends a request, retrying when `retryable` and the failure is a transport
+                /// error, a time-out or a 5xx answer.
+                async fn send(
+                    &self,
+                    retryable: bool,
+                    build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
+                ) -> Result<Answer, ClientError> {
+                    let attempts = if retryable { self.retry.max_attempts.max(1) } else { 1 };
+                    let mut attempt = 0;
+                    loop {
+                        attempt += 1;
+                        let request = self.with_credentials(build(&self.http));
+                        let outcome = match request.send().await {
+                            Ok(response) => {
+                                let status = response.status();
+                                match response.bytes().await {
+                                    Ok(body) => Ok(Answer { status, body: body.to_vec() }),
+                                    Err(err) => Err(err),
+                                }
+                            }
+                            Err(err) => Err(err),
+                        };
+                        let retry = match &outcome {
+                            Ok(answer) => answer.status.is_server_error(),
+                            Err(err) => err.is_timeout() || err.is_connect() || err.is_request() || err.is_body(),
+                        };
+                        if !retry || attempt >= attempts {
+                            return outcome.map_err(ClientError::Transport);
+                        }
+                        ::tokio::time::sleep(self.retry.delay(attempt)).await;
+                    }
+                }
+
+                #(#methods)*
+            }
+        },
+    )
+}
+
+/// Puts the credentials on a request.
+fn apply_credentials(api: &Api) -> TokenStream {
+    let steps = credential_fields(api).into_iter().map(|field| {
+        let name = ident(&field.scheme.rust_name);
+        let wire = &field.name;
+        let value = if field.required {
+            quote!(Some(&_credentials.#name))
+        } else {
+            quote!(_credentials.#name.as_ref())
+        };
+        let apply = match (&field.scheme.kind, field.location) {
+            (crate::ir::SecurityKind::Bearer, _) => quote!(request.bearer_auth(secret.expose())),
+            (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
+            (_, ParamLocation::Cookie) => quote!(request.header(
+                ::http::header::COOKIE,
+                format!("{}={}", #wire, secret.expose())
+            )),
+            _ => quote!(request.header(#wire, secret.expose())),
+        };
+        quote! {
+            if let Some(secret) = #value {
+                request = #apply;
+            }
+        }
+    });
+    quote! {
+        fn with_credentials(&self, request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
+            #[allow(unused_mut)]
+            let mut request = request;
+            let _credentials = &self.credentials;
+            #(#steps)*
+            request
+        }
+    }
+}
+
+/// The success type of an operation: its one success body, or an enum of its successes.
+fn success(op: &Operation) -> Result<(TokenStream, Option<TokenStream>, Vec<TokenStream>)> {
+    // Exact codes before classes, so that no arm is unreachable.
+    let mut successes: Vec<_> = op.responses.iter().filter(|r| is_success(r)).collect();
+    successes.sort_by_key(|r| r.status);
+    let mut arms = Vec::new();
+    if successes.len() <= 1 {
+        let ty = match successes.first().and_then(|r| r.body.as_ref()) {
+            Some(body) => body_type(&body.ty)?,
+            None => quote!(()),
+        };
+        for response in &successes {
+            let pattern = status_pattern(response.status);
+            let decode = match &response.body {
+                Some(_) => quote!(answer.decode()),
+                None => quote!(Ok(())),
+            };
+            arms.push(quote!(#pattern => #decode,));
+        }
+        return Ok((ty, None, arms));
+    }
+    let name = format_ident!("{}Success", op.type_prefix);
+    let text = format!("The successful answers of `{}`.", op.id);
+    let mut variants = Vec::new();
+    for response in &successes {
+        let variant = ident(&response.variant);
+        let docs = doc_attrs(Some(&format!("`{}`", response.status.key())));
+        let pattern = status_pattern(response.status);
+        match (&response.body, response.status) {
+            (Some(body), StatusSpec::Code(_)) => {
+                let ty = body_type(&body.ty)?;
+                variants.push(quote!(#docs #variant(#ty),));
+                arms.push(quote!(#pattern => answer.decode().map(#name::#variant),));
+            }
+            (Some(body), _) => {
+                let ty = body_type(&body.ty)?;
+                variants.push(quote!(#docs #variant(::http::StatusCode, #ty),));
+                arms.push(quote!(#pattern => answer.decode().map(|body| #name::#variant(answer.status, body)),));
+            }
+            (None, StatusSpec::Code(_)) => {
+                variants.push(quote!(#docs #variant,));
+                arms.push(quote!(#pattern => Ok(#name::#variant),));
+            }
+            (None, _) => {
+                variants.push(quote!(#docs #variant(::http::StatusCode),));
+                arms.push(quote!(#pattern => Ok(#name::#variant(answer.status)),));
+            }
+        }
+    }
+    let item = quote! {
+        #[doc = #text]
+        #[derive(Debug, Clone)]
+        pub enum #name {
+            #(#variants)*
+        }
+    };
+    Ok((quote!(#name), Some(item), arms))
+}
+
+fn status_pattern(status: StatusSpec) -> TokenStream {
+    match status {
+        StatusSpec::Code(code) => quote!(#code),
+        StatusSpec::Range(class) => {
+            let low = u16::from(class) * 100;
+            let high = low + 99;
+            quote!(#low..=#high)
+        }
+        StatusSpec::Default => quote!(_),
+    }
+}
+
+fn method(
+    api: &Api,
+    op: &Operation,
+    success_type: &TokenStream,
+    arms: Vec<TokenStream>,
+) -> Result<TokenStream> {
+    let name = ident(&op.fn_name);
+    let idempotency = idempotency_header(op);
+    let mut args = Vec::new();
+    let mut steps = Vec::new();
+    let mut arg_docs = Vec::new();
+    // Path parameters, in template order.
+    let (format, path_params) = path_format(op);
+    let mut path_values = Vec::new();
+    for param in &path_params {
+        let field = ident(&param.rust_name);
+        let ty = param_type(api, &param.ty);
+        args.push(quote!(#field: &#ty));
+        path_values.push(
+            quote!(::percent_encoding::utf8_percent_encode(&#field.to_string(), PATH_SEGMENT)),
+        );
+    }
+    for param in op
+        .parameters
+        .iter()
+        .filter(|p| p.location != ParamLocation::Path)
+    {
+        let field = ident(&param.rust_name);
+        let ty = param_type(api, &param.ty);
+        let wire = &param.name;
+        let is_key = idempotency.is_some_and(|key| key.name == param.name);
+        if is_key {
+            args.push(quote!(#field: Option<#ty>));
+            arg_docs.push(format!(
+                "`{field}`: sent as `{wire}`; a new UUID v4 when `None`, the same on every retry."
+            ));
+            continue;
+        }
+        let send = match param.location {
+            ParamLocation::Query => quote!(request = request.query(&[(#wire, value.to_string())]);),
+            ParamLocation::Header => quote!(request = request.header(#wire, value.to_string());),
+            ParamLocation::Cookie => {
+                quote!(request = request.header(::http::header::COOKIE, format!("{}={}", #wire, value));)
+            }
+            ParamLocation::Path => quote!(),
+        };
+        if param.required {
+            args.push(quote!(#field: &#ty));
+            steps.push(quote!({ let value = #field; #send }));
+        } else {
+            args.push(quote!(#field: Option<&#ty>));
+            steps.push(quote!(if let Some(value) = #field { #send }));
+        }
+    }
+    let key_setup = idempotency.map(|key| {
+        let field = ident(&key.rust_name);
+        let wire = &key.name;
+        steps.push(quote!(request = request.header(#wire, #field.to_string());));
+        quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
+    });
+    let body_step = match &op.request_body {
+        Some(body) => {
+            let ty = body_type(&body.ty)?;
+            if body.required {
+                args.push(quote!(body: &#ty));
+                quote!(request = request.json(body);)
+            } else {
+                args.push(quote!(body: Option<&#ty>));
+                quote!(if let Some(body) = body {
+                    request = request.json(body);
+                })
+            }
+        }
+        None => quote!(),
+    };
+    // A retry may repeat the effect: only safe methods, or a request carrying an idempotency key.
+    let safe_method = matches!(
+        op.method,
+        Method::Get | Method::Head | Method::Options | Method::Put | Method::Delete | Method::Trace
+    );
+    let retryable = safe_method || idempotency.is_some();
+    let http_method = format_ident!("{}", op.method.as_http());
+    let mut text = format!("`{} {}`", op.method.as_http(), op.path);
+    if let Some(docs) = &op.docs {
+        text.push_str("\n\n");
+        text.push_str(docs);
+    }
+    for line in &arg_docs {
+        text.push_str("\n\n");
+        text.push_str(line);
+    }
+    text.push_str(if retryable {
+        "\n\nRetried on transport errors, time-outs and 5xx answers."
+    } else {
+        "\n\nNot retried: repeating it could repeat its effect."
+    });
+    let docs = doc_attrs(Some(&text));
+    let mut errors: Vec<_> = op
+        .responses
+        .iter()
+        .filter(|r| !is_success(r) && r.status != StatusSpec::Default)
+        .collect();
+    errors.sort_by_key(|r| r.status);
+    let error_arms = errors.into_iter().map(|r| {
+        let pattern = status_pattern(r.status);
+        quote!(#pattern => Err(answer.error(true)),)
+    });
+    let documented_default = op.responses.iter().any(|r| r.status == StatusSpec::Default);
+    let arms: Vec<TokenStream> = arms.into_iter().chain(error_arms).collect();
+    let judge = if arms.is_empty() {
+        quote!(Err(answer.error(#documented_default)))
+    } else {
+        quote! {
+            match answer.status.as_u16() {
+                #(#arms)*
+                _ => Err(answer.error(#documented_default)),
+            }
+        }
+    };
+    Ok(quote! {
+        #docs
+        pub async fn #name(&self, #(#args),*) -> Result<#success_type, ClientError> {
+            #key_setup
+            let url = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
+            let answer = self
+                .send(#retryable, |http| {
+                    #[allow(unused_mut)]
+                    let mut request = http.request(::reqwest::Method::#http_method, &url);
+                    #(#steps)*
+                    #body_step
+                    request
+                })
+                .await?;
+            #judge
+        }
+    })
+}

@@ -1,0 +1,117 @@
+//! What the server, client and webhook emitters share about operations: parameter types,
+//! statuses, and the body type of errors.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::types::{rust_type, scalar_type};
+use crate::error::Result;
+use crate::ir::{Api, Operation, ParamLocation, Response, Scalar, StatusSpec, TypeKind, TypeRef};
+
+/// The path the models are reached by from the server, client and webhook modules.
+pub(crate) fn models_path() -> TokenStream {
+    quote!(crate::models::)
+}
+
+/// The Rust type of a parameter: scalars and string enums are typed (they parse from text);
+/// anything else is passed as the text it arrived as.
+pub(crate) fn param_type(api: &Api, ty: &TypeRef) -> TokenStream {
+    match ty {
+        TypeRef::Scalar(Scalar::Base64) => quote!(String),
+        TypeRef::Scalar(scalar) => scalar_type(*scalar),
+        TypeRef::Nullable(inner) => param_type(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Enum(_)) => {
+                let name = super::types::ident(name);
+                quote!(crate::models::#name)
+            }
+            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => param_type(api, inner),
+            _ => quote!(String),
+        },
+        _ => quote!(String),
+    }
+}
+
+/// The Rust type of a JSON body.
+pub(crate) fn body_type(ty: &TypeRef) -> Result<TokenStream> {
+    rust_type(ty, &models_path())
+}
+
+/// A status code as an `http::StatusCode` expression.
+pub(crate) fn status_code(code: u16) -> TokenStream {
+    quote!(::http::StatusCode::from_u16(#code).unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR))
+}
+
+/// Whether a response covers success statuses.
+pub(crate) fn is_success(response: &Response) -> bool {
+    match response.status {
+        StatusSpec::Code(code) => (200..300).contains(&code),
+        StatusSpec::Range(class) => class == 2,
+        StatusSpec::Default => false,
+    }
+}
+
+/// The idempotency-key header of an operation, when it has one.
+pub(crate) fn idempotency_header(op: &Operation) -> Option<&crate::ir::Parameter> {
+    op.parameters.iter().find(|p| {
+        p.location == ParamLocation::Header
+            && matches!(
+                p.name.to_ascii_lowercase().as_str(),
+                "x-idempotency-key" | "idempotency-key"
+            )
+    })
+}
+
+/// The body type most error responses share (the API's error body), if any.
+pub(crate) fn error_body_type(api: &Api) -> Option<TypeRef> {
+    let mut counts: BTreeMap<&TypeRef, usize> = BTreeMap::new();
+    for op in &api.operations {
+        for response in &op.responses {
+            let error = match response.status {
+                StatusSpec::Code(code) => code >= 400,
+                StatusSpec::Range(class) => class >= 4,
+                StatusSpec::Default => false,
+            };
+            if let (true, Some(body)) = (error, &response.body)
+                && matches!(body.ty, TypeRef::Named(_))
+            {
+                *counts.entry(&body.ty).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(ty, count)| (*count, std::cmp::Reverse((*ty).clone())))
+        .map(|(ty, _)| ty.clone())
+}
+
+/// A path template as a `format!` string and the parameter identifiers it takes, in order:
+/// `/accounts/{account_id}` → `"/accounts/{}"`, `[account_id]`.
+pub(crate) fn path_format(op: &Operation) -> (String, Vec<&crate::ir::Parameter>) {
+    let mut format = String::new();
+    let mut params = Vec::new();
+    let mut rest = op.path.as_str();
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        format.push_str(&rest[..open].replace('{', "{{").replace('}', "}}"));
+        let name = &rest[open + 1..open + close];
+        match op
+            .parameters
+            .iter()
+            .find(|p| p.location == ParamLocation::Path && p.name == name)
+        {
+            Some(param) => {
+                format.push_str("{}");
+                params.push(param);
+            }
+            None => format.push_str(&format!("{{{{{name}}}}}")),
+        }
+        rest = &rest[open + close + 1..];
+    }
+    format.push_str(&rest.replace('{', "{{").replace('}', "}}"));
+    (format, params)
+}

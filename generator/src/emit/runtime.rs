@@ -1,0 +1,444 @@
+//! The generated crate's shared runtime: credentials (`src/credentials.rs`), the contract's
+//! request and payload rules compiled once (`src/validation.rs`, for the server and the
+//! webhook receiver), and retry with backoff (`src/retry.rs`, for the client and the webhook
+//! sender). Only `credentials.rs` depends on the IR: it has one field per security scheme.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::types::{doc_attrs, ident};
+use super::{GeneratedFile, rust_file};
+use crate::error::Result;
+use crate::ir::{Api, ParamLocation, SecurityKind, SecurityScheme};
+
+/// A credential the generated code sends and checks: a scheme it knows how to carry.
+pub(crate) struct CredentialField<'a> {
+    /// The scheme.
+    pub scheme: &'a SecurityScheme,
+    /// Where the value travels and under which name (`Authorization` for bearer tokens).
+    pub location: ParamLocation,
+    /// Header, query parameter or cookie name.
+    pub name: String,
+    /// Whether every secured operation asks for it, so the field is not an `Option`.
+    pub required: bool,
+}
+
+/// The credentials of the API, in scheme order.
+pub(crate) fn credential_fields(api: &Api) -> Vec<CredentialField<'_>> {
+    let secured: Vec<&Vec<Vec<String>>> = api
+        .operations
+        .iter()
+        .map(|op| &op.security)
+        .filter(|security| !security.is_empty())
+        .collect();
+    api.security_schemes
+        .iter()
+        .filter_map(|scheme| {
+            let (location, name) = match &scheme.kind {
+                SecurityKind::ApiKey { name, location } => (*location, name.clone()),
+                SecurityKind::Bearer => (ParamLocation::Header, "authorization".to_string()),
+                SecurityKind::Basic | SecurityKind::Other(_) => return None,
+            };
+            let used = secured
+                .iter()
+                .any(|security| security.iter().any(|req| req.contains(&scheme.key)));
+            if !used {
+                return None;
+            }
+            let required = secured
+                .iter()
+                .all(|security| security.iter().all(|req| req.contains(&scheme.key)));
+            Some(CredentialField {
+                scheme,
+                location,
+                name,
+                required,
+            })
+        })
+        .collect()
+}
+
+/// `src/credentials.rs`.
+pub fn credentials(api: &Api) -> Result<GeneratedFile> {
+    let fields = credential_fields(api);
+    let mut declarations = Vec::new();
+    let mut params = Vec::new();
+    let mut inits = Vec::new();
+    for field in &fields {
+        let name = ident(&field.scheme.rust_name);
+        let where_ = match (&field.scheme.kind, field.location) {
+            (SecurityKind::Bearer, _) => "the `Authorization: Bearer` header".to_string(),
+            (_, location) => format!("the `{}` {}", field.name, location_word(location)),
+        };
+        let mut text = field.scheme.docs.clone().unwrap_or_default();
+        if !text.is_empty() {
+            text.push_str("\n\n");
+        }
+        text.push_str(&format!(
+            "Sent in {where_} (security scheme `{}`).",
+            field.scheme.key
+        ));
+        let docs = doc_attrs(Some(&text));
+        if field.required {
+            declarations.push(quote! { #docs pub #name: Secret, });
+            params.push(quote!(#name: impl Into<Secret>));
+            inits.push(quote!(#name: #name.into()));
+        } else {
+            declarations.push(quote! { #docs pub #name: Option<Secret>, });
+            inits.push(quote!(#name: None));
+        }
+    }
+    rust_file(
+        "src/credentials.rs",
+        quote! {
+            //! Credentials the API's security schemes ask for. Their values are never printed:
+            //! `Debug` shows `[redacted]`.
+
+            /// A secret value; `Debug` and `Display` never show it.
+            #[derive(Clone, Default, PartialEq, Eq)]
+            pub struct Secret(String);
+
+            impl Secret {
+                /// Wraps a secret value.
+                pub fn new(value: impl Into<String>) -> Secret {
+                    Secret(value.into())
+                }
+
+                /// The value, for sending it; never log it.
+                pub fn expose(&self) -> &str {
+                    &self.0
+                }
+            }
+
+            impl ::std::fmt::Debug for Secret {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str("[redacted]")
+                }
+            }
+
+            impl ::std::fmt::Display for Secret {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str("[redacted]")
+                }
+            }
+
+            impl From<&str> for Secret {
+                fn from(value: &str) -> Secret {
+                    Secret(value.to_string())
+                }
+            }
+
+            impl From<String> for Secret {
+                fn from(value: String) -> Secret {
+                    Secret(value)
+                }
+            }
+
+            /// The credentials a caller presents.
+            #[derive(Debug, Clone, Default, PartialEq, Eq)]
+            pub struct Credentials {
+                #(#declarations)*
+            }
+
+            impl Credentials {
+                /// Credentials with every required value.
+                pub fn new(#(#params),*) -> Credentials {
+                    Credentials { #(#inits),* }
+                }
+            }
+        },
+    )
+}
+
+fn location_word(location: ParamLocation) -> &'static str {
+    match location {
+        ParamLocation::Header => "header",
+        ParamLocation::Query => "query parameter",
+        ParamLocation::Cookie => "cookie",
+        ParamLocation::Path => "path parameter",
+    }
+}
+
+/// `src/retry.rs`.
+pub fn retry() -> Result<GeneratedFile> {
+    rust_file(
+        "src/retry.rs",
+        quote! {
+            //! Bounded retries with exponential backoff and full jitter.
+
+            use ::std::time::Duration;
+
+            /// How often and how patiently to retry.
+            #[derive(Debug, Clone, PartialEq, Eq)]
+            pub struct RetryPolicy {
+                /// Attempts in all, the first included; 1 means no retry.
+                pub max_attempts: u32,
+                /// Delay before the first retry, doubled for each further one.
+                pub base_delay: Duration,
+                /// The longest delay between two attempts.
+                pub max_delay: Duration,
+            }
+
+            impl Default for RetryPolicy {
+                fn default() -> Self {
+                    RetryPolicy {
+                        max_attempts: 3,
+                        base_delay: Duration::from_millis(100),
+                        max_delay: Duration::from_secs(5),
+                    }
+                }
+            }
+
+            impl RetryPolicy {
+                /// A single attempt, no retry.
+                pub fn none() -> Self {
+                    RetryPolicy { max_attempts: 1, ..RetryPolicy::default() }
+                }
+
+                /// The delay before retry number `retry` (1 for the first retry): exponential,
+                /// capped, with jitter so that many clients do not retry in step.
+                pub fn delay(&self, retry: u32) -> Duration {
+                    let exponent = retry.saturating_sub(1).min(20);
+                    let ceiling = self
+                        .base_delay
+                        .saturating_mul(1u32 << exponent)
+                        .min(self.max_delay);
+                    let millis = u64::try_from(ceiling.as_millis()).unwrap_or(u64::MAX);
+                    // Between half the ceiling and the ceiling: spread out, never zero.
+                    let half = millis / 2;
+                    Duration::from_millis(half + ::fastrand::u64(0..=millis - half))
+                }
+            }
+        },
+    )
+}
+
+/// `src/validation.rs`.
+pub fn validation() -> Result<GeneratedFile> {
+    rust_file("src/validation.rs", validation_tokens())
+}
+
+fn validation_tokens() -> TokenStream {
+    quote! {
+        //! The contract's rules, compiled once from the embedded `schemas/`: what the server
+        //! and the webhook receiver check before any handler runs. The same files are what
+        //! `specval` checks recorded traffic against.
+
+        use ::std::collections::HashMap;
+        use ::std::sync::OnceLock;
+
+        use ::jsonschema::Validator;
+        use ::serde_json::Value;
+
+        /// Where a parameter travels.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub enum Location {
+            /// In the path template.
+            Path,
+            /// In the query string.
+            Query,
+            /// A header.
+            Header,
+            /// A cookie.
+            Cookie,
+        }
+
+        /// A parameter's rule.
+        pub struct ParameterRule {
+            /// Its name.
+            pub name: String,
+            /// Where it travels.
+            pub location: Location,
+            /// Whether it must be present.
+            pub required: bool,
+            schema: Validator,
+            kind: ValueKind,
+        }
+
+        /// How a parameter's text becomes the JSON value its schema checks.
+        #[derive(Debug, Clone, Copy)]
+        enum ValueKind {
+            Text,
+            Integer,
+            Number,
+            Boolean,
+        }
+
+        /// The rules of one operation or webhook.
+        pub struct OperationRules {
+            /// Parameters, in the manifest's order.
+            pub parameters: Vec<ParameterRule>,
+            /// The request body's schema and whether the body is required.
+            pub body: Option<(bool, Validator)>,
+            /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
+            pub responses: HashMap<String, Validator>,
+        }
+
+        /// Every operation's and webhook's rules.
+        pub struct Rules {
+            operations: HashMap<String, OperationRules>,
+            webhooks: HashMap<String, OperationRules>,
+        }
+
+        /// The compiled contract, built on first use.
+        pub fn rules() -> &'static Rules {
+            static RULES: OnceLock<Rules> = OnceLock::new();
+            RULES.get_or_init(|| match Rules::compile() {
+                Ok(rules) => rules,
+                // The contract is generated and tested with the crate: failing here means
+                // the crate was edited by hand.
+                Err(message) => panic!("the embedded contract does not compile: {message}"),
+            })
+        }
+
+        impl Rules {
+            fn compile() -> Result<Rules, String> {
+                let manifest: Value = ::serde_json::from_str(crate::contract::manifest())
+                    .map_err(|err| format!("manifest.json: {err}"))?;
+                let mut rules = Rules { operations: HashMap::new(), webhooks: HashMap::new() };
+                for (key, target) in [("operations", &mut rules.operations), ("webhooks", &mut rules.webhooks)] {
+                    for entry in manifest[key].as_array().into_iter().flatten() {
+                        let id = entry["operationId"].as_str().unwrap_or_default().to_string();
+                        let id = match key {
+                            "webhooks" => entry["name"].as_str().map(str::to_string).unwrap_or(id),
+                            _ => id,
+                        };
+                        target.insert(id, OperationRules::compile(entry)?);
+                    }
+                }
+                Ok(rules)
+            }
+
+            /// The rules of an operation, by operationId.
+            pub fn operation(&self, operation_id: &str) -> Option<&OperationRules> {
+                self.operations.get(operation_id)
+            }
+
+            /// The rules of a webhook, by its name under `webhooks`.
+            pub fn webhook(&self, name: &str) -> Option<&OperationRules> {
+                self.webhooks.get(name)
+            }
+        }
+
+        fn compile_schema(schema: &Value) -> Result<Validator, String> {
+            ::jsonschema::options()
+                .with_draft(::jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .build(schema)
+                .map_err(|err| err.to_string())
+        }
+
+        fn schema_file(path: &Value) -> Result<Option<Validator>, String> {
+            let Some(path) = path.as_str() else {
+                return Ok(None);
+            };
+            let text = crate::contract::file(path).ok_or_else(|| format!("{path} is not embedded"))?;
+            let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("{path}: {err}"))?;
+            compile_schema(&schema).map(Some).map_err(|err| format!("{path}: {err}"))
+        }
+
+        impl OperationRules {
+            fn compile(entry: &Value) -> Result<OperationRules, String> {
+                let mut parameters = Vec::new();
+                for param in entry["parameters"].as_array().into_iter().flatten() {
+                    let location = match param["in"].as_str() {
+                        Some("path") => Location::Path,
+                        Some("query") => Location::Query,
+                        Some("header") => Location::Header,
+                        _ => Location::Cookie,
+                    };
+                    let kind = match param["schema"]["type"].as_str() {
+                        Some("integer") => ValueKind::Integer,
+                        Some("number") => ValueKind::Number,
+                        Some("boolean") => ValueKind::Boolean,
+                        _ => ValueKind::Text,
+                    };
+                    parameters.push(ParameterRule {
+                        name: param["name"].as_str().unwrap_or_default().to_string(),
+                        location,
+                        required: param["required"].as_bool().unwrap_or(false),
+                        schema: compile_schema(&param["schema"])?,
+                        kind,
+                    });
+                }
+                let required = entry["requestBody"]["required"].as_bool().unwrap_or(false);
+                let body = schema_file(&entry["requestBody"]["schema"])?.map(|validator| (required, validator));
+                let mut responses = HashMap::new();
+                for (status, response) in entry["responses"].as_object().into_iter().flatten() {
+                    if let Some(validator) = schema_file(&response["schema"])? {
+                        responses.insert(status.clone(), validator);
+                    }
+                }
+                Ok(OperationRules { parameters, body, responses })
+            }
+
+            /// Every rule the parameters break; `value` looks a parameter up by location and
+            /// name (header names case-insensitively).
+            pub fn check_parameters<'a>(&self, value: impl Fn(Location, &str) -> Option<&'a str>) -> Vec<String> {
+                let mut messages = Vec::new();
+                for rule in &self.parameters {
+                    let place = match rule.location {
+                        Location::Path => "path parameter",
+                        Location::Query => "query parameter",
+                        Location::Header => "header",
+                        Location::Cookie => "cookie",
+                    };
+                    match value(rule.location, &rule.name) {
+                        None if rule.required => messages.push(format!("{place} {} is required", rule.name)),
+                        None => {}
+                        Some(text) => {
+                            let instance = match rule.kind {
+                                ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
+                                ValueKind::Number => text.parse::<f64>().ok().and_then(::serde_json::Number::from_f64).map(Value::Number),
+                                ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
+                                ValueKind::Text => Some(Value::String(text.to_string())),
+                            };
+                            let Some(instance) = instance else {
+                                messages.push(format!("{place} {}: `{text}` is not a valid {:?}", rule.name, rule.kind));
+                                continue;
+                            };
+                            for error in rule.schema.iter_errors(&instance) {
+                                messages.push(format!("{place} {}: {error}", rule.name));
+                            }
+                        }
+                    }
+                }
+                messages
+            }
+
+            /// Every rule a JSON request body breaks, each as `pointer: message`.
+            pub fn check_body(&self, body: &Value) -> Vec<String> {
+                match &self.body {
+                    Some((_, validator)) => describe(validator, body),
+                    None => Vec::new(),
+                }
+            }
+
+            /// Whether the operation requires a request body.
+            pub fn body_required(&self) -> bool {
+                self.body.as_ref().is_some_and(|(required, _)| *required)
+            }
+
+            /// Every rule a response body breaks against the schema documented for `status`
+            /// (an exact code first, then its class such as `2XX`, then `default`); `None`
+            /// when no body schema is documented for it.
+            pub fn check_response(&self, status: u16, body: &Value) -> Option<Vec<String>> {
+                let keys = [status.to_string(), format!("{}XX", status / 100), "default".to_string()];
+                let validator = keys.iter().find_map(|key| self.responses.get(key))?;
+                Some(describe(validator, body))
+            }
+        }
+
+        /// Validation errors as `pointer: message`, the pointer `(root)` for the whole value.
+        pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
+            validator
+                .iter_errors(instance)
+                .map(|error| {
+                    let pointer = error.instance_path().to_string();
+                    let pointer = if pointer.is_empty() { "(root)".to_string() } else { pointer };
+                    format!("{pointer}: {error}")
+                })
+                .collect()
+        }
+    }
+}

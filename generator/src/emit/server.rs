@@ -1,0 +1,700 @@
+//! `src/server.rs` of the generated crate (feature `server`): the API as a trait, one method
+//! per operation with typed inputs and a per-operation response enum, and an axum router that
+//! checks every request against the contract before the trait is called.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::operations::{body_type, param_type, status_code};
+use super::runtime::credential_fields;
+use super::types::{doc_attrs, ident};
+use super::{GeneratedFile, rust_file};
+use crate::error::Result;
+use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
+
+/// The server file; `crate_ident` is the library name used in the doc example.
+pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
+    let mut items = Vec::new();
+    let mut methods = Vec::new();
+    let mut handlers = Vec::new();
+    let mut routes: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
+    let base = api.base_path();
+    for op in &api.operations {
+        items.push(params_struct(api, op));
+        items.push(response_enum(op)?);
+        methods.push(trait_method(op)?);
+        handlers.push(handler(api, op)?);
+        let method = format_ident!("{}", op.method.key());
+        let handler_name = format_ident!("handle_{}", op.fn_name);
+        routes
+            .entry(format!("{base}{}", op.path))
+            .or_default()
+            .push(quote!(#method(#handler_name::<A>)));
+    }
+    let routes = routes.iter().map(|(path, methods)| {
+        let first = &methods[0];
+        let rest = &methods[1..];
+        quote!(.route(#path, ::axum::routing::#first #(.#rest)*))
+    });
+    let example = doc_example(api, crate_ident)?;
+    let credentials_fn = credentials_fn(api);
+    let runtime = runtime();
+    rust_file(
+        "src/server.rs",
+        quote! {
+            //! The server side: implement [`Api`] and serve [`router`].
+            //!
+            //! Before a method of [`Api`] runs, the router has checked the request against the
+            //! contract (`schemas/`): credentials (else 401), parameters, headers and the body
+            //! (else 400 listing every violation). Every rejection uses the API's error body,
+            //! with `http_code` equal to the status.
+            // A response is built once and moved into the reply; boxing would not pay.
+            #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+
+            use ::std::sync::Arc;
+
+            use ::axum::response::{IntoResponse, Response};
+
+            use crate::credentials::Credentials;
+            use crate::validation::Location;
+
+            #(#items)*
+
+            /// The API, one method per operation. Implementations return the operation's
+            /// response enum; the router turns it into the documented status and body.
+            ///
+            #example
+            pub trait Api: Send + Sync + 'static {
+                #(#methods)*
+            }
+
+            /// Everything [`router_with`] can be told.
+            #[derive(Debug, Clone)]
+            pub struct ServerConfig {
+                /// Largest request body accepted, in bytes; larger ones are rejected with 400.
+                pub body_limit: usize,
+            }
+
+            impl Default for ServerConfig {
+                fn default() -> Self {
+                    ServerConfig { body_limit: 1024 * 1024 }
+                }
+            }
+
+            struct Shared<A> {
+                api: A,
+                config: ServerConfig,
+            }
+
+            /// Every operation under its path (with the servers' base path), with the default
+            /// [`ServerConfig`].
+            pub fn router<A: Api>(api: A) -> ::axum::Router {
+                router_with(api, ServerConfig::default())
+            }
+
+            /// Every operation under its path (with the servers' base path).
+            pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
+                let shared = Arc::new(Shared { api, config });
+                ::axum::Router::new()
+                    #(#routes)*
+                    .fallback(not_found)
+                    .method_not_allowed_fallback(method_not_allowed)
+                    .with_state(shared)
+            }
+
+            #(#handlers)*
+
+            #credentials_fn
+
+            #runtime
+        },
+    )
+}
+
+fn params_struct(api: &Api, op: &Operation) -> TokenStream {
+    let name = format_ident!("{}Params", op.type_prefix);
+    let text = format!("Inputs of `{}` other than its body.", op.id);
+    let mut fields = Vec::new();
+    if !op.security.is_empty() {
+        fields.push(quote! {
+            /// The caller's credentials, already checked to be present.
+            pub credentials: Credentials,
+        });
+    }
+    for param in &op.parameters {
+        let field = ident(&param.rust_name);
+        let ty = param_type(api, &param.ty);
+        let docs = doc_attrs(Some(&format!(
+            "{} {} `{}`.{}",
+            if param.required {
+                "Required"
+            } else {
+                "Optional"
+            },
+            location_word(param.location),
+            param.name,
+            param
+                .docs
+                .as_deref()
+                .map(|d| format!("\n\n{d}"))
+                .unwrap_or_default()
+        )));
+        if param.required {
+            fields.push(quote! { #docs pub #field: #ty, });
+        } else {
+            fields.push(quote! { #docs pub #field: Option<#ty>, });
+        }
+    }
+    quote! {
+        #[doc = #text]
+        #[derive(Debug, Clone)]
+        pub struct #name {
+            #(#fields)*
+        }
+    }
+}
+
+fn location_word(location: ParamLocation) -> &'static str {
+    match location {
+        ParamLocation::Path => "path parameter",
+        ParamLocation::Query => "query parameter",
+        ParamLocation::Header => "header",
+        ParamLocation::Cookie => "cookie",
+    }
+}
+
+fn response_enum(op: &Operation) -> Result<TokenStream> {
+    let name = format_ident!("{}Response", op.type_prefix);
+    let text = format!("Every documented response of `{}`.", op.id);
+    let mut variants = Vec::new();
+    let mut arms = Vec::new();
+    for response in &op.responses {
+        let variant = ident(&response.variant);
+        let docs = doc_attrs(Some(&format!(
+            "`{}`{}",
+            response.status.key(),
+            response
+                .docs
+                .as_deref()
+                .map(|d| format!(": {d}"))
+                .unwrap_or_default()
+        )));
+        let body = response
+            .body
+            .as_ref()
+            .map(|b| body_type(&b.ty))
+            .transpose()?;
+        match (response.status, body) {
+            (StatusSpec::Code(code), Some(body)) => {
+                let status = status_code(code);
+                variants.push(quote! { #docs #variant(#body), });
+                arms.push(quote! { #name::#variant(body) => (#status, ::axum::Json(body)).into_response(), });
+            }
+            (StatusSpec::Code(code), None) => {
+                let status = status_code(code);
+                variants.push(quote! { #docs #variant, });
+                arms.push(quote! { #name::#variant => #status.into_response(), });
+            }
+            (_, Some(body)) => {
+                variants.push(quote! { #docs #variant(::http::StatusCode, #body), });
+                arms.push(quote! { #name::#variant(status, body) => (status, ::axum::Json(body)).into_response(), });
+            }
+            (_, None) => {
+                variants.push(quote! { #docs #variant(::http::StatusCode), });
+                arms.push(quote! { #name::#variant(status) => status.into_response(), });
+            }
+        }
+    }
+    Ok(quote! {
+        #[doc = #text]
+        #[derive(Debug, Clone)]
+        pub enum #name {
+            #(#variants)*
+        }
+
+        impl IntoResponse for #name {
+            fn into_response(self) -> Response {
+                match self {
+                    #(#arms)*
+                }
+            }
+        }
+    })
+}
+
+fn trait_method(op: &Operation) -> Result<TokenStream> {
+    let name = ident(&op.fn_name);
+    let params = format_ident!("{}Params", op.type_prefix);
+    let response = format_ident!("{}Response", op.type_prefix);
+    let mut text = format!("`{} {}`", op.method.as_http(), op.path);
+    if let Some(docs) = &op.docs {
+        text.push_str("\n\n");
+        text.push_str(docs);
+    }
+    let docs = doc_attrs(Some(&text));
+    let body = match &op.request_body {
+        Some(body) => {
+            let ty = request_body_type(body)?;
+            if body.required {
+                quote!(, body: #ty)
+            } else {
+                quote!(, body: Option<#ty>)
+            }
+        }
+        None => quote!(),
+    };
+    Ok(quote! {
+        #docs
+        fn #name(&self, params: #params #body) -> impl ::std::future::Future<Output = #response> + Send;
+    })
+}
+
+fn request_body_type(body: &crate::ir::RequestBody) -> Result<TokenStream> {
+    if is_json(&body.content_type) {
+        body_type(&body.ty)
+    } else {
+        Ok(quote!(::axum::body::Bytes))
+    }
+}
+
+fn is_json(content_type: &str) -> bool {
+    let essence = content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json")
+}
+
+fn handler(api: &Api, op: &Operation) -> Result<TokenStream> {
+    let handler_name = format_ident!("handle_{}", op.fn_name);
+    let method = ident(&op.fn_name);
+    let id = op.id.as_str();
+    let params_type = format_ident!("{}Params", op.type_prefix);
+    let requirements = op.security.iter().map(|requirement| {
+        let pairs = requirement.iter().filter_map(|key| {
+            let field = credential_fields(api)
+                .into_iter()
+                .find(|f| &f.scheme.key == key)?;
+            let location = location_tokens(field.location);
+            let name = field.name.to_ascii_lowercase();
+            Some(quote!((#location, #name)))
+        });
+        quote!(&[#(#pairs),*])
+    });
+    let mut bindings = Vec::new();
+    let mut names = Vec::new();
+    for param in &op.parameters {
+        let field = ident(&param.rust_name);
+        let ty = param_type(api, &param.ty);
+        let location = location_tokens(param.location);
+        let name = &param.name;
+        if param.required {
+            bindings.push(quote!(let #field = incoming.required::<#ty>(#location, #name);));
+        } else {
+            bindings.push(quote!(let #field = incoming.optional::<#ty>(#location, #name);));
+        }
+        names.push(field);
+    }
+    let credentials =
+        (!op.security.is_empty()).then(|| quote!(credentials: credentials(&incoming),));
+    let (body_binding, body_arg) = match &op.request_body {
+        Some(body) => {
+            let ty = request_body_type(body)?;
+            let read = match (is_json(&body.content_type), body.required) {
+                (true, true) => quote!(incoming.json_body::<#ty>()),
+                (true, false) => quote!(incoming.optional_json_body::<#ty>()),
+                (false, true) => quote!(incoming.raw_body()),
+                (false, false) => quote!(incoming.optional_raw_body()),
+            };
+            (Some(quote!(let body = #read;)), Some(quote!(, body)))
+        }
+        None => (None, None),
+    };
+    let body_pattern = body_arg.as_ref().map(|_| quote!(Some(body),));
+    let body_value = body_arg.as_ref().map(|_| quote!(body,));
+    // Nothing typed to read (no parameters, no body): nothing can fail after validation.
+    let unpack = (!names.is_empty() || body_arg.is_some()).then(|| {
+        quote! {
+            let (#(Some(#names),)* #body_pattern) = (#(#names,)* #body_value) else {
+                return incoming.reject();
+            };
+        }
+    });
+    Ok(quote! {
+        async fn #handler_name<A: Api>(
+            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+        ) -> Response {
+            let mut incoming = match Incoming::read(#id, request, shared.config.body_limit).await {
+                Ok(incoming) => incoming,
+                Err(rejection) => return rejection,
+            };
+            if let Err(rejection) = incoming.authenticate(&[#(#requirements),*]) {
+                return rejection;
+            }
+            if let Err(rejection) = incoming.validate() {
+                return rejection;
+            }
+            #(#bindings)*
+            #body_binding
+            #unpack
+            let params = #params_type {
+                #credentials
+                #(#names,)*
+            };
+            shared.api.#method(params #body_arg).await.into_response()
+        }
+    })
+}
+
+fn location_tokens(location: ParamLocation) -> TokenStream {
+    match location {
+        ParamLocation::Path => quote!(Location::Path),
+        ParamLocation::Query => quote!(Location::Query),
+        ParamLocation::Header => quote!(Location::Header),
+        ParamLocation::Cookie => quote!(Location::Cookie),
+    }
+}
+
+/// Reads the credentials a request presented into [`Credentials`].
+fn credentials_fn(api: &Api) -> TokenStream {
+    let inits = credential_fields(api).into_iter().map(|field| {
+        let name = ident(&field.scheme.rust_name);
+        let location = location_tokens(field.location);
+        let wire = field.name.to_ascii_lowercase();
+        let read = if matches!(field.scheme.kind, crate::ir::SecurityKind::Bearer) {
+            quote!(incoming.bearer_token())
+        } else {
+            quote!(incoming.value(#location, #wire))
+        };
+        if field.required {
+            quote!(#name: #read.map(crate::credentials::Secret::from).unwrap_or_default(),)
+        } else {
+            quote!(#name: #read.map(crate::credentials::Secret::from),)
+        }
+    });
+    quote! {
+        #[allow(dead_code, unused_variables)]
+        fn credentials(incoming: &Incoming) -> Credentials {
+            Credentials { #(#inits)* }
+        }
+    }
+}
+
+/// A rustdoc example implementing the whole trait, printed by prettyplease so it reads like
+/// hand-written code. It is compiled (not run) by `cargo test --doc --features server`.
+fn doc_example(api: &Api, crate_ident: &str) -> Result<TokenStream> {
+    let krate = ident(crate_ident);
+    let mut methods = Vec::new();
+    for op in &api.operations {
+        let name = ident(&op.fn_name);
+        let params = format_ident!("{}Params", op.type_prefix);
+        let response = format_ident!("{}Response", op.type_prefix);
+        let body = match &op.request_body {
+            Some(body) => {
+                let ty = if is_json(&body.content_type) {
+                    super::types::rust_type(&body.ty, &quote!(#krate::models::))?
+                } else {
+                    quote!(axum::body::Bytes)
+                };
+                if body.required {
+                    quote!(, _body: #ty)
+                } else {
+                    quote!(, _body: Option<#ty>)
+                }
+            }
+            None => quote!(),
+        };
+        let message = format!("{}: look it up, store it, answer", op.fn_name);
+        methods.push(quote! {
+            async fn #name(&self, _params: #params #body) -> #response {
+                todo!(#message)
+            }
+        });
+    }
+    let example: syn::File = syn::parse2(quote! {
+        use #krate::server::*;
+
+        struct MyService;
+
+        impl Api for MyService {
+            #(#methods)*
+        }
+
+        async fn serve() -> std::io::Result<()> {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:8080").await?;
+            axum::serve(listener, router(MyService)).await
+        }
+    })
+    .map_err(|err| crate::error::Error::Emit {
+        file: "src/server.rs".into(),
+        message: format!("doc example does not parse: {err}"),
+    })?;
+    let text = prettyplease::unparse(&example);
+    let mut lines = vec![" ```no_run".to_string()];
+    lines.extend(text.lines().map(|line| {
+        if line.is_empty() {
+            String::new()
+        } else {
+            format!(" {line}")
+        }
+    }));
+    lines.push(" ```".to_string());
+    Ok(quote!(#(#[doc = #lines])*))
+}
+
+/// The request reading, checking and rejection shared by every handler.
+fn runtime() -> TokenStream {
+    quote! {
+        /// The error body of a rejected request: `code`, `messages` and `http_code`, as the
+        /// API documents its errors.
+        pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
+            let body = ::serde_json::json!({
+                "code": code,
+                "messages": messages,
+                "http_code": status.as_u16(),
+            });
+            (status, ::axum::Json(body)).into_response()
+        }
+
+        fn validation_error(messages: Vec<String>) -> Response {
+            error_response(::http::StatusCode::BAD_REQUEST, "VALIDATION_ERROR", messages)
+        }
+
+        async fn not_found(uri: ::http::Uri) -> Response {
+            error_response(::http::StatusCode::NOT_FOUND, "NOT_FOUND", vec![format!("no operation at {}", uri.path())])
+        }
+
+        async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
+            error_response(
+                ::http::StatusCode::METHOD_NOT_ALLOWED,
+                "METHOD_NOT_ALLOWED",
+                vec![format!("{method} is not an operation of {}", uri.path())],
+            )
+        }
+
+        /// A request being checked: its parts, its body, and the violations found so far.
+        struct Incoming {
+            operation: &'static str,
+            path: Vec<(String, String)>,
+            query: Vec<(String, String)>,
+            headers: ::http::HeaderMap,
+            content_type: Option<String>,
+            body: ::axum::body::Bytes,
+            json: Option<::serde_json::Value>,
+            messages: Vec<String>,
+        }
+
+        // Which helpers a handler needs depends on the operation's inputs.
+        #[allow(dead_code)]
+        impl Incoming {
+            async fn read(operation: &'static str, request: ::axum::extract::Request, limit: usize) -> Result<Incoming, Response> {
+                use ::axum::extract::FromRequestParts;
+                let (mut parts, body) = request.into_parts();
+                let path = match ::axum::extract::RawPathParams::from_request_parts(&mut parts, &()).await {
+                    Ok(params) => params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+                    Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
+                };
+                let query = match parts.uri.query() {
+                    Some(query) => match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
+                        Ok(pairs) => pairs,
+                        Err(err) => return Err(validation_error(vec![format!("query string: {err}")])),
+                    },
+                    None => Vec::new(),
+                };
+                let body = match ::axum::body::to_bytes(body, limit).await {
+                    Ok(body) => body,
+                    Err(_) => return Err(validation_error(vec![format!("request body: larger than {limit} bytes, or cut short")])),
+                };
+                let content_type = parts
+                    .headers
+                    .get(::http::header::CONTENT_TYPE)
+                    .and_then(|v| v.to_str().ok())
+                    .map(str::to_string);
+                Ok(Incoming { operation, path, query, headers: parts.headers, content_type, body, json: None, messages: Vec::new() })
+            }
+
+            /// The text of a parameter, header names compared case-insensitively.
+            fn value(&self, location: Location, name: &str) -> Option<&str> {
+                match location {
+                    Location::Path => self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+                    Location::Query => self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+                    Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
+                    Location::Cookie => self
+                        .headers
+                        .get_all(::http::header::COOKIE)
+                        .iter()
+                        .filter_map(|v| v.to_str().ok())
+                        .flat_map(|v| v.split(';'))
+                        .filter_map(|pair| pair.trim().split_once('='))
+                        .find(|(k, _)| *k == name)
+                        .map(|(_, v)| v),
+                }
+            }
+
+            #[allow(dead_code)]
+            fn bearer_token(&self) -> Option<&str> {
+                self.value(Location::Header, "authorization")?.strip_prefix("Bearer ")
+            }
+
+            /// 401 unless one of the security requirements is met (every credential it
+            /// names present and not empty). An empty list means the operation is open.
+            fn authenticate(&self, requirements: &[&[(Location, &str)]]) -> Result<(), Response> {
+                if requirements.is_empty() {
+                    return Ok(());
+                }
+                let met = requirements.iter().any(|requirement| {
+                    requirement.iter().all(|(location, name)| {
+                        self.value(*location, name).is_some_and(|v| !v.trim().is_empty())
+                    })
+                });
+                if met {
+                    return Ok(());
+                }
+                let wanted: Vec<String> = requirements
+                    .iter()
+                    .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
+                    .collect();
+                Err(error_response(
+                    ::http::StatusCode::UNAUTHORIZED,
+                    "NOT_AUTHENTICATED",
+                    vec![format!("authentication headers missing: send {}", wanted.join(", or "))],
+                ))
+            }
+
+            /// Checks parameters, headers and the body against the contract; 400 listing every
+            /// violation.
+            fn validate(&mut self) -> Result<(), Response> {
+                let Some(rules) = crate::validation::rules().operation(self.operation) else {
+                    return Ok(());
+                };
+                let mut messages = rules.check_parameters(|location, name| self.value(location, name));
+                let has_body = !self.body.is_empty();
+                if rules.body.is_some() && has_body {
+                    let json_type = self.content_type.as_deref().is_some_and(|ct| {
+                        let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
+                        essence == "application/json" || essence.ends_with("+json")
+                    });
+                    if !json_type {
+                        messages.push(format!(
+                            "Content-Type must be application/json, not {}",
+                            self.content_type.as_deref().unwrap_or("absent")
+                        ));
+                    } else {
+                        match ::serde_json::from_slice::<::serde_json::Value>(&self.body) {
+                            Ok(value) => {
+                                messages.extend(rules.check_body(&value));
+                                self.json = Some(value);
+                            }
+                            Err(err) => messages.push(format!("request body is not JSON: {err}")),
+                        }
+                    }
+                } else if rules.body_required() {
+                    messages.push("request body is required".to_string());
+                }
+                if messages.is_empty() {
+                    Ok(())
+                } else {
+                    Err(validation_error(messages))
+                }
+            }
+
+            fn parse<T>(&mut self, location: Location, name: &str, text: &str) -> Option<T>
+            where
+                T: ::std::str::FromStr,
+                T::Err: ::std::fmt::Display,
+            {
+                match text.parse::<T>() {
+                    Ok(value) => Some(value),
+                    Err(err) => {
+                        self.messages.push(format!("{location:?} {name}: {err}"));
+                        None
+                    }
+                }
+            }
+
+            /// A required parameter, typed; `None` (with a message) when absent or unparsable.
+            fn required<T>(&mut self, location: Location, name: &str) -> Option<T>
+            where
+                T: ::std::str::FromStr,
+                T::Err: ::std::fmt::Display,
+            {
+                match self.value(location, name).map(str::to_string) {
+                    Some(text) => self.parse(location, name, &text),
+                    None => {
+                        self.messages.push(format!("{location:?} {name} is required"));
+                        None
+                    }
+                }
+            }
+
+            /// An optional parameter, typed: `Some(None)` when absent, `None` when unparsable.
+            fn optional<T>(&mut self, location: Location, name: &str) -> Option<Option<T>>
+            where
+                T: ::std::str::FromStr,
+                T::Err: ::std::fmt::Display,
+            {
+                match self.value(location, name).map(str::to_string) {
+                    Some(text) => self.parse(location, name, &text).map(Some),
+                    None => Some(None),
+                }
+            }
+
+            #[allow(dead_code)]
+            fn json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<T> {
+                match self.optional_json_body::<T>() {
+                    Some(Some(body)) => Some(body),
+                    Some(None) => {
+                        self.messages.push("request body is required".to_string());
+                        None
+                    }
+                    None => None,
+                }
+            }
+
+            #[allow(dead_code)]
+            fn optional_json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<Option<T>> {
+                let value = match self.json.take() {
+                    Some(value) => value,
+                    None if self.body.is_empty() => return Some(None),
+                    None => match ::serde_json::from_slice(&self.body) {
+                        Ok(value) => value,
+                        Err(err) => {
+                            self.messages.push(format!("request body is not JSON: {err}"));
+                            return None;
+                        }
+                    },
+                };
+                match ::serde_json::from_value(value) {
+                    Ok(body) => Some(Some(body)),
+                    Err(err) => {
+                        self.messages.push(format!("request body: {err}"));
+                        None
+                    }
+                }
+            }
+
+            #[allow(dead_code)]
+            fn raw_body(&mut self) -> Option<::axum::body::Bytes> {
+                if self.body.is_empty() {
+                    self.messages.push("request body is required".to_string());
+                    return None;
+                }
+                Some(self.body.clone())
+            }
+
+            #[allow(dead_code)]
+            fn optional_raw_body(&mut self) -> Option<Option<::axum::body::Bytes>> {
+                Some((!self.body.is_empty()).then(|| self.body.clone()))
+            }
+
+            fn reject(&mut self) -> Response {
+                validation_error(std::mem::take(&mut self.messages))
+            }
+        }
+    }
+}
