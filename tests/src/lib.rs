@@ -18,6 +18,7 @@
 //! `/paths/~1banking~1accounts/get/responses/200/content/application~1json/example`.
 
 pub mod har;
+pub mod inmemory;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};

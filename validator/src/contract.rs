@@ -1,13 +1,12 @@
-//! The contract: JSON Schemas and manifest that specgen writes under `schemas/`, each schema
-//! compiled once (draft 2020-12, formats checked).
+//! The contract: the JSON Schemas and manifest specgen writes under `schemas/`, every schema
+//! compiled once (draft 2020-12, formats checked), and the manifest read into operations that
+//! traffic can be matched against.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use jsonschema::{Draft, Validator};
+use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
-
-use crate::finding::Finding;
 
 /// A contract that cannot be read or compiled.
 #[derive(Debug, thiserror::Error)]
@@ -20,7 +19,8 @@ pub enum ContractError {
         /// Why.
         source: std::io::Error,
     },
-    /// A file is not JSON, or not a valid JSON Schema.
+    /// A file is not JSON, or not a valid JSON Schema, or the manifest is not as specgen
+    /// writes it.
     #[error("contract file {path}: {message}")]
     Invalid {
         /// Path under `schemas/`.
@@ -28,6 +28,9 @@ pub enum ContractError {
         /// Why.
         message: String,
     },
+    /// The spec given with `--spec` could not be turned into a contract.
+    #[error("{0}")]
+    Spec(String),
     /// No schema has this name.
     #[error(
         "no schema named '{0}' in the contract (try a component name such as 'Account', or a path such as 'operations/createAccount.request.json')"
@@ -35,16 +38,183 @@ pub enum ContractError {
     UnknownSchema(String),
 }
 
-/// Compiled schemas, by path under `schemas/`, and the manifest.
+/// Where a parameter or credential travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// In the path.
+    Path,
+    /// In the query string.
+    Query,
+    /// A header.
+    Header,
+    /// A cookie.
+    Cookie,
+}
+
+impl Location {
+    fn parse(text: &str) -> Option<Location> {
+        Some(match text {
+            "path" => Location::Path,
+            "query" => Location::Query,
+            "header" => Location::Header,
+            "cookie" => Location::Cookie,
+            _ => return None,
+        })
+    }
+
+    /// The prefix findings use for a parameter (`header:x-idempotency-key`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+/// A parameter's rule.
+pub struct ParameterSpec {
+    /// Name.
+    pub name: String,
+    /// Where it travels.
+    pub location: Location,
+    /// Must be present.
+    pub required: bool,
+    /// Its schema, compiled.
+    pub validator: Validator,
+    /// Its schema as written, to coerce text into the right JSON type.
+    pub schema: Value,
+}
+
+/// A body's rule.
+#[derive(Debug, Clone)]
+pub struct BodySpec {
+    /// Must be sent (requests).
+    pub required: bool,
+    /// Media type.
+    pub content_type: Option<String>,
+    /// Contract file of its schema.
+    pub schema: Option<String>,
+}
+
+/// A documented response.
+#[derive(Debug, Clone)]
+pub struct ResponseSpec {
+    /// `201`, `2XX` or `default`.
+    pub key: String,
+    /// Its body, if one is documented.
+    pub body: BodySpec,
+    /// Error codes the spec's examples show for it.
+    pub example_codes: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Segment {
+    Literal(String),
+    Param(String),
+}
+
+/// An operation or webhook of the manifest.
+pub struct OperationSpec {
+    /// operationId, or the webhook's name.
+    pub id: String,
+    /// Uppercase method.
+    pub method: String,
+    /// Path template (relative to the base path for operations, full for webhooks).
+    pub path: String,
+    segments: Vec<Segment>,
+    /// Parameters.
+    pub parameters: Vec<ParameterSpec>,
+    /// Security requirements: one satisfied is enough; empty means open.
+    pub security: Vec<Vec<(Location, String)>>,
+    /// The request body, when the operation takes one.
+    pub request_body: Option<BodySpec>,
+    /// Documented responses.
+    pub responses: Vec<ResponseSpec>,
+}
+
+impl OperationSpec {
+    /// The documented response for a status: exact code, then class, then `default`.
+    pub fn response(&self, status: u16) -> Option<&ResponseSpec> {
+        let exact = status.to_string();
+        let class = format!("{}XX", status / 100);
+        [exact.as_str(), class.as_str(), "default"]
+            .iter()
+            .find_map(|key| {
+                self.responses
+                    .iter()
+                    .find(|r| r.key.eq_ignore_ascii_case(key))
+            })
+    }
+
+    /// Path parameters of `path` when it fits the template.
+    fn matches(&self, path: &str) -> Option<Vec<(String, String)>> {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        if parts.len() != self.segments.len() {
+            return None;
+        }
+        let mut params = Vec::new();
+        for (part, segment) in parts.iter().zip(&self.segments) {
+            match segment {
+                Segment::Literal(text) if text == part => {}
+                Segment::Literal(_) => return None,
+                Segment::Param(_) if part.is_empty() => return None,
+                Segment::Param(name) => params.push((name.clone(), percent_decode(part))),
+            }
+        }
+        Some(params)
+    }
+
+    fn literal_count(&self) -> usize {
+        self.segments
+            .iter()
+            .filter(|s| matches!(s, Segment::Literal(_)))
+            .count()
+    }
+}
+
+/// What a method and path are to the contract.
+pub enum Match<'c> {
+    /// This operation, with these path parameters.
+    Operation(&'c OperationSpec, Vec<(String, String)>),
+    /// The path exists, but not with this method.
+    MethodNotAllowed(String),
+    /// No operation has this path (after the base path).
+    UnknownPath,
+    /// The path is not under the API's base path.
+    OutsideBasePath,
+}
+
+/// One violation of a schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer into the instance.
+    pub pointer: String,
+    /// Contract file and the pointer of the failing keyword in it.
+    pub schema_location: String,
+    /// The keyword.
+    pub rule: String,
+    /// For a person.
+    pub message: String,
+}
+
+/// Compiled schemas and the operations of the manifest.
 pub struct Contract {
-    validators: BTreeMap<String, Validator>,
+    validators: HashMap<String, Validator>,
+    schemas: HashMap<String, Value>,
     manifest: Value,
+    base_path: String,
+    operations: Vec<OperationSpec>,
+    webhooks: Vec<OperationSpec>,
 }
 
 impl std::fmt::Debug for Contract {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Contract")
-            .field("schemas", &self.validators.keys().collect::<Vec<_>>())
+            .field("schemas", &self.validators.len())
+            .field("operations", &self.operations.len())
+            .field("webhooks", &self.webhooks.len())
             .finish_non_exhaustive()
     }
 }
@@ -66,11 +236,28 @@ impl Contract {
         Contract::from_files(files)
     }
 
+    /// The contract of any OpenAPI document, made by specgen's library in memory.
+    pub fn from_spec(spec: &Path) -> Result<Contract, ContractError> {
+        let doc = specgen::load::load_file(spec).map_err(|e| ContractError::Spec(e.to_string()))?;
+        let options = specgen::Options {
+            no_example_tests: true,
+            ..specgen::Options::default()
+        };
+        let files = specgen::generate_crate(&doc, &options)
+            .map_err(|e| ContractError::Spec(e.to_string()))?;
+        Contract::from_files(files.into_iter().filter_map(|file| {
+            let path = file.path.to_string_lossy().replace('\\', "/");
+            path.strip_prefix("schemas/")
+                .map(|rest| (rest.to_string(), file.contents))
+        }))
+    }
+
     /// A contract from `(path under schemas/, contents)` pairs.
     pub fn from_files(
         files: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Contract, ContractError> {
-        let mut validators = BTreeMap::new();
+        let mut validators = HashMap::new();
+        let mut schemas = HashMap::new();
         let mut manifest = Value::Null;
         for (path, text) in files {
             let value: Value =
@@ -82,25 +269,34 @@ impl Contract {
                 manifest = value;
                 continue;
             }
-            let validator = jsonschema::options()
-                .with_draft(Draft::Draft202012)
-                .should_validate_formats(true)
-                .build(&value)
-                .map_err(|err| ContractError::Invalid {
-                    path: path.clone(),
-                    message: err.to_string(),
-                })?;
-            validators.insert(path, validator);
+            validators.insert(path.clone(), compile(&value, &path)?);
+            schemas.insert(path, value);
         }
-        if manifest.is_null() {
+        if !manifest.is_object() {
             return Err(ContractError::Invalid {
                 path: "manifest.json".into(),
-                message: "missing".into(),
+                message: "missing, or not an object".into(),
             });
+        }
+        let schemes = security_schemes(&manifest);
+        let mut operations = Vec::new();
+        for entry in manifest["operations"].as_array().into_iter().flatten() {
+            operations.push(operation(entry, &schemes, false)?);
+        }
+        let mut webhooks = Vec::new();
+        for entry in manifest["webhooks"].as_array().into_iter().flatten() {
+            webhooks.push(operation(entry, &schemes, true)?);
         }
         Ok(Contract {
             validators,
+            schemas,
+            base_path: manifest["basePath"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string(),
             manifest,
+            operations,
+            webhooks,
         })
     }
 
@@ -109,51 +305,372 @@ impl Contract {
         &self.manifest
     }
 
-    /// Paths of every schema, under `schemas/`.
-    pub fn schema_paths(&self) -> impl Iterator<Item = &str> {
-        self.validators.keys().map(String::as_str)
+    /// Operations of the manifest.
+    pub fn operations(&self) -> &[OperationSpec] {
+        &self.operations
+    }
+
+    /// Webhooks of the manifest.
+    pub fn webhooks(&self) -> &[OperationSpec] {
+        &self.webhooks
+    }
+
+    /// The `(METHOD, path)` pairs at which notifications are delivered.
+    pub fn webhook_paths(&self) -> Vec<(String, String)> {
+        self.webhooks
+            .iter()
+            .map(|hook| (hook.method.clone(), hook.path.clone()))
+            .collect()
+    }
+
+    /// Paths of every schema, under `schemas/`, sorted.
+    pub fn schema_paths(&self) -> Vec<&str> {
+        let mut paths: Vec<&str> = self.validators.keys().map(String::as_str).collect();
+        paths.sort_unstable();
+        paths
+    }
+
+    /// A schema file as written.
+    pub fn schema(&self, path: &str) -> Option<&Value> {
+        self.schemas.get(path)
     }
 
     /// The path of a schema given by component name (`Account`) or by path.
     pub fn resolve(&self, name: &str) -> Option<&str> {
-        let candidates = [
+        [
             name.to_string(),
             format!("components/{name}.json"),
             format!("{name}.json"),
-        ];
-        candidates.iter().find_map(|c| {
+        ]
+        .iter()
+        .find_map(|c| {
             self.validators
                 .get_key_value(c.as_str())
                 .map(|(k, _)| k.as_str())
         })
     }
 
-    /// Every rule the instance breaks against the named schema; empty when it conforms.
-    pub fn validate(&self, schema: &str, instance: &Value) -> Result<Vec<Finding>, ContractError> {
+    /// The operation a request is for, after the base path is stripped.
+    pub fn match_operation(&self, method: &str, path: &str) -> Match<'_> {
+        let Some(relative) = strip_base(path, &self.base_path) else {
+            return Match::OutsideBasePath;
+        };
+        let mut best: Option<(&OperationSpec, Vec<(String, String)>)> = None;
+        let mut path_known = None;
+        for op in &self.operations {
+            let Some(params) = op.matches(relative) else {
+                continue;
+            };
+            if !op.method.eq_ignore_ascii_case(method) {
+                path_known.get_or_insert_with(|| op.path.clone());
+                continue;
+            }
+            // The most literal template wins: /accounts/new before /accounts/{id}.
+            if best
+                .as_ref()
+                .is_none_or(|(b, _)| op.literal_count() > b.literal_count())
+            {
+                best = Some((op, params));
+            }
+        }
+        match (best, path_known) {
+            (Some((op, params)), _) => Match::Operation(op, params),
+            (None, Some(template)) => Match::MethodNotAllowed(template),
+            (None, None) => Match::UnknownPath,
+        }
+    }
+
+    /// The webhook delivered at `method` and `path` (on any host).
+    pub fn match_webhook(&self, method: &str, path: &str) -> Option<&OperationSpec> {
+        self.webhooks
+            .iter()
+            .find(|hook| hook.method.eq_ignore_ascii_case(method) && hook.matches(path).is_some())
+    }
+
+    /// Every rule the instance breaks against a schema file; empty when it conforms.
+    /// `show_values` lets instance values appear in messages (masked by default).
+    pub fn check(
+        &self,
+        schema: &str,
+        instance: &Value,
+        show_values: bool,
+    ) -> Result<Vec<Violation>, ContractError> {
+        let validator = self
+            .validators
+            .get(schema)
+            .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
+        Ok(validator
+            .iter_errors(instance)
+            .map(|error| violation(schema, &error, show_values))
+            .collect())
+    }
+
+    /// Like [`Contract::check`], with a schema named by component or path (`specval message`).
+    pub fn validate(
+        &self,
+        schema: &str,
+        instance: &Value,
+        show_values: bool,
+    ) -> Result<Vec<Violation>, ContractError> {
         let path = self
             .resolve(schema)
             .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
-        let validator = &self.validators[path];
-        Ok(validator
-            .iter_errors(instance)
-            .map(|error| {
-                let schema_path = error.schema_path().as_str().to_string();
-                let rule = schema_path
-                    .rsplit('/')
-                    .find(|segment| {
-                        !segment.is_empty() && !segment.chars().all(|c| c.is_ascii_digit())
-                    })
-                    .unwrap_or("schema")
-                    .to_string();
-                Finding {
-                    pointer: error.instance_path().as_str().to_string(),
-                    schema_location: format!("{path}#{schema_path}"),
-                    rule,
-                    message: error.to_string(),
-                }
-            })
-            .collect())
+        self.check(path, instance, show_values)
     }
+
+    /// Checks a parameter's text against its schema (numbers and booleans parsed first).
+    pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
+        let instance = match param.schema.get("type").and_then(Value::as_str) {
+            Some("integer") => text.parse::<i64>().map(Value::from).ok(),
+            Some("number") => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            Some("boolean") => text.parse::<bool>().map(Value::Bool).ok(),
+            _ => Some(Value::String(text.to_string())),
+        };
+        let Some(instance) = instance else {
+            return vec![Violation {
+                pointer: String::new(),
+                schema_location: "manifest.json".into(),
+                rule: "type".into(),
+                message: format!(
+                    "{} is not of type {}",
+                    if show_values {
+                        format!("{text:?}")
+                    } else {
+                        "value".into()
+                    },
+                    param.schema["type"]
+                ),
+            }];
+        };
+        param
+            .validator
+            .iter_errors(&instance)
+            .map(|error| violation("manifest.json", &error, show_values))
+            .collect()
+    }
+}
+
+fn compile(schema: &Value, path: &str) -> Result<Validator, ContractError> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|err| ContractError::Invalid {
+            path: path.to_string(),
+            message: err.to_string(),
+        })
+}
+
+fn message(error: &ValidationError<'_>, show_values: bool) -> String {
+    if show_values {
+        error.to_string()
+    } else {
+        error.masked().to_string()
+    }
+}
+
+/// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
+fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
+    use jsonschema::error::ValidationErrorKind;
+    let mut text = message(error, show_values);
+    if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
+        error.kind()
+        && let Some((index, branch)) = context
+            .iter()
+            .enumerate()
+            .filter(|(_, errors)| !errors.is_empty())
+            .min_by_key(|(_, errors)| errors.len())
+    {
+        let reasons: Vec<String> = branch
+            .iter()
+            .take(3)
+            .map(|e| {
+                let at = e.instance_path().as_str();
+                let at = if at.is_empty() { "(root)" } else { at };
+                format!("{at}: {}", message(e, show_values))
+            })
+            .collect();
+        let more = branch.len().saturating_sub(3);
+        text = format!(
+            "{text}; closest is alternative {index} ({}), which fails: {}{}",
+            branch[0].schema_path().as_str(),
+            reasons.join("; "),
+            if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Violation {
+        pointer: error.instance_path().as_str().to_string(),
+        schema_location: format!("{file}#{}", error.schema_path().as_str()),
+        rule: error.kind().keyword().to_string(),
+        message: text,
+    }
+}
+
+fn strip_base<'p>(path: &'p str, base: &str) -> Option<&'p str> {
+    if base.is_empty() {
+        return Some(path);
+    }
+    let rest = path.strip_prefix(base)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
+            (b'%', Some(high), Some(low)) => {
+                out.push((high * 16 + low) as u8);
+                i += 3;
+            }
+            (byte, _, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn segments(template: &str) -> Vec<Segment> {
+    template
+        .trim_end_matches('/')
+        .split('/')
+        .map(
+            |part| match part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                Some(name) => Segment::Param(name.to_string()),
+                None => Segment::Literal(part.to_string()),
+            },
+        )
+        .collect()
+}
+
+fn security_schemes(manifest: &Value) -> HashMap<String, (Location, String)> {
+    manifest["securitySchemes"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(key, scheme)| {
+            let (location, name) = match scheme["type"].as_str() {
+                Some("apiKey") => (
+                    Location::parse(scheme["in"].as_str()?)?,
+                    scheme["name"].as_str()?.to_ascii_lowercase(),
+                ),
+                Some("http") => (Location::Header, "authorization".to_string()),
+                _ => return None,
+            };
+            Some((key.clone(), (location, name)))
+        })
+        .collect()
+}
+
+fn body_spec(value: &Value, required: bool) -> BodySpec {
+    BodySpec {
+        required,
+        content_type: value["contentType"].as_str().map(str::to_string),
+        schema: value["schema"].as_str().map(str::to_string),
+    }
+}
+
+fn operation(
+    entry: &Value,
+    schemes: &HashMap<String, (Location, String)>,
+    webhook: bool,
+) -> Result<OperationSpec, ContractError> {
+    let invalid = |message: String| ContractError::Invalid {
+        path: "manifest.json".into(),
+        message,
+    };
+    let id = if webhook {
+        entry["name"].as_str().or(entry["operationId"].as_str())
+    } else {
+        entry["operationId"].as_str()
+    }
+    .ok_or_else(|| invalid("an operation without operationId".into()))?
+    .to_string();
+    let method = entry["method"]
+        .as_str()
+        .ok_or_else(|| invalid(format!("{id}: no method")))?
+        .to_ascii_uppercase();
+    let path = entry["path"]
+        .as_str()
+        .ok_or_else(|| invalid(format!("{id}: no path")))?
+        .to_string();
+    let mut parameters = Vec::new();
+    for param in entry["parameters"].as_array().into_iter().flatten() {
+        let name = param["name"].as_str().unwrap_or_default().to_string();
+        let location = param["in"]
+            .as_str()
+            .and_then(Location::parse)
+            .ok_or_else(|| invalid(format!("{id}: parameter {name} has no valid `in`")))?;
+        let schema = param["schema"].clone();
+        parameters.push(ParameterSpec {
+            validator: compile(&schema, &format!("manifest.json ({id} parameter {name})"))?,
+            name,
+            location,
+            required: param["required"].as_bool().unwrap_or(false),
+            schema,
+        });
+    }
+    let security = entry["security"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|requirement| {
+            requirement
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|key| schemes.get(key.as_str()?).cloned())
+                .collect()
+        })
+        .collect();
+    let request_body = entry["requestBody"].is_object().then(|| {
+        body_spec(
+            &entry["requestBody"],
+            entry["requestBody"]["required"].as_bool().unwrap_or(false),
+        )
+    });
+    let responses = entry["responses"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(key, response)| ResponseSpec {
+            key: key.clone(),
+            body: body_spec(response, false),
+            example_codes: response["exampleCodes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect(),
+        })
+        .collect();
+    Ok(OperationSpec {
+        segments: segments(&path),
+        id,
+        method,
+        path,
+        parameters,
+        security,
+        request_body,
+        responses,
+    })
 }
 
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), ContractError> {
@@ -187,61 +704,80 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn contract() -> Contract {
+        Contract::embedded().unwrap()
+    }
+
     #[test]
     fn the_embedded_contract_compiles_every_schema() {
-        let contract = Contract::embedded().unwrap();
-        assert!(contract.schema_paths().count() > 50);
-        assert!(
-            contract.manifest()["operations"]
-                .as_array()
-                .is_some_and(|ops| ops.len() == 9)
+        let contract = contract();
+        assert!(contract.schema_paths().len() > 50);
+        assert_eq!(contract.operations().len(), 9);
+        assert_eq!(
+            contract.webhook_paths(),
+            vec![("POST".to_string(), "/v1/banking/transfers".to_string())]
         );
     }
 
     #[test]
-    fn a_conforming_payload_has_no_findings() {
-        let contract = Contract::embedded().unwrap();
+    fn a_conforming_payload_has_no_violations() {
         let reply = json!({ "received": true });
         assert_eq!(
-            contract
-                .validate("IncomingTransferNotificationReply", &reply)
+            contract()
+                .validate("IncomingTransferNotificationReply", &reply, false)
                 .unwrap(),
             vec![]
         );
     }
 
     #[test]
-    fn findings_name_the_field_and_the_rule() {
-        let contract = Contract::embedded().unwrap();
+    fn violations_name_the_field_and_the_rule_and_mask_values() {
         let request = json!({
             "account_id": "not-a-uuid",
             "onboarding_id": "onb_1",
             "account_type": "CHECKING",
             "currency": "USDX"
         });
-        let findings = contract.validate("CreateAccountRequest", &request).unwrap();
-        let rules: Vec<(&str, &str)> = findings
+        let found = contract()
+            .validate("CreateAccountRequest", &request, false)
+            .unwrap();
+        let rules: Vec<(&str, &str)> = found
             .iter()
             .map(|f| (f.pointer.as_str(), f.rule.as_str()))
             .collect();
-        assert!(rules.contains(&("/account_id", "format")), "{findings:?}");
-        assert!(rules.contains(&("/currency", "maxLength")), "{findings:?}");
+        assert!(rules.contains(&("/account_id", "format")), "{found:?}");
+        assert!(rules.contains(&("/currency", "maxLength")), "{found:?}");
+        assert!(
+            found
+                .iter()
+                .all(|f| !f.message.contains("not-a-uuid") && !f.message.contains("USDX")),
+            "{found:?}"
+        );
+        let shown = contract()
+            .validate("CreateAccountRequest", &request, true)
+            .unwrap();
+        assert!(
+            shown.iter().any(|f| f.message.contains("not-a-uuid")),
+            "{shown:?}"
+        );
     }
 
     #[test]
     fn every_component_example_conforms_to_its_contract_schema() {
-        let contract = Contract::embedded().unwrap();
+        let contract = contract();
         let mut checked = 0;
         for (name, path) in contract.manifest()["components"].as_object().unwrap() {
-            let text = orchestration_api::contract::file(path.as_str().unwrap()).unwrap();
-            let schema: Value = serde_json::from_str(text).unwrap();
+            let schema = contract.schema(path.as_str().unwrap()).unwrap();
             for example in schema["$defs"][name]["examples"]
                 .as_array()
                 .into_iter()
                 .flatten()
             {
-                let findings = contract.validate(name, example).unwrap();
-                assert_eq!(findings, vec![], "example of {name}");
+                assert_eq!(
+                    contract.validate(name, example, true).unwrap(),
+                    vec![],
+                    "example of {name}"
+                );
                 checked += 1;
             }
         }
@@ -249,10 +785,38 @@ mod tests {
     }
 
     #[test]
-    fn an_unknown_schema_name_is_an_error() {
-        let contract = Contract::embedded().unwrap();
+    fn operations_are_matched_by_method_and_template_under_the_base_path() {
+        let contract = contract();
+        let id = "6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+        match contract.match_operation("PATCH", &format!("/v1/banking/accounts/{id}")) {
+            Match::Operation(op, params) => {
+                assert_eq!(op.id, "updateAccount");
+                assert_eq!(params, vec![("account_id".to_string(), id.to_string())]);
+            }
+            _ => panic!("not matched"),
+        }
+        assert!(
+            matches!(contract.match_operation("PUT", "/v1/banking/accounts/x"), Match::MethodNotAllowed(t) if t == "/banking/accounts/{account_id}")
+        );
         assert!(matches!(
-            contract.validate("Nope", &json!({})),
+            contract.match_operation("GET", "/v1/nope"),
+            Match::UnknownPath
+        ));
+        assert!(matches!(
+            contract.match_operation("GET", "/banking/accounts/x"),
+            Match::OutsideBasePath
+        ));
+        assert!(
+            contract
+                .match_webhook("POST", "/v1/banking/transfers")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn an_unknown_schema_name_is_an_error() {
+        assert!(matches!(
+            contract().validate("Nope", &json!({}), false),
             Err(ContractError::UnknownSchema(_))
         ));
     }

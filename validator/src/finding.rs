@@ -2,15 +2,98 @@
 
 use serde::Serialize;
 
-/// One rule a payload breaks.
+use crate::exchange::ExchangeKind;
+
+/// Which message of an exchange a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Part {
+    /// The request to the API.
+    Request,
+    /// The API's response.
+    Response,
+    /// A notification the API sent.
+    Notification,
+    /// The receiver's reply to a notification.
+    Reply,
+    /// The entry as a whole (it could not be read, or matched no operation).
+    Entry,
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Breaks the contract.
+    Error,
+    /// Undocumented but allowed by the contract (reported in `--strict` mode).
+    Warning,
+}
+
+/// One rule an exchange breaks.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// JSON pointer into the payload (`""` for the whole payload).
+    /// Position of the exchange in its input, from 0.
+    pub exchange: usize,
+    /// The input's own id for the exchange, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// The file the exchange came from.
+    pub source: String,
+    /// Which message.
+    pub part: Part,
+    /// The operation (operationId) or webhook name, when the exchange matched one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// JSON pointer into the message's body, or the parameter/header the rule is about
+    /// (`header:x-idempotency-key`), `""` for the message as a whole.
     pub pointer: String,
-    /// Where the broken rule is: the contract file and the pointer inside it.
+    /// Where the rule is: a contract file and the pointer inside it, or a manifest entry.
     pub schema_location: String,
-    /// The rule: the JSON Schema keyword that failed (`required`, `pattern`, `format`, ...).
+    /// The rule that is broken, e.g. `required`, `format`, `status-documented`.
     pub rule: String,
     /// What is wrong, for a person.
     pub message: String,
+    /// Error, or warning for strict-mode drift.
+    pub severity: Severity,
+}
+
+/// An exchange's place, for building findings.
+#[derive(Debug, Clone)]
+pub struct Site {
+    /// Position in the input.
+    pub exchange: usize,
+    /// The input's id.
+    pub id: Option<String>,
+    /// The file.
+    pub source: String,
+    /// Operation or webhook name.
+    pub operation: Option<String>,
+    /// Operation or notification.
+    pub kind: ExchangeKind,
+}
+
+impl Site {
+    /// A finding at this exchange.
+    pub fn finding(
+        &self,
+        part: Part,
+        pointer: impl Into<String>,
+        schema_location: impl Into<String>,
+        rule: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Finding {
+        Finding {
+            exchange: self.exchange,
+            id: self.id.clone(),
+            source: self.source.clone(),
+            part,
+            operation: self.operation.clone(),
+            pointer: pointer.into(),
+            schema_location: schema_location.into(),
+            rule: rule.into(),
+            message: message.into(),
+            severity: Severity::Error,
+        }
+    }
 }

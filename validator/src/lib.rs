@@ -1,16 +1,27 @@
-//! specval: checks API payloads (and, as it grows, whole recorded traffic) against the contract
-//! specgen writes: one JSON Schema per component and message, compiled once.
+//! specval: checks recorded API traffic (HAR 1.2, JSON Lines) and single payloads against the
+//! contract specgen writes — one JSON Schema per component and message, compiled once, and a
+//! manifest of operations and webhooks.
 //!
 //! ```
 //! let contract = specval::Contract::embedded().unwrap();
-//! let findings = contract
-//!     .validate("Error", &serde_json::json!({"code": "VALIDATION_ERROR", "messages": []}))
+//! let violations = contract
+//!     .validate("Error", &serde_json::json!({"code": "VALIDATION_ERROR", "messages": []}), false)
 //!     .unwrap();
-//! assert_eq!(findings[0].rule, "required");
+//! assert_eq!(violations[0].rule, "required");
 //! ```
+//!
+//! The pipeline: [`read`] turns files into [`exchange::Exchange`]s as a stream, [`check`]
+//! judges each against the [`Contract`] (with [`drift`] noting what the spec does not show),
+//! [`run`] does this in parallel batches, and [`report`] writes the outcome.
 
+pub mod check;
 pub mod contract;
+pub mod drift;
+pub mod exchange;
 pub mod finding;
+pub mod read;
+pub mod report;
+pub mod run;
 
 pub use contract::{Contract, ContractError};
 pub use finding::Finding;

@@ -1,54 +1,166 @@
-//! The `specval` command line.
+//! The `specval` command line. Exit codes: 0 clean, 1 findings, 2 when an input or the
+//! contract cannot be read.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use specval::Contract;
+use specval::check::CheckOptions;
+use specval::report::{self, Format};
+use specval::run::{RunOptions, run};
 
-/// Validates API payloads against the contract specgen writes.
+/// Validates API traffic and payloads against the contract specgen writes.
 #[derive(Parser)]
 #[command(name = "specval", version, about)]
 struct Cli {
-    /// A contract directory (specgen's `schemas/`); default: the embedded contract of this API.
-    #[arg(long, global = true)]
-    contract: Option<PathBuf>,
+    #[command(flatten)]
+    contract: ContractArgs,
     #[command(subcommand)]
     command: Command,
 }
 
+#[derive(Args)]
+struct ContractArgs {
+    /// A contract directory (specgen's `schemas/`). Default: the embedded contract of this API.
+    #[arg(long, global = true, conflicts_with = "spec")]
+    contract: Option<PathBuf>,
+    /// An OpenAPI document; its contract is made in memory by specgen.
+    #[arg(long, global = true)]
+    spec: Option<PathBuf>,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Checks one JSON payload against one schema. Exit 0 when it conforms, 1 when it does
-    /// not, 2 when the payload or the contract cannot be read.
+    /// Checks recorded traffic: HAR 1.2 or JSON Lines files (`-` reads standard input).
+    Check {
+        /// Traffic files.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Report format.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+        /// Write the report here instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Also report undocumented properties and enum values (as warnings, which fail the run).
+        #[arg(long)]
+        strict: bool,
+        /// Show instance values in messages (masked by default). Credential headers are never shown.
+        #[arg(long)]
+        show_values: bool,
+        /// No progress bar, even on a terminal.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Checks one JSON payload against one schema.
     Message {
         /// Component name (`Account`) or path under schemas/ (`operations/createAccount.request.json`).
         #[arg(long)]
         schema: String,
         /// The payload file; `-` reads standard input.
         file: PathBuf,
+        /// Show instance values in messages.
+        #[arg(long)]
+        show_values: bool,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let contract = match &cli.contract {
-        Some(dir) => Contract::from_dir(dir),
-        None => Contract::embedded(),
+    let contract = match (&cli.contract.contract, &cli.contract.spec) {
+        (Some(dir), _) => Contract::from_dir(dir),
+        (None, Some(spec)) => Contract::from_spec(spec),
+        (None, None) => Contract::embedded(),
     };
     let contract = match contract {
         Ok(contract) => contract,
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("specval: error: {err}");
             return ExitCode::from(2);
         }
     };
     match cli.command {
-        Command::Message { schema, file } => message(&contract, &schema, &file),
+        Command::Check {
+            files,
+            format,
+            output,
+            strict,
+            show_values,
+            quiet,
+        } => {
+            let options = RunOptions {
+                check: CheckOptions {
+                    strict,
+                    show_values,
+                },
+                keep_outcomes: format == Format::Junit,
+                progress: !quiet,
+            };
+            check(&contract, &files, format, output, options)
+        }
+        Command::Message {
+            schema,
+            file,
+            show_values,
+        } => message(&contract, &schema, &file, show_values),
     }
 }
 
-fn message(contract: &Contract, schema: &str, file: &PathBuf) -> ExitCode {
+fn check(
+    contract: &Contract,
+    files: &[String],
+    format: Format,
+    output: Option<PathBuf>,
+    options: RunOptions,
+) -> ExitCode {
+    let report = match run(contract, files, options) {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("specval: error: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let written = match &output {
+        Some(path) => write_atomically(path, |out| report::write(&report, format, out)),
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            report::write(&report, format, &mut out).and_then(|()| out.flush())
+        }
+    };
+    if let Err(err) = written {
+        eprintln!("specval: error: cannot write the report: {err}");
+        return ExitCode::from(2);
+    }
+    if report.findings.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// Writes a report through a temporary file and a rename: never half a report.
+fn write_atomically(
+    path: &PathBuf,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
+    {
+        let mut buffered = std::io::BufWriter::new(temp.as_file_mut());
+        write(&mut buffered)?;
+        buffered.flush()?;
+    }
+    temp.persist(path).map_err(|err| err.error)?;
+    Ok(())
+}
+
+fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool) -> ExitCode {
     let text = if file.as_os_str() == "-" {
         std::io::read_to_string(std::io::stdin())
     } else {
@@ -57,43 +169,43 @@ fn message(contract: &Contract, schema: &str, file: &PathBuf) -> ExitCode {
     let text = match text {
         Ok(text) => text,
         Err(err) => {
-            eprintln!("error: cannot read {}: {err}", file.display());
+            eprintln!("specval: error: cannot read {}: {err}", file.display());
             return ExitCode::from(2);
         }
     };
     let instance: serde_json::Value = match serde_json::from_str(&text) {
         Ok(value) => value,
         Err(err) => {
-            eprintln!("error: {} is not JSON: {err}", file.display());
+            eprintln!("specval: error: {} is not JSON: {err}", file.display());
             return ExitCode::from(2);
         }
     };
-    match contract.validate(schema, &instance) {
-        Ok(findings) if findings.is_empty() => {
+    match contract.validate(schema, &instance, show_values) {
+        Ok(violations) if violations.is_empty() => {
             println!("{}: conforms to {schema}", file.display());
             ExitCode::SUCCESS
         }
-        Ok(findings) => {
-            for finding in &findings {
-                let pointer = if finding.pointer.is_empty() {
+        Ok(violations) => {
+            for violation in &violations {
+                let pointer = if violation.pointer.is_empty() {
                     "(root)"
                 } else {
-                    &finding.pointer
+                    &violation.pointer
                 };
                 println!(
-                    "{pointer}: {} [{}] at {}",
-                    finding.message, finding.rule, finding.schema_location
+                    "{pointer}: {} (rule {}; {})",
+                    violation.message, violation.rule, violation.schema_location
                 );
             }
             println!(
                 "{}: {} finding(s) against {schema}",
                 file.display(),
-                findings.len()
+                violations.len()
             );
             ExitCode::from(1)
         }
         Err(err) => {
-            eprintln!("error: {err}");
+            eprintln!("specval: error: {err}");
             ExitCode::from(2)
         }
     }

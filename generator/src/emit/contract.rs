@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::GeneratedFile;
 use crate::error::{Error, Result};
-use crate::ir::{Api, Operation, SecurityKind, StatusSpec};
+use crate::ir::{Api, MessagePart, Operation, SecurityKind, StatusSpec};
 
 /// Version of the manifest layout; bumped when a reader would need to change.
 pub const MANIFEST_FORMAT: u64 = 1;
@@ -130,13 +130,23 @@ fn operation_entry(
     let mut responses = Map::new();
     for response in &op.responses {
         let key = response.status.key();
+        // The error codes the spec's examples show for this status (`code` of an error body):
+        // what a checker can expect, e.g. NOT_AUTHENTICATED for a 401.
+        let mut codes: Vec<&str> = op
+            .examples
+            .iter()
+            .filter(|example| example.part == MessagePart::Response(response.status))
+            .filter_map(|example| example.example.value.get("code").and_then(Value::as_str))
+            .collect();
+        codes.sort_unstable();
+        codes.dedup();
         let entry = match &response.body {
             Some(body) => {
                 let path = format!("{folder}/{stem}.response.{key}.json");
                 files.push(schema_file(crate_name, &path, &body.schema, components)?);
-                json!({ "contentType": body.content_type, "schema": path })
+                json!({ "contentType": body.content_type, "schema": path, "exampleCodes": codes })
             }
-            None => json!({ "contentType": null, "schema": null }),
+            None => json!({ "contentType": null, "schema": null, "exampleCodes": codes }),
         };
         responses.insert(key, entry);
     }

@@ -1,0 +1,581 @@
+//! The checks of one exchange against the contract: which operation it is, its parameters,
+//! credentials, idempotency key, content types, bodies, and whether its status is documented;
+//! for a notification, the payload and the receiver's reply.
+
+use serde_json::Value;
+
+use crate::contract::{BodySpec, Contract, Location, Match, OperationSpec};
+use crate::drift;
+use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
+use crate::finding::{Finding, Part, Severity, Site};
+use crate::report::{Drift, DriftKey};
+
+/// How strict a run is.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CheckOptions {
+    /// Also report undocumented properties and enum values, as warnings.
+    pub strict: bool,
+    /// Let instance values appear in messages (masked by default).
+    pub show_values: bool,
+}
+
+/// What checking one exchange found.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// The operation or webhook it matched.
+    pub operation: Option<String>,
+    /// Findings, in the order the checks ran.
+    pub findings: Vec<Finding>,
+    /// Undocumented things seen.
+    pub drift: Drift,
+}
+
+/// Checks one exchange.
+pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) -> Outcome {
+    let kind = exchange.kind.unwrap_or_else(|| {
+        if contract
+            .match_webhook(&exchange.request.method, &exchange.request.path)
+            .is_some()
+        {
+            ExchangeKind::Notification
+        } else {
+            ExchangeKind::Operation
+        }
+    });
+    let mut checker = Checker {
+        contract,
+        options,
+        site: Site {
+            exchange: exchange.index,
+            id: exchange.id.clone(),
+            source: exchange.source.clone(),
+            operation: None,
+            kind,
+        },
+        outcome: Outcome::default(),
+    };
+    match kind {
+        ExchangeKind::Operation => checker.operation(exchange),
+        ExchangeKind::Notification => checker.notification(exchange),
+    }
+    checker.outcome
+}
+
+struct Checker<'c> {
+    contract: &'c Contract,
+    options: CheckOptions,
+    site: Site,
+    outcome: Outcome,
+}
+
+/// A body parsed, or why it could not be.
+enum Parsed {
+    None,
+    Json(Value),
+    NotJson(String),
+}
+
+fn parse_body(body: Option<&Body>) -> Parsed {
+    match body {
+        None => Parsed::None,
+        Some(Body::Json(value)) => Parsed::Json(value.clone()),
+        Some(Body::Text(text)) if text.trim().is_empty() => Parsed::None,
+        Some(Body::Text(text)) => match serde_json::from_str(text) {
+            Ok(value) => Parsed::Json(value),
+            Err(err) => Parsed::NotJson(err.to_string()),
+        },
+        Some(Body::Binary(bytes)) if bytes.is_empty() => Parsed::None,
+        Some(Body::Binary(bytes)) => match serde_json::from_slice(bytes) {
+            Ok(value) => Parsed::Json(value),
+            Err(err) => Parsed::NotJson(err.to_string()),
+        },
+    }
+}
+
+fn is_json(media: &str) -> bool {
+    media == "application/json" || media.ends_with("+json")
+}
+
+impl Checker<'_> {
+    fn push(
+        &mut self,
+        part: Part,
+        pointer: impl Into<String>,
+        location: impl Into<String>,
+        rule: &str,
+        message: impl Into<String>,
+    ) {
+        let finding = self.site.finding(part, pointer, location, rule, message);
+        self.outcome.findings.push(finding);
+    }
+
+    fn operation(&mut self, exchange: &Exchange) {
+        let request = &exchange.request;
+        let (op, path_params) = match self
+            .contract
+            .match_operation(&request.method, &request.path)
+        {
+            Match::Operation(op, params) => (op, params),
+            Match::MethodNotAllowed(template) => {
+                self.push(
+                    Part::Entry,
+                    "",
+                    format!("manifest.json#/operations ({template})"),
+                    "operation-method",
+                    format!("{} is not an operation of {template}", request.method),
+                );
+                return;
+            }
+            Match::UnknownPath => {
+                self.push(
+                    Part::Entry,
+                    "",
+                    "manifest.json#/operations",
+                    "operation-path",
+                    format!(
+                        "no operation has the path {} {}",
+                        request.method, request.path
+                    ),
+                );
+                return;
+            }
+            Match::OutsideBasePath => {
+                self.push(
+                    Part::Entry,
+                    "",
+                    "manifest.json#/basePath",
+                    "operation-path",
+                    format!("{} is not under the API's base path", request.path),
+                );
+                return;
+            }
+        };
+        self.site.operation = Some(op.id.clone());
+        self.outcome.operation = Some(op.id.clone());
+        let unauthenticated = !self.credentials_present(op, request);
+        self.parameters(op, request, &path_params);
+        self.request_body(op, request);
+        match &exchange.response {
+            Some(response) => {
+                if unauthenticated {
+                    self.unauthenticated_answer(op, response);
+                }
+                self.response(op, response, Part::Response);
+            }
+            None if unauthenticated => self.push(
+                Part::Request,
+                "",
+                "manifest.json#/securitySchemes",
+                "credentials",
+                "the request has no credentials, and no response was recorded",
+            ),
+            None => {}
+        }
+    }
+
+    fn notification(&mut self, exchange: &Exchange) {
+        let request = &exchange.request;
+        let Some(hook) = self.contract.match_webhook(&request.method, &request.path) else {
+            self.push(
+                Part::Entry,
+                "",
+                "manifest.json#/webhooks",
+                "webhook-path",
+                format!(
+                    "no notification is delivered at {} {}",
+                    request.method, request.path
+                ),
+            );
+            return;
+        };
+        self.site.operation = Some(hook.id.clone());
+        self.outcome.operation = Some(hook.id.clone());
+        if let Some(spec) = &hook.request_body {
+            self.body(
+                hook,
+                spec,
+                request.content_type(),
+                request.body.as_ref(),
+                Part::Notification,
+            );
+        }
+        match &exchange.response {
+            Some(reply) => self.response(hook, reply, Part::Reply),
+            None => self.push(
+                Part::Reply,
+                "",
+                "manifest.json#/webhooks",
+                "reply",
+                "no reply was recorded",
+            ),
+        }
+    }
+
+    /// Whether one security requirement is met; an open operation always is.
+    fn credentials_present(&self, op: &OperationSpec, request: &Request) -> bool {
+        op.security.is_empty()
+            || op.security.iter().any(|requirement| {
+                requirement.iter().all(|(location, name)| {
+                    value(request, *location, name).is_some_and(|v| !v.trim().is_empty())
+                })
+            })
+    }
+
+    /// A request without credentials must have been answered 401 with the documented code.
+    fn unauthenticated_answer(&mut self, op: &OperationSpec, response: &Response) {
+        let wanted: Vec<String> = op
+            .security
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(_, name)| name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            })
+            .collect();
+        if response.status != 401 {
+            self.push(
+                Part::Response,
+                "",
+                "manifest.json#/securitySchemes",
+                "credentials",
+                format!(
+                    "the request lacks credentials ({}) but was answered {}, not 401",
+                    wanted.join(", or "),
+                    response.status
+                ),
+            );
+            return;
+        }
+        let codes = op
+            .response(401)
+            .map(|r| r.example_codes.clone())
+            .unwrap_or_default();
+        if codes.is_empty() {
+            return;
+        }
+        let code = match parse_body(response.body.as_ref()) {
+            Parsed::Json(body) => body.get("code").and_then(Value::as_str).map(str::to_string),
+            _ => None,
+        };
+        if !code.as_ref().is_some_and(|code| codes.contains(code)) {
+            self.push(
+                Part::Response,
+                "/code",
+                format!("manifest.json#/operations ({} 401)", op.id),
+                "credentials",
+                format!(
+                    "a request without credentials must be answered 401 {}",
+                    codes.join(" or ")
+                ),
+            );
+        }
+    }
+
+    fn parameters(
+        &mut self,
+        op: &OperationSpec,
+        request: &Request,
+        path_params: &[(String, String)],
+    ) {
+        for param in &op.parameters {
+            let text = match param.location {
+                Location::Path => path_params
+                    .iter()
+                    .find(|(k, _)| k == &param.name)
+                    .map(|(_, v)| v.as_str()),
+                other => value(request, other, &param.name),
+            };
+            let pointer = format!("{}:{}", param.location.prefix(), param.name);
+            let location = format!(
+                "manifest.json#/operations ({} parameter {})",
+                op.id, param.name
+            );
+            match text {
+                None if param.required => {
+                    self.push(
+                        Part::Request,
+                        pointer,
+                        location,
+                        "required",
+                        format!("{} {} is required", param.location.prefix(), param.name),
+                    );
+                }
+                None => {}
+                Some(text) => {
+                    for violation in
+                        Contract::check_parameter(param, text, self.options.show_values)
+                    {
+                        self.push(
+                            Part::Request,
+                            pointer.clone(),
+                            location.clone(),
+                            &violation.rule,
+                            violation.message,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    fn request_body(&mut self, op: &OperationSpec, request: &Request) {
+        match &op.request_body {
+            Some(spec) => self.body(
+                op,
+                spec,
+                request.content_type(),
+                request.body.as_ref(),
+                Part::Request,
+            ),
+            None => {
+                if !matches!(parse_body(request.body.as_ref()), Parsed::None) {
+                    self.push(
+                        Part::Request,
+                        "",
+                        format!("manifest.json#/operations ({})", op.id),
+                        "body-unexpected",
+                        format!("{} takes no request body, but one was sent", op.id),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Content type, presence and schema of a request body or notification payload.
+    fn body(
+        &mut self,
+        op: &OperationSpec,
+        spec: &BodySpec,
+        content_type: Option<String>,
+        body: Option<&Body>,
+        part: Part,
+    ) {
+        let location = format!("manifest.json#/operations ({} requestBody)", op.id);
+        match parse_body(body) {
+            Parsed::None => {
+                if spec.required {
+                    self.push(part, "", location, "required", "the body is required");
+                }
+            }
+            Parsed::NotJson(error) => {
+                self.push(
+                    part,
+                    "",
+                    location,
+                    "json",
+                    format!("the body is not JSON: {error}"),
+                );
+            }
+            Parsed::Json(value) => {
+                self.content_type(spec, content_type, part, &location);
+                if let Some(schema) = &spec.schema {
+                    self.schema(schema, &value, part);
+                    self.drift(op, schema, &value, part);
+                }
+            }
+        }
+    }
+
+    fn content_type(
+        &mut self,
+        spec: &BodySpec,
+        actual: Option<String>,
+        part: Part,
+        location: &str,
+    ) {
+        let Some(expected) = spec.content_type.as_deref() else {
+            return;
+        };
+        let expected = expected
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        let fits = match actual.as_deref() {
+            Some(actual) => actual == expected || (is_json(&expected) && is_json(actual)),
+            None => false,
+        };
+        if !fits {
+            self.push(
+                part,
+                "header:content-type",
+                location.to_string(),
+                "content-type",
+                format!(
+                    "Content-Type should be {expected}, not {}",
+                    actual.as_deref().unwrap_or("absent")
+                ),
+            );
+        }
+    }
+
+    fn schema(&mut self, schema: &str, value: &Value, part: Part) {
+        match self.contract.check(schema, value, self.options.show_values) {
+            Ok(violations) => {
+                for violation in violations {
+                    self.push(
+                        part,
+                        violation.pointer,
+                        violation.schema_location,
+                        &violation.rule,
+                        violation.message,
+                    );
+                }
+            }
+            Err(err) => self.push(part, "", schema.to_string(), "contract", err.to_string()),
+        }
+    }
+
+    fn response(&mut self, op: &OperationSpec, response: &Response, part: Part) {
+        let Some(spec) = op.response(response.status) else {
+            let documented: Vec<&str> = op.responses.iter().map(|r| r.key.as_str()).collect();
+            self.push(
+                part,
+                "",
+                format!("manifest.json#/operations ({} responses)", op.id),
+                "status-documented",
+                format!(
+                    "status {} is not documented for {} (documented: {})",
+                    response.status,
+                    op.id,
+                    documented.join(", ")
+                ),
+            );
+            *self
+                .outcome
+                .drift
+                .statuses
+                .entry(DriftKey {
+                    operation: op.id.clone(),
+                    part,
+                    location: "status".into(),
+                    value: response.status.to_string(),
+                })
+                .or_default() += 1;
+            return;
+        };
+        let location = format!(
+            "manifest.json#/operations ({} responses {})",
+            op.id, spec.key
+        );
+        match parse_body(response.body.as_ref()) {
+            Parsed::None => {
+                if spec.body.schema.is_some() {
+                    self.push(
+                        part,
+                        "",
+                        location,
+                        "required",
+                        format!(
+                            "status {} documents a body, but none was recorded",
+                            response.status
+                        ),
+                    );
+                }
+            }
+            Parsed::NotJson(error) => {
+                if spec.body.content_type.as_deref().is_none_or(is_json) {
+                    self.push(
+                        part,
+                        "",
+                        location,
+                        "json",
+                        format!("the body is not JSON: {error}"),
+                    );
+                }
+            }
+            Parsed::Json(value) => {
+                if spec.body.schema.is_some() {
+                    self.content_type(&spec.body, response.content_type(), part, &location);
+                }
+                if let Some(schema) = spec.body.schema.clone() {
+                    self.schema(&schema, &value, part);
+                    self.drift(op, &schema, &value, part);
+                }
+                // Error bodies carry their own status: it must be the HTTP status.
+                if let Some(code) = value.get("http_code")
+                    && code.as_u64() != Some(u64::from(response.status))
+                {
+                    self.push(
+                        part,
+                        "/http_code",
+                        location,
+                        "http-code",
+                        format!(
+                            "http_code is {code}, but the HTTP status is {}",
+                            response.status
+                        ),
+                    );
+                }
+            }
+        }
+    }
+
+    fn drift(&mut self, op: &OperationSpec, schema: &str, value: &Value, part: Part) {
+        let Some(document) = self.contract.schema(schema) else {
+            return;
+        };
+        for item in drift::undocumented(document, value) {
+            let (map, rule, what) = match item.kind {
+                drift::Kind::Property => (
+                    &mut self.outcome.drift.properties,
+                    "undocumented-property",
+                    "property",
+                ),
+                drift::Kind::EnumValue => (
+                    &mut self.outcome.drift.enum_values,
+                    "undocumented-enum-value",
+                    "value",
+                ),
+            };
+            *map.entry(DriftKey {
+                operation: op.id.clone(),
+                part,
+                location: item.pattern.clone(),
+                value: item.value.clone(),
+            })
+            .or_default() += 1;
+            if self.options.strict {
+                let shown = match item.kind {
+                    drift::Kind::Property => format!("`{}`", item.value),
+                    drift::Kind::EnumValue if self.options.show_values => {
+                        format!("`{}`", item.value)
+                    }
+                    drift::Kind::EnumValue => "a value".to_string(),
+                };
+                let mut finding = self.site.finding(
+                    part,
+                    item.pointer,
+                    format!("{schema}#{}", item.schema_pointer),
+                    rule,
+                    format!("{what} {shown} is not documented in the spec"),
+                );
+                finding.severity = Severity::Warning;
+                self.outcome.findings.push(finding);
+            }
+        }
+    }
+}
+
+/// A parameter's or credential's text in a request.
+fn value<'r>(request: &'r Request, location: Location, name: &str) -> Option<&'r str> {
+    match location {
+        Location::Query => request
+            .query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str()),
+        Location::Header => request.header(name),
+        Location::Cookie => request
+            .headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, v)| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v),
+        Location::Path => None,
+    }
+}

@@ -1,0 +1,127 @@
+//! One recorded exchange, whatever file it came from: what the traffic readers produce and
+//! the checks consume.
+
+use serde_json::Value;
+
+/// Whether an exchange is a call of the API or a notification the API sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ExchangeKind {
+    /// A request to the API and its response.
+    Operation,
+    /// A notification delivered to a receiver, and the receiver's reply.
+    Notification,
+}
+
+/// A body as recorded.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Body {
+    /// Parsed JSON (JSON Lines records can carry the body as a JSON value directly).
+    Json(Value),
+    /// Text as recorded (a HAR `text`, or a JSON Lines body given as a string); parsed when
+    /// the content type says JSON.
+    Text(String),
+    /// Bytes that are not text (base64 in a HAR).
+    Binary(Vec<u8>),
+}
+
+/// The request half.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Request {
+    /// Uppercase method.
+    pub method: String,
+    /// The path as sent, without query string, percent-encoded as on the wire
+    /// (`/v1/banking/accounts/6f1a…`).
+    pub path: String,
+    /// Query parameters, decoded, in order.
+    pub query: Vec<(String, String)>,
+    /// Headers in order; names as recorded (compare case-insensitively).
+    pub headers: Vec<(String, String)>,
+    /// The body, when one was sent.
+    pub body: Option<Body>,
+}
+
+/// The response half.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Response {
+    /// HTTP status.
+    pub status: u16,
+    /// Headers in order.
+    pub headers: Vec<(String, String)>,
+    /// The body, when one was received.
+    pub body: Option<Body>,
+}
+
+/// One exchange read from traffic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Exchange {
+    /// Position in the input, from 0, counting malformed entries too.
+    pub index: usize,
+    /// The input's own id for it, when it has one (a JSON Lines `id`, a HAR entry comment).
+    pub id: Option<String>,
+    /// The file it came from.
+    pub source: String,
+    /// Operation or notification. Readers decide: a JSON Lines record may say so; otherwise
+    /// a `POST` to a webhook's fixed path is a notification.
+    pub kind: Option<ExchangeKind>,
+    /// The request.
+    pub request: Request,
+    /// The response, when the traffic has one.
+    pub response: Option<Response>,
+}
+
+/// An entry that could not be read as an exchange; the run reports it and goes on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Malformed {
+    /// Position in the input.
+    pub index: usize,
+    /// The file.
+    pub source: String,
+    /// Line number (JSON Lines) when known.
+    pub line: Option<usize>,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+/// What a reader yields for each entry.
+pub type Entry = Result<Exchange, Malformed>;
+
+impl Request {
+    /// A header's value, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+
+    /// The media type of the body, lowercased, without parameters.
+    pub fn content_type(&self) -> Option<String> {
+        self.header("content-type").map(media_type)
+    }
+}
+
+impl Response {
+    /// A header's value, by case-insensitive name.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        header(&self.headers, name)
+    }
+
+    /// The media type of the body, lowercased, without parameters.
+    pub fn content_type(&self) -> Option<String> {
+        self.header("content-type").map(media_type)
+    }
+}
+
+fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
+fn media_type(value: &str) -> String {
+    value
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}

@@ -1,0 +1,388 @@
+//! HAR 1.2 reader.
+//!
+//! The file is streamed: the top-level object is walked key by key down to `log.entries`,
+//! and each element of that array is deserialized on its own, turned into an [`Exchange`]
+//! and handed to the sink before the next one is read. Everything else (`creator`, `pages`,
+//! `timings`, cookies, ...) is skipped without being built.
+//!
+//! What is taken from an entry:
+//!
+//! | field | from |
+//! |---|---|
+//! | `id` | the entry's `comment` when not empty, else `_id` (string or number) |
+//! | `request.method` | `request.method`, uppercased |
+//! | `request.path` | the path of `request.url`, as written (percent-encoded, no query) |
+//! | `request.query` | the query of `request.url`, decoded; `request.queryString` only when the URL has no query (exporters disagree on whether `queryString` values are decoded, the URL is what was sent) |
+//! | `request.headers` | `request.headers` (`[{"name", "value"}]`) |
+//! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded) |
+//! | `response` | none when `response` is absent or its `status` is `0` |
+//! | `response.status`, `headers` | `response.status`, `response.headers` |
+//! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
+//! | `kind` | notification when method and path match a webhook path |
+//!
+//! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
+//! becomes a [`Malformed`](crate::exchange::Malformed) naming the field
+//! (`entry 3: request.url is missing`) and the next entry is read. A syntax error, a cut-off
+//! file or an I/O error ends the file with one `Malformed` (`stopped after 41 entries: EOF
+//! while parsing ...`, with the line of the error), after all the entries before it have
+//! been delivered. A file that is not a HAR at all (empty, not JSON, no `log.entries`
+//! array) gives one `Malformed` starting `not a HAR file:`.
+
+use std::fmt;
+use std::io::{self, BufRead, BufReader};
+
+use serde::Deserialize;
+use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
+
+use super::{
+    Context, Field, Id, Pairs, Status, object_shape, parse_query, skip_bom, split_target, text_body,
+};
+use crate::exchange::{Body, Entry, Exchange, Request, Response};
+
+/// Reads a HAR file; see the [module documentation](self) and [`super::read`].
+pub fn read(
+    source_name: &str,
+    mut reader: impl BufRead,
+    webhook_paths: &[(String, String)],
+    sink: &mut dyn FnMut(Entry),
+) -> io::Result<()> {
+    skip_bom(&mut reader)?;
+    let context = Context {
+        source: source_name,
+        webhook_paths,
+    };
+    let mut state = State {
+        context: &context,
+        sink,
+        entries: 0,
+        phase: Phase::Start,
+    };
+    // serde_json reads byte by byte; a BufReader makes that cheap whatever `reader` is.
+    let mut deserializer =
+        serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 16, reader));
+    let result = Top(&mut state)
+        .deserialize(&mut deserializer)
+        .and_then(|()| deserializer.end());
+    let Err(err) = result else {
+        return Ok(());
+    };
+    if err.is_io() && state.phase == Phase::Start {
+        return Err(err.into());
+    }
+    let message = match state.phase {
+        Phase::Start if err.is_eof() && err.line() <= 1 && err.column() == 0 => {
+            "not a HAR file: the input is empty".to_owned()
+        }
+        Phase::Start | Phase::Log => format!("not a HAR file: {err}"),
+        Phase::Entries | Phase::After => {
+            format!("stopped after {} entries: {err}", state.entries)
+        }
+    };
+    let line = (err.line() > 0).then(|| err.line());
+    let entry = context.malformed(state.entries, line, message);
+    (state.sink)(entry);
+    Ok(())
+}
+
+/// How far the walk got, for the message of an error that stops it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    /// Before the top-level object.
+    Start,
+    /// Inside the top-level object, before `log.entries`.
+    Log,
+    /// Inside `log.entries`.
+    Entries,
+    /// After `log.entries`.
+    After,
+}
+
+struct State<'a> {
+    context: &'a Context<'a>,
+    sink: &'a mut dyn FnMut(Entry),
+    /// Entries read so far (good and malformed).
+    entries: usize,
+    phase: Phase,
+}
+
+/// The top-level object.
+struct Top<'s, 'a>(&'s mut State<'a>);
+
+impl<'de> DeserializeSeed<'de> for Top<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Top<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON object with a \"log\" member")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.phase = Phase::Log;
+        let mut seen_log = false;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "log" {
+                map.next_value_seed(Log(&mut *self.0))?;
+                seen_log = true;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !seen_log {
+            return Err(de::Error::custom("there is no \"log\" member"));
+        }
+        Ok(())
+    }
+}
+
+/// `log`.
+struct Log<'s, 'a>(&'s mut State<'a>);
+
+impl<'de> DeserializeSeed<'de> for Log<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Log<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("\"log\" to be an object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen_entries = false;
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "entries" {
+                map.next_value_seed(Entries(&mut *self.0))?;
+                seen_entries = true;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        if !seen_entries {
+            return Err(de::Error::custom("log.entries is missing"));
+        }
+        Ok(())
+    }
+}
+
+/// `log.entries`.
+struct Entries<'s, 'a>(&'s mut State<'a>);
+
+impl<'de> DeserializeSeed<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn deserialize<D: de::Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Entries<'_, '_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("log.entries to be an array")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        let state = self.0;
+        state.phase = Phase::Entries;
+        while let Some(raw) = seq.next_element::<Field<RawEntry>>()? {
+            let entry = convert(raw, state.entries, state.context);
+            state.entries += 1;
+            (state.sink)(entry);
+        }
+        state.phase = Phase::After;
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+struct RawEntry {
+    #[serde(default)]
+    request: Field<RawRequest>,
+    #[serde(default)]
+    response: Field<RawResponse>,
+    #[serde(default)]
+    comment: Field<String>,
+    #[serde(default, rename = "_id")]
+    id: Field<Id>,
+}
+
+#[derive(Deserialize)]
+struct RawRequest {
+    #[serde(default)]
+    method: Field<String>,
+    #[serde(default)]
+    url: Field<String>,
+    #[serde(default)]
+    headers: Field<Pairs>,
+    #[serde(default, rename = "queryString")]
+    query_string: Field<Pairs>,
+    #[serde(default, rename = "postData")]
+    post_data: Field<RawContent>,
+}
+
+#[derive(Deserialize)]
+struct RawResponse {
+    #[serde(default)]
+    status: Field<Status>,
+    #[serde(default)]
+    headers: Field<Pairs>,
+    #[serde(default)]
+    content: Field<RawContent>,
+}
+
+/// `postData` or `content`.
+#[derive(Deserialize)]
+struct RawContent {
+    #[serde(default)]
+    text: Field<String>,
+    #[serde(default)]
+    encoding: Field<String>,
+}
+
+object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
+
+fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
+    let mut problems = Vec::new();
+    let exchange = raw
+        .required("entry", &mut problems)
+        .and_then(|raw| exchange(raw, index, context, &mut problems));
+    match exchange {
+        Some(exchange) if problems.is_empty() => Ok(exchange),
+        _ => {
+            let mut message = problems.join("; ");
+            // "entry is a string, ..." reads better as "entry 3 is a string, ...".
+            message = match message.strip_prefix("entry") {
+                Some(rest) => format!("entry {index}{rest}"),
+                None => format!("entry {index}: {message}"),
+            };
+            context.malformed(index, None, message)
+        }
+    }
+}
+
+fn exchange(
+    raw: RawEntry,
+    index: usize,
+    context: &Context<'_>,
+    problems: &mut Vec<String>,
+) -> Option<Exchange> {
+    let id = match raw.comment.optional("comment", problems) {
+        Some(comment) if !comment.is_empty() => Some(comment),
+        _ => raw.id.optional("_id", problems).map(|Id(id)| id),
+    };
+    let request = raw
+        .request
+        .required("request", problems)
+        .and_then(|request| self::request(request, problems));
+    let response = match raw.response.optional("response", problems) {
+        Some(response) => self::response(response, problems),
+        None => None,
+    };
+    let request = request?;
+    Some(Exchange {
+        index,
+        id,
+        source: context.source.to_owned(),
+        kind: Some(context.kind(&request.method, &request.path)),
+        request,
+        response,
+    })
+}
+
+fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
+    let method = raw
+        .method
+        .required("request.method", problems)
+        .and_then(|method| super::method(method, "request.method", problems));
+    let target = match raw.url.required("request.url", problems) {
+        Some(url) => match split_target(&url) {
+            Ok((path, query)) => Some((path, query.map(parse_query))),
+            Err(what) => {
+                problems.push(format!("request.url{what}"));
+                None
+            }
+        },
+        None => None,
+    };
+    let query_string = raw.query_string.optional("request.queryString", problems);
+    let headers = raw.headers.optional("request.headers", problems);
+    let body = raw
+        .post_data
+        .optional("request.postData", problems)
+        .and_then(|content| self::body(content, &POST_DATA, problems));
+    let (path, query) = target?;
+    let query = match query {
+        Some(query) => query,
+        None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+    };
+    Some(Request {
+        method: method?,
+        path,
+        query,
+        headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+        body,
+    })
+}
+
+fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
+    let status = raw.status.required("response.status", problems);
+    let headers = raw.headers.optional("response.headers", problems);
+    let body = raw
+        .content
+        .optional("response.content", problems)
+        .and_then(|content| self::body(content, &CONTENT, problems));
+    match status? {
+        Status(0) => None,
+        Status(status) => Some(Response {
+            status,
+            headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+            body,
+        }),
+    }
+}
+
+/// Field names of `postData` / `content`, for messages.
+struct ContentNames {
+    encoding: &'static str,
+    text: &'static str,
+}
+
+const POST_DATA: ContentNames = ContentNames {
+    encoding: "request.postData.encoding",
+    text: "request.postData.text",
+};
+
+const CONTENT: ContentNames = ContentNames {
+    encoding: "response.content.encoding",
+    text: "response.content.text",
+};
+
+fn body(raw: RawContent, names: &ContentNames, problems: &mut Vec<String>) -> Option<Body> {
+    let base64 = match raw.encoding.optional(names.encoding, problems) {
+        None => false,
+        Some(encoding) if encoding.is_empty() => false,
+        Some(encoding) if encoding.eq_ignore_ascii_case("base64") => true,
+        Some(encoding) => {
+            problems.push(format!(
+                "{} is {encoding:?}, expected \"base64\"",
+                names.encoding
+            ));
+            return None;
+        }
+    };
+    let text = raw.text.optional(names.text, problems)?;
+    text_body(text, base64, names.text, problems)
+}

@@ -1,0 +1,340 @@
+//! JSON Lines reader: one exchange per line.
+//!
+//! Each line is one JSON object:
+//!
+//! ```json
+//! {"id": "optional string", "kind": "operation" | "notification" (optional),
+//!  "request": {"method": "POST", "url": "https://host/v1/banking/accounts?x=1" OR "path": "/v1/banking/accounts", "query": {"k": "v"} or [["k","v"]] (optional), "headers": {"Name": "value"} or [["Name","value"]] or [{"name":..,"value":..}], "body": <any JSON value> | "bodyText": "raw text" | "bodyBase64": "..."},
+//!  "response": {"status": 201, "headers": {...}, "body": <JSON> | "bodyText": "..." | "bodyBase64": "..."} (optional)}
+//! ```
+//!
+//! - A record must fit on one line. Blank lines are skipped (they still count for line
+//!   numbers). Unknown fields are ignored.
+//! - `id`: a string (a number is taken as its text).
+//! - `kind`: says whether the exchange is a call of the API or a notification it sent;
+//!   without it, a record whose method and path match a webhook path is a notification.
+//! - `request.method` is required (it is uppercased). Exactly one of `url` (an absolute URL,
+//!   or a path) and `path` is required; either may carry a `?query`.
+//! - `query`: the query parameters, already decoded. Without it, the query string of
+//!   `url`/`path` is percent-decoded (`+` is a space).
+//! - Header and query values are strings; a number or boolean is taken as its text.
+//! - At most one of `body`, `bodyText`, `bodyBase64`. `body` is the body as a JSON value
+//!   (kept as parsed, not re-read; `null` is no body); `bodyText` is the body as raw text (the
+//!   checker parses it when the content type is JSON); `bodyBase64` is decoded, and is text
+//!   when the bytes are UTF-8. An empty `bodyText`/`bodyBase64` is no body.
+//! - `response` is optional; when given, `status` is required. Status `0` means no response.
+//!
+//! A line that cannot be read becomes a [`Malformed`](crate::exchange::Malformed) with its
+//! 1-based line number, and reading goes on with the next line:
+//! `line 7: request.method is missing`, `line 3, column 18: expected value`,
+//! `line 5: not valid UTF-8 (byte 0xFF at column 12)`, `line 9, column 131: nesting too deep
+//! (more than 128 levels)`. Indexes count records (not blank lines), malformed ones
+//! included. An I/O error after the first line ends the file with one `Malformed`.
+
+use std::io::{self, BufRead};
+
+use serde::Deserialize;
+
+use super::{
+    BOM, Context, Field, Id, Pairs, Shape, Status, bare_message, object_shape, parse_query,
+    split_target, text_body,
+};
+use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response};
+
+/// Reads a JSON Lines file; see the [module documentation](self) and [`super::read`].
+pub fn read(
+    source_name: &str,
+    mut reader: impl BufRead,
+    webhook_paths: &[(String, String)],
+    sink: &mut dyn FnMut(Entry),
+) -> io::Result<()> {
+    let context = Context {
+        source: source_name,
+        webhook_paths,
+    };
+    let mut buffer = Vec::with_capacity(1 << 12);
+    let mut line = 0;
+    let mut index = 0;
+    loop {
+        buffer.clear();
+        match reader.read_until(b'\n', &mut buffer) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            Err(err) if line == 0 && buffer.is_empty() => return Err(err),
+            Err(err) => {
+                let message = format!("line {}: read error, stopped: {err}", line + 1);
+                sink(context.malformed(index, Some(line + 1), message));
+                return Ok(());
+            }
+        }
+        line += 1;
+        let mut bytes = buffer.as_slice();
+        if line == 1 {
+            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        sink(record(bytes, index, line, &context));
+        index += 1;
+    }
+}
+
+/// One non-blank line.
+fn record(bytes: &[u8], index: usize, line: usize, context: &Context<'_>) -> Entry {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let at = err.valid_up_to();
+            let message = format!(
+                "line {line}: not valid UTF-8 (byte 0x{:02X} at column {})",
+                bytes[at],
+                at + 1
+            );
+            return context.malformed(index, Some(line), message);
+        }
+    };
+    let raw = match serde_json::from_str::<Field<RawRecord>>(text) {
+        Ok(raw) => raw,
+        Err(err) => {
+            let message = format!(
+                "line {line}, column {}: {}",
+                err.column(),
+                bare_message(&err)
+            );
+            return context.malformed(index, Some(line), message);
+        }
+    };
+    let mut problems = Vec::new();
+    let exchange = raw
+        .required("the record", &mut problems)
+        .and_then(|raw| exchange(raw, index, context, &mut problems));
+    match exchange {
+        Some(exchange) if problems.is_empty() => Ok(exchange),
+        _ => context.malformed(
+            index,
+            Some(line),
+            format!("line {line}: {}", problems.join("; ")),
+        ),
+    }
+}
+
+#[derive(Deserialize)]
+struct RawRecord {
+    #[serde(default)]
+    id: Field<Id>,
+    #[serde(default)]
+    kind: Field<Kind>,
+    #[serde(default)]
+    request: Field<RawRequest>,
+    #[serde(default)]
+    response: Field<RawResponse>,
+}
+
+#[derive(Deserialize)]
+struct RawRequest {
+    #[serde(default)]
+    method: Field<String>,
+    #[serde(default)]
+    url: Field<String>,
+    #[serde(default)]
+    path: Field<String>,
+    #[serde(default)]
+    query: Field<Pairs>,
+    #[serde(default)]
+    headers: Field<Pairs>,
+    #[serde(default)]
+    body: Field<serde_json::Value>,
+    #[serde(default, rename = "bodyText")]
+    body_text: Field<String>,
+    #[serde(default, rename = "bodyBase64")]
+    body_base64: Field<String>,
+}
+
+#[derive(Deserialize)]
+struct RawResponse {
+    #[serde(default)]
+    status: Field<Status>,
+    #[serde(default)]
+    headers: Field<Pairs>,
+    #[serde(default)]
+    body: Field<serde_json::Value>,
+    #[serde(default, rename = "bodyText")]
+    body_text: Field<String>,
+    #[serde(default, rename = "bodyBase64")]
+    body_base64: Field<String>,
+}
+
+object_shape!(RawRecord, RawRequest, RawResponse);
+
+/// `"operation"` or `"notification"`.
+struct Kind(ExchangeKind);
+
+impl Shape for Kind {
+    const EXPECTED: &'static str = "\"operation\" or \"notification\"";
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        if value.eq_ignore_ascii_case("operation") {
+            Ok(Kind(ExchangeKind::Operation))
+        } else if value.eq_ignore_ascii_case("notification") {
+            Ok(Kind(ExchangeKind::Notification))
+        } else {
+            Err(format!(" is {value:?}, expected {}", Self::EXPECTED))
+        }
+    }
+}
+
+fn exchange(
+    raw: RawRecord,
+    index: usize,
+    context: &Context<'_>,
+    problems: &mut Vec<String>,
+) -> Option<Exchange> {
+    let id = raw.id.optional("id", problems).map(|Id(id)| id);
+    let kind = raw.kind.optional("kind", problems).map(|Kind(kind)| kind);
+    let request = raw
+        .request
+        .required("request", problems)
+        .and_then(|request| self::request(request, problems));
+    let response = raw
+        .response
+        .optional("response", problems)
+        .and_then(|response| self::response(response, problems));
+    let request = request?;
+    let kind = kind.unwrap_or_else(|| context.kind(&request.method, &request.path));
+    Some(Exchange {
+        index,
+        id,
+        source: context.source.to_owned(),
+        kind: Some(kind),
+        request,
+        response,
+    })
+}
+
+fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
+    let method = raw
+        .method
+        .required("request.method", problems)
+        .and_then(|method| super::method(method, "request.method", problems));
+    let target = match (raw.url.is_present(), raw.path.is_present()) {
+        (true, true) => {
+            problems.push("request has both url and path, expected one of them".into());
+            None
+        }
+        (false, true) => target(raw.path, "request.path", problems),
+        _ => target(raw.url, "request.url", problems),
+    };
+    let query = raw.query.optional("request.query", problems);
+    let headers = raw.headers.optional("request.headers", problems);
+    let body = body(
+        raw.body,
+        raw.body_text,
+        raw.body_base64,
+        &REQUEST_BODY,
+        problems,
+    );
+    let (path, raw_query) = target?;
+    let query = match query {
+        Some(Pairs(pairs)) => pairs,
+        None => raw_query
+            .map(|query| parse_query(&query))
+            .unwrap_or_default(),
+    };
+    Some(Request {
+        method: method?,
+        path,
+        query,
+        headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+        body,
+    })
+}
+
+/// The path and raw query of `url` or `path`.
+fn target(
+    field: Field<String>,
+    name: &str,
+    problems: &mut Vec<String>,
+) -> Option<(String, Option<String>)> {
+    let target = match field {
+        Field::Missing => {
+            problems.push("request.url (or request.path) is missing".into());
+            return None;
+        }
+        field => field.required(name, problems)?,
+    };
+    match split_target(&target) {
+        Ok((path, query)) => Some((path, query.map(str::to_owned))),
+        Err(what) => {
+            problems.push(format!("{name}{what}"));
+            None
+        }
+    }
+}
+
+fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
+    let status = raw.status.required("response.status", problems);
+    let headers = raw.headers.optional("response.headers", problems);
+    let body = body(
+        raw.body,
+        raw.body_text,
+        raw.body_base64,
+        &RESPONSE_BODY,
+        problems,
+    );
+    match status? {
+        Status(0) => None,
+        Status(status) => Some(Response {
+            status,
+            headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+            body,
+        }),
+    }
+}
+
+/// Field names of a message's body, for messages.
+struct BodyNames {
+    message: &'static str,
+    json: &'static str,
+    text: &'static str,
+    base64: &'static str,
+}
+
+const REQUEST_BODY: BodyNames = BodyNames {
+    message: "request",
+    json: "request.body",
+    text: "request.bodyText",
+    base64: "request.bodyBase64",
+};
+
+const RESPONSE_BODY: BodyNames = BodyNames {
+    message: "response",
+    json: "response.body",
+    text: "response.bodyText",
+    base64: "response.bodyBase64",
+};
+
+fn body(
+    json: Field<serde_json::Value>,
+    text: Field<String>,
+    base64: Field<String>,
+    names: &BodyNames,
+    problems: &mut Vec<String>,
+) -> Option<Body> {
+    let given = [json.is_present(), text.is_present(), base64.is_present()];
+    if given.iter().filter(|&&given| given).count() > 1 {
+        problems.push(format!(
+            "{} has more than one of body, bodyText and bodyBase64",
+            names.message
+        ));
+        return None;
+    }
+    if let Some(value) = json.optional(names.json, problems) {
+        return Some(Body::Json(value));
+    }
+    if let Some(text) = text.optional(names.text, problems) {
+        return text_body(text, false, names.text, problems);
+    }
+    let encoded = base64.optional(names.base64, problems)?;
+    text_body(encoded, true, names.base64, problems)
+}

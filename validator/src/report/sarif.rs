@@ -1,0 +1,220 @@
+//! SARIF 2.1.0 (the OASIS Static Analysis Results Interchange Format), for code-scanning
+//! dashboards.
+//!
+//! Why SARIF rather than, say, GitHub workflow annotations (`::error file=…::`): GitHub code
+//! scanning (`github/codeql-action/upload-sarif`), GitLab and Azure DevOps all ingest it, it
+//! keeps its results across runs (alerts open, stay and close as the traffic changes), and it
+//! carries what a contract break is: rule metadata (an id and a description per rule) and a
+//! level per result. Workflow annotations only exist on GitHub Actions, are capped at a handful
+//! per step, and carry a line of text, nothing more.
+//!
+//! The document: one run whose `tool.driver` is specval (its version, one `rules` entry per
+//! distinct rule, sorted, with a short description), and one result per finding, in the
+//! report's order, with
+//! - `ruleId` and `ruleIndex`, `level` `error` or `warning`, and `message.text`, the finding
+//!   as the text format writes it (`#4 [pay-2] createPayment request /amount/value: …`);
+//! - `locations[0].physicalLocation.artifactLocation.uri`, the input file as named on the
+//!   command line (percent-encoded; absolute paths as `file://` URIs). No `region`: a HAR
+//!   entry or a JSON Lines record has no line the finding could point at honestly;
+//! - `locations[0].logicalLocations[0]`, the operation (`(unmatched)`, `(malformed)` when
+//!   none) with `fullyQualifiedName` `operation/part/pointer`;
+//! - `properties` `exchange` (its index in the input), `id`, `part`, `operation`,
+//!   `pointer`, `schemaLocation` (absent ones left out);
+//! - `partialFingerprints` `specval/v1`: rule, operation, part and pointer, so a dashboard
+//!   sees the same break in the next recording as the same alert rather than a new one.
+//!
+//! Key order is insertion order (the workspace builds serde_json with `preserve_order`).
+
+use std::collections::BTreeMap;
+use std::io;
+
+use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use serde_json::{Map, Value, json};
+
+use super::RunReport;
+use super::text::{describe, group, part_name};
+use crate::finding::{Finding, Severity};
+
+/// The schema a SARIF 2.1.0 log names.
+pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// Writes the report as SARIF 2.1.0.
+pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    let log = log(report);
+    serde_json::to_writer_pretty(&mut *out, &log)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The SARIF log as a JSON value.
+fn log(report: &RunReport) -> Value {
+    let rules: BTreeMap<&str, usize> = {
+        let mut names: Vec<&str> = report.findings.iter().map(|f| f.rule.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(at, name)| (name, at))
+            .collect()
+    };
+    let descriptors: Vec<Value> = rules
+        .keys()
+        .map(|rule| {
+            json!({
+                "id": rule,
+                "shortDescription": {"text": description(rule)},
+            })
+        })
+        .collect();
+    let results: Vec<Value> = report
+        .findings
+        .iter()
+        .map(|finding| result(finding, rules[finding.rule.as_str()]))
+        .collect();
+    json!({
+        "$schema": SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {
+                "driver": {
+                    "name": "specval",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "rules": descriptors,
+                }
+            },
+            "results": results,
+        }],
+    })
+}
+
+fn result(finding: &Finding, rule_index: usize) -> Value {
+    let operation = group(finding);
+    let part = part_name(finding.part);
+    let mut properties = Map::new();
+    properties.insert("exchange".into(), json!(finding.exchange));
+    if let Some(id) = &finding.id {
+        properties.insert("id".into(), json!(id));
+    }
+    properties.insert("part".into(), json!(part));
+    if let Some(operation) = &finding.operation {
+        properties.insert("operation".into(), json!(operation));
+    }
+    properties.insert("pointer".into(), json!(finding.pointer));
+    properties.insert("schemaLocation".into(), json!(finding.schema_location));
+
+    let mut text = format!("#{} ", finding.exchange);
+    if let Some(id) = &finding.id {
+        text.push_str(&format!("[{id}] "));
+    }
+    text.push_str(&format!("{operation} {}", describe(finding)));
+
+    let mut qualified = format!("{operation}/{part}");
+    if !finding.pointer.is_empty() && !finding.pointer.starts_with('/') {
+        qualified.push('/');
+    }
+    qualified.push_str(&finding.pointer);
+
+    json!({
+        "ruleId": finding.rule,
+        "ruleIndex": rule_index,
+        "level": match finding.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        },
+        "message": {"text": text},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": uri(&finding.source)},
+            },
+            "logicalLocations": [{
+                "name": operation,
+                "fullyQualifiedName": qualified,
+                "kind": "function",
+            }],
+        }],
+        "partialFingerprints": {
+            "specval/v1": format!("{}|{operation}|{part}|{}", finding.rule, finding.pointer),
+        },
+        "properties": properties,
+    })
+}
+
+/// Characters escaped in a path made a URI reference: everything but unreserved characters
+/// and `/`.
+const PATH: &AsciiSet = &CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b']')
+    .add(b'\\')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}')
+    .add(b':');
+
+/// An input's name as a URI reference: relative paths stay relative (what code scanning
+/// resolves against the repository), absolute ones become `file://` URIs, Windows
+/// separators become `/`.
+fn uri(source: &str) -> String {
+    let path = source.replace('\\', "/");
+    if let Some(rest) = path.strip_prefix('/') {
+        format!("file:///{}", utf8_percent_encode(rest, PATH))
+    } else if path.as_bytes().get(1) == Some(&b':') && path.as_bytes()[0].is_ascii_alphabetic() {
+        // C:/traffic/a.har
+        format!(
+            "file:///{}:{}",
+            &path[..1],
+            utf8_percent_encode(&path[2..], PATH)
+        )
+    } else {
+        utf8_percent_encode(&path, PATH).to_string()
+    }
+}
+
+/// A rule's short description: the JSON Schema keywords the contract uses, and specval's
+/// own rules by name.
+fn description(rule: &str) -> String {
+    let known = match rule {
+        "required" => "A required property is missing",
+        "type" => "A value has the wrong JSON type",
+        "format" => "A string does not have the documented format",
+        "enum" => "A value is not one of the documented values",
+        "const" => "A value differs from the one the contract fixes",
+        "pattern" => "A string does not match the documented pattern",
+        "minLength" => "A string is shorter than the contract allows",
+        "maxLength" => "A string is longer than the contract allows",
+        "minimum" | "exclusiveMinimum" => "A number is below the documented minimum",
+        "maximum" | "exclusiveMaximum" => "A number is above the documented maximum",
+        "multipleOf" => "A number is not a multiple of the documented step",
+        "minItems" => "An array has fewer items than the contract allows",
+        "maxItems" => "An array has more items than the contract allows",
+        "uniqueItems" => "An array repeats an item that must be unique",
+        "minProperties" => "An object has fewer properties than the contract allows",
+        "maxProperties" => "An object has more properties than the contract allows",
+        "additionalProperties" | "unevaluatedProperties" => {
+            "An object has a property the contract does not allow"
+        }
+        "propertyNames" => "An object has a property name the contract does not allow",
+        "dependentRequired" => "A property is missing that another property requires",
+        "oneOf" => "A value matches none, or more than one, of the documented alternatives",
+        "anyOf" => "A value matches none of the documented alternatives",
+        "allOf" => "A value breaks one of the schemas it must satisfy",
+        "not" => "A value matches a schema the contract excludes",
+        "contains" | "minContains" | "maxContains" => {
+            "An array lacks the items the contract asks for"
+        }
+        "if" | "then" | "else" => "A value breaks a conditional rule of the contract",
+        "false schema" => "A value is present where the contract allows none",
+        super::text::MALFORMED_RULE => "An entry of the traffic could not be read",
+        _ => return format!("Contract rule `{rule}`"),
+    };
+    known.to_string()
+}

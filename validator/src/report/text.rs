@@ -1,0 +1,298 @@
+//! Human text, the default format: for people at a terminal and for CI logs.
+//!
+//! ```text
+//! Inputs: traffic/a.har — 9 exchanges read, 2 errors, 1 warning (strict)
+//!
+//! createPayment — 3 exchanges, 1 failed, 2 errors, 0 warnings
+//!   #4 [pay-2] request /amount/value: "12.5x" is not a "decimal" (rule format; components/Amount.json#/…)
+//! getAccount — 5 exchanges, 0 failed, 0 errors, 1 warning
+//!   #1 response /nickname: warning: property "nickname" is not documented (rule additionalProperties)
+//! (unmatched) — 1 exchange, 1 failed, 1 error, 0 warnings
+//!   #8 entry: no operation matches GET /v1/nowhere (rule operation-matched)
+//!
+//! Drift: seen in traffic, not in the spec
+//!   undocumented properties:
+//!     getAccount response /owner: "nickname" (seen 3 times)
+//!
+//! specval: 9 exchanges, 2 errors, 1 warning in 1 file
+//! ```
+//!
+//! Every operation of `per_operation` gets its header line, findings or not, so the log shows
+//! what the traffic covered; operations are sorted by name with `(unmatched)` and
+//! `(malformed)` last. The output is deterministic and has no colours. It prints only what
+//! the report holds, and every string from the traffic goes through [`clean`] first, so a
+//! recorded value cannot break a line or send escape sequences to a terminal.
+
+use std::borrow::Cow;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::io;
+
+use super::{DriftKey, OperationStats, RunReport};
+use crate::finding::{Finding, Part, Severity};
+
+/// The group of findings whose exchange matched no operation.
+pub(crate) const UNMATCHED: &str = "(unmatched)";
+/// The group of entries that could not be read as exchanges.
+pub(crate) const MALFORMED: &str = "(malformed)";
+/// The rule of the finding a malformed entry gets. A finding without an operation belongs to
+/// `(malformed)` when it has this rule, to `(unmatched)` otherwise.
+pub(crate) const MALFORMED_RULE: &str = "malformed";
+
+/// Writes the report as text.
+pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut text = String::new();
+    header(report, &mut text);
+    groups(report, &mut text);
+    drift(report, &mut text);
+    summary(report, &mut text);
+    out.write_all(text.as_bytes())?;
+    out.flush()
+}
+
+fn header(report: &RunReport, text: &mut String) {
+    let inputs = if report.inputs.is_empty() {
+        "(none)".to_string()
+    } else {
+        report
+            .inputs
+            .iter()
+            .map(|input| clean(input))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = write!(
+        text,
+        "Inputs: {inputs} — {} read, {}, {}",
+        count(report.exchanges, "exchange"),
+        count(report.errors() as u64, "error"),
+        count(report.warnings() as u64, "warning"),
+    );
+    if report.strict {
+        text.push_str(" (strict)");
+    }
+    text.push('\n');
+}
+
+fn groups(report: &RunReport, text: &mut String) {
+    let mut findings: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+    for finding in &report.findings {
+        findings.entry(group(finding)).or_default().push(finding);
+    }
+    let names: BTreeSet<&str> = report
+        .per_operation
+        .keys()
+        .map(String::as_str)
+        .chain(findings.keys().copied())
+        .collect();
+    let mut names: Vec<&str> = names.into_iter().collect();
+    names.sort_by_key(|name| (group_rank(name), *name));
+    if names.is_empty() {
+        return;
+    }
+    text.push('\n');
+    let several_inputs = report.inputs.len() > 1;
+    for name in names {
+        let found = findings.get(name).map(Vec::as_slice).unwrap_or_default();
+        let stats = match report.per_operation.get(name) {
+            Some(stats) => stats.clone(),
+            None => stats_of(found),
+        };
+        let _ = writeln!(
+            text,
+            "{} — {}, {} failed, {}, {}",
+            clean(name),
+            count(stats.exchanges, "exchange"),
+            stats.failed,
+            count(stats.errors, "error"),
+            count(stats.warnings, "warning"),
+        );
+        for finding in found {
+            let _ = writeln!(text, "  {}", line(finding, several_inputs));
+        }
+    }
+}
+
+fn drift(report: &RunReport, text: &mut String) {
+    if report.drift.is_empty() {
+        return;
+    }
+    text.push_str("\nDrift: seen in traffic, not in the spec\n");
+    let sections = [
+        ("undocumented properties", &report.drift.properties, true),
+        ("undocumented enum values", &report.drift.enum_values, true),
+        ("undocumented statuses", &report.drift.statuses, false),
+    ];
+    for (title, items, quote) in sections {
+        if items.is_empty() {
+            continue;
+        }
+        let _ = writeln!(text, "  {title}:");
+        for (key, seen) in items {
+            let _ = writeln!(text, "    {} ({})", drift_item(key, quote), times(*seen));
+        }
+    }
+}
+
+fn summary(report: &RunReport, text: &mut String) {
+    let files = count(report.inputs.len() as u64, "file");
+    let exchanges = count(report.exchanges, "exchange");
+    text.push('\n');
+    if report.findings.is_empty() {
+        let _ = writeln!(text, "specval: {exchanges}, clean, in {files}");
+    } else {
+        let _ = writeln!(
+            text,
+            "specval: {exchanges}, {}, {} in {files}",
+            count(report.errors() as u64, "error"),
+            count(report.warnings() as u64, "warning"),
+        );
+    }
+}
+
+/// The group a finding is listed under: its operation, or `(unmatched)` / `(malformed)`.
+pub(crate) fn group(finding: &Finding) -> &str {
+    match &finding.operation {
+        Some(operation) => operation,
+        None if finding.rule == MALFORMED_RULE => MALFORMED,
+        None => UNMATCHED,
+    }
+}
+
+/// Operations first, then `(unmatched)`, then `(malformed)`.
+fn group_rank(name: &str) -> u8 {
+    match name {
+        UNMATCHED => 1,
+        MALFORMED => 2,
+        _ => 0,
+    }
+}
+
+/// Counts for a group that `per_operation` lacks, from its findings.
+fn stats_of(findings: &[&Finding]) -> OperationStats {
+    let exchanges: BTreeSet<(&str, usize)> = findings
+        .iter()
+        .map(|f| (f.source.as_str(), f.exchange))
+        .collect();
+    let failed: BTreeSet<(&str, usize)> = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .map(|f| (f.source.as_str(), f.exchange))
+        .collect();
+    let errors = findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .count() as u64;
+    OperationStats {
+        exchanges: exchanges.len() as u64,
+        failed: failed.len() as u64,
+        errors,
+        warnings: findings.len() as u64 - errors,
+    }
+}
+
+/// One finding on one line: `#12 [id] response /amount/value: message (rule format; where)`,
+/// with the input's name before `#` when the run read several.
+fn line(finding: &Finding, with_source: bool) -> String {
+    let mut line = String::new();
+    if with_source {
+        line.push_str(&clean(&finding.source));
+    }
+    let _ = write!(line, "#{} ", finding.exchange);
+    if let Some(id) = &finding.id {
+        let _ = write!(line, "[{}] ", clean(id));
+    }
+    line.push_str(&describe(finding));
+    line
+}
+
+/// A finding without its exchange: `response /amount/value: message (rule format; where)`;
+/// warnings say so before the message.
+pub(crate) fn describe(finding: &Finding) -> String {
+    let mut text = part_name(finding.part).to_string();
+    if !finding.pointer.is_empty() {
+        text.push(' ');
+        text.push_str(&clean(&finding.pointer));
+    }
+    text.push_str(": ");
+    if finding.severity == Severity::Warning {
+        text.push_str("warning: ");
+    }
+    let _ = write!(
+        text,
+        "{} (rule {}",
+        clean(&finding.message),
+        clean(&finding.rule)
+    );
+    if !finding.schema_location.is_empty() {
+        let _ = write!(text, "; {}", clean(&finding.schema_location));
+    }
+    text.push(')');
+    text
+}
+
+/// `getAccount response /owner: "nickname"`, or `createPayment response status: 418`.
+fn drift_item(key: &DriftKey, quote: bool) -> String {
+    let mut text = format!("{} {}", clean(&key.operation), part_name(key.part));
+    if !key.location.is_empty() {
+        text.push(' ');
+        text.push_str(&clean(&key.location));
+    }
+    text.push_str(": ");
+    if quote {
+        // JSON quoting shows surrounding spaces and escapes control characters.
+        text.push_str(&serde_json::to_string(&key.value).unwrap_or_default());
+    } else {
+        text.push_str(&clean(&key.value));
+    }
+    text
+}
+
+/// The name of a part, as in the JSON report.
+pub(crate) fn part_name(part: Part) -> &'static str {
+    match part {
+        Part::Request => "request",
+        Part::Response => "response",
+        Part::Notification => "notification",
+        Part::Reply => "reply",
+        Part::Entry => "entry",
+    }
+}
+
+/// `1 error`, `2 errors`.
+fn count(n: u64, noun: &str) -> String {
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+fn times(n: u64) -> String {
+    match n {
+        1 => "seen once".to_string(),
+        n => format!("seen {n} times"),
+    }
+}
+
+/// A string from the traffic, safe for one line of a terminal or log: control characters
+/// (line breaks, escape sequences) and the bidirectional-text controls that can make a line
+/// read differently from what it holds are written as `\u{1b}`.
+pub(crate) fn clean(text: &str) -> Cow<'_, str> {
+    fn unsafe_char(c: char) -> bool {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    }
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut cleaned = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(cleaned, "\\u{{{:x}}}", c as u32);
+        } else {
+            cleaned.push(c);
+        }
+    }
+    Cow::Owned(cleaned)
+}

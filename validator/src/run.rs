@@ -1,0 +1,235 @@
+//! A whole run: read traffic files as streams, check exchanges in parallel batches, and fold
+//! the outcomes into one [`RunReport`]. Reading happens on its own thread while the previous
+//! batch is checked, so memory stays bounded by a few batches whatever the file size.
+
+use std::io::{BufRead, BufReader, IsTerminal, Read};
+use std::sync::mpsc::sync_channel;
+
+use rayon::prelude::*;
+
+use crate::check::{CheckOptions, Outcome, check};
+use crate::contract::Contract;
+use crate::exchange::{Entry, Exchange};
+use crate::finding::{Part, Severity, Site};
+use crate::read;
+use crate::report::{ExchangeOutcome, OperationStats, RunReport};
+
+/// Exchanges per batch handed to the checking threads.
+const BATCH: usize = 1024;
+
+/// How to run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RunOptions {
+    /// The checks' options.
+    pub check: CheckOptions,
+    /// Keep one verdict per exchange (JUnit needs them).
+    pub keep_outcomes: bool,
+    /// Show a progress bar on stderr (only when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// An input that cannot be read at all.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {source_name}: {error}")]
+pub struct InputError {
+    /// The input as named.
+    pub source_name: String,
+    /// Why.
+    pub error: std::io::Error,
+}
+
+/// Checks every input; `-` is standard input.
+pub fn run(
+    contract: &Contract,
+    inputs: &[String],
+    options: RunOptions,
+) -> Result<RunReport, InputError> {
+    let mut report = RunReport {
+        inputs: inputs.to_vec(),
+        strict: options.check.strict,
+        ..RunReport::default()
+    };
+    for input in inputs {
+        let (reader, size): (Box<dyn Read + Send>, Option<u64>) = if input == "-" {
+            (Box::new(std::io::stdin()), None)
+        } else {
+            let file = std::fs::File::open(input).map_err(|error| InputError {
+                source_name: input.clone(),
+                error,
+            })?;
+            let size = file.metadata().ok().map(|m| m.len());
+            (Box::new(file), size)
+        };
+        let progress = progress_bar(options.progress, size, input);
+        let reader: Box<dyn Read + Send> = match &progress {
+            Some(bar) => Box::new(bar.wrap_read(reader)),
+            None => reader,
+        };
+        run_input(
+            contract,
+            input,
+            BufReader::with_capacity(1 << 16, reader),
+            options,
+            &mut report,
+        )
+        .map_err(|error| InputError {
+            source_name: input.clone(),
+            error,
+        })?;
+        if let Some(bar) = progress {
+            bar.finish_and_clear();
+        }
+    }
+    Ok(report)
+}
+
+fn progress_bar(wanted: bool, size: Option<u64>, input: &str) -> Option<indicatif::ProgressBar> {
+    if !wanted || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = match size {
+        Some(size) => indicatif::ProgressBar::new(size).with_style(
+            indicatif::ProgressStyle::with_template(
+                "{msg} {wide_bar} {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        ),
+        None => indicatif::ProgressBar::new_spinner(),
+    };
+    bar.set_message(input.to_string());
+    bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+    Some(bar)
+}
+
+/// One input: a reader thread streams batches of entries; this thread checks each batch in
+/// parallel and folds the outcomes in input order.
+fn run_input(
+    contract: &Contract,
+    source: &str,
+    mut reader: impl BufRead + Send,
+    options: RunOptions,
+    report: &mut RunReport,
+) -> std::io::Result<()> {
+    let first = reader.fill_buf()?.to_vec();
+    let format = read::detect(source, &first);
+    let webhook_paths = contract.webhook_paths();
+    let (sender, receiver) = sync_channel::<Vec<Entry>>(2);
+    std::thread::scope(|scope| {
+        let producer = scope.spawn(move || {
+            let mut batch = Vec::with_capacity(BATCH);
+            let result = read::read(source, reader, format, &webhook_paths, &mut |entry| {
+                batch.push(entry);
+                if batch.len() == BATCH {
+                    // A closed receiver means the run stopped; nothing left to do.
+                    let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
+                }
+            });
+            if !batch.is_empty() {
+                let _ = sender.send(batch);
+            }
+            result
+        });
+        for batch in receiver {
+            let outcomes: Vec<(Entry, Option<Outcome>)> = batch
+                .into_par_iter()
+                .map(|entry| {
+                    let outcome = entry
+                        .as_ref()
+                        .ok()
+                        .map(|exchange| check(contract, exchange, options.check));
+                    (entry, outcome)
+                })
+                .collect();
+            for (entry, outcome) in outcomes {
+                fold(report, entry, outcome, options);
+            }
+        }
+        producer
+            .join()
+            .unwrap_or_else(|_| Err(std::io::Error::other("the reader thread panicked")))
+    })
+}
+
+fn label(exchange: &Exchange) -> String {
+    format!("{} {}", exchange.request.method, exchange.request.path)
+}
+
+fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options: RunOptions) {
+    report.exchanges += 1;
+    match (entry, outcome) {
+        (Ok(exchange), Some(outcome)) => {
+            let key = outcome
+                .operation
+                .clone()
+                .unwrap_or_else(|| "(unmatched)".to_string());
+            let errors = outcome
+                .findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error)
+                .count() as u64;
+            let warnings = outcome.findings.len() as u64 - errors;
+            let stats = report
+                .per_operation
+                .entry(key)
+                .or_insert_with(OperationStats::default);
+            stats.exchanges += 1;
+            stats.errors += errors;
+            stats.warnings += warnings;
+            if errors > 0 {
+                stats.failed += 1;
+            }
+            if options.keep_outcomes {
+                report.outcomes.push(ExchangeOutcome {
+                    source: exchange.source.clone(),
+                    index: exchange.index,
+                    id: exchange.id.clone(),
+                    label: label(&exchange),
+                    operation: outcome.operation.clone(),
+                    errors,
+                    warnings,
+                });
+            }
+            report.findings.extend(outcome.findings);
+            report.drift.merge(outcome.drift);
+        }
+        (Ok(_), None) => {}
+        (Err(malformed), _) => {
+            let stats = report
+                .per_operation
+                .entry("(malformed)".to_string())
+                .or_default();
+            stats.exchanges += 1;
+            stats.failed += 1;
+            stats.errors += 1;
+            let site = Site {
+                exchange: malformed.index,
+                id: None,
+                source: malformed.source.clone(),
+                operation: None,
+                kind: crate::exchange::ExchangeKind::Operation,
+            };
+            let pointer = malformed
+                .line
+                .map(|line| format!("line:{line}"))
+                .unwrap_or_default();
+            if options.keep_outcomes {
+                report.outcomes.push(ExchangeOutcome {
+                    source: malformed.source.clone(),
+                    index: malformed.index,
+                    id: None,
+                    label: "(malformed entry)".into(),
+                    operation: None,
+                    errors: 1,
+                    warnings: 0,
+                });
+            }
+            report.findings.push(site.finding(
+                Part::Entry,
+                pointer,
+                "",
+                "malformed",
+                malformed.message,
+            ));
+        }
+    }
+}

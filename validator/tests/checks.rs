@@ -1,0 +1,600 @@
+//! Each rule of the exchange checks, against the embedded contract: one clean exchange per
+//! kind, then one broken exchange per rule, asserting the exact finding (rule and pointer).
+
+use serde_json::{Value, json};
+use specval::Contract;
+use specval::check::{CheckOptions, Outcome, check};
+use specval::exchange::{Body, Exchange, ExchangeKind, Request, Response};
+use specval::finding::{Part, Severity};
+
+const ACCOUNT_ID: &str = "6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+const KEY: &str = "2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a";
+
+fn contract() -> &'static Contract {
+    static CONTRACT: std::sync::OnceLock<Contract> = std::sync::OnceLock::new();
+    CONTRACT.get_or_init(|| Contract::embedded().expect("embedded contract"))
+}
+
+fn credentials() -> Vec<(String, String)> {
+    vec![
+        ("public-api-key".into(), "pk_live_secret".into()),
+        ("private-secret-key".into(), "sk_live_secret".into()),
+        ("content-type".into(), "application/json".into()),
+    ]
+}
+
+fn exchange(
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    status: u16,
+    response: Option<Value>,
+) -> Exchange {
+    let mut headers = credentials();
+    if method == "POST" && path == "/v1/banking/accounts" || path == "/v1/banking/entities" {
+        headers.push(("x-idempotency-key".into(), KEY.into()));
+    }
+    Exchange {
+        index: 0,
+        id: Some("x1".into()),
+        source: "test.jsonl".into(),
+        kind: None,
+        request: Request {
+            method: method.into(),
+            path: path.into(),
+            query: Vec::new(),
+            headers,
+            body: body.map(Body::Json),
+        },
+        response: Some(Response {
+            status,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: response.map(Body::Json),
+        }),
+    }
+}
+
+fn account() -> Value {
+    json!({
+        "id": "acct_2f7c9a1e4b6d",
+        "account_id": ACCOUNT_ID,
+        "status": "ACTIVE",
+        "account_type": "CHECKING",
+        "currency": "USD",
+        "created_at": "2024-05-10T08:12:40Z",
+        "updated_at": "2024-05-10T08:12:40Z"
+    })
+}
+
+fn create_request() -> Value {
+    json!({ "account_id": ACCOUNT_ID, "onboarding_id": "onb_1", "account_type": "CHECKING", "currency": "USD" })
+}
+
+fn error(code: &str, status: u16) -> Value {
+    json!({ "code": code, "messages": ["m"], "http_code": status })
+}
+
+fn run(exchange: &Exchange) -> Outcome {
+    check(contract(), exchange, CheckOptions::default())
+}
+
+/// The findings as (part, rule, pointer).
+fn found(outcome: &Outcome) -> Vec<(Part, String, String)> {
+    outcome
+        .findings
+        .iter()
+        .map(|f| (f.part, f.rule.clone(), f.pointer.clone()))
+        .collect()
+}
+
+fn one(part: Part, rule: &str, pointer: &str) -> Vec<(Part, String, String)> {
+    vec![(part, rule.to_string(), pointer.to_string())]
+}
+
+#[test]
+fn clean_exchanges_have_no_findings() {
+    let created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(account()),
+    );
+    let outcome = run(&created);
+    assert_eq!(found(&outcome), vec![]);
+    assert_eq!(outcome.operation.as_deref(), Some("createAccount"));
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(account()),
+    );
+    assert_eq!(found(&run(&read)), vec![]);
+    let missing = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        404,
+        Some(error("ACCOUNT_NOT_FOUND", 404)),
+    );
+    assert_eq!(found(&run(&missing)), vec![]);
+}
+
+#[test]
+fn an_unknown_path_or_method_is_a_finding() {
+    let unknown = exchange("GET", "/v1/banking/nope", None, 404, None);
+    assert_eq!(
+        found(&run(&unknown)),
+        one(Part::Entry, "operation-path", "")
+    );
+    let method = exchange(
+        "PUT",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        405,
+        None,
+    );
+    assert_eq!(
+        found(&run(&method)),
+        one(Part::Entry, "operation-method", "")
+    );
+    let outside = exchange("GET", "/banking/accounts", None, 404, None);
+    assert_eq!(
+        found(&run(&outside)),
+        one(Part::Entry, "operation-path", "")
+    );
+}
+
+#[test]
+fn path_parameters_follow_their_rules() {
+    let bad = exchange(
+        "GET",
+        "/v1/banking/accounts/acct_not_a_uuid",
+        None,
+        404,
+        Some(error("ACCOUNT_NOT_FOUND", 404)),
+    );
+    let rules = found(&run(&bad));
+    assert!(
+        rules.contains(&(Part::Request, "format".into(), "path:account_id".into())),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&(Part::Request, "minLength".into(), "path:account_id".into())),
+        "{rules:?}"
+    );
+}
+
+#[test]
+fn a_required_query_parameter_must_be_present() {
+    let lookup = exchange("GET", "/v1/payments", None, 200, Some(json!([])));
+    assert_eq!(
+        found(&run(&lookup)),
+        one(Part::Request, "required", "query:merchant_order_id")
+    );
+    let mut given = lookup.clone();
+    given
+        .request
+        .query
+        .push(("merchant_order_id".into(), "order-1".into()));
+    assert_eq!(found(&run(&given)), vec![]);
+}
+
+#[test]
+fn the_idempotency_key_is_required_and_a_uuid() {
+    let mut created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(account()),
+    );
+    created
+        .request
+        .headers
+        .retain(|(k, _)| k != "x-idempotency-key");
+    assert_eq!(
+        found(&run(&created)),
+        one(Part::Request, "required", "header:x-idempotency-key")
+    );
+    created
+        .request
+        .headers
+        .push(("X-Idempotency-Key".into(), "not-a-uuid".into()));
+    assert_eq!(
+        found(&run(&created)),
+        one(Part::Request, "format", "header:x-idempotency-key")
+    );
+}
+
+#[test]
+fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
+    let mut anonymous = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(account()),
+    );
+    anonymous
+        .request
+        .headers
+        .retain(|(k, _)| !k.ends_with("-key"));
+    assert_eq!(
+        found(&run(&anonymous)),
+        one(Part::Response, "credentials", "")
+    );
+
+    let mut refused = anonymous.clone();
+    refused.response = Some(Response {
+        status: 401,
+        headers: vec![("content-type".into(), "application/json".into())],
+        body: Some(Body::Json(error("NOT_AUTHENTICATED", 401))),
+    });
+    assert_eq!(found(&run(&refused)), vec![]);
+
+    let mut wrong_code = refused.clone();
+    wrong_code.response.as_mut().unwrap().body = Some(Body::Json(error("VALIDATION_ERROR", 401)));
+    assert_eq!(
+        found(&run(&wrong_code)),
+        one(Part::Response, "credentials", "/code")
+    );
+
+    // Only one of the two keys is not enough.
+    let mut half = anonymous.clone();
+    half.request
+        .headers
+        .push(("public-api-key".into(), "pk".into()));
+    assert_eq!(found(&run(&half)), one(Part::Response, "credentials", ""));
+}
+
+#[test]
+fn the_request_body_has_the_documented_content_type_and_shape() {
+    let mut wrong_type = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(account()),
+    );
+    wrong_type
+        .request
+        .headers
+        .retain(|(k, _)| k != "content-type");
+    wrong_type
+        .request
+        .headers
+        .push(("Content-Type".into(), "text/plain".into()));
+    assert_eq!(
+        found(&run(&wrong_type)),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+
+    let mut not_json = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        None,
+        400,
+        Some(error("VALIDATION_ERROR", 400)),
+    );
+    not_json.request.body = Some(Body::Text("{not json".into()));
+    assert_eq!(found(&run(&not_json)), one(Part::Request, "json", ""));
+
+    let missing = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        None,
+        400,
+        Some(error("VALIDATION_ERROR", 400)),
+    );
+    assert_eq!(found(&run(&missing)), one(Part::Request, "required", ""));
+
+    let mut body = create_request();
+    body.as_object_mut().unwrap().remove("currency");
+    body["account_type"] = json!("BROKERAGE");
+    let invalid = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(body),
+        400,
+        Some(error("VALIDATION_ERROR", 400)),
+    );
+    let rules = found(&run(&invalid));
+    assert!(
+        rules.contains(&(Part::Request, "required".into(), "".into())),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&(Part::Request, "enum".into(), "/account_type".into())),
+        "{rules:?}"
+    );
+
+    let unexpected = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        Some(json!({"x": 1})),
+        200,
+        Some(account()),
+    );
+    assert_eq!(
+        found(&run(&unexpected)),
+        one(Part::Request, "body-unexpected", "")
+    );
+}
+
+#[test]
+fn the_status_must_be_documented_and_counts_as_drift() {
+    let teapot = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        418,
+        Some(json!({})),
+    );
+    let outcome = run(&teapot);
+    assert_eq!(
+        found(&outcome),
+        one(Part::Response, "status-documented", "")
+    );
+    assert_eq!(outcome.drift.statuses.values().sum::<u64>(), 1);
+    // A documented `default` covers other statuses.
+    let mut lookup = exchange(
+        "GET",
+        "/v1/payments",
+        None,
+        503,
+        Some(json!({"anything": true})),
+    );
+    lookup
+        .request
+        .query
+        .push(("merchant_order_id".into(), "o".into()));
+    assert_eq!(found(&run(&lookup)), vec![]);
+}
+
+#[test]
+fn the_response_body_matches_its_status_schema() {
+    let mut body = account();
+    body["created_at"] = json!("yesterday");
+    body["id"] = json!("acc_wrong_prefix");
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(body),
+    );
+    let rules = found(&run(&read));
+    assert!(
+        rules.contains(&(Part::Response, "format".into(), "/created_at".into())),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&(Part::Response, "pattern".into(), "/id".into())),
+        "{rules:?}"
+    );
+    let outcome = run(&read);
+    let finding = outcome
+        .findings
+        .iter()
+        .find(|f| f.rule == "pattern")
+        .unwrap();
+    assert!(
+        finding
+            .schema_location
+            .starts_with("operations/getAccount.response.200.json#"),
+        "{finding:?}"
+    );
+    assert!(
+        !finding.message.contains("acc_wrong_prefix"),
+        "values are masked: {}",
+        finding.message
+    );
+}
+
+#[test]
+fn values_appear_only_when_asked() {
+    let mut body = account();
+    body["id"] = json!("acc_wrong_prefix");
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(body),
+    );
+    let shown = check(
+        contract(),
+        &read,
+        CheckOptions {
+            strict: false,
+            show_values: true,
+        },
+    );
+    assert!(
+        shown
+            .findings
+            .iter()
+            .any(|f| f.message.contains("acc_wrong_prefix")),
+        "{:?}",
+        shown.findings
+    );
+}
+
+#[test]
+fn an_error_body_carries_the_http_status() {
+    let wrong = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        404,
+        Some(error("ACCOUNT_NOT_FOUND", 400)),
+    );
+    assert_eq!(
+        found(&run(&wrong)),
+        one(Part::Response, "http-code", "/http_code")
+    );
+}
+
+#[test]
+fn a_one_of_failure_names_the_closest_alternative() {
+    let mut entity = json!({
+        "id": "ent_1",
+        "entity_detail": { "individual": { "tax_information": "not an array" }, "entity": null }
+    });
+    entity["national_entity"] = json!("INDIVIDUAL");
+    let mut created = exchange(
+        "POST",
+        "/v1/banking/entities",
+        Some(json!({
+            "account_id": ACCOUNT_ID, "merchant_entity_id": "m1", "national_entity": "INDIVIDUAL",
+            "phone": {"country_code": "1", "number": "555"}, "address": {}, "entity_detail": {}
+        })),
+        201,
+        Some(entity),
+    );
+    created.index = 7;
+    let outcome = run(&created);
+    let finding = outcome
+        .findings
+        .iter()
+        .find(|f| f.rule == "oneOf")
+        .expect("a oneOf finding");
+    assert_eq!(finding.pointer, "/entity_detail/individual");
+    assert!(
+        finding.message.contains("closest is alternative 0"),
+        "{}",
+        finding.message
+    );
+    assert!(
+        finding
+            .message
+            .contains("/entity_detail/individual/tax_information"),
+        "{}",
+        finding.message
+    );
+    assert_eq!(finding.exchange, 7);
+    assert_eq!(finding.id.as_deref(), Some("x1"));
+}
+
+#[test]
+fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
+    let payload = json!({
+        "id": "xfer_1", "destination_account_id": "acct_1", "status": "COMPLETED",
+        "direction": "INCOMING", "amount": { "value": 10, "currency": "USD" }
+    });
+    let mut delivered = exchange(
+        "POST",
+        "/v1/banking/transfers",
+        Some(payload.clone()),
+        200,
+        Some(json!({"received": true})),
+    );
+    delivered.request.headers = vec![("Content-Type".into(), "application/json".into())];
+    let outcome = run(&delivered);
+    assert_eq!(found(&outcome), vec![]);
+    assert_eq!(outcome.operation.as_deref(), Some("incomingTransfer"));
+
+    let mut refused = delivered.clone();
+    refused.response.as_mut().unwrap().body = Some(Body::Json(json!({"received": false})));
+    assert_eq!(
+        found(&run(&refused)),
+        one(Part::Reply, "const", "/received")
+    );
+
+    let mut wrong = delivered.clone();
+    wrong.request.body = Some(Body::Json(json!({ "direction": "OUTGOING", "id": "nope" })));
+    let rules = found(&run(&wrong));
+    assert!(
+        rules.contains(&(Part::Notification, "enum".into(), "/direction".into())),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&(Part::Notification, "pattern".into(), "/id".into())),
+        "{rules:?}"
+    );
+
+    let mut elsewhere = delivered.clone();
+    elsewhere.kind = Some(ExchangeKind::Notification);
+    elsewhere.request.path = "/hooks/transfers".into();
+    assert_eq!(
+        found(&run(&elsewhere)),
+        one(Part::Entry, "webhook-path", "")
+    );
+}
+
+#[test]
+fn drift_is_counted_always_and_reported_in_strict_mode() {
+    let mut body = account();
+    body["risk_score"] = json!(3);
+    body["status"] = json!("ACTIVE");
+    let transfer = json!({ "id": "xfer_1", "status": "CANCELLED", "extra": true });
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(body),
+    );
+    let lenient = run(&read);
+    assert_eq!(found(&lenient), vec![]);
+    assert_eq!(
+        lenient
+            .drift
+            .properties
+            .keys()
+            .map(|k| k.value.as_str())
+            .collect::<Vec<_>>(),
+        ["risk_score"]
+    );
+
+    let strict = check(
+        contract(),
+        &read,
+        CheckOptions {
+            strict: true,
+            show_values: false,
+        },
+    );
+    assert_eq!(
+        found(&strict),
+        one(Part::Response, "undocumented-property", "/risk_score")
+    );
+    assert_eq!(strict.findings[0].severity, Severity::Warning);
+
+    let path = format!("/v1/banking/accounts/{ACCOUNT_ID}/transfers/{KEY}");
+    let cancelled = exchange("GET", &path, None, 200, Some(transfer));
+    let outcome = check(
+        contract(),
+        &cancelled,
+        CheckOptions {
+            strict: true,
+            show_values: false,
+        },
+    );
+    let rules = found(&outcome);
+    assert!(
+        rules.contains(&(
+            Part::Response,
+            "undocumented-enum-value".into(),
+            "/status".into()
+        )),
+        "{rules:?}"
+    );
+    assert!(
+        rules.contains(&(
+            Part::Response,
+            "undocumented-property".into(),
+            "/extra".into()
+        )),
+        "{rules:?}"
+    );
+    assert!(
+        outcome
+            .drift
+            .enum_values
+            .keys()
+            .any(|k| k.value == "CANCELLED")
+    );
+}
