@@ -240,6 +240,9 @@ impl Client {
                 }
                 Err(err) => Err(err),
             };
+            if let Err(err) = &outcome && err.is_builder() {
+                return Err(ClientError::InvalidRequest(err.to_string()));
+            }
             let retry = match &outcome {
                 Ok(answer) => answer.status.is_server_error(),
                 Err(err) => {
@@ -319,6 +322,7 @@ impl Client {
             .await?;
         match answer.status.as_u16() {
             200u16 => answer.decode(),
+            400u16 => Err(answer.error(true)),
             401u16 => Err(answer.error(true)),
             404u16 => Err(answer.error(true)),
             _ => Err(answer.error(false)),
@@ -422,6 +426,7 @@ impl Client {
             .await?;
         match answer.status.as_u16() {
             200u16 => answer.decode(),
+            400u16 => Err(answer.error(true)),
             401u16 => Err(answer.error(true)),
             404u16 => Err(answer.error(true)),
             _ => Err(answer.error(false)),

@@ -339,6 +339,10 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/operations/getAccount.response.200.json"),
     ),
     (
+        "operations/getAccount.response.400.json",
+        include_str!("../schemas/operations/getAccount.response.400.json"),
+    ),
+    (
         "operations/getAccount.response.401.json",
         include_str!("../schemas/operations/getAccount.response.401.json"),
     ),
@@ -349,6 +353,10 @@ pub static FILES: &[(&str, &str)] = &[
     (
         "operations/getAccountTransfer.response.200.json",
         include_str!("../schemas/operations/getAccountTransfer.response.200.json"),
+    ),
+    (
+        "operations/getAccountTransfer.response.400.json",
+        include_str!("../schemas/operations/getAccountTransfer.response.400.json"),
     ),
     (
         "operations/getAccountTransfer.response.401.json",

@@ -96,6 +96,8 @@ pub struct GetAccountParams {
 pub enum GetAccountResponse {
     /// `200`: The account.
     Ok(crate::models::Account),
+    /// `400`: VALIDATION_ERROR: invalid request; onboarding not SUCCEEDED on account creation; non-zero balance on account closing; transfer not PENDING on cancel; missing required field such as national_entity.
+    BadRequest(crate::models::Error),
     /// `401`: NOT_AUTHENTICATED: authentication headers missing.
     Unauthorized(crate::models::Error),
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
@@ -107,6 +109,14 @@ impl IntoResponse for GetAccountResponse {
             GetAccountResponse::Ok(body) => {
                 (
                     ::http::StatusCode::from_u16(200u16)
+                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
+                    ::axum::Json(body),
+                )
+                    .into_response()
+            }
+            GetAccountResponse::BadRequest(body) => {
+                (
+                    ::http::StatusCode::from_u16(400u16)
                         .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
                     ::axum::Json(body),
                 )
@@ -270,6 +280,8 @@ pub struct GetAccountTransferParams {
 pub enum GetAccountTransferResponse {
     /// `200`: The entity transfer.
     Ok(crate::models::EntityTransfer),
+    /// `400`: VALIDATION_ERROR: invalid request; onboarding not SUCCEEDED on account creation; non-zero balance on account closing; transfer not PENDING on cancel; missing required field such as national_entity.
+    BadRequest(crate::models::Error),
     /// `401`: NOT_AUTHENTICATED: authentication headers missing.
     Unauthorized(crate::models::Error),
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
@@ -281,6 +293,14 @@ impl IntoResponse for GetAccountTransferResponse {
             GetAccountTransferResponse::Ok(body) => {
                 (
                     ::http::StatusCode::from_u16(200u16)
+                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
+                    ::axum::Json(body),
+                )
+                    .into_response()
+            }
+            GetAccountTransferResponse::BadRequest(body) => {
+                (
+                    ::http::StatusCode::from_u16(400u16)
                         .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
                     ::axum::Json(body),
                 )
@@ -740,6 +760,12 @@ async fn handle_create_account<A: Api>(
     let mut incoming = match Incoming::read(
             "createAccount",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -747,18 +773,6 @@ async fn handle_create_account<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -781,6 +795,12 @@ async fn handle_get_account<A: Api>(
     let mut incoming = match Incoming::read(
             "getAccount",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -788,18 +808,6 @@ async fn handle_get_account<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -820,6 +828,12 @@ async fn handle_close_account<A: Api>(
     let mut incoming = match Incoming::read(
             "closeAccount",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -827,18 +841,6 @@ async fn handle_close_account<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -859,6 +861,12 @@ async fn handle_update_account<A: Api>(
     let mut incoming = match Incoming::read(
             "updateAccount",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -866,18 +874,6 @@ async fn handle_update_account<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -899,6 +895,12 @@ async fn handle_get_account_transfer<A: Api>(
     let mut incoming = match Incoming::read(
             "getAccountTransfer",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -906,18 +908,6 @@ async fn handle_get_account_transfer<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -940,6 +930,12 @@ async fn handle_cancel_account_transfer<A: Api>(
     let mut incoming = match Incoming::read(
             "cancelAccountTransfer",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -947,18 +943,6 @@ async fn handle_cancel_account_transfer<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -981,6 +965,12 @@ async fn handle_create_entity<A: Api>(
     let mut incoming = match Incoming::read(
             "createEntity",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -988,18 +978,6 @@ async fn handle_create_entity<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -1022,6 +1000,12 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
     let mut incoming = match Incoming::read(
             "getPaymentsByMerchantOrderId",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -1029,18 +1013,6 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -1062,6 +1034,12 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
     let mut incoming = match Incoming::read(
             "reverseTransferOnboarding",
             request,
+            &[
+                &[
+                    (Location::Header, "public-api-key"),
+                    (Location::Header, "private-secret-key"),
+                ],
+            ],
             shared.config.body_limit,
         )
         .await
@@ -1069,18 +1047,6 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming
-        .authenticate(
-            &[
-                &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
-                ],
-            ],
-        )
-    {
-        return rejection;
-    }
     if let Err(rejection) = incoming.validate() {
         return rejection;
     }
@@ -1148,6 +1114,77 @@ async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Respons
         vec![format!("{method} is not an operation of {}", uri.path())],
     )
 }
+/// The text of a credential in the headers (query and cookie credentials included).
+fn credential<'h>(
+    headers: &'h ::http::HeaderMap,
+    query: Option<&'h str>,
+    location: Location,
+    name: &str,
+) -> Option<std::borrow::Cow<'h, str>> {
+    match location {
+        Location::Header => {
+            headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(std::borrow::Cow::Borrowed)
+        }
+        Location::Query => {
+            ::serde_urlencoded::from_str::<Vec<(String, String)>>(query?)
+                .ok()?
+                .into_iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| std::borrow::Cow::Owned(v))
+        }
+        Location::Cookie => {
+            headers
+                .get_all(::http::header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .filter_map(|pair| pair.trim().split_once('='))
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| std::borrow::Cow::Borrowed(v))
+        }
+        Location::Path => None,
+    }
+}
+/// 401 unless one of the security requirements is met (every credential it names
+/// present and not empty). An empty list means the operation is open.
+fn authenticate(
+    headers: &::http::HeaderMap,
+    query: Option<&str>,
+    requirements: &[&[(Location, &str)]],
+) -> Result<(), Response> {
+    if requirements.is_empty() {
+        return Ok(());
+    }
+    let met = requirements
+        .iter()
+        .any(|requirement| {
+            requirement
+                .iter()
+                .all(|(location, name)| {
+                    credential(headers, query, *location, name)
+                        .is_some_and(|v| !v.trim().is_empty())
+                })
+        });
+    if met {
+        return Ok(());
+    }
+    let wanted: Vec<String> = requirements
+        .iter()
+        .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
+        .collect();
+    Err(
+        error_response(
+            ::http::StatusCode::UNAUTHORIZED,
+            "NOT_AUTHENTICATED",
+            vec![
+                format!("authentication headers missing: send {}", wanted.join(", or "))
+            ],
+        ),
+    )
+}
 /// A request being checked: its parts, its body, and the violations found so far.
 struct Incoming {
     operation: &'static str,
@@ -1161,13 +1198,17 @@ struct Incoming {
 }
 #[allow(dead_code)]
 impl Incoming {
+    /// Reads a request. Credentials are checked first, from the headers alone, so a
+    /// request without them is answered 401 whatever else is wrong with it.
     async fn read(
         operation: &'static str,
         request: ::axum::extract::Request,
+        requirements: &[&[(Location, &str)]],
         limit: usize,
     ) -> Result<Incoming, Response> {
         use ::axum::extract::FromRequestParts;
         let (mut parts, body) = request.into_parts();
+        authenticate(&parts.headers, parts.uri.query(), requirements)?;
         let path = match ::axum::extract::RawPathParams::from_request_parts(
                 &mut parts,
                 &(),
@@ -1245,42 +1286,6 @@ impl Incoming {
     #[allow(dead_code)]
     fn bearer_token(&self) -> Option<&str> {
         self.value(Location::Header, "authorization")?.strip_prefix("Bearer ")
-    }
-    /// 401 unless one of the security requirements is met (every credential it
-    /// names present and not empty). An empty list means the operation is open.
-    fn authenticate(
-        &self,
-        requirements: &[&[(Location, &str)]],
-    ) -> Result<(), Response> {
-        if requirements.is_empty() {
-            return Ok(());
-        }
-        let met = requirements
-            .iter()
-            .any(|requirement| {
-                requirement
-                    .iter()
-                    .all(|(location, name)| {
-                        self.value(*location, name).is_some_and(|v| !v.trim().is_empty())
-                    })
-            });
-        if met {
-            return Ok(());
-        }
-        let wanted: Vec<String> = requirements
-            .iter()
-            .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
-            .collect();
-        Err(
-            error_response(
-                ::http::StatusCode::UNAUTHORIZED,
-                "NOT_AUTHENTICATED",
-                vec![
-                    format!("authentication headers missing: send {}", wanted
-                    .join(", or "))
-                ],
-            ),
-        )
     }
     /// Checks parameters, headers and the body against the contract; 400 listing every
     /// violation.

@@ -12,7 +12,7 @@ use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
 use crate::finding::{Part, Severity, Site};
 use crate::read;
-use crate::report::{ExchangeOutcome, OperationStats, RunReport};
+use crate::report::{ExchangeOutcome, RunReport};
 
 /// Exchanges per batch handed to the checking threads.
 const BATCH: usize = 1024;
@@ -168,10 +168,7 @@ fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options:
                 .filter(|f| f.severity == Severity::Error)
                 .count() as u64;
             let warnings = outcome.findings.len() as u64 - errors;
-            let stats = report
-                .per_operation
-                .entry(key)
-                .or_insert_with(OperationStats::default);
+            let stats = report.per_operation.entry(key).or_default();
             stats.exchanges += 1;
             stats.errors += errors;
             stats.warnings += warnings;

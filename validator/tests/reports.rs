@@ -15,10 +15,9 @@ const HOSTILE_ID: &str = "<script>&\"'";
 /// A message with markup, quotes, an ANSI escape sequence and a bell.
 const HOSTILE_MESSAGE: &str = "note <script>alert(\"x&y\")</script> isn't \u{1b}[31mshort\u{7}";
 
+/// A finding at `(source, exchange, id)`.
 fn finding(
-    source: &str,
-    exchange: usize,
-    id: Option<&str>,
+    (source, exchange, id): (&str, usize, Option<&str>),
     operation: Option<&str>,
     part: Part,
     pointer: &str,
@@ -37,9 +36,9 @@ fn finding(
             "maxLength" => {
                 "operations/createPayment.request.json#/properties/note/maxLength".into()
             }
-            "additionalProperties" => "components/Account.json#/additionalProperties".into(),
+            "undocumented-property" => "components/Account.json#".into(),
             "required" => "manifest.json#/operations/createPayment/responses/201/headers".into(),
-            "operation-matched" => "manifest.json#/operations".into(),
+            "operation-path" => "manifest.json#/operations".into(),
             _ => String::new(),
         },
         rule: rule.to_string(),
@@ -92,21 +91,17 @@ fn sample() -> RunReport {
     let pay = Some("createPayment");
     let account = Some("getAccount");
     let mut nickname = finding(
-        A,
-        2,
-        None,
+        (A, 2, None),
         account,
         Part::Response,
         "/nickname",
-        "additionalProperties",
-        "property \"nickname\" is not documented",
+        "undocumented-property",
+        "property `nickname` is not documented in the spec",
     );
     nickname.severity = Severity::Warning;
     let findings = vec![
         finding(
-            A,
-            1,
-            Some("pay-2"),
+            (A, 1, Some("pay-2")),
             pay,
             Part::Request,
             "/amount/value",
@@ -114,9 +109,7 @@ fn sample() -> RunReport {
             "\"12.5x\" is not a \"decimal\"",
         ),
         finding(
-            A,
-            1,
-            Some("pay-2"),
+            (A, 1, Some("pay-2")),
             pay,
             Part::Response,
             "header:x-request-id",
@@ -125,19 +118,15 @@ fn sample() -> RunReport {
         ),
         nickname,
         finding(
-            A,
-            3,
-            None,
+            (A, 3, None),
             None,
             Part::Entry,
             "",
-            "operation-matched",
-            "no operation matches DELETE /v1/nowhere",
+            "operation-path",
+            "no operation has the path DELETE /v1/nowhere",
         ),
         finding(
-            B,
-            0,
-            Some(HOSTILE_ID),
+            (B, 0, Some(HOSTILE_ID)),
             pay,
             Part::Request,
             "/note",
@@ -145,14 +134,12 @@ fn sample() -> RunReport {
             HOSTILE_MESSAGE,
         ),
         finding(
-            B,
-            2,
-            None,
+            (B, 2, None),
             None,
             Part::Entry,
-            "",
+            "line:3",
             "malformed",
-            "line 3: expected value at line 1 column 1",
+            "expected value at line 1 column 1",
         ),
     ];
     let per_operation = BTreeMap::from([
@@ -182,7 +169,7 @@ fn sample() -> RunReport {
         outcome(A, 3, None, "DELETE /v1/nowhere", None, 1, 0),
         outcome(B, 0, Some(HOSTILE_ID), "POST /v1/payments", pay, 1, 0),
         outcome(B, 1, None, "GET /v1/accounts/8", account, 0, 0),
-        outcome(B, 2, None, "line 3", None, 1, 0),
+        outcome(B, 2, None, "(malformed entry)", None, 1, 0),
     ];
     RunReport {
         inputs: vec![A.to_string(), B.to_string()],
@@ -461,7 +448,7 @@ fn junit_parses_with_a_testcase_per_outcome() {
     assert_eq!(
         cases[2].4.as_deref(),
         Some(
-            "response /nickname: warning: property \"nickname\" is not documented (rule additionalProperties; components/Account.json#/additionalProperties)"
+            "response /nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; components/Account.json#)"
         )
     );
 }
@@ -493,9 +480,7 @@ fn junit_escapes_markup_and_control_characters() {
         ..RunReport::default()
     };
     let mut bad = finding(
-        &report.inputs[0],
-        0,
-        Some(nasty),
+        (&report.inputs[0], 0, Some(nasty)),
         Some(nasty),
         Part::Request,
         nasty,
@@ -579,12 +564,12 @@ fn sarif_has_the_required_fields_and_a_result_per_finding() {
     assert_eq!(
         rules,
         [
-            "additionalProperties",
             "format",
             "malformed",
             "maxLength",
-            "operation-matched",
-            "required"
+            "operation-path",
+            "required",
+            "undocumented-property"
         ]
     );
 

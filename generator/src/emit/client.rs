@@ -245,6 +245,12 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                             }
                             Err(err) => Err(err),
                         };
+                        if let Err(err) = &outcome
+                            && err.is_builder()
+                        {
+                            // Nothing was sent: a bad base URL or header value, not a transport failure.
+                            return Err(ClientError::InvalidRequest(err.to_string()));
+                        }
                         let retry = match &outcome {
                             Ok(answer) => answer.status.is_server_error(),
                             Err(err) => err.is_timeout() || err.is_connect() || err.is_request() || err.is_body(),

@@ -329,13 +329,10 @@ fn handler(api: &Api, op: &Operation) -> Result<TokenStream> {
             ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
             request: ::axum::extract::Request,
         ) -> Response {
-            let mut incoming = match Incoming::read(#id, request, shared.config.body_limit).await {
+            let mut incoming = match Incoming::read(#id, request, &[#(#requirements),*], shared.config.body_limit).await {
                 Ok(incoming) => incoming,
                 Err(rejection) => return rejection,
             };
-            if let Err(rejection) = incoming.authenticate(&[#(#requirements),*]) {
-                return rejection;
-            }
             if let Err(rejection) = incoming.validate() {
                 return rejection;
             }
@@ -477,6 +474,52 @@ fn runtime() -> TokenStream {
             )
         }
 
+        /// The text of a credential in the headers (query and cookie credentials included).
+        fn credential<'h>(headers: &'h ::http::HeaderMap, query: Option<&'h str>, location: Location, name: &str) -> Option<std::borrow::Cow<'h, str>> {
+            match location {
+                Location::Header => headers.get(name).and_then(|v| v.to_str().ok()).map(std::borrow::Cow::Borrowed),
+                Location::Query => ::serde_urlencoded::from_str::<Vec<(String, String)>>(query?)
+                    .ok()?
+                    .into_iter()
+                    .find(|(k, _)| k == name)
+                    .map(|(_, v)| std::borrow::Cow::Owned(v)),
+                Location::Cookie => headers
+                    .get_all(::http::header::COOKIE)
+                    .iter()
+                    .filter_map(|v| v.to_str().ok())
+                    .flat_map(|v| v.split(';'))
+                    .filter_map(|pair| pair.trim().split_once('='))
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| std::borrow::Cow::Borrowed(v)),
+                Location::Path => None,
+            }
+        }
+
+        /// 401 unless one of the security requirements is met (every credential it names
+        /// present and not empty). An empty list means the operation is open.
+        fn authenticate(headers: &::http::HeaderMap, query: Option<&str>, requirements: &[&[(Location, &str)]]) -> Result<(), Response> {
+            if requirements.is_empty() {
+                return Ok(());
+            }
+            let met = requirements.iter().any(|requirement| {
+                requirement.iter().all(|(location, name)| {
+                    credential(headers, query, *location, name).is_some_and(|v| !v.trim().is_empty())
+                })
+            });
+            if met {
+                return Ok(());
+            }
+            let wanted: Vec<String> = requirements
+                .iter()
+                .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
+                .collect();
+            Err(error_response(
+                ::http::StatusCode::UNAUTHORIZED,
+                "NOT_AUTHENTICATED",
+                vec![format!("authentication headers missing: send {}", wanted.join(", or "))],
+            ))
+        }
+
         /// A request being checked: its parts, its body, and the violations found so far.
         struct Incoming {
             operation: &'static str,
@@ -492,9 +535,17 @@ fn runtime() -> TokenStream {
         // Which helpers a handler needs depends on the operation's inputs.
         #[allow(dead_code)]
         impl Incoming {
-            async fn read(operation: &'static str, request: ::axum::extract::Request, limit: usize) -> Result<Incoming, Response> {
+            /// Reads a request. Credentials are checked first, from the headers alone, so a
+            /// request without them is answered 401 whatever else is wrong with it.
+            async fn read(
+                operation: &'static str,
+                request: ::axum::extract::Request,
+                requirements: &[&[(Location, &str)]],
+                limit: usize,
+            ) -> Result<Incoming, Response> {
                 use ::axum::extract::FromRequestParts;
                 let (mut parts, body) = request.into_parts();
+                authenticate(&parts.headers, parts.uri.query(), requirements)?;
                 let path = match ::axum::extract::RawPathParams::from_request_parts(&mut parts, &()).await {
                     Ok(params) => params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
                     Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
@@ -539,31 +590,6 @@ fn runtime() -> TokenStream {
             #[allow(dead_code)]
             fn bearer_token(&self) -> Option<&str> {
                 self.value(Location::Header, "authorization")?.strip_prefix("Bearer ")
-            }
-
-            /// 401 unless one of the security requirements is met (every credential it
-            /// names present and not empty). An empty list means the operation is open.
-            fn authenticate(&self, requirements: &[&[(Location, &str)]]) -> Result<(), Response> {
-                if requirements.is_empty() {
-                    return Ok(());
-                }
-                let met = requirements.iter().any(|requirement| {
-                    requirement.iter().all(|(location, name)| {
-                        self.value(*location, name).is_some_and(|v| !v.trim().is_empty())
-                    })
-                });
-                if met {
-                    return Ok(());
-                }
-                let wanted: Vec<String> = requirements
-                    .iter()
-                    .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
-                    .collect();
-                Err(error_response(
-                    ::http::StatusCode::UNAUTHORIZED,
-                    "NOT_AUTHENTICATED",
-                    vec![format!("authentication headers missing: send {}", wanted.join(", or "))],
-                ))
             }
 
             /// Checks parameters, headers and the body against the contract; 400 listing every

@@ -70,15 +70,14 @@ pub fn read(
         return Err(err.into());
     }
     let message = match state.phase {
-        Phase::Start if err.is_eof() && err.line() <= 1 && err.column() == 0 => {
-            "not a HAR file: the input is empty".to_owned()
-        }
+        Phase::Start if err.is_eof() => "not a HAR file: the input is empty".to_owned(),
         Phase::Start | Phase::Log => format!("not a HAR file: {err}"),
         Phase::Entries | Phase::After => {
             format!("stopped after {} entries: {err}", state.entries)
         }
     };
-    let line = (err.line() > 0).then(|| err.line());
+    let empty = state.phase == Phase::Start && err.is_eof();
+    let line = (!empty && err.line() > 0).then(|| err.line());
     let entry = context.malformed(state.entries, line, message);
     (state.sink)(entry);
     Ok(())

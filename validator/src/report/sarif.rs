@@ -15,13 +15,15 @@
 //!   as the text format writes it (`#4 [pay-2] createPayment request /amount/value: …`);
 //! - `locations[0].physicalLocation.artifactLocation.uri`, the input file as named on the
 //!   command line (percent-encoded; absolute paths as `file://` URIs). No `region`: a HAR
-//!   entry or a JSON Lines record has no line the finding could point at honestly;
+//!   entry or a JSON Lines record has no line the finding could point at honestly, and SARIF
+//!   (§3.29.4) leaves it out for results about an artifact as a whole;
 //! - `locations[0].logicalLocations[0]`, the operation (`(unmatched)`, `(malformed)` when
 //!   none) with `fullyQualifiedName` `operation/part/pointer`;
 //! - `properties` `exchange` (its index in the input), `id`, `part`, `operation`,
 //!   `pointer`, `schemaLocation` (absent ones left out);
-//! - `partialFingerprints` `specval/v1`: rule, operation, part and pointer, so a dashboard
-//!   sees the same break in the next recording as the same alert rather than a new one.
+//! - `partialFingerprints` `specval/v1`: rule, operation, part and pointer (the message for an
+//!   unmatched or malformed entry), so a dashboard sees the same break in the next recording
+//!   as the same alert rather than a new one.
 //!
 //! Key order is insertion order (the workspace builds serde_json with `preserve_order`).
 
@@ -32,7 +34,7 @@ use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
 use serde_json::{Map, Value, json};
 
 use super::RunReport;
-use super::text::{describe, group, part_name};
+use super::text::{clean, describe, group, part_name};
 use crate::finding::{Finding, Severity};
 
 /// The schema a SARIF 2.1.0 log names.
@@ -105,9 +107,9 @@ fn result(finding: &Finding, rule_index: usize) -> Value {
 
     let mut text = format!("#{} ", finding.exchange);
     if let Some(id) = &finding.id {
-        text.push_str(&format!("[{id}] "));
+        text.push_str(&format!("[{}] ", clean(id)));
     }
-    text.push_str(&format!("{operation} {}", describe(finding)));
+    text.push_str(&format!("{} {}", clean(operation), describe(finding)));
 
     let mut qualified = format!("{operation}/{part}");
     if !finding.pointer.is_empty() && !finding.pointer.starts_with('/') {
@@ -133,11 +135,25 @@ fn result(finding: &Finding, rule_index: usize) -> Value {
                 "kind": "function",
             }],
         }],
-        "partialFingerprints": {
-            "specval/v1": format!("{}|{operation}|{part}|{}", finding.rule, finding.pointer),
-        },
+        "partialFingerprints": {"specval/v1": fingerprint(finding)},
         "properties": properties,
     })
+}
+
+/// What makes a result the same alert from one run to the next: the rule, operation, part
+/// and pointer; for an exchange that matched no operation (or could not be read), the
+/// message, which names the path (or the error), in place of the empty pointer.
+fn fingerprint(finding: &Finding) -> String {
+    let place = match finding.operation {
+        Some(_) => &finding.pointer,
+        None => &finding.message,
+    };
+    format!(
+        "{}|{}|{}|{place}",
+        finding.rule,
+        group(finding),
+        part_name(finding.part)
+    )
 }
 
 /// Characters escaped in a path made a URI reference: everything but unreserved characters
@@ -183,7 +199,7 @@ fn uri(source: &str) -> String {
 /// own rules by name.
 fn description(rule: &str) -> String {
     let known = match rule {
-        "required" => "A required property is missing",
+        "required" => "A required property, parameter, header or body is missing",
         "type" => "A value has the wrong JSON type",
         "format" => "A string does not have the documented format",
         "enum" => "A value is not one of the documented values",
@@ -214,6 +230,18 @@ fn description(rule: &str) -> String {
         "if" | "then" | "else" => "A value breaks a conditional rule of the contract",
         "false schema" => "A value is present where the contract allows none",
         super::text::MALFORMED_RULE => "An entry of the traffic could not be read",
+        "operation-path" => "A request's path is not an operation of the API",
+        "operation-method" => "A request's method is not an operation of its path",
+        "webhook-path" => "A notification was delivered where no webhook is documented",
+        "credentials" => "A request without credentials was not answered 401 as documented",
+        "body-unexpected" => "A body was sent to an operation that takes none",
+        "json" => "A body that should be JSON is not",
+        "content-type" => "A body's Content-Type is not the documented one",
+        "status-documented" => "A response status is not documented for the operation",
+        "http-code" => "A body's http_code differs from the HTTP status",
+        "reply" => "A notification has no recorded reply",
+        "undocumented-property" => "A property is not documented (strict mode)",
+        "undocumented-enum-value" => "A value is not among the documented ones (strict mode)",
         _ => return format!("Contract rule `{rule}`"),
     };
     known.to_string()

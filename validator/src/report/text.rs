@@ -6,9 +6,9 @@
 //! createPayment — 3 exchanges, 1 failed, 2 errors, 0 warnings
 //!   #4 [pay-2] request /amount/value: "12.5x" is not a "decimal" (rule format; components/Amount.json#/…)
 //! getAccount — 5 exchanges, 0 failed, 0 errors, 1 warning
-//!   #1 response /nickname: warning: property "nickname" is not documented (rule additionalProperties)
+//!   #1 response /owner/nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; …)
 //! (unmatched) — 1 exchange, 1 failed, 1 error, 0 warnings
-//!   #8 entry: no operation matches GET /v1/nowhere (rule operation-matched)
+//!   #8 entry: no operation has the path GET /v1/nowhere (rule operation-path; manifest.json#/operations)
 //!
 //! Drift: seen in traffic, not in the spec
 //!   undocumented properties:
@@ -20,7 +20,7 @@
 //! Every operation of `per_operation` gets its header line, findings or not, so the log shows
 //! what the traffic covered; operations are sorted by name with `(unmatched)` and
 //! `(malformed)` last. The output is deterministic and has no colours. It prints only what
-//! the report holds, and every string from the traffic goes through [`clean`] first, so a
+//! the report holds, and every string from the traffic goes through `clean` first, so a
 //! recorded value cannot break a line or send escape sequences to a terminal.
 
 use std::borrow::Cow;

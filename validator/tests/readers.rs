@@ -1,0 +1,741 @@
+//! The traffic readers: clean HAR and JSON Lines files read into the exact exchanges, every
+//! kind of malformed input becomes the expected `Malformed` without losing the entries around
+//! it, nothing overflows the stack, and HAR entries are streamed.
+
+use std::cell::Cell;
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
+use std::rc::Rc;
+
+use serde_json::json;
+use specval::exchange::{Body, Entry, Exchange, ExchangeKind, Malformed, Request, Response};
+use specval::read::{self, Format};
+
+fn input(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/readers")
+        .join(name)
+}
+
+fn webhooks() -> Vec<(String, String)> {
+    vec![("POST".to_owned(), "/v1/banking/transfers".to_owned())]
+}
+
+fn read_bytes(source: &str, bytes: &[u8], format: Format) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    read::read(source, bytes, format, &webhooks(), &mut |entry| {
+        entries.push(entry)
+    })
+    .expect("reading from memory cannot fail");
+    entries
+}
+
+fn read_file(name: &str) -> Vec<Entry> {
+    let bytes = std::fs::read(input(name)).unwrap();
+    let format = read::detect(name, &bytes);
+    read_bytes(name, &bytes, format)
+}
+
+fn strings(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
+}
+
+fn text(text: &str) -> Option<Body> {
+    Some(Body::Text(text.to_owned()))
+}
+
+fn exchange(index: usize, id: Option<&str>, source: &str, request: Request) -> Exchange {
+    Exchange {
+        index,
+        id: id.map(str::to_owned),
+        source: source.to_owned(),
+        kind: Some(ExchangeKind::Operation),
+        request,
+        response: None,
+    }
+}
+
+fn request(method: &str, path: &str) -> Request {
+    Request {
+        method: method.to_owned(),
+        path: path.to_owned(),
+        ..Request::default()
+    }
+}
+
+fn response(status: u16, headers: &[(&str, &str)], body: Option<Body>) -> Option<Response> {
+    Some(Response {
+        status,
+        headers: strings(headers),
+        body,
+    })
+}
+
+fn malformed(source: &str, index: usize, line: Option<usize>, message: &str) -> Entry {
+    Err(Malformed {
+        index,
+        source: source.to_owned(),
+        line,
+        message: message.to_owned(),
+    })
+}
+
+/// The five exchanges of `clean.har`; `clean.jsonl` records the same traffic with the
+/// differences its format allows.
+fn clean_exchanges(source: &str) -> Vec<Exchange> {
+    let create = Exchange {
+        request: Request {
+            query: strings(&[("dryRun", "true")]),
+            headers: strings(&[
+                ("Content-Type", "application/json"),
+                ("X-Idempotency-Key", "k-1"),
+            ]),
+            body: text(r#"{"entityId":"e-1"}"#),
+            ..request("POST", "/v1/banking/accounts")
+        },
+        response: response(
+            201,
+            &[("content-type", "application/json; charset=utf-8")],
+            text(r#"{"id":"a-1"}"#),
+        ),
+        ..exchange(0, Some("create-account"), source, Request::default())
+    };
+    let get = Exchange {
+        request: Request {
+            query: strings(&[("limit", "10"), ("name", "Jürgen M"), ("flag", "")]),
+            ..request("GET", "/v1/banking/accounts/a%2F1")
+        },
+        response: response(200, &[], text("not json at all")),
+        ..exchange(1, Some("42"), source, Request::default())
+    };
+    let notification = Exchange {
+        kind: Some(ExchangeKind::Notification),
+        request: Request {
+            headers: strings(&[("Content-Type", "application/json")]),
+            body: text(r#"{"transferId":"t-1"}"#),
+            ..request("POST", "/v1/banking/transfers")
+        },
+        response: response(204, &[], None),
+        ..exchange(2, None, source, Request::default())
+    };
+    let binary = Exchange {
+        request: Request {
+            query: strings(&[("name", "a b")]),
+            ..request("GET", "/v1/banking/accounts")
+        },
+        response: response(
+            200,
+            &[("Content-Type", "application/octet-stream")],
+            Some(Body::Binary(vec![0xDE, 0xAD, 0xBE, 0xEF])),
+        ),
+        ..exchange(3, Some("statement"), source, Request::default())
+    };
+    let aborted = Exchange {
+        request: Request {
+            body: text(r#"{"a":1}"#),
+            ..request("PUT", "/v1/payments")
+        },
+        ..exchange(4, None, source, Request::default())
+    };
+    vec![create, get, notification, binary, aborted]
+}
+
+fn oks(entries: Vec<Entry>) -> Vec<Exchange> {
+    entries
+        .into_iter()
+        .map(|entry| entry.expect("no malformed entries"))
+        .collect()
+}
+
+#[test]
+fn clean_har_reads_into_the_exact_exchanges() {
+    assert_eq!(oks(read_file("clean.har")), clean_exchanges("clean.har"));
+}
+
+#[test]
+fn clean_jsonl_reads_into_the_exact_exchanges() {
+    let mut expected = clean_exchanges("clean.jsonl");
+    // `body` given as JSON stays JSON.
+    expected[0].request.body = Some(Body::Json(json!({"entityId": "e-1"})));
+    expected[0].response.as_mut().unwrap().body = Some(Body::Json(json!({"id": "a-1"})));
+    // An explicit kind wins over the webhook paths; numbers and booleans in a query map.
+    expected[4].kind = Some(ExchangeKind::Notification);
+    expected[4].request.query = strings(&[("limit", "5"), ("all", "true")]);
+    assert_eq!(oks(read_file("clean.jsonl")), expected);
+}
+
+#[test]
+fn a_byte_order_mark_is_skipped() {
+    assert_eq!(
+        oks(read_file("bom.jsonl")),
+        vec![exchange(0, None, "bom.jsonl", request("GET", "/bom"))]
+    );
+    let mut har = b"\xEF\xBB\xBF".to_vec();
+    har.extend(std::fs::read(input("clean.har")).unwrap());
+    assert_eq!(read_bytes("bom.har", &har, Format::Har).len(), 5);
+}
+
+#[test]
+fn read_path_detects_the_format_and_names_the_source() {
+    for name in ["clean.har", "clean.jsonl"] {
+        let path = input(name);
+        let path = path.to_str().unwrap();
+        let mut entries = Vec::new();
+        let format =
+            read::read_path(path, None, &webhooks(), &mut |entry| entries.push(entry)).unwrap();
+        let expected = if name.ends_with("har") {
+            Format::Har
+        } else {
+            Format::JsonLines
+        };
+        assert_eq!(format, expected);
+        let exchanges = oks(entries);
+        assert_eq!(exchanges.len(), 5);
+        assert!(exchanges.iter().all(|exchange| exchange.source == path));
+    }
+    let missing = input("no-such-file.har");
+    let err =
+        read::read_path(missing.to_str().unwrap(), None, &webhooks(), &mut |_| {}).unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::NotFound);
+}
+
+#[test]
+fn detect_uses_the_extension_then_the_first_bytes() {
+    let har = br#"{"log": {"entries": []}}"#;
+    let record = br#"{"request": {"method": "GET", "path": "/"}}"#;
+    assert_eq!(read::detect("a.har", record), Format::Har);
+    assert_eq!(read::detect("A.HAR", b""), Format::Har);
+    assert_eq!(read::detect("a.jsonl", har), Format::JsonLines);
+    assert_eq!(read::detect("dir.har/a.ndjson", har), Format::JsonLines);
+    assert_eq!(read::detect("-", har), Format::Har);
+    assert_eq!(
+        read::detect("traffic.json", b"\xEF\xBB\xBF \n{ \"log\" :{"),
+        Format::Har
+    );
+    assert_eq!(read::detect("-", b"{\n  \"version\": 1,"), Format::Har);
+    assert_eq!(read::detect("-", record), Format::JsonLines);
+    assert_eq!(read::detect("-", b"{\"logs\": 1}"), Format::JsonLines);
+    assert_eq!(read::detect("-", b""), Format::JsonLines);
+    assert_eq!(read::detect("-", b"hello"), Format::JsonLines);
+}
+
+#[test]
+fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
+    let source = "shapes.har";
+    let entries = read_file(source);
+    let expected = vec![
+        malformed(source, 0, None, "entry 0: request is missing"),
+        malformed(
+            source,
+            1,
+            None,
+            "entry 1: request.url is a number, expected a string",
+        ),
+        malformed(source, 2, None, "entry 2 is a string, expected an object"),
+        malformed(
+            source,
+            3,
+            None,
+            "entry 3: request.url is neither an absolute URL nor a path starting with /; \
+             request.headers[0].value is an object, expected a string; \
+             response.status is a string, expected an HTTP status code",
+        ),
+        malformed(
+            source,
+            4,
+            None,
+            "entry 4: request.postData.text is not valid base64 (Invalid symbol 37, offset 0.); \
+             response.content.encoding is \"gzip\", expected \"base64\"",
+        ),
+        malformed(
+            source,
+            5,
+            None,
+            "entry 5: request.method is empty; request.headers[0] has 3 items, expected 2; \
+             response.status is 1000, expected an HTTP status code",
+        ),
+        Ok(Exchange {
+            response: response(200, &[], None),
+            ..exchange(6, None, source, request("GET", "/ok"))
+        }),
+    ];
+    assert_eq!(entries, expected);
+}
+
+#[test]
+fn body_not_json_is_text_for_the_checker() {
+    let har = oks(read_file("clean.har"));
+    assert_eq!(
+        har[1].response.as_ref().unwrap().body,
+        text("not json at all")
+    );
+    let jsonl = read_file("malformed.jsonl");
+    let first = jsonl[0].as_ref().unwrap();
+    assert_eq!(first.response.as_ref().unwrap().body, text("{not json"));
+}
+
+#[test]
+fn a_truncated_har_delivers_every_entry_before_the_cut() {
+    let source = "truncated.har";
+    let entries = read_file(source);
+    let mut expected: Vec<Entry> = clean_exchanges(source)
+        .into_iter()
+        .take(3)
+        .map(Ok)
+        .collect();
+    expected.push(malformed(
+        source,
+        3,
+        Some(70),
+        "stopped after 3 entries: EOF while parsing a value at line 70 column 26",
+    ));
+    assert_eq!(entries, expected);
+}
+
+#[test]
+fn a_har_that_is_not_a_har_is_one_malformed_entry() {
+    let cases = [
+        ("empty.har", None, "not a HAR file: the input is empty"),
+        (
+            "not-json.har",
+            Some(1),
+            "not a HAR file: expected value at line 1 column 1",
+        ),
+        (
+            "entries-not-array.har",
+            Some(1),
+            "not a HAR file: invalid type: map, expected log.entries to be an array at line 1 column 40",
+        ),
+        (
+            "no-entries.har",
+            Some(1),
+            "not a HAR file: log.entries is missing at line 1 column 26",
+        ),
+        (
+            "trailing.har",
+            Some(1),
+            "stopped after 0 entries: trailing characters at line 1 column 26",
+        ),
+    ];
+    for (name, line, message) in cases {
+        let bytes = std::fs::read(input(name)).unwrap();
+        let entries = read_bytes(name, &bytes, Format::Har);
+        assert_eq!(entries, vec![malformed(name, 0, line, message)], "{name}");
+    }
+    let entries = read_bytes("array", b"[1, 2]", Format::Har);
+    assert_eq!(
+        entries,
+        vec![malformed(
+            "array",
+            0,
+            Some(1),
+            "not a HAR file: invalid type: sequence, expected a JSON object with a \"log\" member at line 1 column 2",
+        )]
+    );
+}
+
+#[test]
+fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
+    let source = "malformed.jsonl";
+    let entries = read_file(source);
+    let first = Exchange {
+        response: response(200, &[], text("{not json")),
+        ..exchange(
+            0,
+            Some("first"),
+            source,
+            request("GET", "/v1/banking/accounts"),
+        )
+    };
+    let last = exchange(9, Some("last-good"), source, request("DELETE", "/v1/x"));
+    let expected = vec![
+        Ok(first),
+        malformed(source, 1, Some(2), "line 2, column 14: expected ident"),
+        malformed(
+            source,
+            2,
+            Some(3),
+            "line 3: not valid UTF-8 (byte 0xE9 at column 62)",
+        ),
+        malformed(source, 3, Some(5), "line 5: request is missing"),
+        malformed(
+            source,
+            4,
+            Some(6),
+            "line 6: the record is an array, expected an object",
+        ),
+        malformed(
+            source,
+            5,
+            Some(7),
+            "line 7: request.method is a number, expected a string; \
+             request.url is neither an absolute URL nor a path starting with /; \
+             request.headers.A is null; response.status is missing",
+        ),
+        malformed(
+            source,
+            6,
+            Some(8),
+            "line 8: request has both url and path, expected one of them",
+        ),
+        malformed(
+            source,
+            7,
+            Some(9),
+            "line 9: kind is \"webhook\", expected \"operation\" or \"notification\"; \
+             request has more than one of body, bodyText and bodyBase64",
+        ),
+        malformed(
+            source,
+            8,
+            Some(10),
+            "line 10: request.bodyBase64 is not valid base64 (Invalid symbol 33, offset 0.)",
+        ),
+        Ok(last),
+        malformed(
+            source,
+            10,
+            Some(12),
+            "line 12, column 33: EOF while parsing a string",
+        ),
+    ];
+    assert_eq!(entries, expected);
+}
+
+#[test]
+fn empty_and_non_json_jsonl() {
+    assert_eq!(read_file("empty.jsonl"), vec![]);
+    assert_eq!(
+        read_file("not-json.jsonl"),
+        vec![
+            malformed(
+                "not-json.jsonl",
+                0,
+                Some(1),
+                "line 1, column 1: expected value"
+            ),
+            malformed(
+                "not-json.jsonl",
+                1,
+                Some(2),
+                "line 2, column 1: expected value"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn urls_split_into_path_and_decoded_query() {
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+    let cases: &[Case] = &[
+        ("https://h", "/", &[]),
+        ("https://h?x=1#frag", "/", &[("x", "1")]),
+        (
+            "http://user@h:8080/a/b/?q=%20x+y&&=v&k=a=b",
+            "/a/b/",
+            &[("q", " x y"), ("", "v"), ("k", "a=b")],
+        ),
+        ("/a%20b?bad=%zz%4", "/a%20b", &[("bad", "%zz%4")]),
+        ("/v1/banking/transfers#x", "/v1/banking/transfers", &[]),
+    ];
+    for (url, path, query) in cases {
+        let line = json!({"request": {"method": "get", "url": url}}).to_string();
+        let entries = read_bytes("urls.jsonl", line.as_bytes(), Format::JsonLines);
+        let request = &entries[0].as_ref().unwrap().request;
+        assert_eq!(
+            (request.method.as_str(), request.path.as_str()),
+            ("GET", *path),
+            "{url}"
+        );
+        assert_eq!(request.query, strings(query), "{url}");
+    }
+    // A notification is recognised by its path on any host; method and path must match.
+    let lines = [
+        json!({"request": {"method": "post", "url": "https://anywhere:9/v1/banking/transfers"}}),
+        json!({"request": {"method": "GET", "url": "https://h/v1/banking/transfers"}}),
+        json!({"request": {"method": "POST", "url": "https://h/v1/banking/transfers/"}}),
+    ]
+    .map(|line| line.to_string())
+    .join("\n");
+    let kinds: Vec<_> = read_bytes("kinds.jsonl", lines.as_bytes(), Format::JsonLines)
+        .into_iter()
+        .map(|entry| entry.unwrap().kind.unwrap())
+        .collect();
+    use ExchangeKind::{Notification, Operation};
+    assert_eq!(kinds, [Notification, Operation, Operation]);
+}
+
+const DEPTH: usize = 100_000;
+
+fn nested(depth: usize) -> String {
+    "[".repeat(depth) + &"]".repeat(depth)
+}
+
+/// Runs `test` on a thread with a small stack, so that a reader recursing once per nesting
+/// level would overflow rather than pass by luck.
+fn with_small_stack(test: impl FnOnce() + Send + 'static) {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(test)
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn deep_nesting_in_a_jsonl_body_is_malformed_not_a_crash() {
+    with_small_stack(|| {
+        let good = r#"{"request": {"method": "GET", "path": "/a"}}"#;
+        let deep = format!(
+            r#"{{"request": {{"method": "POST", "path": "/a", "body": {}}}}}"#,
+            nested(DEPTH)
+        );
+        let deep_unclosed = format!(
+            r#"{{"request": {{"method": "POST", "path": "/a", "body": {}"#,
+            "[".repeat(DEPTH)
+        );
+        let input = format!("{good}\n{deep}\n{deep_unclosed}\n{good}\n");
+        let entries = read_bytes("deep.jsonl", input.as_bytes(), Format::JsonLines);
+        assert_eq!(entries.len(), 4);
+        assert!(entries[0].is_ok() && entries[3].is_ok());
+        for (entry, line) in [(&entries[1], 2), (&entries[2], 3)] {
+            let err = entry.as_ref().unwrap_err();
+            assert_eq!(err.line, Some(line));
+            assert!(
+                err.message
+                    .ends_with("nesting too deep (more than 128 levels)"),
+                "{}",
+                err.message
+            );
+        }
+        // Just under the limit is fine, and is JSON.
+        let ok = format!(
+            r#"{{"request": {{"method": "POST", "path": "/a", "body": {}}}}}"#,
+            nested(100)
+        );
+        let entries = read_bytes("ok.jsonl", ok.as_bytes(), Format::JsonLines);
+        let exchange = entries[0].as_ref().unwrap();
+        assert!(matches!(exchange.request.body, Some(Body::Json(_))));
+    });
+}
+
+#[test]
+fn deep_nesting_in_a_har_is_never_parsed_recursively() {
+    with_small_stack(|| {
+        let deep = nested(DEPTH);
+        // In a text body: a string for the reader, the checker's to parse.
+        let entry = format!(
+            r#"{{"request": {{"method": "POST", "url": "https://h/a", "headers": [],
+                "postData": {{"mimeType": "application/json", "text": "{deep}"}}}},
+              "_extra": {deep}}}"#
+        );
+        // In fields the reader skips or reads: skipped without recursion.
+        let odd = format!(
+            r#"{{"request": {{"method": "GET", "url": "https://h/b", "headers": {deep}}}}}"#
+        );
+        let har = format!(r#"{{"log": {{"x": {deep}, "entries": [{entry}, {odd}]}}}}"#);
+        let entries = read_bytes("deep.har", har.as_bytes(), Format::Har);
+        assert_eq!(entries.len(), 2);
+        let first = entries[0].as_ref().unwrap();
+        assert_eq!(first.request.body, Some(Body::Text(deep.clone())));
+        let second = entries[1].as_ref().unwrap_err();
+        assert_eq!(
+            second.message,
+            "entry 1: request.headers[0][0] is an array, expected a string"
+        );
+        // Cut in the middle of deep nesting: one Malformed, no overflow.
+        let cut = format!(
+            r#"{{"log": {{"entries": [{entry}, {{"x": {}"#,
+            "[".repeat(DEPTH)
+        );
+        let entries = read_bytes("cut.har", cut.as_bytes(), Format::Har);
+        assert_eq!(entries.len(), 2);
+        let err = entries[1].as_ref().unwrap_err();
+        assert!(
+            err.message
+                .starts_with("stopped after 1 entries: EOF while parsing"),
+            "{}",
+            err.message
+        );
+    });
+}
+
+/// A reader that counts what has been read from it.
+struct Counting<R> {
+    inner: R,
+    read: Rc<Cell<usize>>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read.set(self.read.get() + n);
+        Ok(n)
+    }
+}
+
+fn big_har(entries: usize) -> Vec<u8> {
+    let entry = r#"{"startedDateTime": "2025-01-02T03:04:05Z", "time": 1,
+        "request": {"method": "GET", "url": "https://api.example.com/v1/banking/accounts?limit=10",
+          "httpVersion": "HTTP/1.1", "cookies": [], "headersSize": -1, "bodySize": 0,
+          "headers": [{"name": "Accept", "value": "application/json"}], "queryString": []},
+        "response": {"status": 200, "statusText": "OK", "httpVersion": "HTTP/1.1",
+          "cookies": [], "redirectURL": "", "headersSize": -1, "bodySize": 2,
+          "headers": [{"name": "Content-Type", "value": "application/json"}],
+          "content": {"size": 2, "mimeType": "application/json", "text": "{\"data\": []}"}},
+        "cache": {}, "timings": {"send": 0, "wait": 1, "receive": 0}}"#;
+    let mut har =
+        br#"{"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": ["#
+            .to_vec();
+    for i in 0..entries {
+        if i > 0 {
+            har.push(b',');
+        }
+        har.extend_from_slice(entry.as_bytes());
+    }
+    har.extend_from_slice(b"]}}");
+    har
+}
+
+#[test]
+fn har_entries_are_streamed() {
+    let har = big_har(10_000);
+    let read = Rc::new(Cell::new(0));
+    let reader = BufReader::new(Counting {
+        inner: har.as_slice(),
+        read: Rc::clone(&read),
+    });
+    let mut read_at_first = None;
+    let mut count = 0;
+    read::read("big.har", reader, Format::Har, &[], &mut |entry| {
+        entry.unwrap();
+        read_at_first.get_or_insert(read.get());
+        count += 1;
+    })
+    .unwrap();
+    assert_eq!(count, 10_000);
+    let read_at_first = read_at_first.unwrap();
+    assert!(
+        read_at_first < har.len() / 10,
+        "first entry after {read_at_first} of {} bytes",
+        har.len()
+    );
+}
+
+/// A reader that fails after `ok` bytes.
+struct Failing<'a> {
+    data: &'a [u8],
+    ok: usize,
+}
+
+impl Read for Failing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.ok == 0 {
+            return Err(io::Error::other("disk on fire"));
+        }
+        let n = buf.len().min(self.ok).min(self.data.len());
+        buf[..n].copy_from_slice(&self.data[..n]);
+        self.data = &self.data[n..];
+        self.ok -= n;
+        Ok(n)
+    }
+}
+
+#[test]
+fn io_errors_fail_the_read_only_before_anything_was_read() {
+    let har = std::fs::read(input("clean.har")).unwrap();
+    let jsonl = std::fs::read(input("clean.jsonl")).unwrap();
+    for (format, data) in [(Format::Har, &har), (Format::JsonLines, &jsonl)] {
+        let reader = BufReader::new(Failing { data, ok: 0 });
+        let err = read::read("x", reader, format, &[], &mut |_| {}).unwrap_err();
+        assert_eq!(err.to_string(), "disk on fire");
+
+        let cut = data.len() / 2;
+        let reader = BufReader::with_capacity(64, Failing { data, ok: cut });
+        let mut entries = Vec::new();
+        read::read("x", reader, format, &[], &mut |entry| entries.push(entry)).unwrap();
+        let last = entries.pop().unwrap().unwrap_err();
+        assert!(last.message.contains("disk on fire"), "{}", last.message);
+        assert!(!entries.is_empty() && entries.iter().all(Result::is_ok));
+    }
+}
+
+/// Throughput against a plain serde_json parse of the same bytes. Run with
+/// `cargo test --release -p specval --test readers -- --ignored --nocapture throughput`.
+#[test]
+#[ignore = "a measurement; run in release"]
+fn throughput() {
+    use std::time::Instant;
+
+    fn best(mut run: impl FnMut()) -> f64 {
+        (0..5)
+            .map(|_| {
+                let start = Instant::now();
+                run();
+                start.elapsed().as_secs_f64()
+            })
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    let har = big_har(50_000);
+    let mut jsonl = Vec::new();
+    let line = br#"{"id": "x", "request": {"method": "GET", "url": "https://api.example.com/v1/banking/accounts?limit=10", "headers": {"Accept": "application/json", "User-Agent": "t/1"}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"data": [{"id": "a-1", "balance": {"value": "10.00", "currency": "EUR"}, "status": "active"}], "next": null}}}"#;
+    for _ in 0..50_000 {
+        jsonl.extend_from_slice(line);
+        jsonl.push(b'\n');
+    }
+    let mb = |bytes: &[u8], secs: f64| bytes.len() as f64 / secs / 1e6;
+
+    let value = best(|| {
+        let _: serde_json::Value = serde_json::from_slice(&har).unwrap();
+    });
+    let value_reader = best(|| {
+        let _: serde_json::Value = serde_json::from_reader(BufReader::new(har.as_slice())).unwrap();
+    });
+    let reader = best(|| {
+        let mut n = 0;
+        read::read("b", har.as_slice(), Format::Har, &webhooks(), &mut |e| {
+            e.unwrap();
+            n += 1;
+        })
+        .unwrap();
+        assert_eq!(n, 50_000);
+    });
+    println!(
+        "HAR {} MB: serde_json Value from_slice {:.0} MB/s, from_reader {:.0} MB/s; read {:.0} MB/s",
+        har.len() / 1_000_000,
+        mb(&har, value),
+        mb(&har, value_reader),
+        mb(&har, reader)
+    );
+
+    let value = best(|| {
+        for line in jsonl.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+            let _: serde_json::Value = serde_json::from_slice(line).unwrap();
+        }
+    });
+    let reader = best(|| {
+        let mut n = 0;
+        read::read(
+            "b",
+            jsonl.as_slice(),
+            Format::JsonLines,
+            &webhooks(),
+            &mut |e| {
+                e.unwrap();
+                n += 1;
+            },
+        )
+        .unwrap();
+        assert_eq!(n, 50_000);
+    });
+    println!(
+        "JSONL {} MB: serde_json Value per line {:.0} MB/s; read {:.0} MB/s",
+        jsonl.len() / 1_000_000,
+        mb(&jsonl, value),
+        mb(&jsonl, reader)
+    );
+}
