@@ -44,6 +44,54 @@ fn same_json(a: &::serde_json::Value, b: &::serde_json::Value) -> bool {
     }
 }
 #[test]
+fn components_parameters_account_id_example() {
+    round_trip::<
+        ::uuid::Uuid,
+    >(
+        "#/components/parameters/AccountId/example",
+        "\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\"",
+    );
+}
+#[test]
+fn components_parameters_idempotency_key_optional_example() {
+    round_trip::<
+        ::uuid::Uuid,
+    >(
+        "#/components/parameters/IdempotencyKeyOptional/example",
+        "\"8e0a2c4d-6f8b-4d1e-a3c5-7e9b1d3f5a7c\"",
+    );
+}
+#[test]
+fn components_parameters_idempotency_key_required_example() {
+    round_trip::<
+        ::uuid::Uuid,
+    >(
+        "#/components/parameters/IdempotencyKeyRequired/example",
+        "\"2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e7a\"",
+    );
+}
+#[test]
+fn components_parameters_merchant_order_id_example() {
+    round_trip::<
+        String,
+    >("#/components/parameters/MerchantOrderId/example", "\"order-10042\"");
+}
+#[test]
+fn components_parameters_organization_code_example() {
+    round_trip::<
+        String,
+    >("#/components/parameters/OrganizationCode/example", "\"org-acme-001\"");
+}
+#[test]
+fn components_parameters_transfer_id_example() {
+    round_trip::<
+        ::uuid::Uuid,
+    >(
+        "#/components/parameters/TransferId/example",
+        "\"3b9d2e1f-7c6a-4b5d-8e9f-0a1b2c3d4e5f\"",
+    );
+}
+#[test]
 fn components_responses_account_not_found_content_application_1json_examples_account_not_found_value() {
     round_trip::<
         crate::models::Error,
@@ -818,6 +866,15 @@ fn paths_1payments_get_responses_200_content_application_1json_examples_bank_tra
     >(
         "#/paths/~1payments/get/responses/200/content/application~1json/examples/bankTransfer/value",
         "[{\"id\":\"9c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e\",\"account_id\":\"2d3e4f50-6172-4839-9a4b-5c6d7e8f9012\",\"description\":\"Order 10042\",\"country\":\"CO\",\"status\":\"READY_TO_PAY\",\"sub_status\":\"CREATED\",\"merchant_order_id\":\"order-10042\",\"created_at\":\"2024-05-14T15:20:11.482Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\",\"amount\":{\"captured\":0,\"refunded\":0,\"value\":150000,\"currency\":\"COP\"},\"checkout\":{\"session\":\"7b8c9d0e-1f2a-4b3c-8d4e-5f60718293a4\",\"sdk_action_required\":true},\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"payment_method_detail\":{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"customer_payer\":{\"id\":\"5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f70819\",\"merchant_customer_id\":\"customer-5531\",\"first_name\":\"Ana\",\"last_name\":\"Gómez\",\"gender\":\"FEMALE\",\"date_of_birth\":\"1988-11-02\",\"email\":\"ana.gomez@example.com\",\"nationality\":\"CO\",\"ip_address\":\"198.51.100.7\",\"device_fingerprint\":null,\"browser_info\":{\"user_agent\":\"Mozilla/5.0 (Windows NT 10.0; Win64; x64)\",\"accept_header\":\"text/html\",\"accept_content\":null,\"accept_browser\":null,\"color_depth\":\"24\",\"screen_height\":\"1080\",\"screen_width\":\"1920\",\"javascript_enabled\":true,\"java_enabled\":false,\"browser_time_difference\":\"300\",\"language\":\"es-CO\"},\"document\":{\"document_type\":\"CC\",\"document_number\":\"1032456789\"},\"phone\":{\"number\":\"3001234567\",\"country_code\":\"57\"},\"billing_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"},\"shipping_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"}},\"additional_data\":null,\"taxes\":null,\"transactions\":[{\"id\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"type\":\"PURCHASE\",\"status\":\"SUCCEEDED\",\"category\":\"BANK_TRANSFER\",\"amount\":150000,\"provider_id\":\"PSE\",\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"detail\":{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"response_code\":\"SUCCEEDED\",\"response_message\":\"Transaction successful\",\"reason\":null,\"description\":\"Order 10042\",\"merchant_reference\":null,\"provider_data\":{\"id\":\"PSE\",\"transaction_id\":\"3318877\",\"account_id\":\"\",\"status\":\"PENDING\",\"status_detail\":\"\",\"response_code\":\"\",\"response_message\":\"\",\"iso8583_response_code\":null,\"iso8583_response_message\":null,\"raw_response\":{},\"third_party_transaction_id\":\"\"},\"three_d_secure_action_required\":false,\"created_at\":\"2024-05-14T15:20:11.612Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\"}],\"split\":[],\"callback_url\":\"https://merchant.example.com/checkout/return\",\"workflow\":\"SDK_CHECKOUT\",\"metadata\":[]}]",
+    );
+}
+#[test]
+fn paths_1recipients_1onboardings_1reverse_transfer_1_transfer_id_post_parameters_0_example() {
+    round_trip::<
+        String,
+    >(
+        "#/paths/~1recipients~1onboardings~1reverse-transfer~1{transfer_id}/post/parameters/0/example",
+        "\"xfer_5c7e9a1b3d5f\"",
     );
 }
 #[test]

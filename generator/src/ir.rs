@@ -32,6 +32,20 @@ pub struct Api {
     /// Component schemas as JSON Schema (draft 2020-12), normalised to OpenAPI 3.1 form and
     /// keyed by component name; the contract emitter bundles them.
     pub schemas: Vec<(String, Value)>,
+    /// Examples written on inline or nested schemas (a property's, a body's own schema),
+    /// each with that schema (in contract form) and the Rust type at that place.
+    pub schema_examples: Vec<SchemaExample>,
+}
+
+/// An example on an inline or nested schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaExample {
+    /// The example and its pointer.
+    pub example: Example,
+    /// The schema at that place, as JSON Schema with refs to components.
+    pub schema: Value,
+    /// The Rust type at that place (before the naming pass: refs by pointer; after: by name).
+    pub ty: TypeRef,
 }
 
 /// A type the generated crate declares.
@@ -364,6 +378,8 @@ pub struct Parameter {
     pub schema: Value,
     /// Documentation.
     pub docs: Option<String>,
+    /// Examples of the parameter's value, with their pointers.
+    pub examples: Vec<Example>,
 }
 
 /// A request body.

@@ -12,6 +12,7 @@
 pub mod builder;
 pub mod emit;
 pub mod error;
+pub mod examples;
 pub mod ir;
 pub mod load;
 pub mod output;
@@ -47,7 +48,9 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
     let example_tests = if options.no_example_tests {
         None
     } else {
-        emit::example_tests::emit(&api)?
+        let sites = examples::sites(&api);
+        let checked = examples::check(&api, &sites, &contract)?;
+        emit::example_tests::emit(&checked)?
     };
     let crate_ident = info.name.replace('-', "_");
     let sides = emit::krate::Sides {

@@ -119,8 +119,8 @@ fn has_clippy(cargo: &str) -> bool {
         .is_ok_and(|out| out.status.success())
 }
 
-/// Writes the crates into a fresh workspace and runs cargo over it once.
-fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
+/// Writes the crates into a fresh workspace (with the features to enable on them).
+fn prepare(crates: &[(String, Vec<GeneratedFile>, bool)]) -> (tempfile::TempDir, Vec<String>) {
     let dir = tempfile::tempdir().expect("temporary directory");
     let root = dir.path();
     let mut members = Vec::new();
@@ -148,7 +148,13 @@ fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
         root.join("Cargo.lock"),
     )
     .expect("copying Cargo.lock");
+    (dir, features)
+}
 
+/// Writes the crates into a fresh workspace and runs cargo over it once.
+fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
+    let (dir, features) = prepare(crates);
+    let root = dir.path();
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let subcommand = if has_clippy(&cargo) {
         "clippy"
@@ -225,6 +231,55 @@ fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
         warnings: warnings.into_iter().collect(),
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
+}
+
+/// Every example that is valid against its schema round-trips through its generated type:
+/// the generated crates' own `example_tests` all pass, for the spec, every corpus document
+/// and every fixture.
+#[test]
+fn schema_valid_examples_round_trip() {
+    // After the lint build, so the shared target directory is warm.
+    assert_compiles(main_build());
+    let crates = buildable_crates();
+    let tested: usize = crates
+        .iter()
+        .flat_map(|(_, files, _)| files)
+        .filter(|file| file.path.ends_with("src/example_tests.rs"))
+        .map(|file| file.contents.matches("#[test]").count())
+        .sum();
+    assert!(tested > 100, "only {tested} example tests were generated");
+    let (dir, features) = prepare(&crates);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args([
+            "test",
+            "--offline",
+            "--workspace",
+            "--lib",
+            "--features",
+            &features.join(","),
+        ])
+        .current_dir(dir.path())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("running cargo test");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let passed: usize = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("test result: ok. "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert!(
+        output.status.success(),
+        "example round trips failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        passed, tested,
+        "every generated example test ran and passed"
+    );
 }
 
 /// The one cargo run over everything that should build, shared by the tests below.

@@ -6,7 +6,7 @@
 //!
 //! | test | what |
 //! |---|---|
-//! | [`api_and_notifications_flow`] | every operation, success and documented error; 401s, 400s, 404/405 bodies; idempotency; notification delivery, rejection and non-acknowledgement; every documented answer checked against the contract; the committed traffic |
+//! | [`api_and_notifications_flow`] | every operation, success and documented error; 401s, 400s, 404/405 bodies; idempotency; notification delivery, rejection and non-acknowledgement; every documented answer checked against the contract; the committed traffic, valid and invalid apart |
 //! | [`a_notification_is_retried_after_a_503_and_a_time_out`] | the `Sender` through a 503, a time-out and connection errors |
 //! | [`the_client_retries_a_create_on_503_with_the_same_idempotency_key`] | one key on every attempt |
 //! | [`the_client_retries_reads_and_idempotent_writes_only`] | GET after a time-out and after 503s; no retry of 4xx, of cancel, of PATCH |
@@ -19,11 +19,17 @@
 //! tests are done. (An exchange the client abandoned at its time-out is not in it: the server
 //! drops the request when the client hangs up, before the recorder completes the entry.) The
 //! ordered flow of [`api_and_notifications_flow`] is deterministic and is also kept in the
-//! repository as `tests/traffic/e2e.har`: `UPDATE_TRAFFIC=1` rewrites it; otherwise the test
-//! fails when the committed file's sequence of (method, path, status) differs from the one
-//! just recorded. The timing-dependent scenarios (client retries, notification time-outs)
-//! run in their own tests and only go to the merged file. Credentials appear in no HAR but
-//! as `[redacted]`.
+//! repository, in two files: `tests/traffic/e2e.har`, the traffic that keeps the contract
+//! (every request valid; errors only the documented answers to valid requests), and
+//! `tests/traffic/e2e-invalid.har`, the deliberately invalid probes (no credentials, bad
+//! UUIDs, bad bodies, unknown paths and methods, a notification payload the contract forbids,
+//! a reply that does not acknowledge), sent to a second server of the same service (and a
+//! second receiver of the same merchant) whose recorder is labelled `invalid`. specval's
+//! tests check that the first has no finding and that the second has findings only on the
+//! request side. `UPDATE_TRAFFIC=1` rewrites both; otherwise the test fails when a committed
+//! file's sequence of (method, path, status) differs from the one just recorded. The
+//! timing-dependent scenarios (client retries, notification time-outs) run in their own
+//! tests and only go to the merged file. Credentials appear in no HAR but as `[redacted]`.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -324,11 +330,52 @@ fn publish(recorders: &[&HarRecorder]) -> PathBuf {
     path
 }
 
-/// The committed traffic of [`api_and_notifications_flow`].
-fn committed_traffic_path() -> PathBuf {
+/// A committed traffic file of [`api_and_notifications_flow`] (`e2e.har`, `e2e-invalid.har`).
+fn committed_traffic_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("traffic")
-        .join("e2e.har")
+        .join(name)
+}
+
+/// With `UPDATE_TRAFFIC=1`, writes `fresh` to `tests/traffic/<name>`; otherwise asserts that
+/// the committed file has the same sequence of (method, path, status) as `fresh`. Returns the
+/// sequence of `fresh`.
+fn check_committed_traffic(name: &str, fresh: &Value) -> Vec<String> {
+    assert_credentials_redacted(fresh);
+    let sequence = exchange_sequence(fresh);
+    let committed = committed_traffic_path(name);
+    if std::env::var("UPDATE_TRAFFIC").is_ok_and(|value| value == "1") {
+        har::write_har(&committed, fresh)
+            .unwrap_or_else(|err| panic!("write tests/traffic/{name}: {err}"));
+        return sequence;
+    }
+    let text = std::fs::read_to_string(&committed).unwrap_or_else(|err| {
+        panic!(
+            "{}: {err}; record it with `UPDATE_TRAFFIC=1 cargo test -p integration-tests --test e2e`",
+            committed.display()
+        )
+    });
+    let stored: Value = serde_json::from_str(&text).expect("committed HAR is JSON");
+    assert_eq!(stored["log"]["version"], "1.2");
+    assert_credentials_redacted(&stored);
+    let stored_sequence = exchange_sequence(&stored);
+    if stored_sequence != sequence {
+        let first = stored_sequence
+            .iter()
+            .zip(&sequence)
+            .position(|(a, b)| a != b)
+            .unwrap_or(stored_sequence.len().min(sequence.len()));
+        panic!(
+            "tests/traffic/{name} is stale (re-record with UPDATE_TRAFFIC=1): {} stored vs {} \
+             recorded exchanges, first difference at #{}: stored {:?}, recorded {:?}",
+            stored_sequence.len(),
+            sequence.len(),
+            first + 1,
+            stored_sequence.get(first),
+            sequence.get(first)
+        );
+    }
+    sequence
 }
 
 /// `METHOD /path?query STATUS` of every entry, in order.
@@ -518,21 +565,39 @@ impl RawAnswer {
 // The API under test
 // ---------------------------------------------------------------------------------------------
 
+/// The API: one in-memory service behind two servers. `server` takes the valid traffic
+/// (recorded by `recorder` as "api"); `probes` takes the deliberately invalid requests —
+/// no or empty credentials, malformed parameters and bodies, unknown paths and methods —
+/// recorded by `probe_recorder` ("invalid"), so that `tests/traffic/e2e.har` holds only
+/// traffic that keeps the contract and `tests/traffic/e2e-invalid.har` the probes.
 struct Api {
     service: InMemoryService,
     server: Server,
     recorder: HarRecorder,
     client: Client,
+    probes: Server,
+    probe_recorder: HarRecorder,
+    /// The typed client, sending to the probe server (for the invalid values it can express).
+    probe_client: Client,
     /// For requests the typed client cannot express.
     http: reqwest::Client,
 }
 
 impl Api {
-    async fn start() -> Self {
+    /// The API, its invalid probes recorded by `probe_recorder` (shared with the merchant's
+    /// probe receiver, so that one file holds every probe in order).
+    async fn start_with(probe_recorder: HarRecorder) -> Self {
         let service = InMemoryService::new();
         let recorder = HarRecorder::new().label("api");
         let server = Server::start(server::router(service.clone()).layer(recorder.layer())).await;
+        let probes =
+            Server::start(server::router(service.clone()).layer(probe_recorder.layer())).await;
         let client = Client::builder(format!("{}/v1", server.origin()), credentials())
+            .timeout(Duration::from_secs(5))
+            .retry(RetryPolicy::none())
+            .build()
+            .expect("client");
+        let probe_client = Client::builder(format!("{}/v1", probes.origin()), credentials())
             .timeout(Duration::from_secs(5))
             .retry(RetryPolicy::none())
             .build()
@@ -542,25 +607,43 @@ impl Api {
             server,
             recorder,
             client,
+            probes,
+            probe_recorder,
+            probe_client,
             http: reqwest::Client::new(),
         }
+    }
+
+    async fn start() -> Self {
+        Self::start_with(HarRecorder::new().label("invalid")).await
+    }
+
+    async fn stop(self) {
+        self.probes.stop().await;
+        self.server.stop().await;
     }
 
     fn base(&self) -> String {
         format!("{}/v1", self.server.origin())
     }
 
-    /// A client of this API with other credentials.
-    fn client_with(&self, credentials: Credentials) -> Client {
-        Client::builder(self.base(), credentials)
+    /// The base URL of the probe server.
+    fn probe_base(&self) -> String {
+        format!("{}/v1", self.probes.origin())
+    }
+
+    /// A client of the probe server with other credentials.
+    fn probe_client_with(&self, credentials: Credentials) -> Client {
+        Client::builder(self.probe_base(), credentials)
             .retry(RetryPolicy::none())
             .build()
             .expect("client")
     }
 
-    /// Sends `method path` (under `/v1`) with the given headers, the credentials when
-    /// `authenticated`, and a JSON body when one is given.
-    async fn raw(
+    /// Sends a deliberately invalid request to the probe server: `method path` (under `/v1`)
+    /// with the given headers, the credentials when `authenticated`, and a JSON body when
+    /// one is given.
+    async fn probe(
         &self,
         method: Method,
         path: &str,
@@ -568,7 +651,9 @@ impl Api {
         headers: &[(&str, &str)],
         body: Option<&Value>,
     ) -> RawAnswer {
-        let mut request = self.http.request(method, format!("{}{path}", self.base()));
+        let mut request = self
+            .http
+            .request(method, format!("{}{path}", self.probe_base()));
         if authenticated {
             request = request
                 .header("public-api-key", PUBLIC_KEY)
@@ -715,10 +800,13 @@ fn patient_policy() -> DeliveryPolicy {
 #[tokio::test]
 async fn api_and_notifications_flow() {
     let started = Instant::now();
-    let api = Api::start().await;
+    // The deliberately invalid probes, to the API and to the merchant, in one recorder.
+    let probe_recorder = HarRecorder::new().label("invalid");
+    let api = Api::start_with(probe_recorder.clone()).await;
     let merchant = Merchant::default();
     let merchant_recorder = HarRecorder::new().label("merchant");
     let receiver = Server::start(merchant.router(&merchant_recorder)).await;
+    let probe_receiver = Server::start(merchant.router(&probe_recorder)).await;
 
     account_lifecycle(&api).await;
     transfers(&api).await;
@@ -728,9 +816,11 @@ async fn api_and_notifications_flow() {
     idempotency(&api).await;
     authentication(&api).await;
     request_validation(&api).await;
-    notifications(&merchant, &receiver).await;
+    notifications(&merchant, &receiver, &probe_receiver).await;
 
+    probe_receiver.stop().await;
     receiver.stop().await;
+    api.probes.stop().await;
     api.server.stop().await;
 
     // The notifications carry no credential (the document shows none).
@@ -747,8 +837,11 @@ async fn api_and_notifications_flow() {
             Some("application/json")
         );
     }
-    // Every answer of the in-memory service with a documented status matches its schema.
-    let checked = assert_responses_match_contract(&api.recorder.entries());
+    // Every answer of the in-memory service with a documented status matches its schema,
+    // the answers to the probes included.
+    let mut answers = api.recorder.entries();
+    answers.extend(probe_recorder.entries());
+    let checked = assert_responses_match_contract(&answers);
     assert!(
         checked > 50,
         "{checked} responses checked against the contract"
@@ -761,44 +854,26 @@ async fn api_and_notifications_flow() {
     );
 
     let fresh = har::merge(&[&api.recorder, &merchant_recorder]);
-    assert_credentials_redacted(&fresh);
-    let sequence = exchange_sequence(&fresh);
-    assert!(sequence.len() > 50, "{} exchanges recorded", sequence.len());
-    let committed = committed_traffic_path();
-    if std::env::var("UPDATE_TRAFFIC").is_ok_and(|value| value == "1") {
-        har::write_har(&committed, &fresh).expect("write tests/traffic/e2e.har");
-    } else {
-        let text = std::fs::read_to_string(&committed).unwrap_or_else(|err| {
-            panic!(
-                "{}: {err}; record it with `UPDATE_TRAFFIC=1 cargo test -p integration-tests --test e2e`",
-                committed.display()
-            )
-        });
-        let stored: Value = serde_json::from_str(&text).expect("committed HAR is JSON");
-        assert_eq!(stored["log"]["version"], "1.2");
-        assert_credentials_redacted(&stored);
-        let stored_sequence = exchange_sequence(&stored);
-        if stored_sequence != sequence {
-            let first = stored_sequence
-                .iter()
-                .zip(&sequence)
-                .position(|(a, b)| a != b)
-                .unwrap_or(stored_sequence.len().min(sequence.len()));
-            panic!(
-                "tests/traffic/e2e.har is stale (re-record with UPDATE_TRAFFIC=1): {} stored vs {} \
-                 recorded exchanges, first difference at #{}: stored {:?}, recorded {:?}",
-                stored_sequence.len(),
-                sequence.len(),
-                first + 1,
-                stored_sequence.get(first),
-                sequence.get(first)
-            );
-        }
-    }
-    publish(&[&api.recorder, &merchant_recorder]);
-    eprintln!(
-        "api_and_notifications_flow: {} exchanges in {:?}",
+    let probes = probe_recorder.to_har();
+    let sequence = check_committed_traffic("e2e.har", &fresh);
+    let probe_sequence = check_committed_traffic("e2e-invalid.har", &probes);
+    assert!(
+        sequence.len() + probe_sequence.len() > 50,
+        "{} + {} exchanges recorded",
         sequence.len(),
+        probe_sequence.len()
+    );
+    assert!(
+        sequence.len() > 30 && probe_sequence.len() > 20,
+        "{} valid and {} invalid exchanges recorded",
+        sequence.len(),
+        probe_sequence.len()
+    );
+    publish(&[&api.recorder, &merchant_recorder, &probe_recorder]);
+    eprintln!(
+        "api_and_notifications_flow: {} valid and {} invalid exchanges in {:?}",
+        sequence.len(),
+        probe_sequence.len(),
         started.elapsed()
     );
 }
@@ -921,7 +996,7 @@ async fn account_lifecycle(api: &Api) {
         &ErrorCode::AccountNotFound,
     );
     let body = api_error(
-        client
+        api.probe_client
             .update_account(
                 &ACCOUNT_LIFECYCLE,
                 &update_request(ACCOUNT_LIFECYCLE, Some(AccountType::from("CHEQUING"))),
@@ -936,7 +1011,7 @@ async fn account_lifecycle(api: &Api) {
     );
     let path = format!("/banking/accounts/{ACCOUNT_LIFECYCLE}");
     let messages = api
-        .raw(
+        .probe(
             Method::PATCH,
             &path,
             true,
@@ -947,7 +1022,7 @@ async fn account_lifecycle(api: &Api) {
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("account_id"), "{messages}");
     let messages = api
-        .raw(
+        .probe(
             Method::PATCH,
             &path,
             true,
@@ -1202,7 +1277,7 @@ async fn entities(api: &Api) {
         .remove("national_entity");
     let key = fixed(0x7003).to_string();
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             "/banking/entities",
             true,
@@ -1216,7 +1291,7 @@ async fn entities(api: &Api) {
     let mut no_number = entity_json(ACCOUNT_ENTITY, "seller-20418");
     no_number["phone"] = json!({"country_code": "+1"});
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             "/banking/entities",
             true,
@@ -1284,7 +1359,7 @@ async fn reverse_transfer(api: &Api) {
     );
     // The idempotency key, when sent, must be a UUID.
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             "/recipients/onboardings/reverse-transfer/xfer_5c7e9a1b3d5f",
             true,
@@ -1325,7 +1400,7 @@ async fn payments(api: &Api) {
     assert_eq!(odd.len(), 1);
 
     let messages = api
-        .raw(Method::GET, "/payments", true, &[], None)
+        .probe(Method::GET, "/payments", true, &[], None)
         .await
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("merchant_order_id"), "{messages}");
@@ -1488,7 +1563,7 @@ async fn authentication(api: &Api) {
         ),
     ];
     for (method, path, headers, body) in &calls {
-        let answer = api.raw(method.clone(), path, false, headers, *body).await;
+        let answer = api.probe(method.clone(), path, false, headers, *body).await;
         let messages = answer.assert_error(401, "NOT_AUTHENTICATED");
         assert!(
             messages.contains("public-api-key"),
@@ -1509,12 +1584,12 @@ async fn authentication(api: &Api) {
         vec![("public-api-key", PUBLIC_KEY), ("private-secret-key", "")],
         vec![("public-api-key", "  "), ("private-secret-key", SECRET_KEY)],
     ] {
-        api.raw(Method::GET, &path, false, &headers, None)
+        api.probe(Method::GET, &path, false, &headers, None)
             .await
             .assert_error(401, "NOT_AUTHENTICATED");
     }
     // The typed client with empty credentials gets the typed 401.
-    let anonymous = api.client_with(Credentials::new("", ""));
+    let anonymous = api.probe_client_with(Credentials::new("", ""));
     api_error(
         anonymous.get_account(&account).await,
         401,
@@ -1532,12 +1607,12 @@ async fn authentication(api: &Api) {
 async fn request_validation(api: &Api) {
     // A path UUID that is not one.
     let messages = api
-        .raw(Method::GET, "/banking/accounts/12345", true, &[], None)
+        .probe(Method::GET, "/banking/accounts/12345", true, &[], None)
         .await
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("account_id"), "{messages}");
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             &format!("/banking/accounts/{ACCOUNT_TRANSFERS}/transfers/xfer_1/cancel"),
             true,
@@ -1557,12 +1632,12 @@ async fn request_validation(api: &Api) {
     ))
     .expect("json");
     let messages = api
-        .raw(Method::POST, "/banking/accounts", true, &[], Some(&body))
+        .probe(Method::POST, "/banking/accounts", true, &[], Some(&body))
         .await
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("x-idempotency-key"), "{messages}");
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             "/banking/accounts",
             true,
@@ -1576,7 +1651,7 @@ async fn request_validation(api: &Api) {
     // Every violation of the body is listed.
     let key = fixed(0x7007).to_string();
     let messages = api
-        .raw(
+        .probe(
             Method::POST,
             "/banking/accounts",
             true,
@@ -1591,7 +1666,7 @@ async fn request_validation(api: &Api) {
         assert!(messages.contains(field), "{field} in {messages}");
     }
     // A body that is not JSON, and one without its content type.
-    let url = format!("{}/banking/accounts", api.base());
+    let url = format!("{}/banking/accounts", api.probe_base());
     for (content_type, text) in [("application/json", "{not json"), ("text/plain", "{}")] {
         let response = api
             .http
@@ -1617,7 +1692,7 @@ async fn request_validation(api: &Api) {
         format!("/banking/accounts/{ACCOUNT_TRANSFERS}/transfers/%C3%28"),
     ] {
         let messages = api
-            .raw(Method::GET, &path, true, &[], None)
+            .probe(Method::GET, &path, true, &[], None)
             .await
             .assert_error(400, "VALIDATION_ERROR");
         assert!(messages.contains("UTF-8"), "{messages}");
@@ -1625,20 +1700,20 @@ async fn request_validation(api: &Api) {
 
     // Unknown paths and methods get the error body, never axum's plain text.
     for path in ["/banking/unknown", "/banking/accounts/", ""] {
-        api.raw(Method::GET, path, true, &[], None)
+        api.probe(Method::GET, path, true, &[], None)
             .await
             .assert_error(404, "NOT_FOUND");
     }
     let response = api
         .http
-        .get(format!("{}/elsewhere", api.server.origin()))
+        .get(format!("{}/elsewhere", api.probes.origin()))
         .send()
         .await
         .expect("request");
     assert_eq!(response.status(), 404);
     let body: Value = response.json().await.expect("a JSON error body");
     assert_eq!(body["http_code"], 404);
-    api.raw(
+    api.probe(
         Method::PUT,
         &format!("/banking/accounts/{ACCOUNT_TRANSFERS}"),
         true,
@@ -1647,14 +1722,18 @@ async fn request_validation(api: &Api) {
     )
     .await
     .assert_error(405, "METHOD_NOT_ALLOWED");
-    api.raw(Method::OPTIONS, "/banking/accounts", true, &[], None)
+    api.probe(Method::OPTIONS, "/banking/accounts", true, &[], None)
         .await
         .assert_error(405, "METHOD_NOT_ALLOWED");
 }
 
-async fn notifications(merchant: &Merchant, receiver: &Server) {
+/// Notifications the merchant acknowledges or answers 5xx go to `receiver`; the deliberately
+/// invalid ones (a payload the contract forbids, a reply that does not acknowledge) to
+/// `probes`, another receiver of the same merchant whose traffic is recorded apart.
+async fn notifications(merchant: &Merchant, receiver: &Server, probes: &Server) {
     let sender = Sender::new(patient_policy());
     let origin = receiver.origin();
+    let probe_origin = probes.origin();
 
     // Acknowledged at once.
     let delivery = sender
@@ -1693,7 +1772,7 @@ async fn notifications(merchant: &Merchant, receiver: &Server) {
 
     // A 400 (the receiver rejects a payload its contract forbids) stops the retries.
     let delivery = sender
-        .incoming_transfer(&origin, &notification("transfer-without-prefix"))
+        .incoming_transfer(&probe_origin, &notification("transfer-without-prefix"))
         .await;
     match delivery {
         Delivery::GaveUp {
@@ -1707,7 +1786,7 @@ async fn notifications(merchant: &Merchant, receiver: &Server) {
     // 200 with {"received": false} is not an acknowledgement (and not retried).
     merchant.script(&[Step::NotReceived]);
     let delivery = sender
-        .incoming_transfer(&origin, &notification("xfer_9d1f3b5a7ca1"))
+        .incoming_transfer(&probe_origin, &notification("xfer_9d1f3b5a7ca1"))
         .await;
     match delivery {
         Delivery::GaveUp {
@@ -1720,7 +1799,7 @@ async fn notifications(merchant: &Merchant, receiver: &Server) {
 
     // Invalid payloads sent raw: 400 with messages, the handler not called.
     let http = reqwest::Client::new();
-    let url = format!("{origin}/v1/banking/transfers");
+    let url = format!("{probe_origin}/v1/banking/transfers");
     let invalid = [
         ("application/json", "{not json".to_owned()),
         (
@@ -2166,8 +2245,9 @@ async fn a_405_names_the_allowed_methods() {
         assert_eq!(body["code"], "METHOD_NOT_ALLOWED");
         assert_eq!(body["http_code"], 405);
     }
-    api.server.stop().await;
-    publish(&[&api.recorder]);
+    let recorders = [api.recorder.clone(), api.probe_recorder.clone()];
+    api.stop().await;
+    publish(&[&recorders[0], &recorders[1]]);
 }
 
 /// A request without credentials is 401 whatever else is wrong with it; the generated router

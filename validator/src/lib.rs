@@ -17,6 +17,7 @@
 pub mod check;
 pub mod contract;
 pub mod drift;
+pub mod examples;
 pub mod exchange;
 pub mod finding;
 pub mod read;

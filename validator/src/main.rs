@@ -54,6 +54,13 @@ enum Command {
         #[arg(long)]
         quiet: bool,
     },
+    /// Checks every example of an OpenAPI document against the schema of the place it stands
+    /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
+    Examples {
+        /// Report format: text or json.
+        #[arg(long, value_enum, default_value = "text")]
+        format: Format,
+    },
     /// Checks one JSON payload against one schema.
     Message {
         /// Component name (`Account`) or path under schemas/ (`operations/createAccount.request.json`).
@@ -69,6 +76,14 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::Examples { format } = &cli.command {
+        let spec = cli
+            .contract
+            .spec
+            .clone()
+            .unwrap_or_else(|| PathBuf::from("spec/openapi.yaml"));
+        return examples(&spec, *format);
+    }
     let contract = match (&cli.contract.contract, &cli.contract.spec) {
         (Some(dir), _) => Contract::from_dir(dir),
         (None, Some(spec)) => Contract::from_spec(spec),
@@ -105,6 +120,59 @@ fn main() -> ExitCode {
             file,
             show_values,
         } => message(&contract, &schema, &file, show_values),
+        Command::Examples { .. } => ExitCode::from(2),
+    }
+}
+
+fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
+    let report = match specval::examples::check_document(spec) {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("specval: error: {}: {err}", spec.display());
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let written = if format == Format::Json {
+        serde_json::to_writer_pretty(&mut out, &report)
+            .map_err(std::io::Error::other)
+            .and_then(|()| writeln!(out))
+    } else {
+        report
+            .invalid
+            .iter()
+            .try_for_each(|item| {
+                let pointer = if item.pointer.is_empty() {
+                    "(root)"
+                } else {
+                    &item.pointer
+                };
+                writeln!(
+                    out,
+                    "{} ({}): {pointer}: {} (rule {}; {})",
+                    item.example, item.place, item.message, item.rule, item.schema_location
+                )
+            })
+            .and_then(|()| {
+                writeln!(
+                    out,
+                    "specval: {} examples in {}, {} valid, {} contradict their schema",
+                    report.found,
+                    spec.display(),
+                    report.valid,
+                    report.found - report.valid
+                )
+            })
+    };
+    if let Err(err) = written {
+        eprintln!("specval: error: {err}");
+        return ExitCode::from(2);
+    }
+    if report.valid == report.found {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }
 

@@ -27,7 +27,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
     let mut files = Vec::new();
     let mut component_files = Map::new();
     for (name, _) in &api.schemas {
-        let path = format!("components/{}.json", file_stem(name));
+        let path = component_path(name);
         let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
         files.push(schema_file(crate_name, &path, &root, &components)?);
         component_files.insert(name.clone(), Value::String(path));
@@ -121,7 +121,7 @@ fn operation_entry(
         .collect::<Result<Vec<_>>>()?;
     let request_body = match &op.request_body {
         Some(body) => {
-            let path = format!("{folder}/{stem}.request.json");
+            let path = request_path(folder, &stem);
             files.push(schema_file(crate_name, &path, &body.schema, components)?);
             json!({ "required": body.required, "contentType": body.content_type, "schema": path })
         }
@@ -142,7 +142,7 @@ fn operation_entry(
         codes.dedup();
         let entry = match &response.body {
             Some(body) => {
-                let path = format!("{folder}/{stem}.response.{key}.json");
+                let path = response_path(folder, &stem, &key);
                 files.push(schema_file(crate_name, &path, &body.schema, components)?);
                 json!({ "contentType": body.content_type, "schema": path, "exampleCodes": codes })
             }
@@ -188,6 +188,11 @@ fn schema_file(
     bundled.remove("$id");
     out.extend(bundled);
     json_file(&format!("schemas/{path}"), &Value::Object(out))
+}
+
+/// [`bundle`] for callers outside the crate (specval checks inline schemas with it).
+pub fn bundle_with(schema: &Value, components: &BTreeMap<&str, &Value>) -> Result<Value> {
+    bundle(schema, components)
 }
 
 /// The schema with refs to components rewritten to `#/$defs/…` and those components (and
@@ -287,6 +292,22 @@ fn escape(segment: &str) -> String {
         }
     }
     out
+}
+
+/// Contract file of a component schema.
+pub fn component_path(name: &str) -> String {
+    format!("components/{}.json", file_stem(name))
+}
+
+/// Contract file of an operation's (`folder` = `operations`) or webhook's (`webhooks`) request
+/// body; `stem` is the operationId or webhook name.
+pub fn request_path(folder: &str, stem: &str) -> String {
+    format!("{folder}/{}.request.json", file_stem(stem))
+}
+
+/// Contract file of a response body, by status key (`201`, `2XX`, `default`).
+pub fn response_path(folder: &str, stem: &str, key: &str) -> String {
+    format!("{folder}/{}.response.{key}.json", file_stem(stem))
 }
 
 /// A file name for a component or operation id: letters, digits, `-`, `_` and `.` only.

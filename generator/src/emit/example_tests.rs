@@ -10,58 +10,26 @@ use quote::quote;
 use super::types::{ident, rust_type};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Api, Example, MessagePart, TypeRef};
+use crate::examples::Site;
 
-/// One example and the Rust type it must fit.
-struct Case<'a> {
-    example: &'a Example,
-    ty: TypeRef,
-}
-
-/// The examples test file; `None` when the document has no examples to test.
-pub fn emit(api: &Api) -> Result<Option<GeneratedFile>> {
-    let mut cases = Vec::new();
-    for def in &api.types {
-        for example in &def.examples {
-            cases.push(Case {
-                example,
-                ty: TypeRef::Named(def.name.clone()),
-            });
-        }
-    }
-    for op in api
-        .operations
-        .iter()
-        .chain(api.webhooks.iter().map(|hook| &hook.operation))
-    {
-        for message in &op.examples {
-            let ty = match &message.part {
-                MessagePart::Request => op.request_body.as_ref().map(|body| &body.ty),
-                MessagePart::Response(status) => op
-                    .responses
-                    .iter()
-                    .find(|r| r.status == *status)
-                    .and_then(|r| r.body.as_ref())
-                    .map(|body| &body.ty),
-            };
-            if let Some(ty) = ty {
-                cases.push(Case {
-                    example: &message.example,
-                    ty: ty.clone(),
-                });
-            }
-        }
-    }
-    cases.sort_by(|a, b| a.example.pointer.cmp(&b.example.pointer));
-    cases.dedup_by(|a, b| a.example.pointer == b.example.pointer);
-
+/// The examples test file: a test per example that is valid against its schema; the others
+/// are named in the file's documentation with the reason. `None` when nothing is testable.
+pub fn emit(checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile>> {
     let models = quote!(crate::models::);
     let mut tests = Vec::new();
+    let mut skipped = Vec::new();
     let mut names = std::collections::HashSet::new();
-    for case in &cases {
-        let ty = rust_type(&case.ty, &models)?;
-        let pointer = case.example.pointer.as_str();
-        let json = case.example.value.to_string();
+    for (site, violations) in checked {
+        let Some(ty) = &site.ty else {
+            continue;
+        };
+        let pointer = site.example.pointer.as_str();
+        if let Some(first) = violations.first() {
+            skipped.push(format!(" - `{pointer}`: {first}"));
+            continue;
+        }
+        let ty = rust_type(ty, &models)?;
+        let json = site.example.value.to_string();
         let mut name = crate::ir::naming::snake(pointer, "example");
         while !names.insert(name.clone()) {
             name.push('_');
@@ -77,12 +45,24 @@ pub fn emit(api: &Api) -> Result<Option<GeneratedFile>> {
     if tests.is_empty() {
         return Ok(None);
     }
-    rust_file("src/example_tests.rs", tokens(tests)).map(Some)
+    let skipped_docs = (!skipped.is_empty()).then(|| {
+        let mut lines = vec![
+            String::new(),
+            " Not tested: these examples contradict their own schema (`specval examples` lists"
+                .to_string(),
+            " every violation).".to_string(),
+            String::new(),
+        ];
+        lines.extend(skipped);
+        quote!(#(#![doc = #lines])*)
+    });
+    rust_file("src/example_tests.rs", tokens(tests, skipped_docs)).map(Some)
 }
 
-fn tokens(tests: Vec<TokenStream>) -> TokenStream {
+fn tokens(tests: Vec<TokenStream>, skipped: Option<TokenStream>) -> TokenStream {
     quote! {
         //! Round trips of every example in the spec through its generated type.
+        #skipped
 
         /// Deserializes the example into `T`, serializes it back, and compares.
         fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(pointer: &str, json: &str) {

@@ -32,6 +32,7 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
             .collect(),
         slots: IndexMap::new(),
         inlining: HashSet::new(),
+        inline_examples: Vec::new(),
     };
     builder.build_api()
 }
@@ -51,6 +52,8 @@ struct Builder<'a> {
     slots: IndexMap<String, Slot>,
     /// Pointers being inlined into a contract schema, to turn a ref cycle into an error.
     inlining: HashSet<String>,
+    /// Examples found on inline and nested schemas.
+    inline_examples: Vec<SchemaExample>,
 }
 
 fn override_pointer(key: &str) -> String {
@@ -196,6 +199,7 @@ impl<'a> Builder<'a> {
             security_schemes,
             servers,
             schemas,
+            schema_examples: std::mem::take(&mut self.inline_examples),
         };
         naming::assign(&mut api, slots)?;
         Ok(api)
@@ -300,6 +304,31 @@ impl<'a> Builder<'a> {
 
     /// Converts a schema that is not a bare `$ref`.
     fn convert_body(&mut self, schema: &Value, at: &str, hint: &NameHint) -> Result<Converted> {
+        let converted = self.convert_shape(schema, at, hint)?;
+        // Examples written on an inline or nested schema (a component's own are on its type).
+        if let Some(map) = schema.as_object()
+            && !(at.starts_with(COMPONENT_SCHEMAS) && component_name(at).is_some())
+            && (map.contains_key("examples") || map.contains_key("example"))
+            && !self
+                .inline_examples
+                .iter()
+                .any(|e| e.example.pointer.starts_with(&format!("{at}/example")))
+        {
+            let contract = self.contract_schema(schema, at)?;
+            let ty = wrap_nullable(converted.0.clone(), converted.1);
+            for example in schema_examples(map, at) {
+                self.inline_examples.push(SchemaExample {
+                    example,
+                    schema: contract.clone(),
+                    ty: ty.clone(),
+                });
+            }
+        }
+        Ok(converted)
+    }
+
+    /// Converts a schema that is not a bare `$ref`, examples aside.
+    fn convert_shape(&mut self, schema: &Value, at: &str, hint: &NameHint) -> Result<Converted> {
         let Some(map) = schema.as_object() else {
             return Ok((TypeRef::Any, false));
         };
@@ -765,7 +794,27 @@ impl<'a> Builder<'a> {
                 &schema_at,
                 NameHint::Words(vec![id.clone(), name.clone()]),
             )?;
+            let mut param_examples = Vec::new();
+            if let Some(value) = param.get("example") {
+                param_examples.push(Example {
+                    pointer: child(&param_at, "example"),
+                    value: value.clone(),
+                });
+            }
+            if let Some(named) = param.get("examples").and_then(Value::as_object) {
+                for (example_name, example) in named {
+                    let example_at = child(&child(&param_at, "examples"), example_name);
+                    let (example, example_at) = self.doc.deref(example, &example_at)?;
+                    if let Some(value) = example.get("value") {
+                        param_examples.push(Example {
+                            pointer: child(&example_at, "value"),
+                            value: value.clone(),
+                        });
+                    }
+                }
+            }
             parameters.push(Parameter {
+                examples: param_examples,
                 name,
                 rust_name: String::new(),
                 location,

@@ -312,6 +312,10 @@ pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()>
         rename_operation(op, &by_pointer)?;
     }
 
+    for example in &mut api.schema_examples {
+        rename_ref(&mut example.ty, &by_pointer)?;
+    }
+
     let mut credentials = Scope::new("_");
     for scheme in &mut api.security_schemes {
         scheme.rust_name = credentials.claim(snake(&scheme.key, "credential"));

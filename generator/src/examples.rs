@@ -1,0 +1,184 @@
+//! The examples of a document and the schema each must satisfy: a component schema's own
+//! examples, an operation's request and response bodies (per status), a webhook's payload and
+//! reply, and parameters. specgen turns the valid ones into round-trip tests; specval lists
+//! the ones that contradict their schema.
+
+use std::collections::HashMap;
+
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+
+use crate::emit::GeneratedFile;
+use crate::emit::contract::{component_path, request_path, response_path};
+use crate::error::{Error, Result};
+use crate::ir::{Api, Example, MessagePart, Operation, TypeRef};
+
+/// The schema an example stands under.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Target {
+    /// A contract file (`components/Account.json`, `operations/x.request.json`, ...).
+    File(String),
+    /// A schema with no contract file of its own (a parameter's, a property's), inline; its
+    /// refs to components are bundled when it is checked.
+    Inline(Value),
+}
+
+/// One example and where it must fit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Site<'a> {
+    /// The example and its JSON pointer in the document.
+    pub example: &'a Example,
+    /// The schema it must satisfy.
+    pub target: Target,
+    /// The generated Rust type for its place, when it has one (for round trips).
+    pub ty: Option<TypeRef>,
+    /// What the place is, for people: `component Account`, `createAccount response 201`.
+    pub place: String,
+}
+
+/// Every example of the API, sorted by pointer.
+pub fn sites(api: &Api) -> Vec<Site<'_>> {
+    let mut out = Vec::new();
+    for def in &api.types {
+        let Some(component) = &def.component else {
+            continue;
+        };
+        for example in &def.examples {
+            out.push(Site {
+                example,
+                target: Target::File(component_path(component)),
+                ty: Some(TypeRef::Named(def.name.clone())),
+                place: format!("component {component}"),
+            });
+        }
+    }
+    for nested in &api.schema_examples {
+        out.push(Site {
+            example: &nested.example,
+            target: Target::Inline(nested.schema.clone()),
+            ty: Some(nested.ty.clone()),
+            place: "schema".to_string(),
+        });
+    }
+    for op in &api.operations {
+        operation_sites(op, "operations", &op.id, &mut out);
+    }
+    for hook in &api.webhooks {
+        operation_sites(&hook.operation, "webhooks", &hook.name, &mut out);
+    }
+    out.sort_by(|a, b| a.example.pointer.cmp(&b.example.pointer));
+    out.dedup_by(|a, b| a.example.pointer == b.example.pointer);
+    out
+}
+
+fn operation_sites<'a>(op: &'a Operation, folder: &str, stem: &str, out: &mut Vec<Site<'a>>) {
+    for message in &op.examples {
+        let (target, ty, place) = match &message.part {
+            MessagePart::Request => (
+                request_path(folder, stem),
+                op.request_body.as_ref().map(|b| b.ty.clone()),
+                format!("{} request", op.id),
+            ),
+            MessagePart::Response(status) => {
+                let body = op
+                    .responses
+                    .iter()
+                    .find(|r| r.status == *status)
+                    .and_then(|r| r.body.as_ref());
+                (
+                    response_path(folder, stem, &status.key()),
+                    body.map(|b| b.ty.clone()),
+                    format!("{} response {}", op.id, status.key()),
+                )
+            }
+        };
+        out.push(Site {
+            example: &message.example,
+            target: Target::File(target),
+            ty,
+            place,
+        });
+    }
+    for param in &op.parameters {
+        for example in &param.examples {
+            out.push(Site {
+                example,
+                target: Target::Inline(param.schema.clone()),
+                ty: Some(param.ty.clone()),
+                place: format!("{} parameter {}", op.id, param.name),
+            });
+        }
+    }
+}
+
+/// Checks examples against the contract files: for each site, the violations (empty when the
+/// example is valid), as `pointer: message`.
+pub fn check<'s>(
+    api: &Api,
+    sites: &'s [Site<'s>],
+    contract: &[GeneratedFile],
+) -> Result<Vec<(&'s Site<'s>, Vec<String>)>> {
+    let components: std::collections::BTreeMap<&str, &Value> = api
+        .schemas
+        .iter()
+        .map(|(name, schema)| (name.as_str(), schema))
+        .collect();
+    let files: HashMap<String, &str> = contract
+        .iter()
+        .filter_map(|file| {
+            let path = file.path.to_string_lossy().replace('\\', "/");
+            Some((
+                path.strip_prefix("schemas/")?.to_string(),
+                file.contents.as_str(),
+            ))
+        })
+        .collect();
+    let mut compiled: HashMap<String, Validator> = HashMap::new();
+    let mut out = Vec::new();
+    for site in sites {
+        let violations = match &site.target {
+            Target::File(path) => {
+                if !compiled.contains_key(path) {
+                    let text = files.get(path).ok_or_else(|| Error::Emit {
+                        file: format!("schemas/{path}"),
+                        message: "no contract file for this example's schema".into(),
+                    })?;
+                    let schema: Value = serde_json::from_str(text).map_err(|err| Error::Emit {
+                        file: format!("schemas/{path}"),
+                        message: err.to_string(),
+                    })?;
+                    compiled.insert(path.clone(), compile(&schema, path)?);
+                }
+                describe(&compiled[path], &site.example.value)
+            }
+            Target::Inline(schema) => {
+                let bundled = crate::emit::contract::bundle(schema, &components)?;
+                describe(&compile(&bundled, &site.place)?, &site.example.value)
+            }
+        };
+        out.push((site, violations));
+    }
+    Ok(out)
+}
+
+fn compile(schema: &Value, name: &str) -> Result<Validator> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|err| Error::Emit {
+            file: name.to_string(),
+            message: format!("the schema does not compile: {err}"),
+        })
+}
+
+fn describe(validator: &Validator, value: &Value) -> Vec<String> {
+    validator
+        .iter_errors(value)
+        .map(|error| {
+            let at = error.instance_path().as_str();
+            let at = if at.is_empty() { "(root)" } else { at };
+            format!("{at}: {error}")
+        })
+        .collect()
+}

@@ -1,0 +1,115 @@
+//! `specval examples`: every example of an OpenAPI document checked against the schema of the
+//! place it stands (component schema, request body, response body per status, webhook payload
+//! and reply, parameter). Real documents contradict themselves; this finds where.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::contract::{Contract, ContractError};
+
+/// One example that contradicts its schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct InvalidExample {
+    /// JSON pointer of the example in the document.
+    pub example: String,
+    /// What the place is (`component Account`, `createAccount response 201`).
+    pub place: String,
+    /// JSON pointer into the example.
+    pub pointer: String,
+    /// The failing keyword.
+    pub rule: String,
+    /// Contract file and pointer of the rule, or the parameter.
+    pub schema_location: String,
+    /// For a person.
+    pub message: String,
+}
+
+/// The examples of a document, checked.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct ExamplesReport {
+    /// Examples found.
+    pub found: usize,
+    /// Of those, valid against their schema.
+    pub valid: usize,
+    /// One entry per violation of an invalid example.
+    pub invalid: Vec<InvalidExample>,
+}
+
+fn specgen_components(
+    api: &specgen::ir::Api,
+) -> std::collections::BTreeMap<&str, &serde_json::Value> {
+    api.schemas
+        .iter()
+        .map(|(name, schema)| (name.as_str(), schema))
+        .collect()
+}
+
+/// Checks every example of the document at `spec`.
+pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
+    let fail = |e: specgen::Error| ContractError::Spec(e.to_string());
+    let doc = specgen::load::load_file(spec).map_err(fail)?;
+    let options = specgen::Options {
+        no_example_tests: true,
+        ..specgen::Options::default()
+    };
+    let api = specgen::build_ir(&doc, &options).map_err(fail)?;
+    let files = specgen::generate_crate(&doc, &options).map_err(fail)?;
+    let contract = Contract::from_files(files.iter().filter_map(|file| {
+        let path = file.path.to_string_lossy().replace('\\', "/");
+        path.strip_prefix("schemas/")
+            .map(|rest| (rest.to_string(), file.contents.clone()))
+    }))?;
+    let sites = specgen::examples::sites(&api);
+    let mut report = ExamplesReport {
+        found: sites.len(),
+        ..ExamplesReport::default()
+    };
+    for site in &sites {
+        let violations = match &site.target {
+            specgen::examples::Target::File(path) => {
+                contract.check(path, &site.example.value, true)?
+            }
+            specgen::examples::Target::Inline(schema) => {
+                let components = specgen_components(&api);
+                let schema = specgen::emit::contract::bundle_with(schema, &components)
+                    .map_err(|e| ContractError::Spec(e.to_string()))?;
+                let validator = jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(true)
+                    .build(&schema)
+                    .map_err(|err| ContractError::Invalid {
+                        path: site.place.clone(),
+                        message: err.to_string(),
+                    })?;
+                validator
+                    .iter_errors(&site.example.value)
+                    .map(|error| crate::contract::Violation {
+                        pointer: error.instance_path().as_str().to_string(),
+                        schema_location: format!(
+                            "{} schema#{}",
+                            site.place,
+                            error.schema_path().as_str()
+                        ),
+                        rule: error.kind().keyword().to_string(),
+                        message: error.to_string(),
+                    })
+                    .collect()
+            }
+        };
+        if violations.is_empty() {
+            report.valid += 1;
+        }
+        report
+            .invalid
+            .extend(violations.into_iter().map(|v| InvalidExample {
+                example: site.example.pointer.clone(),
+                place: site.place.clone(),
+                pointer: v.pointer,
+                rule: v.rule,
+                schema_location: v.schema_location,
+                message: v.message,
+            }));
+    }
+    Ok(report)
+}

@@ -1,0 +1,826 @@
+//! The `specval` binary as a user runs it: exit codes, standard input, every report format
+//! parsed back with its counts, `--output`, `--strict`, `--show-values`, the three sources of
+//! a contract, `specval message`, and credentials that never reach any output.
+//!
+//! Every run goes through [`specval`], which also asserts that nothing panicked and that
+//! standard error stays empty unless the run failed (no progress bar: standard error is a
+//! pipe here, not a terminal).
+
+use std::collections::BTreeSet;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// What a run of the binary left.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The workspace root.
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf()
+}
+
+fn corpus(name: &str) -> String {
+    root()
+        .join("tests/traffic/corpus")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// Runs `specval args…`, feeding `stdin` when given.
+fn specval_with(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(args)
+        .current_dir(root())
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("specval starts");
+    if let Some(bytes) = stdin {
+        let mut pipe = child.stdin.take().expect("stdin");
+        pipe.write_all(bytes).expect("write stdin");
+    }
+    let output = child.wait_with_output().expect("specval runs");
+    let run = Run {
+        code: output.status.code().expect("an exit code, not a signal"),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    };
+    for text in [&run.stdout, &run.stderr] {
+        assert!(
+            !text.contains("panicked"),
+            "specval {args:?} panicked:\n{text}"
+        );
+    }
+    if run.code != 2 {
+        // No progress bar, no warning: standard error is not a terminal.
+        assert_eq!(run.stderr, "", "specval {args:?}: unexpected stderr");
+    }
+    run
+}
+
+fn specval(args: &[&str]) -> Run {
+    specval_with(args, None)
+}
+
+#[track_caller]
+fn assert_code(run: &Run, code: i32, what: &str) {
+    assert_eq!(
+        run.code, code,
+        "{what}: exit code\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+}
+
+fn json(run: &Run) -> Value {
+    serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|err| panic!("not JSON ({err}):\n{}", run.stdout))
+}
+
+/// A file in a fresh temporary directory, kept as long as the directory.
+fn temp_file(dir: &tempfile::TempDir, name: &str, bytes: &[u8]) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+/// The lines of `rules.jsonl` whose id is one of `ids`.
+fn rules_lines(ids: &[&str]) -> Vec<u8> {
+    let bytes = std::fs::read(corpus("rules.jsonl")).expect("rules.jsonl");
+    let mut out = Vec::new();
+    for line in bytes.split(|&b| b == b'\n') {
+        let Ok(text) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let Ok(record) = serde_json::from_str::<Value>(text) else {
+            continue;
+        };
+        if ids.iter().any(|id| record["id"] == *id) {
+            out.extend_from_slice(line);
+            out.push(b'\n');
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exit codes
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn exit_0_on_clean_traffic_and_1_with_findings() {
+    for name in ["clean.jsonl", "clean.har"] {
+        let run = specval(&["check", &corpus(name)]);
+        assert_code(&run, 0, name);
+        assert!(run.stdout.contains(", clean, in 1 file"), "{}", run.stdout);
+    }
+    let both = specval(&["check", &corpus("clean.jsonl"), &corpus("clean.har")]);
+    assert_code(&both, 0, "both clean files");
+    for name in ["rules.jsonl", "rules.har", "truncated.har"] {
+        assert_code(&specval(&["check", &corpus(name)]), 1, name);
+    }
+    assert_code(
+        &specval(&["check", &corpus("clean.jsonl"), &corpus("rules.har")]),
+        1,
+        "clean and rules",
+    );
+}
+
+#[test]
+fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir.path().join("missing.har");
+    let missing = missing.to_string_lossy();
+    let clean = corpus("clean.jsonl");
+
+    let mut cases: Vec<(&str, Vec<String>)> = vec![
+        ("a missing input", vec!["check".into(), missing.to_string()]),
+        (
+            "a missing input after a good one",
+            vec!["check".into(), clean.clone(), missing.to_string()],
+        ),
+        (
+            "a directory as input",
+            vec!["check".into(), dir.path().to_string_lossy().into_owned()],
+        ),
+    ];
+
+    // Contract directories: missing, empty, a schema that is not JSON, a manifest of the
+    // wrong shape.
+    let empty = tempfile::tempdir().expect("temp dir");
+    let not_json = tempfile::tempdir().expect("temp dir");
+    temp_file(&not_json, "manifest.json", b"{\"operations\": []}");
+    temp_file(&not_json, "Account.json", b"{not json");
+    let bad_manifest = tempfile::tempdir().expect("temp dir");
+    temp_file(
+        &bad_manifest,
+        "manifest.json",
+        br#"{"operations": [{"method": "GET", "path": "/x"}]}"#,
+    );
+    for (what, contract) in [
+        ("a missing contract dir", missing.to_string()),
+        (
+            "an empty contract dir",
+            empty.path().to_string_lossy().into_owned(),
+        ),
+        (
+            "a contract file that is not JSON",
+            not_json.path().to_string_lossy().into_owned(),
+        ),
+        (
+            "a manifest without operationId",
+            bad_manifest.path().to_string_lossy().into_owned(),
+        ),
+    ] {
+        cases.push((
+            what,
+            vec!["--contract".into(), contract, "check".into(), clean.clone()],
+        ));
+    }
+
+    // Specs: missing, not YAML, YAML that is not OpenAPI.
+    let specs = tempfile::tempdir().expect("temp dir");
+    let not_yaml = temp_file(&specs, "bad.yaml", b"openapi: [3.1\n  paths: {");
+    let not_openapi = temp_file(&specs, "list.yaml", b"- just\n- a list\n");
+    for (what, spec) in [
+        ("a missing spec", missing.to_string()),
+        ("a spec that is not YAML", not_yaml),
+        ("a spec that is not OpenAPI", not_openapi),
+    ] {
+        cases.push((
+            what,
+            vec!["--spec".into(), spec, "check".into(), clean.clone()],
+        ));
+    }
+
+    for (what, args) in &cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let run = specval(&args);
+        assert_code(&run, 2, what);
+        assert!(
+            run.stderr.starts_with("specval: error: ") && run.stderr.lines().count() == 1,
+            "{what}: one error line on stderr, got:\n{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_malformed_entry_is_a_finding_and_later_entries_are_still_checked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut bytes = b"{\"id\": \"broken\", \"request\": \n".to_vec();
+    bytes.extend(rules_lines(&["status-undocumented"]));
+    let file = temp_file(&dir, "traffic.jsonl", &bytes);
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 1, "malformed then broken");
+    let report = json(&run);
+    let found: Vec<(Value, Value, Value)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| {
+            (
+                f["exchange"].clone(),
+                f["rule"].clone(),
+                f["pointer"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            (0.into(), "malformed".into(), "line:1".into()),
+            (1.into(), "status-documented".into(), "".into()),
+        ]
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Standard input
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn a_dash_reads_standard_input_in_either_format() {
+    for (name, code) in [
+        ("clean.jsonl", 0),
+        ("clean.har", 0),
+        ("rules.jsonl", 1),
+        ("rules.har", 1),
+    ] {
+        let bytes = std::fs::read(corpus(name)).expect("corpus file");
+        let piped = specval_with(&["check", "--format", "json", "-"], Some(&bytes));
+        assert_code(&piped, code, name);
+        let from_stdin = json(&piped);
+        let from_file = json(&specval(&["check", "--format", "json", &corpus(name)]));
+        assert_eq!(from_stdin["inputs"], serde_json::json!(["-"]));
+        for key in ["exchanges", "errors", "operations", "drift"] {
+            assert_eq!(from_stdin[key], from_file[key], "{name}: {key}");
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Formats
+// ---------------------------------------------------------------------------------------------
+
+/// (exchanges, error findings, failed exchanges) of a run, from its JSON report.
+fn counts(report: &Value) -> (u64, u64, u64) {
+    let findings = report["findings"].as_array().expect("findings");
+    let failed: BTreeSet<(String, u64)> = findings
+        .iter()
+        .filter(|f| f["severity"] == "error")
+        .map(|f| {
+            (
+                f["source"].as_str().expect("source").to_string(),
+                f["exchange"].as_u64().expect("exchange"),
+            )
+        })
+        .collect();
+    (
+        report["exchanges"].as_u64().expect("exchanges"),
+        report["errors"].as_u64().expect("errors"),
+        failed.len() as u64,
+    )
+}
+
+fn check_formats(files: &[String], strict: bool) {
+    let mut args = vec!["check"];
+    if strict {
+        args.push("--strict");
+    }
+    args.extend(files.iter().map(String::as_str));
+    let with_format = |format: &str| {
+        let mut all = args.clone();
+        all.extend(["--format", format]);
+        specval(&all)
+    };
+    let json_run = with_format("json");
+    let report = json(&json_run);
+    let (exchanges, errors, failed) = counts(&report);
+    let warnings = report["warnings"].as_u64().expect("warnings");
+    let findings = report["findings"].as_array().expect("findings").len() as u64;
+    assert_eq!(findings, errors + warnings);
+    let code = if findings == 0 { 0 } else { 1 };
+    assert_code(&json_run, code, "json");
+    let operations: u64 = report["operations"]
+        .as_object()
+        .expect("operations")
+        .values()
+        .map(|stats| stats["exchanges"].as_u64().expect("exchanges"))
+        .sum();
+    assert_eq!(operations, exchanges, "every exchange is counted once");
+
+    // Text: the summary line says the same.
+    let text = with_format("text");
+    assert_code(&text, code, "text");
+    let files_word = if files.len() == 1 { "file" } else { "files" };
+    let plural = |n: u64, noun: &str| {
+        if n == 1 {
+            format!("1 {noun}")
+        } else {
+            format!("{n} {noun}s")
+        }
+    };
+    let summary = if findings == 0 {
+        format!(
+            "specval: {}, clean, in {} {files_word}",
+            plural(exchanges, "exchange"),
+            files.len()
+        )
+    } else {
+        format!(
+            "specval: {}, {}, {} in {} {files_word}",
+            plural(exchanges, "exchange"),
+            plural(errors, "error"),
+            plural(warnings, "warning"),
+            files.len()
+        )
+    };
+    assert_eq!(text.stdout.lines().last(), Some(summary.as_str()));
+
+    // JUnit: XML, a testcase per exchange, a failure per failed exchange.
+    let junit = with_format("junit");
+    assert_code(&junit, code, "junit");
+    let document = roxmltree::Document::parse(&junit.stdout).expect("JUnit is XML");
+    let suites = document.root_element();
+    assert_eq!(suites.tag_name().name(), "testsuites");
+    let attribute = |name: &str| -> u64 {
+        suites
+            .attribute(name)
+            .and_then(|v| v.parse().ok())
+            .expect("a count")
+    };
+    assert_eq!(attribute("tests"), exchanges);
+    assert_eq!(attribute("failures"), failed);
+    let cases = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .count() as u64;
+    let failures = document
+        .descendants()
+        .filter(|n| n.has_tag_name("failure"))
+        .count() as u64;
+    assert_eq!((cases, failures), (exchanges, failed));
+    let suite_count = document
+        .descendants()
+        .filter(|n| n.has_tag_name("testsuite"))
+        .count();
+    assert_eq!(suite_count, files.len());
+
+    // SARIF: JSON, version 2.1.0, a result per finding with the right level.
+    let sarif_run = with_format("sarif");
+    assert_code(&sarif_run, code, "sarif");
+    let sarif = json(&sarif_run);
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len() as u64, findings);
+    let errors_in_sarif = results.iter().filter(|r| r["level"] == "error").count() as u64;
+    assert_eq!(errors_in_sarif, errors);
+    let rules: BTreeSet<&str> = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .iter()
+        .map(|r| r["id"].as_str().expect("rule id"))
+        .collect();
+    for result in results {
+        assert!(rules.contains(result["ruleId"].as_str().expect("ruleId")));
+    }
+}
+
+#[test]
+fn every_format_parses_and_counts_the_same() {
+    let clean = vec![corpus("clean.jsonl"), corpus("clean.har")];
+    let rules = vec![corpus("rules.jsonl"), corpus("rules.har")];
+    check_formats(&clean, false);
+    check_formats(&clean, true);
+    check_formats(&rules, false);
+    check_formats(&rules, true);
+    check_formats(&[corpus("truncated.har")], false);
+
+    // The counts themselves, against the corpus's expectations.
+    let expected: Value = serde_json::from_str(
+        &std::fs::read_to_string(corpus("rules.expected.json")).expect("expected"),
+    )
+    .expect("JSON");
+    let expected_errors = expected["rules.jsonl"].as_array().expect("list").len()
+        + expected["rules.har"].as_array().expect("list").len();
+    let report = json(&specval(&[
+        "check", "--format", "json", &rules[0], &rules[1],
+    ]));
+    assert_eq!(report["errors"], expected_errors);
+    assert_eq!(report["warnings"], 0);
+}
+
+// ---------------------------------------------------------------------------------------------
+// --output
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn output_writes_the_whole_report_to_the_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = corpus("rules.jsonl");
+    for format in ["text", "json", "junit", "sarif"] {
+        let target = dir.path().join(format!("report.{format}"));
+        // A longer file is there already: it is replaced, not overwritten in place.
+        std::fs::write(&target, "x".repeat(1 << 20)).expect("write");
+        let target_text = target.to_string_lossy().into_owned();
+        let written = specval(&["check", "--format", format, "-o", &target_text, &rules]);
+        assert_code(&written, 1, format);
+        assert_eq!(written.stdout, "", "{format}: nothing on stdout");
+        let printed = specval(&["check", "--format", format, &rules]);
+        let file = std::fs::read_to_string(&target).expect("report file");
+        assert_eq!(file, printed.stdout, "{format}: the file is the report");
+    }
+    // Only the reports: no temporary file is left behind.
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .expect("dir")
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["report.json", "report.junit", "report.sarif", "report.text"]
+    );
+
+    // A report that cannot be written: exit 2, nothing created.
+    let nowhere = dir.path().join("no/such/dir/report.json");
+    let run = specval(&[
+        "check",
+        "--format",
+        "json",
+        "--output",
+        &nowhere.to_string_lossy(),
+        &rules,
+    ]);
+    assert_code(&run, 2, "unwritable output");
+    assert!(
+        run.stderr.contains("cannot write the report"),
+        "{}",
+        run.stderr
+    );
+    assert!(!nowhere.exists());
+    assert!(!dir.path().join("no").exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// --strict, --show-values
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn strict_turns_drift_into_warnings_that_fail_the_run() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let drift = temp_file(
+        &dir,
+        "drift.jsonl",
+        &rules_lines(&[
+            "drift-property-1",
+            "drift-property-2",
+            "drift-enum-value-1",
+            "drift-enum-value-2",
+            "drift-request-property",
+        ]),
+    );
+    let lenient = specval(&["check", "--format", "json", &drift]);
+    assert_code(&lenient, 0, "drift without --strict");
+    let report = json(&lenient);
+    assert_eq!(report["findings"], serde_json::json!([]));
+    let counts: Vec<(String, u64)> = report["drift"]["properties"]
+        .as_array()
+        .expect("properties")
+        .iter()
+        .chain(report["drift"]["enum_values"].as_array().expect("values"))
+        .map(|item| {
+            (
+                item["value"].as_str().expect("value").to_string(),
+                item["count"].as_u64().expect("count"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        counts,
+        [
+            ("nickname".to_string(), 1),
+            ("nickname".to_string(), 2),
+            ("CANCELLED".to_string(), 2)
+        ]
+    );
+
+    let strict = specval(&["check", "--strict", "--format", "json", &drift]);
+    assert_code(&strict, 1, "drift with --strict");
+    let report = json(&strict);
+    assert_eq!(
+        (report["errors"].clone(), report["warnings"].clone()),
+        (0.into(), 5.into())
+    );
+    assert!(
+        report["findings"]
+            .as_array()
+            .expect("findings")
+            .iter()
+            .all(|f| f["severity"] == "warning")
+    );
+    let text = specval(&["check", "--strict", &drift]);
+    assert_code(&text, 1, "text --strict");
+    assert!(
+        text.stdout
+            .lines()
+            .next()
+            .expect("header")
+            .ends_with("(strict)")
+    );
+    assert!(
+        text.stdout.contains("warning: property `nickname`"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn values_are_shown_only_with_show_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = temp_file(
+        &dir,
+        "values.jsonl",
+        &rules_lines(&["response-schema", "idempotency-key-not-a-uuid"]),
+    );
+    // Values of the traffic that the findings are about; nothing else in the output names them.
+    let values = ["acc_2f7c9a1e4b6d", "yesterday", "retry-0001"];
+    for format in ["text", "json", "junit", "sarif"] {
+        let masked = specval(&["check", "--format", format, &file]);
+        assert_code(&masked, 1, format);
+        for value in values {
+            assert!(
+                !masked.stdout.contains(value),
+                "{format}: {value} shown without --show-values:\n{}",
+                masked.stdout
+            );
+        }
+        let shown = specval(&["check", "--show-values", "--format", format, &file]);
+        assert_code(&shown, 1, format);
+        for value in values {
+            assert!(
+                shown.stdout.contains(value),
+                "{format}: {value} not shown with --show-values:\n{}",
+                shown.stdout
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contract
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn the_contract_dir_and_the_spec_behave_like_the_embedded_contract() {
+    for strict in [false, true] {
+        let mut args = vec!["check", "--format", "json"];
+        if strict {
+            args.push("--strict");
+        }
+        let files = [
+            corpus("rules.jsonl"),
+            corpus("rules.har"),
+            corpus("clean.har"),
+        ];
+        args.extend(files.iter().map(String::as_str));
+        let embedded = specval(&args);
+        assert_code(&embedded, 1, "embedded");
+        for source in [
+            ["--contract", "generated/schemas"],
+            ["--spec", "spec/openapi.yaml"],
+        ] {
+            let mut with = source.to_vec();
+            with.extend(&args);
+            let run = specval(&with);
+            assert_code(&run, 1, source[0]);
+            assert_eq!(
+                json(&run),
+                json(&embedded),
+                "{source:?} (strict: {strict}) reports differently"
+            );
+        }
+    }
+    // After the subcommand, too (the options are global).
+    let after = specval(&[
+        "check",
+        "--contract",
+        "generated/schemas",
+        &corpus("clean.jsonl"),
+    ]);
+    assert_code(&after, 0, "--contract after check");
+}
+
+#[test]
+fn message_checks_one_payload() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let account: Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("generated/schemas/components/Account.json"))
+            .expect("Account.json"),
+    )
+    .expect("JSON");
+    let example = account["$defs"]["Account"]["examples"][0].clone();
+    let good = temp_file(&dir, "good.json", example.to_string().as_bytes());
+    let mut broken = example.clone();
+    broken["id"] = "acc_wrong_prefix".into();
+    broken["currency"] = "DOLLARS".into();
+    let bad = temp_file(&dir, "bad.json", broken.to_string().as_bytes());
+    let not_json = temp_file(&dir, "not.json", b"{id: 1}");
+
+    let run = specval(&["message", "--schema", "Account", &good]);
+    assert_code(&run, 0, "a conforming account");
+    assert!(run.stdout.contains("conforms to Account"), "{}", run.stdout);
+
+    let run = specval(&["message", "--schema", "Account", &bad]);
+    assert_code(&run, 1, "a broken account");
+    assert!(run.stdout.contains("/id: "), "{}", run.stdout);
+    assert!(run.stdout.contains("/currency: "), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("2 finding(s) against Account"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("acc_wrong_prefix"), "{}", run.stdout);
+    let shown = specval(&["message", "--show-values", "--schema", "Account", &bad]);
+    assert_code(&shown, 1, "--show-values");
+    assert!(
+        shown.stdout.contains("acc_wrong_prefix"),
+        "{}",
+        shown.stdout
+    );
+
+    // By path, from standard input, with another contract source.
+    let piped = specval_with(
+        &[
+            "message",
+            "--schema",
+            "operations/getAccount.response.200.json",
+            "-",
+        ],
+        Some(example.to_string().as_bytes()),
+    );
+    assert_code(&piped, 0, "stdin");
+    let spec = specval(&[
+        "--spec",
+        "spec/openapi.yaml",
+        "message",
+        "--schema",
+        "Account",
+        &bad,
+    ]);
+    assert_code(&spec, 1, "--spec");
+
+    for (what, args) in [
+        (
+            "an unknown schema",
+            vec!["message", "--schema", "Nope", good.as_str()],
+        ),
+        (
+            "a missing file",
+            vec!["message", "--schema", "Account", "/no/such/file.json"],
+        ),
+        (
+            "a file that is not JSON",
+            vec!["message", "--schema", "Account", not_json.as_str()],
+        ),
+    ] {
+        let run = specval(&args);
+        assert_code(&run, 2, what);
+        assert!(
+            run.stderr.starts_with("specval: error: "),
+            "{what}: {}",
+            run.stderr
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Credentials
+// ---------------------------------------------------------------------------------------------
+
+const PUBLIC: &str = "pk_live_DO_NOT_PRINT";
+const SECRET: &str = "sk_live_DO_NOT_PRINT";
+
+/// The rules corpus with distinctive credential values in every credential header (also in
+/// the malformed entries), written to `dir`.
+fn traffic_with_secrets(dir: &tempfile::TempDir) -> Vec<String> {
+    let jsonl = std::fs::read(corpus("rules.jsonl")).expect("rules.jsonl");
+    let jsonl = replace(&jsonl, b"pk_test_fake", PUBLIC.as_bytes());
+    let jsonl = replace(&jsonl, b"sk_test_fake", SECRET.as_bytes());
+    let har = std::fs::read_to_string(corpus("rules.har")).expect("rules.har");
+    let mut har: Value = serde_json::from_str(&har).expect("JSON");
+    for entry in har["log"]["entries"].as_array_mut().expect("entries") {
+        let Some(headers) = entry["request"]["headers"].as_array_mut() else {
+            continue;
+        };
+        for header in headers {
+            match header["name"].as_str() {
+                Some("public-api-key") => header["value"] = PUBLIC.into(),
+                Some("private-secret-key") => header["value"] = SECRET.into(),
+                _ => {}
+            }
+        }
+    }
+    let har = har.to_string();
+    assert!(har.contains(PUBLIC) && har.contains(SECRET));
+    let count = |bytes: &[u8], what: &str| {
+        bytes
+            .windows(what.len())
+            .filter(|w| *w == what.as_bytes())
+            .count()
+    };
+    assert!(count(&jsonl, PUBLIC) > 20 && count(&jsonl, SECRET) > 20);
+    vec![
+        temp_file(dir, "secrets.jsonl", &jsonl),
+        temp_file(dir, "secrets.har", har.as_bytes()),
+    ]
+}
+
+fn replace(bytes: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i..].starts_with(from) {
+            out.extend_from_slice(to);
+            i += from.len();
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn credentials_never_reach_any_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = traffic_with_secrets(&dir);
+    let out = tempfile::tempdir().expect("temp dir");
+    let mut runs = 0;
+    for format in ["text", "json", "junit", "sarif"] {
+        for show_values in [false, true] {
+            for strict in [false, true] {
+                let report = out
+                    .path()
+                    .join(format!("report-{format}-{show_values}-{strict}"));
+                let report_text = report.to_string_lossy().into_owned();
+                let mut args = vec!["check", "--format", format];
+                if show_values {
+                    args.push("--show-values");
+                }
+                if strict {
+                    args.push("--strict");
+                }
+                args.extend(files.iter().map(String::as_str));
+                let printed = specval(&args);
+                args.extend(["--output", &report_text]);
+                let written = specval(&args);
+                assert_code(&printed, 1, format);
+                assert_code(&written, 1, format);
+                let file = std::fs::read_to_string(&report).expect("report");
+                assert!(file.len() > 1000, "{format}: a report was written");
+                for (what, text) in [
+                    ("stdout", &printed.stdout),
+                    ("stderr", &printed.stderr),
+                    ("stderr with --output", &written.stderr),
+                    ("the written report", &file),
+                ] {
+                    for secret in [PUBLIC, SECRET] {
+                        assert!(
+                            !text.contains(secret),
+                            "{format} (show values: {show_values}, strict: {strict}): \
+                             {secret} in {what}"
+                        );
+                    }
+                }
+                runs += 1;
+            }
+        }
+    }
+    assert_eq!(runs, 16);
+    // Through standard input as well.
+    let bytes = std::fs::read(&files[0]).expect("file");
+    let piped = specval_with(&["check", "--show-values", "-"], Some(&bytes));
+    assert_code(&piped, 1, "stdin");
+    assert!(!piped.stdout.contains(PUBLIC) && !piped.stdout.contains(SECRET));
+}

@@ -1,0 +1,177 @@
+//! Examples as tests: `specval examples` finds examples that contradict their schema, specgen
+//! emits round-trip tests only for the valid ones, and the README's table of counts is true.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+const DOCUMENT: &str = r##"openapi: 3.1.0
+info: {title: Examples, version: "1"}
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters:
+        - name: id
+          in: path
+          required: true
+          schema: {type: string, format: uuid}
+          examples:
+            good: {value: 0b7c3a38-2f3c-4d6b-9d4e-5a4c3b2a1f00}
+            bad: {value: not-a-uuid}
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Thing"}
+              examples:
+                good: {value: {name: lamp, size: 3}}
+                wrongType: {value: {name: lamp, size: big}}
+components:
+  schemas:
+    Thing:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        size: {type: integer, examples: [2, -1.5]}
+      examples:
+        - {name: chair}
+        - {size: 4}
+"##;
+
+#[test]
+fn invalid_examples_are_listed_with_their_pointer_and_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("examples.yaml");
+    std::fs::write(&spec, DOCUMENT).unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(["examples", "--spec"])
+        .arg(&spec)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{text}");
+    for (pointer, rule) in [
+        (
+            "#/paths/~1things~1{id}/get/parameters/0/examples/bad/value",
+            "format",
+        ),
+        (
+            "#/paths/~1things~1{id}/get/responses/200/content/application~1json/examples/wrongType/value",
+            "type",
+        ),
+        ("#/components/schemas/Thing/examples/1", "required"),
+        (
+            "#/components/schemas/Thing/properties/size/examples/1",
+            "type",
+        ),
+    ] {
+        assert!(
+            text.lines()
+                .any(|line| line.starts_with(pointer) && line.contains(&format!("rule {rule}"))),
+            "{pointer} ({rule}) not listed:\n{text}"
+        );
+    }
+    assert!(text.contains("8 examples"), "{text}");
+    assert!(text.contains("4 valid"), "{text}");
+
+    let report = specval::examples::check_document(&spec).unwrap();
+    assert_eq!((report.found, report.valid), (8, 4));
+}
+
+#[test]
+fn only_schema_valid_examples_become_round_trip_tests() {
+    let doc = specgen::load::load_str(DOCUMENT, "examples.yaml").unwrap();
+    let files = specgen::generate_crate(&doc, &specgen::Options::default()).unwrap();
+    let tests = files
+        .iter()
+        .find(|f| f.path.ends_with("src/example_tests.rs"))
+        .expect("example tests are generated");
+    assert_eq!(
+        tests.contents.matches("#[test]").count(),
+        4,
+        "{}",
+        tests.contents
+    );
+    assert!(
+        tests
+            .contents
+            .contains("Not tested: these examples contradict their own schema")
+    );
+    assert!(
+        tests
+            .contents
+            .contains("#/components/schemas/Thing/examples/1")
+    );
+    assert!(
+        !tests
+            .contents
+            .contains("fn components_schemas_thing_examples_1()")
+    );
+    let off = specgen::Options {
+        no_example_tests: true,
+        ..specgen::Options::default()
+    };
+    let files = specgen::generate_crate(&doc, &off).unwrap();
+    assert!(
+        !files
+            .iter()
+            .any(|f| f.path.ends_with("src/example_tests.rs"))
+    );
+}
+
+/// The README's examples table is what the tools count today.
+#[test]
+fn the_readme_table_of_examples_is_current() {
+    let readme = std::fs::read_to_string(workspace().join("README.md")).unwrap();
+    let start = readme
+        .find("<!-- examples-table")
+        .expect("table start marker");
+    let end = readme
+        .find("<!-- /examples-table -->")
+        .expect("table end marker");
+    let rows: Vec<Vec<String>> = readme[start..end]
+        .lines()
+        .filter(|line| line.starts_with("| ") && !line.starts_with("| document"))
+        .map(|line| {
+            line.trim_matches('|')
+                .split('|')
+                .map(|cell| cell.trim().to_string())
+                .collect()
+        })
+        .collect();
+    let corpus = workspace().join("../shared/corpus");
+    let mut documents = vec![(
+        "spec/openapi.yaml".to_string(),
+        workspace().join("spec/openapi.yaml"),
+    )];
+    let mut names: Vec<String> = std::fs::read_dir(&corpus)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".yaml"))
+        .collect();
+    names.sort();
+    documents.extend(names.into_iter().map(|n| (n.clone(), corpus.join(n))));
+    let mut expected = Vec::new();
+    for (name, path) in documents {
+        let report = specval::examples::check_document(&path).unwrap();
+        let doc = specgen::load::load_file(&path).unwrap();
+        let files = specgen::generate_crate(&doc, &specgen::Options::default()).unwrap();
+        let tests = files
+            .iter()
+            .find(|f| f.path.ends_with("src/example_tests.rs"))
+            .map_or(0, |f| f.contents.matches("#[test]").count());
+        expected.push(vec![
+            name,
+            report.found.to_string(),
+            report.valid.to_string(),
+            tests.to_string(),
+        ]);
+    }
+    assert_eq!(rows, expected, "update the examples table in README.md");
+}
