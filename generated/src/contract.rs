@@ -108,6 +108,10 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/components/NationalEntity.json"),
     ),
     (
+        "components/NotificationRejection.json",
+        include_str!("../schemas/components/NotificationRejection.json"),
+    ),
+    (
         "components/Onboarding.json",
         include_str!("../schemas/components/Onboarding.json"),
     ),
@@ -429,6 +433,10 @@ pub static FILES: &[(&str, &str)] = &[
     (
         "webhooks/incomingTransfer.response.200.json",
         include_str!("../schemas/webhooks/incomingTransfer.response.200.json"),
+    ),
+    (
+        "webhooks/incomingTransfer.response.400.json",
+        include_str!("../schemas/webhooks/incomingTransfer.response.400.json"),
     ),
 ];
 /// The contents of one contract file, e.g. `manifest.json`.

@@ -443,6 +443,15 @@ fn components_schemas_national_entity_examples_0() {
     >("#/components/schemas/NationalEntity/examples/0", "\"INDIVIDUAL\"");
 }
 #[test]
+fn components_schemas_notification_rejection_examples_0() {
+    round_trip::<
+        crate::models::NotificationRejection,
+    >(
+        "#/components/schemas/NotificationRejection/examples/0",
+        "{\"messages\":[\"/amount/currency: value is longer than 3 characters\"]}",
+    );
+}
+#[test]
 fn components_schemas_onboarding_examples_0() {
     round_trip::<
         crate::models::Onboarding,
@@ -911,5 +920,14 @@ fn webhooks_incoming_transfer_post_responses_200_content_application_1json_examp
     >(
         "#/webhooks/incomingTransfer/post/responses/200/content/application~1json/examples/received/value",
         "{\"received\":true}",
+    );
+}
+#[test]
+fn webhooks_incoming_transfer_post_responses_400_content_application_1json_examples_invalid_payload_value() {
+    round_trip::<
+        crate::models::NotificationRejection,
+    >(
+        "#/webhooks/incomingTransfer/post/responses/400/content/application~1json/examples/invalidPayload/value",
+        "{\"messages\":[\"/direction: value is not one of [\\\"INCOMING\\\"]\"]}",
     );
 }

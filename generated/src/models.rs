@@ -1548,6 +1548,17 @@ impl ::schemars::JsonSchema for NationalEntity {
         )
     }
 }
+/// A receiver's refusal of a notification payload that breaks this contract (not described by the interface document; see the 400 response of incomingTransfer).
+#[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+pub struct NotificationRejection {
+    /// What is wrong with the payload, one violation each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub messages: Option<Vec<String>>,
+    /// Properties the schema does not declare, kept so that nothing is lost.
+    #[serde(flatten)]
+    pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
+}
 /// An onboarding record as returned by the reverse-transfer operation. Transitions of onboardings are not shown. The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]

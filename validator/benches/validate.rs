@@ -59,8 +59,8 @@ fn inputs(dir: &Path) -> Vec<Input> {
         .and_then(|mb| mb.parse().ok())
         .unwrap_or(20);
     let spec = synth::default_spec_path();
-    let traffic = synth::Traffic::from_spec(&spec)
-        .unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
+    let traffic =
+        synth::Traffic::from_spec(&spec).unwrap_or_else(|e| panic!("{}: {e}", spec.display()));
     [("jsonl", synth::Format::Jsonl), ("har", synth::Format::Har)]
         .into_iter()
         .map(|(extension, format)| {
@@ -108,7 +108,11 @@ fn parse_only(input: &Input) -> u64 {
 }
 
 /// (b): read and check on this thread; returns (exchanges, findings).
-fn sequential(contract: &Contract, webhook_paths: &[(String, String)], input: &Input) -> (u64, u64) {
+fn sequential(
+    contract: &Contract,
+    webhook_paths: &[(String, String)],
+    input: &Input,
+) -> (u64, u64) {
     let path = input.path.to_str().expect("a UTF-8 temporary path");
     let (mut exchanges, mut findings) = (0, 0);
     specval::read::read_path(path, None, webhook_paths, &mut |entry| {

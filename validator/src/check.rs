@@ -476,7 +476,11 @@ impl Checker<'_> {
                 }
             }
             Parsed::NotJson(error) => {
-                if spec.body.content_type.as_deref().is_none_or(is_json) {
+                // Only a documented JSON body has to be JSON; a status whose body the spec
+                // does not show (a 503 page, say) may carry anything.
+                if spec.body.schema.is_some()
+                    && spec.body.content_type.as_deref().is_none_or(is_json)
+                {
                     self.push(
                         part,
                         "",
@@ -539,18 +543,19 @@ impl Checker<'_> {
             .or_default() += 1;
             if self.options.strict {
                 let shown = match item.kind {
-                    drift::Kind::Property => format!("`{}`", item.value),
+                    drift::Kind::Property => format!(" `{}`", item.value),
                     drift::Kind::EnumValue if self.options.show_values => {
-                        format!("`{}`", item.value)
+                        format!(" `{}`", item.value)
                     }
-                    drift::Kind::EnumValue => "a value".to_string(),
+                    // Masked: the place is in the pointer, the value stays out.
+                    drift::Kind::EnumValue => String::new(),
                 };
                 let mut finding = self.site.finding(
                     part,
                     item.pointer,
                     format!("{schema}#{}", item.schema_pointer),
                     rule,
-                    format!("{what} {shown} is not documented in the spec"),
+                    format!("{what}{shown} is not documented in the spec"),
                 );
                 finding.severity = Severity::Warning;
                 self.outcome.findings.push(finding);

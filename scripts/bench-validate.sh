@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Times whole `specval check` release processes on large synthetic JSON Lines traffic, each
+# against a parse-only baseline measured in the same run, and prints medians, throughput
+# ratios and peak RSS. Nothing is asserted: the machine may be shared, so read the ratios.
+#
+# For each file (100 MB; and 1 GB with BIG=1), built from spec/openapi.yaml's examples by
+# `examples/synth_traffic.rs` (about 1% of the exchanges break a rule):
+#   (a) parse-only, one core: `taskset -c 0 parse_only FILE` (examples/parse_only.rs: every
+#       line parsed into a serde_json::Value, nothing else)
+#   (b) specval, one core:    `taskset -c 0 specval check --quiet FILE --format json -o R`
+#   (c) specval, two cores:   `taskset -c 0,1 specval check ...`
+# The issue's targets: (b) at least half the throughput of (a); (c) close to twice (b); peak
+# RSS about the same for 100 MB and 1 GB (memory stays flat).
+#
+# The report goes to a file in the temporary directory: `-o /dev/null` would make specval
+# write a temporary file in /dev and rename it over /dev/null (as root, that replaces the
+# device with a regular file).
+#
+# Usage: scripts/bench-validate.sh
+#   BIG=1        also the 1 GB file (about 3 min more; needs ~1.1 GB in TMPDIR)
+#   REPS=N       timed runs of each command (default 3; the median is shown)
+#   TMPDIR=DIR   where the traffic files go (mktemp -d; deleted at the end)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+REPS=${REPS:-3}
+BIG=${BIG:-0}
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+
+echo "building specval, synth_traffic and parse_only (release)..." >&2
+cargo build --release --quiet -p specval --bin specval --example synth_traffic --example parse_only
+SPECVAL=$TARGET_DIR/release/specval
+SYNTH=$TARGET_DIR/release/examples/synth_traffic
+PARSE=$TARGET_DIR/release/examples/parse_only
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+if command -v taskset >/dev/null && taskset -c 0,1 true 2>/dev/null; then
+    ONE=(taskset -c 0)
+    TWO=(taskset -c 0,1)
+else
+    echo "taskset missing or fewer than two CPUs: nothing is pinned" >&2
+    ONE=()
+    TWO=()
+fi
+GNU_TIME=
+if [[ -x /usr/bin/time ]] && /usr/bin/time -f %e true >/dev/null 2>&1; then
+    GNU_TIME=/usr/bin/time
+else
+    echo "GNU time (/usr/bin/time) missing: no peak RSS or CPU time" >&2
+fi
+
+# run_once CMD...: one run; prints "wall_s rss_kib cpu_s". Exit status 1 (findings) is
+# expected from specval; anything above is a failure.
+run_once() {
+    local status=0
+    if [[ -n $GNU_TIME ]]; then
+        "$GNU_TIME" -f '%e %M %U %S' -o "$TMP/time.txt" "$@" >/dev/null 2>"$TMP/stderr" ||
+            status=$?
+        if ((status > 1)); then
+            cat "$TMP/stderr" >&2
+            echo "failed ($status): $*" >&2
+            exit 1
+        fi
+        awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$TMP/time.txt"
+    else
+        local start end t
+        t=${EPOCHREALTIME/[.,]/}
+        start=$t
+        "$@" >/dev/null 2>"$TMP/stderr" || status=$?
+        if ((status > 1)); then
+            cat "$TMP/stderr" >&2
+            echo "failed ($status): $*" >&2
+            exit 1
+        fi
+        t=${EPOCHREALTIME/[.,]/}
+        end=$t
+        awk -v us=$((end - start)) 'BEGIN {printf "%.2f n/a n/a\n", us / 1e6}'
+    fi
+}
+
+# measure CMD...: REPS runs; prints the median of each column ("wall_s rss_kib cpu_s").
+measure() {
+    local i
+    : >"$TMP/runs.txt"
+    for ((i = 0; i < REPS; i++)); do
+        run_once "$@" >>"$TMP/runs.txt"
+    done
+    local column out=()
+    for column in 1 2 3; do
+        out+=("$(awk -v c=$column '{print $c}' "$TMP/runs.txt" | sort -g | awk '{a[NR] = $1}
+            END { print a[int((NR + 1) / 2)] }')")
+    done
+    echo "${out[*]}"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0 && a != "n/a") printf "%.2f", a / b; else print "n/a" }'; }
+per_s() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "n/a" }'; }
+mb_s() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", n / 1e6 / s; else print "n/a" }'; }
+mib() { awk -v k="$1" 'BEGIN { if (k == "n/a") print "n/a"; else printf "%.1f", k / 1024 }'; }
+
+sizes=(100)
+if [[ $BIG == 1 ]]; then
+    sizes+=(1000)
+fi
+
+declare -A RSS
+printf '\n%-8s %-22s %9s %8s %12s %9s %7s %9s %10s\n' "file" "run" "median s" "MB/s" \
+    "exchanges/s" "÷ parse" "CPU s" "CPU÷wall" "RSS MiB"
+for mb in "${sizes[@]}"; do
+    file=$TMP/traffic-${mb}MB.jsonl
+    "$SYNTH" "$file" $((mb * 1000000)) jsonl 2>"$TMP/synth.txt" || {
+        cat "$TMP/synth.txt" >&2
+        exit 1
+    }
+    bytes=$(wc -c <"$file")
+    exchanges=$("$PARSE" "$file" | awk '{print $1}')
+    # Warm the page cache so that the first timed run does not pay for the disk.
+    cat "$file" >/dev/null
+
+    read -r a_wall a_rss a_cpu < <(measure "${ONE[@]}" "$PARSE" "$file")
+    read -r b_wall b_rss b_cpu < <(measure "${ONE[@]}" "$SPECVAL" check --quiet "$file" \
+        --format json -o "$TMP/report.json")
+    read -r c_wall c_rss c_cpu < <(measure "${TWO[@]}" "$SPECVAL" check --quiet "$file" \
+        --format json -o "$TMP/report.json")
+    findings=$(grep -o '"errors": *[0-9]*' "$TMP/report.json" | head -1 | grep -o '[0-9]*$')
+
+    row() {
+        printf '%-8s %-22s %9s %8s %12s %9s %7s %9s %10s\n' "${mb}MB" "$1" "$2" \
+            "$(mb_s "$bytes" "$2")" "$(per_s "$exchanges" "$2")" \
+            "$(ratio "$a_wall" "$2")" "$3" "$(ratio "$3" "$2")" "$(mib "$4")"
+    }
+    row "(a) parse-only, 1 core" "$a_wall" "$a_cpu" "$a_rss"
+    row "(b) specval, 1 core" "$b_wall" "$b_cpu" "$b_rss"
+    row "(c) specval, 2 cores" "$c_wall" "$c_cpu" "$c_rss"
+    echo "         ($bytes bytes, $exchanges exchanges, $findings error findings;" \
+        "(c)÷(b) $(ratio "$b_wall" "$c_wall")x)"
+    RSS[$mb,b]=$b_rss
+    RSS[$mb,c]=$c_rss
+    rm -f "$file" "$TMP/report.json"
+done
+
+echo
+if [[ $BIG == 1 ]]; then
+    echo "memory: specval peak RSS 1 GB ÷ 100 MB: $(ratio "${RSS[1000,b]}" "${RSS[100,b]}")x" \
+        "on one core, $(ratio "${RSS[1000,c]}" "${RSS[100,c]}")x on two (flat: about 1)"
+else
+    echo "memory: run with BIG=1 to compare peak RSS on 100 MB and 1 GB"
+fi
+echo "targets (issue, not checked): (b) ÷ parse ≥ 0.50; (c) ÷ parse close to twice (b)'s;" \
+    "RSS flat from 100 MB to 1 GB"
+echo "median of $REPS runs each; temporary directory: $TMP ($(df -T "$TMP" | awk 'NR == 2 {print $2}'))"
