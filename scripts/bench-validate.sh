@@ -64,7 +64,8 @@ run_once() {
             echo "failed ($status): $*" >&2
             exit 1
         fi
-        awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}' "$TMP/time.txt"
+        # GNU time puts "Command exited with non-zero status 1" before its own line.
+        tail -n 1 "$TMP/time.txt" | awk '{printf "%s %s %.2f\n", $1, $2, $3 + $4}'
     else
         local start end t
         t=${EPOCHREALTIME/[.,]/}
@@ -117,6 +118,7 @@ for mb in "${sizes[@]}"; do
     }
     bytes=$(wc -c <"$file")
     exchanges=$("$PARSE" "$file" | awk '{print $1}')
+    broken=$(grep -o '([0-9]* breaking' "$TMP/synth.txt" | grep -o '[0-9]*')
     # Warm the page cache so that the first timed run does not pay for the disk.
     cat "$file" >/dev/null
 
@@ -135,7 +137,7 @@ for mb in "${sizes[@]}"; do
     row "(a) parse-only, 1 core" "$a_wall" "$a_cpu" "$a_rss"
     row "(b) specval, 1 core" "$b_wall" "$b_cpu" "$b_rss"
     row "(c) specval, 2 cores" "$c_wall" "$c_cpu" "$c_rss"
-    echo "         ($bytes bytes, $exchanges exchanges, $findings error findings;" \
+    echo "         ($bytes bytes, $exchanges exchanges, $broken breaking a rule, $findings error findings;" \
         "(c)÷(b) $(ratio "$b_wall" "$c_wall")x)"
     RSS[$mb,b]=$b_rss
     RSS[$mb,c]=$c_rss

@@ -237,8 +237,12 @@ fn seen(path: &Path) -> Vec<Seen> {
 
 /// Documented responses no valid request can get: a 400 of a read, whose only cause is a
 /// path parameter that is not a UUID (an invalid request).
-const UNREACHABLE_BY_VALID_REQUESTS: [(&str, &str); 2] =
-    [("getAccount", "400"), ("getAccountTransfer", "400")];
+/// Answers only an invalid request (or payload) can get.
+const UNREACHABLE_BY_VALID_REQUESTS: [(&str, &str); 3] = [
+    ("getAccount", "400"),
+    ("getAccountTransfer", "400"),
+    ("incomingTransfer", "400"),
+];
 
 #[test]
 fn clean_traffic_has_no_findings_and_no_drift() {

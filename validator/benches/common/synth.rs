@@ -95,6 +95,8 @@ struct Shape {
     request_content_type: Option<String>,
     status: u16,
     response_body: Option<Value>,
+    /// The response body with a string its schema types as a string turned into a number.
+    retyped_response_body: Option<Value>,
     response_content_type: Option<String>,
     /// The operation documents `default` or a class covering 418: an undocumented status
     /// cannot be made up.
@@ -431,17 +433,20 @@ fn example(root: &Value, param: &Value) -> Option<String> {
     })
 }
 
-/// Media type and examples of a request body or response.
-fn content_examples(root: &Value, holder: &Value) -> (Option<String>, Vec<Value>) {
+/// Media type, examples and schema of a request body or response.
+fn content_examples<'a>(
+    root: &'a Value,
+    holder: &'a Value,
+) -> (Option<String>, Vec<Value>, Option<&'a Value>) {
     let Some(content) = holder.get("content").and_then(Value::as_object) else {
-        return (None, Vec::new());
+        return (None, Vec::new(), None);
     };
     let Some((media, entry)) = content
         .iter()
         .find(|(media, _)| media.contains("json"))
         .or_else(|| content.iter().next())
     else {
-        return (None, Vec::new());
+        return (None, Vec::new(), None);
     };
     let mut examples: Vec<Value> = entry
         .get("examples")
@@ -455,7 +460,7 @@ fn content_examples(root: &Value, holder: &Value) -> (Option<String>, Vec<Value>
     {
         examples.push(example.clone());
     }
-    (Some(media.clone()), examples)
+    (Some(media.clone()), examples, entry.get("schema"))
 }
 
 impl OperationContext<'_> {
@@ -503,9 +508,9 @@ impl OperationContext<'_> {
             }
         }
         let request_body = self.op.get("requestBody").map(|b| resolve(root, b));
-        let (request_media, request_examples) = request_body
+        let (request_media, request_examples, _) = request_body
             .map(|b| content_examples(root, b))
-            .unwrap_or((None, Vec::new()));
+            .unwrap_or((None, Vec::new(), None));
         let body_required = request_body
             .and_then(|b| b.get("required"))
             .and_then(Value::as_bool)
@@ -532,7 +537,7 @@ impl OperationContext<'_> {
                     _ => continue,
                 },
             };
-            let (response_media, mut examples) = content_examples(root, response);
+            let (response_media, mut examples, schema) = content_examples(root, response);
             let mut bodies: Vec<Option<Value>> = examples.drain(..).map(Some).collect();
             if bodies.is_empty() {
                 bodies.push(None);
@@ -559,6 +564,12 @@ impl OperationContext<'_> {
                     request_body: request,
                     status,
                     response_content_type: body.as_ref().and(response_media.clone()),
+                    retyped_response_body: body.as_ref().and_then(|body| {
+                        let mut retyped = body.clone();
+                        schema
+                            .is_some_and(|s| retype_string(root, s, &mut retyped, 0))
+                            .then_some(retyped)
+                    }),
                     response_body: body,
                     status_catch_all,
                     request_json: None,
@@ -597,16 +608,14 @@ impl Shape {
                 broken.fresh_uuid_headers.retain(|(_, required)| !required);
                 broken.fresh_uuid_headers.len() < before
             }
-            Breakage::WrongPropertyType => {
-                let changed = broken
-                    .response_body
-                    .as_mut()
-                    .is_some_and(retype_first_string);
-                if changed {
+            Breakage::WrongPropertyType => match &self.retyped_response_body {
+                Some(body) => {
+                    broken.response_body = Some(body.clone());
                     broken = Shape::new(broken);
+                    true
                 }
-                changed
-            }
+                None => false,
+            },
             Breakage::UndocumentedStatus if !self.status_catch_all => {
                 broken.status = 418;
                 true
@@ -630,15 +639,51 @@ impl Shape {
     }
 }
 
-/// Turns the first string found (depth first) into a number; whether there was one.
-fn retype_first_string(value: &mut Value) -> bool {
-    match value {
-        Value::String(_) => {
+/// Turns the first string of `value` (depth first) that `schema` types as a string, and
+/// only a string, into a number; whether there was one.
+fn retype_string(root: &Value, schema: &Value, value: &mut Value, depth: usize) -> bool {
+    let schema = resolve(root, schema);
+    if depth > 32 {
+        return false;
+    }
+    if let Value::String(_) = value {
+        let types: Vec<&str> = match schema.get("type") {
+            Some(Value::String(one)) => vec![one.as_str()],
+            Some(Value::Array(many)) => many.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let string_only =
+            types.contains(&"string") && !types.iter().any(|t| matches!(*t, "number" | "integer"));
+        if string_only {
             *value = Value::from(12345);
-            true
         }
-        Value::Array(items) => items.iter_mut().any(retype_first_string),
-        Value::Object(map) => map.values_mut().any(retype_first_string),
+        return string_only;
+    }
+    // The alternatives of an allOf all apply; those of anyOf/oneOf are left alone.
+    let all_of = schema.get("allOf").and_then(Value::as_array);
+    if all_of
+        .into_iter()
+        .flatten()
+        .any(|part| retype_string(root, part, value, depth + 1))
+    {
+        return true;
+    }
+    match value {
+        Value::Array(items) => schema.get("items").is_some_and(|s| {
+            items
+                .iter_mut()
+                .any(|item| retype_string(root, s, item, depth + 1))
+        }),
+        Value::Object(map) => {
+            let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+                return false;
+            };
+            map.iter_mut().any(|(name, child)| {
+                properties
+                    .get(name)
+                    .is_some_and(|s| retype_string(root, s, child, depth + 1))
+            })
+        }
         _ => false,
     }
 }

@@ -1,0 +1,214 @@
+//! What the sandbox holds, and the small pure helpers its state machine
+//! ([`crate::service`]) builds records with: ids, timestamps, error bodies, invented bank
+//! details.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use chrono::{SecondsFormat, TimeDelta, Utc};
+use orchestration_api::models::{
+    Account, AccountBalance, Entity, EntityTransfer, Error, ErrorCode, Onboarding, Payment,
+    ReverseTransferResult,
+};
+use orchestration_api::support::DateTime;
+use uuid::Uuid;
+
+use crate::idempotency::IdempotencyStore;
+
+/// Every table of the sandbox. One mutex guards all of it (see
+/// [`InMemoryService`](crate::service::InMemoryService)), so an operation sees and leaves
+/// a consistent whole.
+#[derive(Debug)]
+pub(crate) struct State {
+    /// Onboardings by id.
+    pub(crate) onboardings: HashMap<String, Onboarding>,
+    /// Accounts by the merchant's `account_id`, with their creation order.
+    pub(crate) accounts: HashMap<Uuid, (u64, Account)>,
+    /// Transfers by (merchant `account_id`, `transfer_id`), with their creation order.
+    pub(crate) transfers: HashMap<(Uuid, Uuid), (u64, EntityTransfer)>,
+    /// Entities, in creation order.
+    pub(crate) entities: Vec<Entity>,
+    /// Payments, in seeding order.
+    pub(crate) payments: Vec<Payment>,
+    /// Reverse-transfer results by `transfer_id`.
+    pub(crate) reverse_transfers: HashMap<String, ReverseTransferResult>,
+    /// Replays of create account.
+    pub(crate) account_keys: IdempotencyStore<Account>,
+    /// Replays of create entity.
+    pub(crate) entity_keys: IdempotencyStore<Entity>,
+    /// A counter, for ordering and for invented numbers.
+    sequence: u64,
+}
+
+impl State {
+    /// Empty tables; idempotency keys kept for `idempotency_ttl`.
+    pub(crate) fn new(idempotency_ttl: Duration) -> Self {
+        Self {
+            onboardings: HashMap::new(),
+            accounts: HashMap::new(),
+            transfers: HashMap::new(),
+            entities: Vec::new(),
+            payments: Vec::new(),
+            reverse_transfers: HashMap::new(),
+            account_keys: IdempotencyStore::new(idempotency_ttl),
+            entity_keys: IdempotencyStore::new(idempotency_ttl),
+            sequence: 0,
+        }
+    }
+
+    /// Back to empty tables, keeping the configuration (the time-to-live of keys).
+    pub(crate) fn reset(&mut self) {
+        *self = Self::new(self.account_keys.ttl());
+    }
+
+    /// The next number of the counter (1, 2, …).
+    pub(crate) fn next(&mut self) -> u64 {
+        self.sequence += 1;
+        self.sequence
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Error bodies
+// ---------------------------------------------------------------------------------------------
+
+/// An error body whose `http_code` is `status`, as every documented error has.
+pub(crate) fn error(status: u16, code: ErrorCode, message: impl Into<String>) -> Error {
+    Error {
+        code,
+        messages: vec![message.into()],
+        http_code: i64::from(status),
+        additional_properties: serde_json::Map::new(),
+    }
+}
+
+/// 400 `VALIDATION_ERROR`.
+pub(crate) fn validation_error(message: impl Into<String>) -> Error {
+    error(400, ErrorCode::ValidationError, message)
+}
+
+/// 404 `ACCOUNT_NOT_FOUND` for merchant `account_id`.
+pub(crate) fn account_not_found(account_id: Uuid) -> Error {
+    error(
+        404,
+        ErrorCode::AccountNotFound,
+        format!("account {account_id} does not exist"),
+    )
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ids and time
+// ---------------------------------------------------------------------------------------------
+
+/// `prefix_` and 16 random hex digits (`acct_3f9c0a7e5b1d2468`).
+pub(crate) fn new_id(prefix: &str) -> String {
+    let hex = Uuid::new_v4().simple().to_string();
+    format!("{prefix}_{}", &hex[..16])
+}
+
+/// Now, as RFC 3339 in UTC with microseconds (`2024-05-14T15:20:11.123456Z`).
+pub(crate) fn now() -> DateTime {
+    stamp(chrono::DateTime::<Utc>::from(std::time::SystemTime::now()))
+}
+
+/// `time` as RFC 3339 in UTC with microseconds.
+fn stamp(time: chrono::DateTime<Utc>) -> DateTime {
+    let text = time.to_rfc3339_opts(SecondsFormat::Micros, true);
+    text.parse().unwrap_or_else(|_| DateTime::from(time))
+}
+
+/// Now, or a microsecond after `previous` when the clock has not moved past it, so that a
+/// refreshed `updated_at` ("with updated_at refreshed") always differs from the one it
+/// replaces, even within one clock tick.
+pub(crate) fn later_than(previous: Option<&DateTime>) -> DateTime {
+    let now = now();
+    match previous {
+        Some(previous) if now.value() <= previous.value() => {
+            stamp(previous.value().with_timezone(&Utc) + TimeDelta::microseconds(1))
+        }
+        _ => now,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Balances and bank details
+// ---------------------------------------------------------------------------------------------
+
+/// "Balance is zero": available, current and pending are all zero; an absent amount counts
+/// as zero, as does an absent balance.
+pub(crate) fn balance_is_zero(balance: Option<&AccountBalance>) -> bool {
+    balance.is_none_or(|balance| {
+        [balance.available, balance.current, balance.pending]
+            .iter()
+            .all(|amount| amount.is_none_or(|amount| amount.value().is_zero()))
+    })
+}
+
+/// Invented bank details of a new account, by currency (the region follows from it: the
+/// document pairs USD with the US, GBP with the UK, AUD with Australia, EUR with the EU).
+pub(crate) struct BankDetails {
+    pub(crate) account_number: String,
+    pub(crate) routing_number: Option<String>,
+    pub(crate) iban: Option<String>,
+    pub(crate) sort_code: Option<String>,
+    pub(crate) bsb: Option<String>,
+    pub(crate) swift: Option<String>,
+    pub(crate) incoming: &'static [&'static str],
+    pub(crate) outgoing: &'static [&'static str],
+    pub(crate) book_transfers: bool,
+}
+
+impl BankDetails {
+    /// The details of the `number`-th account, in `currency`.
+    pub(crate) fn for_currency(currency: &str, number: u64) -> Self {
+        let account_number = format!("{:012}", 100_000_000 + number);
+        let base = Self {
+            account_number: account_number.clone(),
+            routing_number: None,
+            iban: None,
+            sort_code: None,
+            bsb: None,
+            swift: None,
+            incoming: &["WIRE"],
+            outgoing: &["WIRE"],
+            book_transfers: false,
+        };
+        match currency.to_ascii_uppercase().as_str() {
+            "USD" => Self {
+                routing_number: Some("021000021".into()),
+                swift: Some("CHASUS33".into()),
+                incoming: &["ACH_STANDARD", "ACH_SAME_DAY", "WIRE", "RTP"],
+                outgoing: &["ACH_STANDARD", "ACH_SAME_DAY", "WIRE"],
+                book_transfers: true,
+                ..base
+            },
+            "GBP" => Self {
+                account_number: account_number[4..].to_owned(),
+                iban: Some(format!("GB33BUKB202015{}", &account_number[4..])),
+                sort_code: Some("202015".into()),
+                swift: Some("BUKBGB22".into()),
+                incoming: &["FPS", "CHAPS", "BACS"],
+                outgoing: &["FPS", "CHAPS", "BACS"],
+                ..base
+            },
+            "AUD" => Self {
+                bsb: Some("062000".into()),
+                swift: Some("CTBAAU2S".into()),
+                incoming: &["NPP", "PAYTO", "BPAY"],
+                outgoing: &["NPP"],
+                ..base
+            },
+            "EUR" => Self {
+                iban: Some(format!("DE89370400440{}", &account_number[3..])),
+                swift: Some("COBADEFFXXX".into()),
+                ..base
+            },
+            _ => base,
+        }
+    }
+}
+
+/// The items as owned strings.
+pub(crate) fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|item| (*item).to_owned()).collect()
+}

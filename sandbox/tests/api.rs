@@ -1,0 +1,512 @@
+//! The control API seeds state that the API then serves, following the interface
+//! document's state tables; idempotent replay; reset. Every control answer is checked
+//! against `control-api.yaml`.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{ControlContract, PUBLIC_KEY, Running, SECRET_KEY, quick_options, seed_onboarding};
+use orchestration_api::client::{ClientError, CreateAccountSuccess};
+use orchestration_api::credentials::Credentials;
+use orchestration_api::models::{
+    Account, AccountStatus, AccountType, CreateAccountRequest, CreateEntityRequest, ErrorCode,
+    TransferStatus,
+};
+use reqwest::Method;
+use sandbox::SandboxOptions;
+use sandbox::idempotency::KEY_REUSED;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+fn create_request(account_id: Uuid, onboarding_id: &str) -> CreateAccountRequest {
+    CreateAccountRequest {
+        account_id,
+        onboarding_id: onboarding_id.to_owned(),
+        account_type: AccountType::Checking,
+        currency: "USD".to_owned(),
+        additional_properties: serde_json::Map::new(),
+    }
+}
+
+fn entity_request(account_id: Uuid, merchant_entity_id: &str) -> CreateEntityRequest {
+    serde_json::from_value(json!({
+        "account_id": account_id,
+        "merchant_entity_id": merchant_entity_id,
+        "national_entity": "INDIVIDUAL",
+        "phone": {"country_code": "+1", "number": "4155550134"},
+        "address": {"address_line_1": "Market Street", "city": "San Francisco", "country": "US"},
+        "entity_detail": {"individual": {"first_name": "Jane", "last_name": "Doe"}}
+    }))
+    .expect("entity request")
+}
+
+fn created(result: Result<CreateAccountSuccess, ClientError>) -> Account {
+    match result {
+        Ok(CreateAccountSuccess::Created(account)) => account,
+        other => panic!("expected 201 with the account, got {other:?}"),
+    }
+}
+
+/// The status and error code of a failed call.
+fn failure<T: std::fmt::Debug>(result: Result<T, ClientError>) -> (u16, ErrorCode, Vec<String>) {
+    match result {
+        Err(ClientError::Api { status, body }) => (status.as_u16(), body.code, body.messages),
+        other => panic!("expected an error answer, got {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn seeded_state_is_served_as_the_state_tables_say() {
+    let running = Running::start(quick_options()).await;
+    let contract = ControlContract::load();
+    let client = running.client();
+
+    // Onboardings: only SUCCEEDED lets an account be created.
+    let (status, onboarding) = running
+        .post("/onboardings", json!({"status": "SUCCEEDED"}))
+        .await;
+    contract.assert_response("post", "/onboardings", status, &onboarding);
+    assert_eq!(status, 201);
+    let ready = onboarding["id"].as_str().expect("id").to_owned();
+    assert!(ready.starts_with("onb_"), "{ready}");
+    seed_onboarding(&running, "onb_inactive", "INACTIVE").await;
+    let (status, body) = running.post("/onboardings", json!({"id": "onb_x"})).await;
+    contract.assert_response("post", "/onboardings", status, &body);
+    assert_eq!(status, 400, "status is required: {body}");
+
+    let account_id = Uuid::new_v4();
+    let (status, code, _) = failure(
+        client
+            .create_account(
+                Some(Uuid::new_v4()),
+                &create_request(account_id, "onb_inactive"),
+            )
+            .await,
+    );
+    assert_eq!((status, code), (400, ErrorCode::ValidationError));
+    let (status, code, _) = failure(
+        client
+            .create_account(
+                Some(Uuid::new_v4()),
+                &create_request(account_id, "onb_missing"),
+            )
+            .await,
+    );
+    assert_eq!((status, code), (404, ErrorCode::OnboardingNotFound));
+    let account = created(
+        client
+            .create_account(Some(Uuid::new_v4()), &create_request(account_id, &ready))
+            .await,
+    );
+    assert_eq!(account.status, Some(AccountStatus::Active));
+    assert_eq!(account.onboarding_id.as_deref(), Some(ready.as_str()));
+
+    // Transfers: a seeded PENDING transfer can be cancelled once; a COMPLETED one cannot.
+    let pending_id = Uuid::new_v4();
+    let (status, seeded) = running
+        .post(
+            &format!("/accounts/{account_id}/transfers"),
+            json!({"transfer_id": pending_id, "status": "PENDING", "amount": {"value": 250}}),
+        )
+        .await;
+    contract.assert_response("post", "/accounts/{account_id}/transfers", status, &seeded);
+    assert_eq!(status, 201, "{seeded}");
+    assert_eq!(seeded["transfer_id"], json!(pending_id));
+    assert_eq!(
+        seeded["transfer"]["amount"]["currency"], "USD",
+        "the account's currency"
+    );
+    assert_eq!(seeded["transfer"]["source_account_id"], json!(account.id));
+    let served = client
+        .get_account_transfer(&account_id, &pending_id)
+        .await
+        .expect("get transfer");
+    assert_eq!(
+        serde_json::to_value(&served).expect("json"),
+        seeded["transfer"]
+    );
+    let cancelled = client
+        .cancel_account_transfer(&account_id, &pending_id)
+        .await
+        .expect("cancel a PENDING transfer");
+    assert_eq!(cancelled["status"], sandbox::CANCELLED_STATUS);
+    let (status, code, _) = failure(
+        client
+            .cancel_account_transfer(&account_id, &pending_id)
+            .await,
+    );
+    assert_eq!(
+        (status, code),
+        (400, ErrorCode::ValidationError),
+        "no longer PENDING"
+    );
+
+    let (status, completed) = running
+        .post(
+            &format!("/accounts/{account_id}/transfers"),
+            json!({"status": "COMPLETED", "amount": {"value": 10, "currency": "USD"}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{completed}");
+    let completed_id: Uuid =
+        serde_json::from_value(completed["transfer_id"].clone()).expect("uuid");
+    let (status, code, _) = failure(
+        client
+            .cancel_account_transfer(&account_id, &completed_id)
+            .await,
+    );
+    assert_eq!((status, code), (400, ErrorCode::ValidationError));
+    assert_eq!(
+        client
+            .get_account_transfer(&account_id, &completed_id)
+            .await
+            .expect("get")
+            .status,
+        Some(TransferStatus::Completed),
+        "unchanged"
+    );
+
+    // Control-side refusals: an unknown account, a status outside the documented two,
+    // a duplicate transfer id.
+    let unknown = Uuid::new_v4();
+    let (status, body) = running
+        .post(
+            &format!("/accounts/{unknown}/transfers"),
+            json!({"status": "PENDING", "amount": {"value": 1}}),
+        )
+        .await;
+    contract.assert_response("post", "/accounts/{account_id}/transfers", status, &body);
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (404, Some("ACCOUNT_NOT_FOUND"))
+    );
+    for bad in [
+        json!({"status": "CANCELLED", "amount": {"value": 1}}),
+        json!({"status": "PENDING"}),
+        json!({"transfer_id": pending_id, "status": "PENDING", "amount": {"value": 1}}),
+        json!({"transfer_id": "not-a-uuid", "status": "PENDING", "amount": {"value": 1}}),
+    ] {
+        let (status, body) = running
+            .post(&format!("/accounts/{account_id}/transfers"), bad.clone())
+            .await;
+        contract.assert_response("post", "/accounts/{account_id}/transfers", status, &body);
+        assert_eq!(status, 400, "{bad} → {body}");
+    }
+
+    // Close: a balance that is not zero → 400, unchanged; zero → 200 CLOSED.
+    let balance_path = format!("/accounts/{account_id}/balance");
+    let (status, with_balance, _) = running
+        .control(
+            Method::PUT,
+            &balance_path,
+            Some(json!({"available": 100, "current": 120.5, "pending": 20.5})),
+        )
+        .await;
+    contract.assert_response(
+        "put",
+        "/accounts/{account_id}/balance",
+        status,
+        &with_balance,
+    );
+    assert_eq!(status, 200, "{with_balance}");
+    assert_eq!(with_balance["balance"]["current"], json!(120.5));
+    let (status, code, _) = failure(client.close_account(&account_id).await);
+    assert_eq!((status, code), (400, ErrorCode::ValidationError));
+    assert_eq!(
+        client.get_account(&account_id).await.expect("get").status,
+        Some(AccountStatus::Active)
+    );
+    let (status, _, _) = running
+        .control(
+            Method::PUT,
+            &balance_path,
+            Some(json!({"available": 0, "current": 0, "pending": 0})),
+        )
+        .await;
+    assert_eq!(status, 200);
+    let closed = client.close_account(&account_id).await.expect("close");
+    assert_eq!(closed.status, Some(AccountStatus::Closed));
+    assert_ne!(
+        closed.updated_at, account.updated_at,
+        "updated_at refreshed"
+    );
+    let (status, body, _) = running
+        .control(
+            Method::PUT,
+            &format!("/accounts/{unknown}/balance"),
+            Some(json!({"available": 0, "current": 0, "pending": 0})),
+        )
+        .await;
+    contract.assert_response("put", "/accounts/{account_id}/balance", status, &body);
+    assert_eq!(status, 404);
+    let (status, body, _) = running
+        .control(Method::PUT, &balance_path, Some(json!({"available": 0})))
+        .await;
+    contract.assert_response("put", "/accounts/{account_id}/balance", status, &body);
+    assert_eq!(status, 400, "all three amounts are required: {body}");
+
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn payments_and_reverse_transfers_are_seeded() {
+    let running = Running::start(quick_options()).await;
+    let contract = ControlContract::load();
+    let client = running.client();
+
+    for order in ["order-1", "order-2", "order-1"] {
+        let (status, payment) = running
+            .post(
+                "/payments",
+                json!({"merchant_order_id": order, "status": "READY_TO_PAY"}),
+            )
+            .await;
+        contract.assert_response("post", "/payments", status, &payment);
+        assert_eq!(status, 201, "{payment}");
+    }
+    let (status, body) = running
+        .post("/payments", json!({"status": "READY_TO_PAY"}))
+        .await;
+    contract.assert_response("post", "/payments", status, &body);
+    assert_eq!(status, 400, "merchant_order_id is required");
+    let found = client
+        .get_payments_by_merchant_order_id(&"order-1".to_owned())
+        .await
+        .expect("lookup");
+    assert_eq!(found.len(), 2);
+    assert!(found.iter().all(|payment| payment.id.is_some()));
+    assert!(
+        client
+            .get_payments_by_merchant_order_id(&"order-3".to_owned())
+            .await
+            .expect("lookup")
+            .is_empty()
+    );
+
+    // Without a seeded result the operation answers 404; with an invented one, 200, and its
+    // SUCCEEDED destination onboarding can open an account.
+    let missing = client
+        .reverse_transfer_onboarding(&"xfer_abc".to_owned(), None, None, None)
+        .await;
+    assert!(missing.is_err(), "{missing:?}");
+    let (status, seeded) = running
+        .post("/reverse-transfers", json!({"transfer_id": "xfer_abc"}))
+        .await;
+    contract.assert_response("post", "/reverse-transfers", status, &seeded);
+    assert_eq!(status, 201);
+    let result = client
+        .reverse_transfer_onboarding(&"xfer_abc".to_owned(), None, None, None)
+        .await
+        .expect("seeded result");
+    assert_eq!(
+        serde_json::to_value(&result).expect("json"),
+        seeded["result"]
+    );
+    let destination = seeded["result"]["destination_onboarding"]["id"]
+        .as_str()
+        .expect("destination id");
+    created(
+        client
+            .create_account(
+                Some(Uuid::new_v4()),
+                &create_request(Uuid::new_v4(), destination),
+            )
+            .await,
+    );
+    let (status, body) = running
+        .post("/reverse-transfers", json!({"transfer_id": ""}))
+        .await;
+    contract.assert_response("post", "/reverse-transfers", status, &body);
+    assert_eq!(status, 400);
+
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn an_idempotency_key_replays_the_first_response() {
+    let running = Running::start(quick_options()).await;
+    let client = running.client();
+    seed_onboarding(&running, "onb_ready", "SUCCEEDED").await;
+    let key = Uuid::new_v4();
+    let account_id = Uuid::new_v4();
+    let request = create_request(account_id, "onb_ready");
+
+    // Same key, same body: the first response again, one record.
+    let first = created(client.create_account(Some(key), &request).await);
+    let second = created(client.create_account(Some(key), &request).await);
+    assert_eq!(second, first);
+    let records = running
+        .sandbox
+        .service()
+        .accounts()
+        .into_iter()
+        .filter(|account| account.account_id == Some(account_id))
+        .count();
+    assert_eq!(records, 1);
+
+    // The replay is the first response even after the account changed.
+    running
+        .sandbox
+        .service()
+        .set_balance(account_id, 5, 5, 0)
+        .expect("account");
+    let third = created(client.create_account(Some(key), &request).await);
+    assert_eq!(third, first);
+
+    // Same key, different body: 400 VALIDATION_ERROR, nothing created.
+    let other = CreateAccountRequest {
+        account_type: AccountType::Savings,
+        ..request.clone()
+    };
+    let (status, code, messages) = failure(client.create_account(Some(key), &other).await);
+    assert_eq!((status, code), (400, ErrorCode::ValidationError));
+    assert!(messages[0].contains(KEY_REUSED), "{messages:?}");
+    assert!(messages[0].contains("x-idempotency-key"), "{messages:?}");
+    assert_eq!(running.sandbox.service().accounts().len(), 1);
+
+    // Keys are per caller: another merchant's identical key is a new request (here refused,
+    // as the account_id is taken, which proves it was processed).
+    let stranger = running.client_with(Credentials::new("pk_other", SECRET_KEY));
+    let (status, _, messages) = failure(stranger.create_account(Some(key), &request).await);
+    assert_eq!(status, 400);
+    assert!(messages[0].contains("already exists"), "{messages:?}");
+
+    // And per operation: the same key on create entity is fresh.
+    let entity = client
+        .create_entity(Some(key), &entity_request(account_id, "merchant-entity-1"))
+        .await
+        .expect("entity");
+    let again = client
+        .create_entity(Some(key), &entity_request(account_id, "merchant-entity-1"))
+        .await
+        .expect("replayed entity");
+    assert_eq!(again, entity);
+    assert_eq!(running.sandbox.service().entities().len(), 1);
+
+    // A failure is not remembered: the same key succeeds once the cause is gone.
+    let later = Uuid::new_v4();
+    let key = Uuid::new_v4();
+    let (status, code, _) = failure(
+        client
+            .create_account(Some(key), &create_request(later, "onb_later"))
+            .await,
+    );
+    assert_eq!((status, code), (404, ErrorCode::OnboardingNotFound));
+    seed_onboarding(&running, "onb_later", "SUCCEEDED").await;
+    created(
+        client
+            .create_account(Some(key), &create_request(later, "onb_later"))
+            .await,
+    );
+
+    // Raw HTTP: same key, body with members in another order and other spacing → replay.
+    let key = Uuid::new_v4();
+    let raw = |body: String| {
+        running
+            .http
+            .post(format!("{}/v1/banking/accounts", running.origin))
+            .header("public-api-key", PUBLIC_KEY)
+            .header("private-secret-key", SECRET_KEY)
+            .header("x-idempotency-key", key.to_string())
+            .header("content-type", "application/json")
+            .body(body)
+            .send()
+    };
+    let id = Uuid::new_v4();
+    let a = raw(format!(
+        r#"{{"account_id":"{id}","onboarding_id":"onb_ready","account_type":"CHECKING","currency":"EUR"}}"#
+    ))
+    .await
+    .expect("send");
+    assert_eq!(a.status(), 201);
+    let a: Value = a.json().await.expect("json");
+    let b = raw(format!(
+        r#"{{ "currency": "EUR", "account_type": "CHECKING", "onboarding_id": "onb_ready", "account_id": "{id}" }}"#
+    ))
+    .await
+    .expect("send");
+    assert_eq!(b.status(), 201);
+    assert_eq!(b.json::<Value>().await.expect("json"), a);
+
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn idempotency_keys_expire_after_the_configured_ttl() {
+    let running = Running::start(SandboxOptions {
+        // Long enough for the replay below to come in time on a busy machine.
+        idempotency_ttl: Duration::from_millis(1500),
+        ..quick_options()
+    })
+    .await;
+    let client = running.client();
+    let key = Uuid::new_v4();
+    let request = entity_request(Uuid::new_v4(), "merchant-entity-ttl");
+    let entity = client
+        .create_entity(Some(key), &request)
+        .await
+        .expect("entity");
+    assert_eq!(
+        client
+            .create_entity(Some(key), &request)
+            .await
+            .expect("replay"),
+        entity
+    );
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    // Forgotten: processed afresh, and the merchant_entity_id is taken.
+    let (status, code, _) = failure(client.create_entity(Some(key), &request).await);
+    assert_eq!((status, code), (409, ErrorCode::DuplicateEntity));
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn reset_empties_the_sandbox() {
+    let running = Running::start(quick_options()).await;
+    let contract = ControlContract::load();
+    let client = running.client();
+    seed_onboarding(&running, "onb_ready", "SUCCEEDED").await;
+    let account_id = Uuid::new_v4();
+    let key = Uuid::new_v4();
+    created(
+        client
+            .create_account(Some(key), &create_request(account_id, "onb_ready"))
+            .await,
+    );
+    let (status, body) = running.post("/reset", json!({})).await;
+    contract.assert_response("post", "/reset", status, &body);
+    assert_eq!(body, json!({"reset": true}));
+    let (status, code, _) = failure(client.get_account(&account_id).await);
+    assert_eq!((status, code), (404, ErrorCode::AccountNotFound));
+    // The onboarding and the key are gone too.
+    let (status, code, _) = failure(
+        client
+            .create_account(Some(key), &create_request(account_id, "onb_ready"))
+            .await,
+    );
+    assert_eq!((status, code), (404, ErrorCode::OnboardingNotFound));
+    // A reset without a body works as well.
+    let (status, _, _) = running.control(Method::POST, "/reset", None).await;
+    assert_eq!(status, 200);
+    running.stop().await;
+}
+
+#[tokio::test]
+async fn the_api_still_requires_credentials_and_the_control_api_does_not() {
+    let running = Running::start(quick_options()).await;
+    let account = Uuid::new_v4();
+    let response = running
+        .http
+        .get(format!("{}/v1/banking/accounts/{account}", running.origin))
+        .header("public-api-key", PUBLIC_KEY)
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(response.status(), 401);
+    let body: Value = response.json().await.expect("json");
+    assert_eq!(body["code"], "NOT_AUTHENTICATED");
+    let (status, _) = running.get("/deliveries").await;
+    assert_eq!(status, 200);
+    running.stop().await;
+}
