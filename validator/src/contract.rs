@@ -522,7 +522,8 @@ fn strip_base<'p>(path: &'p str, base: &str) -> Option<&'p str> {
     (rest.is_empty() || rest.starts_with('/')).then_some(rest)
 }
 
-fn percent_decode(text: &str) -> String {
+/// Percent-decodes text (`%2F` → `/`); malformed escapes are kept as written.
+pub(crate) fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;

@@ -794,25 +794,7 @@ impl<'a> Builder<'a> {
                 &schema_at,
                 NameHint::Words(vec![id.clone(), name.clone()]),
             )?;
-            let mut param_examples = Vec::new();
-            if let Some(value) = param.get("example") {
-                param_examples.push(Example {
-                    pointer: child(&param_at, "example"),
-                    value: value.clone(),
-                });
-            }
-            if let Some(named) = param.get("examples").and_then(Value::as_object) {
-                for (example_name, example) in named {
-                    let example_at = child(&child(&param_at, "examples"), example_name);
-                    let (example, example_at) = self.doc.deref(example, &example_at)?;
-                    if let Some(value) = example.get("value") {
-                        param_examples.push(Example {
-                            pointer: child(&example_at, "value"),
-                            value: value.clone(),
-                        });
-                    }
-                }
-            }
+            let param_examples = self.example_objects(&param, &param_at)?;
             parameters.push(Parameter {
                 examples: param_examples,
                 name,
@@ -944,6 +926,31 @@ impl<'a> Builder<'a> {
         })
     }
 
+    /// The `example` and `examples` (Example Objects, possibly `$ref`s) of a media type or
+    /// parameter at `at`.
+    fn example_objects(&self, owner: &Value, at: &str) -> Result<Vec<Example>> {
+        let mut examples = Vec::new();
+        if let Some(value) = owner.get("example") {
+            examples.push(Example {
+                pointer: child(at, "example"),
+                value: value.clone(),
+            });
+        }
+        if let Some(named) = owner.get("examples").and_then(Value::as_object) {
+            for (name, example) in named {
+                let example_at = child(&child(at, "examples"), name);
+                let (example, example_at) = self.doc.deref(example, &example_at)?;
+                if let Some(value) = example.get("value") {
+                    examples.push(Example {
+                        pointer: child(&example_at, "value"),
+                        value: value.clone(),
+                    });
+                }
+            }
+        }
+        Ok(examples)
+    }
+
     /// The JSON media type of a request body or response, converted.
     fn media(
         &mut self,
@@ -969,27 +976,7 @@ impl<'a> Builder<'a> {
         } else {
             (TypeRef::Any, false)
         };
-        let mut examples = Vec::new();
-        if let Some(media_map) = media.as_object() {
-            if let Some(example) = media_map.get("example") {
-                examples.push(Example {
-                    pointer: child(&media_at, "example"),
-                    value: example.clone(),
-                });
-            }
-            if let Some(named) = media_map.get("examples").and_then(Value::as_object) {
-                for (name, example) in named {
-                    let example_at = child(&child(&media_at, "examples"), name);
-                    let (example, example_at) = self.doc.deref(example, &example_at)?;
-                    if let Some(value) = example.get("value") {
-                        examples.push(Example {
-                            pointer: child(&example_at, "value"),
-                            value: value.clone(),
-                        });
-                    }
-                }
-            }
-        }
+        let examples = self.example_objects(media, &media_at)?;
         Ok(Some(Media {
             content_type: content_type.clone(),
             ty: wrap_nullable(ty, nullable),
