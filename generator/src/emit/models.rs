@@ -11,7 +11,11 @@ use quote::quote;
 use super::types::{doc_attrs, ident, rust_type};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Additional, Api, EnumDef, Field, StructDef, TypeDef, TypeKind, TypeRef, UnionDef};
+use serde_json::Value;
+
+use crate::ir::{
+    Additional, Api, EnumDef, Field, Scalar, StructDef, TypeDef, TypeKind, TypeRef, UnionDef,
+};
 
 /// The models file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -23,7 +27,7 @@ pub fn tokens(api: &Api) -> Result<TokenStream> {
     let boxed = recursive_fields(api);
     let mut items = Vec::new();
     for def in &api.types {
-        items.push(type_def(def, &boxed)?);
+        items.push(type_def(api, def, &boxed)?);
     }
     Ok(quote! {
         //! Types of the API's schemas.
@@ -33,12 +37,12 @@ pub fn tokens(api: &Api) -> Result<TokenStream> {
     })
 }
 
-fn type_def(def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStream> {
+fn type_def(api: &Api, def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStream> {
     let docs = doc_attrs(def.docs.as_deref());
     let name = ident(&def.name);
     let here = TokenStream::new();
     Ok(match &def.kind {
-        TypeKind::Struct(object) => struct_def(def, object, boxed)?,
+        TypeKind::Struct(object) => struct_def(api, def, object, boxed)?,
         TypeKind::Enum(values) => enum_def(def, values),
         TypeKind::Union(union) => union_def(def, union, boxed)?,
         TypeKind::Newtype(inner) => {
@@ -76,6 +80,7 @@ fn type_def(def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStr
 }
 
 fn struct_def(
+    api: &Api,
     def: &TypeDef,
     object: &StructDef,
     boxed: &HashSet<(String, String)>,
@@ -109,12 +114,93 @@ fn struct_def(
         }
     }
     let default = all_optional.then(|| quote!(Default,));
+    let accessors: Vec<TokenStream> = object
+        .fields
+        .iter()
+        .filter_map(|field| default_accessor(api, field))
+        .collect();
+    let accessors = (!accessors.is_empty()).then(|| {
+        quote! {
+            impl #name {
+                #(#accessors)*
+            }
+        }
+    });
     Ok(quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, #default ::serde::Serialize, ::serde::Deserialize)]
         #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
         pub struct #name {
             #(#fields)*
+        }
+
+        #accessors
+    })
+}
+
+/// `fn <field>_or_default(&self)` for an optional field whose schema has a scalar or enum
+/// `default`. The default is not written into the field on deserialization: a round trip must
+/// give back what was received, absent fields included.
+fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
+    if field.required || field.nullable {
+        return None;
+    }
+    let value = field.default.as_ref()?;
+    let field_name = ident(&field.rust_name);
+    // Copy scalars take a constant; the others build their default only when it is needed.
+    let (ty, body) = match (&field.ty, value) {
+        (TypeRef::Scalar(Scalar::Bool), Value::Bool(b)) => {
+            (quote!(bool), quote!(self.#field_name.unwrap_or(#b)))
+        }
+        (TypeRef::Scalar(Scalar::I64), Value::Number(n)) => {
+            let n = n.as_i64()?;
+            (quote!(i64), quote!(self.#field_name.unwrap_or(#n)))
+        }
+        (TypeRef::Scalar(Scalar::I32), Value::Number(n)) => {
+            let n = i32::try_from(n.as_i64()?).ok()?;
+            (quote!(i32), quote!(self.#field_name.unwrap_or(#n)))
+        }
+        (TypeRef::Scalar(Scalar::F64), Value::Number(n)) => {
+            let n = n.as_f64()?;
+            (quote!(f64), quote!(self.#field_name.unwrap_or(#n)))
+        }
+        (TypeRef::Scalar(Scalar::String), Value::String(s)) => (
+            quote!(String),
+            quote!(self.#field_name.clone().unwrap_or_else(|| #s.to_string())),
+        ),
+        (TypeRef::Scalar(Scalar::Decimal), Value::Number(n)) => {
+            let text = n.to_string();
+            (
+                quote!(super::support::Decimal),
+                quote!(self.#field_name.unwrap_or_else(|| #text.parse().unwrap_or_default())),
+            )
+        }
+        (TypeRef::Named(name), Value::String(s))
+            if matches!(
+                api.type_named(name).map(|d| &d.kind),
+                Some(TypeKind::Enum(_))
+            ) =>
+        {
+            let name = ident(name);
+            (
+                quote!(#name),
+                quote!(self.#field_name.clone().unwrap_or_else(|| #name::from(#s))),
+            )
+        }
+        _ => return None,
+    };
+    let method = ident(&format!(
+        "{}_or_default",
+        field.rust_name.trim_end_matches('_')
+    ));
+    let text = format!(
+        " `{}`, or its default `{value}` when absent.",
+        field.wire_name
+    );
+    Some(quote! {
+        #[doc = #text]
+        pub fn #method(&self) -> #ty {
+            #body
         }
     })
 }
