@@ -63,6 +63,10 @@
 //! - **One account per merchant `account_id`.** Accounts are addressed by the merchant's
 //!   `account_id` (the path parameter), so a second creation for the same `account_id` under
 //!   a new idempotency key is 400 `VALIDATION_ERROR`.
+//! - **An update whose body `account_id` differs from the path's** is 400
+//!   `VALIDATION_ERROR`: the document requires both and does not say they must agree, and
+//!   the sandbox refuses the mismatch rather than guess which one is meant. JSON Schema cannot
+//!   compare the two, so the spec does not say it either (see `scripts/schemathesis.toml`).
 //! - **The `entity_id` of a new account** is the id of the latest entity created for the
 //!   same `account_id`, or a fresh `ent_…` id when there is none.
 //! - **Bank details** (account number, routing number or IBAN, sort code, BSB, SWIFT, rails)
