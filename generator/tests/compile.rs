@@ -248,17 +248,12 @@ fn schema_valid_examples_round_trip() {
         .map(|file| file.contents.matches("#[test]").count())
         .sum();
     assert!(tested > 100, "only {tested} example tests were generated");
-    let (dir, features) = prepare(&crates);
+    // The round trips need only the models: no server, client or webhook side is built, which
+    // keeps this second build small.
+    let (dir, _features) = prepare(&crates);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let output = Command::new(&cargo)
-        .args([
-            "test",
-            "--offline",
-            "--workspace",
-            "--lib",
-            "--features",
-            &features.join(","),
-        ])
+        .args(["test", "--offline", "--workspace", "--lib"])
         .current_dir(dir.path())
         .env("CARGO_TARGET_DIR", target_dir())
         .env_remove("RUSTFLAGS")
