@@ -3,21 +3,25 @@
 # against a parse-only baseline measured in the same run, and prints medians, throughput
 # ratios and peak RSS. Nothing is asserted: the machine may be shared, so read the ratios.
 #
-# For each file (100 MB; and 1 GB with BIG=1), built from spec/openapi.yaml's examples by
-# `examples/synth_traffic.rs` (about 1% of the exchanges break a rule):
+# For each file (100 MB JSON Lines; 1 GB JSON Lines with BIG=1; a 100 MB HAR with HAR=1), built
+# from spec/openapi.yaml's examples by `examples/synth_traffic.rs` (about 1% of the exchanges
+# break a rule):
 #   (a) parse-only, one core: `taskset -c 0 parse_only FILE` (examples/parse_only.rs: every
-#       line parsed into a serde_json::Value, nothing else)
+#       line parsed into a serde_json::Value, nothing else; a HAR is parsed whole)
 #   (b) specval, one core:    `taskset -c 0 specval check --quiet FILE --format json -o R`
 #   (c) specval, two cores:   `taskset -c 0,1 specval check ...`
 # The issue's targets: (b) at least half the throughput of (a); (c) close to twice (b); peak
-# RSS about the same for 100 MB and 1 GB (memory stays flat).
+# RSS about the same for 100 MB and 1 GB (memory stays flat). Besides wall-time ratios, the
+# table shows CPU-time ratios (÷ parse CPU), which other load on a shared machine disturbs
+# less; for (c), CPU÷wall says how many cores the run actually got.
 #
 # The report goes to a file in the temporary directory: `-o /dev/null` would make specval
 # write a temporary file in /dev and rename it over /dev/null (as root, that replaces the
 # device with a regular file).
 #
 # Usage: scripts/bench-validate.sh
-#   BIG=1        also the 1 GB file (about 3 min more; needs ~1.1 GB in TMPDIR)
+#   BIG=1        also the 1 GB JSON Lines file (about 3 min more; needs ~1.1 GB in TMPDIR)
+#   HAR=1        also a 100 MB HAR (its parse-only baseline holds the whole file in memory)
 #   REPS=N       timed runs of each command (default 3; the median is shown)
 #   TMPDIR=DIR   where the traffic files go (mktemp -d; deleted at the end)
 set -euo pipefail
@@ -26,6 +30,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 REPS=${REPS:-3}
 BIG=${BIG:-0}
+HAR=${HAR:-0}
 TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
 
 echo "building specval, synth_traffic and parse_only (release)..." >&2
@@ -102,17 +107,21 @@ per_s() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else
 mb_s() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.1f", n / 1e6 / s; else print "n/a" }'; }
 mib() { awk -v k="$1" 'BEGIN { if (k == "n/a") print "n/a"; else printf "%.1f", k / 1024 }'; }
 
-sizes=(100)
+cases=("100 jsonl")
 if [[ $BIG == 1 ]]; then
-    sizes+=(1000)
+    cases+=("1000 jsonl")
+fi
+if [[ $HAR == 1 ]]; then
+    cases+=("100 har")
 fi
 
 declare -A RSS
-printf '\n%-8s %-22s %9s %8s %12s %9s %7s %9s %10s\n' "file" "run" "median s" "MB/s" \
-    "exchanges/s" "÷ parse" "CPU s" "CPU÷wall" "RSS MiB"
-for mb in "${sizes[@]}"; do
-    file=$TMP/traffic-${mb}MB.jsonl
-    "$SYNTH" "$file" $((mb * 1000000)) jsonl 2>"$TMP/synth.txt" || {
+printf '\n%-11s %-22s %9s %7s %12s %8s %7s %12s %9s %8s\n' "file" "run" "median s" "MB/s" \
+    "exchanges/s" "÷ parse" "CPU s" "÷ parse CPU" "CPU÷wall" "RSS MiB"
+for case in "${cases[@]}"; do
+    read -r mb format <<<"$case"
+    file=$TMP/traffic-${mb}MB.$format
+    "$SYNTH" "$file" $((mb * 1000000)) "$format" 2>"$TMP/synth.txt" || {
         cat "$TMP/synth.txt" >&2
         exit 1
     }
@@ -130,24 +139,24 @@ for mb in "${sizes[@]}"; do
     findings=$(grep -o '"errors": *[0-9]*' "$TMP/report.json" | head -1 | grep -o '[0-9]*$')
 
     row() {
-        printf '%-8s %-22s %9s %8s %12s %9s %7s %9s %10s\n' "${mb}MB" "$1" "$2" \
-            "$(mb_s "$bytes" "$2")" "$(per_s "$exchanges" "$2")" \
-            "$(ratio "$a_wall" "$2")" "$3" "$(ratio "$3" "$2")" "$(mib "$4")"
+        printf '%-11s %-22s %9s %7s %12s %8s %7s %12s %9s %8s\n' "${mb}MB $format" "$1" "$2" \
+            "$(mb_s "$bytes" "$2")" "$(per_s "$exchanges" "$2")" "$(ratio "$a_wall" "$2")" \
+            "$3" "$(ratio "$a_cpu" "$3")" "$(ratio "$3" "$2")" "$(mib "$4")"
     }
     row "(a) parse-only, 1 core" "$a_wall" "$a_cpu" "$a_rss"
     row "(b) specval, 1 core" "$b_wall" "$b_cpu" "$b_rss"
     row "(c) specval, 2 cores" "$c_wall" "$c_cpu" "$c_rss"
     echo "         ($bytes bytes, $exchanges exchanges, $broken breaking a rule, $findings error findings;" \
         "(c)÷(b) $(ratio "$b_wall" "$c_wall")x)"
-    RSS[$mb,b]=$b_rss
-    RSS[$mb,c]=$c_rss
+    RSS[$mb$format,b]=$b_rss
+    RSS[$mb$format,c]=$c_rss
     rm -f "$file" "$TMP/report.json"
 done
 
 echo
 if [[ $BIG == 1 ]]; then
-    echo "memory: specval peak RSS 1 GB ÷ 100 MB: $(ratio "${RSS[1000,b]}" "${RSS[100,b]}")x" \
-        "on one core, $(ratio "${RSS[1000,c]}" "${RSS[100,c]}")x on two (flat: about 1)"
+    echo "memory: specval peak RSS 1 GB ÷ 100 MB: $(ratio "${RSS[1000jsonl,b]}" "${RSS[100jsonl,b]}")x" \
+        "on one core, $(ratio "${RSS[1000jsonl,c]}" "${RSS[100jsonl,c]}")x on two (flat: about 1)"
 else
     echo "memory: run with BIG=1 to compare peak RSS on 100 MB and 1 GB"
 fi
