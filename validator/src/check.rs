@@ -2,6 +2,8 @@
 //! credentials, idempotency key, content types, bodies, and whether its status is documented;
 //! for a notification, the payload and the receiver's reply.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use crate::contract::{BodySpec, Contract, Location, Match, OperationSpec};
@@ -69,24 +71,24 @@ struct Checker<'c> {
 }
 
 /// A body parsed, or why it could not be.
-enum Parsed {
+enum Parsed<'b> {
     None,
-    Json(Value),
+    Json(Cow<'b, Value>),
     NotJson(String),
 }
 
-fn parse_body(body: Option<&Body>) -> Parsed {
+fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     match body {
         None => Parsed::None,
-        Some(Body::Json(value)) => Parsed::Json(value.clone()),
+        Some(Body::Json(value)) => Parsed::Json(Cow::Borrowed(value)),
         Some(Body::Text(text)) if text.trim().is_empty() => Parsed::None,
         Some(Body::Text(text)) => match serde_json::from_str(text) {
-            Ok(value) => Parsed::Json(value),
+            Ok(value) => Parsed::Json(Cow::Owned(value)),
             Err(err) => Parsed::NotJson(err.to_string()),
         },
         Some(Body::Binary(bytes)) if bytes.is_empty() => Parsed::None,
         Some(Body::Binary(bytes)) => match serde_json::from_slice(bytes) {
-            Ok(value) => Parsed::Json(value),
+            Ok(value) => Parsed::Json(Cow::Owned(value)),
             Err(err) => Parsed::NotJson(err.to_string()),
         },
     }
@@ -518,10 +520,10 @@ impl Checker<'_> {
     }
 
     fn drift(&mut self, op: &OperationSpec, schema: &str, value: &Value, part: Part) {
-        let Some(document) = self.contract.schema(schema) else {
+        let Some(plan) = self.contract.drift_plan(schema) else {
             return;
         };
-        for item in drift::undocumented(document, value) {
+        for item in plan.undocumented(value) {
             let (map, rule, what) = match item.kind {
                 drift::Kind::Property => (
                     &mut self.outcome.drift.properties,

@@ -151,19 +151,31 @@ impl OperationSpec {
     /// Path parameters of `path` when it fits the template.
     fn matches(&self, path: &str) -> Option<Vec<(String, String)>> {
         let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-        if parts.len() != self.segments.len() {
-            return None;
-        }
-        let mut params = Vec::new();
-        for (part, segment) in parts.iter().zip(&self.segments) {
-            match segment {
-                Segment::Literal(text) if text == part => {}
-                Segment::Literal(_) => return None,
-                Segment::Param(_) if part.is_empty() => return None,
-                Segment::Param(name) => params.push((name.clone(), percent_decode(part))),
-            }
-        }
-        Some(params)
+        self.fits(&parts).then(|| self.params(&parts))
+    }
+
+    /// Whether a path, split at `/`, fits the template.
+    fn fits(&self, parts: &[&str]) -> bool {
+        parts.len() == self.segments.len()
+            && parts
+                .iter()
+                .zip(&self.segments)
+                .all(|(part, segment)| match segment {
+                    Segment::Literal(text) => text == part,
+                    Segment::Param(_) => !part.is_empty(),
+                })
+    }
+
+    /// The path parameters of a path that fits.
+    fn params(&self, parts: &[&str]) -> Vec<(String, String)> {
+        parts
+            .iter()
+            .zip(&self.segments)
+            .filter_map(|(part, segment)| match segment {
+                Segment::Param(name) => Some((name.clone(), percent_decode(part))),
+                Segment::Literal(_) => None,
+            })
+            .collect()
     }
 
     fn literal_count(&self) -> usize {
@@ -203,6 +215,8 @@ pub struct Violation {
 pub struct Contract {
     validators: HashMap<String, Validator>,
     schemas: HashMap<String, Value>,
+    /// Each schema prepared for the drift walk.
+    drift_plans: HashMap<String, crate::drift::Plan>,
     manifest: Value,
     base_path: String,
     operations: Vec<OperationSpec>,
@@ -258,6 +272,7 @@ impl Contract {
     ) -> Result<Contract, ContractError> {
         let mut validators = HashMap::new();
         let mut schemas = HashMap::new();
+        let mut drift_plans = HashMap::new();
         let mut manifest = Value::Null;
         for (path, text) in files {
             let value: Value =
@@ -270,6 +285,7 @@ impl Contract {
                 continue;
             }
             validators.insert(path.clone(), compile(&value, &path)?);
+            drift_plans.insert(path.clone(), crate::drift::Plan::new(&value));
             schemas.insert(path, value);
         }
         if !manifest.is_object() {
@@ -290,6 +306,7 @@ impl Contract {
         Ok(Contract {
             validators,
             schemas,
+            drift_plans,
             base_path: manifest["basePath"]
                 .as_str()
                 .unwrap_or_default()
@@ -330,6 +347,11 @@ impl Contract {
         paths
     }
 
+    /// A schema file prepared for [`crate::drift`].
+    pub fn drift_plan(&self, path: &str) -> Option<&crate::drift::Plan> {
+        self.drift_plans.get(path)
+    }
+
     /// A schema file as written.
     pub fn schema(&self, path: &str) -> Option<&Value> {
         self.schemas.get(path)
@@ -355,26 +377,24 @@ impl Contract {
         let Some(relative) = strip_base(path, &self.base_path) else {
             return Match::OutsideBasePath;
         };
-        let mut best: Option<(&OperationSpec, Vec<(String, String)>)> = None;
+        let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
+        let mut best: Option<&OperationSpec> = None;
         let mut path_known = None;
         for op in &self.operations {
-            let Some(params) = op.matches(relative) else {
+            if !op.fits(&parts) {
                 continue;
-            };
+            }
             if !op.method.eq_ignore_ascii_case(method) {
                 path_known.get_or_insert_with(|| op.path.clone());
                 continue;
             }
             // The most literal template wins: /accounts/new before /accounts/{id}.
-            if best
-                .as_ref()
-                .is_none_or(|(b, _)| op.literal_count() > b.literal_count())
-            {
-                best = Some((op, params));
+            if best.is_none_or(|b| op.literal_count() > b.literal_count()) {
+                best = Some(op);
             }
         }
         match (best, path_known) {
-            (Some((op, params)), _) => Match::Operation(op, params),
+            (Some(op), _) => Match::Operation(op, op.params(&parts)),
             (None, Some(template)) => Match::MethodNotAllowed(template),
             (None, None) => Match::UnknownPath,
         }

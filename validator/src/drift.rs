@@ -4,7 +4,9 @@
 //! validation: where alternatives (`oneOf`, `anyOf`) are involved, a property counts as
 //! documented when any alternative declares it.
 
-use serde_json::{Map, Value};
+use std::collections::HashMap;
+
+use serde_json::Value;
 
 /// What kind of undocumented thing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,23 +36,225 @@ pub struct Item {
 const MAX_DEPTH: usize = 64;
 
 /// The undocumented properties and enum values of `instance` against the schema file
-/// `document` (whose `$ref`s point into its own `$defs`).
+/// `document` (whose `$ref`s point into its own `$defs`). To check many payloads against
+/// the same file, build its [`Plan`] once.
 pub fn undocumented(document: &Value, instance: &Value) -> Vec<Item> {
-    let mut out = Vec::new();
-    let mut walker = Walker {
-        document,
-        out: &mut out,
-    };
-    walker.walk(&[(document, String::new())], instance, "", "", 0);
-    out
+    Plan::new(document).undocumented(instance)
 }
 
-struct Walker<'d, 'o> {
+/// A schema file prepared for the walk: every schema in it, with its `$ref`s followed and
+/// its `allOf`/`anyOf`/`oneOf` flattened into the list of schemas that together describe one
+/// place, once; walking a payload then only looks its property names up.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Node 0 is the document.
+    nodes: Vec<Node>,
+}
+
+/// What the schemas describing one place say, merged in their order.
+#[derive(Debug, Clone, Default)]
+struct Node {
+    /// Declared properties, with the schemas (nodes) declaring each.
+    properties: HashMap<String, Vec<usize>>,
+    /// Some schema declares properties (an object of them).
+    declares: bool,
+    /// Some schema allows other names (`additionalProperties` schema, `patternProperties`).
+    open_map: bool,
+    /// The `additionalProperties` schemas.
+    additional: Vec<usize>,
+    /// The `items` schemas.
+    items: Vec<usize>,
+    /// Pointer of the first schema with `properties`: where an undeclared one belongs.
+    properties_at: Option<String>,
+    /// The first enum list (`enum`, else `x-extensible-enum`): its strings and its pointer.
+    values: Option<(Vec<String>, String)>,
+}
+
+impl Plan {
+    /// Prepares `document` (whose `$ref`s point into itself).
+    pub fn new(document: &Value) -> Plan {
+        let mut builder = Builder {
+            document,
+            nodes: Vec::new(),
+            ids: HashMap::new(),
+        };
+        builder.node(document, String::new());
+        Plan {
+            nodes: builder.nodes,
+        }
+    }
+
+    /// The undocumented properties and enum values of `instance`.
+    pub fn undocumented(&self, instance: &Value) -> Vec<Item> {
+        let mut out = Vec::new();
+        self.walk(&[0], instance, None, 0, &mut out);
+        out
+    }
+
+    fn walk(
+        &self,
+        ids: &[usize],
+        instance: &Value,
+        loc: Option<&Loc<'_>>,
+        depth: usize,
+        out: &mut Vec<Item>,
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let nodes = || ids.iter().map(|&id| &self.nodes[id]);
+        match instance {
+            Value::Object(object) => {
+                let declares = nodes().any(|n| n.declares);
+                let open_map = nodes().any(|n| n.open_map);
+                let additional = self.merged(ids, |n| &n.additional);
+                let mut declared = Vec::new();
+                for (name, value) in object {
+                    let children: &[usize] = if let [id] = ids {
+                        self.nodes[*id]
+                            .properties
+                            .get(name)
+                            .map_or(&[], Vec::as_slice)
+                    } else {
+                        declared.clear();
+                        for node in nodes() {
+                            declared.extend(node.properties.get(name).into_iter().flatten());
+                        }
+                        &declared
+                    };
+                    if !children.is_empty() {
+                        let child = Loc {
+                            parent: loc,
+                            step: Step::Key(name),
+                        };
+                        self.walk(children, value, Some(&child), depth + 1, out);
+                    } else if !additional.is_empty() {
+                        let child = Loc {
+                            parent: loc,
+                            step: Step::MapKey(name),
+                        };
+                        self.walk(&additional, value, Some(&child), depth + 1, out);
+                    } else if declares && !open_map {
+                        let (parent_pointer, pattern) = spell(loc);
+                        out.push(Item {
+                            kind: Kind::Property,
+                            pointer: format!("{parent_pointer}/{}", escape(name)),
+                            pattern,
+                            schema_pointer: nodes()
+                                .find_map(|n| n.properties_at.clone())
+                                .unwrap_or_default(),
+                            value: name.clone(),
+                        });
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let item_ids = self.merged(ids, |n| &n.items);
+                if item_ids.is_empty() {
+                    return;
+                }
+                for (index, item) in items.iter().enumerate() {
+                    let child = Loc {
+                        parent: loc,
+                        step: Step::Index(index),
+                    };
+                    self.walk(&item_ids, item, Some(&child), depth + 1, out);
+                }
+            }
+            Value::String(text) => {
+                if let Some((known, at)) = nodes().find_map(|n| n.values.as_ref())
+                    && !known.iter().any(|known| known == text)
+                {
+                    let (pointer, pattern) = spell(loc);
+                    out.push(Item {
+                        kind: Kind::EnumValue,
+                        pointer,
+                        pattern,
+                        schema_pointer: at.clone(),
+                        value: text.clone(),
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A list of every node's (`additional`, `items`), borrowed when there is one node.
+    fn merged<'p>(
+        &'p self,
+        ids: &[usize],
+        list: impl Fn(&'p Node) -> &'p Vec<usize>,
+    ) -> std::borrow::Cow<'p, [usize]> {
+        match ids {
+            [id] => std::borrow::Cow::Borrowed(list(&self.nodes[*id]).as_slice()),
+            _ => ids
+                .iter()
+                .flat_map(|&id| list(&self.nodes[id]).iter().copied())
+                .collect::<Vec<_>>()
+                .into(),
+        }
+    }
+}
+
+/// Builds a [`Plan`]: one node per schema (by address), filled after its children so that
+/// recursive schemas end.
+struct Builder<'d> {
     document: &'d Value,
-    out: &'o mut Vec<Item>,
+    nodes: Vec<Node>,
+    ids: HashMap<*const Value, usize>,
 }
 
-impl<'d> Walker<'d, '_> {
+impl<'d> Builder<'d> {
+    fn node(&mut self, schema: &'d Value, pointer: String) -> usize {
+        if let Some(&id) = self.ids.get(&std::ptr::from_ref(schema)) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.ids.insert(std::ptr::from_ref(schema), id);
+        let mut all = Vec::new();
+        self.gather(schema, pointer, &mut all, 0);
+        let mut node = Node::default();
+        for (schema, at) in &all {
+            if let Some(Value::Object(properties)) = schema.get("properties") {
+                node.declares = true;
+                for (name, property) in properties {
+                    let child = self.node(property, format!("{at}/properties/{}", escape(name)));
+                    node.properties.entry(name.clone()).or_default().push(child);
+                }
+            }
+            if node.properties_at.is_none() && schema.get("properties").is_some() {
+                node.properties_at = Some(at.clone());
+            }
+            match schema.get("additionalProperties") {
+                Some(additional @ Value::Object(_)) => {
+                    node.open_map = true;
+                    let child = self.node(additional, format!("{at}/additionalProperties"));
+                    node.additional.push(child);
+                }
+                _ if schema.get("patternProperties").is_some() => node.open_map = true,
+                _ => {}
+            }
+            if let Some(items) = schema.get("items") {
+                let child = self.node(items, format!("{at}/items"));
+                node.items.push(child);
+            }
+            if node.values.is_none() {
+                let list = match (schema.get("enum"), schema.get("x-extensible-enum")) {
+                    (Some(Value::Array(list)), _) => Some((list, "enum")),
+                    (None, Some(Value::Array(list))) => Some((list, "x-extensible-enum")),
+                    _ => None,
+                };
+                node.values = list.map(|(list, keyword)| {
+                    let known = list.iter().filter_map(Value::as_str).map(str::to_owned);
+                    (known.collect(), format!("{at}/{keyword}"))
+                });
+            }
+        }
+        self.nodes[id] = node;
+        id
+    }
+
     /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` into the list
     /// of schemas that together describe one place, each with its pointer.
     fn gather(
@@ -69,7 +273,7 @@ impl<'d> Walker<'d, '_> {
         into.push((schema, pointer.clone()));
         if let Some(reference) = map.get("$ref").and_then(Value::as_str)
             && let Some(fragment) = reference.strip_prefix('#')
-            && let Some(target) = self.document.pointer(&decode(fragment))
+            && let Some(target) = resolve(self.document, fragment)
         {
             self.gather(target, fragment.to_string(), into, depth + 1);
         }
@@ -81,141 +285,84 @@ impl<'d> Walker<'d, '_> {
             }
         }
     }
+}
 
-    fn walk(
-        &mut self,
-        schemas: &[(&'d Value, String)],
-        instance: &Value,
-        pointer: &str,
-        pattern: &str,
-        depth: usize,
-    ) {
-        if depth > MAX_DEPTH {
-            return;
-        }
-        let mut all = Vec::new();
-        for (schema, at) in schemas {
-            self.gather(schema, at.clone(), &mut all, depth);
-        }
-        match instance {
-            Value::Object(object) => self.object(&all, object, pointer, pattern, depth),
-            Value::Array(items) => {
-                let item_schemas: Vec<(&'d Value, String)> = all
-                    .iter()
-                    .filter_map(|(schema, at)| {
-                        schema
-                            .get("items")
-                            .map(|items| (items, format!("{at}/items")))
-                    })
-                    .collect();
-                if item_schemas.is_empty() {
-                    return;
-                }
-                for (index, item) in items.iter().enumerate() {
-                    self.walk(
-                        &item_schemas,
-                        item,
-                        &format!("{pointer}/{index}"),
-                        &format!("{pattern}/*"),
-                        depth + 1,
-                    );
-                }
-            }
-            Value::String(text) => self.enum_value(&all, text, pointer, pattern),
-            _ => {}
-        }
+/// One step from a parent to a child of the instance. Nothing is formatted while walking:
+/// pointers are only spelled out for the (rare) undocumented things.
+#[derive(Clone, Copy)]
+enum Step<'i> {
+    /// A declared property: `/name` in both the pointer and the pattern.
+    Key(&'i str),
+    /// An array item: `/3` in the pointer, `/*` in the pattern.
+    Index(usize),
+    /// A value of an open map: `/name` in the pointer, `/*` in the pattern.
+    MapKey(&'i str),
+}
+
+/// Where in the instance, as a chain of steps on the walker's stack.
+struct Loc<'a> {
+    parent: Option<&'a Loc<'a>>,
+    step: Step<'a>,
+}
+
+fn escape(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains(['~', '/']) {
+        name.replace('~', "~0").replace('/', "~1").into()
+    } else {
+        name.into()
     }
+}
 
-    fn object(
-        &mut self,
-        all: &[(&'d Value, String)],
-        object: &Map<String, Value>,
-        pointer: &str,
-        pattern: &str,
-        depth: usize,
-    ) {
-        // A schema that declares no properties documents none: nothing there is drift.
-        let declares = all
-            .iter()
-            .any(|(schema, _)| schema.get("properties").is_some_and(Value::is_object));
-        let open_map = all.iter().any(|(schema, _)| {
-            matches!(schema.get("additionalProperties"), Some(Value::Object(_)))
-                || schema.get("patternProperties").is_some()
-        });
-        for (name, value) in object {
-            let escaped = name.replace('~', "~0").replace('/', "~1");
-            let child_pointer = format!("{pointer}/{escaped}");
-            let child_pattern = format!("{pattern}/{escaped}");
-            let declared: Vec<(&'d Value, String)> = all
-                .iter()
-                .filter_map(|(schema, at)| {
-                    schema
-                        .get("properties")
-                        .and_then(|p| p.get(name))
-                        .map(|s| (s, format!("{at}/properties/{escaped}")))
-                })
-                .collect();
-            if !declared.is_empty() {
-                self.walk(&declared, value, &child_pointer, &child_pattern, depth + 1);
-                continue;
+/// The pointer and the pattern of a place.
+fn spell(loc: Option<&Loc<'_>>) -> (String, String) {
+    let mut steps = Vec::new();
+    let mut at = loc;
+    while let Some(loc) = at {
+        steps.push(loc.step);
+        at = loc.parent;
+    }
+    let (mut pointer, mut pattern) = (String::new(), String::new());
+    for step in steps.into_iter().rev() {
+        match step {
+            Step::Key(name) => {
+                let name = escape(name);
+                pointer.push('/');
+                pointer.push_str(&name);
+                pattern.push('/');
+                pattern.push_str(&name);
             }
-            let additional: Vec<(&'d Value, String)> = all
-                .iter()
-                .filter_map(|(schema, at)| match schema.get("additionalProperties") {
-                    Some(s @ Value::Object(_)) => Some((s, format!("{at}/additionalProperties"))),
-                    _ => None,
-                })
-                .collect();
-            if !additional.is_empty() {
-                self.walk(
-                    &additional,
-                    value,
-                    &child_pointer,
-                    &format!("{pattern}/*"),
-                    depth + 1,
-                );
-            } else if declares && !open_map {
-                let schema_pointer = all
-                    .iter()
-                    .find(|(schema, _)| schema.get("properties").is_some())
-                    .map(|(_, at)| at.clone())
-                    .unwrap_or_default();
-                self.out.push(Item {
-                    kind: Kind::Property,
-                    pointer: child_pointer,
-                    pattern: pattern.to_string(),
-                    schema_pointer,
-                    value: name.clone(),
-                });
+            Step::Index(index) => {
+                pointer.push_str(&format!("/{index}"));
+                pattern.push_str("/*");
+            }
+            Step::MapKey(name) => {
+                pointer.push('/');
+                pointer.push_str(&escape(name));
+                pattern.push_str("/*");
             }
         }
     }
+    (pointer, pattern)
+}
 
-    fn enum_value(
-        &mut self,
-        all: &[(&'d Value, String)],
-        text: &str,
-        pointer: &str,
-        pattern: &str,
-    ) {
-        for (schema, at) in all {
-            let (list, keyword) = match (schema.get("enum"), schema.get("x-extensible-enum")) {
-                (Some(Value::Array(list)), _) => (list, "enum"),
-                (None, Some(Value::Array(list))) => (list, "x-extensible-enum"),
-                _ => continue,
-            };
-            if !list.iter().any(|known| known.as_str() == Some(text)) {
-                self.out.push(Item {
-                    kind: Kind::EnumValue,
-                    pointer: pointer.to_string(),
-                    pattern: pattern.to_string(),
-                    schema_pointer: format!("{at}/{keyword}"),
-                    value: text.to_string(),
-                });
-            }
-            return;
-        }
+/// The node a local `$ref` fragment (`/$defs/Name`) points to; without allocating unless a
+/// segment needs unescaping (`%XX`, `~0`, `~1`).
+fn resolve<'d>(document: &'d Value, fragment: &str) -> Option<&'d Value> {
+    if fragment.is_empty() {
+        return Some(document);
     }
+    if fragment.contains(['%', '~']) {
+        return document.pointer(&decode(fragment));
+    }
+    let mut node = document;
+    for segment in fragment.strip_prefix('/')?.split('/') {
+        node = match node {
+            Value::Object(map) => map.get(segment)?,
+            Value::Array(items) => items.get(segment.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(node)
 }
 
 /// A URI fragment as a JSON pointer (percent-decoding).

@@ -209,11 +209,21 @@ fn check(
     }
 }
 
-/// Writes a report through a temporary file and a rename: never half a report.
+/// Writes a report through a temporary file and a rename: never half a report. A path that
+/// exists and is not a regular file (a device such as /dev/null, a pipe) is written directly:
+/// renaming over it would replace it.
 fn write_atomically(
     path: &PathBuf,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        let file = std::fs::OpenOptions::new().write(true).open(path)?;
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        return out.flush();
+    }
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => PathBuf::from("."),

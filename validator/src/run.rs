@@ -101,8 +101,26 @@ fn progress_bar(wanted: bool, size: Option<u64>, input: &str) -> Option<indicati
     Some(bar)
 }
 
-/// One input: a reader thread streams batches of entries; this thread checks each batch in
-/// parallel and folds the outcomes in input order.
+/// What the reader thread hands over: JSON Lines records are parsed by the checking
+/// threads, HAR entries (which only a sequential walk can find) by the reader.
+enum Item {
+    Line(read::jsonl::RawLine),
+    Entry(Box<Entry>),
+}
+
+/// What a checking thread hands back: everything `fold` needs, and nothing of the exchange's
+/// bodies (dropped on the checking thread, in parallel).
+enum Checked {
+    Exchange {
+        outcome: Outcome,
+        /// Kept only when outcomes are.
+        verdict: Option<(String, usize, Option<String>, String)>,
+    },
+    Malformed(crate::exchange::Malformed),
+}
+
+/// One input: a reader thread streams batches of entries (or raw JSON Lines records); this
+/// thread has each batch parsed and checked in parallel and folds the outcomes in input order.
 fn run_input(
     contract: &Contract,
     source: &str,
@@ -113,35 +131,60 @@ fn run_input(
     let first = reader.fill_buf()?.to_vec();
     let format = read::detect(source, &first);
     let webhook_paths = contract.webhook_paths();
-    let (sender, receiver) = sync_channel::<Vec<Entry>>(2);
+    let (sender, receiver) = sync_channel::<Vec<Item>>(2);
     std::thread::scope(|scope| {
+        let webhook_paths = &webhook_paths;
         let producer = scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
-            let result = read::read(source, reader, format, &webhook_paths, &mut |entry| {
-                batch.push(entry);
+            let mut push = |item| {
+                batch.push(item);
                 if batch.len() == BATCH {
                     // A closed receiver means the run stopped; nothing left to do.
                     let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
                 }
-            });
+            };
+            let result = match format {
+                read::Format::JsonLines => read::jsonl::split(source, reader, &mut |line| {
+                    push(match line {
+                        read::jsonl::Line::Record(raw) => Item::Line(raw),
+                        read::jsonl::Line::Entry(entry) => Item::Entry(entry),
+                    })
+                }),
+                read::Format::Har => read::read(source, reader, format, webhook_paths, &mut |e| {
+                    push(Item::Entry(Box::new(e)))
+                }),
+            };
             if !batch.is_empty() {
                 let _ = sender.send(batch);
             }
             result
         });
         for batch in receiver {
-            let outcomes: Vec<(Entry, Option<Outcome>)> = batch
+            let outcomes: Vec<Checked> = batch
                 .into_par_iter()
-                .map(|entry| {
-                    let outcome = entry
-                        .as_ref()
-                        .ok()
-                        .map(|exchange| check(contract, exchange, options.check));
-                    (entry, outcome)
+                .map(|item| {
+                    let entry = match item {
+                        Item::Line(raw) => read::jsonl::parse(source, webhook_paths, &raw),
+                        Item::Entry(entry) => *entry,
+                    };
+                    match entry {
+                        Ok(exchange) => Checked::Exchange {
+                            outcome: check(contract, &exchange, options.check),
+                            verdict: options.keep_outcomes.then(|| {
+                                (
+                                    exchange.source.clone(),
+                                    exchange.index,
+                                    exchange.id.clone(),
+                                    label(&exchange),
+                                )
+                            }),
+                        },
+                        Err(malformed) => Checked::Malformed(malformed),
+                    }
                 })
                 .collect();
-            for (entry, outcome) in outcomes {
-                fold(report, entry, outcome, options);
+            for checked in outcomes {
+                fold(report, checked, options.keep_outcomes);
             }
         }
         producer
@@ -154,10 +197,10 @@ fn label(exchange: &Exchange) -> String {
     format!("{} {}", exchange.request.method, exchange.request.path)
 }
 
-fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options: RunOptions) {
+fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
     report.exchanges += 1;
-    match (entry, outcome) {
-        (Ok(exchange), Some(outcome)) => {
+    match checked {
+        Checked::Exchange { outcome, verdict } => {
             let key = outcome
                 .operation
                 .clone()
@@ -175,12 +218,12 @@ fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options:
             if errors > 0 {
                 stats.failed += 1;
             }
-            if options.keep_outcomes {
+            if let Some((source, index, id, label)) = verdict {
                 report.outcomes.push(ExchangeOutcome {
-                    source: exchange.source.clone(),
-                    index: exchange.index,
-                    id: exchange.id.clone(),
-                    label: label(&exchange),
+                    source,
+                    index,
+                    id,
+                    label,
                     operation: outcome.operation.clone(),
                     errors,
                     warnings,
@@ -189,8 +232,7 @@ fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options:
             report.findings.extend(outcome.findings);
             report.drift.merge(outcome.drift);
         }
-        (Ok(_), None) => {}
-        (Err(malformed), _) => {
+        Checked::Malformed(malformed) => {
             let stats = report
                 .per_operation
                 .entry("(malformed)".to_string())
@@ -209,7 +251,7 @@ fn fold(report: &mut RunReport, entry: Entry, outcome: Option<Outcome>, options:
                 .line
                 .map(|line| format!("line:{line}"))
                 .unwrap_or_default();
-            if options.keep_outcomes {
+            if report_outcomes {
                 report.outcomes.push(ExchangeOutcome {
                     source: malformed.source.clone(),
                     index: malformed.index,

@@ -44,7 +44,7 @@ use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response};
 /// Reads a JSON Lines file; see the [module documentation](self) and [`super::read`].
 pub fn read(
     source_name: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     webhook_paths: &[(String, String)],
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
@@ -52,32 +52,76 @@ pub fn read(
         source: source_name,
         webhook_paths,
     };
-    let mut buffer = Vec::with_capacity(1 << 12);
+    split(source_name, reader, &mut |item| match item {
+        Line::Record(raw) => sink(record(&raw.bytes, raw.index, raw.line, &context)),
+        Line::Entry(entry) => sink(*entry),
+    })
+}
+
+/// A non-blank line not parsed yet, so that parsing can happen elsewhere (in parallel).
+pub(crate) struct RawLine {
+    pub(crate) index: usize,
+    pub(crate) line: usize,
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// What [`split`] yields: a line to parse, or an entry already decided (a read error).
+pub(crate) enum Line {
+    Record(RawLine),
+    Entry(Box<Entry>),
+}
+
+/// Splits a JSON Lines file into its non-blank lines, without parsing them.
+pub(crate) fn split(
+    source_name: &str,
+    mut reader: impl BufRead,
+    sink: &mut dyn FnMut(Line),
+) -> io::Result<()> {
+    let context = Context {
+        source: source_name,
+        webhook_paths: &[],
+    };
     let mut line = 0;
     let mut index = 0;
     loop {
-        buffer.clear();
+        let mut buffer = Vec::new();
         match reader.read_until(b'\n', &mut buffer) {
             Ok(0) => return Ok(()),
             Ok(_) => {}
             Err(err) if line == 0 && buffer.is_empty() => return Err(err),
             Err(err) => {
                 let message = format!("line {}: read error, stopped: {err}", line + 1);
-                sink(context.malformed(index, Some(line + 1), message));
+                sink(Line::Entry(Box::new(context.malformed(
+                    index,
+                    Some(line + 1),
+                    message,
+                ))));
                 return Ok(());
             }
         }
         line += 1;
-        let mut bytes = buffer.as_slice();
-        if line == 1 {
-            bytes = bytes.strip_prefix(BOM).unwrap_or(bytes);
+        if line == 1 && buffer.starts_with(BOM) {
+            buffer.drain(..BOM.len());
         }
-        if bytes.iter().all(u8::is_ascii_whitespace) {
+        if buffer.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
-        sink(record(bytes, index, line, &context));
+        sink(Line::Record(RawLine {
+            index,
+            line,
+            bytes: buffer,
+        }));
         index += 1;
     }
+}
+
+/// Parses a line [`split`] yielded.
+pub(crate) fn parse(source_name: &str, webhook_paths: &[(String, String)], raw: &RawLine) -> Entry {
+    let context = Context {
+        source: source_name,
+        webhook_paths,
+    };
+    record(&raw.bytes, raw.index, raw.line, &context)
 }
 
 /// One non-blank line.
