@@ -723,11 +723,7 @@ fn create_entity(
     state: &mut State,
     body: CreateEntityRequest,
 ) -> Result<Entity, Box<CreateEntityResponse>> {
-    if state
-        .entities
-        .iter()
-        .any(|entity| entity.merchant_entity_id.as_deref() == Some(&body.merchant_entity_id))
-    {
+    if state.merchant_entity_ids.contains(&body.merchant_entity_id) {
         return Err(Box::new(CreateEntityResponse::Conflict(error(
             409,
             ErrorCode::DuplicateEntity,
@@ -746,11 +742,12 @@ fn create_entity(
         .map_err(|err| invalid("address", err))?;
     let entity_detail = serde_json::from_value(Value::Object(body.entity_detail))
         .map_err(|err| invalid("entity_detail", err))?;
+    let body_merchant_entity_id = body.merchant_entity_id;
     let now = now();
     let entity = Entity {
         id: Some(new_id("ent")),
         account_id: Some(body.account_id.to_string()),
-        merchant_entity_id: Some(body.merchant_entity_id),
+        merchant_entity_id: Some(body_merchant_entity_id.clone()),
         national_entity: Some(body.national_entity),
         phone: Some(Phone {
             country_code: Some(body.phone.country_code),
@@ -763,6 +760,7 @@ fn create_entity(
         updated_at: Some(now),
         additional_properties: body.additional_properties,
     };
+    state.merchant_entity_ids.insert(body_merchant_entity_id);
     state.entities.push(entity.clone());
     Ok(entity)
 }

@@ -2,7 +2,7 @@
 //! ([`crate::service`]) builds records with: ids, timestamps, error bodies, invented bank
 //! details.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
@@ -28,6 +28,9 @@ pub(crate) struct State {
     pub(crate) transfers: HashMap<(Uuid, Uuid), (u64, EntityTransfer)>,
     /// Entities, in creation order.
     pub(crate) entities: Vec<Entity>,
+    /// The `merchant_entity_id`s of `entities`: the duplicate check of create entity looks
+    /// here rather than scanning every entity.
+    pub(crate) merchant_entity_ids: HashSet<String>,
     /// Payments, in seeding order.
     pub(crate) payments: Vec<Payment>,
     /// Reverse-transfer results by `transfer_id`.
@@ -48,6 +51,7 @@ impl State {
             accounts: HashMap::new(),
             transfers: HashMap::new(),
             entities: Vec::new(),
+            merchant_entity_ids: HashSet::new(),
             payments: Vec::new(),
             reverse_transfers: HashMap::new(),
             account_keys: IdempotencyStore::new(idempotency_ttl),
