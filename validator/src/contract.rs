@@ -544,27 +544,9 @@ fn strip_base<'p>(path: &'p str, base: &str) -> Option<&'p str> {
 
 /// Percent-decodes text (`%2F` → `/`); malformed escapes are kept as written.
 pub(crate) fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (
-            bytes[i],
-            bytes.get(i + 1).copied().and_then(hex),
-            bytes.get(i + 2).copied().and_then(hex),
-        ) {
-            (b'%', Some(high), Some(low)) => {
-                out.push((high * 16 + low) as u8);
-                i += 3;
-            }
-            (byte, _, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 fn segments(template: &str) -> Vec<Segment> {

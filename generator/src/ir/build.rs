@@ -463,14 +463,8 @@ impl<'a> Builder<'a> {
         at: &str,
         hint: &NameHint,
     ) -> Result<TypeRef> {
-        if !self.slots.contains_key(at) {
-            self.reserve(at, hint.clone(), docs_of(map), None);
-        }
-        let mut shape = ObjectShape::default();
-        shape.add(map, at);
-        let def = self.struct_from_shape(shape, at)?;
-        self.set_kind(at, TypeKind::Struct(def));
-        Ok(TypeRef::Named(at.to_string()))
+        // An object without allOf is the one-part case of a merge.
+        self.merged_struct(map, at, hint)
     }
 
     /// allOf: the properties of every part (following refs and nested allOf) in one struct.
