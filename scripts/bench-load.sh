@@ -7,9 +7,9 @@
 # the bare handler's throughput. Nothing is asserted: the machine may be shared, so read the
 # ratios (and the CPU ratio, which other load disturbs less).
 #
-# Then, if `wrk` is installed (this script does not install it), the same two routes of `bare` and
-# of the sandbox under wrk (1 thread, the same connections, 10 s each), served by the bench
-# binary in its serving mode (LOAD_SERVE_SECS).
+# Then, if `wrk` is installed (this script does not install it), the same two routes of `bare`,
+# `bare-json` (POST only), `generated` and the sandbox under wrk (1 thread, the same
+# connections, 10 s each), served by the bench binary in its serving mode (LOAD_SERVE_SECS).
 #
 # Usage: scripts/bench-load.sh [--quick] [--pin] [--no-wrk]
 #   --quick      5000 requests, 1 repeat (a smoke run)
@@ -103,7 +103,7 @@ end
 LUA
 
 mkfifo "$TMP/in"
-LOAD_SERVE_SECS=$((WRK_SECS * 4 + 60)) "$BIN" --bench <"$TMP/in" >"$TMP/serve.out" &
+LOAD_SERVE_SECS=$((WRK_SECS * 8 + 60)) "$BIN" --bench <"$TMP/in" >"$TMP/serve.out" &
 SERVE_PID=$!
 exec 3>"$TMP/in" # held open: the server stops when it closes
 for _ in $(seq 100); do
@@ -111,9 +111,8 @@ for _ in $(seq 100); do
     sleep 0.2
 done
 grep -q '^ready$' "$TMP/serve.out" || { echo "the bench server did not start" >&2; exit 1; }
-BARE=$(sed -n 's/^bare //p' "$TMP/serve.out")
-SANDBOX=$(sed -n 's/^sandbox //p' "$TMP/serve.out")
-GET_PATH=$(sed -n 's/^get_path //p' "$TMP/serve.out")
+url() { sed -n "s/^$1 //p" "$TMP/serve.out"; }
+GET_PATH=$(url get_path)
 
 # run_wrk NAME ARGS...: prints "rps p50_us p99_us non2xx"
 run_wrk() {
@@ -136,21 +135,28 @@ run_wrk() {
     ' <<<"$out"
 }
 
+ratio() { awk -v s="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }'; }
+
 echo
 echo "wrk: 1 thread, $CONNECTIONS connections, ${WRK_SECS} s per run (the sandbox's entities accumulate over its POST run)"
-echo "| route | server | req/s | p50 µs | p99 µs | non-2xx | ratio |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+echo "| route | server | req/s | p50 µs | p99 µs | non-2xx | ratio to bare | ratio to bare-json |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for route in GET POST; do
-    if [[ $route == GET ]]; then
-        read -r b_rps b_p50 b_p99 b_bad < <(run_wrk "$BARE$GET_PATH")
-        read -r s_rps s_p50 s_p99 s_bad < <(run_wrk "$SANDBOX$GET_PATH")
-    else
-        read -r b_rps b_p50 b_p99 b_bad < <(run_wrk -s "$TMP/post.lua" "$BARE")
-        read -r s_rps s_p50 s_p99 s_bad < <(run_wrk -s "$TMP/post.lua" "$SANDBOX")
-    fi
-    ratio=$(awk -v s="$s_rps" -v b="$b_rps" 'BEGIN { if (b > 0) printf "%.2f", s / b; else print "-" }')
-    echo "| $route | bare | $b_rps | $b_p50 | $b_p99 | $b_bad | 1.00 |"
-    echo "| $route | sandbox | $s_rps | $s_p50 | $s_p99 | $s_bad | $ratio |"
+    # On GET, bare-json is bare (there is no body to read).
+    servers=(bare generated sandbox)
+    [[ $route == POST ]] && servers=(bare bare-json generated sandbox)
+    declare -A rps=()
+    for server in "${servers[@]}"; do
+        if [[ $route == GET ]]; then
+            read -r r p50 p99 bad < <(run_wrk "$(url "$server")$GET_PATH")
+        else
+            read -r r p50 p99 bad < <(run_wrk -s "$TMP/post.lua" "$(url "$server")")
+        fi
+        rps[$server]=$r
+        to_json=-
+        [[ $route == POST ]] && to_json=$(ratio "$r" "${rps[bare-json]:-0}")
+        echo "| $route | $server | $r | $p50 | $p99 | $bad | $(ratio "$r" "${rps[bare]}") | $to_json |"
+    done
 done
 exec 3>&-
 wait "$SERVE_PID" || true

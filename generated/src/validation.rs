@@ -193,8 +193,10 @@ impl OperationRules {
                             );
                         continue;
                     };
-                    for error in rule.schema.iter_errors(&instance) {
-                        messages.push(format!("{place} {}: {error}", rule.name));
+                    if !rule.schema.is_valid(&instance) {
+                        for error in rule.schema.iter_errors(&instance) {
+                            messages.push(format!("{place} {}: {error}", rule.name));
+                        }
                     }
                 }
             }
@@ -216,17 +218,19 @@ impl OperationRules {
     /// (an exact code first, then its class such as `2XX`, then `default`); `None`
     /// when no body schema is documented for it.
     pub fn check_response(&self, status: u16, body: &Value) -> Option<Vec<String>> {
-        let keys = [
-            status.to_string(),
-            format!("{}XX", status / 100),
-            "default".to_string(),
-        ];
-        let validator = keys.iter().find_map(|key| self.responses.get(key))?;
+        let validator = self
+            .responses
+            .get(&status.to_string())
+            .or_else(|| self.responses.get(&format!("{}XX", status / 100)))
+            .or_else(|| self.responses.get("default"))?;
         Some(describe(validator, body))
     }
 }
 /// Validation errors as `pointer: message`, the pointer `(root)` for the whole value.
 pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
+    if validator.is_valid(instance) {
+        return Vec::new();
+    }
     validator
         .iter_errors(instance)
         .map(|error| {

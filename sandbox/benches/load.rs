@@ -7,11 +7,12 @@
 //!
 //! Two routes, `GET /v1/banking/accounts/{account_id}` (200, a seeded account) and
 //! `POST /v1/banking/entities` (201, a fresh `merchant_entity_id` and idempotency key per
-//! request), each served in-process on `127.0.0.1:0` by four servers:
+//! request), each served in-process on `127.0.0.1:0` by five servers:
 //!
 //! | server | what answers |
 //! |---|---|
 //! | `bare` | a plain axum route answering fixed bytes: the same status, `Content-Type` and body bytes as the sandbox, no checks, no parsing (the POST body is read, not parsed) |
+//! | `bare-json` | `bare`, except that the POST body is parsed with axum's `Json<serde_json::Value>` extractor: the least a handler that reads its JSON body does (the GET route is `bare`'s) |
 //! | `typed` | a plain axum route with typed extractors (`Path<Uuid>`, `Json<CreateEntityRequest>`) answering `Json(model)`: what a hand-written server does, without contract checks |
 //! | `generated` | the generated router (`orchestration_api::server::router`) over a stub `Api` that answers a clone of the same prebuilt model: the router's checks and (de)serialisation, no state machine |
 //! | `sandbox` | [`sandbox::Sandbox::router`]: the generated router, the in-memory state machine, the control API routes and the request-log middleware (no tracing subscriber is installed, so the log lines are disabled) |
@@ -58,8 +59,8 @@
 //! | `LOAD_PIN` | 0 | 1: server on core 0, load generator on core 1 |
 //! | `LOAD_TIME_LIMIT_SECS` | 60 | longest measurement |
 //! | `LOAD_ROUTES` | `get,post` | which routes |
-//! | `LOAD_SERVERS` | `bare,typed,generated,sandbox` | which servers (`bare` is needed for ratios) |
-//! | `LOAD_SERVE_SECS` | unset | set: no measurement; serve `bare` and the sandbox for an external load generator (see [`serve_for_external`]) |
+//! | `LOAD_SERVERS` | `bare,bare-json,typed,generated,sandbox` | which servers (`bare` is needed for ratios) |
+//! | `LOAD_SERVE_SECS` | unset | set: no measurement; serve `bare`, `bare-json`, `generated` and the sandbox for an external load generator (see [`serve_for_external`]) |
 
 use std::fmt::Write as _;
 use std::net::SocketAddr;
@@ -196,13 +197,20 @@ impl Route {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Bare,
+    BareJson,
     Typed,
     Generated,
     Sandbox,
 }
 
 impl Kind {
-    const ALL: [Kind; 4] = [Kind::Bare, Kind::Typed, Kind::Generated, Kind::Sandbox];
+    const ALL: [Kind; 5] = [
+        Kind::Bare,
+        Kind::BareJson,
+        Kind::Typed,
+        Kind::Generated,
+        Kind::Sandbox,
+    ];
 
     fn parse(text: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|kind| kind.name() == text)
@@ -211,6 +219,7 @@ impl Kind {
     fn name(self) -> &'static str {
         match self {
             Self::Bare => "bare",
+            Self::BareJson => "bare-json",
             Self::Typed => "typed",
             Self::Generated => "generated",
             Self::Sandbox => "sandbox",
@@ -391,23 +400,42 @@ fn json_bytes(status: StatusCode, body: Bytes) -> Response {
 
 /// Fixed bytes, no checks: the baseline.
 fn bare_router(fixtures: &Fixtures) -> Router {
-    let account = fixtures.account_bytes.clone();
     let entity = fixtures.entity_bytes.clone();
-    Router::new()
-        .route(
-            GET_PATH,
-            get(move || {
-                let account = account.clone();
-                async move { json_bytes(StatusCode::OK, account) }
-            }),
-        )
-        .route(
-            POST_PATH,
-            post(move |_body: Bytes| {
-                let entity = entity.clone();
-                async move { json_bytes(StatusCode::CREATED, entity) }
-            }),
-        )
+    bare_get(fixtures).route(
+        POST_PATH,
+        post(move |_body: Bytes| {
+            let entity = entity.clone();
+            async move { json_bytes(StatusCode::CREATED, entity) }
+        }),
+    )
+}
+
+/// The bare GET route.
+fn bare_get(fixtures: &Fixtures) -> Router {
+    let account = fixtures.account_bytes.clone();
+    Router::new().route(
+        GET_PATH,
+        get(move || {
+            let account = account.clone();
+            async move { json_bytes(StatusCode::OK, account) }
+        }),
+    )
+}
+
+/// `bare`, but the POST body goes through axum's JSON extractor into a `Value` (which
+/// also checks `Content-Type`): a handler that reads its body, and nothing else.
+fn bare_json_router(fixtures: &Fixtures) -> Router {
+    let entity = fixtures.entity_bytes.clone();
+    bare_get(fixtures).route(
+        POST_PATH,
+        post(move |axum::Json(body): axum::Json<serde_json::Value>| {
+            let entity = entity.clone();
+            async move {
+                std::hint::black_box(body);
+                json_bytes(StatusCode::CREATED, entity)
+            }
+        }),
+    )
 }
 
 #[derive(Clone)]
@@ -524,6 +552,7 @@ impl Api for Stub {
 fn router_for(kind: Kind, route: Route, fixtures: &Fixtures) -> Router {
     match kind {
         Kind::Bare => bare_router(fixtures),
+        Kind::BareJson => bare_json_router(fixtures),
         Kind::Typed => typed_router(fixtures),
         Kind::Generated => server::router(Stub(Arc::new(Models {
             account: fixtures.account.clone(),
@@ -956,19 +985,20 @@ fn report(settings: &Settings, results: &Results) -> String {
                 continue;
             }
             let med = |f: &dyn Fn(&Measured) -> f64| median(runs.iter().map(|m| f(m)).collect());
-            let ratio = |f: &dyn Fn(&Measured, &Measured) -> f64| {
+            let ratio_to = |baseline: Kind, f: &dyn Fn(&Measured, &Measured) -> f64| {
                 median(
                     results
                         .iter()
                         .filter_map(|repeat| {
                             Some(f(
                                 find(repeat, route, kind)?,
-                                find(repeat, route, Kind::Bare)?,
+                                find(repeat, route, baseline)?,
                             ))
                         })
                         .collect(),
                 )
             };
+            let ratio = |f: &dyn Fn(&Measured, &Measured) -> f64| ratio_to(Kind::Bare, f);
             let throughput_ratio = ratio(&|m, bare| m.rps() / bare.rps());
             let p99_ratio = ratio(&|m, bare| micros(m.p99) / micros(bare.p99));
             let cpu_ratio = ratio(&|m, bare| micros(bare.server_cpu) / micros(m.server_cpu));
@@ -986,18 +1016,28 @@ fn report(settings: &Settings, results: &Results) -> String {
                 format_ratio(cpu_ratio),
             );
             if matches!(kind, Kind::Generated | Kind::Sandbox) && throughput_ratio.is_finite() {
-                verdicts.push(format!(
+                let mut verdict = format!(
                     "{} {}: {:.2} of bare's req/s ({}), CPU ratio {:.2}",
                     route.label(),
                     kind.name(),
                     throughput_ratio,
-                    if throughput_ratio >= TARGET {
-                        "meets the 0.75 target"
-                    } else {
-                        "below the 0.75 target"
-                    },
+                    meets(throughput_ratio),
                     cpu_ratio,
-                ));
+                );
+                // On GET `bare-json` is `bare`; on POST it is the baseline that reads the
+                // body, as every handler of the operation must.
+                let json_ratio = ratio_to(Kind::BareJson, &|m, b| m.rps() / b.rps());
+                if route == Route::Post && json_ratio.is_finite() {
+                    let json_cpu = ratio_to(Kind::BareJson, &|m, b| {
+                        micros(b.server_cpu) / micros(m.server_cpu)
+                    });
+                    let _ = write!(
+                        verdict,
+                        "; {json_ratio:.2} of bare-json's req/s ({}), CPU ratio {json_cpu:.2}",
+                        meets(json_ratio),
+                    );
+                }
+                verdicts.push(verdict);
             }
         }
     }
@@ -1010,6 +1050,14 @@ fn report(settings: &Settings, results: &Results) -> String {
     out
 }
 
+fn meets(ratio: f64) -> &'static str {
+    if ratio >= TARGET {
+        "meets the 0.75 target"
+    } else {
+        "below the 0.75 target"
+    }
+}
+
 fn format_ratio(value: f64) -> String {
     if value.is_finite() {
         format!("{value:.2}")
@@ -1018,16 +1066,23 @@ fn format_ratio(value: f64) -> String {
     }
 }
 
-/// `LOAD_SERVE_SECS` set: serves `bare` and the seeded sandbox for an external load
-/// generator (`wrk`, from `scripts/bench-load.sh`) instead of measuring, until standard
-/// input closes or that many seconds have passed. Prints `bare URL`, `sandbox URL` and
-/// `get_path PATH`, one a line, then `ready`.
+/// `LOAD_SERVE_SECS` set: serves `bare`, `bare-json`, `generated` and the seeded sandbox
+/// for an external load generator (`wrk`, from `scripts/bench-load.sh`) instead of
+/// measuring, until standard input closes or that many seconds have passed. Prints
+/// `NAME URL` for each, then `get_path PATH`, one a line, then `ready`.
 fn serve_for_external(settings: &Settings, runtime: &tokio::runtime::Runtime, seconds: u64) {
     let fixtures = runtime.block_on(Fixtures::build(settings));
-    let bare = RunningServer::start(bare_router(&fixtures), settings);
-    let sandbox = RunningServer::start(fixtures.get_sandbox.router(), settings);
-    println!("bare http://{}", bare.addr);
-    println!("sandbox http://{}", sandbox.addr);
+    // `router_for`'s POST sandbox would be fresh per measurement; here one sandbox serves both
+    // routes, its entities accumulating over the POST run.
+    let servers: Vec<(Kind, RunningServer)> = [Kind::Bare, Kind::BareJson, Kind::Generated]
+        .into_iter()
+        .map(|kind| (kind, router_for(kind, Route::Get, &fixtures)))
+        .chain([(Kind::Sandbox, fixtures.get_sandbox.router())])
+        .map(|(kind, router)| (kind, RunningServer::start(router, settings)))
+        .collect();
+    for (kind, server) in &servers {
+        println!("{} http://{}", kind.name(), server.addr);
+    }
     println!("get_path {}", fixtures.get_uri);
     println!("ready");
     let _ = std::io::Write::flush(&mut std::io::stdout());
@@ -1037,8 +1092,7 @@ fn serve_for_external(settings: &Settings, runtime: &tokio::runtime::Runtime, se
         let _ = closed.send(());
     });
     let _ = on_close.recv_timeout(Duration::from_secs(seconds));
-    drop(bare);
-    drop(sandbox);
+    drop(servers);
 }
 
 fn main() {
@@ -1075,6 +1129,9 @@ fn main() {
                 let turn = repeat % kinds.len().max(1);
                 kinds.rotate_left(turn);
                 for kind in kinds {
+                    if kind == Kind::BareJson && route == Route::Get {
+                        continue; // the same route as `bare`'s
+                    }
                     let measured = measure(kind, route, &fixtures, &settings).await;
                     eprintln!(
                         "repeat {} {:<38} {:<9} {:>8.0} req/s  p50 {:>6.0} µs  p99 {:>6.0} µs  \
