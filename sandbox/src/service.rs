@@ -570,15 +570,18 @@ impl Api for InMemoryService {
         );
         let request = serde_json::to_value(&body).unwrap_or(Value::Null);
         match state.entity_keys.lookup(&scope, &request, Instant::now()) {
-            Lookup::Replay(entity) => return CreateEntityResponse::Created(entity.clone()),
+            Lookup::Replay(&index) => {
+                return CreateEntityResponse::Created(state.entities[index].clone());
+            }
             Lookup::Mismatch => return CreateEntityResponse::BadRequest(key_reused(&scope)),
             Lookup::Fresh => {}
         }
         match create_entity(&mut state, body) {
             Ok(entity) => {
+                let index = state.entities.len() - 1;
                 state
                     .entity_keys
-                    .remember(scope, request, entity.clone(), Instant::now());
+                    .remember(scope, request, index, Instant::now());
                 CreateEntityResponse::Created(entity)
             }
             Err(refused) => *refused,
