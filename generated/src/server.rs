@@ -1195,10 +1195,9 @@ fn authenticate(
 /// A request being checked: its parts, its body, and the violations found so far.
 struct Incoming {
     operation: &'static str,
-    path: Vec<(String, String)>,
+    path: ::axum::extract::RawPathParams,
     query: Vec<(String, String)>,
     headers: ::http::HeaderMap,
-    content_type: Option<String>,
     body: ::axum::body::Bytes,
     json: Option<::serde_json::Value>,
     messages: Vec<String>,
@@ -1222,9 +1221,7 @@ impl Incoming {
             )
             .await
         {
-            Ok(params) => {
-                params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect()
-            }
+            Ok(params) => params,
             Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
         };
         let query = match parts.uri.query() {
@@ -1252,17 +1249,11 @@ impl Incoming {
                 );
             }
         };
-        let content_type = parts
-            .headers
-            .get(::http::header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(str::to_string);
         Ok(Incoming {
             operation,
             path,
             query,
             headers: parts.headers,
-            content_type,
             body,
             json: None,
             messages: Vec::new(),
@@ -1271,9 +1262,7 @@ impl Incoming {
     /// The text of a parameter, header names compared case-insensitively.
     fn value(&self, location: Location, name: &str) -> Option<&str> {
         match location {
-            Location::Path => {
-                self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
-            }
+            Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v),
             Location::Query => {
                 self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
             }
@@ -1304,9 +1293,11 @@ impl Incoming {
             .check_parameters(|location, name| self.value(location, name));
         let has_body = !self.body.is_empty();
         if rules.body.is_some() && has_body {
-            let json_type = self
-                .content_type
-                .as_deref()
+            let content_type = self
+                .headers
+                .get(::http::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok());
+            let json_type = content_type
                 .is_some_and(|ct| {
                     let essence = ct
                         .split(';')
@@ -1320,8 +1311,8 @@ impl Incoming {
                 messages
                     .push(
                         format!(
-                            "Content-Type must be application/json, not {}", self
-                            .content_type.as_deref().unwrap_or("absent")
+                            "Content-Type must be application/json, not {}", content_type
+                            .unwrap_or("absent")
                         ),
                     );
             } else {
@@ -1338,18 +1329,14 @@ impl Incoming {
         }
         if messages.is_empty() { Ok(()) } else { Err(validation_error(messages)) }
     }
-    fn parse<T>(&mut self, location: Location, name: &str, text: &str) -> Option<T>
+    /// A parameter parsed into `T`: `None` when absent, the message when unparsable.
+    fn typed<T>(&self, location: Location, name: &str) -> Option<Result<T, String>>
     where
         T: ::std::str::FromStr,
         T::Err: ::std::fmt::Display,
     {
-        match text.parse::<T>() {
-            Ok(value) => Some(value),
-            Err(err) => {
-                self.messages.push(format!("{location:?} {name}: {err}"));
-                None
-            }
-        }
+        let text = self.value(location, name)?;
+        Some(text.parse::<T>().map_err(|err| format!("{location:?} {name}: {err}")))
     }
     /// A required parameter, typed; `None` (with a message) when absent or unparsable.
     fn required<T>(&mut self, location: Location, name: &str) -> Option<T>
@@ -1357,8 +1344,12 @@ impl Incoming {
         T: ::std::str::FromStr,
         T::Err: ::std::fmt::Display,
     {
-        match self.value(location, name).map(str::to_string) {
-            Some(text) => self.parse(location, name, &text),
+        match self.typed(location, name) {
+            Some(Ok(value)) => Some(value),
+            Some(Err(message)) => {
+                self.messages.push(message);
+                None
+            }
             None => {
                 self.messages.push(format!("{location:?} {name} is required"));
                 None
@@ -1371,8 +1362,12 @@ impl Incoming {
         T: ::std::str::FromStr,
         T::Err: ::std::fmt::Display,
     {
-        match self.value(location, name).map(str::to_string) {
-            Some(text) => self.parse(location, name, &text).map(Some),
+        match self.typed(location, name) {
+            Some(Ok(value)) => Some(Some(value)),
+            Some(Err(message)) => {
+                self.messages.push(message);
+                None
+            }
             None => Some(None),
         }
     }

@@ -548,10 +548,11 @@ fn runtime() -> TokenStream {
         /// A request being checked: its parts, its body, and the violations found so far.
         struct Incoming {
             operation: &'static str,
-            path: Vec<(String, String)>,
+            // Kept as axum gives them (shared, already percent-decoded strings): copying each
+            // name and value into a `String` cost more than the lookups they serve.
+            path: ::axum::extract::RawPathParams,
             query: Vec<(String, String)>,
             headers: ::http::HeaderMap,
-            content_type: Option<String>,
             body: ::axum::body::Bytes,
             json: Option<::serde_json::Value>,
             messages: Vec<String>,
@@ -572,7 +573,7 @@ fn runtime() -> TokenStream {
                 let (mut parts, body) = request.into_parts();
                 authenticate(&parts.headers, parts.uri.query(), requirements)?;
                 let path = match ::axum::extract::RawPathParams::from_request_parts(&mut parts, &()).await {
-                    Ok(params) => params.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+                    Ok(params) => params,
                     Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
                 };
                 let query = match parts.uri.query() {
@@ -586,18 +587,13 @@ fn runtime() -> TokenStream {
                     Ok(body) => body,
                     Err(_) => return Err(validation_error(vec![format!("request body: larger than {limit} bytes, or cut short")])),
                 };
-                let content_type = parts
-                    .headers
-                    .get(::http::header::CONTENT_TYPE)
-                    .and_then(|v| v.to_str().ok())
-                    .map(str::to_string);
-                Ok(Incoming { operation, path, query, headers: parts.headers, content_type, body, json: None, messages: Vec::new() })
+                Ok(Incoming { operation, path, query, headers: parts.headers, body, json: None, messages: Vec::new() })
             }
 
             /// The text of a parameter, header names compared case-insensitively.
             fn value(&self, location: Location, name: &str) -> Option<&str> {
                 match location {
-                    Location::Path => self.path.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
+                    Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v),
                     Location::Query => self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
                     Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
                     Location::Cookie => self
@@ -626,14 +622,15 @@ fn runtime() -> TokenStream {
                 let mut messages = rules.check_parameters(|location, name| self.value(location, name));
                 let has_body = !self.body.is_empty();
                 if rules.body.is_some() && has_body {
-                    let json_type = self.content_type.as_deref().is_some_and(|ct| {
+                    let content_type = self.headers.get(::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+                    let json_type = content_type.is_some_and(|ct| {
                         let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
                         essence == "application/json" || essence.ends_with("+json")
                     });
                     if !json_type {
                         messages.push(format!(
                             "Content-Type must be application/json, not {}",
-                            self.content_type.as_deref().unwrap_or("absent")
+                            content_type.unwrap_or("absent")
                         ));
                     } else {
                         match ::serde_json::from_slice::<::serde_json::Value>(&self.body) {
@@ -654,18 +651,14 @@ fn runtime() -> TokenStream {
                 }
             }
 
-            fn parse<T>(&mut self, location: Location, name: &str, text: &str) -> Option<T>
+            /// A parameter parsed into `T`: `None` when absent, the message when unparsable.
+            fn typed<T>(&self, location: Location, name: &str) -> Option<Result<T, String>>
             where
                 T: ::std::str::FromStr,
                 T::Err: ::std::fmt::Display,
             {
-                match text.parse::<T>() {
-                    Ok(value) => Some(value),
-                    Err(err) => {
-                        self.messages.push(format!("{location:?} {name}: {err}"));
-                        None
-                    }
-                }
+                let text = self.value(location, name)?;
+                Some(text.parse::<T>().map_err(|err| format!("{location:?} {name}: {err}")))
             }
 
             /// A required parameter, typed; `None` (with a message) when absent or unparsable.
@@ -674,8 +667,12 @@ fn runtime() -> TokenStream {
                 T: ::std::str::FromStr,
                 T::Err: ::std::fmt::Display,
             {
-                match self.value(location, name).map(str::to_string) {
-                    Some(text) => self.parse(location, name, &text),
+                match self.typed(location, name) {
+                    Some(Ok(value)) => Some(value),
+                    Some(Err(message)) => {
+                        self.messages.push(message);
+                        None
+                    }
                     None => {
                         self.messages.push(format!("{location:?} {name} is required"));
                         None
@@ -689,8 +686,12 @@ fn runtime() -> TokenStream {
                 T: ::std::str::FromStr,
                 T::Err: ::std::fmt::Display,
             {
-                match self.value(location, name).map(str::to_string) {
-                    Some(text) => self.parse(location, name, &text).map(Some),
+                match self.typed(location, name) {
+                    Some(Ok(value)) => Some(Some(value)),
+                    Some(Err(message)) => {
+                        self.messages.push(message);
+                        None
+                    }
                     None => Some(None),
                 }
             }
