@@ -82,7 +82,8 @@ pub enum Lookup<'a, T> {
 }
 
 struct Entry<T> {
-    request: Value,
+    /// The request as [`canonical`] text.
+    request: Box<str>,
     response: T,
     stored_at: Instant,
 }
@@ -148,7 +149,9 @@ impl<T> IdempotencyStore<T> {
         self.expire(now);
         match self.entries.get(scope) {
             None => Lookup::Fresh,
-            Some(entry) if entry.request == *request => Lookup::Replay(&entry.response),
+            Some(entry) if *entry.request == *canonical(request.clone()) => {
+                Lookup::Replay(&entry.response)
+            }
             Some(_) => Lookup::Mismatch,
         }
     }
@@ -160,7 +163,7 @@ impl<T> IdempotencyStore<T> {
         self.entries.insert(
             scope,
             Entry {
-                request,
+                request: canonical(request),
                 response,
                 stored_at: now,
             },
@@ -189,6 +192,25 @@ impl<T> IdempotencyStore<T> {
     }
 }
 
+/// A request as compact JSON text with every object's members sorted, so that two requests
+/// equal as JSON have equal text. Kept instead of the `Value`, whose maps take several times
+/// the memory of the text for the same body.
+fn canonical(mut request: Value) -> Box<str> {
+    fn sort_members(value: &mut Value) {
+        match value {
+            Value::Object(members) => {
+                // A no-op unless serde_json keeps insertion order (`preserve_order`).
+                members.sort_keys();
+                members.values_mut().for_each(sort_members);
+            }
+            Value::Array(items) => items.iter_mut().for_each(sort_members),
+            _ => {}
+        }
+    }
+    sort_members(&mut request);
+    request.to_string().into_boxed_str()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,6 +232,27 @@ mod tests {
         assert_eq!(
             store.lookup(&scope("pk", 1), &reordered, now),
             Lookup::Replay(&"first")
+        );
+        // Nor inside nested objects and arrays.
+        let nested = json!({"x": {"p": 1, "q": [{"m": 1, "n": 2}]}});
+        store.remember(scope("pk", 2), nested, "nested", now);
+        let nested_reordered = json!({"x": {"q": [{"n": 2, "m": 1}], "p": 1}});
+        assert_eq!(
+            store.lookup(&scope("pk", 2), &nested_reordered, now),
+            Lookup::Replay(&"nested")
+        );
+        assert_eq!(
+            store.lookup(
+                &scope("pk", 2),
+                &json!({"x": {"q": [{"n": 1, "m": 2}], "p": 1}}),
+                now
+            ),
+            Lookup::Mismatch
+        );
+        // Array order does.
+        assert_eq!(
+            store.lookup(&scope("pk", 1), &json!({"a": 1, "b": [2, 1]}), now),
+            Lookup::Mismatch
         );
         assert_eq!(
             store.lookup(&scope("pk", 1), &json!({"a": 2, "b": [1, 2]}), now),
