@@ -47,7 +47,7 @@
 //!
 //! serde_json is built without `preserve_order`, as a server on the generated crate gets it
 //! (see `sandbox/Cargo.toml`); in a build that enables it, every server that parses a body
-//! pays about 40 % more for the parse.
+//! pays about 45 % more for the parse.
 //!
 //! Each measurement stops after `LOAD_TIME_LIMIT_SECS` (default 60) even if requests remain;
 //! only loopback addresses are used. Run without `--bench` (as `cargo test --all-targets`
