@@ -218,10 +218,7 @@ impl ::schemars::JsonSchema for AccountStatus {
         "AccountStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["ACTIVE", "PENDING", "INACTIVE",
-            "CLOSED"] }, { "type" : "string" }] }
-        )
+        super::support::open_enum_schema(AccountStatus::KNOWN)
     }
 }
 /// Type of the bank account.
@@ -305,10 +302,7 @@ impl ::schemars::JsonSchema for AccountType {
         "AccountType".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["CHECKING", "SAVINGS",
-            "INVESTMENT"] }, { "type" : "string" }] }
-        )
+        super::support::open_enum_schema(AccountType::KNOWN)
     }
 }
 /// Amount of a transfer. Unit of amount.value (whole units or minor units) is not shown. Transfer amount bounds are not shown.
@@ -658,10 +652,7 @@ impl ::schemars::JsonSchema for ContentCategory {
         "ContentCategory".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["VAT_DOCUMENT"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(ContentCategory::KNOWN)
     }
 }
 /// Body of POST /banking/accounts; all fields required.
@@ -1114,11 +1105,7 @@ impl ::schemars::JsonSchema for ErrorCode {
         "ErrorCode".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["VALIDATION_ERROR",
-            "NOT_AUTHENTICATED", "ONBOARDING_NOT_FOUND", "ACCOUNT_NOT_FOUND",
-            "DUPLICATE_ENTITY"] }, { "type" : "string" }] }
-        )
+        super::support::open_enum_schema(ErrorCode::KNOWN)
     }
 }
 /// Identity document of an individual or beneficial owner. Allowed values of document_type are not shown.
@@ -1254,10 +1241,7 @@ impl ::schemars::JsonSchema for IncomingTransferNotificationDirection {
         "IncomingTransferNotificationDirection".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["INCOMING"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(IncomingTransferNotificationDirection::KNOWN)
     }
 }
 /// The merchant's required reply to the incoming transfer notification; its field received is boolean true.
@@ -1542,10 +1526,7 @@ impl ::schemars::JsonSchema for NationalEntity {
         "NationalEntity".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["INDIVIDUAL", "ENTITY"] }, {
-            "type" : "string" }] }
-        )
+        super::support::open_enum_schema(NationalEntity::KNOWN)
     }
 }
 /// A receiver's refusal of a notification payload that breaks this contract (not described by the interface document; see the 400 response of incomingTransfer).
@@ -1798,10 +1779,7 @@ impl ::schemars::JsonSchema for OnboardingStatus {
         "OnboardingStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["SUCCEEDED", "INACTIVE"] }, {
-            "type" : "string" }] }
-        )
+        super::support::open_enum_schema(OnboardingStatus::KNOWN)
     }
 }
 /// Type of an onboarding. ONE_STEP_ONBOARDING observed; the complete list is not shown.
@@ -1877,10 +1855,7 @@ impl ::schemars::JsonSchema for OnboardingType {
         "OnboardingType".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["ONE_STEP_ONBOARDING"] }, {
-            "type" : "string" }] }
-        )
+        super::support::open_enum_schema(OnboardingType::KNOWN)
     }
 }
 /// Workflow of an onboarding. DIRECT observed; the complete list is not shown.
@@ -1956,10 +1931,7 @@ impl ::schemars::JsonSchema for OnboardingWorkflow {
         "OnboardingWorkflow".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["DIRECT"] }, { "type" : "string"
-            }] }
-        )
+        super::support::open_enum_schema(OnboardingWorkflow::KNOWN)
     }
 }
 /// Billing or shipping address of the payer. The interface document does not state the types of these fields.
@@ -2229,10 +2201,7 @@ impl ::schemars::JsonSchema for PaymentMethodType {
         "PaymentMethodType".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["BANK_TRANSFER"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(PaymentMethodType::KNOWN)
     }
 }
 /// Payment rail of a transfer.
@@ -2362,11 +2331,7 @@ impl ::schemars::JsonSchema for PaymentRail {
         "PaymentRail".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["ACH_STANDARD", "ACH_SAME_DAY",
-            "WIRE", "RTP", "FPS", "CHAPS", "BACS", "NPP", "PAYTO", "BPAY"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(PaymentRail::KNOWN)
     }
 }
 /// Payment rails of the account. The items are strings; the interface document does not restrict them to the PaymentRail values.
@@ -2456,10 +2421,7 @@ impl ::schemars::JsonSchema for PaymentStatus {
         "PaymentStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["READY_TO_PAY"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(PaymentStatus::KNOWN)
     }
 }
 /// Sub-status of a payment. CREATED observed; allowed values are not shown.
@@ -2535,10 +2497,7 @@ impl ::schemars::JsonSchema for PaymentSubStatus {
         "PaymentSubStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["CREATED"] }, { "type" : "string"
-            }] }
-        )
+        super::support::open_enum_schema(PaymentSubStatus::KNOWN)
     }
 }
 /// Workflow of a payment. SDK_CHECKOUT observed; the complete list is not shown.
@@ -2614,10 +2573,7 @@ impl ::schemars::JsonSchema for PaymentWorkflow {
         "PaymentWorkflow".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["SDK_CHECKOUT"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(PaymentWorkflow::KNOWN)
     }
 }
 /// Payout schedule of a bank withdrawal method. HOLD observed; the complete list is not shown.
@@ -2693,10 +2649,7 @@ impl ::schemars::JsonSchema for PayoutSchedule {
         "PayoutSchedule".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["HOLD"] }, { "type" : "string" }]
-            }
-        )
+        super::support::open_enum_schema(PayoutSchedule::KNOWN)
     }
 }
 /// document {document_type, document_number} of a legal representative or of a customer payer. The interface document does not state the types of these fields.
@@ -2976,10 +2929,7 @@ impl ::schemars::JsonSchema for TransactionCategory {
         "TransactionCategory".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["BANK_TRANSFER"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(TransactionCategory::KNOWN)
     }
 }
 /// Payment method of a transaction; same fields as the payment's, but the method detail is under the key detail.
@@ -3164,10 +3114,7 @@ impl ::schemars::JsonSchema for TransactionStatus {
         "TransactionStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["SUCCEEDED"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(TransactionStatus::KNOWN)
     }
 }
 /// Type of a transaction. PURCHASE observed; allowed values are not shown.
@@ -3243,10 +3190,7 @@ impl ::schemars::JsonSchema for TransactionType {
         "TransactionType".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["PURCHASE"] }, { "type" :
-            "string" }] }
-        )
+        super::support::open_enum_schema(TransactionType::KNOWN)
     }
 }
 /// Direction of a transfer.
@@ -3325,10 +3269,7 @@ impl ::schemars::JsonSchema for TransferDirection {
         "TransferDirection".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["OUTGOING", "INCOMING"] }, {
-            "type" : "string" }] }
-        )
+        super::support::open_enum_schema(TransferDirection::KNOWN)
     }
 }
 /// Provider data of a transfer.
@@ -3457,10 +3398,7 @@ impl ::schemars::JsonSchema for TransferStatus {
         "TransferStatus".into()
     }
     fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        ::schemars::json_schema!(
-            { "type" : "string", "anyOf" : [{ "enum" : ["PENDING", "COMPLETED"] }, {
-            "type" : "string" }] }
-        )
+        super::support::open_enum_schema(TransferStatus::KNOWN)
     }
 }
 /// Body of PATCH /banking/accounts/{account_id}.

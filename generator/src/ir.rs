@@ -35,6 +35,31 @@ pub struct Api {
     /// Examples written on inline or nested schemas (a property's, a body's own schema),
     /// each with that schema (in contract form) and the Rust type at that place.
     pub schema_examples: Vec<SchemaExample>,
+    /// What specgen chose where the document is ambiguous or contradicts itself (duplicate
+    /// operation ids, an `allOf` nothing can satisfy, …), in document order.
+    pub warnings: Vec<Warning>,
+}
+
+/// A choice specgen made about a place in the document that its author may want to revisit.
+/// Generation goes on; the CLI prints these on stderr and the build step as cargo warnings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// JSON pointer of the place.
+    pub pointer: String,
+    /// 1-based line and column of that place in the source, when known.
+    pub location: Option<(usize, usize)>,
+    /// What was found and what specgen did about it.
+    pub message: String,
+}
+
+impl std::fmt::Display for Warning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.pointer, self.message)?;
+        if let Some((line, column)) = self.location {
+            write!(f, " (line {line}, column {column})")?;
+        }
+        Ok(())
+    }
 }
 
 /// An example on an inline or nested schema.
@@ -152,6 +177,8 @@ pub struct UnionDef {
     pub discriminator: Option<Discriminator>,
     /// Rust name of the variant that keeps, as JSON, a value no alternative accepts.
     pub catch_all: String,
+    /// `oneOf` (a valid value matches exactly one alternative) rather than `anyOf`.
+    pub exclusive: bool,
 }
 
 /// One alternative of a union.
@@ -161,6 +188,70 @@ pub struct UnionVariant {
     pub rust_name: String,
     /// Its payload type.
     pub ty: TypeRef,
+    /// What a value must look like to be this alternative, read from its schema once; the
+    /// generated deserializer chooses by these facts, not by serde's first success.
+    pub facts: VariantFacts,
+    /// The alternative's schema as JSON Schema with refs to components (the generated
+    /// round-trip tests check that a value landing here satisfies it).
+    pub schema: Value,
+}
+
+/// The facts that tell the alternatives of a union apart.
+///
+/// A lenient alternative (an open object, an enum with a catch-all) accepts nearly any value,
+/// so "the first alternative that deserializes" is usually the wrong one. These facts rule
+/// alternatives out (wrong JSON type, a required member missing, a tag with another value, a
+/// member a closed object does not declare) and rank the rest (tags matched, members declared).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VariantFacts {
+    /// JSON types the alternative accepts; empty when it accepts any.
+    pub kinds: Vec<JsonKind>,
+    /// Members an object must have.
+    pub required: Vec<String>,
+    /// Members whose value is fixed by a `const` or a closed `enum` (implicit tags), with the
+    /// values allowed, in document order.
+    pub tags: Vec<(String, Vec<Value>)>,
+    /// Members the object declares.
+    pub declared: Vec<String>,
+    /// `additionalProperties: false`: a member not in `declared` rules the alternative out.
+    pub closed: bool,
+    /// For a scalar alternative with a closed `enum` or `const`: the values allowed.
+    pub values: Option<Vec<Value>>,
+}
+
+/// A JSON value's type, as JSON Schema's `type` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JsonKind {
+    /// `null`
+    Null,
+    /// `boolean`
+    Boolean,
+    /// `integer`: a number without a fractional part.
+    Integer,
+    /// `number` (integers included).
+    Number,
+    /// `string`
+    String,
+    /// `array`
+    Array,
+    /// `object`
+    Object,
+}
+
+impl JsonKind {
+    /// The kind for a JSON Schema `type` name.
+    pub fn from_name(name: &str) -> Option<JsonKind> {
+        Some(match name {
+            "null" => JsonKind::Null,
+            "boolean" => JsonKind::Boolean,
+            "integer" => JsonKind::Integer,
+            "number" => JsonKind::Number,
+            "string" => JsonKind::String,
+            "array" => JsonKind::Array,
+            "object" => JsonKind::Object,
+            _ => return None,
+        })
+    }
 }
 
 /// A discriminator: which property selects the alternative, and the values for each.

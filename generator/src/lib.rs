@@ -17,6 +17,13 @@ pub mod ir;
 pub mod load;
 pub mod output;
 
+/// The runtime that `support::union` of every generated crate is copied from, compiled here so
+/// that its unit tests run as part of specgen's.
+#[cfg(test)]
+#[path = "../runtime/union.rs"]
+#[allow(dead_code)] // used by the generated models, not by specgen
+mod union_runtime;
+
 use std::collections::BTreeMap;
 
 pub use builder::Builder;
@@ -36,9 +43,24 @@ pub struct Options {
     pub no_example_tests: bool,
 }
 
+/// A generated crate and what specgen chose along the way.
+#[derive(Debug, Clone)]
+pub struct Generation {
+    /// `Cargo.toml`, `src/` and `schemas/`, sorted by path.
+    pub files: Vec<GeneratedFile>,
+    /// Choices made where the document is ambiguous (duplicate operation ids, clashing
+    /// names, contradictory `allOf`), for the user to see.
+    pub warnings: Vec<ir::Warning>,
+}
+
 /// The complete generated crate for a document: `Cargo.toml`, `src/`, and `schemas/`, sorted
 /// by path.
 pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<GeneratedFile>> {
+    generate(doc, options).map(|generation| generation.files)
+}
+
+/// The generated crate for a document, with the warnings of the way there.
+pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
     let api = build_ir(doc, options)?;
     let info = emit::krate::CrateInfo {
         name: crate_name(doc, options),
@@ -64,7 +86,7 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
                 let sites = examples::sites(&api);
                 let checked = examples::check(&api, &sites, &contract)?;
                 // `None` when there is no example to test.
-                if let Some(file) = emit::example_tests::emit(&checked)? {
+                if let Some(file) = emit::example_tests::emit(&api, &checked)? {
                     files.push(file);
                     example_tests = true;
                 }
@@ -84,7 +106,10 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
     files.push(emit::krate::lib_rs(&api, &sides)?);
     files.extend(contract_side);
     files.sort();
-    Ok(files)
+    Ok(Generation {
+        files,
+        warnings: api.warnings,
+    })
 }
 
 /// Every Rust file that does not depend on the contract, emitted in parallel.

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use specgen::output::{self, Drift};
-use specgen::{Options, generate_crate, load};
+use specgen::{Options, load};
 
 /// Generates Rust bindings and a JSON Schema contract from an OpenAPI document.
 #[derive(Parser)]
@@ -69,10 +69,15 @@ fn main() -> ExitCode {
     }
 }
 
+/// The crate for the target's spec; the warnings of the way there go to stderr.
 fn files_for(target: &Target) -> Result<Vec<specgen::GeneratedFile>, String> {
     let options = target.options()?;
     let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
-    generate_crate(&doc, &options).map_err(|e| e.to_string())
+    let generation = specgen::generate(&doc, &options).map_err(|e| e.to_string())?;
+    for warning in &generation.warnings {
+        eprintln!("warning: {warning}");
+    }
+    Ok(generation.files)
 }
 
 fn generate(target: &Target) -> ExitCode {

@@ -239,9 +239,31 @@ components:
     );
 }
 
+/// `generate` accepts the document (exit 0), prints every expected fragment among its
+/// `warning:` lines on stderr, and writes the crate. Returns stderr.
+fn assert_generates_with_warnings(file_name: &str, document: &str, expected: &[&str]) -> String {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec(file_name, document);
+    let output = sandbox.run(&["generate".as_ref(), "--spec".as_ref(), spec.as_os_str()]);
+    assert_success(&output, file_name);
+    let text = stderr(&output);
+    let warnings: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("warning: "))
+        .collect();
+    for fragment in expected {
+        assert!(
+            warnings.iter().any(|line| line.contains(fragment)),
+            "{file_name}: no warning mentions `{fragment}`:\n{text}"
+        );
+    }
+    assert!(sandbox.out().join("src/models.rs").exists());
+    text
+}
+
 #[test]
-fn all_of_over_a_non_object_is_unsupported() {
-    assert_refused(
+fn all_of_parts_that_contradict_each_other_keep_the_value_as_json() {
+    let text = assert_generates_with_warnings(
         "allof.yaml",
         r##"openapi: 3.1.0
 info: {title: AllOf, version: "1"}
@@ -256,15 +278,17 @@ components:
             b: {type: string}
 "##,
         &[
-            "#/components/schemas/A/allOf/0: unsupported allOf",
-            "(line 8, column ",
+            "#/components/schemas/A: allOf combines parts of different shapes",
+            "kept as JSON",
+            "(line 7, column 7)",
         ],
     );
+    assert_eq!(text.matches("warning: ").count(), 1, "{text}");
 }
 
 #[test]
-fn a_duplicate_operation_id_names_both_operations() {
-    assert_refused(
+fn a_duplicate_operation_id_is_disambiguated_with_a_warning_per_operation() {
+    let text = assert_generates_with_warnings(
         "duplicate-operation.yaml",
         r##"openapi: 3.1.0
 info: {title: Duplicate, version: "1"}
@@ -275,16 +299,18 @@ paths:
     post: {operationId: listThings, responses: {'204': {description: done}}}
 "##,
         &[
-            "duplicate operationId 'listThings'",
-            "#/paths/~1a/get",
-            "#/paths/~1b/post",
+            "#/paths/~1a/get: operationId 'listThings' is used by 2 operations (GET /a, POST /b); \
+             this one is generated as 'listThings_get'",
+            "#/paths/~1b/post: operationId 'listThings' is used by 2 operations (GET /a, POST /b); \
+             this one is generated as 'listThings_post'",
         ],
     );
+    assert_eq!(text.matches("warning: ").count(), 2, "{text}");
 }
 
 #[test]
-fn operation_ids_that_become_the_same_function_name_both_named() {
-    assert_refused(
+fn operation_ids_that_become_the_same_function_name_are_told_apart_by_path() {
+    assert_generates_with_warnings(
         "function-collision.yaml",
         r##"openapi: 3.1.0
 info: {title: Functions, version: "1"}
@@ -295,16 +321,17 @@ paths:
     get: {operationId: get_thing, responses: {'204': {description: done}}}
 "##,
         &[
-            "two definitions would both be named `get_thing`",
-            "#/paths/~1a/get",
-            "#/paths/~1b/get",
+            "#/paths/~1a/get: operationId 'get-thing' makes the same Rust name as another \
+             operation's (GET /a, GET /b); this one is generated as 'get-thing_get_a'",
+            "#/paths/~1b/get: operationId 'get_thing' makes the same Rust name as another \
+             operation's (GET /a, GET /b); this one is generated as 'get_thing_get_b'",
         ],
     );
 }
 
 #[test]
-fn component_names_that_become_the_same_type_name_both_named() {
-    assert_refused(
+fn component_names_that_become_the_same_type_name_keep_the_exact_one_and_number_the_other() {
+    assert_generates_with_warnings(
         "collision.yaml",
         r##"openapi: 3.1.0
 info: {title: Collision, version: "1"}
@@ -315,9 +342,8 @@ components:
     FooBar: {type: integer}
 "##,
         &[
-            "two definitions would both be named `FooBar`",
-            "#/components/schemas/foo_bar",
-            "#/components/schemas/FooBar",
+            "#/components/schemas/foo_bar: `FooBar` is taken by #/components/schemas/FooBar; \
+           this component is generated as `FooBar2`",
         ],
     );
 }

@@ -245,36 +245,85 @@ fn schema_valid_examples_round_trip() {
         .iter()
         .flat_map(|(_, files, _)| files)
         .filter(|file| file.path.ends_with("src/example_tests.rs"))
-        .map(|file| file.contents.matches("#[test]").count())
+        .map(|file| file.contents.matches("round_trip::<").count())
         .sum();
-    assert!(tested > 100, "only {tested} example tests were generated");
+    assert!(
+        tested > 100,
+        "only {tested} examples were generated as round trips"
+    );
     // The round trips need only the models: no server, client or webhook side is built, which
     // keeps this second build small.
-    let (dir, _features) = prepare(&crates);
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let output = Command::new(&cargo)
-        .args(["test", "--offline", "--workspace", "--lib"])
-        .current_dir(dir.path())
-        .env("CARGO_TARGET_DIR", target_dir())
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .expect("running cargo test");
+    let output = cargo_test(&crates);
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let passed: usize = stdout
-        .lines()
-        .filter_map(|line| line.strip_prefix("test result: ok. "))
-        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
-        .sum();
     assert!(
         output.status.success(),
         "example round trips failed:\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(
-        passed, tested,
-        "every generated example test ran and passed"
-    );
+    let passed: usize = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("specgen examples: "))
+        .filter_map(|rest| rest.split(' ').next()?.parse::<usize>().ok())
+        .sum();
+    assert_eq!(passed, tested, "every generated example ran and passed");
+}
+
+/// Proof that the variant check can fail: the crate of the undiscriminated-unions fixture,
+/// with its unions choosing the first alternative that deserializes and keeps the value (what
+/// serde's `untagged` does, and what specgen did before), fails its example test on the
+/// examples that round-trip *equal* through the wrong alternative.
+#[test]
+fn first_success_unions_fail_the_variant_check() {
+    assert_compiles(main_build());
+    let fixture = FIXTURES
+        .iter()
+        .find(|fixture| fixture.file == "unions-undiscriminated.yaml")
+        .expect("the fixture is in the table");
+    let name = "mutant-first-success".to_string();
+    let options = common::options(Some(name.clone()), fixture.overrides());
+    let mut files = common::generate(&fixture.path(), &options);
+    let models = files
+        .iter_mut()
+        .find(|file| file.path.ends_with("src/models.rs"))
+        .expect("models.rs");
+    let ranked = "union::rank(&value, ALTERNATIVES)";
+    assert!(models.contents.contains(ranked));
+    models.contents = models
+        .contents
+        .replace(ranked, "(0..ALTERNATIVES.len()).collect::<Vec<_>>()");
+    let output = cargo_test(&[(name, files, false)]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success(), "the mutant passed:\n{stdout}");
+    for expected in [
+        "#/components/schemas/BankAccount/examples/0: a `BankAccount` value landed in \
+         `HuLocalAccountIdentification`, whose schema it does not satisfy",
+        "examples/card/value: a `PaymentRequestPaymentMethod` value landed in `IdealDetails`, \
+         whose schema it does not satisfy",
+        "#/components/schemas/Closed/examples/0: a `Closed` value landed in `Variant0`",
+    ] {
+        assert!(stdout.contains(expected), "no `{expected}` in:\n{stdout}");
+    }
+}
+
+/// `cargo test --lib` over a workspace of the crates, with what passing tests print.
+fn cargo_test(crates: &[(String, Vec<GeneratedFile>, bool)]) -> std::process::Output {
+    let (dir, _features) = prepare(crates);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    Command::new(&cargo)
+        .args([
+            "test",
+            "--offline",
+            "--workspace",
+            "--lib",
+            "--",
+            "--show-output",
+        ])
+        .current_dir(dir.path())
+        .env("CARGO_TARGET_DIR", target_dir())
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("running cargo test")
 }
 
 /// The one cargo run over everything that should build, shared by the tests below.

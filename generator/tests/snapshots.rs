@@ -109,10 +109,14 @@ documents! {corpus_document:
 }
 
 documents! {fixture_document:
+    fixture_all_of_shapes => "all-of-shapes.yaml",
+    fixture_duplicate_operation_ids => "duplicate-operation-ids.yaml",
     fixture_enums => "enums.yaml",
     fixture_formats => "formats.yaml",
     fixture_inline_naming => "inline-naming.yaml",
+    fixture_large_enum => "large-enum.yaml",
     fixture_maps_arrays => "maps-arrays.yaml",
+    fixture_name_collisions => "name-collisions.yaml",
     fixture_names => "names.yaml",
     fixture_nullable_30 => "nullable-30.yaml",
     fixture_nullable_31 => "nullable-31.yaml",
@@ -121,6 +125,7 @@ documents! {fixture_document:
     fixture_recursion => "recursion.yaml",
     fixture_recursive_unions => "recursive-unions.yaml",
     fixture_unions => "unions.yaml",
+    fixture_unions_undiscriminated => "unions-undiscriminated.yaml",
 }
 
 /// The tables, the directories and the tests above name the same documents, so that a new

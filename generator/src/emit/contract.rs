@@ -254,9 +254,21 @@ fn collect_refs(value: &Value, out: &mut BTreeSet<String>) {
     }
 }
 
-/// The component a `$ref` names, decoded (`#/components/schemas/Order%20Line` → `Order Line`).
+/// The component a `$ref` names or points into, decoded (`#/components/schemas/Order%20Line`
+/// → `Order Line`).
 fn component_of(reference: &str) -> Option<String> {
-    crate::ir::build::component_name(reference)
+    crate::ir::build::component_target(reference).map(|(name, _)| name)
+}
+
+/// A `$ref` at or into a component, as a pointer into the bundle's `$defs`.
+fn bundled_ref(reference: &str) -> Option<String> {
+    let (name, rest) = crate::ir::build::component_target(reference)?;
+    let mut out = format!("#/$defs/{}", escape(&name));
+    for segment in rest {
+        out.push('/');
+        out.push_str(&escape(&segment));
+    }
+    Some(out)
 }
 
 fn rewrite(value: &Value) -> Value {
@@ -264,8 +276,8 @@ fn rewrite(value: &Value) -> Value {
         Value::Object(map) => Value::Object(
             map.iter()
                 .map(|(key, inner)| {
-                    let inner = match (key.as_str(), inner.as_str().and_then(component_of)) {
-                        ("$ref", Some(name)) => Value::String(format!("#/$defs/{}", escape(&name))),
+                    let inner = match (key.as_str(), inner.as_str().and_then(bundled_ref)) {
+                        ("$ref", Some(bundled)) => Value::String(bundled),
                         _ => rewrite(inner),
                     };
                     (key.clone(), inner)

@@ -1,24 +1,41 @@
-//! `src/example_tests.rs` of the generated crate: one round-trip test per example in the spec.
-//! Each deserializes the example into the generated type for the place it stands and
-//! serializes it back, and fails naming the example's JSON pointer. Equality follows the rules
-//! in the README: objects compare as maps (key order is free), absent and null stay distinct,
-//! numbers compare by value (`1` equals `1.0`).
+//! `src/example_tests.rs` of the generated crate: every example in the spec, round-tripped
+//! through the generated type for the place it stands, and proven to land in the right
+//! alternative of every union it passes through.
+//!
+//! The examples are a table, checked by one generic function instantiated once per type, so a
+//! spec with a thousand examples costs a thousand table rows, not a thousand test functions.
+//! Each example:
+//! - deserializes into its type, serializes back (through text, as a peer would read it) and
+//!   compares equal by the README's rules: objects as maps, absent and null distinct, numbers
+//!   by value;
+//! - for each union value met on the way, lands in an alternative whose schema it satisfies,
+//!   never in the union's catch-all: an equal round trip through the wrong alternative (the
+//!   lost members sitting in its `additional_properties`) fails here.
+//!
+//! With `SPECGEN_UNION_REPORT=<file>` set, the test appends one JSON line per union value to
+//! the file (example, union, alternative), which `scripts/sweep-corpus.sh` counts.
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use proc_macro2::TokenStream;
 use quote::quote;
+use serde_json::Value;
 
-use super::types::{ident, rust_type};
+use super::contract::{bundle, component_path};
+use super::types::rust_type;
 use super::{GeneratedFile, rust_file};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::examples::Site;
+use crate::ir::build::component_target;
+use crate::ir::{Additional, Api, TypeKind, TypeRef};
 
-/// The examples test file: a test per example that is valid against its schema; the others
+/// The examples test file: a row per example that is valid against its schema; the others
 /// are named in the file's documentation with the reason. `None` when nothing is testable.
-pub fn emit(checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile>> {
+pub fn emit(api: &Api, checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile>> {
     let models = quote!(crate::models::);
-    let mut tests = Vec::new();
+    let mut rows = Vec::new();
     let mut skipped = Vec::new();
-    let mut names = std::collections::HashSet::new();
+    let mut roots = Vec::new();
     for (site, violations) in checked {
         let Some(ty) = &site.ty else {
             continue;
@@ -28,23 +45,15 @@ pub fn emit(checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile
             skipped.push(format!(" - `{pointer}`: {first}"));
             continue;
         }
+        roots.push(ty.clone());
         let ty = rust_type(ty, &models)?;
         let json = site.example.value.to_string();
-        let mut name = crate::ir::naming::snake(pointer, "example");
-        while !names.insert(name.clone()) {
-            name.push('_');
-        }
-        let name = ident(&name);
-        tests.push(quote! {
-            #[test]
-            fn #name() {
-                round_trip::<#ty>(#pointer, #json);
-            }
-        });
+        rows.push(quote!((#pointer, #json, round_trip::<#ty>)));
     }
-    if tests.is_empty() {
+    if rows.is_empty() {
         return Ok(None);
     }
+    let unions = union_table(api, &roots)?;
     let skipped_docs = (!skipped.is_empty()).then(|| {
         let mut lines = vec![
             String::new(),
@@ -56,50 +65,214 @@ pub fn emit(checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile
         lines.extend(skipped);
         quote!(#(#![doc = #lines])*)
     });
-    rust_file("src/example_tests.rs", tokens(tests, skipped_docs)).map(Some)
+    rust_file("src/example_tests.rs", tokens(rows, unions, skipped_docs)).map(Some)
 }
 
-fn tokens(tests: Vec<TokenStream>, skipped: Option<TokenStream>) -> TokenStream {
+/// `(union, [(alternative, schema)])` for every union reachable from the examples' types, the
+/// schema being a contract file (`File`) or an inline bundle (`Inline`).
+fn union_table(api: &Api, roots: &[TypeRef]) -> Result<Vec<TokenStream>> {
+    let components: BTreeMap<&str, &Value> = api
+        .schemas
+        .iter()
+        .map(|(name, schema)| (name.as_str(), schema))
+        .collect();
+    let mut rows = Vec::new();
+    for name in reachable(api, roots) {
+        let Some(TypeKind::Union(union)) = api.type_named(&name).map(|def| &def.kind) else {
+            continue;
+        };
+        let mut alternatives = Vec::new();
+        for variant in &union.variants {
+            let label = variant.rust_name.as_str();
+            let schema = match component_file(&variant.schema) {
+                Some(path) => quote!(Schema::File(#path)),
+                None => {
+                    let bundled = bundle(&variant.schema, &components)?;
+                    let text = serde_json::to_string(&bundled).map_err(|err| Error::Emit {
+                        file: "src/example_tests.rs".into(),
+                        message: err.to_string(),
+                    })?;
+                    quote!(Schema::Inline(#text))
+                }
+            };
+            alternatives.push(quote!((#label, #schema)));
+        }
+        rows.push(quote!((#name, &[#(#alternatives),*])));
+    }
+    Ok(rows)
+}
+
+/// The contract file of a schema that is only a reference to a component.
+fn component_file(schema: &Value) -> Option<String> {
+    let map = schema.as_object()?;
+    if map.len() != 1 {
+        return None;
+    }
+    let (name, rest) = component_target(map.get("$ref")?.as_str()?)?;
+    rest.is_empty().then(|| component_path(&name))
+}
+
+/// Names of the types reachable from `roots`, sorted.
+fn reachable(api: &Api, roots: &[TypeRef]) -> BTreeSet<String> {
+    fn visit(ty: &TypeRef, api: &Api, seen: &mut BTreeSet<String>) {
+        match ty {
+            TypeRef::Named(name) => {
+                if !seen.insert(name.clone()) {
+                    return;
+                }
+                let Some(def) = api.type_named(name) else {
+                    return;
+                };
+                match &def.kind {
+                    TypeKind::Struct(object) => {
+                        for field in &object.fields {
+                            visit(&field.ty, api, seen);
+                        }
+                        if let Additional::Typed(value) = &object.additional {
+                            visit(value, api, seen);
+                        }
+                    }
+                    TypeKind::Union(union) => {
+                        for variant in &union.variants {
+                            visit(&variant.ty, api, seen);
+                        }
+                    }
+                    TypeKind::Newtype(inner) | TypeKind::Alias(inner) => visit(inner, api, seen),
+                    TypeKind::Enum(_) => {}
+                }
+            }
+            TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+                visit(inner, api, seen)
+            }
+            TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+        }
+    }
+    let mut seen = BTreeSet::new();
+    for root in roots {
+        visit(root, api, &mut seen);
+    }
+    seen
+}
+
+fn tokens(
+    rows: Vec<TokenStream>,
+    unions: Vec<TokenStream>,
+    skipped: Option<TokenStream>,
+) -> TokenStream {
     quote! {
-        //! Round trips of every example in the spec through its generated type.
+        //! Every example in the spec through its generated type: the round trip is equal, and
+        //! each union value lands in an alternative whose schema it satisfies.
         #skipped
 
-        /// Deserializes the example into `T`, serializes it back, and compares.
-        fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(pointer: &str, json: &str) {
-            let original: ::serde_json::Value = match ::serde_json::from_str(json) {
-                Ok(value) => value,
-                Err(err) => panic!("{pointer}: the example is not JSON: {err}"),
-            };
-            let typed: T = match ::serde_json::from_value(original.clone()) {
-                Ok(typed) => typed,
-                Err(err) => panic!("{pointer}: the example does not deserialize into {}: {err}", ::std::any::type_name::<T>()),
-            };
-            let back = match ::serde_json::to_value(&typed) {
-                Ok(value) => value,
-                Err(err) => panic!("{pointer}: the example does not serialize back: {err}"),
-            };
-            assert!(
-                same_json(&original, &back),
-                "{pointer}: the round trip changed the example\n  before: {original}\n  after:  {back}"
-            );
+        use ::serde_json::Value;
+
+        use crate::support::union::{decisions, same_json};
+
+        /// Where an alternative's schema lives.
+        #[allow(dead_code)]
+        enum Schema {
+            /// A contract file under `schemas/`, embedded in `crate::contract`.
+            File(&'static str),
+            /// A self-contained schema.
+            Inline(&'static str),
         }
 
-        /// JSON equality with numbers compared by value.
-        fn same_json(a: &::serde_json::Value, b: &::serde_json::Value) -> bool {
-            use ::serde_json::Value;
-            match (a, b) {
-                (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
-                (Value::Array(x), Value::Array(y)) => {
-                    x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
-                }
-                (Value::Object(x), Value::Object(y)) => {
-                    x.len() == y.len()
-                        && x.iter().all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
-                }
-                _ => a == b,
+        /// Every example: its JSON pointer in the spec, its JSON, and its round trip.
+        #[allow(clippy::type_complexity)]
+        static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, String>)] = &[#(#rows),*];
+
+        /// Every union the examples can pass through, with the schema of each alternative.
+        #[allow(clippy::type_complexity)]
+        static UNIONS: &[(&str, &[(&str, Schema)])] = &[#(#unions),*];
+
+        /// Deserializes an example into `T`, serializes it back through text and compares;
+        /// returns the union choices made on the way.
+        fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> Result<Vec<decisions::Decision>, String> {
+            let original: Value = ::serde_json::from_str(json).map_err(|err| format!("the example is not JSON: {err}"))?;
+            let (typed, choices) = decisions::observe(|| ::serde_json::from_value::<T>(original.clone()));
+            let typed = typed.map_err(|err| format!("the example does not deserialize into {}: {err}", ::std::any::type_name::<T>()))?;
+            let text = ::serde_json::to_string(&typed).map_err(|err| format!("the example does not serialize back: {err}"))?;
+            let back: Value = ::serde_json::from_str(&text).map_err(|err| format!("serialized back, the example is not JSON: {err}"))?;
+            if !same_json(&original, &back) {
+                return Err(format!("the round trip changed the example\n  before: {original}\n  after:  {back}"));
+            }
+            Ok(choices)
+        }
+
+        /// Checks that a union value landed in an alternative whose schema it satisfies.
+        fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
+            let alternatives = UNIONS
+                .iter()
+                .find(|(union, _)| *union == choice.union)
+                .map(|(_, alternatives)| *alternatives)
+                .ok_or_else(|| format!("no alternatives listed for union `{}`", choice.union))?;
+            let Some(index) = choice.variant else {
+                return Err(format!("a `{}` value landed in no alternative and was kept as JSON: {}", choice.union, choice.value));
+            };
+            let (variant, schema) = &alternatives[index];
+            let text = match schema {
+                Schema::File(path) => crate::contract::file(path).ok_or_else(|| format!("no contract file {path}"))?,
+                Schema::Inline(text) => text,
+            };
+            let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("the schema of `{}::{variant}` is not JSON: {err}", choice.union))?;
+            let validator = ::jsonschema::options()
+                .with_draft(::jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .build(&schema)
+                .map_err(|err| format!("the schema of `{}::{variant}` does not compile: {err}", choice.union))?;
+            let errors: Vec<String> = validator.iter_errors(&choice.value).map(|err| format!("{}: {err}", err.instance_path())).collect();
+            if errors.is_empty() {
+                Ok(variant)
+            } else {
+                Err(format!("a `{}` value landed in `{variant}`, whose schema it does not satisfy ({}): {}", choice.union, errors.join("; "), choice.value))
             }
         }
 
-        #(#tests)*
+        #[test]
+        fn examples_round_trip_into_the_right_alternative() {
+            let report = ::std::env::var_os("SPECGEN_UNION_REPORT");
+            let mut lines = String::new();
+            let mut failures = Vec::new();
+            let mut unions = 0;
+            for (pointer, json, round_trip) in EXAMPLES {
+                match round_trip(json) {
+                    Err(err) => failures.push(format!("{pointer}: {err}")),
+                    Ok(choices) => {
+                        for choice in &choices {
+                            match landed_right(choice) {
+                                Ok(variant) => {
+                                    unions += 1;
+                                    let line = ::serde_json::json!({ "example": pointer, "union": choice.union, "variant": variant });
+                                    lines.push_str(&format!("{line}\n"));
+                                }
+                                Err(err) => failures.push(format!("{pointer}: {err}")),
+                            }
+                        }
+                    }
+                }
+            }
+            if let Some(path) = report {
+                use ::std::io::Write as _;
+                let written = ::std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(&path)
+                    .and_then(|mut file| file.write_all(lines.as_bytes()));
+                if let Err(err) = written {
+                    failures.push(format!("SPECGEN_UNION_REPORT: {err}"));
+                }
+            }
+            println!(
+                "specgen examples: {} round-tripped, {unions} union values in an alternative whose schema they satisfy",
+                EXAMPLES.len() - failures.len().min(EXAMPLES.len())
+            );
+            assert!(
+                failures.is_empty(),
+                "{} failure(s) among the {} examples:\n{}",
+                failures.len(),
+                EXAMPLES.len(),
+                failures.join("\n")
+            );
+        }
     }
 }

@@ -69,6 +69,7 @@ uuid = {{ version = "1", features = ["serde"] }}
 
 [dev-dependencies]
 axum = {{ version = "0.8", default-features = false, features = ["http1", "json", "tokio"] }}
+jsonschema = {{ version = "0.60", default-features = false }}
 tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "net"] }}
 "#,
         name = info.name,

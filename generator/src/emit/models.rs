@@ -14,7 +14,8 @@ use crate::error::Result;
 use serde_json::Value;
 
 use crate::ir::{
-    Additional, Api, EnumDef, Field, Scalar, StructDef, TypeDef, TypeKind, TypeRef, UnionDef,
+    Additional, Api, EnumDef, Field, JsonKind, Scalar, StructDef, TypeDef, TypeKind, TypeRef,
+    UnionDef, VariantFacts,
 };
 
 /// The models file.
@@ -98,7 +99,14 @@ fn struct_def(
     }
     let additional_name = ident(&object.additional_name);
     match &object.additional {
-        Additional::Forbidden => {}
+        // Closed (`additionalProperties: false`), yet a peer may still send more: keep it
+        // rather than drop it silently. The validator is where such members are refused.
+        Additional::Forbidden => fields.push(quote! {
+            /// Properties the schema does not allow, kept so that nothing is lost (the
+            /// validator reports them).
+            #[serde(flatten)]
+            pub #additional_name: ::serde_json::Map<String, ::serde_json::Value>,
+        }),
         Additional::Any => fields.push(quote! {
             /// Properties the schema does not declare, kept so that nothing is lost.
             #[serde(flatten)]
@@ -298,7 +306,6 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
         let text = format!(" `{wire}`");
         quote!(#[doc = #text])
     });
-    let schema_values = wires.clone();
     let type_name = def.name.as_str();
     quote! {
         #docs
@@ -378,10 +385,7 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
             }
 
             fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                ::schemars::json_schema!({
-                    "type": "string",
-                    "anyOf": [{ "enum": [#(#schema_values),*] }, { "type": "string" }]
-                })
+                super::support::open_enum_schema(#name::KNOWN)
             }
         }
     }
@@ -398,14 +402,23 @@ fn union_def(
     let catch_all = ident(&union.catch_all);
     let mut variants = Vec::new();
     let mut payloads = Vec::new();
-    for variant in &union.variants {
-        variants.push(ident(&variant.rust_name));
+    let mut builds = Vec::new();
+    for (index, variant) in union.variants.iter().enumerate() {
+        let variant_name = ident(&variant.rust_name);
         let payload = rust_type(&variant.ty, &here)?;
+        let index = proc_macro2::Literal::usize_unsuffixed(index);
         if boxed.contains(&(def.name.clone(), variant.rust_name.clone())) {
             payloads.push(quote!(Box<#payload>));
+            builds.push(quote! {
+                #index => ::serde::Deserialize::deserialize(value).ok().map(|inner| #name::#variant_name(Box::new(inner))),
+            });
         } else {
             payloads.push(payload);
+            builds.push(quote! {
+                #index => ::serde::Deserialize::deserialize(value).ok().map(#name::#variant_name),
+            });
         }
+        variants.push(variant_name);
     }
     let type_name = def.name.as_str();
     let schema_impl = quote! {
@@ -422,64 +435,137 @@ fn union_def(
             }
         }
     };
-    let Some(discriminator) = &union.discriminator else {
-        // No discriminator: the first alternative that accepts the value wins; a value none
-        // accepts is kept as JSON rather than failing the whole message.
-        return Ok(quote! {
-            #docs
-            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-            #[serde(untagged)]
-            pub enum #name {
-                #(#variants(#payloads),)*
-                /// A value no alternative accepts, kept as received.
-                #catch_all(::serde_json::Value),
-            }
-
-            #schema_impl
-        });
+    let alternatives: Vec<TokenStream> = union
+        .variants
+        .iter()
+        .map(|v| alternative(&v.facts))
+        .collect();
+    let uses_literals = union
+        .variants
+        .iter()
+        .any(|v| !v.facts.tags.is_empty() || v.facts.values.is_some());
+    let imports = if uses_literals {
+        quote!(
+            use super::support::union::{self, Alternative, Literal};
+        )
+    } else {
+        quote!(
+            use super::support::union::{self, Alternative};
+        )
     };
-    let property = discriminator.property.as_str();
-    let arms = discriminator.mapping.iter().map(|(value, index)| {
-        let variant = &variants[*index];
-        quote! {
-            Some(#value) => ::serde_json::from_value(value)
-                .map(#name::#variant)
-                .map_err(::serde::de::Error::custom),
+    let order = match &union.discriminator {
+        None => quote!(union::rank(&value, ALTERNATIVES)),
+        Some(discriminator) => {
+            let property = discriminator.property.as_str();
+            let arms = discriminator.mapping.iter().map(|(value, index)| {
+                let index = proc_macro2::Literal::usize_unsuffixed(*index);
+                quote!(Some(#value) => vec![#index],)
+            });
+            // An unmapped or missing tag still has a shape: choose by the facts then.
+            quote! {
+                match union::tag(&value, #property) {
+                    #(#arms)*
+                    _ => union::rank(&value, ALTERNATIVES),
+                }
+            }
         }
-    });
+    };
+    let how = if union.discriminator.is_some() {
+        "Chooses the alternative by the discriminator (by the facts of each alternative when \
+         the tag is missing or not mapped)"
+    } else {
+        "Chooses the alternative the value really is, by the facts of each alternative's \
+         schema (see `support::union`), not by which deserializes first"
+    };
+    let how = format!(" {how}; a value no alternative keeps whole is kept as JSON.");
     Ok(quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq)]
+        #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
+        #[serde(untagged)]
         pub enum #name {
             #(#variants(#payloads),)*
-            /// A value whose discriminator the spec does not map, kept as received.
+            /// A value no alternative keeps whole, kept as received.
             #catch_all(::serde_json::Value),
         }
 
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    #(#name::#variants(value) => value.serialize(serializer),)*
-                    #name::#catch_all(value) => value.serialize(serializer),
-                }
-            }
-        }
-
-        /// Chooses the alternative by the discriminator and deserializes the whole value into
-        /// it, so the properties only a subtype declares are kept.
+        #[doc = #how]
         impl<'de> ::serde::Deserialize<'de> for #name {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                #imports
+                const ALTERNATIVES: &[Alternative] = &[#(#alternatives),*];
                 let value = ::serde_json::Value::deserialize(deserializer)?;
-                let tag = value.get(#property).and_then(::serde_json::Value::as_str).map(str::to_owned);
-                match tag.as_deref() {
-                    #(#arms)*
-                    _ => Ok(#name::#catch_all(value)),
-                }
+                let order = #order;
+                Ok(union::choose(
+                    #type_name,
+                    value,
+                    order,
+                    |index, value| match index {
+                        #(#builds)*
+                        _ => None,
+                    },
+                    #name::#catch_all,
+                ))
             }
         }
 
         #schema_impl
     })
+}
+
+/// The facts of one alternative, as a `support::union::Alternative` constant.
+fn alternative(facts: &VariantFacts) -> TokenStream {
+    let kinds = facts
+        .kinds
+        .iter()
+        .fold(0u8, |bits, kind| bits | kind_bit(*kind));
+    let kinds = proc_macro2::Literal::u8_unsuffixed(kinds);
+    let required = &facts.required;
+    let declared = &facts.declared;
+    let tags = facts.tags.iter().map(|(member, values)| {
+        let values = values.iter().map(literal);
+        quote!((#member, &[#(#values),*]))
+    });
+    let closed = facts.closed;
+    let values = match &facts.values {
+        Some(values) => {
+            let values = values.iter().map(literal);
+            quote!(Some(&[#(#values),*]))
+        }
+        None => quote!(None),
+    };
+    quote! {
+        Alternative {
+            kinds: #kinds,
+            required: &[#(#required),*],
+            tags: &[#(#tags),*],
+            declared: &[#(#declared),*],
+            closed: #closed,
+            values: #values,
+        }
+    }
+}
+
+fn kind_bit(kind: JsonKind) -> u8 {
+    match kind {
+        JsonKind::Null => 1,
+        JsonKind::Boolean => 2,
+        // An integer value also counts as a number (see `kind_bits` in `support::union`).
+        JsonKind::Integer => 4,
+        JsonKind::Number => 8,
+        JsonKind::String => 16,
+        JsonKind::Array => 32,
+        JsonKind::Object => 64,
+    }
+}
+
+fn literal(value: &Value) -> TokenStream {
+    match value {
+        Value::String(text) => quote!(Literal::Str(#text)),
+        other => {
+            let text = other.to_string();
+            quote!(Literal::Json(#text))
+        }
+    }
 }
 
 /// Fields that must be boxed because their type contains the struct itself without an

@@ -20,6 +20,7 @@ pub fn tokens() -> TokenStream {
     let decimal = decimal();
     let base64 = base64();
     let double_option = double_option();
+    let union = runtime_module("union", include_str!("../../runtime/union.rs"));
     quote! {
         //! Lossless value types used by the models.
 
@@ -27,7 +28,56 @@ pub fn tokens() -> TokenStream {
         #decimal
         #base64
         #double_option
+        #union
+
+        /// The schema of a string enum that keeps unknown values: one of `known`, or any
+        /// string. Built at run time because `json_schema!` hits the macro recursion limit on
+        /// enums of a few hundred values.
+        #[cfg(feature = "schemars")]
+        pub fn open_enum_schema(known: &[&str]) -> ::schemars::Schema {
+            let known: Vec<::serde_json::Value> = known.iter().map(|value| (*value).into()).collect();
+            let mut schema = ::serde_json::Map::new();
+            schema.insert("type".into(), "string".into());
+            schema.insert(
+                "anyOf".into(),
+                ::serde_json::json!([{ "enum": known }, { "type": "string" }]),
+            );
+            schema.into()
+        }
     }
+}
+
+/// A module of the generated crate kept in specgen as an ordinary Rust file (under
+/// `generator/runtime/`, compiled and unit-tested as itself), without its `#[cfg(test)]`
+/// items.
+fn runtime_module(name: &str, source: &str) -> TokenStream {
+    // The file is part of specgen and parsed by its own tests; a parse failure here is a
+    // build defect, caught by `runtime_modules_parse`.
+    let file = syn::parse_file(source).expect("runtime module parses as Rust");
+    let name = quote::format_ident!("{name}");
+    let docs = file.attrs;
+    let items = file.items.into_iter().filter(|item| !is_test_only(item));
+    quote! {
+        pub mod #name {
+            #(#docs)*
+            #(#items)*
+        }
+    }
+}
+
+fn is_test_only(item: &syn::Item) -> bool {
+    let attrs = match item {
+        syn::Item::Mod(item) => &item.attrs,
+        syn::Item::Fn(item) => &item.attrs,
+        syn::Item::Use(item) => &item.attrs,
+        _ => return false,
+    };
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg")
+            && attr
+                .parse_args::<syn::Ident>()
+                .is_ok_and(|ident| ident == "test")
+    })
 }
 
 fn date_time() -> TokenStream {
@@ -344,5 +394,17 @@ fn double_option() -> TokenStream {
                 <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn runtime_modules_parse() {
+        let tokens = super::runtime_module("union", include_str!("../../runtime/union.rs"));
+        let text = tokens.to_string();
+        assert!(text.contains("pub mod union"));
+        assert!(text.contains("fn choose"));
+        assert!(!text.contains("mod tests"), "test items are left out");
     }
 }

@@ -13,6 +13,10 @@ use super::*;
 use crate::error::{Error, Result};
 use crate::load::{Document, escape_segment};
 
+mod all_of;
+mod objects;
+mod unions;
+
 /// Choices a caller makes about the IR beyond what the document says.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
@@ -33,6 +37,8 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
         slots: IndexMap::new(),
         inlining: HashSet::new(),
         inline_examples: Vec::new(),
+        warnings: Vec::new(),
+        redirects: HashMap::new(),
     };
     builder.build_api()
 }
@@ -54,6 +60,10 @@ struct Builder<'a> {
     inlining: HashSet<String>,
     /// Examples found on inline and nested schemas.
     inline_examples: Vec<SchemaExample>,
+    /// Choices made where the document is ambiguous, in the order met.
+    warnings: Vec<Warning>,
+    /// Component pointers whose type is declared under another pointer (see `component`).
+    redirects: HashMap<String, String>,
 }
 
 fn override_pointer(key: &str) -> String {
@@ -147,7 +157,9 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        check_unique_operation_ids(self.doc, &operations)?;
+        for (pointer, message) in disambiguate_operation_ids(&mut operations) {
+            self.warn(&pointer, message);
+        }
         operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
 
         let mut webhooks = Vec::new();
@@ -200,15 +212,20 @@ impl<'a> Builder<'a> {
             servers,
             schemas,
             schema_examples: std::mem::take(&mut self.inline_examples),
+            warnings: std::mem::take(&mut self.warnings),
         };
-        naming::assign(&mut api, slots)?;
+        let renamed = naming::assign(&mut api, slots, &self.redirects)?;
+        for (pointer, message) in renamed {
+            self.warn(&pointer, message);
+        }
+        api.warnings.append(&mut self.warnings);
         Ok(api)
     }
 
     /// Declares the type of a component schema (once) and returns a reference to it.
     fn component(&mut self, name: &str) -> Result<TypeRef> {
         let at = child("#/components/schemas", name);
-        if self.slots.contains_key(&at) {
+        if self.slots.contains_key(&at) || self.redirects.contains_key(&at) {
             return Ok(TypeRef::Named(at));
         }
         let schema = self
@@ -226,6 +243,23 @@ impl<'a> Builder<'a> {
         // Reserve the slot first so that a schema referring to itself finds it.
         self.reserve(&at, hint.clone(), docs_of(&map), Some(name.to_string()));
         let (ty, _nullable) = self.convert_body(&schema, &at, &hint)?;
+        if let TypeRef::Named(inner) = &ty
+            && inner.starts_with(&format!("{at}/"))
+            && self.slots.get(inner).is_some_and(|slot| slot.hint == hint)
+        {
+            // The component only wraps an inline schema (`oneOf: [{…}, {type: null}]`, a
+            // one-part `oneOf`): it is that schema's type, under the component's name.
+            let wrapper = self.slots.shift_remove(&at);
+            if let Some(slot) = self.slots.get_mut(inner) {
+                slot.def.component = Some(name.to_string());
+                slot.def.examples = examples;
+                if slot.def.docs.is_none() {
+                    slot.def.docs = wrapper.and_then(|w| w.def.docs);
+                }
+            }
+            self.redirects.insert(at.clone(), inner.clone());
+            return Ok(TypeRef::Named(at));
+        }
         let kind = match ty {
             TypeRef::Named(ref pointer) if pointer == &at => None,
             TypeRef::Scalar(_) | TypeRef::Custom(_) => Some(TypeKind::Newtype(ty)),
@@ -238,6 +272,23 @@ impl<'a> Builder<'a> {
             slot.def.examples = examples;
         }
         Ok(TypeRef::Named(at))
+    }
+
+    /// Records a warning about the place at `pointer` (once per place and message).
+    fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let message = message.into();
+        if self
+            .warnings
+            .iter()
+            .any(|w| w.pointer == pointer && w.message == message)
+        {
+            return;
+        }
+        self.warnings.push(Warning {
+            pointer: pointer.to_string(),
+            location: self.doc.location(pointer),
+            message,
+        });
     }
 
     fn reserve(
@@ -287,7 +338,7 @@ impl<'a> Builder<'a> {
     fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
         if let Some(name) = component_name(reference) {
             let target = self.doc.pointer(reference).cloned().unwrap_or(Value::Null);
-            let nullable = target.as_object().is_some_and(|m| types_of(m).1);
+            let nullable = target.as_object().is_some_and(admits_null);
             return Ok((self.component(&name)?, nullable));
         }
         let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
@@ -295,7 +346,17 @@ impl<'a> Builder<'a> {
         })?;
         let hint = naming::hint_from_pointer(reference);
         if !self.inlining.insert(reference.to_string()) {
-            return Ok((TypeRef::Named(reference.to_string()), false));
+            // Recursion through a schema outside components/schemas: its struct, enum or
+            // union was declared before its members were read, so it can be named; an array
+            // or map that contains itself has no type to name and is kept as JSON.
+            if self.slots.contains_key(reference) {
+                return Ok((TypeRef::Named(reference.to_string()), false));
+            }
+            self.warn(
+                at,
+                format!("'{reference}' contains itself without an object in between; kept as JSON"),
+            );
+            return Ok((TypeRef::Any, false));
         }
         let result = self.convert(&target, reference, hint);
         self.inlining.remove(reference);
@@ -346,6 +407,10 @@ impl<'a> Builder<'a> {
             return Ok((ty, n || nullable));
         }
 
+        if map.contains_key("allOf") {
+            return self.all_of(map, at, hint, nullable);
+        }
+
         // A nullable anyOf/oneOf: [X, {type: null}] is X, nullable.
         for key in ["oneOf", "anyOf"] {
             if let Some(branches) = map.get(key).and_then(Value::as_array) {
@@ -367,20 +432,10 @@ impl<'a> Builder<'a> {
                     return Ok((ty, n || nullable));
                 }
                 if !rest.is_empty() {
-                    let ty = self.union(map, at, key, &rest, hint)?;
-                    return Ok((ty, nullable));
+                    let (ty, n) = self.union(map, at, hint)?;
+                    return Ok((ty, n || nullable));
                 }
             }
-        }
-
-        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
-            if parts.len() == 1 && !map.contains_key("properties") {
-                let (ty, n) =
-                    self.convert(&parts[0], &child(&child(at, "allOf"), "0"), hint.clone())?;
-                return Ok((ty, n || nullable));
-            }
-            let ty = self.merged_struct(map, at, hint)?;
-            return Ok((ty, nullable));
         }
 
         if let Some((values, extensible)) = string_enum(map)
@@ -419,7 +474,14 @@ impl<'a> Builder<'a> {
                 .and_then(Value::as_object)
                 .is_some_and(|p| !p.is_empty());
             if has_properties {
-                return Ok((self.struct_type(map, at, hint)?, nullable));
+                if !self.slots.contains_key(at) {
+                    self.reserve(at, hint.clone(), docs_of(map), None);
+                }
+                let mut shape = objects::ObjectShape::default();
+                shape.add(map, at);
+                let def = self.struct_from_shape(shape, at)?;
+                self.set_kind(at, TypeKind::Struct(def));
+                return Ok((TypeRef::Named(at.to_string()), nullable));
             }
             return match map.get("additionalProperties") {
                 Some(Value::Object(values)) if !values.is_empty() => {
@@ -455,251 +517,6 @@ impl<'a> Builder<'a> {
             },
             None => Ok((TypeRef::Any, nullable)),
         }
-    }
-
-    fn struct_type(
-        &mut self,
-        map: &Map<String, Value>,
-        at: &str,
-        hint: &NameHint,
-    ) -> Result<TypeRef> {
-        // An object without allOf is the one-part case of a merge.
-        self.merged_struct(map, at, hint)
-    }
-
-    /// allOf: the properties of every part (following refs and nested allOf) in one struct.
-    fn merged_struct(
-        &mut self,
-        map: &Map<String, Value>,
-        at: &str,
-        hint: &NameHint,
-    ) -> Result<TypeRef> {
-        if !self.slots.contains_key(at) {
-            self.reserve(at, hint.clone(), docs_of(map), None);
-        }
-        let mut shape = ObjectShape::default();
-        self.collect_all_of(map, at, &mut shape, 0)?;
-        let def = self.struct_from_shape(shape, at)?;
-        self.set_kind(at, TypeKind::Struct(def));
-        Ok(TypeRef::Named(at.to_string()))
-    }
-
-    fn collect_all_of(
-        &self,
-        map: &Map<String, Value>,
-        at: &str,
-        shape: &mut ObjectShape,
-        depth: usize,
-    ) -> Result<()> {
-        if depth > 64 {
-            return Err(spec_error(
-                self.doc,
-                at,
-                "allOf nests or refers to itself too deeply",
-            ));
-        }
-        if let Some(parts) = map.get("allOf").and_then(Value::as_array) {
-            for (index, part) in parts.iter().enumerate() {
-                let part_at = child(&child(at, "allOf"), &index.to_string());
-                let (part, part_at) = self.doc.deref(part, &part_at)?;
-                let Some(part_map) = part.as_object() else {
-                    continue;
-                };
-                let (types, _) = types_of(part_map);
-                if types.iter().any(|t| t != "object")
-                    || part_map.contains_key("oneOf")
-                    || part_map.contains_key("anyOf")
-                    || part_map.contains_key("enum")
-                {
-                    return Err(unsupported(
-                        self.doc,
-                        &part_at,
-                        "allOf",
-                        "allOf is supported only over object schemas; this part is not an object",
-                    ));
-                }
-                self.collect_all_of(part_map, &part_at, shape, depth + 1)?;
-            }
-        }
-        shape.add(map, at);
-        Ok(())
-    }
-
-    fn struct_from_shape(&mut self, shape: ObjectShape, at: &str) -> Result<StructDef> {
-        let mut fields = Vec::new();
-        for (wire, (schema, prop_at)) in &shape.properties {
-            let prop_map = schema.as_object();
-            let (ty, nullable) = self.convert(schema, prop_at, NameHint::child_of(at, wire))?;
-            let docs = prop_map.and_then(docs_of);
-            fields.push(Field {
-                rust_name: String::new(),
-                wire_name: wire.clone(),
-                ty,
-                required: shape.required.contains(wire),
-                nullable,
-                docs,
-                default: prop_map.and_then(|m| m.get("default")).cloned(),
-            });
-        }
-        let additional = match &shape.additional {
-            Some((Value::Bool(false), _)) => Additional::Forbidden,
-            Some((Value::Object(values), add_at)) if !values.is_empty() => {
-                let (inner, inner_null) = self.convert(
-                    &Value::Object(values.clone()),
-                    add_at,
-                    NameHint::child_of(at, "Value"),
-                )?;
-                Additional::Typed(wrap_nullable(inner, inner_null))
-            }
-            _ => Additional::Any,
-        };
-        Ok(StructDef {
-            fields,
-            additional,
-            additional_name: String::new(),
-        })
-    }
-
-    fn union(
-        &mut self,
-        map: &Map<String, Value>,
-        at: &str,
-        key: &str,
-        branches: &[(usize, &Value)],
-        hint: &NameHint,
-    ) -> Result<TypeRef> {
-        if self.slots.contains_key(at)
-            && !matches!(self.slots[at].def.kind, TypeKind::Alias(TypeRef::Any))
-        {
-            return Ok(TypeRef::Named(at.to_string()));
-        }
-        if !self.slots.contains_key(at) {
-            self.reserve(at, hint.clone(), docs_of(map), None);
-        }
-        // Properties beside oneOf/anyOf belong to every alternative.
-        let mut base = map.clone();
-        for drop in [
-            "oneOf",
-            "anyOf",
-            "discriminator",
-            "description",
-            "title",
-            "examples",
-            "example",
-        ] {
-            base.remove(drop);
-        }
-        let has_base = base
-            .get("properties")
-            .and_then(Value::as_object)
-            .is_some_and(|p| !p.is_empty());
-
-        let mut variants = Vec::new();
-        let mut refs_to_index = HashMap::new();
-        for (index, branch) in branches {
-            let branch_at = child(&child(at, key), &index.to_string());
-            if let Some(reference) = branch.get("$ref").and_then(Value::as_str) {
-                let reference = crate::load::canonical_pointer(reference)
-                    .unwrap_or_else(|| reference.to_string());
-                refs_to_index.insert(reference, variants.len());
-            }
-            let ty = if has_base {
-                let (target, target_at) = self.doc.deref(branch, &branch_at)?;
-                let merged_at = format!("{at}/x-specgen-variant/{index}");
-                let mut merged = Map::new();
-                merged.insert(
-                    "allOf".into(),
-                    Value::Array(vec![Value::Object(base.clone()), target.clone()]),
-                );
-                let variant_hint = match component_name(&target_at) {
-                    Some(name) => NameHint::Child {
-                        parent: at.to_string(),
-                        suffix: name,
-                    },
-                    _ => NameHint::child_of(at, &format!("Variant{index}")),
-                };
-                let mut shape = ObjectShape::default();
-                shape.add(&base, at);
-                if let Some(target_map) = target.as_object() {
-                    self.collect_all_of(target_map, &target_at, &mut shape, 0)?;
-                }
-                if !self.slots.contains_key(&merged_at) {
-                    self.reserve(&merged_at, variant_hint, None, None);
-                }
-                let def = self.struct_from_shape(shape, &merged_at)?;
-                self.set_kind(&merged_at, TypeKind::Struct(def));
-                TypeRef::Named(merged_at)
-            } else {
-                let (ty, n) = self.convert(
-                    branch,
-                    &branch_at,
-                    NameHint::child_of(at, &format!("Variant{index}")),
-                )?;
-                wrap_nullable(ty, n)
-            };
-            variants.push(UnionVariant {
-                rust_name: String::new(),
-                ty,
-            });
-        }
-
-        let discriminator = match map.get("discriminator").and_then(Value::as_object) {
-            Some(disc) => {
-                let property = string_at(disc, "propertyName")
-                    .ok_or_else(|| {
-                        spec_error(
-                            self.doc,
-                            &child(at, "discriminator"),
-                            "discriminator without propertyName",
-                        )
-                    })?
-                    .to_string();
-                let mut mapping = Vec::new();
-                let mut mapped = HashSet::new();
-                if let Some(explicit) = disc.get("mapping").and_then(Value::as_object) {
-                    for (value, target) in explicit {
-                        let Some(target) = target.as_str() else {
-                            continue;
-                        };
-                        let reference = if target.starts_with('#') {
-                            crate::load::canonical_pointer(target)
-                                .unwrap_or_else(|| target.to_string())
-                        } else {
-                            format!("{COMPONENT_SCHEMAS}{}", escape_segment(target))
-                        };
-                        let index = refs_to_index.get(&reference).copied().ok_or_else(|| {
-                            spec_error(
-                                self.doc,
-                                &child(&child(at, "discriminator"), "mapping"),
-                                format!("discriminator maps '{value}' to '{target}', which is not one of the {key} alternatives"),
-                            )
-                        })?;
-                        mapped.insert(index);
-                        mapping.push((value.clone(), index));
-                    }
-                }
-                let mut implicit: Vec<(String, usize)> = refs_to_index
-                    .iter()
-                    .filter(|(_, index)| !mapped.contains(index))
-                    .filter_map(|(reference, index)| {
-                        component_name(reference).map(|name| (name, *index))
-                    })
-                    .collect();
-                implicit.sort_by_key(|(_, index)| *index);
-                mapping.extend(implicit);
-                Some(Discriminator { property, mapping })
-            }
-            None => None,
-        };
-        self.set_kind(
-            at,
-            TypeKind::Union(UnionDef {
-                variants,
-                discriminator,
-                catch_all: String::new(),
-            }),
-        );
-        Ok(TypeRef::Named(at.to_string()))
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -754,17 +571,19 @@ impl<'a> Builder<'a> {
                 "header" => ParamLocation::Header,
                 "cookie" => ParamLocation::Cookie,
                 other => {
-                    return Err(spec_error(
-                        self.doc,
+                    self.warn(
                         &param_at,
                         format!(
-                            "parameter location '{other}' is not one of path, query, header, cookie"
+                            "parameter location '{other}' is not one of path, query, header, \
+                             cookie; the parameter is left out"
                         ),
-                    ));
+                    );
+                    continue;
                 }
             };
             if name.is_empty() {
-                return Err(spec_error(self.doc, &param_at, "parameter without a name"));
+                self.warn(&param_at, "parameter without a name; it is left out");
+                continue;
             }
             let (schema, schema_at) = match (
                 param.get("schema"),
@@ -1128,8 +947,24 @@ fn is_schema_map_keyword(key: &str) -> bool {
     )
 }
 
+/// Whether a `$ref` points at a component schema or into one: the contract keeps such refs
+/// (it bundles components whole), so recursion there needs no name of its own.
 fn is_component_schema_ref(reference: &str) -> bool {
-    component_name(reference).is_some()
+    component_target(reference).is_some()
+}
+
+/// The component a `$ref` points at or into, and the pointer segments below it
+/// (`#/components/schemas/A/definitions/b` → `A`, `[definitions, b]`).
+pub(crate) fn component_target(reference: &str) -> Option<(String, Vec<String>)> {
+    let segments = crate::load::decode_pointer(reference)?;
+    match segments.as_slice() {
+        [components, schemas, name, rest @ ..]
+            if components == "components" && schemas == "schemas" =>
+        {
+            Some((name.clone(), rest.to_vec()))
+        }
+        _ => None,
+    }
 }
 
 /// The component name when a `$ref` points at `#/components/schemas/<name>` (in any
@@ -1151,35 +986,15 @@ struct Media {
     examples: Vec<Example>,
 }
 
-/// Properties gathered from one schema or several (allOf), with their pointers.
-#[derive(Default)]
-struct ObjectShape {
-    properties: IndexMap<String, (Value, String)>,
-    required: HashSet<String>,
-    additional: Option<(Value, String)>,
-}
-
-impl ObjectShape {
-    fn add(&mut self, map: &Map<String, Value>, at: &str) {
-        if let Some(props) = map.get("properties").and_then(Value::as_object) {
-            for (name, schema) in props {
-                let prop_at = child(&child(at, "properties"), name);
-                self.properties
-                    .insert(name.clone(), (schema.clone(), prop_at));
-            }
-        }
-        if let Some(required) = map.get("required").and_then(Value::as_array) {
-            self.required.extend(
-                required
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_string),
-            );
-        }
-        if let Some(additional) = map.get("additionalProperties") {
-            self.additional = Some((additional.clone(), child(at, "additionalProperties")));
-        }
-    }
+/// Whether a schema admits null at its top: `type` lists it, or a `oneOf`/`anyOf` branch is
+/// null (OpenAPI 3.0's `nullable` beside a schema without `type` is loaded in that form).
+fn admits_null(map: &Map<String, Value>) -> bool {
+    types_of(map).1
+        || ["oneOf", "anyOf"].iter().any(|key| {
+            map.get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.iter().any(is_null_schema))
+        })
 }
 
 fn wrap_nullable(ty: TypeRef, nullable: bool) -> TypeRef {
@@ -1294,26 +1109,87 @@ fn parse_status(key: &str) -> Option<StatusSpec> {
 }
 
 fn derived_operation_id(method: Method, path: &str) -> String {
-    let mut id = method.key().to_string();
-    for segment in path.split('/').filter(|s| !s.is_empty()) {
-        id.push('_');
-        id.push_str(segment.trim_start_matches('{').trim_end_matches('}'));
-    }
-    id
+    format!("{}_{}", method.key(), path_words(path, false))
 }
 
-fn check_unique_operation_ids(doc: &Document, operations: &[Operation]) -> Result<()> {
-    let mut seen: HashMap<&str, &str> = HashMap::new();
-    for op in operations {
-        if let Some(first) = seen.insert(op.id.as_str(), op.pointer.as_str()) {
-            return Err(spec_error(
-                doc,
-                &op.pointer,
-                format!("duplicate operationId '{}': also used at {first}", op.id),
+/// The segments of a path joined by `_`, parameters without braces (or, with `mark_params`,
+/// as `by_<name>`, so that `/a/{id}` and `/a/id` differ).
+fn path_words(path: &str, mark_params: bool) -> String {
+    path.split('/')
+        .filter(|segment| !segment.is_empty())
+        .map(
+            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(param) if mark_params => format!("by_{param}"),
+                Some(param) => param.to_string(),
+                None => segment.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// Makes operation ids unique as Rust names: operations whose ids are equal (a duplicate
+/// `operationId`) or become the same function name (`listRules`, `list_rules`) each get their
+/// method, and where the method does not tell them apart their path, appended, so the generated
+/// names say where they came from. Returns a warning for each renamed operation.
+fn disambiguate_operation_ids(operations: &mut [Operation]) -> Vec<(String, String)> {
+    let mut groups: IndexMap<String, Vec<usize>> = IndexMap::new();
+    for (index, op) in operations.iter().enumerate() {
+        groups
+            .entry(naming::snake(&op.id, "operation"))
+            .or_default()
+            .push(index);
+    }
+    let mut warnings = Vec::new();
+    for members in groups.values().filter(|members| members.len() > 1) {
+        let methods: HashSet<Method> = members.iter().map(|&i| operations[i].method).collect();
+        let by_method_alone = methods.len() == members.len();
+        let same_id = members
+            .iter()
+            .all(|&i| operations[i].id == operations[members[0]].id);
+        let others: Vec<String> = members
+            .iter()
+            .map(|&i| format!("{} {}", operations[i].method.as_http(), operations[i].path))
+            .collect();
+        for &i in members {
+            let op = &mut operations[i];
+            let written = op.id.clone();
+            op.id = if by_method_alone {
+                format!("{written}_{}", op.method.key())
+            } else if written == derived_operation_id(op.method, &op.path) {
+                // Derived from method and path already: tell `{id}` from a literal `id`.
+                format!("{}_{}", op.method.key(), path_words(&op.path, true))
+            } else {
+                format!(
+                    "{written}_{}_{}",
+                    op.method.key(),
+                    path_words(&op.path, false)
+                )
+            };
+            let why = if written == derived_operation_id(op.method, &op.path) {
+                format!(
+                    "{} operations without an operationId derive the same name '{written}'",
+                    members.len()
+                )
+            } else if same_id {
+                format!(
+                    "operationId '{written}' is used by {} operations",
+                    members.len()
+                )
+            } else {
+                format!("operationId '{written}' makes the same Rust name as another operation's")
+            };
+            warnings.push((
+                op.pointer.clone(),
+                format!(
+                    "{why} ({}); this one is generated as '{}'",
+                    others.join(", "),
+                    op.id
+                ),
             ));
         }
     }
-    Ok(())
+    warnings
 }
 
 #[cfg(test)]

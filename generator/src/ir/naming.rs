@@ -252,32 +252,59 @@ impl Scope {
 }
 
 /// Assigns every name in the IR and moves the declared types into `api.types`, sorted.
-pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()> {
+///
+/// `redirects` maps pointers that name no slot of their own to the pointer whose type stands
+/// for them (a component that is only a nullable or one-part wrapper around an inline schema
+/// is that schema's type). Returns what was renamed to resolve a clash, as (pointer, message).
+pub(crate) fn assign(
+    api: &mut Api,
+    slots: IndexMap<String, Slot>,
+    redirects: &HashMap<String, String>,
+) -> Result<Vec<(String, String)>> {
     let bases = base_names(&slots);
+    let mut renamed = Vec::new();
 
-    // Author-chosen names first: they keep their name or collide loudly.
+    // Author-chosen names first. Where two components make the same Rust name
+    // (`country_code`, `CountryCode`), the one written exactly as the Rust name keeps it,
+    // then the first in document order; the others are numbered, whatever order the
+    // document lists them in.
     let mut types = Scope::new("");
     let mut by_pointer: HashMap<String, String> = HashMap::new();
-    let mut owner: HashMap<String, String> = HashMap::new();
+    let mut groups: IndexMap<&String, Vec<(bool, &String)>> = IndexMap::new();
     for (pointer, slot) in &slots {
-        if let NameHint::Component(_) = slot.hint {
-            let name = bases[pointer].clone();
-            if let Some(first) = owner.get(&name) {
-                return Err(Error::Collision {
-                    name,
-                    first: first.clone(),
-                    second: pointer.clone(),
-                });
-            }
-            types.taken.insert(name.clone());
-            owner.insert(name.clone(), pointer.clone());
-            by_pointer.insert(pointer.clone(), name);
+        if let NameHint::Component(raw) = &slot.hint {
+            let base = &bases[pointer];
+            groups.entry(base).or_default().push((raw != base, pointer));
+        }
+    }
+    for (base, members) in &mut groups {
+        // Stable: among equally exact names, document order decides.
+        members.sort_by_key(|(inexact, _)| *inexact);
+        types.taken.insert((*base).clone());
+        by_pointer.insert(members[0].1.clone(), (*base).clone());
+    }
+    for (base, members) in &groups {
+        for (_, pointer) in &members[1..] {
+            let name = types.claim((*base).clone());
+            renamed.push((
+                (*pointer).clone(),
+                format!(
+                    "`{base}` is taken by {}; this component is generated as `{name}`",
+                    members[0].1
+                ),
+            ));
+            by_pointer.insert((*pointer).clone(), name);
         }
     }
     for (pointer, slot) in &slots {
         if !matches!(slot.hint, NameHint::Component(_)) {
             let name = types.claim(bases[pointer].clone());
             by_pointer.insert(pointer.clone(), name);
+        }
+    }
+    for (from, to) in redirects {
+        if let Some(name) = by_pointer.get(to).cloned() {
+            by_pointer.insert(from.clone(), name);
         }
     }
 
@@ -291,24 +318,26 @@ pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()>
     declared.sort_by(|a, b| a.name.cmp(&b.name));
     api.types = declared;
 
+    // Operation ids were made unique as Rust names by the builder; a webhook may still share
+    // a name with an operation, and is numbered then.
     let mut functions = Scope::new("_");
-    let mut fn_owner: HashMap<String, String> = HashMap::new();
     for op in api
         .operations
         .iter_mut()
         .chain(api.webhooks.iter_mut().map(|hook| &mut hook.operation))
     {
-        let fn_name = snake(&op.id, "operation");
-        if let Some(first) = fn_owner.insert(fn_name.clone(), op.pointer.clone()) {
-            return Err(Error::Collision {
-                name: fn_name,
-                first,
-                second: op.pointer.clone(),
-            });
+        let base = snake(&op.id, "operation");
+        let fn_name = functions.claim(base.clone());
+        if fn_name != base {
+            renamed.push((
+                op.pointer.clone(),
+                format!(
+                    "`{base}` is taken by another operation; this one is generated as `{fn_name}`"
+                ),
+            ));
         }
-        functions.taken.insert(fn_name.clone());
+        op.type_prefix = pascal(&fn_name, "Operation");
         op.fn_name = fn_name;
-        op.type_prefix = pascal(&op.id, "Operation");
         rename_operation(op, &by_pointer)?;
     }
 
@@ -320,7 +349,7 @@ pub(crate) fn assign(api: &mut Api, slots: IndexMap<String, Slot>) -> Result<()>
     for scheme in &mut api.security_schemes {
         scheme.rust_name = credentials.claim(snake(&scheme.key, "credential"));
     }
-    Ok(())
+    Ok(renamed)
 }
 
 fn base_names(slots: &IndexMap<String, Slot>) -> HashMap<String, String> {

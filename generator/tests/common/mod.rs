@@ -90,10 +90,14 @@ const fn fixture(file: &'static str) -> Fixture {
 
 /// Every fixture; `tests/fixtures/` holds exactly these.
 pub const FIXTURES: &[Fixture] = &[
+    fixture("all-of-shapes.yaml"),
+    fixture("duplicate-operation-ids.yaml"),
     fixture("enums.yaml"),
     fixture("formats.yaml"),
     fixture("inline-naming.yaml"),
+    fixture("large-enum.yaml"),
     fixture("maps-arrays.yaml"),
+    fixture("name-collisions.yaml"),
     fixture("names.yaml"),
     fixture("nullable-30.yaml"),
     fixture("nullable-31.yaml"),
@@ -113,6 +117,7 @@ pub const FIXTURES: &[Fixture] = &[
         type_overrides: &[],
         builds: Builds::Yes,
     },
+    fixture("unions-undiscriminated.yaml"),
     fixture("unions.yaml"),
 ];
 

@@ -1,0 +1,380 @@
+//! Choosing the alternative of a union by what the value is.
+//!
+//! The structs of the models keep unknown members and the enums unknown values, so nearly any
+//! JSON deserializes into nearly any alternative: "the first alternative that deserializes"
+//! (serde's `untagged`) is usually the wrong one, and the members it does not declare end up
+//! in its catch-all. Instead, each alternative carries facts read from its schema (its JSON
+//! types, required members, members whose value is fixed by a `const` or a closed `enum`, the
+//! members it declares, whether it is closed) and a value goes to the alternative that:
+//!
+//! 1. no fact rules out (wrong JSON type, a required member missing, a fixed member with
+//!    another value, a member a closed object does not declare, a value outside a closed
+//!    enum);
+//! 2. fits best: the most fixed members matched, then the most of the value's members
+//!    declared, then the most required members; ties go to the first in document order;
+//! 3. deserializes and serializes back to the same JSON (nothing dropped or rewritten).
+//!
+//! When no alternative passes all three, the value is kept as received, as JSON.
+//!
+//! This module is copied into every generated crate (`support::union`); specgen keeps it as
+//! an ordinary Rust file so that it is compiled and unit-tested as itself.
+
+use serde::Serialize;
+use serde_json::Value;
+
+/// A value fixed by the spec: a `const`, or one entry of an `enum`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Literal {
+    /// A string.
+    Str(&'static str),
+    /// Any other JSON value, as JSON text.
+    Json(&'static str),
+}
+
+impl Literal {
+    /// Whether `value` is this literal (numbers compare by value: `1` is `1.0`).
+    pub fn matches(&self, value: &Value) -> bool {
+        match self {
+            Literal::Str(text) => value.as_str() == Some(*text),
+            Literal::Json(text) => {
+                serde_json::from_str::<Value>(text).is_ok_and(|literal| same_json(&literal, value))
+            }
+        }
+    }
+}
+
+/// The JSON types an alternative accepts, as bits of [`Alternative::kinds`].
+pub mod kind {
+    /// `null`.
+    pub const NULL: u8 = 1;
+    /// `true` or `false`.
+    pub const BOOLEAN: u8 = 2;
+    /// A number without a fractional part.
+    pub const INTEGER: u8 = 4;
+    /// Any number.
+    pub const NUMBER: u8 = 8;
+    /// A string.
+    pub const STRING: u8 = 16;
+    /// An array.
+    pub const ARRAY: u8 = 32;
+    /// An object.
+    pub const OBJECT: u8 = 64;
+}
+
+/// What a value must look like to be one alternative of a union.
+#[derive(Debug, Clone, Copy)]
+pub struct Alternative {
+    /// The JSON types accepted ([`kind`] bits); 0 accepts any.
+    pub kinds: u8,
+    /// Members an object must have.
+    pub required: &'static [&'static str],
+    /// Members whose value is fixed, with the values allowed.
+    pub tags: &'static [(&'static str, &'static [Literal])],
+    /// Members the alternative declares.
+    pub declared: &'static [&'static str],
+    /// No members beyond `declared` are allowed.
+    pub closed: bool,
+    /// For a scalar with a closed `enum` or a `const`: the values allowed.
+    pub values: Option<&'static [Literal]>,
+}
+
+/// How well a value fits an alternative: fixed members matched, members declared, members
+/// required. Compared in that order; higher is better.
+pub type Fit = (usize, usize, usize);
+
+impl Alternative {
+    /// How well `value` fits, or `None` when a fact rules this alternative out.
+    pub fn fit(&self, value: &Value) -> Option<Fit> {
+        if self.kinds != 0 && self.kinds & kind_bits(value) == 0 {
+            return None;
+        }
+        if let Some(values) = self.values
+            && !values.iter().any(|literal| literal.matches(value))
+        {
+            return None;
+        }
+        let Some(object) = value.as_object() else {
+            return Some((0, 0, 0));
+        };
+        if self.required.iter().any(|name| !object.contains_key(*name)) {
+            return None;
+        }
+        let mut tags = 0;
+        for (name, allowed) in self.tags {
+            if let Some(member) = object.get(*name) {
+                if !allowed.iter().any(|literal| literal.matches(member)) {
+                    return None;
+                }
+                tags += 1;
+            }
+        }
+        let declared = object
+            .keys()
+            .filter(|name| self.declared.contains(&name.as_str()))
+            .count();
+        if self.closed && declared < object.len() {
+            return None;
+        }
+        Some((tags, declared, self.required.len()))
+    }
+}
+
+fn kind_bits(value: &Value) -> u8 {
+    match value {
+        Value::Null => kind::NULL,
+        Value::Bool(_) => kind::BOOLEAN,
+        Value::Number(number) => {
+            let whole = number.is_i64()
+                || number.is_u64()
+                || number.as_f64().is_some_and(|float| float.fract() == 0.0);
+            if whole {
+                kind::INTEGER | kind::NUMBER
+            } else {
+                kind::NUMBER
+            }
+        }
+        Value::String(_) => kind::STRING,
+        Value::Array(_) => kind::ARRAY,
+        Value::Object(_) => kind::OBJECT,
+    }
+}
+
+/// The alternatives `value` may be, best fit first; ties keep document order.
+pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
+    let mut fits: Vec<(usize, Fit)> = alternatives
+        .iter()
+        .enumerate()
+        .filter_map(|(index, alternative)| alternative.fit(value).map(|fit| (index, fit)))
+        .collect();
+    fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    fits.into_iter().map(|(index, _)| index).collect()
+}
+
+/// The value of a discriminator member, when it is a string.
+pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
+    value.get(property).and_then(Value::as_str)
+}
+
+/// Deserializes a union value: tries the alternatives in `order` with `build`, and keeps the
+/// first that serializes back to the same JSON; otherwise `keep`s the value as received.
+/// `union` names the type, for [`decisions`].
+pub fn choose<T: Serialize>(
+    union: &'static str,
+    value: Value,
+    order: impl IntoIterator<Item = usize>,
+    build: impl Fn(usize, &Value) -> Option<T>,
+    keep: impl FnOnce(Value) -> T,
+) -> T {
+    for index in order {
+        let mark = decisions::mark();
+        if let Some(candidate) = build(index, &value)
+            && keeps(&candidate, &value)
+        {
+            decisions::record(union, Some(index), &value);
+            return candidate;
+        }
+        decisions::rewind(mark);
+    }
+    decisions::record(union, None, &value);
+    keep(value)
+}
+
+/// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
+/// it: an `f32` of 21.4 writes `21.4`, though widened to `f64` it reads 21.399999618530273.
+fn keeps<T: Serialize>(candidate: &T, value: &Value) -> bool {
+    serde_json::to_vec(candidate)
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+        .is_some_and(|back| same_json(value, &back))
+}
+
+/// JSON equality with numbers compared by value (`1` equals `1.0`) and object members in any
+/// order.
+pub fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+/// The choices made while deserializing, for tests that prove each value landed in the right
+/// alternative. Off unless [`decisions::observe`] is running on the thread, and then the only
+/// cost is a copy of each union's value.
+pub mod decisions {
+    use std::cell::RefCell;
+
+    use serde_json::Value;
+
+    /// One union value and where it went.
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct Decision {
+        /// The union type.
+        pub union: &'static str,
+        /// The alternative chosen (its index in document order); `None` when the value was
+        /// kept as JSON.
+        pub variant: Option<usize>,
+        /// The value.
+        pub value: Value,
+    }
+
+    thread_local! {
+        static LOG: RefCell<Option<Vec<Decision>>> = const { RefCell::new(None) };
+    }
+
+    /// Runs `f` and returns what it returned with every union decision it made on this thread
+    /// (for the final result only: alternatives tried and given up leave nothing behind).
+    pub fn observe<R>(f: impl FnOnce() -> R) -> (R, Vec<Decision>) {
+        let outer = LOG.with(|log| log.borrow_mut().replace(Vec::new()));
+        let result = f();
+        let decisions = LOG.with(|log| std::mem::replace(&mut *log.borrow_mut(), outer));
+        (result, decisions.unwrap_or_default())
+    }
+
+    pub(super) fn mark() -> usize {
+        LOG.with(|log| log.borrow().as_ref().map_or(0, Vec::len))
+    }
+
+    pub(super) fn rewind(mark: usize) {
+        LOG.with(|log| {
+            if let Some(log) = log.borrow_mut().as_mut() {
+                log.truncate(mark);
+            }
+        });
+    }
+
+    pub(super) fn record(union: &'static str, variant: Option<usize>, value: &Value) {
+        LOG.with(|log| {
+            if let Some(log) = log.borrow_mut().as_mut() {
+                log.push(Decision {
+                    union,
+                    variant,
+                    value: value.clone(),
+                });
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const CARD: Alternative = Alternative {
+        kinds: kind::OBJECT,
+        required: &[],
+        tags: &[("type", &[Literal::Str("scheme"), Literal::Str("card")])],
+        declared: &["type", "number", "cvc"],
+        closed: true,
+        values: None,
+    };
+    const IDEAL: Alternative = Alternative {
+        kinds: kind::OBJECT,
+        required: &["issuer"],
+        tags: &[("type", &[Literal::Str("ideal")])],
+        declared: &["type", "issuer"],
+        closed: false,
+        values: None,
+    };
+    const OPEN: Alternative = Alternative {
+        kinds: kind::OBJECT,
+        required: &[],
+        tags: &[],
+        declared: &["note"],
+        closed: false,
+        values: None,
+    };
+
+    #[test]
+    fn a_tag_with_another_value_rules_an_alternative_out() {
+        let card = json!({"type": "scheme", "number": "4111"});
+        assert_eq!(rank(&card, &[IDEAL, OPEN, CARD]), vec![2, 1]);
+        let ideal = json!({"type": "ideal", "issuer": "1121"});
+        assert_eq!(rank(&ideal, &[CARD, OPEN, IDEAL]), vec![2, 1]);
+    }
+
+    #[test]
+    fn required_members_closed_objects_and_kinds_rule_out() {
+        assert!(IDEAL.fit(&json!({"type": "ideal"})).is_none());
+        assert!(CARD.fit(&json!({"type": "card", "extra": 1})).is_none());
+        assert!(CARD.fit(&json!("scheme")).is_none());
+        let integer = Alternative {
+            kinds: kind::INTEGER,
+            required: &[],
+            tags: &[],
+            declared: &[],
+            closed: false,
+            values: None,
+        };
+        assert!(integer.fit(&json!(3)).is_some());
+        assert!(integer.fit(&json!(3.0)).is_some());
+        assert!(integer.fit(&json!(3.5)).is_none());
+    }
+
+    #[test]
+    fn more_declared_members_fit_better() {
+        let first = Alternative {
+            declared: &["a"],
+            ..OPEN
+        };
+        let second = Alternative {
+            declared: &["a", "b"],
+            ..OPEN
+        };
+        assert_eq!(rank(&json!({"a": 1, "b": 2}), &[first, second]), vec![1, 0]);
+        assert_eq!(rank(&json!({"a": 1}), &[first, second]), vec![0, 1]);
+    }
+
+    #[test]
+    fn values_outside_a_closed_enum_rule_out() {
+        let colours = Alternative {
+            kinds: kind::STRING,
+            required: &[],
+            tags: &[],
+            declared: &[],
+            closed: false,
+            values: Some(&[Literal::Str("red"), Literal::Json("null")]),
+        };
+        assert!(colours.fit(&json!("red")).is_some());
+        assert!(colours.fit(&json!("blue")).is_none());
+        assert!(Literal::Json("1.0").matches(&json!(1)));
+    }
+
+    #[test]
+    fn a_candidate_that_loses_data_is_passed_over_and_the_value_kept() {
+        #[derive(Debug, PartialEq, serde::Serialize)]
+        enum Choice {
+            Lossy(u8),
+            Raw(Value),
+        }
+        let value = json!({"a": 1});
+        let ((), decisions) = decisions::observe(|| {
+            let chosen = choose(
+                "Choice",
+                value.clone(),
+                [0],
+                |_, _| Some(Choice::Lossy(1)),
+                Choice::Raw,
+            );
+            assert_eq!(chosen, Choice::Raw(json!({"a": 1})));
+        });
+        assert_eq!(decisions.len(), 1);
+        assert_eq!(decisions[0].variant, None);
+    }
+
+    #[test]
+    fn floats_compare_as_the_text_a_user_gets() {
+        #[derive(serde::Serialize)]
+        struct Wrapper(f32);
+        assert!(keeps(&Wrapper(21.4), &json!(21.4)));
+        assert!(!keeps(&Wrapper(21.5), &json!(21.4)));
+    }
+}

@@ -1,0 +1,400 @@
+//! `oneOf` / `anyOf`: the alternatives, the discriminator when the spec names one, and the
+//! facts that tell the alternatives apart when it does not (see [`VariantFacts`]).
+//!
+//! Properties written beside the union (or in `allOf` parts around it) belong to every
+//! alternative: each object alternative becomes a struct of those and its own.
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::{Map, Value, json};
+
+use super::objects::ObjectShape;
+use super::{
+    Builder, COMPONENT_SCHEMAS, Converted, child, component_name, spec_error, string_at,
+    wrap_nullable,
+};
+use crate::error::Result;
+use crate::ir::naming::NameHint;
+use crate::ir::schema::{is_null_schema, types_of};
+use crate::ir::{Discriminator, JsonKind, TypeKind, TypeRef, UnionDef, UnionVariant, VariantFacts};
+use crate::load::escape_segment;
+
+/// Where a union comes from.
+pub(super) struct UnionSource<'s> {
+    /// Pointer of the schema the union type is declared for.
+    pub(super) at: &'s str,
+    /// Name hint of that schema.
+    pub(super) hint: &'s NameHint,
+    /// Documentation of that schema.
+    pub(super) docs: Option<String>,
+    /// Members every alternative shares.
+    pub(super) base: ObjectShape,
+    /// The schema holding `oneOf` / `anyOf`.
+    pub(super) union: &'s Map<String, Value>,
+    /// Its pointer.
+    pub(super) union_at: &'s str,
+    /// The discriminator object that applies, if any.
+    pub(super) discriminator: Option<&'s Value>,
+}
+
+/// How deep facts are read through references and nested schemas.
+const FACT_DEPTH: usize = 16;
+
+impl Builder<'_> {
+    /// A `oneOf` / `anyOf` written in `map` itself, properties beside it shared.
+    pub(super) fn union(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &str,
+        hint: &NameHint,
+    ) -> Result<Converted> {
+        let mut base = ObjectShape::default();
+        base.add(map, at);
+        self.union_over(UnionSource {
+            at,
+            hint,
+            docs: crate::ir::schema::docs_of(map),
+            base,
+            union: map,
+            union_at: at,
+            discriminator: map.get("discriminator"),
+        })
+    }
+
+    /// Declares the union type of `source` and returns a reference to it.
+    pub(super) fn union_over(&mut self, source: UnionSource<'_>) -> Result<Converted> {
+        let at = source.at;
+        let (key, branches) = match (source.union.get("oneOf"), source.union.get("anyOf")) {
+            (Some(Value::Array(list)), _) => ("oneOf", list.clone()),
+            (_, Some(Value::Array(list))) => ("anyOf", list.clone()),
+            _ => return Ok((TypeRef::Any, false)),
+        };
+        let nullable = branches.iter().any(is_null_schema);
+        let rest: Vec<(usize, Value)> = branches
+            .into_iter()
+            .enumerate()
+            .filter(|(_, branch)| !is_null_schema(branch))
+            .collect();
+        if rest.is_empty() {
+            return Ok((TypeRef::Any, true));
+        }
+        if self.slots.contains_key(at)
+            && !matches!(self.slots[at].def.kind, TypeKind::Alias(TypeRef::Any))
+        {
+            return Ok((TypeRef::Named(at.to_string()), nullable));
+        }
+        if !self.slots.contains_key(at) {
+            self.reserve(at, source.hint.clone(), source.docs.clone(), None);
+        }
+        let has_base = !source.base.is_empty();
+        let base_schema = match has_base {
+            true => Some(self.base_contract(&source.base)?),
+            false => None,
+        };
+
+        let mut variants = Vec::new();
+        let mut refs_to_index = HashMap::new();
+        for (index, branch) in &rest {
+            let branch_at = child(&child(source.union_at, key), &index.to_string());
+            if let Some(reference) = branch.get("$ref").and_then(Value::as_str) {
+                let reference = crate::load::canonical_pointer(reference)
+                    .unwrap_or_else(|| reference.to_string());
+                refs_to_index.insert(reference, variants.len());
+            }
+            let (target, target_at) = self.doc.deref(branch, &branch_at)?;
+            let target_map = target.as_object().cloned().unwrap_or_default();
+            let mut shape = source.base.clone();
+            let merged = has_base && self.gather_object(&target_map, &target_at, &mut shape)?;
+            let branch_schema = self.contract_schema(branch, &branch_at)?;
+            let variant = if merged {
+                let merged_at = format!("{at}/x-specgen-variant/{index}");
+                let variant_hint = match component_name(&target_at) {
+                    Some(name) => NameHint::child_of(at, &name),
+                    None => NameHint::child_of(at, &format!("Variant{index}")),
+                };
+                if !self.slots.contains_key(&merged_at) {
+                    self.reserve(&merged_at, variant_hint, None, None);
+                }
+                let facts = self.object_facts(&shape, 0)?;
+                let def = self.struct_from_shape(shape, &merged_at)?;
+                self.set_kind(&merged_at, TypeKind::Struct(def));
+                let schema = match &base_schema {
+                    Some(base) => json!({ "allOf": [base, branch_schema] }),
+                    None => branch_schema,
+                };
+                UnionVariant {
+                    rust_name: String::new(),
+                    ty: TypeRef::Named(merged_at),
+                    facts,
+                    schema,
+                }
+            } else {
+                let (ty, n) = self.convert(
+                    branch,
+                    &branch_at,
+                    NameHint::child_of(at, &format!("Variant{index}")),
+                )?;
+                let mut facts = self.facts_of(branch, &branch_at, 0)?;
+                if n && !facts.kinds.is_empty() && !facts.kinds.contains(&JsonKind::Null) {
+                    facts.kinds.push(JsonKind::Null);
+                }
+                let schema = match &base_schema {
+                    Some(base) => json!({ "allOf": [base, branch_schema] }),
+                    None => branch_schema,
+                };
+                UnionVariant {
+                    rust_name: String::new(),
+                    ty: wrap_nullable(ty, n),
+                    facts,
+                    schema,
+                }
+            };
+            variants.push(variant);
+        }
+
+        let discriminator = match source.discriminator.and_then(Value::as_object) {
+            Some(disc) => Some(self.discriminator(disc, source.union_at, key, &refs_to_index)?),
+            None => None,
+        };
+        self.set_kind(
+            at,
+            TypeKind::Union(UnionDef {
+                variants,
+                discriminator,
+                catch_all: String::new(),
+                exclusive: key == "oneOf",
+            }),
+        );
+        Ok((TypeRef::Named(at.to_string()), nullable))
+    }
+
+    fn discriminator(
+        &mut self,
+        disc: &Map<String, Value>,
+        at: &str,
+        key: &str,
+        refs_to_index: &HashMap<String, usize>,
+    ) -> Result<Discriminator> {
+        let property = string_at(disc, "propertyName")
+            .ok_or_else(|| {
+                spec_error(
+                    self.doc,
+                    &child(at, "discriminator"),
+                    "discriminator without propertyName",
+                )
+            })?
+            .to_string();
+        let mut mapping = Vec::new();
+        let mut mapped = HashSet::new();
+        if let Some(explicit) = disc.get("mapping").and_then(Value::as_object) {
+            for (value, target) in explicit {
+                let Some(target) = target.as_str() else {
+                    continue;
+                };
+                let reference = if target.starts_with('#') {
+                    crate::load::canonical_pointer(target).unwrap_or_else(|| target.to_string())
+                } else {
+                    format!("{COMPONENT_SCHEMAS}{}", escape_segment(target))
+                };
+                let Some(index) = refs_to_index.get(&reference).copied() else {
+                    self.warn(
+                        &child(&child(at, "discriminator"), "mapping"),
+                        format!(
+                            "discriminator maps '{value}' to '{target}', which is not one of the \
+                             {key} alternatives; a value tagged '{value}' is kept as JSON"
+                        ),
+                    );
+                    continue;
+                };
+                mapped.insert(index);
+                mapping.push((value.clone(), index));
+            }
+        }
+        let mut implicit: Vec<(String, usize)> = refs_to_index
+            .iter()
+            .filter(|(_, index)| !mapped.contains(index))
+            .filter_map(|(reference, index)| component_name(reference).map(|name| (name, *index)))
+            .collect();
+        implicit.sort_by_key(|(_, index)| *index);
+        mapping.extend(implicit);
+        Ok(Discriminator { property, mapping })
+    }
+
+    /// The facts of an alternative's schema (references followed, `allOf` merged).
+    fn facts_of(&mut self, schema: &Value, at: &str, depth: usize) -> Result<VariantFacts> {
+        if depth > FACT_DEPTH {
+            return Ok(VariantFacts::default());
+        }
+        let (target, target_at) = self.doc.deref(schema, at)?;
+        let Some(map) = target.as_object().cloned() else {
+            return Ok(VariantFacts::default());
+        };
+        let mut shape = ObjectShape::default();
+        if self.gather_object(&map, &target_at, &mut shape)? {
+            let mut facts = self.object_facts(&shape, depth)?;
+            if types_of(&map).1 {
+                facts.kinds.push(JsonKind::Null);
+            }
+            return Ok(facts);
+        }
+        // A nested union: what any of its alternatives accepts.
+        for key in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(key).and_then(Value::as_array) {
+                let mut kinds = Vec::new();
+                for (index, branch) in branches.iter().enumerate() {
+                    let branch_at = child(&child(&target_at, key), &index.to_string());
+                    let facts = if is_null_schema(branch) {
+                        VariantFacts {
+                            kinds: vec![JsonKind::Null],
+                            ..VariantFacts::default()
+                        }
+                    } else {
+                        self.facts_of(branch, &branch_at, depth + 1)?
+                    };
+                    if facts.kinds.is_empty() {
+                        return Ok(VariantFacts::default());
+                    }
+                    kinds.extend(facts.kinds);
+                }
+                kinds.sort();
+                kinds.dedup();
+                return Ok(VariantFacts {
+                    kinds,
+                    ..VariantFacts::default()
+                });
+            }
+        }
+        let merged = self.merged_keywords(&map, &target_at)?;
+        Ok(scalar_facts(&merged))
+    }
+
+    /// The shared members as a schema, for the contract form of a merged alternative.
+    fn base_contract(&mut self, base: &ObjectShape) -> Result<Value> {
+        let mut properties = Map::new();
+        for (name, (schema, at)) in &base.properties {
+            properties.insert(name.clone(), self.contract_schema(schema, at)?);
+        }
+        let mut required: Vec<&String> = base.required.iter().collect();
+        required.sort();
+        let mut out = Map::new();
+        if !properties.is_empty() {
+            out.insert("properties".into(), Value::Object(properties));
+        }
+        if !required.is_empty() {
+            out.insert("required".into(), json!(required));
+        }
+        Ok(Value::Object(out))
+    }
+
+    /// The facts of an object alternative.
+    pub(super) fn object_facts(
+        &mut self,
+        shape: &ObjectShape,
+        depth: usize,
+    ) -> Result<VariantFacts> {
+        let mut required: Vec<String> = shape.required.iter().cloned().collect();
+        required.sort();
+        let mut tags = Vec::new();
+        for (name, (schema, prop_at)) in &shape.properties {
+            if let Some(values) = self.tag_values(schema, prop_at, depth)? {
+                tags.push((name.clone(), values));
+            }
+        }
+        Ok(VariantFacts {
+            kinds: vec![JsonKind::Object],
+            required,
+            tags,
+            declared: shape.properties.keys().cloned().collect(),
+            closed: shape.is_closed(),
+            values: None,
+        })
+    }
+
+    /// The values a member may take when its schema fixes them (`const`, or a closed `enum`,
+    /// through references, a one-part `allOf` and a nullable wrapper).
+    fn tag_values(&mut self, schema: &Value, at: &str, depth: usize) -> Result<Option<Vec<Value>>> {
+        if depth > FACT_DEPTH {
+            return Ok(None);
+        }
+        let (target, target_at) = self.doc.deref(schema, at)?;
+        let Some(map) = target.as_object() else {
+            return Ok(None);
+        };
+        if let Some(value) = map.get("const") {
+            return Ok(Some(vec![value.clone()]));
+        }
+        if let Some(Value::Array(values)) = map.get("enum") {
+            return Ok(Some(values.clone()));
+        }
+        if let Some(Value::Array(parts)) = map.get("allOf")
+            && let [only] = parts.as_slice()
+        {
+            let part_at = child(&child(&target_at, "allOf"), "0");
+            return self.tag_values(only, &part_at, depth + 1);
+        }
+        for key in ["oneOf", "anyOf"] {
+            if let Some(Value::Array(branches)) = map.get(key) {
+                let rest: Vec<(usize, &Value)> = branches
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| !is_null_schema(b))
+                    .collect();
+                if let [(index, only)] = rest.as_slice() {
+                    let branch_at = child(&child(&target_at, key), &index.to_string());
+                    let values = self.tag_values(only, &branch_at, depth + 1)?;
+                    return Ok(values.map(|mut values| {
+                        if rest.len() < branches.len() {
+                            values.push(Value::Null);
+                        }
+                        values
+                    }));
+                }
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Facts of a scalar or array schema: its JSON types and, for a closed `enum` or `const`, its
+/// values.
+fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
+    let (types, nullable) = types_of(map);
+    let values = match (map.get("const"), map.get("enum")) {
+        (Some(value), _) => Some(vec![value.clone()]),
+        (None, Some(Value::Array(values))) => Some(values.clone()),
+        _ => None,
+    };
+    let mut kinds: Vec<JsonKind> = types
+        .iter()
+        .filter_map(|t| JsonKind::from_name(t))
+        .collect();
+    if kinds.is_empty() {
+        if let Some(values) = &values {
+            kinds = values.iter().map(kind_of).collect();
+        } else if map.contains_key("items") {
+            kinds.push(JsonKind::Array);
+        }
+    }
+    if nullable && !kinds.is_empty() {
+        kinds.push(JsonKind::Null);
+    }
+    kinds.sort();
+    kinds.dedup();
+    VariantFacts {
+        kinds,
+        values,
+        ..VariantFacts::default()
+    }
+}
+
+fn kind_of(value: &Value) -> JsonKind {
+    match value {
+        Value::Null => JsonKind::Null,
+        Value::Bool(_) => JsonKind::Boolean,
+        Value::Number(n) if n.is_i64() || n.is_u64() => JsonKind::Integer,
+        Value::Number(_) => JsonKind::Number,
+        Value::String(_) => JsonKind::String,
+        Value::Array(_) => JsonKind::Array,
+        Value::Object(_) => JsonKind::Object,
+    }
+}
