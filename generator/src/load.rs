@@ -9,6 +9,7 @@
 //! `$ref`s are left in place, never inlined: schemas may refer to each other
 //! in cycles, and later stages need to see the references to name types.
 
+mod bundle;
 mod normalize;
 mod parse;
 mod pointer;
@@ -78,11 +79,67 @@ impl fmt::Debug for Document {
 /// JSON is recognised by a `.json` extension or a leading `{`; anything else
 /// is read as YAML. See [`Document::from_value`] for what is checked.
 pub fn load_file(path: &Path) -> Result<Document> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let mut text = std::fs::read_to_string(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;
-    load_text(text, &path.display().to_string())
+    strip_bom(&mut text);
+    let source_name = path.display().to_string();
+    let root = parse::parse_text(&text, &source_name)?;
+    // References to other files are followed here, relative to this one; what they point at
+    // joins the document (see `bundle`), so nothing later knows there were several files.
+    let root = if bundle::has_external_refs(&root) {
+        match bundle::bundle(root.clone(), path) {
+            Ok(bundled) => bundled,
+            Err(err) => return Err(with_location(err, root, &source_name, text)),
+        }
+    } else {
+        root
+    };
+    Document::build(root, &source_name, Some(text))
+}
+
+/// The error with the line and column of its pointer in `text`, when it names a place in
+/// that document and has none yet.
+fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Error {
+    // The unbundled root, only to map pointers back to the text.
+    let doc = Document {
+        root,
+        version: OpenApiVersion::V3_1,
+        source: source_name.to_owned(),
+        text: Some(text),
+        source_map: OnceLock::new(),
+        moves: Moves::default(),
+    };
+    match err {
+        Error::Spec {
+            pointer,
+            location: None,
+            message,
+        } => Error::Spec {
+            location: doc.location(&pointer),
+            pointer,
+            message,
+        },
+        Error::Unsupported {
+            pointer,
+            location: None,
+            construct,
+            message,
+        } => Error::Unsupported {
+            location: doc.location(&pointer),
+            pointer,
+            construct,
+            message,
+        },
+        other => other,
+    }
+}
+
+fn strip_bom(text: &mut String) {
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
 }
 
 /// Loads an OpenAPI document from text; `source_name` is used in messages
@@ -92,9 +149,7 @@ pub fn load_str(text: &str, source_name: &str) -> Result<Document> {
 }
 
 fn load_text(mut text: String, source_name: &str) -> Result<Document> {
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
+    strip_bom(&mut text);
     let root = parse::parse_text(&text, source_name)?;
     Document::build(root, source_name, Some(text))
 }
@@ -188,8 +243,8 @@ impl Document {
                     &holder,
                     "external $ref",
                     format!(
-                        "$ref '{target}' points outside this document; \
-                         specgen only follows local references (#/...)"
+                        "$ref '{target}' points outside this document; references to other \
+                         files are followed only when the document is loaded from its file"
                     ),
                 ));
             }
@@ -211,7 +266,20 @@ impl Document {
             };
             let moved = self.moves.forward(&segments);
             if pointer::resolve(&self.root, &moved).is_none() {
-                return Err(self.spec_error(&holder, format!("$ref '{target}' does not exist")));
+                let hint = self
+                    .resolving_alternative(&segments)
+                    .map(|pointer| format!("; '{pointer}' would resolve"))
+                    .unwrap_or_default();
+                let habit = if segments.first().is_some_and(|s| s == "definitions") {
+                    " (`#/definitions/` is where Swagger 2.0 kept schemas; OpenAPI 3 keeps them \
+                     under `#/components/schemas/`)"
+                } else {
+                    ""
+                };
+                return Err(self.spec_error(
+                    &holder,
+                    format!("$ref '{target}' does not exist{habit}{hint}"),
+                ));
             }
             if moved != segments {
                 rewrites.push((site.holder, encode_pointer(&moved)));
@@ -226,6 +294,16 @@ impl Document {
             }
         }
         Ok(())
+    }
+
+    /// A pointer that exists for a dangling reference's last segment, when there is exactly
+    /// one obvious one: the component schema of that name (`#/definitions/Task` →
+    /// `#/components/schemas/Task`).
+    fn resolving_alternative(&self, segments: &[String]) -> Option<String> {
+        let name = segments.last()?;
+        let candidate = ["components", "schemas", name.as_str()];
+        (segments != candidate && pointer::resolve(&self.root, &candidate).is_some())
+            .then(|| encode_pointer(&candidate))
     }
 
     /// Resolves a JSON pointer written as a URI fragment

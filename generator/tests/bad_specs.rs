@@ -194,6 +194,29 @@ components:
 }
 
 #[test]
+fn a_swagger_2_definitions_ref_says_which_pointer_would_resolve() {
+    assert_refused(
+        "definitions.yaml",
+        r##"openapi: 3.0.3
+info: {title: Habit, version: "1"}
+paths: {}
+components:
+  schemas:
+    Task: {type: object}
+    Tasks:
+      type: array
+      items: {$ref: '#/definitions/Task'}
+"##,
+        &[
+            "#/components/schemas/Tasks/items: $ref '#/definitions/Task' does not exist",
+            "Swagger 2.0",
+            "'#/components/schemas/Task' would resolve",
+            "(line 9, column 14)",
+        ],
+    );
+}
+
+#[test]
 fn a_dangling_ref_in_an_operation_names_the_pointer() {
     assert_refused(
         "dangling-op.yaml",
@@ -218,7 +241,7 @@ paths:
 }
 
 #[test]
-fn an_external_ref_is_unsupported() {
+fn an_external_ref_to_a_missing_file_names_the_file_the_pointer_and_the_line() {
     assert_refused(
         "external.yaml",
         r##"openapi: 3.1.0
@@ -233,8 +256,9 @@ components:
           $ref: "other.yaml#/X"
 "##,
         &[
-            "#/components/schemas/A/properties/b: unsupported external $ref",
-            "other.yaml#/X",
+            "#/components/schemas/A/properties/b: $ref 'other.yaml#/X': cannot read ",
+            "other.yaml",
+            "(line 10, column ",
         ],
     );
 }

@@ -116,6 +116,7 @@ documents! {fixture_document:
     fixture_inline_naming => "inline-naming.yaml",
     fixture_large_enum => "large-enum.yaml",
     fixture_maps_arrays => "maps-arrays.yaml",
+    fixture_multi_file => "multi-file/openapi.yaml",
     fixture_name_collisions => "name-collisions.yaml",
     fixture_names => "names.yaml",
     fixture_nullable_30 => "nullable-30.yaml",
@@ -141,7 +142,7 @@ fn every_document_has_a_snapshot_test() {
     );
     let fixtures: Vec<&str> = FIXTURES.iter().map(|f| f.file).collect();
     assert_eq!(
-        common::yaml_files(&common::fixtures_dir()),
+        common::fixture_documents(),
         fixtures,
         "tests/fixtures/ and the fixture table in tests/common/mod.rs differ"
     );

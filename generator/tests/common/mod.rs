@@ -97,6 +97,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("inline-naming.yaml"),
     fixture("large-enum.yaml"),
     fixture("maps-arrays.yaml"),
+    fixture("multi-file/openapi.yaml"),
     fixture("name-collisions.yaml"),
     fixture("names.yaml"),
     fixture("nullable-30.yaml"),
@@ -127,9 +128,12 @@ impl Fixture {
         fixtures_dir().join(self.file)
     }
 
-    /// File name without `.yaml`.
+    /// File name without `.yaml`; for a document of several files, its directory.
     pub fn stem(&self) -> &'static str {
-        self.file.trim_end_matches(".yaml")
+        match self.file.split_once('/') {
+            Some((dir, _)) => dir,
+            None => self.file.trim_end_matches(".yaml"),
+        }
     }
 
     /// The crate name, snapshot name and directory used for this fixture.
@@ -193,6 +197,22 @@ pub fn file<'a>(files: &'a [GeneratedFile], path: &str) -> &'a str {
             let paths: Vec<_> = files.iter().map(|f| f.path.display().to_string()).collect();
             panic!("no generated file {path}; generated: {paths:?}")
         })
+}
+
+/// The fixture documents: `*.yaml` in `tests/fixtures/`, and `<dir>/openapi.yaml` for each
+/// document of several files, sorted.
+pub fn fixture_documents() -> Vec<String> {
+    let dir = fixtures_dir();
+    let mut names = yaml_files(&dir);
+    for entry in std::fs::read_dir(&dir).expect("listing fixtures") {
+        let path = entry.expect("directory entry").path();
+        if path.join("openapi.yaml").is_file() {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            names.push(format!("{name}/openapi.yaml"));
+        }
+    }
+    names.sort();
+    names
 }
 
 /// The `*.yaml` file names in a directory, sorted.

@@ -1,0 +1,475 @@
+//! Multi-file documents: follows `$ref`s to other files (`common.yaml#/components/schemas/X`,
+//! `./paths/users.yaml`, `../models/pet.json`) and bundles what they point at into the root
+//! document, so every later stage sees one document with local references only.
+//!
+//! What a reference points at decides where it goes, as `redocly bundle` and
+//! `swagger-cli bundle` do:
+//! - a schema (a `$ref` standing where the OpenAPI structure expects a Schema Object) becomes
+//!   a component schema of the root, named after the last segment of its pointer (or its
+//!   file), so it keeps one Rust type and one contract file however often it is used, and
+//!   recursion works; the `$ref` is rewritten to it;
+//! - anything else (path items, operations, parameters, responses, request bodies, headers,
+//!   examples) is copied in place of the `$ref`.
+//!
+//! References inside a file are resolved against that file: its local `#/…` references point
+//! into it, its relative paths are relative to its directory. Chains and cycles across files
+//! are followed (a schema cycle becomes a recursive type; a cycle of non-schema objects is an
+//! error). A file that is missing, unreadable, not YAML or JSON, or a pointer that does not
+//! resolve in it, is an error naming the file and the pointer of the `$ref`.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value};
+
+use super::pointer::{decode_pointer, escape_segment};
+use crate::error::{Error, Result};
+
+/// Where a Schema Object, or something else, is expected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ctx {
+    Document,
+    Components,
+    PathItem,
+    Operation,
+    Parameter,
+    RequestBody,
+    Response,
+    MediaType,
+    Encoding,
+    Header,
+    Callback,
+    Example,
+    Schema,
+    /// Security schemes, links, tags, servers…: no schema inside.
+    Other,
+}
+
+/// Whether the document has a `$ref` that is not local (`#…`).
+pub(crate) fn has_external_refs(value: &Value) -> bool {
+    match value {
+        Value::Object(map) => map.iter().any(|(key, inner)| {
+            (key == "$ref" && inner.as_str().is_some_and(|r| !r.starts_with('#')))
+                || (!is_literal(key) && has_external_refs(inner))
+        }),
+        Value::Array(items) => items.iter().any(has_external_refs),
+        _ => false,
+    }
+}
+
+/// Bundles every file the root document at `path` refers to into it.
+pub(crate) fn bundle(root: Value, path: &Path) -> Result<Value> {
+    let root_path = std::fs::canonicalize(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let taken: HashSet<String> = root
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+        .map(|schemas| schemas.keys().cloned().collect())
+        .unwrap_or_default();
+    let mut bundler = Bundler {
+        root_path: root_path.clone(),
+        files: HashMap::new(),
+        hoisted: HashMap::new(),
+        taken,
+        added: Vec::new(),
+        inlining: Vec::new(),
+    };
+    bundler.files.insert(root_path.clone(), root.clone());
+    let mut root = root;
+    bundler.walk(&mut root, Ctx::Document, &root_path, String::new())?;
+    if !bundler.added.is_empty() {
+        let Value::Object(document) = &mut root else {
+            return Ok(root);
+        };
+        let components = document
+            .entry("components")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(components) = components {
+            let schemas = components
+                .entry("schemas")
+                .or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(schemas) = schemas {
+                for (name, schema) in bundler.added {
+                    schemas.insert(name, schema);
+                }
+            }
+        }
+    }
+    Ok(root)
+}
+
+struct Bundler {
+    root_path: PathBuf,
+    /// Every file read, by canonical path (the root included).
+    files: HashMap<PathBuf, Value>,
+    /// Schemas already hoisted: (file, pointer) → component name.
+    hoisted: HashMap<(PathBuf, String), String>,
+    /// Component names in use.
+    taken: HashSet<String>,
+    /// Hoisted schemas, in the order they were met.
+    added: Vec<(String, Value)>,
+    /// Non-schema targets being copied, to refuse a cycle.
+    inlining: Vec<(PathBuf, String)>,
+}
+
+impl Bundler {
+    /// Visits `value`, which stands at `at` (a bare pointer, for messages) in `file`, where
+    /// the OpenAPI structure expects `ctx`.
+    fn walk(&mut self, value: &mut Value, ctx: Ctx, file: &Path, at: String) -> Result<()> {
+        if let Some(reference) = value.get("$ref").and_then(Value::as_str).map(str::to_owned) {
+            let is_root = file == self.root_path;
+            if !(is_root && reference.starts_with('#')) {
+                return self.follow(value, &reference, ctx, file, &at);
+            }
+        }
+        match value {
+            Value::Object(map) => {
+                for (key, inner) in map.iter_mut() {
+                    if is_literal(key) {
+                        continue;
+                    }
+                    let child_at = format!("{at}/{}", escape_segment(key));
+                    match child_ctx(ctx, key) {
+                        Child::One(next) => self.walk(inner, next, file, child_at)?,
+                        Child::Map(next) => {
+                            if let Value::Object(entries) = inner {
+                                for (name, entry) in entries.iter_mut() {
+                                    let entry_at = format!("{child_at}/{}", escape_segment(name));
+                                    self.walk(entry, next, file, entry_at)?;
+                                }
+                            }
+                        }
+                        Child::List(next) => {
+                            if let Value::Array(items) = inner {
+                                for (index, item) in items.iter_mut().enumerate() {
+                                    self.walk(item, next, file, format!("{child_at}/{index}"))?;
+                                }
+                            }
+                        }
+                        Child::Skip => {}
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    self.walk(item, ctx, file, format!("{at}/{index}"))?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Replaces the `$ref` object `value` by what the reference means in the root.
+    fn follow(
+        &mut self,
+        value: &mut Value,
+        reference: &str,
+        ctx: Ctx,
+        file: &Path,
+        at: &str,
+    ) -> Result<()> {
+        let (target_file, fragment) = self.locate(reference, file, at)?;
+        if target_file == self.root_path {
+            // A reference back into the root (from another file): local there.
+            *value = local_ref(value, &fragment);
+            return Ok(());
+        }
+        if ctx == Ctx::Schema {
+            let name = self.hoist(&target_file, &fragment, reference, file, at)?;
+            *value = local_ref(
+                value,
+                &format!("/components/schemas/{}", escape_segment(&name)),
+            );
+            return Ok(());
+        }
+        let key = (target_file.clone(), fragment.clone());
+        if self.inlining.contains(&key) {
+            return Err(self.error(
+                file,
+                at,
+                format!("$ref '{reference}' comes back to itself through other files; only schemas may refer to themselves"),
+            ));
+        }
+        let mut target = self.target(&target_file, &fragment, reference, file, at)?;
+        self.inlining.push(key);
+        let target_at = format!("{}#{fragment}", target_file.display());
+        let walked = self.walk(&mut target, ctx, &target_file, target_at);
+        self.inlining.pop();
+        walked?;
+        // Keywords beside the `$ref` (a description, a summary) stay.
+        if let (Value::Object(siblings), Value::Object(target_map)) = (&*value, &mut target) {
+            for (key, sibling) in siblings {
+                if key != "$ref" {
+                    target_map.insert(key.clone(), sibling.clone());
+                }
+            }
+        }
+        *value = target;
+        Ok(())
+    }
+
+    /// Makes the schema at `fragment` of `target_file` a component of the root; its name.
+    fn hoist(
+        &mut self,
+        target_file: &Path,
+        fragment: &str,
+        reference: &str,
+        file: &Path,
+        at: &str,
+    ) -> Result<String> {
+        let key = (target_file.to_path_buf(), fragment.to_string());
+        if let Some(name) = self.hoisted.get(&key) {
+            return Ok(name.clone());
+        }
+        let mut schema = self.target(target_file, fragment, reference, file, at)?;
+        let name = self.name_for(target_file, fragment);
+        // Registered before its own references are followed, so a cycle ends here.
+        self.hoisted.insert(key, name.clone());
+        let schema_at = format!("{}#{fragment}", target_file.display());
+        self.walk(&mut schema, Ctx::Schema, target_file, schema_at)?;
+        self.added.push((name.clone(), schema));
+        Ok(name)
+    }
+
+    /// A component name for a hoisted schema: the last segment of its pointer, or the file's
+    /// name without extension, numbered when taken.
+    fn name_for(&mut self, target_file: &Path, fragment: &str) -> String {
+        let from_pointer = decode_pointer(&format!("#{fragment}"))
+            .map(|segments| pointer_name(&segments))
+            .filter(|name| !name.is_empty());
+        let base = from_pointer.unwrap_or_else(|| {
+            target_file
+                .file_stem()
+                .map(|stem| stem.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "Schema".into())
+        });
+        let mut name = base.clone();
+        let mut n = 2;
+        while !self.taken.insert(name.clone()) {
+            name = format!("{base}{n}");
+            n += 1;
+        }
+        name
+    }
+
+    /// The file and pointer a reference written in `file` means.
+    fn locate(&self, reference: &str, file: &Path, at: &str) -> Result<(PathBuf, String)> {
+        let (path_part, fragment) = match reference.split_once('#') {
+            Some((path, fragment)) => (path, fragment.to_string()),
+            None => (reference, String::new()),
+        };
+        if path_part.contains("://") {
+            return Err(Error::Unsupported {
+                pointer: self.pointer_text(file, at),
+                location: None,
+                construct: "remote $ref".into(),
+                message: format!(
+                    "$ref '{reference}' names a URL; specgen reads local files only (download it beside the document and refer to it by a relative path)"
+                ),
+            });
+        }
+        if path_part.is_empty() {
+            return Ok((file.to_path_buf(), fragment));
+        }
+        let decoded = percent_decode(path_part);
+        let joined = file
+            .parent()
+            .unwrap_or_else(|| Path::new("."))
+            .join(decoded);
+        let canonical = std::fs::canonicalize(&joined).map_err(|err| {
+            self.error(
+                file,
+                at,
+                format!(
+                    "$ref '{reference}': cannot read {}: {err}",
+                    joined.display()
+                ),
+            )
+        })?;
+        Ok((canonical, fragment))
+    }
+
+    /// A copy of what `fragment` points at in `target_file`.
+    fn target(
+        &mut self,
+        target_file: &Path,
+        fragment: &str,
+        reference: &str,
+        file: &Path,
+        at: &str,
+    ) -> Result<Value> {
+        if !self.files.contains_key(target_file) {
+            let text = std::fs::read_to_string(target_file).map_err(|err| {
+                self.error(
+                    file,
+                    at,
+                    format!(
+                        "$ref '{reference}': cannot read {}: {err}",
+                        target_file.display()
+                    ),
+                )
+            })?;
+            let name = target_file.display().to_string();
+            let parsed = super::parse::parse_text(&text, &name)
+                .map_err(|err| self.error(file, at, format!("$ref '{reference}': {err}")))?;
+            self.files.insert(target_file.to_path_buf(), parsed);
+        }
+        let document = &self.files[target_file];
+        let found = decode_pointer(&format!("#{fragment}"))
+            .and_then(|segments| super::pointer::resolve(document, &segments).cloned());
+        found.ok_or_else(|| {
+            self.error(
+                file,
+                at,
+                format!(
+                    "$ref '{reference}': '#{fragment}' does not exist in {}",
+                    target_file.display()
+                ),
+            )
+        })
+    }
+
+    fn pointer_text(&self, file: &Path, at: &str) -> String {
+        if file == self.root_path {
+            format!("#{at}")
+        } else if at.contains('#') {
+            at.to_string()
+        } else {
+            format!("{}#{at}", file.display())
+        }
+    }
+
+    fn error(&self, file: &Path, at: &str, message: String) -> Error {
+        Error::Spec {
+            pointer: self.pointer_text(file, at),
+            location: None,
+            message,
+        }
+    }
+}
+
+/// A name for the schema at a pointer: its last two meaningful segments
+/// (`/components/schemas/Problem/properties/title` → `Problem_title`), with `_item` when it is
+/// an array's items (`/Forest/items` → `Forest_item`).
+fn pointer_name(segments: &[String]) -> String {
+    const STRUCTURAL: &[&str] = &[
+        "components",
+        "schemas",
+        "definitions",
+        "$defs",
+        "properties",
+        "items",
+        "additionalProperties",
+        "allOf",
+        "anyOf",
+        "oneOf",
+        "content",
+        "schema",
+    ];
+    let mut words: Vec<&str> = segments
+        .iter()
+        .map(String::as_str)
+        .filter(|segment| !STRUCTURAL.contains(segment) && segment.parse::<usize>().is_err())
+        .collect();
+    let start = words.len().saturating_sub(2);
+    words.drain(..start);
+    let mut name = words.join("_");
+    if segments.last().is_some_and(|last| last == "items") && !name.is_empty() {
+        name.push_str("_item");
+    }
+    name
+}
+
+/// `{"$ref": "#<fragment>"}`, keeping the keywords written beside the original `$ref`.
+fn local_ref(original: &Value, fragment: &str) -> Value {
+    let mut map = Map::new();
+    map.insert("$ref".into(), Value::String(format!("#{fragment}")));
+    if let Value::Object(siblings) = original {
+        for (key, sibling) in siblings {
+            if key != "$ref" {
+                map.insert(key.clone(), sibling.clone());
+            }
+        }
+    }
+    Value::Object(map)
+}
+
+fn percent_decode(text: &str) -> String {
+    percent_encoding::percent_decode_str(text)
+        .decode_utf8_lossy()
+        .into_owned()
+}
+
+/// Keys whose value is data, never OpenAPI structure.
+fn is_literal(key: &str) -> bool {
+    matches!(key, "example" | "default" | "const" | "enum" | "value") || key.starts_with("x-")
+}
+
+enum Child {
+    One(Ctx),
+    Map(Ctx),
+    List(Ctx),
+    Skip,
+}
+
+/// What the OpenAPI structure expects under `key` of an object that is a `ctx`.
+fn child_ctx(ctx: Ctx, key: &str) -> Child {
+    use Child::*;
+    match (ctx, key) {
+        (Ctx::Document, "paths" | "webhooks") => Map(Ctx::PathItem),
+        (Ctx::Document, "components") => One(Ctx::Components),
+        (Ctx::Components, "schemas") => Map(Ctx::Schema),
+        (Ctx::Components, "responses") => Map(Ctx::Response),
+        (Ctx::Components, "parameters") => Map(Ctx::Parameter),
+        (Ctx::Components, "examples") => Map(Ctx::Example),
+        (Ctx::Components, "requestBodies") => Map(Ctx::RequestBody),
+        (Ctx::Components, "headers") => Map(Ctx::Header),
+        (Ctx::Components, "callbacks") => Map(Ctx::Callback),
+        (Ctx::Components, "pathItems") => Map(Ctx::PathItem),
+        (Ctx::Components, _) => Map(Ctx::Other),
+        (Ctx::PathItem, "parameters") => List(Ctx::Parameter),
+        (
+            Ctx::PathItem,
+            "get" | "put" | "post" | "delete" | "options" | "head" | "patch" | "trace",
+        ) => One(Ctx::Operation),
+        (Ctx::Operation, "parameters") => List(Ctx::Parameter),
+        (Ctx::Operation, "requestBody") => One(Ctx::RequestBody),
+        (Ctx::Operation, "responses") => Map(Ctx::Response),
+        (Ctx::Operation, "callbacks") => Map(Ctx::Callback),
+        (Ctx::Callback, _) => One(Ctx::PathItem),
+        (Ctx::Parameter | Ctx::Header, "schema") => One(Ctx::Schema),
+        (Ctx::Parameter | Ctx::Header, "content") => Map(Ctx::MediaType),
+        (Ctx::Parameter | Ctx::Header | Ctx::MediaType, "examples") => Map(Ctx::Example),
+        (Ctx::RequestBody | Ctx::Response, "content") => Map(Ctx::MediaType),
+        (Ctx::Response, "headers") => Map(Ctx::Header),
+        (Ctx::MediaType, "schema") => One(Ctx::Schema),
+        (Ctx::MediaType, "encoding") => Map(Ctx::Encoding),
+        (Ctx::Encoding, "headers") => Map(Ctx::Header),
+        (
+            Ctx::Schema,
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas",
+        ) => Map(Ctx::Schema),
+        (
+            Ctx::Schema,
+            "items"
+            | "additionalProperties"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+            | "additionalItems",
+        ) => One(Ctx::Schema),
+        (Ctx::Schema, "allOf" | "anyOf" | "oneOf" | "prefixItems") => List(Ctx::Schema),
+        (Ctx::Schema, "examples") => Skip,
+        (Ctx::Example, _) => Skip,
+        (Ctx::Schema, _) => Skip,
+        _ => One(Ctx::Other),
+    }
+}

@@ -1,0 +1,255 @@
+//! Documents split over several files: `$ref`s to other files are followed relative to the
+//! file they are written in, schemas become components of the root (one Rust type each, also
+//! when reached from several places or through a cycle across files), other objects are
+//! copied in place, and a file or pointer that is not there is an error naming both.
+
+mod common;
+
+use std::path::Path;
+
+use serde_json::Value;
+use specgen::load::{Document, load_file};
+
+fn fixture() -> Document {
+    let path = common::fixtures_dir().join("multi-file/openapi.yaml");
+    load_file(&path).unwrap_or_else(|err| panic!("loading the multi-file fixture: {err}"))
+}
+
+/// Every `$ref` in `value`.
+fn refs(value: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    common::collect_refs(value, &mut out);
+    out
+}
+
+#[test]
+fn references_to_other_files_become_local_and_resolve() {
+    let doc = fixture();
+    let all = refs(&doc.root);
+    assert!(!all.is_empty());
+    for reference in &all {
+        assert!(reference.starts_with("#/"), "{reference} is not local");
+        assert!(
+            doc.pointer(reference).is_some(),
+            "{reference} does not resolve"
+        );
+    }
+}
+
+#[test]
+fn schemas_of_other_files_become_components_named_after_their_pointer_or_file() {
+    let doc = fixture();
+    let schemas = doc.root["components"]["schemas"].as_object().unwrap();
+    let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    for expected in [
+        "Team",          // the root's own
+        "user",          // schemas/user.json, a whole file
+        "address",       // schemas/address.yaml, reached from user.json
+        "TreeNode",      // `schemas/tree%20node.yaml#/TreeNode`
+        "Forest_item",   // `forest.yaml#/Forest/items`, an array's items
+        "Problem",       // a local ref inside common/responses.yaml
+        "Problem_title", // a ref into a property of another file's schema
+        "LimitValue",    // a local ref inside a parameter's file
+    ] {
+        assert!(
+            names.contains(&expected),
+            "no component {expected} in {names:?}"
+        );
+    }
+    // Reached three times (a response, Team.lead, Team.members): one component.
+    assert_eq!(names.iter().filter(|n| n.starts_with("user")).count(), 1);
+    assert_eq!(
+        doc.root["components"]["schemas"]["Team"]["properties"]["lead"]["$ref"],
+        "#/components/schemas/user"
+    );
+}
+
+#[test]
+fn a_schema_cycle_across_two_files_is_a_recursive_type() {
+    let doc = fixture();
+    assert_eq!(
+        doc.root["components"]["schemas"]["TreeNode"]["properties"]["children"]["items"]["$ref"],
+        "#/components/schemas/Forest_item"
+    );
+    assert_eq!(
+        doc.root["components"]["schemas"]["Forest_item"]["$ref"],
+        "#/components/schemas/TreeNode"
+    );
+    let files = specgen::generate_crate(&doc, &Default::default()).unwrap();
+    let models = common::file(&files, "src/models.rs");
+    assert!(models.contains("pub struct TreeNode"), "{models}");
+    assert!(
+        models.contains("pub children: Option<Vec<ForestItem>>"),
+        "{models}"
+    );
+    assert!(
+        models.contains("pub type ForestItem = TreeNode;"),
+        "{models}"
+    );
+}
+
+#[test]
+fn path_items_parameters_and_responses_are_copied_in_place() {
+    let doc = fixture();
+    let users = &doc.root["paths"]["/users"];
+    assert_eq!(users["get"]["operationId"], "listUsers");
+    assert_eq!(users["get"]["parameters"][0]["name"], "limit");
+    assert_eq!(
+        users["get"]["parameters"][0]["schema"]["$ref"],
+        "#/components/schemas/LimitValue"
+    );
+    let not_found = &doc.root["paths"]["/users/{id}"]["get"]["responses"]["404"];
+    assert_eq!(not_found["description"], "No such user.");
+    assert_eq!(
+        not_found["content"]["application/json"]["schema"]["$ref"],
+        "#/components/schemas/Problem"
+    );
+}
+
+#[test]
+fn the_contract_of_a_multi_file_document_stands_alone() {
+    let doc = fixture();
+    let files = specgen::generate_crate(&doc, &Default::default()).unwrap();
+    let mut schemas = Vec::new();
+    for file in files.iter().filter(|f| f.path.starts_with("schemas")) {
+        let value: Value = serde_json::from_str(&file.contents).unwrap();
+        if file.path.ends_with("manifest.json") {
+            // The manifest holds each parameter's schema, bundled on its own.
+            for operation in value["operations"].as_array().unwrap() {
+                for parameter in operation["parameters"].as_array().unwrap() {
+                    schemas.push((file.path.clone(), parameter["schema"].clone()));
+                }
+            }
+        } else {
+            schemas.push((file.path.clone(), value));
+        }
+    }
+    for (path, schema) in schemas {
+        for reference in refs(&schema) {
+            assert!(
+                common::ref_problem(&schema, &reference).is_none(),
+                "{}: {reference} does not resolve",
+                path.display()
+            );
+        }
+    }
+}
+
+/// Writes `files` (name → text) into a temporary directory and loads `openapi.yaml`.
+fn load_tree(files: &[(&str, &str)]) -> (tempfile::TempDir, specgen::Result<Document>) {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let loaded = load_file(&dir.path().join("openapi.yaml"));
+    (dir, loaded)
+}
+
+const HEAD: &str = "openapi: 3.1.0\ninfo: {title: T, version: '1'}\n";
+
+fn error_of(files: &[(&str, &str)]) -> String {
+    let (_dir, loaded) = load_tree(files);
+    match loaded {
+        Ok(_) => panic!("loaded although it should not"),
+        Err(err) => err.to_string(),
+    }
+}
+
+#[test]
+fn a_missing_file_names_the_file_and_the_pointer_of_the_ref() {
+    let text = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'missing/b.yaml#/B'\n"
+    );
+    let message = error_of(&[("openapi.yaml", &text)]);
+    assert!(message.starts_with("#/components/schemas/A: "), "{message}");
+    assert!(message.contains("$ref 'missing/b.yaml#/B'"), "{message}");
+    assert!(
+        message.contains(&format!("missing{}b.yaml", std::path::MAIN_SEPARATOR)),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_pointer_missing_in_another_file_names_that_file() {
+    let text =
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'b.yaml#/Nope'\n");
+    let message = error_of(&[("openapi.yaml", &text), ("b.yaml", "B: {type: string}\n")]);
+    assert!(message.contains("'#/Nope' does not exist in"), "{message}");
+    assert!(message.contains("b.yaml"), "{message}");
+}
+
+#[test]
+fn a_ref_inside_another_file_is_reported_with_that_file() {
+    let text =
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'b.yaml'\n");
+    let message = error_of(&[
+        ("openapi.yaml", &text),
+        (
+            "b.yaml",
+            "type: object\nproperties:\n  c: {$ref: 'c.yaml'}\n",
+        ),
+    ]);
+    assert!(message.contains("b.yaml#/properties/c"), "{message}");
+    assert!(message.contains("$ref 'c.yaml'"), "{message}");
+}
+
+#[test]
+fn a_file_that_does_not_parse_is_named() {
+    let text =
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'b.yaml'\n");
+    let message = error_of(&[("openapi.yaml", &text), ("b.yaml", "a: [unclosed\n")]);
+    assert!(message.contains("$ref 'b.yaml'"), "{message}");
+    assert!(message.contains("b.yaml"), "{message}");
+}
+
+#[test]
+fn a_cycle_of_path_items_across_files_is_an_error_not_a_hang() {
+    let text = format!("{HEAD}paths:\n  /a:\n    $ref: 'a.yaml'\n");
+    let message = error_of(&[
+        ("openapi.yaml", &text),
+        ("a.yaml", "$ref: 'b.yaml'\n"),
+        ("b.yaml", "$ref: 'a.yaml'\n"),
+    ]);
+    assert!(message.contains("comes back to itself"), "{message}");
+}
+
+#[test]
+fn a_remote_reference_is_refused_with_a_way_out() {
+    let text = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'https://example.com/a.yaml'\n"
+    );
+    let message = error_of(&[("openapi.yaml", &text)]);
+    assert!(message.contains("unsupported remote $ref"), "{message}");
+    assert!(message.contains("relative path"), "{message}");
+}
+
+#[test]
+fn a_reference_back_into_the_root_stays_local() {
+    let text = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    Root: {{type: string}}\n    A:\n      $ref: 'b.yaml#/B'\n"
+    );
+    let (_dir, loaded) = load_tree(&[
+        ("openapi.yaml", &text),
+        (
+            "b.yaml",
+            "B:\n  type: object\n  properties:\n    r: {$ref: 'openapi.yaml#/components/schemas/Root'}\n",
+        ),
+    ]);
+    let doc = loaded.unwrap();
+    assert_eq!(
+        doc.root["components"]["schemas"]["B"]["properties"]["r"]["$ref"],
+        "#/components/schemas/Root"
+    );
+}
+
+#[test]
+fn text_without_a_file_cannot_follow_references_to_files() {
+    let text = format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A: {{$ref: 'b.yaml'}}\n");
+    let message = specgen::load::load_str(&text, "inline.yaml")
+        .unwrap_err()
+        .to_string();
+    assert!(message.contains("loaded from its file"), "{message}");
+    assert!(!Path::new("b.yaml").exists());
+}
