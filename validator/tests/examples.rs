@@ -93,7 +93,7 @@ fn only_schema_valid_examples_become_round_trip_tests() {
         .find(|f| f.path.ends_with("src/example_tests.rs"))
         .expect("example tests are generated");
     assert_eq!(
-        tests.contents.matches("#[test]").count(),
+        tests.contents.matches("round_trip::<").count(),
         4,
         "{}",
         tests.contents
@@ -111,7 +111,14 @@ fn only_schema_valid_examples_become_round_trip_tests() {
     assert!(
         !tests
             .contents
-            .contains("fn components_schemas_thing_examples_1()")
+            .contains("\"#/components/schemas/Thing/examples/1\""),
+        "the invalid example is no row of the table"
+    );
+    assert!(
+        tests
+            .contents
+            .contains("\"#/components/schemas/Thing/examples/0\""),
+        "the valid example is a row of the table"
     );
     let off = specgen::Options {
         no_example_tests: true,
@@ -150,13 +157,19 @@ fn the_readme_table_of_examples_is_current() {
         "spec/openapi.yaml".to_string(),
         workspace().join("spec/openapi.yaml"),
     )];
-    let mut names: Vec<String> = std::fs::read_dir(&corpus)
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().into_string().ok())
-        .filter(|n| n.ends_with(".yaml"))
-        .collect();
-    names.sort();
-    documents.extend(names.into_iter().map(|n| (n.clone(), corpus.join(n))));
+    for (prefix, dir) in [("", corpus.clone()), ("real/", corpus.join("real"))] {
+        let mut names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".yaml") || n.ends_with(".json"))
+            .collect();
+        names.sort();
+        documents.extend(
+            names
+                .into_iter()
+                .map(|n| (format!("{prefix}{n}"), dir.join(n))),
+        );
+    }
     let mut expected = Vec::new();
     for (name, path) in documents {
         let report = specval::examples::check_document(&path).unwrap();
@@ -165,7 +178,7 @@ fn the_readme_table_of_examples_is_current() {
         let tests = files
             .iter()
             .find(|f| f.path.ends_with("src/example_tests.rs"))
-            .map_or(0, |f| f.contents.matches("#[test]").count());
+            .map_or(0, |f| f.contents.matches("round_trip::<").count());
         expected.push(vec![
             name,
             report.found.to_string(),

@@ -172,6 +172,10 @@ fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
             let n = n.as_f64()?;
             (quote!(f64), quote!(self.#field_name.unwrap_or(#n)))
         }
+        (TypeRef::Scalar(Scalar::String), Value::String(s)) if s.is_empty() => (
+            quote!(String),
+            quote!(self.#field_name.clone().unwrap_or_default()),
+        ),
         (TypeRef::Scalar(Scalar::String), Value::String(s)) => (
             quote!(String),
             quote!(self.#field_name.clone().unwrap_or_else(|| #s.to_string())),

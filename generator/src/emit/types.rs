@@ -72,27 +72,98 @@ pub(crate) fn doc_attrs(docs: Option<&str>) -> TokenStream {
     quote!(#(#lines)*)
 }
 
-/// A description as rustdoc lines. Indentation is capped at three spaces (enough for list
-/// continuations, too little for an indented code block) and bare code fences are marked as
-/// text: a description is not Rust, and rustdoc would otherwise run such blocks as doctests.
+/// A description as rustdoc lines. Markdown is kept, made tidy where rustdoc and clippy care:
+/// the continuation lines of a list item are indented to the item's text (a lazy or
+/// over-indented continuation is a clippy warning), other indentation is capped at three
+/// spaces (enough for nested lists, too little for an indented code block), and bare code
+/// fences are marked as text: a description is not Rust, and rustdoc would otherwise run such
+/// blocks as doctests.
 pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut in_fence = false;
+    // The column of the current list item's text, while its paragraph goes on.
+    let mut item_text: Option<usize> = None;
     docs.lines()
         .map(|raw| {
             let line = raw.trim();
-            let indent = (raw.len() - raw.trim_start().len()).min(3);
+            let indent = raw.len() - raw.trim_start().len();
             if let Some(info) = line.strip_prefix("```") {
                 let opening = !in_fence;
                 in_fence = !in_fence;
-                if opening && info.trim().is_empty() {
+                item_text = None;
+                if opening && matches!(info.trim(), "" | "rust") {
                     return " ```text".to_string();
                 }
+                return format!(" {line}");
+            }
+            if in_fence {
+                return format!(" {}", raw.trim_end());
             }
             if line.is_empty() {
-                String::new()
-            } else {
-                format!(" {}{line}", " ".repeat(indent))
+                item_text = None;
+                return String::new();
+            }
+            if let Some(marker) = list_marker(line) {
+                let indent = indent.min(3);
+                item_text = Some(indent + marker);
+                return format!(" {}{line}", " ".repeat(indent));
+            }
+            match item_text {
+                Some(column) => format!(" {}{line}", " ".repeat(column)),
+                None => format!(" {}{line}", " ".repeat(indent.min(3))),
             }
         })
         .collect()
+}
+
+/// The width of a Markdown list marker starting `line` (`- `, `* `, `+ `, `1. `, `2) `).
+fn list_marker(line: &str) -> Option<usize> {
+    let bullet = line
+        .strip_prefix(['-', '*', '+'])
+        .filter(|rest| rest.starts_with(' '));
+    if bullet.is_some() {
+        return Some(2);
+    }
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let rest = &line[digits..];
+    (digits > 0 && digits < 10 && (rest.starts_with(". ") || rest.starts_with(") ")))
+        .then_some(digits + 2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::doc_lines;
+
+    #[test]
+    fn list_continuations_are_indented_to_the_item_text() {
+        let docs = "Access:\n\n* `open` - anyone\n* `collaborators` - people who are\n   collaborators here\n1. first line\nsecond line\n\nAfter the list.";
+        assert_eq!(
+            doc_lines(docs),
+            vec![
+                " Access:",
+                "",
+                " * `open` - anyone",
+                " * `collaborators` - people who are",
+                "   collaborators here",
+                " 1. first line",
+                "    second line",
+                "",
+                " After the list.",
+            ]
+        );
+    }
+
+    #[test]
+    fn fences_are_text_and_keep_their_indentation() {
+        assert_eq!(
+            doc_lines("```\n{\n    \"a\": 1\n}\n```\n    indented prose"),
+            vec![
+                " ```text",
+                " {",
+                "     \"a\": 1",
+                " }",
+                " ```",
+                "    indented prose"
+            ]
+        );
+    }
 }
