@@ -12,7 +12,9 @@ use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
+use crate::ir::{
+    Api, Method, Operation, ParamLocation, Parameter, Scalar, StatusSpec, TypeKind, TypeRef,
+};
 
 /// The client file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -382,7 +384,10 @@ fn method(
     arms: Vec<TokenStream>,
 ) -> Result<TokenStream> {
     let name = ident(&op.fn_name);
+    // The idempotency-key header, and the key the client makes when the caller gives none
+    // (only where the header's type can hold a fresh UUID).
     let idempotency = idempotency_header(op);
+    let key = idempotency.and_then(|param| automatic_key(api, &param.ty).map(|kind| (param, kind)));
     let mut args = Vec::new();
     let mut steps = Vec::new();
     let mut arg_docs = Vec::new();
@@ -405,11 +410,14 @@ fn method(
         let field = ident(&param.rust_name);
         let ty = param_type(api, &param.ty);
         let wire = &param.name;
-        let is_key = idempotency.is_some_and(|key| key.name == param.name);
-        if is_key {
+        if let Some((_, kind)) = key.filter(|(key, _)| key.name == param.name) {
             args.push(quote!(#field: Option<#ty>));
+            let made = match kind {
+                AutomaticKey::Uuid => "a new UUID v4",
+                AutomaticKey::Text => "the text of a new UUID v4",
+            };
             arg_docs.push(format!(
-                "`{field}`: sent as `{wire}`; a new UUID v4 when `None`, the same on every retry."
+                "`{field}`: sent as `{wire}`; {made} when `None`, the same on every retry."
             ));
             continue;
         }
@@ -429,11 +437,19 @@ fn method(
             steps.push(quote!(if let Some(value) = #field { #send }));
         }
     }
-    let key_setup = idempotency.map(|key| {
+    let key_setup = key.map(|(key, kind)| {
         let field = ident(&key.rust_name);
         let wire = &key.name;
-        steps.push(quote!(request = request.header(#wire, #field.to_string());));
-        quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
+        match kind {
+            AutomaticKey::Uuid => {
+                steps.push(quote!(request = request.header(#wire, #field.to_string());));
+                quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
+            }
+            AutomaticKey::Text => {
+                steps.push(quote!(request = request.header(#wire, #field.as_str());));
+                quote!(let #field = #field.unwrap_or_else(|| ::uuid::Uuid::new_v4().to_string());)
+            }
+        }
     });
     let body_step = match &op.request_body {
         Some(body) => {
@@ -455,7 +471,14 @@ fn method(
         op.method,
         Method::Get | Method::Head | Method::Options | Method::Put | Method::Delete | Method::Trace
     );
-    let retryable = safe_method || idempotency.is_some();
+    // A key the caller must give (no automatic one) makes the request retryable when it is
+    // there: always when the header is required, else when the caller gave it.
+    let retryable = match idempotency {
+        _ if safe_method || key.is_some() => Retryable::Always,
+        Some(header) if header.required => Retryable::Always,
+        Some(header) => Retryable::With(header),
+        None => Retryable::Never,
+    };
     let http_method = format_ident!("{}", op.method.as_http());
     let mut text = format!("`{} {}`", op.method.as_http(), op.path);
     if let Some(docs) = &op.docs {
@@ -466,10 +489,15 @@ fn method(
         text.push_str("\n\n");
         text.push_str(line);
     }
-    text.push_str(if retryable {
-        "\n\nRetried on transport errors, time-outs and 5xx answers."
-    } else {
-        "\n\nNot retried: repeating it could repeat its effect."
+    let retried = "Retried on transport errors, time-outs and 5xx answers";
+    text.push_str(&match retryable {
+        Retryable::Always => format!("\n\n{retried}."),
+        Retryable::With(header) => format!(
+            "\n\n{retried} when `{}` is given; otherwise not retried: repeating it could \
+             repeat its effect.",
+            header.rust_name
+        ),
+        Retryable::Never => "\n\nNot retried: repeating it could repeat its effect.".into(),
     });
     let docs = doc_attrs(Some(&text));
     let mut errors: Vec<_> = op
@@ -494,6 +522,14 @@ fn method(
             }
         }
     };
+    let retryable = match retryable {
+        Retryable::Always => quote!(true),
+        Retryable::With(header) => {
+            let field = ident(&header.rust_name);
+            quote!(#field.is_some())
+        }
+        Retryable::Never => quote!(false),
+    };
     Ok(quote! {
         #docs
         pub async fn #name(&self, #(#args),*) -> Result<#success_type, ClientError> {
@@ -511,4 +547,39 @@ fn method(
             #judge
         }
     })
+}
+
+/// The idempotency key the client makes when the caller gives none, by the header's type.
+#[derive(Debug, Clone, Copy)]
+enum AutomaticKey {
+    /// A `Uuid`: a new UUID v4.
+    Uuid,
+    /// A `String`: the text of a new UUID v4.
+    Text,
+}
+
+/// The automatic key a header of type `ty` can hold: a UUID or a plain string (through
+/// nullability, newtypes and aliases, as [`param_type`] resolves them); any other type gets
+/// none, and the header is an ordinary parameter the caller fills.
+fn automatic_key(api: &Api, ty: &TypeRef) -> Option<AutomaticKey> {
+    match ty {
+        TypeRef::Scalar(Scalar::Uuid) => Some(AutomaticKey::Uuid),
+        TypeRef::Scalar(Scalar::String) => Some(AutomaticKey::Text),
+        TypeRef::Nullable(inner) => automatic_key(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => automatic_key(api, inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a call may be retried.
+enum Retryable<'a> {
+    /// A safe method, or a request that always carries an idempotency key.
+    Always,
+    /// Only when the caller gave this optional idempotency-key header.
+    With(&'a Parameter),
+    /// Never: repeating it could repeat its effect.
+    Never,
 }

@@ -92,6 +92,7 @@ const fn fixture(file: &'static str) -> Fixture {
 pub const FIXTURES: &[Fixture] = &[
     fixture("enums.yaml"),
     fixture("formats.yaml"),
+    fixture("idempotency-header.yaml"),
     fixture("inline-naming.yaml"),
     fixture("maps-arrays.yaml"),
     fixture("names.yaml"),
