@@ -103,16 +103,25 @@ impl ClientBuilder {
         self
     }
     /// Use the caller's own reqwest client (its time-outs then apply; the builder's
-    /// are ignored).
+    /// are ignored, and whether it speaks HTTPS depends on how it was built).
     pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
         self.http = Some(http);
         self
     }
     /// The client.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::InvalidRequest`] when the base URL is `https://` and this
+    /// crate's `rustls` feature is off (unless the caller gave its own reqwest
+    /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
     pub fn build(self) -> Result<Client, ClientError> {
         let http = match self.http {
             Some(http) => http,
             None => {
+                if let Some(reason) = crate::retry::unsupported_scheme(&self.base_url) {
+                    return Err(ClientError::InvalidRequest(reason));
+                }
                 ::reqwest::Client::builder()
                     .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
                     .connect_timeout(

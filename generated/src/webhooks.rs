@@ -190,16 +190,29 @@ impl Delivery {
 pub struct Sender {
     http: ::reqwest::Client,
     policy: DeliveryPolicy,
+    /// Whether `http` is the sender's own, so that this crate's features decide
+    /// whether it speaks HTTPS.
+    own_client: bool,
 }
 impl Sender {
-    /// A sender with its own HTTP client.
+    /// A sender with its own HTTP client. It reaches `https://` receivers only
+    /// with this crate's `rustls` feature; without it, a delivery to one is given
+    /// up at once as [`GaveUp::Invalid`], naming the feature.
     pub fn new(policy: DeliveryPolicy) -> Sender {
-        Sender::with_client(::reqwest::Client::new(), policy)
+        Sender {
+            http: ::reqwest::Client::new(),
+            policy,
+            own_client: true,
+        }
     }
     /// A sender using the caller's HTTP client (the policy's time-out still applies
-    /// to each attempt).
+    /// to each attempt; whether it speaks HTTPS depends on how it was built).
     pub fn with_client(http: ::reqwest::Client, policy: DeliveryPolicy) -> Sender {
-        Sender { http, policy }
+        Sender {
+            http,
+            policy,
+            own_client: false,
+        }
     }
     /// Delivers one payload to `{base_url}{path}` and judges the reply.
     async fn deliver(
@@ -214,6 +227,12 @@ impl Sender {
             base_delay: self.policy.base_delay,
             max_delay: self.policy.max_delay,
         };
+        if self.own_client && let Some(reason) = crate::retry::unsupported_scheme(&url) {
+            return Delivery::GaveUp {
+                attempts: 0,
+                reason: GaveUp::Invalid(reason),
+            };
+        }
         let body = match ::serde_json::to_vec(&payload) {
             Ok(body) => body,
             Err(err) => {

@@ -164,7 +164,8 @@ pub fn retry() -> Result<GeneratedFile> {
     rust_file(
         "src/retry.rs",
         quote! {
-            //! Bounded retries with exponential backoff and full jitter.
+            //! What the client and the webhook sender share: bounded retries with exponential
+            //! backoff and jitter, and the check that an `https://` URL can be reached at all.
 
             use ::std::time::Duration;
 
@@ -208,6 +209,24 @@ pub fn retry() -> Result<GeneratedFile> {
                     let half = millis / 2;
                     Duration::from_millis(half + ::fastrand::u64(0..=millis - half))
                 }
+            }
+
+            /// Why an HTTP client built by this crate cannot reach `url`: HTTPS needs the
+            /// crate's `rustls` feature. Without it, reqwest would speak plain HTTP to the
+            /// TLS port and fail with an opaque "error sending request".
+            pub(crate) fn unsupported_scheme(url: &str) -> Option<String> {
+                let https = url
+                    .trim_start()
+                    .get(..8)
+                    .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+                (https && !cfg!(feature = "rustls")).then(|| {
+                    format!(
+                        "an https:// URL needs the `rustls` feature of the {name} crate, which \
+                         this build does not enable: add it to the features of {name} in \
+                         Cargo.toml",
+                        name = env!("CARGO_PKG_NAME"),
+                    )
+                })
             }
         },
     )
