@@ -97,7 +97,8 @@ impl ClientBuilder {
         self.connect_timeout = Some(timeout);
         self
     }
-    /// How to retry transport failures, time-outs and 5xx answers.
+    /// How to retry transport failures, time-outs, 429 and 5xx answers (a
+    /// `Retry-After` on a 429 or a 503 is honoured up to the policy's `max_delay`).
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
         self
@@ -150,6 +151,8 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
 struct Answer {
     status: ::http::StatusCode,
     body: Vec<u8>,
+    /// The wait its `Retry-After` asked for (on a 429 or a 503).
+    retry_after: Option<Duration>,
 }
 impl Answer {
     #[allow(dead_code)]
@@ -223,7 +226,9 @@ impl Client {
         request
     }
     /// Sends a request, retrying when `retryable` and the failure is a transport
-    /// error, a time-out or a 5xx answer.
+    /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
+    /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
+    /// returned at once.
     async fn send(
         &self,
         retryable: bool,
@@ -237,11 +242,16 @@ impl Client {
             let outcome = match request.send().await {
                 Ok(response) => {
                     let status = response.status();
+                    let retry_after = crate::retry::retry_after(
+                        status.as_u16(),
+                        response.headers(),
+                    );
                     match response.bytes().await {
                         Ok(body) => {
                             Ok(Answer {
                                 status,
                                 body: body.to_vec(),
+                                retry_after,
                             })
                         }
                         Err(err) => Err(err),
@@ -253,7 +263,10 @@ impl Client {
                 return Err(ClientError::InvalidRequest(err.to_string()));
             }
             let retry = match &outcome {
-                Ok(answer) => answer.status.is_server_error(),
+                Ok(answer) => {
+                    answer.status.is_server_error()
+                        || answer.status == ::http::StatusCode::TOO_MANY_REQUESTS
+                }
                 Err(err) => {
                     err.is_timeout() || err.is_connect() || err.is_request()
                         || err.is_body()
@@ -262,7 +275,11 @@ impl Client {
             if !retry || attempt >= attempts {
                 return outcome.map_err(ClientError::Transport);
             }
-            ::tokio::time::sleep(self.retry.delay(attempt)).await;
+            let asked = outcome.as_ref().ok().and_then(|answer| answer.retry_after);
+            match self.retry.delay_after(attempt, asked) {
+                Some(wait) => ::tokio::time::sleep(wait).await,
+                None => return outcome.map_err(ClientError::Transport),
+            }
         }
     }
     /// `POST /banking/accounts`
@@ -275,7 +292,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn create_account(
         &self,
         x_idempotency_key: Option<::uuid::Uuid>,
@@ -309,7 +326,7 @@ impl Client {
     ///
     /// Get account
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_account(
         &self,
         account_id: &::uuid::Uuid,
@@ -345,7 +362,7 @@ impl Client {
     /// returned with updated_at refreshed. If the balance is not zero the status is
     /// unchanged and the request fails with 400 VALIDATION_ERROR.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn close_account(
         &self,
         account_id: &::uuid::Uuid,
@@ -411,7 +428,7 @@ impl Client {
     ///
     /// Get a transfer of an account
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_account_transfer(
         &self,
         account_id: &::uuid::Uuid,
@@ -488,7 +505,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn create_entity(
         &self,
         x_idempotency_key: Option<::uuid::Uuid>,
@@ -521,7 +538,7 @@ impl Client {
     ///
     /// Retrieve payment by merchant order id
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_payments_by_merchant_order_id(
         &self,
         merchant_order_id: &String,
@@ -560,7 +577,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn reverse_transfer_onboarding(
         &self,
         transfer_id: &String,

@@ -131,7 +131,8 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                     self
                 }
 
-                /// How to retry transport failures, time-outs and 5xx answers.
+                /// How to retry transport failures, time-outs, 429 and 5xx answers (a
+                /// `Retry-After` on a 429 or a 503 is honoured up to the policy's `max_delay`).
                 pub fn retry(mut self, policy: RetryPolicy) -> Self {
                     self.retry = policy;
                     self
@@ -186,6 +187,8 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
             struct Answer {
                 status: ::http::StatusCode,
                 body: Vec<u8>,
+                /// The wait its `Retry-After` asked for (on a 429 or a 503).
+                retry_after: Option<Duration>,
             }
 
             impl Answer {
@@ -237,7 +240,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 #apply_credentials
 
                 /// Sends a request, retrying when `retryable` and the failure is a transport
-                /// error, a time-out or a 5xx answer.
+                /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
+                /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
+                /// returned at once.
                 async fn send(
                     &self,
                     retryable: bool,
@@ -251,8 +256,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                         let outcome = match request.send().await {
                             Ok(response) => {
                                 let status = response.status();
+                                let retry_after = crate::retry::retry_after(status.as_u16(), response.headers());
                                 match response.bytes().await {
-                                    Ok(body) => Ok(Answer { status, body: body.to_vec() }),
+                                    Ok(body) => Ok(Answer { status, body: body.to_vec(), retry_after }),
                                     Err(err) => Err(err),
                                 }
                             }
@@ -265,13 +271,21 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                             return Err(ClientError::InvalidRequest(err.to_string()));
                         }
                         let retry = match &outcome {
-                            Ok(answer) => answer.status.is_server_error(),
+                            Ok(answer) => {
+                                answer.status.is_server_error()
+                                    || answer.status == ::http::StatusCode::TOO_MANY_REQUESTS
+                            }
                             Err(err) => err.is_timeout() || err.is_connect() || err.is_request() || err.is_body(),
                         };
                         if !retry || attempt >= attempts {
                             return outcome.map_err(ClientError::Transport);
                         }
-                        ::tokio::time::sleep(self.retry.delay(attempt)).await;
+                        let asked = outcome.as_ref().ok().and_then(|answer| answer.retry_after);
+                        match self.retry.delay_after(attempt, asked) {
+                            Some(wait) => ::tokio::time::sleep(wait).await,
+                            // The server will not take it within the wait the policy allows.
+                            None => return outcome.map_err(ClientError::Transport),
+                        }
                     }
                 }
 
@@ -500,7 +514,7 @@ fn method(
         text.push_str("\n\n");
         text.push_str(line);
     }
-    let retried = "Retried on transport errors, time-outs and 5xx answers";
+    let retried = "Retried on transport errors, time-outs, 429 and 5xx answers";
     text.push_str(&match retryable {
         Retryable::Always => format!("\n\n{retried}."),
         Retryable::With(header) => format!(
