@@ -6,7 +6,8 @@
 //! It asks for **no credentials**: anyone who can reach the sandbox can change its state,
 //! which is why the sandbox listens on 127.0.0.1 by default. Bodies are JSON both ways (the
 //! request's `Content-Type` is not checked, so `curl -d` works as is); errors have the
-//! API's error body (`code`, `messages`, `http_code`).
+//! API's error body (`code`, `messages`, `http_code`), a body over the sandbox's body limit
+//! included (413 [`PAYLOAD_TOO_LARGE`]).
 //!
 //! | method and path | does | answers |
 //! |---|---|---|
@@ -24,7 +25,7 @@
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, Path, Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
@@ -53,10 +54,14 @@ pub struct Control {
     pub service: InMemoryService,
     /// Notification deliveries and their log.
     pub deliveries: Deliveries,
+    /// Largest request body, in bytes (the sandbox's `--body-limit`); a larger one is
+    /// answered 413 `PAYLOAD_TOO_LARGE`.
+    pub body_limit: usize,
 }
 
 /// The control routes, relative to [`PREFIX`] (nest them there).
 pub fn router(control: Control) -> Router {
+    let body_limit = control.body_limit;
     Router::new()
         .route("/onboardings", post(create_onboarding))
         .route("/accounts/{account_id}/balance", put(set_balance))
@@ -69,6 +74,7 @@ pub fn router(control: Control) -> Router {
         .route("/reset", post(reset))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(control)
 }
 
@@ -104,6 +110,40 @@ impl IntoResponse for ControlError {
 }
 
 type Answer = Result<Response, ControlError>;
+
+/// The error code of a request body over [`Control::body_limit`].
+pub const PAYLOAD_TOO_LARGE: &str = "PAYLOAD_TOO_LARGE";
+
+/// A request body read in full. One over the body limit is answered 413
+/// [`PAYLOAD_TOO_LARGE`] with the error body, like every other error of the control API
+/// (axum's own rejection is plain text); a body that cannot be read, 400
+/// `VALIDATION_ERROR`.
+struct Body(Bytes);
+
+impl FromRequest<Control> for Body {
+    type Rejection = ControlError;
+
+    async fn from_request(request: Request, control: &Control) -> Result<Self, Self::Rejection> {
+        Bytes::from_request(request, control)
+            .await
+            .map(Self)
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    error(
+                        413,
+                        ErrorCode::from(PAYLOAD_TOO_LARGE),
+                        format!(
+                            "request body larger than {} bytes (--body-limit)",
+                            control.body_limit
+                        ),
+                    )
+                    .into()
+                } else {
+                    validation_error(format!("request body: {}", rejection.body_text())).into()
+                }
+            })
+    }
+}
 
 /// Parses a JSON body; an empty body is `{}`, so optional bodies can be left out.
 fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ControlError> {
@@ -195,7 +235,7 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ControlError {
 
 /// `POST /onboardings`: any onboarding field may be given; `status` is required. Missing:
 /// `id` → `onb_…`, `type` → `ONE_STEP_ONBOARDING`, `workflow` → `DIRECT`, timestamps → now.
-async fn create_onboarding(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn create_onboarding(State(control): State<Control>, Body(bytes): Body) -> Answer {
     let mut onboarding: Onboarding = resource(object(&bytes)?)?;
     match &onboarding.status {
         Some(status) if !status.as_str().is_empty() => {}
@@ -238,7 +278,7 @@ struct Balance {
 async fn set_balance(
     State(control): State<Control>,
     Path(account_id): Path<String>,
-    bytes: Bytes,
+    Body(bytes): Body,
 ) -> Answer {
     let account_id = account_path(&account_id)?;
     let balance: Balance = body(&bytes)?;
@@ -259,7 +299,7 @@ async fn set_balance(
 async fn create_transfer(
     State(control): State<Control>,
     Path(account_id): Path<String>,
-    bytes: Bytes,
+    Body(bytes): Body,
 ) -> Answer {
     let account_id = account_path(&account_id)?;
     let mut map = object(&bytes)?;
@@ -296,7 +336,7 @@ fn with_sender(mut transfer: EntityTransfer) -> EntityTransfer {
 
 /// `POST /payments`: a payment; `merchant_order_id` is required (lookup is by it). Missing:
 /// `id` → a UUID v4, timestamps → now.
-async fn create_payment(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn create_payment(State(control): State<Control>, Body(bytes): Body) -> Answer {
     let mut payment: Payment = resource(object(&bytes)?)?;
     if payment
         .merchant_order_id
@@ -329,7 +369,7 @@ struct ReverseTransferSeed {
 /// `transfer_id`. Without `result`, one is invented: an `INACTIVE` origin onboarding and a
 /// `SUCCEEDED` destination onboarding. The result's onboardings that have an id become
 /// onboardings of the sandbox, so the destination can open accounts.
-async fn set_reverse_transfer(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn set_reverse_transfer(State(control): State<Control>, Body(bytes): Body) -> Answer {
     let seed: ReverseTransferSeed = body(&bytes)?;
     if seed.transfer_id.is_empty() {
         return Err(validation_error("/transfer_id must not be empty").into());
@@ -386,7 +426,7 @@ fn invented_reverse_transfer() -> ReverseTransferResult {
 /// `status` defaults to `COMPLETED` (the money has arrived); optional `transfer_id`,
 /// `merchant_url` (else the sandbox's default) and any field of an entity transfer.
 /// Nothing is created when the merchant URL is missing or unusable.
-async fn simulate_incoming_transfer(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn simulate_incoming_transfer(State(control): State<Control>, Body(bytes): Body) -> Answer {
     let mut map = object(&bytes)?;
     let Some(account_id) = take_uuid(&mut map, "account_id")? else {
         return Err(validation_error("/account_id is required").into());

@@ -60,7 +60,8 @@ pub struct SandboxOptions {
     /// Where notifications go when a simulated transfer names no `merchant_url`: the
     /// merchant's base URL, before `/v1/banking/transfers`.
     pub merchant_url: Option<String>,
-    /// Largest API request body accepted, in bytes (larger: 400).
+    /// Largest request body accepted, in bytes: a larger one is answered 400 by the API (the
+    /// generated router's answer) and 413 `PAYLOAD_TOO_LARGE` by the control API.
     pub body_limit: usize,
 }
 
@@ -121,6 +122,7 @@ impl Sandbox {
         let control = control::router(control::Control {
             service: self.service.clone(),
             deliveries: self.deliveries.clone(),
+            body_limit: self.body_limit,
         });
         server::router_with(self.service.clone(), config)
             .nest(control::PREFIX, control)

@@ -510,3 +510,38 @@ async fn the_api_still_requires_credentials_and_the_control_api_does_not() {
     assert_eq!(status, 200);
     running.stop().await;
 }
+
+/// A control request body over the body limit is answered 413 with the documented error
+/// body (JSON, `PAYLOAD_TOO_LARGE`), not axum's plain-text rejection.
+#[tokio::test]
+async fn an_over_size_control_body_gets_the_documented_413_error_body() {
+    let running = Running::start(quick_options()).await;
+    let contract = ControlContract::load();
+    // Over the default limit (1 MiB) and over axum's own default (2 MiB) alike.
+    let big = json!({"merchant_order_id": "order-1", "description": "x".repeat(3 * 1024 * 1024)});
+    let response = running
+        .http
+        .post(format!("{}/_sandbox/payments", running.origin))
+        .json(&big)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let text = response.text().await.expect("body");
+    assert_eq!(status, 413, "{text}");
+    assert!(
+        content_type.starts_with("application/json"),
+        "{content_type}: {text}"
+    );
+    let body: Value = serde_json::from_str(&text).expect("a JSON error body");
+    contract.assert_response("post", "/payments", 413, &body);
+    assert_eq!(body["code"], "PAYLOAD_TOO_LARGE");
+    assert_eq!(body["http_code"], 413);
+    running.stop().await;
+}
