@@ -8,10 +8,10 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | [`service`] | the API: [`InMemoryService`], an implementation of `orchestration_api::server::Api` following the document's state tables and errors |
-//! | `state` | the tables behind it, and helpers for ids, timestamps and error bodies |
+//! | [`service`] | the API: [`InMemoryService`], an implementation of `orchestration_api::server::Api` following the document's state tables and errors, each merchant (credential pair) seeing only its own records ([`Merchant`]) |
+//! | `state` | the tables behind it, one set per merchant, and helpers for ids, timestamps and error bodies |
 //! | [`idempotency`] | the replay store behind `x-idempotency-key` |
-//! | [`control`] | the control API under `/_sandbox` (no credentials: a test tool) |
+//! | [`control`] | the control API under `/_sandbox` (a test tool: it seeds for the merchant whose credential headers it is sent, and checks nothing) |
 //! | [`delivery`] | notification delivery in the background, and its log |
 //! | [`request_log`] | one log line per request, credential values never included |
 //! | [`config`] | command line and environment (`SANDBOX_*`) |
@@ -48,7 +48,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use delivery::{Deliveries, DeliveryRecord, DeliveryStatus, FailureReason, MerchantUrlError};
-pub use service::{CANCELLED_STATUS, InMemoryService, TRANSFER_NOT_FOUND};
+pub use service::{CANCELLED_STATUS, InMemoryService, Merchant, TRANSFER_NOT_FOUND};
 
 /// How a [`Sandbox`] behaves; [`config::Args`] builds one from the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -144,9 +144,11 @@ async fn the_binary_prints_its_address_answers_and_exits_0_on_sigterm() {
     let origin = process.origin.clone();
     let http = http();
 
-    // The control API seeds; the API serves.
+    // The control API seeds for the merchant of these credentials; the API serves.
     let seeded = http
         .post(format!("{origin}/_sandbox/onboardings"))
+        .header("public-api-key", PUBLIC_KEY)
+        .header("private-secret-key", SECRET_KEY)
         .json(&json!({"id": "onb_ready", "status": "SUCCEEDED"}))
         .send()
         .await
