@@ -16,7 +16,8 @@
 #   3. Seeds, through the control API, the records the spec's examples name (the account and
 #      transfer of the path examples, the payments of the example merchant_order_id, the
 #      reverse-transfer result of the example transfer_id), so that the examples and coverage
-#      phases reach the 200 answers and their schemas, not only 404s.
+#      phases reach the 200 answers and their schemas, not only 404s. The sandbox keeps each
+#      merchant's records apart, so they are seeded for the credentials Schemathesis sends.
 #   4. schemathesis --config-file scripts/schemathesis.toml run spec/openapi.yaml
 #        --url http://127.0.0.1:PORT/v1 -H 'public-api-key: ...' -H 'private-secret-key: ...'
 #        --max-examples N --seed S --generation-database none
@@ -43,6 +44,9 @@ SEED=${SCHEMATHESIS_SEED:-20240514}
 MAX_EXAMPLES=${SCHEMATHESIS_MAX_EXAMPLES:-25}
 VENV=${SCHEMATHESIS_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/orchestration-toolkit/schemathesis-$ST_VERSION}
 PYTHON=${PYTHON:-python3}
+# The merchant Schemathesis acts as; the seeds below are made for it.
+PUBLIC_KEY=pk_schemathesis
+SECRET_KEY=sk_schemathesis
 
 say() { printf 'schemathesis.sh: %s\n' "$*" >&2; }
 
@@ -134,10 +138,11 @@ fi
 # the create-account example meets the documented 404 ONBOARDING_NOT_FOUND rather than the
 # 400 of an account_id that already has an account. (The state-dependent 400s that
 # Schemathesis can still meet are listed, with their reasons, in scripts/schemathesis.toml.)
-"$VENV/bin/python" - "$origin" "$ROOT/spec/openapi.yaml" <<'PY'
+"$VENV/bin/python" - "$origin" "$ROOT/spec/openapi.yaml" "$PUBLIC_KEY" "$SECRET_KEY" <<'PY'
 import sys, uuid, requests, yaml
 
-origin, spec_path = sys.argv[1], sys.argv[2]
+origin, spec_path, public_key, secret_key = sys.argv[1:5]
+merchant = {"public-api-key": public_key, "private-secret-key": secret_key}
 with open(spec_path, encoding="utf-8") as f:
     spec = yaml.safe_load(f)
 params = spec["components"]["parameters"]
@@ -153,6 +158,7 @@ payments_example = paths["/payments"]["get"]["responses"]["200"]["content"][
     "application/json"]["examples"]["bankTransfer"]["value"]
 
 def call(method, path, body, headers=None, want=(200, 201)):
+    headers = dict(merchant, **(headers or {}))
     r = requests.request(method, origin + path, json=body, headers=headers, timeout=10)
     if r.status_code not in want:
         sys.exit(f"seeding: {method} {path} answered {r.status_code}: {r.text}")
@@ -162,8 +168,7 @@ call("POST", "/_sandbox/onboardings", {"id": onboarding, "status": "SUCCEEDED"})
 call("POST", "/v1/banking/accounts",
      {"account_id": account_id, "onboarding_id": onboarding,
       "account_type": "CHECKING", "currency": "USD"},
-     headers={"public-api-key": "pk_schemathesis_seed", "private-secret-key": "sk_schemathesis_seed",
-              "x-idempotency-key": str(uuid.uuid4())})
+     headers={"x-idempotency-key": str(uuid.uuid4())})
 transfer = dict(transfer_example, account_id=account_id, status="PENDING", transfer_id=transfer_id)
 call("POST", f"/_sandbox/accounts/{account_id}/transfers", transfer)
 for payment in payments_example:
@@ -182,8 +187,8 @@ status=0
   cd "$TMP"
   exec "$ST" --config-file "$CONFIG" --no-color run "$ROOT/spec/openapi.yaml" \
     --url "$origin/v1" \
-    --header 'public-api-key: pk_schemathesis' \
-    --header 'private-secret-key: sk_schemathesis' \
+    --header "public-api-key: $PUBLIC_KEY" \
+    --header "private-secret-key: $SECRET_KEY" \
     --max-examples "$MAX_EXAMPLES" \
     --seed "$SEED" \
     --workers 1 \

@@ -97,22 +97,32 @@ impl ClientBuilder {
         self.connect_timeout = Some(timeout);
         self
     }
-    /// How to retry transport failures, time-outs and 5xx answers.
+    /// How to retry transport failures, time-outs, 429 and 5xx answers (a
+    /// `Retry-After` on a 429 or a 503 is honoured up to the policy's `max_delay`).
     pub fn retry(mut self, policy: RetryPolicy) -> Self {
         self.retry = policy;
         self
     }
     /// Use the caller's own reqwest client (its time-outs then apply; the builder's
-    /// are ignored).
+    /// are ignored, and whether it speaks HTTPS depends on how it was built).
     pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
         self.http = Some(http);
         self
     }
     /// The client.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::InvalidRequest`] when the base URL is `https://` and this
+    /// crate's `rustls` feature is off (unless the caller gave its own reqwest
+    /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
     pub fn build(self) -> Result<Client, ClientError> {
         let http = match self.http {
             Some(http) => http,
             None => {
+                if let Some(reason) = crate::retry::unsupported_scheme(&self.base_url) {
+                    return Err(ClientError::InvalidRequest(reason));
+                }
                 ::reqwest::Client::builder()
                     .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
                     .connect_timeout(
@@ -141,6 +151,8 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
 struct Answer {
     status: ::http::StatusCode,
     body: Vec<u8>,
+    /// The wait its `Retry-After` asked for (on a 429 or a 503).
+    retry_after: Option<Duration>,
 }
 impl Answer {
     #[allow(dead_code)]
@@ -214,7 +226,9 @@ impl Client {
         request
     }
     /// Sends a request, retrying when `retryable` and the failure is a transport
-    /// error, a time-out or a 5xx answer.
+    /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
+    /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
+    /// returned at once.
     async fn send(
         &self,
         retryable: bool,
@@ -228,11 +242,16 @@ impl Client {
             let outcome = match request.send().await {
                 Ok(response) => {
                     let status = response.status();
+                    let retry_after = crate::retry::retry_after(
+                        status.as_u16(),
+                        response.headers(),
+                    );
                     match response.bytes().await {
                         Ok(body) => {
                             Ok(Answer {
                                 status,
                                 body: body.to_vec(),
+                                retry_after,
                             })
                         }
                         Err(err) => Err(err),
@@ -244,7 +263,10 @@ impl Client {
                 return Err(ClientError::InvalidRequest(err.to_string()));
             }
             let retry = match &outcome {
-                Ok(answer) => answer.status.is_server_error(),
+                Ok(answer) => {
+                    answer.status.is_server_error()
+                        || answer.status == ::http::StatusCode::TOO_MANY_REQUESTS
+                }
                 Err(err) => {
                     err.is_timeout() || err.is_connect() || err.is_request()
                         || err.is_body()
@@ -253,7 +275,11 @@ impl Client {
             if !retry || attempt >= attempts {
                 return outcome.map_err(ClientError::Transport);
             }
-            ::tokio::time::sleep(self.retry.delay(attempt)).await;
+            let asked = outcome.as_ref().ok().and_then(|answer| answer.retry_after);
+            match self.retry.delay_after(attempt, asked) {
+                Some(wait) => ::tokio::time::sleep(wait).await,
+                None => return outcome.map_err(ClientError::Transport),
+            }
         }
     }
     /// `POST /banking/accounts`
@@ -266,7 +292,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn create_account(
         &self,
         x_idempotency_key: Option<::uuid::Uuid>,
@@ -300,7 +326,7 @@ impl Client {
     ///
     /// Get account
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_account(
         &self,
         account_id: &::uuid::Uuid,
@@ -336,7 +362,7 @@ impl Client {
     /// returned with updated_at refreshed. If the balance is not zero the status is
     /// unchanged and the request fails with 400 VALIDATION_ERROR.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn close_account(
         &self,
         account_id: &::uuid::Uuid,
@@ -402,7 +428,7 @@ impl Client {
     ///
     /// Get a transfer of an account
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_account_transfer(
         &self,
         account_id: &::uuid::Uuid,
@@ -479,7 +505,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn create_entity(
         &self,
         x_idempotency_key: Option<::uuid::Uuid>,
@@ -512,7 +538,7 @@ impl Client {
     ///
     /// Retrieve payment by merchant order id
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_payments_by_merchant_order_id(
         &self,
         merchant_order_id: &String,
@@ -551,7 +577,7 @@ impl Client {
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
-    /// Retried on transport errors, time-outs and 5xx answers.
+    /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn reverse_transfer_onboarding(
         &self,
         transfer_id: &String,

@@ -119,7 +119,8 @@ pub struct DeliveryPolicy {
     pub max_attempts: u32,
     /// Delay before the first retry, doubled for each further one (with jitter).
     pub base_delay: Duration,
-    /// The longest delay between two attempts.
+    /// The longest delay between two attempts, also the longest `Retry-After`
+    /// waited for: a receiver asking for more is not tried again.
     pub max_delay: Duration,
     /// Time-out of each attempt.
     pub timeout: Duration,
@@ -137,7 +138,7 @@ impl Default for DeliveryPolicy {
 /// Why a delivery was given up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GaveUp {
-    /// The receiver answered 4xx: retrying would not help.
+    /// The receiver answered 4xx (but 429): retrying would not help.
     Rejected {
         /// The status.
         status: u16,
@@ -153,7 +154,9 @@ pub enum GaveUp {
         /// What was missing.
         reason: String,
     },
-    /// Every attempt failed with a 5xx, a time-out or a connection error.
+    /// Every attempt failed with a 5xx or a 429, a time-out or a connection
+    /// error; or the receiver asked (`Retry-After`, on a 429 or a 503) for a
+    /// longer wait than the policy's `max_delay`, so the rest were not made.
     Exhausted {
         /// What the last attempt got.
         last: String,
@@ -184,22 +187,38 @@ impl Delivery {
     }
 }
 /// The delivering side: sends notifications with only `Content-Type:
-/// application/json`, retrying 5xx answers, time-outs and connection errors with
-/// exponential backoff, and stopping on 4xx.
+/// application/json`, retrying 5xx and 429 answers, time-outs and connection
+/// errors with exponential backoff, and stopping on any other 4xx. A 429 or 503
+/// with `Retry-After` is retried no sooner than it asks, nor sooner than the
+/// backoff; one asking for more than the policy's `max_delay` ends the delivery
+/// ([`GaveUp::Exhausted`]).
 #[derive(Debug, Clone)]
 pub struct Sender {
     http: ::reqwest::Client,
     policy: DeliveryPolicy,
+    /// Whether `http` is the sender's own, so that this crate's features decide
+    /// whether it speaks HTTPS.
+    own_client: bool,
 }
 impl Sender {
-    /// A sender with its own HTTP client.
+    /// A sender with its own HTTP client. It reaches `https://` receivers only
+    /// with this crate's `rustls` feature; without it, a delivery to one is given
+    /// up at once as [`GaveUp::Invalid`], naming the feature.
     pub fn new(policy: DeliveryPolicy) -> Sender {
-        Sender::with_client(::reqwest::Client::new(), policy)
+        Sender {
+            http: ::reqwest::Client::new(),
+            policy,
+            own_client: true,
+        }
     }
     /// A sender using the caller's HTTP client (the policy's time-out still applies
-    /// to each attempt).
+    /// to each attempt; whether it speaks HTTPS depends on how it was built).
     pub fn with_client(http: ::reqwest::Client, policy: DeliveryPolicy) -> Sender {
-        Sender { http, policy }
+        Sender {
+            http,
+            policy,
+            own_client: false,
+        }
     }
     /// Delivers one payload to `{base_url}{path}` and judges the reply.
     async fn deliver(
@@ -214,6 +233,12 @@ impl Sender {
             base_delay: self.policy.base_delay,
             max_delay: self.policy.max_delay,
         };
+        if self.own_client && let Some(reason) = crate::retry::unsupported_scheme(&url) {
+            return Delivery::GaveUp {
+                attempts: 0,
+                reason: GaveUp::Invalid(reason),
+            };
+        }
         let body = match ::serde_json::to_vec(&payload) {
             Ok(body) => body,
             Err(err) => {
@@ -234,48 +259,39 @@ impl Sender {
                 .body(body.clone())
                 .send()
                 .await;
-            let failure = match sent {
+            let (failure, asked) = match sent {
                 Ok(response) => {
                     let status = response.status().as_u16();
-                    let text = match response.text().await {
-                        Ok(text) => text,
-                        Err(err) => {
-                            if attempts >= retry.max_attempts {
-                                return Delivery::GaveUp {
-                                    attempts,
-                                    reason: GaveUp::Exhausted {
-                                        last: format!("reading the reply: {err}"),
-                                    },
-                                };
-                            }
-                            ::tokio::time::sleep(retry.delay(attempts)).await;
-                            continue;
+                    let asked = crate::retry::retry_after(status, response.headers());
+                    match response.text().await {
+                        Err(err) => (format!("reading the reply: {err}"), None),
+                        Ok(_) if status == 429 || (500..600).contains(&status) => {
+                            (format!("answered {status}"), asked)
                         }
-                    };
-                    if (500..600).contains(&status) {
-                        format!("answered {status}")
-                    } else if (400..500).contains(&status) {
-                        return Delivery::GaveUp {
-                            attempts,
-                            reason: GaveUp::Rejected {
-                                status,
-                                body: text,
-                            },
-                        };
-                    } else {
-                        return match acknowledged(hook, status, success, &text) {
-                            Ok(()) => Delivery::Delivered { attempts },
-                            Err(reason) => {
-                                Delivery::GaveUp {
-                                    attempts,
-                                    reason: GaveUp::NotAcknowledged {
-                                        status,
-                                        body: text,
-                                        reason,
-                                    },
+                        Ok(text) if (400..500).contains(&status) => {
+                            return Delivery::GaveUp {
+                                attempts,
+                                reason: GaveUp::Rejected {
+                                    status,
+                                    body: text,
+                                },
+                            };
+                        }
+                        Ok(text) => {
+                            return match acknowledged(hook, status, success, &text) {
+                                Ok(()) => Delivery::Delivered { attempts },
+                                Err(reason) => {
+                                    Delivery::GaveUp {
+                                        attempts,
+                                        reason: GaveUp::NotAcknowledged {
+                                            status,
+                                            body: text,
+                                            reason,
+                                        },
+                                    }
                                 }
-                            }
-                        };
+                            };
+                        }
                     }
                 }
                 Err(err) if err.is_builder() => {
@@ -285,9 +301,9 @@ impl Sender {
                     };
                 }
                 Err(err) if err.is_timeout() => {
-                    format!("timed out after {:?}", self.policy.timeout)
+                    (format!("timed out after {:?}", self.policy.timeout), None)
                 }
-                Err(err) => format!("could not connect or send: {err}"),
+                Err(err) => (format!("could not connect or send: {err}"), None),
             };
             if attempts >= retry.max_attempts {
                 return Delivery::GaveUp {
@@ -295,7 +311,19 @@ impl Sender {
                     reason: GaveUp::Exhausted { last: failure },
                 };
             }
-            ::tokio::time::sleep(retry.delay(attempts)).await;
+            match retry.delay_after(attempts, asked) {
+                Some(wait) => ::tokio::time::sleep(wait).await,
+                None => {
+                    let last = format!(
+                        "{failure} and asked (Retry-After) to wait {:?}, longer than the policy's max_delay of {:?}",
+                        asked.unwrap_or_default(), retry.max_delay,
+                    );
+                    return Delivery::GaveUp {
+                        attempts,
+                        reason: GaveUp::Exhausted { last },
+                    };
+                }
+            }
         }
     }
     /// Delivers notification `incomingTransfer` to `{base_url}/v1/banking/transfers`: `base_url` is the receiver's own base address, without a trailing slash.

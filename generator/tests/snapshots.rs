@@ -1,5 +1,6 @@
 //! Snapshots of what specgen generates: `src/models.rs` for the spec, every corpus document
-//! and every fixture, and `schemas/manifest.json` for the spec and the webhook example.
+//! and every fixture, `schemas/manifest.json` for the spec and the webhook example, and
+//! `src/client.rs` for the fixture that declares its own idempotency-key headers.
 //!
 //! Snapshots live in `tests/snapshots/`, named after the document (`spec-openapi`,
 //! `corpus-<file>`, `fixture-<file>`). After a deliberate change to the output, review and
@@ -78,6 +79,17 @@ fn fixture_document(file: &str) {
         &files,
         "src/models.rs",
     );
+    // The client of the fixture that declares its own idempotency-key headers: the
+    // automatic key follows each header's type.
+    if file == "idempotency-header.yaml" {
+        snapshot(
+            &fixture.crate_name(),
+            "client",
+            &document,
+            &files,
+            "src/client.rs",
+        );
+    }
 }
 
 #[test]
@@ -113,6 +125,7 @@ documents! {fixture_document:
     fixture_duplicate_operation_ids => "duplicate-operation-ids.yaml",
     fixture_enums => "enums.yaml",
     fixture_formats => "formats.yaml",
+    fixture_idempotency_header => "idempotency-header.yaml",
     fixture_inline_naming => "inline-naming.yaml",
     fixture_large_enum => "large-enum.yaml",
     fixture_maps_arrays => "maps-arrays.yaml",

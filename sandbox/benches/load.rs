@@ -299,6 +299,7 @@ impl Fixtures {
         let get_sandbox = Sandbox::new(SandboxOptions::default()).expect("sandbox");
         get_sandbox
             .service()
+            .merchant(&credentials)
             .seed_onboarding("onb_bench", OnboardingStatus::Succeeded);
         let created = get_sandbox
             .service()

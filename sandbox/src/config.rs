@@ -17,6 +17,10 @@ use crate::SandboxOptions;
 /// control API for tests under /_sandbox (no credentials). Prints
 /// `sandbox listening on http://ADDRESS` as the first line of standard output; logs go to
 /// standard error (filter with RUST_LOG, default `info`).
+///
+/// All state is kept in memory only: stopping or restarting the sandbox loses every
+/// onboarding, account, entity, transfer, payment, idempotency key and delivery log entry,
+/// and nothing is written to disk. Seed again after a restart.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "sandbox", version)]
 pub struct Args {
@@ -80,7 +84,8 @@ pub struct Args {
     )]
     pub delivery_timeout: Duration,
 
-    /// Largest API request body accepted, in bytes.
+    /// Largest request body accepted, in bytes (larger: 400 from the API, 413 from the
+    /// control API).
     #[arg(long, env = "SANDBOX_BODY_LIMIT", default_value_t = 1024 * 1024)]
     pub body_limit: usize,
 

@@ -3,10 +3,17 @@
 //! transfers, payments, reverse-transfer results), simulates incoming transfers and shows
 //! the log of their notifications.
 //!
-//! It asks for **no credentials**: anyone who can reach the sandbox can change its state,
-//! which is why the sandbox listens on 127.0.0.1 by default. Bodies are JSON both ways (the
+//! It **checks no credentials**: anyone who can reach the sandbox can change its state,
+//! which is why the sandbox listens on 127.0.0.1 by default. The seeding routes (every
+//! route but the delivery log and reset) take the merchant's `public-api-key` and
+//! `private-secret-key` headers only to say whose data it is: the records they seed belong
+//! to that merchant, as what it creates through the API does (see
+//! [Merchants](crate::service#merchants)); without both, 400 `VALIDATION_ERROR`
+//! ([`MERCHANT_REQUIRED`]). The delivery log and reset are sandbox-wide. Bodies are JSON
+//! both ways (the
 //! request's `Content-Type` is not checked, so `curl -d` works as is); errors have the
-//! API's error body (`code`, `messages`, `http_code`).
+//! API's error body (`code`, `messages`, `http_code`), a body over the sandbox's body limit
+//! included (413 [`PAYLOAD_TOO_LARGE`]).
 //!
 //! | method and path | does | answers |
 //! |---|---|---|
@@ -24,10 +31,12 @@
 
 use axum::Router;
 use axum::body::Bytes;
-use axum::extract::{Path, State};
+use axum::extract::{DefaultBodyLimit, FromRequest, FromRequestParts, Path, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderValue, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, put};
+use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     EntityTransfer, Error, ErrorCode, Onboarding, OnboardingStatus, OnboardingType,
     OnboardingWorkflow, Payment, ReverseTransferResult, TransferDirection, TransferSender,
@@ -40,7 +49,7 @@ use serde_json::{Map, Value, json};
 use uuid::Uuid;
 
 use crate::delivery::Deliveries;
-use crate::service::InMemoryService;
+use crate::service::{InMemoryService, Merchant};
 use crate::state::{account_not_found, error, new_id, now, validation_error};
 
 /// The path every control route lives under.
@@ -53,10 +62,14 @@ pub struct Control {
     pub service: InMemoryService,
     /// Notification deliveries and their log.
     pub deliveries: Deliveries,
+    /// Largest request body, in bytes (the sandbox's `--body-limit`); a larger one is
+    /// answered 413 `PAYLOAD_TOO_LARGE`.
+    pub body_limit: usize,
 }
 
 /// The control routes, relative to [`PREFIX`] (nest them there).
 pub fn router(control: Control) -> Router {
+    let body_limit = control.body_limit;
     Router::new()
         .route("/onboardings", post(create_onboarding))
         .route("/accounts/{account_id}/balance", put(set_balance))
@@ -69,6 +82,7 @@ pub fn router(control: Control) -> Router {
         .route("/reset", post(reset))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(body_limit))
         .with_state(control)
 }
 
@@ -104,6 +118,74 @@ impl IntoResponse for ControlError {
 }
 
 type Answer = Result<Response, ControlError>;
+
+/// The error code of a request body over [`Control::body_limit`].
+pub const PAYLOAD_TOO_LARGE: &str = "PAYLOAD_TOO_LARGE";
+
+/// The message of the 400 answering a seeding request without the merchant's credentials.
+pub const MERCHANT_REQUIRED: &str = "say whose data this is: send the merchant's \
+    public-api-key and private-secret-key headers (the credentials of its API calls); \
+    each credential pair is a merchant with records of its own";
+
+/// The merchant a seeding request is for: the one presenting the `public-api-key` and
+/// `private-secret-key` headers, as its API calls do (any non-empty values; they are not
+/// checked, only used to find the merchant's records). Without both: 400
+/// `VALIDATION_ERROR` ([`MERCHANT_REQUIRED`]).
+struct ForMerchant(Merchant);
+
+impl FromRequestParts<Control> for ForMerchant {
+    type Rejection = ControlError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        control: &Control,
+    ) -> Result<Self, Self::Rejection> {
+        let header = |name: &str| {
+            parts
+                .headers
+                .get(name)
+                .and_then(|value| value.to_str().ok())
+                .filter(|value| !value.is_empty())
+        };
+        match (header("public-api-key"), header("private-secret-key")) {
+            (Some(public), Some(secret)) => Ok(Self(
+                control.service.merchant(&Credentials::new(public, secret)),
+            )),
+            _ => Err(validation_error(MERCHANT_REQUIRED).into()),
+        }
+    }
+}
+
+/// A request body read in full. One over the body limit is answered 413
+/// [`PAYLOAD_TOO_LARGE`] with the error body, like every other error of the control API
+/// (axum's own rejection is plain text); a body that cannot be read, 400
+/// `VALIDATION_ERROR`.
+struct Body(Bytes);
+
+impl FromRequest<Control> for Body {
+    type Rejection = ControlError;
+
+    async fn from_request(request: Request, control: &Control) -> Result<Self, Self::Rejection> {
+        Bytes::from_request(request, control)
+            .await
+            .map(Self)
+            .map_err(|rejection| {
+                if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                    error(
+                        413,
+                        ErrorCode::from(PAYLOAD_TOO_LARGE),
+                        format!(
+                            "request body larger than {} bytes (--body-limit)",
+                            control.body_limit
+                        ),
+                    )
+                    .into()
+                } else {
+                    validation_error(format!("request body: {}", rejection.body_text())).into()
+                }
+            })
+    }
+}
 
 /// Parses a JSON body; an empty body is `{}`, so optional bodies can be left out.
 fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ControlError> {
@@ -195,7 +277,7 @@ async fn method_not_allowed(method: Method, uri: Uri) -> ControlError {
 
 /// `POST /onboardings`: any onboarding field may be given; `status` is required. Missing:
 /// `id` → `onb_…`, `type` → `ONE_STEP_ONBOARDING`, `workflow` → `DIRECT`, timestamps → now.
-async fn create_onboarding(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn create_onboarding(ForMerchant(merchant): ForMerchant, Body(bytes): Body) -> Answer {
     let mut onboarding: Onboarding = resource(object(&bytes)?)?;
     match &onboarding.status {
         Some(status) if !status.as_str().is_empty() => {}
@@ -207,7 +289,7 @@ async fn create_onboarding(State(control): State<Control>, bytes: Bytes) -> Answ
         }
     }
     fill_onboarding(&mut onboarding, "onb");
-    control.service.insert_onboarding(onboarding.clone());
+    merchant.insert_onboarding(onboarding.clone());
     Ok(json_response(StatusCode::CREATED, onboarding))
 }
 
@@ -236,14 +318,13 @@ struct Balance {
 
 /// `PUT /accounts/{account_id}/balance`.
 async fn set_balance(
-    State(control): State<Control>,
+    ForMerchant(merchant): ForMerchant,
     Path(account_id): Path<String>,
-    bytes: Bytes,
+    Body(bytes): Body,
 ) -> Answer {
     let account_id = account_path(&account_id)?;
     let balance: Balance = body(&bytes)?;
-    let account = control
-        .service
+    let account = merchant
         .set_balance(
             account_id,
             balance.available,
@@ -257,18 +338,16 @@ async fn set_balance(
 /// `POST /accounts/{account_id}/transfers`: an entity transfer plus an optional
 /// `transfer_id` (the UUID of the banking paths; a fresh one when absent).
 async fn create_transfer(
-    State(control): State<Control>,
+    ForMerchant(merchant): ForMerchant,
     Path(account_id): Path<String>,
-    bytes: Bytes,
+    Body(bytes): Body,
 ) -> Answer {
     let account_id = account_path(&account_id)?;
     let mut map = object(&bytes)?;
     let transfer_id = take_uuid(&mut map, "transfer_id")?;
     let transfer: EntityTransfer = resource(map)?;
     let (transfer_id, transfer) =
-        control
-            .service
-            .add_transfer(account_id, transfer_id, with_sender(transfer))?;
+        merchant.add_transfer(account_id, transfer_id, with_sender(transfer))?;
     let response = json_response(
         StatusCode::CREATED,
         json!({"transfer_id": transfer_id, "transfer": transfer}),
@@ -296,7 +375,7 @@ fn with_sender(mut transfer: EntityTransfer) -> EntityTransfer {
 
 /// `POST /payments`: a payment; `merchant_order_id` is required (lookup is by it). Missing:
 /// `id` → a UUID v4, timestamps → now.
-async fn create_payment(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn create_payment(ForMerchant(merchant): ForMerchant, Body(bytes): Body) -> Answer {
     let mut payment: Payment = resource(object(&bytes)?)?;
     if payment
         .merchant_order_id
@@ -312,7 +391,7 @@ async fn create_payment(State(control): State<Control>, bytes: Bytes) -> Answer 
     payment.id.get_or_insert_with(Uuid::new_v4);
     payment.created_at.get_or_insert_with(|| now.clone());
     payment.updated_at.get_or_insert(now);
-    control.service.seed_payment(payment.clone());
+    merchant.seed_payment(payment.clone());
     Ok(json_response(StatusCode::CREATED, payment))
 }
 
@@ -328,8 +407,8 @@ struct ReverseTransferSeed {
 /// `POST /reverse-transfers`: what the reverse-transfer operation answers for
 /// `transfer_id`. Without `result`, one is invented: an `INACTIVE` origin onboarding and a
 /// `SUCCEEDED` destination onboarding. The result's onboardings that have an id become
-/// onboardings of the sandbox, so the destination can open accounts.
-async fn set_reverse_transfer(State(control): State<Control>, bytes: Bytes) -> Answer {
+/// onboardings of the merchant, so the destination can open accounts.
+async fn set_reverse_transfer(ForMerchant(merchant): ForMerchant, Body(bytes): Body) -> Answer {
     let seed: ReverseTransferSeed = body(&bytes)?;
     if seed.transfer_id.is_empty() {
         return Err(validation_error("/transfer_id must not be empty").into());
@@ -340,11 +419,9 @@ async fn set_reverse_transfer(State(control): State<Control>, bytes: Bytes) -> A
         .flatten()
         .filter(|onboarding| onboarding.id.is_some())
     {
-        control.service.insert_onboarding(onboarding.clone());
+        merchant.insert_onboarding(onboarding.clone());
     }
-    control
-        .service
-        .seed_reverse_transfer_result(seed.transfer_id.clone(), result.clone());
+    merchant.seed_reverse_transfer_result(seed.transfer_id.clone(), result.clone());
     Ok(json_response(
         StatusCode::CREATED,
         json!({"transfer_id": seed.transfer_id, "result": result}),
@@ -386,7 +463,11 @@ fn invented_reverse_transfer() -> ReverseTransferResult {
 /// `status` defaults to `COMPLETED` (the money has arrived); optional `transfer_id`,
 /// `merchant_url` (else the sandbox's default) and any field of an entity transfer.
 /// Nothing is created when the merchant URL is missing or unusable.
-async fn simulate_incoming_transfer(State(control): State<Control>, bytes: Bytes) -> Answer {
+async fn simulate_incoming_transfer(
+    State(control): State<Control>,
+    ForMerchant(merchant): ForMerchant,
+    Body(bytes): Body,
+) -> Answer {
     let mut map = object(&bytes)?;
     let Some(account_id) = take_uuid(&mut map, "account_id")? else {
         return Err(validation_error("/account_id is required").into());
@@ -413,9 +494,7 @@ async fn simulate_incoming_transfer(State(control): State<Control>, bytes: Bytes
         .deliveries
         .resolve_merchant_url(requested_url.as_deref())?;
     let (transfer_id, transfer) =
-        control
-            .service
-            .add_transfer(account_id, transfer_id, with_sender(transfer))?;
+        merchant.add_transfer(account_id, transfer_id, with_sender(transfer))?;
     let delivery = control
         .deliveries
         .start(url, account_id, transfer_id, &transfer);

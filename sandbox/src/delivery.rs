@@ -50,11 +50,12 @@ pub enum DeliveryStatus {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FailureReason {
-    /// The merchant answered 4xx: retrying would not help.
+    /// The merchant answered 4xx (but 429): retrying would not help.
     Rejected,
     /// The merchant answered, but not 200 with `received: true`.
     NotAcknowledged,
-    /// Every attempt met a 5xx, a time-out or a connection error.
+    /// Every attempt met a 5xx or 429, a time-out or a connection error; or the merchant
+    /// asked (`Retry-After`) for a longer wait than the delivery policy's longest delay.
     Exhausted,
     /// The payload or the URL could not be used.
     Invalid,

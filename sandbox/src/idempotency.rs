@@ -6,7 +6,7 @@
 //!
 //! | question | answer |
 //! |---|---|
-//! | scope of a key | the operation (one [`IdempotencyStore`] per operation) and the caller (the `public-api-key` value): two merchants, or two operations, never see each other's keys |
+//! | scope of a key | the operation and the merchant: each merchant (credential pair) has one [`IdempotencyStore`] per operation, so two merchants, or two operations, never see each other's keys |
 //! | same key, same body | the first response again — same status, same body — with no second effect |
 //! | same key, different body | 400 `VALIDATION_ERROR`, message [`KEY_REUSED`]; nothing happens |
 //! | what is remembered | successes only: a request that failed had no effect, so retrying it under the same key processes it afresh (for example once its onboarding has been seeded) |
@@ -35,41 +35,6 @@ pub const DEFAULT_TTL: Duration = Duration::from_secs(24 * 60 * 60);
 /// The message of the 400 `VALIDATION_ERROR` answering a key reused with a different body.
 pub const KEY_REUSED: &str = "idempotency key reused with a different body";
 
-/// Who sent a key, and the key. The caller is the `public-api-key` value; its `Debug`
-/// output never shows it.
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Scope {
-    caller: String,
-    key: Uuid,
-}
-
-impl Scope {
-    /// The scope of `key` sent by the holder of `public_api_key`.
-    #[must_use]
-    pub fn new(public_api_key: &str, key: Uuid) -> Self {
-        Self {
-            caller: public_api_key.to_owned(),
-            key,
-        }
-    }
-
-    /// The idempotency key.
-    #[must_use]
-    pub fn key(&self) -> Uuid {
-        self.key
-    }
-}
-
-impl fmt::Debug for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        // The caller is a credential: it never appears in logs or panics.
-        f.debug_struct("Scope")
-            .field("caller", &"[redacted]")
-            .field("key", &self.key)
-            .finish()
-    }
-}
-
 /// What the store says about a request.
 #[derive(Debug, PartialEq)]
 pub enum Lookup<'a, T> {
@@ -88,15 +53,16 @@ struct Entry<T> {
     stored_at: Instant,
 }
 
-/// Remembered successes of one operation, by [`Scope`], for [`ttl`](Self::ttl).
+/// Remembered successes of one operation for one merchant, by idempotency key, for
+/// [`ttl`](Self::ttl).
 ///
 /// `T` is what a replay answers (the operation's success). Times are passed in, so that the
 /// store is deterministic to test; the service passes [`Instant::now`].
 pub struct IdempotencyStore<T> {
     ttl: Duration,
-    entries: HashMap<Scope, Entry<T>>,
+    entries: HashMap<Uuid, Entry<T>>,
     /// Insertion order with each entry's time, to drop expired entries from the front.
-    order: VecDeque<(Instant, Scope)>,
+    order: VecDeque<(Instant, Uuid)>,
 }
 
 impl<T> fmt::Debug for IdempotencyStore<T> {
@@ -144,10 +110,10 @@ impl<T> IdempotencyStore<T> {
         self.order.clear();
     }
 
-    /// What to do with `request` sent under `scope` at `now`.
-    pub fn lookup(&mut self, scope: &Scope, request: &Value, now: Instant) -> Lookup<'_, T> {
+    /// What to do with `request` sent under `key` at `now`.
+    pub fn lookup(&mut self, key: Uuid, request: &Value, now: Instant) -> Lookup<'_, T> {
         self.expire(now);
-        match self.entries.get(scope) {
+        match self.entries.get(&key) {
             None => Lookup::Fresh,
             Some(entry) if *entry.request == *canonical(request.clone()) => {
                 Lookup::Replay(&entry.response)
@@ -156,12 +122,12 @@ impl<T> IdempotencyStore<T> {
         }
     }
 
-    /// Remembers that `request` under `scope` was answered `response` at `now`.
-    pub fn remember(&mut self, scope: Scope, request: Value, response: T, now: Instant) {
+    /// Remembers that `request` under `key` was answered `response` at `now`.
+    pub fn remember(&mut self, key: Uuid, request: Value, response: T, now: Instant) {
         self.expire(now);
-        self.order.push_back((now, scope.clone()));
+        self.order.push_back((now, key));
         self.entries.insert(
-            scope,
+            key,
             Entry {
                 request: canonical(request),
                 response,
@@ -176,17 +142,17 @@ impl<T> IdempotencyStore<T> {
             if now.saturating_duration_since(*stored_at) < self.ttl {
                 break;
             }
-            let Some((stored_at, scope)) = self.order.pop_front() else {
+            let Some((stored_at, key)) = self.order.pop_front() else {
                 break;
             };
-            // A scope is remembered again only after it expired, so the entry may be newer
+            // A key is remembered again only after it expired, so the entry may be newer
             // than this queue item; only the entry this item stands for is dropped.
             if self
                 .entries
-                .get(&scope)
+                .get(&key)
                 .is_some_and(|entry| entry.stored_at == stored_at)
             {
-                self.entries.remove(&scope);
+                self.entries.remove(&key);
             }
         }
     }
@@ -216,8 +182,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn scope(caller: &str, n: u128) -> Scope {
-        Scope::new(caller, Uuid::from_u128(n))
+    fn key(n: u128) -> Uuid {
+        Uuid::from_u128(n)
     }
 
     #[test]
@@ -225,25 +191,25 @@ mod tests {
         let mut store = IdempotencyStore::new(DEFAULT_TTL);
         let now = Instant::now();
         let body = json!({"a": 1, "b": [1, 2]});
-        assert_eq!(store.lookup(&scope("pk", 1), &body, now), Lookup::Fresh);
-        store.remember(scope("pk", 1), body, "first", now);
+        assert_eq!(store.lookup(key(1), &body, now), Lookup::Fresh);
+        store.remember(key(1), body, "first", now);
         // Member order does not matter; values do.
         let reordered = json!({"b": [1, 2], "a": 1});
         assert_eq!(
-            store.lookup(&scope("pk", 1), &reordered, now),
+            store.lookup(key(1), &reordered, now),
             Lookup::Replay(&"first")
         );
         // Nor inside nested objects and arrays.
         let nested = json!({"x": {"p": 1, "q": [{"m": 1, "n": 2}]}});
-        store.remember(scope("pk", 2), nested, "nested", now);
+        store.remember(key(2), nested, "nested", now);
         let nested_reordered = json!({"x": {"q": [{"n": 2, "m": 1}], "p": 1}});
         assert_eq!(
-            store.lookup(&scope("pk", 2), &nested_reordered, now),
+            store.lookup(key(2), &nested_reordered, now),
             Lookup::Replay(&"nested")
         );
         assert_eq!(
             store.lookup(
-                &scope("pk", 2),
+                key(2),
                 &json!({"x": {"q": [{"n": 1, "m": 2}], "p": 1}}),
                 now
             ),
@@ -251,27 +217,12 @@ mod tests {
         );
         // Array order does.
         assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({"a": 1, "b": [2, 1]}), now),
+            store.lookup(key(1), &json!({"a": 1, "b": [2, 1]}), now),
             Lookup::Mismatch
         );
         assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({"a": 2, "b": [1, 2]}), now),
+            store.lookup(key(1), &json!({"a": 2, "b": [1, 2]}), now),
             Lookup::Mismatch
-        );
-    }
-
-    #[test]
-    fn keys_are_scoped_by_caller() {
-        let mut store = IdempotencyStore::new(DEFAULT_TTL);
-        let now = Instant::now();
-        store.remember(scope("pk_a", 1), json!({}), 1, now);
-        assert_eq!(
-            store.lookup(&scope("pk_b", 1), &json!({}), now),
-            Lookup::Fresh
-        );
-        assert_eq!(
-            store.lookup(&scope("pk_a", 1), &json!({}), now),
-            Lookup::Replay(&1)
         );
     }
 
@@ -280,52 +231,32 @@ mod tests {
         let ttl = Duration::from_secs(60);
         let mut store = IdempotencyStore::new(ttl);
         let start = Instant::now();
-        store.remember(scope("pk", 1), json!({}), 1, start);
-        store.remember(
-            scope("pk", 2),
-            json!({}),
-            2,
-            start + Duration::from_secs(30),
-        );
+        store.remember(key(1), json!({}), 1, start);
+        store.remember(key(2), json!({}), 2, start + Duration::from_secs(30));
         let just_before = start + ttl - Duration::from_millis(1);
         assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({}), just_before),
+            store.lookup(key(1), &json!({}), just_before),
             Lookup::Replay(&1)
         );
         let at_ttl = start + ttl;
-        assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({}), at_ttl),
-            Lookup::Fresh
-        );
+        assert_eq!(store.lookup(key(1), &json!({}), at_ttl), Lookup::Fresh);
         assert_eq!(store.len(), 1, "only the expired key is dropped");
         // Remembered again after expiry: the new entry survives the old queue item.
-        store.remember(scope("pk", 1), json!({"x": 1}), 3, at_ttl);
+        store.remember(key(1), json!({"x": 1}), 3, at_ttl);
         let later = start + Duration::from_secs(95);
         assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({"x": 1}), later),
+            store.lookup(key(1), &json!({"x": 1}), later),
             Lookup::Replay(&3)
         );
-        assert_eq!(
-            store.lookup(&scope("pk", 2), &json!({}), later),
-            Lookup::Fresh
-        );
+        assert_eq!(store.lookup(key(2), &json!({}), later), Lookup::Fresh);
     }
 
     #[test]
     fn a_zero_ttl_remembers_nothing() {
         let mut store = IdempotencyStore::new(Duration::ZERO);
         let now = Instant::now();
-        store.remember(scope("pk", 1), json!({}), 1, now);
-        assert_eq!(
-            store.lookup(&scope("pk", 1), &json!({}), now),
-            Lookup::Fresh
-        );
+        store.remember(key(1), json!({}), 1, now);
+        assert_eq!(store.lookup(key(1), &json!({}), now), Lookup::Fresh);
         assert!(store.is_empty());
-    }
-
-    #[test]
-    fn debug_never_shows_the_caller() {
-        let shown = format!("{:?}", scope("pk_live_very_secret", 7));
-        assert!(!shown.contains("pk_live_very_secret"), "{shown}");
     }
 }

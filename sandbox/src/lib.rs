@@ -8,10 +8,10 @@
 //!
 //! | module | role |
 //! |---|---|
-//! | [`service`] | the API: [`InMemoryService`], an implementation of `orchestration_api::server::Api` following the document's state tables and errors |
-//! | `state` | the tables behind it, and helpers for ids, timestamps and error bodies |
+//! | [`service`] | the API: [`InMemoryService`], an implementation of `orchestration_api::server::Api` following the document's state tables and errors, each merchant (credential pair) seeing only its own records ([`Merchant`]) |
+//! | `state` | the tables behind it, one set per merchant, and helpers for ids, timestamps and error bodies |
 //! | [`idempotency`] | the replay store behind `x-idempotency-key` |
-//! | [`control`] | the control API under `/_sandbox` (no credentials: a test tool) |
+//! | [`control`] | the control API under `/_sandbox` (a test tool: it seeds for the merchant whose credential headers it is sent, and checks nothing) |
 //! | [`delivery`] | notification delivery in the background, and its log |
 //! | [`request_log`] | one log line per request, credential values never included |
 //! | [`config`] | command line and environment (`SANDBOX_*`) |
@@ -48,7 +48,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 pub use delivery::{Deliveries, DeliveryRecord, DeliveryStatus, FailureReason, MerchantUrlError};
-pub use service::{CANCELLED_STATUS, InMemoryService, TRANSFER_NOT_FOUND};
+pub use service::{CANCELLED_STATUS, InMemoryService, Merchant, TRANSFER_NOT_FOUND};
 
 /// How a [`Sandbox`] behaves; [`config::Args`] builds one from the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -60,7 +60,8 @@ pub struct SandboxOptions {
     /// Where notifications go when a simulated transfer names no `merchant_url`: the
     /// merchant's base URL, before `/v1/banking/transfers`.
     pub merchant_url: Option<String>,
-    /// Largest API request body accepted, in bytes (larger: 400).
+    /// Largest request body accepted, in bytes: a larger one is answered 400 by the API (the
+    /// generated router's answer) and 413 `PAYLOAD_TOO_LARGE` by the control API.
     pub body_limit: usize,
 }
 
@@ -121,6 +122,7 @@ impl Sandbox {
         let control = control::router(control::Control {
             service: self.service.clone(),
             deliveries: self.deliveries.clone(),
+            body_limit: self.body_limit,
         });
         server::router_with(self.service.clone(), config)
             .nest(control::PREFIX, control)

@@ -5,10 +5,13 @@
 //! ```no_run
 //! # async fn demo() -> std::io::Result<()> {
 //! use orchestration_api::OnboardingStatus;
+//! use orchestration_api::credentials::Credentials;
 //! use sandbox::service::InMemoryService;
 //!
 //! let service = InMemoryService::new();
-//! service.seed_onboarding("onb_ready", OnboardingStatus::Succeeded);
+//! service
+//!     .merchant(&Credentials::new("pk_test", "sk_test"))
+//!     .seed_onboarding("onb_ready", OnboardingStatus::Succeeded);
 //! let app = orchestration_api::server::router(service.clone());
 //! let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
 //! axum::serve(listener, app).await
@@ -20,6 +23,18 @@
 //! outcome while the router serves another. Every operation runs under the lock, start to
 //! end, so concurrent requests see each other's effects atomically (two replays of one
 //! idempotency key create one record). No lock is held across an `.await`.
+//!
+//! # Merchants
+//!
+//! Every record belongs to one merchant: the credential pair (`public-api-key`,
+//! `private-secret-key`) of the request that created it, or the pair a seed was made for
+//! ([`InMemoryService::merchant`], or the same two headers on the control API). Each
+//! operation sees only the records of the merchant presenting its credentials: another
+//! merchant's account, transfer, onboarding, payment or reverse-transfer result does not
+//! exist for it (404, as for an id never created), and ids, `merchant_entity_id`s and
+//! idempotency keys never collide across merchants. The pair, not the public key alone, is
+//! the merchant: the interface document issues both to the merchant, and a public key is
+//! no secret. A pair never seen before is a merchant with no records.
 //!
 //! # What it does, operation by operation
 //!
@@ -36,15 +51,15 @@
 //! | get transfer | unknown account → 404 `ACCOUNT_NOT_FOUND`; unknown transfer of a known account → 404 [`TRANSFER_NOT_FOUND`]\* |
 //! | cancel transfer | as get transfer for the 404s; not `PENDING` → 400 `VALIDATION_ERROR`, unchanged; `PENDING` → 200 with the transfer, now status [`CANCELLED_STATUS`]\* and `updated_at` refreshed |
 //! | create entity | key replayed or reused → see [Idempotency](#idempotency); `merchant_entity_id` already used → 409 `DUPLICATE_ENTITY`; else 201 |
-//! | reverse transfer | the result [seeded](InMemoryService::seed_reverse_transfer_result) for `transfer_id` → 200\*; none → 404 [`TRANSFER_NOT_FOUND`]\* |
-//! | payment lookup | 200 with every [seeded](InMemoryService::seed_payment) payment whose `merchant_order_id` matches, in seeding order (possibly `[]`) |
+//! | reverse transfer | the result [seeded](Merchant::seed_reverse_transfer_result) for `transfer_id` → 200\*; none → 404 [`TRANSFER_NOT_FOUND`]\* |
+//! | payment lookup | 200 with every [seeded](Merchant::seed_payment) payment whose `merchant_order_id` matches, in seeding order (possibly `[]`) |
 //!
 //! \* The document is silent here; this is the choice made, listed again below.
 //!
 //! # Idempotency
 //!
 //! `x-idempotency-key` (required on create account and create entity) is handled by
-//! [`crate::idempotency`]: keys are scoped per operation and per `public-api-key`; the same
+//! [`crate::idempotency`]: keys are scoped per operation and per merchant; the same
 //! key with the same body returns the first response (201 and the record as first
 //! created) without a second effect; the same key with a different body is 400
 //! `VALIDATION_ERROR` ([`KEY_REUSED`](crate::idempotency::KEY_REUSED)); only successes are
@@ -81,14 +96,19 @@
 //!   `entity_detail` whose fields do not fit the response shape is 400 `VALIDATION_ERROR`.
 //! - **Reverse transfer** succeeds with 200 (the document only says "2XX").
 //! - **Transfers do not move balances**: balances change only when set
-//!   ([`InMemoryService::set_balance`]), since the document says nothing about how a
+//!   ([`Merchant::set_balance`]), since the document says nothing about how a
 //!   transfer affects them.
-//! - Credentials are not checked beyond being present (any non-empty pair is accepted).
+//! - Credentials are not checked beyond being present (any non-empty pair is accepted);
+//!   they only say whose records a request sees (see [Merchants](#merchants)).
+//! - **A record belongs to the credentials that created it**, not to the sandbox as a
+//!   whole: the document does not say how merchants are kept apart, and a service that let
+//!   one merchant read or close another's account would be no stand-in for one.
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use axum::http;
+use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     Account, AccountBalance, AccountDetails, AccountProvider, AccountStatus, CreateAccountRequest,
     CreateEntityRequest, Entity, EntityTransfer, Error, ErrorCode, Onboarding, OnboardingStatus,
@@ -108,10 +128,10 @@ use orchestration_api::support::Decimal;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::idempotency::{self, KEY_REUSED, Lookup, Scope};
+use crate::idempotency::{self, KEY_REUSED, Lookup};
 use crate::state::{
-    BankDetails, State, account_not_found, balance_is_zero, error, later_than, new_id, now,
-    strings, validation_error,
+    BankDetails, Books, MerchantKey, Sequence, State, account_not_found, balance_is_zero, error,
+    later_than, new_id, now, strings, validation_error,
 };
 
 /// The status a cancelled transfer gets (the document does not show it).
@@ -137,15 +157,20 @@ impl Default for InMemoryService {
 impl std::fmt::Debug for InMemoryService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let state = self.lock();
+        let count = |table: fn(&Books) -> usize| state.all_books().map(table).sum::<usize>();
         f.debug_struct("InMemoryService")
-            .field("onboardings", &state.onboardings.len())
-            .field("accounts", &state.accounts.len())
-            .field("transfers", &state.transfers.len())
-            .field("entities", &state.entities.len())
-            .field("payments", &state.payments.len())
-            .field("reverse_transfers", &state.reverse_transfers.len())
-            .field("account_keys", &state.account_keys)
-            .field("entity_keys", &state.entity_keys)
+            .field("merchants", &state.all_books().count())
+            .field("onboardings", &count(|books| books.onboardings.len()))
+            .field("accounts", &count(|books| books.accounts.len()))
+            .field("transfers", &count(|books| books.transfers.len()))
+            .field("entities", &count(|books| books.entities.len()))
+            .field("payments", &count(|books| books.payments.len()))
+            .field(
+                "reverse_transfers",
+                &count(|books| books.reverse_transfers.len()),
+            )
+            .field("account_keys", &count(|books| books.account_keys.len()))
+            .field("entity_keys", &count(|books| books.entity_keys.len()))
             .finish()
     }
 }
@@ -170,11 +195,21 @@ impl InMemoryService {
     /// How long idempotency keys are kept.
     #[must_use]
     pub fn idempotency_ttl(&self) -> Duration {
-        self.lock().account_keys.ttl()
+        self.lock().idempotency_ttl()
     }
 
-    /// Forgets everything — onboardings, accounts, transfers, entities, payments,
-    /// reverse-transfer results and idempotency keys — keeping the configuration.
+    /// The merchant presenting `credentials`: its records, and seeding for it. See
+    /// [Merchants](self#merchants).
+    #[must_use]
+    pub fn merchant(&self, credentials: &Credentials) -> Merchant {
+        Merchant {
+            service: self.clone(),
+            key: MerchantKey::of(credentials),
+        }
+    }
+
+    /// Forgets everything — every merchant's onboardings, accounts, transfers, entities,
+    /// payments, reverse-transfer results and idempotency keys — keeping the configuration.
     pub fn reset(&self) {
         self.lock().reset();
     }
@@ -184,6 +219,38 @@ impl InMemoryService {
         // writes a record whole), so a poisoned lock is used as is rather than taking the
         // whole sandbox down.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// One merchant of an [`InMemoryService`]: the records its credentials created through
+/// the API, and what is seeded for it (the document has no operation that creates
+/// onboardings, balances, transfers, payments or reverse-transfer results). Cheap to clone;
+/// clones share the service. `Debug` never shows the credentials.
+#[derive(Clone)]
+pub struct Merchant {
+    service: InMemoryService,
+    key: MerchantKey,
+}
+
+impl std::fmt::Debug for Merchant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Merchant")
+            .field("credentials", &"[redacted]")
+            .finish_non_exhaustive()
+    }
+}
+
+impl Merchant {
+    /// Runs `write` on the merchant's books (opened on first use) and the counter.
+    fn write<T>(&self, write: impl FnOnce(&mut Books, &mut Sequence) -> T) -> T {
+        let mut state = self.service.lock();
+        let (books, sequence) = state.open(&self.key);
+        write(books, sequence)
+    }
+
+    /// Runs `read` on the merchant's books, if it has any.
+    fn read<T>(&self, read: impl FnOnce(&Books) -> T) -> Option<T> {
+        self.service.lock().books(&self.key).map(read)
     }
 
     // -----------------------------------------------------------------------------------------
@@ -212,10 +279,10 @@ impl InMemoryService {
     /// without an id is keyed by the empty string).
     pub fn insert_onboarding(&self, onboarding: Onboarding) {
         let id = onboarding.id.clone().unwrap_or_default();
-        self.lock().onboardings.insert(id, onboarding);
+        self.write(|books, _| books.onboardings.insert(id, onboarding));
     }
 
-    /// Sets the balance of the account of merchant `account_id` and returns the account, or
+    /// Sets the balance of the merchant's account `account_id` and returns the account, or
     /// `None` when there is no such account. `updated_at` is left as it is: the balance
     /// moves without the account record being updated.
     pub fn set_balance(
@@ -225,8 +292,9 @@ impl InMemoryService {
         current: impl Into<Decimal>,
         pending: impl Into<Decimal>,
     ) -> Option<Account> {
-        let mut state = self.lock();
-        let (_, account) = state.accounts.get_mut(&account_id)?;
+        let mut state = self.service.lock();
+        let (books, _) = state.books_mut(&self.key)?;
+        let (_, account) = books.accounts.get_mut(&account_id)?;
         account.balance = Some(AccountBalance {
             available: Some(available.into()),
             current: Some(current.into()),
@@ -236,11 +304,11 @@ impl InMemoryService {
         Some(account.clone())
     }
 
-    /// Adds (or replaces) transfer `transfer_id` of merchant `account_id` and returns it as
-    /// stored. A missing `id` becomes a fresh `xfer_…` id, a missing `account_id` the
-    /// merchant's `account_id`, a missing `status` `PENDING`, missing timestamps now. The
-    /// account itself need not exist yet: the transfer operations check it when called.
-    /// [`add_transfer`](Self::add_transfer) is the checked variant.
+    /// Adds (or replaces) transfer `transfer_id` of the merchant's account `account_id` and
+    /// returns it as stored. A missing `id` becomes a fresh `xfer_…` id, a missing
+    /// `account_id` the merchant's `account_id`, a missing `status` `PENDING`, missing
+    /// timestamps now. The account itself need not exist yet: the transfer operations check
+    /// it when called. [`add_transfer`](Self::add_transfer) is the checked variant.
     pub fn seed_transfer(
         &self,
         account_id: Uuid,
@@ -255,15 +323,16 @@ impl InMemoryService {
         transfer.status.get_or_insert(TransferStatus::Pending);
         transfer.created_at.get_or_insert_with(|| now.clone());
         transfer.updated_at.get_or_insert(now);
-        let mut state = self.lock();
-        let order = state.next();
-        state
-            .transfers
-            .insert((account_id, transfer_id), (order, transfer.clone()));
+        self.write(|books, sequence| {
+            books.transfers.insert(
+                (account_id, transfer_id),
+                (sequence.next(), transfer.clone()),
+            );
+        });
         transfer
     }
 
-    /// Adds a new transfer to the existing account of merchant `account_id`, under
+    /// Adds a new transfer to the merchant's existing account `account_id`, under
     /// `transfer_id` (a fresh UUID v4 when `None`), and returns the transfer id with the
     /// transfer as stored.
     ///
@@ -305,11 +374,14 @@ impl InMemoryService {
             return Err(Box::new(validation_error("/amount/value is required")));
         }
         let transfer_id = transfer_id.unwrap_or_else(Uuid::new_v4);
-        let mut state = self.lock();
-        let Some((_, account)) = state.accounts.get(&account_id) else {
+        let mut state = self.service.lock();
+        let Some((books, sequence)) = state.books_mut(&self.key) else {
             return Err(Box::new(account_not_found(account_id)));
         };
-        if state.transfers.contains_key(&(account_id, transfer_id)) {
+        let Some((_, account)) = books.accounts.get(&account_id) else {
+            return Err(Box::new(account_not_found(account_id)));
+        };
+        if books.transfers.contains_key(&(account_id, transfer_id)) {
             return Err(Box::new(validation_error(format!(
                 "/transfer_id: account {account_id} already has a transfer {transfer_id}"
             ))));
@@ -350,7 +422,7 @@ impl InMemoryService {
             .provider
             .as_ref()
             .and_then(|provider| provider.account_id.clone());
-        let order = state.next();
+        let order = sequence.next();
         transfer.provider.get_or_insert_with(|| TransferProvider {
             account_id: provider_account,
             transfer_id: Some(format!("pt_{:08}", 88_000_000 + order)),
@@ -364,7 +436,7 @@ impl InMemoryService {
         let now = now();
         transfer.created_at.get_or_insert_with(|| now.clone());
         transfer.updated_at.get_or_insert(now);
-        state
+        books
             .transfers
             .insert((account_id, transfer_id), (order, transfer.clone()));
         Ok((transfer_id, transfer))
@@ -372,7 +444,7 @@ impl InMemoryService {
 
     /// Adds a payment; payment lookup returns it when its `merchant_order_id` matches.
     pub fn seed_payment(&self, payment: Payment) {
-        self.lock().payments.push(payment);
+        self.write(|books, _| books.payments.push(payment));
     }
 
     /// Sets what the reverse-transfer operation returns for `transfer_id` (as given: nothing
@@ -382,61 +454,70 @@ impl InMemoryService {
         transfer_id: impl Into<String>,
         result: ReverseTransferResult,
     ) {
-        self.lock()
-            .reverse_transfers
-            .insert(transfer_id.into(), result);
+        self.write(|books, _| books.reverse_transfers.insert(transfer_id.into(), result));
     }
 
     // -----------------------------------------------------------------------------------------
     // Inspection
     // -----------------------------------------------------------------------------------------
 
-    /// The account of merchant `account_id`, if any.
+    /// The merchant's account `account_id`, if any.
     #[must_use]
     pub fn account(&self, account_id: Uuid) -> Option<Account> {
-        self.lock()
-            .accounts
-            .get(&account_id)
-            .map(|(_, account)| account.clone())
+        self.read(|books| {
+            books
+                .accounts
+                .get(&account_id)
+                .map(|(_, account)| account.clone())
+        })
+        .flatten()
     }
 
-    /// Every account, in the order they were created.
+    /// Every account of the merchant, in the order they were created.
     #[must_use]
     pub fn accounts(&self) -> Vec<Account> {
-        let state = self.lock();
-        let mut accounts: Vec<_> = state.accounts.values().collect();
-        accounts.sort_by_key(|(order, _)| *order);
-        accounts
-            .into_iter()
-            .map(|(_, account)| account.clone())
-            .collect()
+        self.read(|books| {
+            let mut accounts: Vec<_> = books.accounts.values().collect();
+            accounts.sort_by_key(|(order, _)| *order);
+            accounts
+                .into_iter()
+                .map(|(_, account)| account.clone())
+                .collect()
+        })
+        .unwrap_or_default()
     }
 
-    /// Transfer `transfer_id` of merchant `account_id`, if any.
+    /// Transfer `transfer_id` of the merchant's account `account_id`, if any.
     #[must_use]
     pub fn transfer(&self, account_id: Uuid, transfer_id: Uuid) -> Option<EntityTransfer> {
-        self.lock()
-            .transfers
-            .get(&(account_id, transfer_id))
-            .map(|(_, transfer)| transfer.clone())
+        self.read(|books| {
+            books
+                .transfers
+                .get(&(account_id, transfer_id))
+                .map(|(_, transfer)| transfer.clone())
+        })
+        .flatten()
     }
 
-    /// Every entity, in the order they were created.
+    /// Every entity of the merchant, in the order they were created.
     #[must_use]
     pub fn entities(&self) -> Vec<Entity> {
-        self.lock().entities.clone()
+        self.read(|books| books.entities.clone())
+            .unwrap_or_default()
     }
 
-    /// Every payment, in the order they were seeded.
+    /// Every payment seeded for the merchant, in the order they were seeded.
     #[must_use]
     pub fn payments(&self) -> Vec<Payment> {
-        self.lock().payments.clone()
+        self.read(|books| books.payments.clone())
+            .unwrap_or_default()
     }
 
-    /// Onboarding `id`, if any.
+    /// The merchant's onboarding `id`, if any.
     #[must_use]
     pub fn onboarding(&self, id: &str) -> Option<Onboarding> {
-        self.lock().onboardings.get(id).cloned()
+        self.read(|books| books.onboardings.get(id).cloned())
+            .flatten()
     }
 }
 
@@ -451,21 +532,19 @@ impl Api for InMemoryService {
         body: CreateAccountRequest,
     ) -> CreateAccountResponse {
         let mut state = self.lock();
-        let scope = Scope::new(
-            params.credentials.public_api_key.expose(),
-            params.x_idempotency_key,
-        );
+        let (books, sequence) = state.open(&MerchantKey::of(&params.credentials));
+        let key = params.x_idempotency_key;
         let request = serde_json::to_value(&body).unwrap_or(Value::Null);
-        match state.account_keys.lookup(&scope, &request, Instant::now()) {
+        match books.account_keys.lookup(key, &request, Instant::now()) {
             Lookup::Replay(account) => return CreateAccountResponse::Created(account.clone()),
-            Lookup::Mismatch => return CreateAccountResponse::BadRequest(key_reused(&scope)),
+            Lookup::Mismatch => return CreateAccountResponse::BadRequest(key_reused(key)),
             Lookup::Fresh => {}
         }
-        match create_account(&mut state, body) {
+        match create_account(books, sequence, body) {
             Ok(account) => {
-                state
+                books
                     .account_keys
-                    .remember(scope, request, account.clone(), Instant::now());
+                    .remember(key, request, account.clone(), Instant::now());
                 CreateAccountResponse::Created(account)
             }
             Err(refused) => *refused,
@@ -473,7 +552,12 @@ impl Api for InMemoryService {
     }
 
     async fn get_account(&self, params: GetAccountParams) -> GetAccountResponse {
-        match self.lock().accounts.get(&params.account_id) {
+        let state = self.lock();
+        let merchant = MerchantKey::of(&params.credentials);
+        match state
+            .books(&merchant)
+            .and_then(|books| books.accounts.get(&params.account_id))
+        {
             Some((_, account)) => GetAccountResponse::Ok(account.clone()),
             None => GetAccountResponse::NotFound(account_not_found(params.account_id)),
         }
@@ -481,7 +565,7 @@ impl Api for InMemoryService {
 
     async fn close_account(&self, params: CloseAccountParams) -> CloseAccountResponse {
         let mut state = self.lock();
-        let Some((_, account)) = state.accounts.get_mut(&params.account_id) else {
+        let Some(account) = account_mut(&mut state, &params.credentials, params.account_id) else {
             return CloseAccountResponse::NotFound(account_not_found(params.account_id));
         };
         if !balance_is_zero(account.balance.as_ref()) {
@@ -501,7 +585,7 @@ impl Api for InMemoryService {
         body: UpdateAccountRequest,
     ) -> UpdateAccountResponse {
         let mut state = self.lock();
-        let Some((_, account)) = state.accounts.get_mut(&params.account_id) else {
+        let Some(account) = account_mut(&mut state, &params.credentials, params.account_id) else {
             return UpdateAccountResponse::NotFound(account_not_found(params.account_id));
         };
         if body.account_id != params.account_id {
@@ -528,7 +612,12 @@ impl Api for InMemoryService {
         params: GetAccountTransferParams,
     ) -> GetAccountTransferResponse {
         let mut state = self.lock();
-        match transfer_mut(&mut state, params.account_id, params.transfer_id) {
+        match transfer_mut(
+            &mut state,
+            &params.credentials,
+            params.account_id,
+            params.transfer_id,
+        ) {
             Ok(transfer) => GetAccountTransferResponse::Ok(transfer.clone()),
             Err(not_found) => GetAccountTransferResponse::NotFound(*not_found),
         }
@@ -539,7 +628,12 @@ impl Api for InMemoryService {
         params: CancelAccountTransferParams,
     ) -> CancelAccountTransferResponse {
         let mut state = self.lock();
-        let transfer = match transfer_mut(&mut state, params.account_id, params.transfer_id) {
+        let transfer = match transfer_mut(
+            &mut state,
+            &params.credentials,
+            params.account_id,
+            params.transfer_id,
+        ) {
             Ok(transfer) => transfer,
             Err(not_found) => return CancelAccountTransferResponse::NotFound(*not_found),
         };
@@ -564,24 +658,22 @@ impl Api for InMemoryService {
         body: CreateEntityRequest,
     ) -> CreateEntityResponse {
         let mut state = self.lock();
-        let scope = Scope::new(
-            params.credentials.public_api_key.expose(),
-            params.x_idempotency_key,
-        );
+        let (books, _) = state.open(&MerchantKey::of(&params.credentials));
+        let key = params.x_idempotency_key;
         let request = serde_json::to_value(&body).unwrap_or(Value::Null);
-        match state.entity_keys.lookup(&scope, &request, Instant::now()) {
+        match books.entity_keys.lookup(key, &request, Instant::now()) {
             Lookup::Replay(&index) => {
-                return CreateEntityResponse::Created(state.entities[index].clone());
+                return CreateEntityResponse::Created(books.entities[index].clone());
             }
-            Lookup::Mismatch => return CreateEntityResponse::BadRequest(key_reused(&scope)),
+            Lookup::Mismatch => return CreateEntityResponse::BadRequest(key_reused(key)),
             Lookup::Fresh => {}
         }
-        match create_entity(&mut state, body) {
+        match create_entity(books, body) {
             Ok(entity) => {
-                let index = state.entities.len() - 1;
-                state
+                let index = books.entities.len() - 1;
+                books
                     .entity_keys
-                    .remember(scope, request, index, Instant::now());
+                    .remember(key, request, index, Instant::now());
                 CreateEntityResponse::Created(entity)
             }
             Err(refused) => *refused,
@@ -592,10 +684,11 @@ impl Api for InMemoryService {
         &self,
         params: GetPaymentsByMerchantOrderIdParams,
     ) -> GetPaymentsByMerchantOrderIdResponse {
-        let payments = self
-            .lock()
-            .payments
-            .iter()
+        let state = self.lock();
+        let payments = state
+            .books(&MerchantKey::of(&params.credentials))
+            .into_iter()
+            .flat_map(|books| &books.payments)
             .filter(|payment| {
                 payment.merchant_order_id.as_deref() == Some(params.merchant_order_id.as_str())
             })
@@ -609,7 +702,11 @@ impl Api for InMemoryService {
         params: ReverseTransferOnboardingParams,
         _body: Option<Value>,
     ) -> ReverseTransferOnboardingResponse {
-        match self.lock().reverse_transfers.get(&params.transfer_id) {
+        let state = self.lock();
+        match state
+            .books(&MerchantKey::of(&params.credentials))
+            .and_then(|books| books.reverse_transfers.get(&params.transfer_id))
+        {
             Some(result) => {
                 ReverseTransferOnboardingResponse::Success(http::StatusCode::OK, result.clone())
             }
@@ -635,10 +732,11 @@ impl Api for InMemoryService {
 /// Create account, after the idempotency check: the new account, or the refusal to answer
 /// (boxed: the response enum is large, and the happy path should not carry its size).
 fn create_account(
-    state: &mut State,
+    books: &mut Books,
+    sequence: &mut Sequence,
     body: CreateAccountRequest,
 ) -> Result<Account, Box<CreateAccountResponse>> {
-    let Some(onboarding) = state.onboardings.get(&body.onboarding_id) else {
+    let Some(onboarding) = books.onboardings.get(&body.onboarding_id) else {
         return Err(Box::new(CreateAccountResponse::NotFound(error(
             404,
             ErrorCode::OnboardingNotFound,
@@ -657,7 +755,7 @@ fn create_account(
             )),
         )));
     }
-    if state.accounts.contains_key(&body.account_id) {
+    if books.accounts.contains_key(&body.account_id) {
         return Err(Box::new(CreateAccountResponse::BadRequest(
             validation_error(format!(
                 "/account_id: an account for {} already exists",
@@ -665,9 +763,9 @@ fn create_account(
             )),
         )));
     }
-    let order = state.next();
+    let order = sequence.next();
     let merchant_account = body.account_id.to_string();
-    let entity_id = state
+    let entity_id = books
         .entities
         .iter()
         .rev()
@@ -714,7 +812,7 @@ fn create_account(
         updated_at: Some(now),
         ..Account::default()
     };
-    state
+    books
         .accounts
         .insert(body.account_id, (order, account.clone()));
     Ok(account)
@@ -723,10 +821,10 @@ fn create_account(
 /// Create entity, after the idempotency check: the new entity, or the refusal to answer
 /// (boxed, as for [`create_account`]).
 fn create_entity(
-    state: &mut State,
+    books: &mut Books,
     body: CreateEntityRequest,
 ) -> Result<Entity, Box<CreateEntityResponse>> {
-    if state.merchant_entity_ids.contains(&body.merchant_entity_id) {
+    if books.merchant_entity_ids.contains(&body.merchant_entity_id) {
         return Err(Box::new(CreateEntityResponse::Conflict(error(
             409,
             ErrorCode::DuplicateEntity,
@@ -763,22 +861,40 @@ fn create_entity(
         updated_at: Some(now),
         additional_properties: body.additional_properties,
     };
-    state.merchant_entity_ids.insert(body_merchant_entity_id);
-    state.entities.push(entity.clone());
+    books.merchant_entity_ids.insert(body_merchant_entity_id);
+    books.entities.push(entity.clone());
     Ok(entity)
 }
 
-/// The transfer, or the 404 to answer: `ACCOUNT_NOT_FOUND` when the account does not
-/// exist, [`TRANSFER_NOT_FOUND`] when the transfer does not.
-fn transfer_mut(
-    state: &mut State,
+/// Account `account_id` of the merchant presenting `credentials`, if it has one.
+fn account_mut<'a>(
+    state: &'a mut State,
+    credentials: &Credentials,
+    account_id: Uuid,
+) -> Option<&'a mut Account> {
+    let (books, _) = state.books_mut(&MerchantKey::of(credentials))?;
+    books
+        .accounts
+        .get_mut(&account_id)
+        .map(|(_, account)| account)
+}
+
+/// Transfer `transfer_id` of account `account_id` of the merchant presenting
+/// `credentials`, or the 404 to answer: `ACCOUNT_NOT_FOUND` when the merchant has no such
+/// account, [`TRANSFER_NOT_FOUND`] when the account has no such transfer.
+fn transfer_mut<'a>(
+    state: &'a mut State,
+    credentials: &Credentials,
     account_id: Uuid,
     transfer_id: Uuid,
-) -> Result<&mut EntityTransfer, Box<Error>> {
-    if !state.accounts.contains_key(&account_id) {
+) -> Result<&'a mut EntityTransfer, Box<Error>> {
+    let Some((books, _)) = state
+        .books_mut(&MerchantKey::of(credentials))
+        .filter(|(books, _)| books.accounts.contains_key(&account_id))
+    else {
         return Err(Box::new(account_not_found(account_id)));
-    }
-    match state.transfers.get_mut(&(account_id, transfer_id)) {
+    };
+    match books.transfers.get_mut(&(account_id, transfer_id)) {
         Some((_, transfer)) => Ok(transfer),
         None => Err(Box::new(error(
             404,
@@ -790,6 +906,6 @@ fn transfer_mut(
 
 /// 400 `VALIDATION_ERROR` for a key reused with a different body. The message names the
 /// header, so that a person reading it knows which input to change.
-fn key_reused(scope: &Scope) -> Error {
-    validation_error(format!("x-idempotency-key {}: {KEY_REUSED}", scope.key()))
+fn key_reused(key: Uuid) -> Error {
+    validation_error(format!("x-idempotency-key {key}: {KEY_REUSED}"))
 }

@@ -1,11 +1,13 @@
-//! What the sandbox holds, and the small pure helpers its state machine
-//! ([`crate::service`]) builds records with: ids, timestamps, error bodies, invented bank
-//! details.
+//! What the sandbox holds — one set of books per merchant — and the small pure helpers its
+//! state machine ([`crate::service`]) builds records with: ids, timestamps, error bodies,
+//! invented bank details.
 
 use std::collections::{HashMap, HashSet};
+use std::fmt;
 use std::time::Duration;
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
+use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     Account, AccountBalance, Entity, EntityTransfer, Error, ErrorCode, Onboarding, Payment,
     ReverseTransferResult,
@@ -15,11 +17,37 @@ use uuid::Uuid;
 
 use crate::idempotency::IdempotencyStore;
 
-/// Every table of the sandbox. One mutex guards all of it (see
-/// [`InMemoryService`](crate::service::InMemoryService)), so an operation sees and leaves
-/// a consistent whole.
+/// A merchant: the credential pair (`public-api-key`, `private-secret-key`) its requests
+/// carry. The interface document issues both to the merchant and asks for both on every
+/// operation; the pair, not the public key alone (which is no secret), is the identity, so
+/// knowing another merchant's public key gives no access to its records. The values are
+/// credentials: `Debug` never shows them.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(crate) struct MerchantKey {
+    public_api_key: String,
+    private_secret_key: String,
+}
+
+impl MerchantKey {
+    /// The merchant presenting `credentials`.
+    pub(crate) fn of(credentials: &Credentials) -> Self {
+        Self {
+            public_api_key: credentials.public_api_key.expose().to_owned(),
+            private_secret_key: credentials.private_secret_key.expose().to_owned(),
+        }
+    }
+}
+
+impl fmt::Debug for MerchantKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MerchantKey([redacted])")
+    }
+}
+
+/// One merchant's tables: everything its credentials created through the API or had seeded
+/// through the control API. No operation reaches another merchant's books.
 #[derive(Debug)]
-pub(crate) struct State {
+pub(crate) struct Books {
     /// Onboardings by id.
     pub(crate) onboardings: HashMap<String, Onboarding>,
     /// Accounts by the merchant's `account_id`, with their creation order.
@@ -41,13 +69,11 @@ pub(crate) struct State {
     /// never changed or removed, so that entity is the first answer; keeping its index
     /// rather than a copy saves about a third of what each created entity costs in memory.
     pub(crate) entity_keys: IdempotencyStore<usize>,
-    /// A counter, for ordering and for invented numbers.
-    sequence: u64,
 }
 
-impl State {
+impl Books {
     /// Empty tables; idempotency keys kept for `idempotency_ttl`.
-    pub(crate) fn new(idempotency_ttl: Duration) -> Self {
+    fn new(idempotency_ttl: Duration) -> Self {
         Self {
             onboardings: HashMap::new(),
             accounts: HashMap::new(),
@@ -58,19 +84,81 @@ impl State {
             reverse_transfers: HashMap::new(),
             account_keys: IdempotencyStore::new(idempotency_ttl),
             entity_keys: IdempotencyStore::new(idempotency_ttl),
-            sequence: 0,
+        }
+    }
+}
+
+/// A counter, for ordering records and for invented numbers (1, 2, …), shared by every
+/// merchant so that invented account numbers stay unique in the sandbox.
+#[derive(Debug, Default)]
+pub(crate) struct Sequence(u64);
+
+impl Sequence {
+    /// The next number.
+    pub(crate) fn next(&mut self) -> u64 {
+        self.0 += 1;
+        self.0
+    }
+}
+
+/// Every merchant's books. One mutex guards all of it (see
+/// [`InMemoryService`](crate::service::InMemoryService)), so an operation sees and leaves
+/// a consistent whole.
+#[derive(Debug)]
+pub(crate) struct State {
+    merchants: HashMap<MerchantKey, Books>,
+    /// How long each merchant's idempotency keys are kept.
+    idempotency_ttl: Duration,
+    pub(crate) sequence: Sequence,
+}
+
+impl State {
+    /// No merchant yet; idempotency keys kept for `idempotency_ttl`.
+    pub(crate) fn new(idempotency_ttl: Duration) -> Self {
+        Self {
+            merchants: HashMap::new(),
+            idempotency_ttl,
+            sequence: Sequence::default(),
         }
     }
 
-    /// Back to empty tables, keeping the configuration (the time-to-live of keys).
+    /// Back to no merchant, keeping the configuration (the time-to-live of keys).
     pub(crate) fn reset(&mut self) {
-        *self = Self::new(self.account_keys.ttl());
+        *self = Self::new(self.idempotency_ttl);
     }
 
-    /// The next number of the counter (1, 2, …).
-    pub(crate) fn next(&mut self) -> u64 {
-        self.sequence += 1;
-        self.sequence
+    /// How long idempotency keys are kept.
+    pub(crate) fn idempotency_ttl(&self) -> Duration {
+        self.idempotency_ttl
+    }
+
+    /// The books of `merchant`, if it has any (reading never opens them).
+    pub(crate) fn books(&self, merchant: &MerchantKey) -> Option<&Books> {
+        self.merchants.get(merchant)
+    }
+
+    /// The books of `merchant`, to change existing records, with the counter, if it has any.
+    pub(crate) fn books_mut(
+        &mut self,
+        merchant: &MerchantKey,
+    ) -> Option<(&mut Books, &mut Sequence)> {
+        let books = self.merchants.get_mut(merchant)?;
+        Some((books, &mut self.sequence))
+    }
+
+    /// The books of `merchant`, opened empty on its first write, with the counter.
+    pub(crate) fn open(&mut self, merchant: &MerchantKey) -> (&mut Books, &mut Sequence) {
+        let ttl = self.idempotency_ttl;
+        let books = self
+            .merchants
+            .entry(merchant.clone())
+            .or_insert_with(|| Books::new(ttl));
+        (books, &mut self.sequence)
+    }
+
+    /// Every merchant's books, in no particular order.
+    pub(crate) fn all_books(&self) -> impl Iterator<Item = &Books> {
+        self.merchants.values()
     }
 }
 

@@ -11,7 +11,7 @@ use orchestration_api::client::{ClientError, CreateAccountSuccess};
 use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     Account, AccountStatus, AccountType, CreateAccountRequest, CreateEntityRequest, ErrorCode,
-    TransferStatus,
+    TransferStatus, UpdateAccountRequest,
 };
 use reqwest::Method;
 use sandbox::SandboxOptions;
@@ -337,8 +337,7 @@ async fn an_idempotency_key_replays_the_first_response() {
     let second = created(client.create_account(Some(key), &request).await);
     assert_eq!(second, first);
     let records = running
-        .sandbox
-        .service()
+        .merchant()
         .accounts()
         .into_iter()
         .filter(|account| account.account_id == Some(account_id))
@@ -347,8 +346,7 @@ async fn an_idempotency_key_replays_the_first_response() {
 
     // The replay is the first response even after the account changed.
     running
-        .sandbox
-        .service()
+        .merchant()
         .set_balance(account_id, 5, 5, 0)
         .expect("account");
     let third = created(client.create_account(Some(key), &request).await);
@@ -363,14 +361,13 @@ async fn an_idempotency_key_replays_the_first_response() {
     assert_eq!((status, code), (400, ErrorCode::ValidationError));
     assert!(messages[0].contains(KEY_REUSED), "{messages:?}");
     assert!(messages[0].contains("x-idempotency-key"), "{messages:?}");
-    assert_eq!(running.sandbox.service().accounts().len(), 1);
+    assert_eq!(running.merchant().accounts().len(), 1);
 
-    // Keys are per caller: another merchant's identical key is a new request (here refused,
-    // as the account_id is taken, which proves it was processed).
+    // Keys are per merchant: another merchant's identical key is a new request (here
+    // refused, as that merchant has no such onboarding, which proves it was processed).
     let stranger = running.client_with(Credentials::new("pk_other", SECRET_KEY));
-    let (status, _, messages) = failure(stranger.create_account(Some(key), &request).await);
-    assert_eq!(status, 400);
-    assert!(messages[0].contains("already exists"), "{messages:?}");
+    let (status, code, _) = failure(stranger.create_account(Some(key), &request).await);
+    assert_eq!((status, code), (404, ErrorCode::OnboardingNotFound));
 
     // And per operation: the same key on create entity is fresh.
     let entity = client
@@ -382,7 +379,7 @@ async fn an_idempotency_key_replays_the_first_response() {
         .await
         .expect("replayed entity");
     assert_eq!(again, entity);
-    assert_eq!(running.sandbox.service().entities().len(), 1);
+    assert_eq!(running.merchant().entities().len(), 1);
 
     // A failure is not remembered: the same key succeeds once the cause is gone.
     let later = Uuid::new_v4();
@@ -508,5 +505,199 @@ async fn the_api_still_requires_credentials_and_the_control_api_does_not() {
     assert_eq!(body["code"], "NOT_AUTHENTICATED");
     let (status, _) = running.get("/deliveries").await;
     assert_eq!(status, 200);
+    running.stop().await;
+}
+
+/// A control request body over the body limit is answered 413 with the documented error
+/// body (JSON, `PAYLOAD_TOO_LARGE`), not axum's plain-text rejection.
+#[tokio::test]
+async fn an_over_size_control_body_gets_the_documented_413_error_body() {
+    let running = Running::start(quick_options()).await;
+    let contract = ControlContract::load();
+    // Over the default limit (1 MiB) and over axum's own default (2 MiB) alike.
+    let big = json!({"merchant_order_id": "order-1", "description": "x".repeat(3 * 1024 * 1024)});
+    let response = running
+        .http
+        .post(format!("{}/_sandbox/payments", running.origin))
+        .header("public-api-key", PUBLIC_KEY)
+        .header("private-secret-key", SECRET_KEY)
+        .json(&big)
+        .send()
+        .await
+        .expect("request");
+    let status = response.status().as_u16();
+    let content_type = response
+        .headers()
+        .get(reqwest::header::CONTENT_TYPE)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
+        .to_owned();
+    let text = response.text().await.expect("body");
+    assert_eq!(status, 413, "{text}");
+    assert!(
+        content_type.starts_with("application/json"),
+        "{content_type}: {text}"
+    );
+    let body: Value = serde_json::from_str(&text).expect("a JSON error body");
+    contract.assert_response("post", "/payments", 413, &body);
+    assert_eq!(body["code"], "PAYLOAD_TOO_LARGE");
+    assert_eq!(body["http_code"], 413);
+    running.stop().await;
+}
+
+/// Each credential pair is a merchant of its own: what one merchant created (or had seeded
+/// with its credentials) another can neither read nor change, and ids, keys and
+/// `merchant_entity_id`s do not collide across merchants. A public key alone is not an
+/// identity: the same public key with another secret is another merchant.
+#[tokio::test]
+async fn merchants_see_only_their_own_data() {
+    let running = Running::start(quick_options()).await;
+    let alice = running.client();
+    let bob_keys = ("pk_bob", "sk_bob");
+    let bob = running.client_with(Credentials::new(bob_keys.0, bob_keys.1));
+    let mallory = running.client_with(Credentials::new(PUBLIC_KEY, "sk_guessed"));
+
+    // Alice: an onboarding, an account with a pending transfer, an entity, a payment.
+    seed_onboarding(&running, "onb_alice", "SUCCEEDED").await;
+    let account_id = Uuid::new_v4();
+    let key = Uuid::new_v4();
+    let request = create_request(account_id, "onb_alice");
+    let account = created(alice.create_account(Some(key), &request).await);
+    let transfer_id = Uuid::new_v4();
+    let (status, body) = running
+        .post(
+            &format!("/accounts/{account_id}/transfers"),
+            json!({"transfer_id": transfer_id, "status": "PENDING", "amount": {"value": 5}}),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    alice
+        .create_entity(
+            Some(Uuid::new_v4()),
+            &entity_request(account_id, "entity-1"),
+        )
+        .await
+        .expect("entity");
+    let (status, body) = running
+        .post("/payments", json!({"merchant_order_id": "order-alice"}))
+        .await;
+    assert_eq!(status, 201, "{body}");
+
+    for (who, other) in [
+        ("bob", &bob),
+        ("the same public key with another secret", &mallory),
+    ] {
+        // Alice's account does not exist for them: no read, no update, no close.
+        let (status, code, _) = failure(other.get_account(&account_id).await);
+        assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
+        let update = UpdateAccountRequest {
+            account_id,
+            account_type: Some(AccountType::Savings),
+            additional_properties: serde_json::Map::new(),
+        };
+        let (status, code, _) = failure(other.update_account(&account_id, &update).await);
+        assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
+        let (status, code, _) = failure(other.close_account(&account_id).await);
+        assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
+        let (status, code, _) =
+            failure(other.get_account_transfer(&account_id, &transfer_id).await);
+        assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
+        let (status, code, _) = failure(
+            other
+                .cancel_account_transfer(&account_id, &transfer_id)
+                .await,
+        );
+        assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
+        // Nor her payments, nor her onboarding.
+        let payments = other
+            .get_payments_by_merchant_order_id(&"order-alice".to_owned())
+            .await
+            .expect("payments");
+        assert!(payments.is_empty(), "{who}: {payments:?}");
+        let (status, code, _) = failure(
+            other
+                .create_account(
+                    Some(Uuid::new_v4()),
+                    &create_request(Uuid::new_v4(), "onb_alice"),
+                )
+                .await,
+        );
+        assert_eq!(
+            (status, code),
+            (404, ErrorCode::OnboardingNotFound),
+            "{who}"
+        );
+        // Her idempotency key is not theirs to replay.
+        let (status, code, _) = failure(other.create_account(Some(key), &request).await);
+        assert_eq!(
+            (status, code),
+            (404, ErrorCode::OnboardingNotFound),
+            "{who}"
+        );
+    }
+
+    // Alice's records are untouched.
+    let mine = alice
+        .get_account(&account_id)
+        .await
+        .expect("alice's account");
+    assert_eq!(mine, account);
+    assert_eq!(mine.status, Some(AccountStatus::Active));
+
+    // Bob's own namespace: the same account_id, merchant_entity_id and transfer id are his.
+    let (status, body, _) = running
+        .control_as(
+            Some(bob_keys),
+            Method::POST,
+            "/onboardings",
+            Some(json!({"id": "onb_bob", "status": "SUCCEEDED"})),
+        )
+        .await;
+    assert_eq!(status, 201, "{body}");
+    let bobs = created(
+        bob.create_account(Some(key), &create_request(account_id, "onb_bob"))
+            .await,
+    );
+    assert_ne!(bobs.id, account.id);
+    bob.create_entity(
+        Some(Uuid::new_v4()),
+        &entity_request(account_id, "entity-1"),
+    )
+    .await
+    .expect("bob's entity with alice's merchant_entity_id");
+    let (status, body, _) = running
+        .control_as(
+            Some(bob_keys),
+            Method::PUT,
+            &format!("/accounts/{account_id}/balance"),
+            Some(json!({"available": 7, "current": 7, "pending": 0})),
+        )
+        .await;
+    assert_eq!(status, 200, "{body}");
+    let (status, code, _) = failure(bob.close_account(&account_id).await);
+    assert_eq!((status, code), (400, ErrorCode::ValidationError));
+    // Alice's balance is still zero: she closes her account.
+    let closed = alice.close_account(&account_id).await.expect("closed");
+    assert_eq!(closed.status, Some(AccountStatus::Closed));
+    assert_eq!(
+        bob.get_account(&account_id).await.expect("bob's").status,
+        Some(AccountStatus::Active)
+    );
+
+    // Seeding needs to know whose data it is.
+    let (status, body, _) = running
+        .control_as(
+            None,
+            Method::POST,
+            "/onboardings",
+            Some(json!({"id": "onb_nobody", "status": "SUCCEEDED"})),
+        )
+        .await;
+    assert_eq!(status, 400, "{body}");
+    let message = body["messages"][0].as_str().unwrap_or_default();
+    assert!(
+        message.contains("public-api-key") && message.contains("private-secret-key"),
+        "{body}"
+    );
     running.stop().await;
 }

@@ -144,9 +144,11 @@ async fn the_binary_prints_its_address_answers_and_exits_0_on_sigterm() {
     let origin = process.origin.clone();
     let http = http();
 
-    // The control API seeds; the API serves.
+    // The control API seeds for the merchant of these credentials; the API serves.
     let seeded = http
         .post(format!("{origin}/_sandbox/onboardings"))
+        .header("public-api-key", PUBLIC_KEY)
+        .header("private-secret-key", SECRET_KEY)
         .json(&json!({"id": "onb_ready", "status": "SUCCEEDED"}))
         .send()
         .await
@@ -241,4 +243,33 @@ fn a_bad_configuration_fails_with_a_message() {
         .output()
         .expect("run");
     assert_eq!(output.status.code(), Some(2), "a usage error");
+}
+
+/// All state is in memory: `--help` says plainly that a restart loses it, and the README says
+/// the same. The README's shell example gets its idempotency key from the Linux kernel, not
+/// from `uuidgen`, which a fresh machine may not have.
+#[test]
+fn help_and_readme_say_that_a_restart_loses_all_state() {
+    let output = Command::new(env!("CARGO_BIN_EXE_sandbox"))
+        .arg("--help")
+        .output()
+        .expect("run");
+    assert!(output.status.success());
+    let help = String::from_utf8_lossy(&output.stdout).replace('\n', " ");
+    assert!(
+        help.contains("in memory only") && help.contains("restarting the sandbox loses every"),
+        "--help does not say that a restart loses the state:\n{help}"
+    );
+
+    let readme = std::fs::read_to_string(common::package_dir().join("README.md")).expect("README");
+    let flat = readme.replace('\n', " ");
+    assert!(
+        flat.contains("State lives in memory only.")
+            && flat.contains("Stopping or restarting the sandbox loses everything"),
+        "sandbox/README.md does not say that a restart loses the state"
+    );
+    assert!(
+        !readme.contains("$(uuidgen)"),
+        "the README's commands must not need uuidgen"
+    );
 }

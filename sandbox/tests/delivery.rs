@@ -386,6 +386,9 @@ async fn shutdown_gives_running_deliveries_their_grace_then_abandons_them() {
     .expect("sandbox");
     sandbox
         .service()
+        .merchant(&orchestration_api::credentials::Credentials::new(
+            "pk", "sk",
+        ))
         .seed_onboarding("onb_ready", orchestration_api::OnboardingStatus::Succeeded);
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
@@ -421,6 +424,8 @@ async fn shutdown_gives_running_deliveries_their_grace_then_abandons_them() {
     assert_eq!(created.status(), 201);
     let accepted: Value = http
         .post(format!("{origin}/_sandbox/incoming-transfers"))
+        .header("public-api-key", "pk")
+        .header("private-secret-key", "sk")
         .json(&json!({"account_id": account_id, "amount": {"value": 1}}))
         .send()
         .await

@@ -176,7 +176,7 @@ async fn request_lines_are_logged_and_credentials_never_are() {
             .iter()
             .any(|line| line.contains("path=/_sandbox/incoming-transfers ")
                 && line.contains("status=202")
-                && line.contains("credentials=none")),
+                && line.contains("credentials=public-api-key,private-secret-key")),
         "{logs}"
     );
     assert!(logs.contains("notification not delivered"), "{logs}");

@@ -3,4 +3,4 @@
 //! this module re-exports it so the tests keep their imports. See `sandbox::service` for
 //! what each operation does and every choice made where the interface document is silent.
 
-pub use sandbox::service::{CANCELLED_STATUS, InMemoryService, TRANSFER_NOT_FOUND};
+pub use sandbox::service::{CANCELLED_STATUS, InMemoryService, Merchant, TRANSFER_NOT_FOUND};

@@ -45,7 +45,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Json, Response};
 use axum::routing::{get, post};
 use integration_tests::har::{self, HarRecorder, REDACTED};
-use integration_tests::inmemory::{CANCELLED_STATUS, InMemoryService, TRANSFER_NOT_FOUND};
+use integration_tests::inmemory::{self, CANCELLED_STATUS, InMemoryService, TRANSFER_NOT_FOUND};
 use orchestration_api::client::{Client, ClientError, CreateAccountSuccess, ErrorBody};
 use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
@@ -571,7 +571,9 @@ impl RawAnswer {
 /// recorded by `probe_recorder` ("invalid"), so that `tests/traffic/e2e.har` holds only
 /// traffic that keeps the contract and `tests/traffic/e2e-invalid.har` the probes.
 struct Api {
-    service: InMemoryService,
+    /// The records of the merchant of [`credentials`], which the typed clients create and
+    /// read (the in-memory service keeps each merchant's records apart).
+    store: inmemory::Merchant,
     server: Server,
     recorder: HarRecorder,
     client: Client,
@@ -603,7 +605,7 @@ impl Api {
             .build()
             .expect("client");
         Self {
-            service,
+            store: service.merchant(&credentials()),
             server,
             recorder,
             client,
@@ -879,10 +881,10 @@ async fn api_and_notifications_flow() {
 }
 
 async fn account_lifecycle(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
-    service.seed_onboarding(ONBOARDING_READY, OnboardingStatus::Succeeded);
-    service.seed_onboarding(ONBOARDING_INACTIVE, OnboardingStatus::Inactive);
+    store.seed_onboarding(ONBOARDING_READY, OnboardingStatus::Succeeded);
+    store.seed_onboarding(ONBOARDING_INACTIVE, OnboardingStatus::Inactive);
 
     // Create: 201, ACTIVE, zero balance.
     let account = created(
@@ -952,7 +954,7 @@ async fn account_lifecycle(api: &Api) {
         &ErrorCode::OnboardingNotFound,
     );
     assert!(
-        service.account(ACCOUNT_REFUSED).is_none(),
+        store.account(ACCOUNT_REFUSED).is_none(),
         "no record for refused creations"
     );
 
@@ -1051,7 +1053,7 @@ async fn account_lifecycle(api: &Api) {
 
     // Close: 400 while the balance is not zero (status unchanged), then 200 CLOSED with
     // updated_at refreshed; 404.
-    service
+    store
         .set_balance(ACCOUNT_LIFECYCLE, 10, 10, 0)
         .expect("balance set");
     let body = api_error(
@@ -1065,7 +1067,7 @@ async fn account_lifecycle(api: &Api) {
         .await
         .expect("get account");
     assert_eq!(still.status, Some(AccountStatus::Active));
-    service
+    store
         .set_balance(ACCOUNT_LIFECYCLE, 0, 0, 0)
         .expect("balance set");
     let closed = client
@@ -1095,7 +1097,7 @@ async fn account_lifecycle(api: &Api) {
 }
 
 async fn transfers(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
     created(
         client
@@ -1110,12 +1112,12 @@ async fn transfers(api: &Api) {
             )
             .await,
     );
-    let pending = service.seed_transfer(
+    let pending = store.seed_transfer(
         ACCOUNT_TRANSFERS,
         TRANSFER_PENDING,
         transfer("PENDING", "pending"),
     );
-    service.seed_transfer(
+    store.seed_transfer(
         ACCOUNT_TRANSFERS,
         TRANSFER_COMPLETED,
         transfer("COMPLETED", "completed"),
@@ -1195,7 +1197,7 @@ async fn transfers(api: &Api) {
     );
     assert!(body.messages[0].contains("COMPLETED"), "{body:?}");
     assert_eq!(
-        service
+        store
             .transfer(ACCOUNT_TRANSFERS, TRANSFER_COMPLETED)
             .expect("transfer")
             .status,
@@ -1218,7 +1220,7 @@ async fn transfers(api: &Api) {
 }
 
 async fn entities(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
 
     // 201, with the request's fields.
@@ -1259,7 +1261,7 @@ async fn entities(api: &Api) {
         .await
         .expect("replayed create entity");
     assert_eq!(replayed, entity);
-    assert_eq!(service.entities().len(), 1);
+    assert_eq!(store.entities().len(), 1);
     // ... while a new request with the same merchant_entity_id is 409.
     let body = api_error(
         client.create_entity(None, &request).await,
@@ -1267,7 +1269,7 @@ async fn entities(api: &Api) {
         &ErrorCode::DuplicateEntity,
     );
     assert!(body.messages[0].contains("seller-10293"), "{body:?}");
-    assert_eq!(service.entities().len(), 1);
+    assert_eq!(store.entities().len(), 1);
 
     // 400 without national_entity (which the typed request cannot leave out).
     let mut without = entity_json(ACCOUNT_ENTITY, "seller-20417");
@@ -1301,7 +1303,7 @@ async fn entities(api: &Api) {
         .await
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("number"), "{messages}");
-    assert_eq!(service.entities().len(), 1);
+    assert_eq!(store.entities().len(), 1);
 
     // An account created for the entity's account_id belongs to the entity.
     let account = created(
@@ -1323,11 +1325,11 @@ async fn entities(api: &Api) {
 }
 
 async fn reverse_transfer(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
-    service.seed_reverse_transfer_result("xfer_5c7e9a1b3d5f", reverse_transfer_result());
+    store.seed_reverse_transfer_result("xfer_5c7e9a1b3d5f", reverse_transfer_result());
     // Any text is a transfer_id here: this one needs percent-encoding in the path.
-    service.seed_reverse_transfer_result("xfer 7/8", reverse_transfer_result());
+    store.seed_reverse_transfer_result("xfer 7/8", reverse_transfer_result());
 
     let result = client
         .reverse_transfer_onboarding(
@@ -1372,12 +1374,12 @@ async fn reverse_transfer(api: &Api) {
 }
 
 async fn payments(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
-    service.seed_payment(payment(0x5001, "order-10042"));
-    service.seed_payment(payment(0x5002, "order-10043"));
-    service.seed_payment(payment(0x5003, "order-10042"));
-    service.seed_payment(payment(0x5004, "order #7 & co+1"));
+    store.seed_payment(payment(0x5001, "order-10042"));
+    store.seed_payment(payment(0x5002, "order-10043"));
+    store.seed_payment(payment(0x5003, "order-10042"));
+    store.seed_payment(payment(0x5004, "order #7 & co+1"));
 
     let found = client
         .get_payments_by_merchant_order_id(&"order-10042".to_owned())
@@ -1407,7 +1409,7 @@ async fn payments(api: &Api) {
 }
 
 async fn idempotency(api: &Api) {
-    let service = &api.service;
+    let store = &api.store;
     let client = &api.client;
     let request = create_request(
         ACCOUNT_IDEMPOTENT,
@@ -1420,7 +1422,7 @@ async fn idempotency(api: &Api) {
     let first = created(client.create_account(Some(IDEMPOTENCY_KEY), &request).await);
     let second = created(client.create_account(Some(IDEMPOTENCY_KEY), &request).await);
     assert_eq!(second, first, "the replay returns the first response");
-    let matching = service
+    let matching = store
         .accounts()
         .into_iter()
         .filter(|account| account.account_id == Some(ACCOUNT_IDEMPOTENT))
@@ -1454,11 +1456,7 @@ async fn idempotency(api: &Api) {
         400,
         &ErrorCode::ValidationError,
     );
-    assert_eq!(
-        service.account(ACCOUNT_IDEMPOTENT),
-        Some(first),
-        "unchanged"
-    );
+    assert_eq!(store.account(ACCOUNT_IDEMPOTENT), Some(first), "unchanged");
 
     // Without a key, the client sends a fresh UUID v4 of its own on each call.
     let before = api.recorder.entries_len();
@@ -1571,10 +1569,10 @@ async fn authentication(api: &Api) {
         );
     }
     // Nothing happened: the account is still there and unchanged.
-    let still = api.service.account(account).expect("account");
+    let still = api.store.account(account).expect("account");
     assert_eq!(still.status, Some(AccountStatus::Active));
     assert_eq!(still.account_type, Some(AccountType::Checking));
-    assert!(api.service.account(fixed(0xe1)).is_none());
+    assert!(api.store.account(fixed(0xe1)).is_none());
 
     // One header alone, or an empty one, is not enough.
     let path = format!("/banking/accounts/{account}");
@@ -1684,7 +1682,7 @@ async fn request_validation(api: &Api) {
         assert_eq!(body["code"], "VALIDATION_ERROR");
         assert_eq!(body["http_code"], 400);
     }
-    assert!(api.service.account(fixed(0xe2)).is_none());
+    assert!(api.store.account(fixed(0xe2)).is_none());
 
     // Path values that are not UTF-8 once percent-decoded.
     for path in [

@@ -12,7 +12,9 @@ use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
+use crate::ir::{
+    Api, Method, Operation, ParamLocation, Parameter, Scalar, StatusSpec, TypeKind, TypeRef,
+};
 
 /// The client file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -129,28 +131,40 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                     self
                 }
 
-                /// How to retry transport failures, time-outs and 5xx answers.
+                /// How to retry transport failures, time-outs, 429 and 5xx answers (a
+                /// `Retry-After` on a 429 or a 503 is honoured up to the policy's `max_delay`).
                 pub fn retry(mut self, policy: RetryPolicy) -> Self {
                     self.retry = policy;
                     self
                 }
 
                 /// Use the caller's own reqwest client (its time-outs then apply; the builder's
-                /// are ignored).
+                /// are ignored, and whether it speaks HTTPS depends on how it was built).
                 pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
                     self.http = Some(http);
                     self
                 }
 
                 /// The client.
+                ///
+                /// # Errors
+                ///
+                /// [`ClientError::InvalidRequest`] when the base URL is `https://` and this
+                /// crate's `rustls` feature is off (unless the caller gave its own reqwest
+                /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
                 pub fn build(self) -> Result<Client, ClientError> {
                     let http = match self.http {
                         Some(http) => http,
-                        None => ::reqwest::Client::builder()
-                            .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
-                            .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
-                            .build()
-                            .map_err(ClientError::Transport)?,
+                        None => {
+                            if let Some(reason) = crate::retry::unsupported_scheme(&self.base_url) {
+                                return Err(ClientError::InvalidRequest(reason));
+                            }
+                            ::reqwest::Client::builder()
+                                .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
+                                .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
+                                .build()
+                                .map_err(ClientError::Transport)?
+                        }
                     };
                     Ok(Client {
                         base_url: self.base_url.trim_end_matches('/').to_string(),
@@ -173,6 +187,8 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
             struct Answer {
                 status: ::http::StatusCode,
                 body: Vec<u8>,
+                /// The wait its `Retry-After` asked for (on a 429 or a 503).
+                retry_after: Option<Duration>,
             }
 
             impl Answer {
@@ -224,7 +240,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 #apply_credentials
 
                 /// Sends a request, retrying when `retryable` and the failure is a transport
-                /// error, a time-out or a 5xx answer.
+                /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
+                /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
+                /// returned at once.
                 async fn send(
                     &self,
                     retryable: bool,
@@ -238,8 +256,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                         let outcome = match request.send().await {
                             Ok(response) => {
                                 let status = response.status();
+                                let retry_after = crate::retry::retry_after(status.as_u16(), response.headers());
                                 match response.bytes().await {
-                                    Ok(body) => Ok(Answer { status, body: body.to_vec() }),
+                                    Ok(body) => Ok(Answer { status, body: body.to_vec(), retry_after }),
                                     Err(err) => Err(err),
                                 }
                             }
@@ -252,13 +271,21 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                             return Err(ClientError::InvalidRequest(err.to_string()));
                         }
                         let retry = match &outcome {
-                            Ok(answer) => answer.status.is_server_error(),
+                            Ok(answer) => {
+                                answer.status.is_server_error()
+                                    || answer.status == ::http::StatusCode::TOO_MANY_REQUESTS
+                            }
                             Err(err) => err.is_timeout() || err.is_connect() || err.is_request() || err.is_body(),
                         };
                         if !retry || attempt >= attempts {
                             return outcome.map_err(ClientError::Transport);
                         }
-                        ::tokio::time::sleep(self.retry.delay(attempt)).await;
+                        let asked = outcome.as_ref().ok().and_then(|answer| answer.retry_after);
+                        match self.retry.delay_after(attempt, asked) {
+                            Some(wait) => ::tokio::time::sleep(wait).await,
+                            // The server will not take it within the wait the policy allows.
+                            None => return outcome.map_err(ClientError::Transport),
+                        }
                     }
                 }
 
@@ -382,7 +409,10 @@ fn method(
     arms: Vec<TokenStream>,
 ) -> Result<TokenStream> {
     let name = ident(&op.fn_name);
+    // The idempotency-key header, and the key the client makes when the caller gives none
+    // (only where the header's type can hold a fresh UUID).
     let idempotency = idempotency_header(op);
+    let key = idempotency.and_then(|param| automatic_key(api, &param.ty).map(|kind| (param, kind)));
     let mut args = Vec::new();
     let mut steps = Vec::new();
     let mut arg_docs = Vec::new();
@@ -405,11 +435,14 @@ fn method(
         let field = ident(&param.rust_name);
         let ty = param_type(api, &param.ty);
         let wire = &param.name;
-        let is_key = idempotency.is_some_and(|key| key.name == param.name);
-        if is_key {
+        if let Some((_, kind)) = key.filter(|(key, _)| key.name == param.name) {
             args.push(quote!(#field: Option<#ty>));
+            let made = match kind {
+                AutomaticKey::Uuid => "a new UUID v4",
+                AutomaticKey::Text => "the text of a new UUID v4",
+            };
             arg_docs.push(format!(
-                "`{field}`: sent as `{wire}`; a new UUID v4 when `None`, the same on every retry."
+                "`{field}`: sent as `{wire}`; {made} when `None`, the same on every retry."
             ));
             continue;
         }
@@ -429,11 +462,19 @@ fn method(
             steps.push(quote!(if let Some(value) = #field { #send }));
         }
     }
-    let key_setup = idempotency.map(|key| {
+    let key_setup = key.map(|(key, kind)| {
         let field = ident(&key.rust_name);
         let wire = &key.name;
-        steps.push(quote!(request = request.header(#wire, #field.to_string());));
-        quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
+        match kind {
+            AutomaticKey::Uuid => {
+                steps.push(quote!(request = request.header(#wire, #field.to_string());));
+                quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
+            }
+            AutomaticKey::Text => {
+                steps.push(quote!(request = request.header(#wire, #field.as_str());));
+                quote!(let #field = #field.unwrap_or_else(|| ::uuid::Uuid::new_v4().to_string());)
+            }
+        }
     });
     let body_step = match &op.request_body {
         Some(body) => {
@@ -455,7 +496,14 @@ fn method(
         op.method,
         Method::Get | Method::Head | Method::Options | Method::Put | Method::Delete | Method::Trace
     );
-    let retryable = safe_method || idempotency.is_some();
+    // A key the caller must give (no automatic one) makes the request retryable when it is
+    // there: always when the header is required, else when the caller gave it.
+    let retryable = match idempotency {
+        _ if safe_method || key.is_some() => Retryable::Always,
+        Some(header) if header.required => Retryable::Always,
+        Some(header) => Retryable::With(header),
+        None => Retryable::Never,
+    };
     let http_method = format_ident!("{}", op.method.as_http());
     let mut text = format!("`{} {}`", op.method.as_http(), op.path);
     if let Some(docs) = &op.docs {
@@ -466,10 +514,15 @@ fn method(
         text.push_str("\n\n");
         text.push_str(line);
     }
-    text.push_str(if retryable {
-        "\n\nRetried on transport errors, time-outs and 5xx answers."
-    } else {
-        "\n\nNot retried: repeating it could repeat its effect."
+    let retried = "Retried on transport errors, time-outs, 429 and 5xx answers";
+    text.push_str(&match retryable {
+        Retryable::Always => format!("\n\n{retried}."),
+        Retryable::With(header) => format!(
+            "\n\n{retried} when `{}` is given; otherwise not retried: repeating it could \
+             repeat its effect.",
+            header.rust_name
+        ),
+        Retryable::Never => "\n\nNot retried: repeating it could repeat its effect.".into(),
     });
     let docs = doc_attrs(Some(&text));
     let mut errors: Vec<_> = op
@@ -494,6 +547,14 @@ fn method(
             }
         }
     };
+    let retryable = match retryable {
+        Retryable::Always => quote!(true),
+        Retryable::With(header) => {
+            let field = ident(&header.rust_name);
+            quote!(#field.is_some())
+        }
+        Retryable::Never => quote!(false),
+    };
     // One argument per parameter reads best for the few most operations have; an operation
     // with many (one real API has 22) still gets them all, in the spec's order.
     let many = (args.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
@@ -515,4 +576,39 @@ fn method(
             #judge
         }
     })
+}
+
+/// The idempotency key the client makes when the caller gives none, by the header's type.
+#[derive(Debug, Clone, Copy)]
+enum AutomaticKey {
+    /// A `Uuid`: a new UUID v4.
+    Uuid,
+    /// A `String`: the text of a new UUID v4.
+    Text,
+}
+
+/// The automatic key a header of type `ty` can hold: a UUID or a plain string (through
+/// nullability, newtypes and aliases, as [`param_type`] resolves them); any other type gets
+/// none, and the header is an ordinary parameter the caller fills.
+fn automatic_key(api: &Api, ty: &TypeRef) -> Option<AutomaticKey> {
+    match ty {
+        TypeRef::Scalar(Scalar::Uuid) => Some(AutomaticKey::Uuid),
+        TypeRef::Scalar(Scalar::String) => Some(AutomaticKey::Text),
+        TypeRef::Nullable(inner) => automatic_key(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => automatic_key(api, inner),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether a call may be retried.
+enum Retryable<'a> {
+    /// A safe method, or a request that always carries an idempotency key.
+    Always,
+    /// Only when the caller gave this optional idempotency-key header.
+    With(&'a Parameter),
+    /// Never: repeating it could repeat its effect.
+    Never,
 }

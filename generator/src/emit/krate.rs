@@ -44,9 +44,9 @@ schemars = ["dep:schemars"]
 # The API as an async trait, served by an axum router that checks requests against the contract.
 server = ["dep:axum", "dep:jsonschema", "dep:serde_urlencoded"]
 # A reqwest client with retries and idempotency keys.
-client = ["dep:reqwest", "dep:tokio", "dep:fastrand", "dep:percent-encoding", "uuid/v4"]
+client = ["dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate", "dep:percent-encoding", "uuid/v4"]
 # Receiver (axum) and sender (reqwest) of the API's notifications.
-webhooks = ["dep:axum", "dep:jsonschema", "dep:reqwest", "dep:tokio", "dep:fastrand"]
+webhooks = ["dep:axum", "dep:jsonschema", "dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate"]
 # HTTPS for the client and the sender (rustls).
 rustls = ["reqwest?/rustls"]
 
@@ -56,6 +56,7 @@ base64 = "0.22"
 chrono = {{ version = "0.4", default-features = false, features = ["std", "serde"] }}
 fastrand = {{ version = "2", optional = true }}
 http = "1"
+httpdate = {{ version = "1", optional = true }}
 jsonschema = {{ version = "0.60", optional = true, default-features = false }}
 percent-encoding = {{ version = "2", optional = true }}
 reqwest = {{ version = "0.13", optional = true, default-features = false, features = ["json", "query"] }}

@@ -1,7 +1,8 @@
 //! The generated crate's shared runtime: credentials (`src/credentials.rs`), the contract's
 //! request and payload rules compiled once (`src/validation.rs`, for the server and the
-//! webhook receiver), and retry with backoff (`src/retry.rs`, for the client and the webhook
-//! sender). Only `credentials.rs` depends on the IR: it has one field per security scheme.
+//! webhook receiver), and retry with backoff and `Retry-After` plus the HTTPS check
+//! (`src/retry.rs`, for the client and the webhook sender). Only `credentials.rs` depends on
+//! the IR: it has one field per security scheme.
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -164,18 +165,27 @@ pub fn retry() -> Result<GeneratedFile> {
     rust_file(
         "src/retry.rs",
         quote! {
-            //! Bounded retries with exponential backoff and full jitter.
+            //! What the client and the webhook sender share: bounded retries with exponential
+            //! backoff and jitter, the waits a server asks for with `Retry-After`, and the
+            //! check that an `https://` URL can be reached at all.
 
-            use ::std::time::Duration;
+            use ::std::time::{Duration, SystemTime};
 
             /// How often and how patiently to retry.
+            ///
+            /// An answer 429 (Too Many Requests) or 503 (Service Unavailable) with a
+            /// `Retry-After` header is retried no sooner than the server asked, nor sooner
+            /// than the backoff; when the server asks for more than `max_delay`, it is not
+            /// retried at all and its answer is returned at once (see
+            /// [`delay_after`](RetryPolicy::delay_after)).
             #[derive(Debug, Clone, PartialEq, Eq)]
             pub struct RetryPolicy {
                 /// Attempts in all, the first included; 1 means no retry.
                 pub max_attempts: u32,
                 /// Delay before the first retry, doubled for each further one.
                 pub base_delay: Duration,
-                /// The longest delay between two attempts.
+                /// The longest delay between two attempts, also the longest `Retry-After`
+                /// waited for.
                 pub max_delay: Duration,
             }
 
@@ -208,6 +218,63 @@ pub fn retry() -> Result<GeneratedFile> {
                     let half = millis / 2;
                     Duration::from_millis(half + ::fastrand::u64(0..=millis - half))
                 }
+
+                /// The delay before retry number `retry` after an answer whose `Retry-After`
+                /// asked for `asked` ([`retry_after`]): the longer of `asked` and
+                /// [`delay`](Self::delay). `None` when `asked` is longer than `max_delay`:
+                /// the server will not take the request within the wait the policy allows,
+                /// so retrying sooner would only be refused again, and its answer stands.
+                pub fn delay_after(&self, retry: u32, asked: Option<Duration>) -> Option<Duration> {
+                    match asked {
+                        Some(asked) if asked > self.max_delay => None,
+                        Some(asked) => Some(asked.max(self.delay(retry))),
+                        None => Some(self.delay(retry)),
+                    }
+                }
+            }
+
+            /// The wait an answer's `Retry-After` header asks for, on a 429 or a 503 (the
+            /// statuses RFC 6585 and RFC 9110 give it to); `None` on any other status,
+            /// without the header, or when its value is neither form
+            /// ([`parse_retry_after`]).
+            pub fn retry_after(status: u16, headers: &::http::HeaderMap) -> Option<Duration> {
+                if status != 429 && status != 503 {
+                    return None;
+                }
+                let value = headers.get(::http::header::RETRY_AFTER)?.to_str().ok()?;
+                parse_retry_after(value, SystemTime::now())
+            }
+
+            /// A `Retry-After` value read at `now`: delay-seconds (`120`) or an HTTP-date
+            /// (`Sun, 06 Nov 1994 08:49:37 GMT`, or one of the two obsolete forms RFC 9110
+            /// still asks recipients to read); a date already past is a wait of zero.
+            /// `None` when the value is neither.
+            pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
+                let value = value.trim();
+                if !value.is_empty() && value.bytes().all(|byte| byte.is_ascii_digit()) {
+                    // More digits than a u64 holds is still longer than any policy waits.
+                    return Some(value.parse().map(Duration::from_secs).unwrap_or(Duration::MAX));
+                }
+                let date = ::httpdate::parse_http_date(value).ok()?;
+                Some(date.duration_since(now).unwrap_or(Duration::ZERO))
+            }
+
+            /// Why an HTTP client built by this crate cannot reach `url`: HTTPS needs the
+            /// crate's `rustls` feature. Without it, reqwest would speak plain HTTP to the
+            /// TLS port and fail with an opaque "error sending request".
+            pub(crate) fn unsupported_scheme(url: &str) -> Option<String> {
+                let https = url
+                    .trim_start()
+                    .get(..8)
+                    .is_some_and(|scheme| scheme.eq_ignore_ascii_case("https://"));
+                (https && !cfg!(feature = "rustls")).then(|| {
+                    format!(
+                        "an https:// URL needs the `rustls` feature of the {name} crate, which \
+                         this build does not enable: add it to the features of {name} in \
+                         Cargo.toml",
+                        name = env!("CARGO_PKG_NAME"),
+                    )
+                })
             }
         },
     )

@@ -94,6 +94,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("duplicate-operation-ids.yaml"),
     fixture("enums.yaml"),
     fixture("formats.yaml"),
+    fixture("idempotency-header.yaml"),
     fixture("inline-naming.yaml"),
     fixture("large-enum.yaml"),
     fixture("maps-arrays.yaml"),

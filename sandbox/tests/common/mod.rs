@@ -78,6 +78,13 @@ impl Running {
         }
     }
 
+    /// The records of the merchant of the test credentials.
+    pub fn merchant(&self) -> sandbox::service::Merchant {
+        self.sandbox
+            .service()
+            .merchant(&Credentials::new(PUBLIC_KEY, SECRET_KEY))
+    }
+
     /// The typed client of the API, with the test credentials and no retries.
     pub fn client(&self) -> Client {
         self.client_with(Credentials::new(PUBLIC_KEY, SECRET_KEY))
@@ -91,9 +98,23 @@ impl Running {
             .expect("client")
     }
 
-    /// `method /_sandbox{path}` with an optional JSON body: (status, body, headers).
+    /// `method /_sandbox{path}` with an optional JSON body, for the merchant of the test
+    /// credentials ([`PUBLIC_KEY`], [`SECRET_KEY`]): (status, body, headers).
     pub async fn control(
         &self,
+        method: reqwest::Method,
+        path: &str,
+        body: Option<Value>,
+    ) -> (u16, Value, reqwest::header::HeaderMap) {
+        self.control_as(Some((PUBLIC_KEY, SECRET_KEY)), method, path, body)
+            .await
+    }
+
+    /// [`control`](Self::control) for the merchant of `credentials` (public key, secret
+    /// key), or without credential headers.
+    pub async fn control_as(
+        &self,
+        credentials: Option<(&str, &str)>,
         method: reqwest::Method,
         path: &str,
         body: Option<Value>,
@@ -101,6 +122,11 @@ impl Running {
         let mut request = self
             .http
             .request(method, format!("{}/_sandbox{path}", self.origin));
+        if let Some((public, secret)) = credentials {
+            request = request
+                .header("public-api-key", public)
+                .header("private-secret-key", secret);
+        }
         if let Some(body) = body {
             request = request.json(&body);
         }
