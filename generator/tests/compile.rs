@@ -52,6 +52,34 @@ fn corpus_documents_generate_or_fail_as_tabled() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Every real vendor spec of the corpus generates, and the table names exactly the files there.
+#[test]
+fn real_corpus_documents_generate() {
+    let mut present: Vec<String> = std::fs::read_dir(common::real_corpus_dir())
+        .expect("shared/corpus/real")
+        .filter_map(|entry| entry.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".yaml") || name.ends_with(".json"))
+        .collect();
+    present.sort();
+    assert_eq!(
+        present,
+        common::REAL_CORPUS,
+        "shared/corpus/real/ and REAL_CORPUS differ"
+    );
+    let failures: Vec<String> = common::REAL_CORPUS
+        .iter()
+        .filter_map(|file| {
+            let path = common::real_corpus_dir().join(file);
+            let options =
+                common::options(Some(common::corpus_crate_name(file)), Default::default());
+            common::try_generate(&path, &options)
+                .err()
+                .map(|error| format!("{file}: {error}"))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The generated crates of everything that should build, with the features to enable.
 fn buildable_crates() -> Vec<(String, Vec<GeneratedFile>, bool)> {
     let mut crates = Vec::new();

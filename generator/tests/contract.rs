@@ -1,5 +1,6 @@
 //! The contract specgen writes under `schemas/` stands on its own: every `$ref` in a schema
-//! file is a URI fragment that resolves inside that file, the manifest points only at files
+//! file (and in each parameter schema of the manifest) is a URI fragment that resolves inside
+//! that schema, the manifest points only at files
 //! that exist, every schema file is reachable from the manifest, and `src/contract.rs` embeds
 //! them all. Checked for the spec, every corpus document that generates and every fixture.
 
@@ -40,13 +41,10 @@ fn all_crates() -> Vec<(String, Vec<GeneratedFile>)> {
 fn ref_problems(prefix: &str, check: fn(&Value, &str) -> Option<String>) -> Vec<String> {
     let mut problems = Vec::new();
     for (document, files) in all_crates() {
-        for file in &files {
-            let path = file.path.to_string_lossy().replace('\\', "/");
-            if !path.starts_with(prefix) || !path.ends_with(".json") {
+        for (path, schema) in common::contract_schemas(&files) {
+            if !path.starts_with(prefix) {
                 continue;
             }
-            let schema: Value = serde_json::from_str(&file.contents)
-                .unwrap_or_else(|e| panic!("{document}: {path} is not JSON: {e}"));
             let mut refs = Vec::new();
             common::collect_refs(&schema, &mut refs);
             for reference in refs {

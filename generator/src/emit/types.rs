@@ -82,6 +82,8 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut in_fence = false;
     // The column of the current list item's text, while its paragraph goes on.
     let mut item_text: Option<usize> = None;
+    // Inside a block quote, whose lazy continuation lines get their `>` written out.
+    let mut in_quote = false;
     docs.lines()
         .map(|raw| {
             let line = raw.trim();
@@ -100,7 +102,16 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
             }
             if line.is_empty() {
                 item_text = None;
+                in_quote = false;
                 return String::new();
+            }
+            if line.starts_with('>') {
+                in_quote = true;
+                item_text = None;
+                return format!(" {line}");
+            }
+            if in_quote {
+                return format!(" > {line}");
             }
             if let Some(marker) = list_marker(line) {
                 let indent = indent.min(3);
@@ -149,6 +160,14 @@ mod tests {
                 "",
                 " After the list.",
             ]
+        );
+    }
+
+    #[test]
+    fn block_quote_continuations_get_their_marker() {
+        assert_eq!(
+            doc_lines("Intro.\n> A note,\nstill the note.\n\nAfter."),
+            vec![" Intro.", " > A note,", " > still the note.", "", " After."]
         );
     }
 

@@ -57,6 +57,21 @@ pub const CORPUS: &[(&str, Outcome)] = &[
     ("oas31-webhook-example.yaml", Outcome::Generates),
 ];
 
+/// The real vendors' specs in `shared/corpus/real/`. CI generates each (the compile test
+/// does not build them: a megabyte spec takes minutes); `scripts/sweep-corpus.sh` builds them
+/// with every feature and runs their round trips.
+pub const REAL_CORPUS: &[&str] = &[
+    "box-openapi.json",
+    "twilio_api_v2010.yaml",
+    "twilio_messaging_v1.yaml",
+    "twilio_verify_v2.yaml",
+];
+
+/// `shared/corpus/real/`.
+pub fn real_corpus_dir() -> PathBuf {
+    corpus_dir().join("real")
+}
+
 /// How a fixture's generated crate is known to fare when compiled.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Builds {
@@ -161,7 +176,8 @@ impl Fixture {
 
 /// The crate name, snapshot name and directory used for a corpus document.
 pub fn corpus_crate_name(file: &str) -> String {
-    format!("corpus-{}", file.trim_end_matches(".yaml"))
+    let stem = file.trim_end_matches(".yaml").trim_end_matches(".json");
+    format!("corpus-{}", stem.replace('_', "-"))
 }
 
 /// The crate name, snapshot name and directory used for the spec.
@@ -248,6 +264,38 @@ pub fn read_tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     }
     let mut out = BTreeMap::new();
     walk(dir, dir, &mut out);
+    out
+}
+
+/// The JSON Schemas of a generated contract, each as the readers compile it, labelled by path:
+/// every file under `schemas/` but the manifest, and each parameter schema the manifest holds
+/// (bundled on its own: its `$ref`s point into its own `$defs`).
+pub fn contract_schemas(files: &[GeneratedFile]) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for file in files {
+        let path = file.path.to_string_lossy().replace('\\', "/");
+        if !path.starts_with("schemas/") || !path.ends_with(".json") {
+            continue;
+        }
+        let value: Value = serde_json::from_str(&file.contents)
+            .unwrap_or_else(|e| panic!("{path} is not JSON: {e}"));
+        if path == "schemas/manifest.json" {
+            for group in ["operations", "webhooks"] {
+                for entry in value[group].as_array().into_iter().flatten() {
+                    for parameter in entry["parameters"].as_array().into_iter().flatten() {
+                        let label = format!(
+                            "{path} {} parameter {}",
+                            entry["operationId"].as_str().unwrap_or("?"),
+                            parameter["name"].as_str().unwrap_or("?")
+                        );
+                        out.push((label, parameter["schema"].clone()));
+                    }
+                }
+            }
+        } else {
+            out.push((path, value));
+        }
+    }
     out
 }
 
