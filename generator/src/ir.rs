@@ -295,9 +295,7 @@ pub enum Scalar {
     I32,
     /// `integer` (default `int64`).
     I64,
-    /// `number`, `format: float`.
-    F32,
-    /// `number`, `format: double`.
+    /// `number`, `format: double` or `float` (f64 holds every float32 exactly).
     F64,
     /// `number` without a format: a decimal that keeps every digit it was given.
     Decimal,

@@ -458,6 +458,9 @@ fn union_def(
         )
     };
     let order = match &union.discriminator {
+        Some(discriminator) if discriminator.mapping.is_empty() => {
+            quote!(union::rank(&value, ALTERNATIVES))
+        }
         None => quote!(union::rank(&value, ALTERNATIVES)),
         Some(discriminator) => {
             let property = discriminator.property.as_str();

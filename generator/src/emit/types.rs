@@ -51,7 +51,6 @@ pub(crate) fn scalar_type(scalar: Scalar) -> TokenStream {
         Scalar::Bool => quote!(bool),
         Scalar::I32 => quote!(i32),
         Scalar::I64 => quote!(i64),
-        Scalar::F32 => quote!(f32),
         Scalar::F64 => quote!(f64),
         Scalar::Decimal => quote!(super::support::Decimal),
         Scalar::Uuid => quote!(::uuid::Uuid),
@@ -126,18 +125,22 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
         .collect()
 }
 
-/// The width of a Markdown list marker starting `line` (`- `, `* `, `+ `, `1. `, `2) `).
+/// The width of a Markdown list marker starting `line` with the spaces after it, i.e. the
+/// column of the item's text (`- a` → 2, `*   a` → 4, `10. a` → 4).
 fn list_marker(line: &str) -> Option<usize> {
-    let bullet = line
-        .strip_prefix(['-', '*', '+'])
-        .filter(|rest| rest.starts_with(' '));
-    if bullet.is_some() {
-        return Some(2);
-    }
-    let digits = line.chars().take_while(char::is_ascii_digit).count();
-    let rest = &line[digits..];
-    (digits > 0 && digits < 10 && (rest.starts_with(". ") || rest.starts_with(") ")))
-        .then_some(digits + 2)
+    let marker = if line.starts_with(['-', '*', '+']) {
+        1
+    } else {
+        let digits = line.chars().take_while(char::is_ascii_digit).count();
+        let delimited = line[digits..].starts_with(['.', ')']);
+        if digits == 0 || digits > 9 || !delimited {
+            return None;
+        }
+        digits + 1
+    };
+    let spaces = line[marker..].chars().take_while(|c| *c == ' ').count();
+    // CommonMark: one to four spaces; more start an indented code block in the item.
+    (1..=4).contains(&spaces).then_some(marker + spaces)
 }
 
 #[cfg(test)]
@@ -146,7 +149,7 @@ mod tests {
 
     #[test]
     fn list_continuations_are_indented_to_the_item_text() {
-        let docs = "Access:\n\n* `open` - anyone\n* `collaborators` - people who are\n   collaborators here\n1. first line\nsecond line\n\nAfter the list.";
+        let docs = "Access:\n\n* `open` - anyone\n* `collaborators` - people who are\n   collaborators here\n1. first line\nsecond line\n*   wide marker\ncontinued\n\nAfter the list.";
         assert_eq!(
             doc_lines(docs),
             vec![
@@ -157,6 +160,8 @@ mod tests {
                 "   collaborators here",
                 " 1. first line",
                 "    second line",
+                " *   wide marker",
+                "     continued",
                 "",
                 " After the list.",
             ]

@@ -15,6 +15,7 @@ use crate::load::{Document, escape_segment};
 
 mod all_of;
 mod objects;
+mod repair;
 mod unions;
 
 /// Choices a caller makes about the IR beyond what the document says.
@@ -215,6 +216,7 @@ impl<'a> Builder<'a> {
             warnings: std::mem::take(&mut self.warnings),
         };
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
+        self.repair_contract(&mut api);
         for (pointer, message) in renamed {
             self.warn(&pointer, message);
         }

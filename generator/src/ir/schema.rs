@@ -59,8 +59,10 @@ pub(crate) fn scalar_for(ty: &str, format: Option<&str>) -> Option<Scalar> {
         ("boolean", _) => Scalar::Bool,
         ("integer", Some("int32")) => Scalar::I32,
         ("integer", _) => Scalar::I64,
-        ("number", Some("float")) => Scalar::F32,
-        ("number", Some("double")) => Scalar::F64,
+        // `float` is read into f64 too: every float32 a peer writes fits it exactly, and so
+        // does a value written with more digits (an API that widens its float32 sends
+        // 0.00743999984115362, which an f32 would give back as 0.00744).
+        ("number", Some("float" | "double")) => Scalar::F64,
         ("number", Some("int32")) => Scalar::I32,
         ("number", Some("int64")) => Scalar::I64,
         ("number", _) => Scalar::Decimal,

@@ -152,6 +152,12 @@ impl Builder<'_> {
             variants.push(variant);
         }
 
+        // An alternative that admits null (`{type: object, nullable: true}` as "none") makes
+        // the union admit it, so a null stays a null where the union is used.
+        let nullable = nullable
+            || variants
+                .iter()
+                .any(|v| matches!(v.ty, TypeRef::Nullable(_)));
         let discriminator = match source.discriminator.and_then(Value::as_object) {
             Some(disc) => Some(self.discriminator(disc, source.union_at, key, &refs_to_index)?),
             None => None,
