@@ -53,6 +53,9 @@ enum Command {
         /// No progress bar, even on a terminal.
         #[arg(long)]
         quiet: bool,
+        /// Let an input without any exchange pass (by default an empty capture is a finding).
+        #[arg(long)]
+        allow_empty: bool,
     },
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
@@ -104,6 +107,7 @@ fn main() -> ExitCode {
             strict,
             show_values,
             quiet,
+            allow_empty,
         } => {
             let options = RunOptions {
                 check: CheckOptions {
@@ -112,6 +116,7 @@ fn main() -> ExitCode {
                 },
                 keep_outcomes: format == Format::Junit,
                 progress: !quiet,
+                allow_empty,
             };
             check(&contract, &files, format, output, options)
         }
@@ -200,6 +205,13 @@ fn check(
     };
     if let Err(err) = written {
         eprintln!("specval: error: cannot write the report: {err}");
+        return ExitCode::from(2);
+    }
+    // The report covers what could be read; an input that could not be is still an error.
+    for message in &report.unreadable {
+        eprintln!("specval: error: {message}");
+    }
+    if !report.unreadable.is_empty() {
         return ExitCode::from(2);
     }
     if report.findings.is_empty() {

@@ -12,7 +12,17 @@ use serde::Serialize;
 
 use crate::finding::{Finding, Part};
 
-/// Counts for one operation (or `(unmatched)` / `(malformed)`).
+/// The rules specval reports about inputs and entries rather than about the contract.
+pub mod rules {
+    /// An entry that could not be read as an exchange.
+    pub const MALFORMED: &str = "malformed";
+    /// An input without a single exchange (an empty capture).
+    pub const NO_EXCHANGES: &str = "no-exchanges";
+    /// An input that could not be opened or read (to the end).
+    pub const UNREADABLE: &str = "unreadable";
+}
+
+/// Counts for one operation (or `(unmatched)`, `(malformed)`, `(input)`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct OperationStats {
     /// Exchanges matched to it.
@@ -106,6 +116,9 @@ pub struct RunReport {
     pub drift: Drift,
     /// Every exchange's verdict, kept only when a format needs it.
     pub outcomes: Vec<ExchangeOutcome>,
+    /// Inputs that could not be read (to the end), each with why; each also has a finding.
+    /// A run with any is incomplete: `specval check` exits 2 after writing the report.
+    pub unreadable: Vec<String>,
 }
 
 impl RunReport {

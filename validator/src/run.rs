@@ -1,6 +1,11 @@
 //! A whole run: read traffic files as streams, check exchanges in parallel batches, and fold
 //! the outcomes into one [`RunReport`]. Reading happens on its own thread while the previous
 //! batch is checked, so memory stays bounded by a few batches whatever the file size.
+//!
+//! An input never stops the run: one that cannot be opened or read becomes an `unreadable`
+//! finding (and [`RunReport::unreadable`] says why), and one that holds no exchange at all
+//! becomes a `no-exchanges` finding unless [`RunOptions::allow_empty`] is set: a capture that
+//! recorded nothing should fail a CI job, not pass it as clean.
 
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::sync::mpsc::sync_channel;
@@ -10,9 +15,10 @@ use rayon::prelude::*;
 use crate::check::{CheckOptions, Outcome, check};
 use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
-use crate::finding::{Part, Severity, Site};
+use crate::finding::{Finding, Part, Severity, Site};
 use crate::read;
-use crate::report::{ExchangeOutcome, RunReport};
+use crate::report::text::{INPUT, MALFORMED, UNMATCHED};
+use crate::report::{ExchangeOutcome, RunReport, rules};
 
 /// Exchanges per batch handed to the checking threads.
 const BATCH: usize = 1024;
@@ -26,61 +32,168 @@ pub struct RunOptions {
     pub keep_outcomes: bool,
     /// Show a progress bar on stderr (only when stderr is a terminal).
     pub progress: bool,
+    /// Let an input without a single exchange pass (otherwise it is a `no-exchanges` finding).
+    pub allow_empty: bool,
 }
 
-/// An input that cannot be read at all.
+/// Where a run puts what grows with the traffic: the findings and, when kept, one verdict per
+/// exchange. A [`RunReport`] keeps them in memory ([`run`]); the command line spools them to
+/// disk so that a run's memory does not grow with its findings.
+pub trait Sink {
+    /// One finding, in the report's order (by input, then exchange).
+    fn finding(&mut self, finding: Finding) -> std::io::Result<()>;
+    /// One exchange's verdict, in the same order.
+    fn outcome(&mut self, outcome: ExchangeOutcome) -> std::io::Result<()>;
+}
+
+/// Findings and verdicts in memory.
+#[derive(Debug, Default)]
+struct Collected {
+    findings: Vec<Finding>,
+    outcomes: Vec<ExchangeOutcome>,
+}
+
+impl Sink for Collected {
+    fn finding(&mut self, finding: Finding) -> std::io::Result<()> {
+        self.findings.push(finding);
+        Ok(())
+    }
+
+    fn outcome(&mut self, outcome: ExchangeOutcome) -> std::io::Result<()> {
+        self.outcomes.push(outcome);
+        Ok(())
+    }
+}
+
+/// A run that could not go on: the sink failed (a spool that cannot be written).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read {source_name}: {error}")]
-pub struct InputError {
-    /// The input as named.
-    pub source_name: String,
-    /// Why.
-    pub error: std::io::Error,
-}
+#[error("cannot keep the findings: {0}")]
+pub struct RunError(#[from] pub std::io::Error);
 
-/// Checks every input; `-` is standard input.
+/// Checks every input (`-` is standard input), keeping every finding in the report.
 pub fn run(
     contract: &Contract,
     inputs: &[String],
     options: RunOptions,
-) -> Result<RunReport, InputError> {
+) -> Result<RunReport, RunError> {
+    let mut collected = Collected::default();
+    let mut report = run_into(contract, inputs, options, &mut collected)?;
+    report.findings = collected.findings;
+    report.outcomes = collected.outcomes;
+    Ok(report)
+}
+
+/// Checks every input, handing findings and verdicts to `sink`; the report returned has the
+/// counts, the drift and [`RunReport::unreadable`], and empty `findings` and `outcomes`.
+pub fn run_into(
+    contract: &Contract,
+    inputs: &[String],
+    options: RunOptions,
+    sink: &mut dyn Sink,
+) -> Result<RunReport, RunError> {
     let mut report = RunReport {
         inputs: inputs.to_vec(),
         strict: options.check.strict,
         ..RunReport::default()
     };
     for input in inputs {
-        let (reader, size): (Box<dyn Read + Send>, Option<u64>) = if input == "-" {
-            (Box::new(std::io::stdin()), None)
-        } else {
-            let file = std::fs::File::open(input).map_err(|error| InputError {
-                source_name: input.clone(),
-                error,
-            })?;
-            let size = file.metadata().ok().map(|m| m.len());
-            (Box::new(file), size)
+        let before = report.exchanges;
+        let result = match open(input) {
+            Ok((reader, size)) => {
+                let progress = progress_bar(options.progress, size, input);
+                let reader: Box<dyn Read + Send> = match &progress {
+                    Some(bar) => Box::new(bar.wrap_read(reader)),
+                    None => reader,
+                };
+                let result = run_input(
+                    contract,
+                    input,
+                    BufReader::with_capacity(1 << 16, reader),
+                    options,
+                    &mut report,
+                    sink,
+                );
+                if let Some(bar) = progress {
+                    bar.finish_and_clear();
+                }
+                result
+            }
+            Err(error) => Err(Stop::Input(error)),
         };
-        let progress = progress_bar(options.progress, size, input);
-        let reader: Box<dyn Read + Send> = match &progress {
-            Some(bar) => Box::new(bar.wrap_read(reader)),
-            None => reader,
-        };
-        run_input(
-            contract,
-            input,
-            BufReader::with_capacity(1 << 16, reader),
-            options,
-            &mut report,
-        )
-        .map_err(|error| InputError {
-            source_name: input.clone(),
-            error,
-        })?;
-        if let Some(bar) = progress {
-            bar.finish_and_clear();
+        match result {
+            Ok(()) => {}
+            Err(Stop::Sink(error)) => return Err(RunError(error)),
+            Err(Stop::Input(error)) => {
+                let index = (report.exchanges - before) as usize;
+                unreadable(&mut report, sink, input, index, &error)?;
+                continue;
+            }
+        }
+        if report.exchanges == before && !options.allow_empty {
+            let finding = input_finding(
+                input,
+                0,
+                rules::NO_EXCHANGES,
+                "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it",
+            );
+            count(&mut report, INPUT, 0, 1);
+            sink.finding(finding)?;
         }
     }
     Ok(report)
+}
+
+/// Opens an input: a file, or standard input for `-`; with its size when known.
+fn open(input: &str) -> std::io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+    if input == "-" {
+        return Ok((Box::new(std::io::stdin()), None));
+    }
+    let file = std::fs::File::open(input)?;
+    let size = file.metadata().ok().map(|meta| meta.len());
+    Ok((Box::new(file), size))
+}
+
+/// Records an input that could not be read (or not to the end): a finding, and the message
+/// the command line prints.
+fn unreadable(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    input: &str,
+    index: usize,
+    error: &std::io::Error,
+) -> Result<(), RunError> {
+    let message = format!("cannot read {input}: {error}");
+    report.unreadable.push(message.clone());
+    count(report, INPUT, 0, 1);
+    sink.finding(input_finding(input, index, rules::UNREADABLE, message))?;
+    Ok(())
+}
+
+/// A finding about an input as a whole.
+fn input_finding(input: &str, index: usize, rule: &str, message: impl Into<String>) -> Finding {
+    let site = Site {
+        exchange: index,
+        id: None,
+        source: input.to_string(),
+        operation: None,
+        kind: crate::exchange::ExchangeKind::Operation,
+    };
+    site.finding(Part::Entry, "", "", rule, message)
+}
+
+/// Adds to a group's counts: `exchanges` exchanges, `errors` errors (each failing its exchange
+/// when there is one).
+fn count(report: &mut RunReport, group: &str, exchanges: u64, errors: u64) {
+    let stats = report.per_operation.entry(group.to_string()).or_default();
+    stats.exchanges += exchanges;
+    stats.failed += exchanges.min(errors);
+    stats.errors += errors;
+}
+
+/// Why an input stopped: it could not be read, or the sink failed.
+enum Stop {
+    Input(std::io::Error),
+    Sink(std::io::Error),
 }
 
 fn progress_bar(wanted: bool, size: Option<u64>, input: &str) -> Option<indicatif::ProgressBar> {
@@ -127,8 +240,9 @@ fn run_input(
     mut reader: impl BufRead + Send,
     options: RunOptions,
     report: &mut RunReport,
-) -> std::io::Result<()> {
-    let first = reader.fill_buf()?.to_vec();
+    sink: &mut dyn Sink,
+) -> Result<(), Stop> {
+    let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
     let format = read::detect(source, &first);
     let webhook_paths = contract.webhook_paths();
     let (sender, receiver) = sync_channel::<Vec<Item>>(2);
@@ -184,12 +298,14 @@ fn run_input(
                 })
                 .collect();
             for checked in outcomes {
-                fold(report, checked, options.keep_outcomes);
+                // A sink that fails ends the run; dropping the receiver stops the reader.
+                fold(report, sink, checked, options.keep_outcomes).map_err(Stop::Sink)?;
             }
         }
         producer
             .join()
             .unwrap_or_else(|_| Err(std::io::Error::other("the reader thread panicked")))
+            .map_err(Stop::Input)
     })
 }
 
@@ -197,14 +313,19 @@ fn label(exchange: &Exchange) -> String {
     format!("{} {}", exchange.request.method, exchange.request.path)
 }
 
-fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
+fn fold(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    checked: Checked,
+    report_outcomes: bool,
+) -> std::io::Result<()> {
     report.exchanges += 1;
     match checked {
         Checked::Exchange { outcome, verdict } => {
             let key = outcome
                 .operation
                 .clone()
-                .unwrap_or_else(|| "(unmatched)".to_string());
+                .unwrap_or_else(|| UNMATCHED.to_string());
             let errors = outcome
                 .findings
                 .iter()
@@ -219,7 +340,7 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                 stats.failed += 1;
             }
             if let Some((source, index, id, label)) = verdict {
-                report.outcomes.push(ExchangeOutcome {
+                sink.outcome(ExchangeOutcome {
                     source,
                     index,
                     id,
@@ -227,19 +348,15 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                     operation: outcome.operation.clone(),
                     errors,
                     warnings,
-                });
+                })?;
             }
-            report.findings.extend(outcome.findings);
+            for finding in outcome.findings {
+                sink.finding(finding)?;
+            }
             report.drift.merge(outcome.drift);
         }
         Checked::Malformed(malformed) => {
-            let stats = report
-                .per_operation
-                .entry("(malformed)".to_string())
-                .or_default();
-            stats.exchanges += 1;
-            stats.failed += 1;
-            stats.errors += 1;
+            count(report, MALFORMED, 1, 1);
             let site = Site {
                 exchange: malformed.index,
                 id: None,
@@ -252,7 +369,7 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                 .map(|line| format!("line:{line}"))
                 .unwrap_or_default();
             if report_outcomes {
-                report.outcomes.push(ExchangeOutcome {
+                sink.outcome(ExchangeOutcome {
                     source: malformed.source.clone(),
                     index: malformed.index,
                     id: None,
@@ -260,15 +377,16 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                     operation: None,
                     errors: 1,
                     warnings: 0,
-                });
+                })?;
             }
-            report.findings.push(site.finding(
+            sink.finding(site.finding(
                 Part::Entry,
                 pointer,
                 "",
-                "malformed",
+                rules::MALFORMED,
                 malformed.message,
-            ));
+            ))?;
         }
     }
+    Ok(())
 }

@@ -150,10 +150,6 @@ fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
     let mut cases: Vec<(&str, Vec<String>)> = vec![
         ("a missing input", vec!["check".into(), missing.to_string()]),
         (
-            "a missing input after a good one",
-            vec!["check".into(), clean.clone(), missing.to_string()],
-        ),
-        (
             "a directory as input",
             vec!["check".into(), dir.path().to_string_lossy().into_owned()],
         ),
@@ -217,6 +213,125 @@ fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
             run.stderr
         );
     }
+}
+
+/// Exit 1 with one `no-exchanges` finding: an empty capture must fail the job.
+#[track_caller]
+fn assert_empty_input_fails(run: &Run, what: &str) {
+    assert_code(run, 1, what);
+    let report = json(run);
+    assert_eq!(report["exchanges"], 0, "{what}");
+    let rules: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| &f["rule"])
+        .collect();
+    assert_eq!(rules, ["no-exchanges"], "{what}");
+}
+
+#[test]
+fn an_input_without_exchanges_fails_unless_allowed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = [
+        temp_file(&dir, "empty.jsonl", b""),
+        temp_file(&dir, "blank.jsonl", b"\n  \n\t\n"),
+        temp_file(&dir, "empty.har", b""),
+        temp_file(
+            &dir,
+            "no-entries.har",
+            br#"{"log": {"version": "1.2", "entries": []}}"#,
+        ),
+        "/dev/null".to_string(),
+    ];
+    for file in &files {
+        let run = specval(&["check", "--format", "json", file]);
+        assert_empty_input_fails(&run, file);
+        let allowed = specval(&["check", "--allow-empty", file]);
+        assert_code(&allowed, 0, &format!("{file} with --allow-empty"));
+        assert!(
+            allowed.stdout.contains("0 exchanges, clean"),
+            "{}",
+            allowed.stdout
+        );
+    }
+    let piped = specval_with(&["check", "--format", "json", "-"], Some(b""));
+    assert_empty_input_fails(&piped, "empty stdin");
+    let allowed = specval_with(&["check", "--allow-empty", "-"], Some(b""));
+    assert_code(&allowed, 0, "empty stdin with --allow-empty");
+
+    // Each input counts on its own: an empty capture beside a good one still fails.
+    let run = specval(&[
+        "check",
+        "--format",
+        "json",
+        &corpus("clean.jsonl"),
+        &files[0],
+    ]);
+    assert_code(&run, 1, "a clean input and an empty one");
+    let report = json(&run);
+    assert_eq!(report["findings"][0]["source"], files[0].as_str());
+    assert_eq!(report["findings"][0]["rule"], "no-exchanges");
+    for format in ["text", "junit", "sarif"] {
+        let run = specval(&["check", "--format", format, &files[0]]);
+        assert_code(&run, 1, format);
+        assert!(
+            run.stdout.contains("no exchanges"),
+            "{format}:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_input_among_several_is_reported_with_the_others() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir
+        .path()
+        .join("missing.har")
+        .to_string_lossy()
+        .into_owned();
+    let clean = corpus("clean.jsonl");
+    let alone = json(&specval(&["check", "--format", "json", &clean]));
+    for format in ["text", "json", "junit", "sarif"] {
+        let run = specval(&["check", "--format", format, &clean, &missing]);
+        assert_code(&run, 2, format);
+        assert!(
+            run.stderr.starts_with("specval: error: cannot read ")
+                && run.stderr.contains("missing.har")
+                && run.stderr.lines().count() == 1,
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stdout.contains("missing.har"),
+            "{format}:\n{}",
+            run.stdout
+        );
+        if format == "json" {
+            let report = json(&run);
+            assert_eq!(report["exchanges"], alone["exchanges"]);
+            let findings = report["findings"].as_array().expect("findings");
+            assert_eq!(findings.len(), 1, "{findings:?}");
+            assert_eq!(findings[0]["rule"], "unreadable");
+            assert_eq!(findings[0]["source"], missing.as_str());
+        }
+    }
+    // Written with -o as well.
+    let out = dir.path().join("report.json");
+    let run = specval(&[
+        "check",
+        "--format",
+        "json",
+        "-o",
+        &out.to_string_lossy(),
+        &missing,
+        &clean,
+    ]);
+    assert_code(&run, 2, "-o");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("report")).expect("JSON");
+    assert_eq!(written["exchanges"], alone["exchanges"]);
 }
 
 #[test]

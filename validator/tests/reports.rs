@@ -179,6 +179,7 @@ fn sample() -> RunReport {
         findings,
         drift,
         outcomes,
+        unreadable: Vec::new(),
     }
 }
 

@@ -59,6 +59,7 @@ fn run_paths(paths: &[PathBuf], strict: bool) -> RunReport {
         },
         keep_outcomes: true,
         progress: false,
+        ..RunOptions::default()
     };
     run(contract(), &inputs, options).expect("the inputs can be read")
 }

@@ -25,8 +25,9 @@
 //! (`entry 3: request.url is missing`) and the next entry is read. A syntax error, a cut-off
 //! file or an I/O error ends the file with one `Malformed` (`stopped after 41 entries: EOF
 //! while parsing ...`, with the line of the error), after all the entries before it have
-//! been delivered. A file that is not a HAR at all (empty, not JSON, no `log.entries`
-//! array) gives one `Malformed` starting `not a HAR file:`.
+//! been delivered. A file that is not a HAR at all (not JSON, no `log.entries` array) gives
+//! one `Malformed` starting `not a HAR file:`. An empty file (nothing but whitespace) has no
+//! entries, like an empty JSON Lines file.
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader};
@@ -69,15 +70,18 @@ pub fn read(
     if err.is_io() && state.phase == Phase::Start {
         return Err(err.into());
     }
+    if state.phase == Phase::Start && err.is_eof() {
+        // Nothing but whitespace: no entries, as with an empty JSON Lines file (the run
+        // decides what an input without exchanges means).
+        return Ok(());
+    }
     let message = match state.phase {
-        Phase::Start if err.is_eof() => "not a HAR file: the input is empty".to_owned(),
         Phase::Start | Phase::Log => format!("not a HAR file: {err}"),
         Phase::Entries | Phase::After => {
             format!("stopped after {} entries: {err}", state.entries)
         }
     };
-    let empty = state.phase == Phase::Start && err.is_eof();
-    let line = (!empty && err.line() > 0).then(|| err.line());
+    let line = (err.line() > 0).then(|| err.line());
     let entry = context.malformed(state.entries, line, message);
     (state.sink)(entry);
     Ok(())

@@ -229,7 +229,9 @@ fn description(rule: &str) -> String {
         }
         "if" | "then" | "else" => "A value breaks a conditional rule of the contract",
         "false schema" => "A value is present where the contract allows none",
-        super::text::MALFORMED_RULE => "An entry of the traffic could not be read",
+        super::rules::MALFORMED => "An entry of the traffic could not be read",
+        super::rules::NO_EXCHANGES => "An input holds no exchange (an empty capture)",
+        super::rules::UNREADABLE => "An input could not be read (to the end)",
         "operation-path" => "A request's path is not an operation of the API",
         "operation-method" => "A request's method is not an operation of its path",
         "webhook-path" => "A notification was delivered where no webhook is documented",

@@ -35,9 +35,12 @@ use crate::finding::{Finding, Part, Severity};
 pub(crate) const UNMATCHED: &str = "(unmatched)";
 /// The group of entries that could not be read as exchanges.
 pub(crate) const MALFORMED: &str = "(malformed)";
+/// The group of findings about an input as a whole (empty, unreadable).
+pub(crate) const INPUT: &str = "(input)";
 /// The rule of the finding a malformed entry gets. A finding without an operation belongs to
-/// `(malformed)` when it has this rule, to `(unmatched)` otherwise.
-pub(crate) const MALFORMED_RULE: &str = "malformed";
+/// `(malformed)` when it has this rule, to `(input)` when it is about the input as a whole,
+/// to `(unmatched)` otherwise.
+pub(crate) const MALFORMED_RULE: &str = super::rules::MALFORMED;
 
 /// Writes the report as text.
 pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
@@ -155,15 +158,21 @@ pub(crate) fn group(finding: &Finding) -> &str {
     match &finding.operation {
         Some(operation) => operation,
         None if finding.rule == MALFORMED_RULE => MALFORMED,
+        None if [super::rules::NO_EXCHANGES, super::rules::UNREADABLE]
+            .contains(&&*finding.rule) =>
+        {
+            INPUT
+        }
         None => UNMATCHED,
     }
 }
 
-/// Operations first, then `(unmatched)`, then `(malformed)`.
+/// Operations first, then `(unmatched)`, `(malformed)` and `(input)`.
 fn group_rank(name: &str) -> u8 {
     match name {
         UNMATCHED => 1,
         MALFORMED => 2,
+        INPUT => 3,
         _ => 0,
     }
 }
