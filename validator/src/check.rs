@@ -9,8 +9,11 @@ use serde_json::Value;
 use crate::contract::{BodySpec, Contract, Location, Match, OperationSpec};
 use crate::drift;
 use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
-use crate::finding::{Finding, Part, Severity, Site};
+use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::report::{Drift, DriftKey};
+
+/// How much of a method or path from the traffic a message shows.
+const TEXT: usize = 256;
 
 /// How strict a run is.
 #[derive(Debug, Clone, Copy, Default)]
@@ -124,7 +127,10 @@ impl Checker<'_> {
                     "",
                     format!("manifest.json#/operations ({template})"),
                     "operation-method",
-                    format!("{} is not an operation of {template}", request.method),
+                    format!(
+                        "{} is not an operation of {template}",
+                        shorten(&request.method, TEXT)
+                    ),
                 );
                 return;
             }
@@ -136,7 +142,8 @@ impl Checker<'_> {
                     "operation-path",
                     format!(
                         "no operation has the path {} {}",
-                        request.method, request.path
+                        shorten(&request.method, TEXT),
+                        shorten(&request.path, TEXT)
                     ),
                 );
                 return;
@@ -147,7 +154,10 @@ impl Checker<'_> {
                     "",
                     "manifest.json#/basePath",
                     "operation-path",
-                    format!("{} is not under the API's base path", request.path),
+                    format!(
+                        "{} is not under the API's base path",
+                        shorten(&request.path, TEXT)
+                    ),
                 );
                 return;
             }
@@ -185,7 +195,8 @@ impl Checker<'_> {
                 "webhook-path",
                 format!(
                     "no notification is delivered at {} {}",
-                    request.method, request.path
+                    shorten(&request.method, TEXT),
+                    shorten(&request.path, TEXT)
                 ),
             );
             return;

@@ -97,3 +97,12 @@ impl Site {
         }
     }
 }
+
+/// Text from the input (a path, a method, a header name) as a message shows it: whole up to
+/// `max` characters, cut with `…` beyond, so that a runaway value cannot fill a report.
+pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
+    }
+}

@@ -276,6 +276,38 @@ fn wrong(found: &str, expected: &str) -> String {
     format!(" is {found}, expected {expected}")
 }
 
+/// How many characters of a string from the input a message shows, masked.
+const EXCERPT: usize = 24;
+
+/// A string from the input as a message may describe it: its size and a short excerpt in
+/// which everything but JSON punctuation is masked (`a string of 5120 bytes, masked:
+/// {"xxx":{"xxxxxxx":…`), never its text. A string where an object belongs is often a HAR
+/// encoded twice, whose text holds every credential of the capture, and may be megabytes.
+pub(crate) fn describe_string(text: &str) -> String {
+    let mut excerpt: String = text
+        .chars()
+        .take(EXCERPT)
+        .map(|c| match c {
+            '{' | '}' | '[' | ']' | ':' | ',' | '"' => c,
+            c if c.is_whitespace() => ' ',
+            _ => 'x',
+        })
+        .collect();
+    if text.chars().nth(EXCERPT).is_some() {
+        excerpt.push('…');
+    }
+    let looks_like_json = matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['));
+    format!(
+        "a string of {} bytes, masked: {excerpt}{}",
+        text.len(),
+        if looks_like_json {
+            " (JSON encoded twice?)"
+        } else {
+            ""
+        }
+    )
+}
+
 /// How a type is built from each kind of JSON value; the default refuses it.
 trait Shape: Sized {
     /// For messages: `a string`, `an object`, ...
@@ -482,10 +514,14 @@ impl Shape for Pairs {
             match map.next_value::<Field<Scalar>>()? {
                 Field::Ok(Scalar(value)) => pairs.push((name, value)),
                 Field::Wrong(what) => {
-                    problem.get_or_insert_with(|| format!(".{name}{what}"));
+                    problem.get_or_insert_with(|| {
+                        format!(".{}{what}", crate::finding::shorten(&name, 64))
+                    });
                 }
                 Field::Null | Field::Missing => {
-                    problem.get_or_insert_with(|| format!(".{name} is null"));
+                    problem.get_or_insert_with(|| {
+                        format!(".{} is null", crate::finding::shorten(&name, 64))
+                    });
                 }
             }
         }

@@ -939,3 +939,55 @@ fn credentials_never_reach_any_output() {
     assert_code(&piped, 1, "stdin");
     assert_clean("stdin: stdout", &piped.stdout);
 }
+
+#[test]
+fn a_har_encoded_twice_is_never_echoed_into_a_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = traffic_with_secrets(&dir);
+    let har: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[1]).expect("HAR")).expect("JSON");
+    // Megabytes of text beside the credentials: the report must not grow with them.
+    let mut big = har.clone();
+    big["log"]["comment"] = "x".repeat(4 << 20).into();
+    let as_string = |value: &Value| Value::String(value.to_string());
+    let mut log_string = har.clone();
+    log_string["log"] = as_string(&har["log"]);
+    let mut entries_string = har.clone();
+    entries_string["log"]["entries"] = as_string(&har["log"]["entries"]);
+    let cases = [
+        ("top.har", as_string(&har)),
+        ("big.har", as_string(&big)),
+        ("log.har", log_string),
+        ("entries.har", entries_string),
+    ];
+    for (name, document) in cases {
+        let file = temp_file(&dir, name, document.to_string().as_bytes());
+        for format in ["text", "json", "junit", "sarif"] {
+            for show_values in [false, true] {
+                let mut args = vec!["check", "--format", format, file.as_str()];
+                if show_values {
+                    args.push("--show-values");
+                }
+                let run = specval(&args);
+                assert_code(&run, 1, &format!("{name} {format}"));
+                assert!(
+                    run.stdout.contains("not a HAR file"),
+                    "{name} {format}:\n{}",
+                    run.stdout
+                );
+                for secret in [PUBLIC, SECRET] {
+                    assert!(
+                        !run.stdout.contains(secret) && !run.stderr.contains(secret),
+                        "{name} {format}: {secret} echoed:\n{}",
+                        run.stdout
+                    );
+                }
+                assert!(
+                    run.stdout.len() < 16 << 10,
+                    "{name} {format}: a report of {} bytes",
+                    run.stdout.len()
+                );
+            }
+        }
+    }
+}

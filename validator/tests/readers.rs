@@ -248,7 +248,7 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
             4,
             None,
             "entry 4: request.postData.text is not valid base64 (Invalid symbol 37, offset 0.); \
-             response.content.encoding is \"gzip\", expected \"base64\"",
+             response.content.encoding is a string of 4 bytes, masked: xxxx, expected \"base64\"",
         ),
         malformed(
             source,
@@ -390,7 +390,7 @@ fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
             source,
             7,
             Some(9),
-            "line 9: kind is \"webhook\", expected \"operation\" or \"notification\"; \
+            "line 9: kind is a string of 7 bytes, masked: xxxxxxx, expected \"operation\" or \"notification\"; \
              request has more than one of body, bodyText and bodyBase64",
         ),
         malformed(

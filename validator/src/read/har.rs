@@ -87,6 +87,12 @@ pub fn read(
     Ok(())
 }
 
+/// The error for a string where the walk expects an object or array: serde's own would quote
+/// the whole string (see [`super::describe_string`]).
+fn string_instead<E: de::Error>(v: &str, expected: &dyn de::Expected) -> E {
+    E::invalid_type(de::Unexpected::Other(&super::describe_string(v)), expected)
+}
+
 /// How far the walk got, for the message of an error that stops it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -126,6 +132,10 @@ impl<'de> Visitor<'de> for Top<'_, '_> {
         f.write_str("a JSON object with a \"log\" member")
     }
 
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         self.0.phase = Phase::Log;
         let mut seen_log = false;
@@ -162,6 +172,10 @@ impl<'de> Visitor<'de> for Log<'_, '_> {
         f.write_str("\"log\" to be an object")
     }
 
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen_entries = false;
         while let Some(key) = map.next_key::<String>()? {
@@ -195,6 +209,10 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("log.entries to be an array")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
@@ -380,8 +398,9 @@ fn body(raw: RawContent, names: &ContentNames, problems: &mut Vec<String>) -> Op
         Some(encoding) if encoding.eq_ignore_ascii_case("base64") => true,
         Some(encoding) => {
             problems.push(format!(
-                "{} is {encoding:?}, expected \"base64\"",
-                names.encoding
+                "{} is {}, expected \"base64\"",
+                names.encoding,
+                super::describe_string(&encoding)
             ));
             return None;
         }

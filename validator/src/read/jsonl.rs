@@ -223,7 +223,7 @@ impl Shape for Kind {
         } else if value.eq_ignore_ascii_case("notification") {
             Ok(Kind(ExchangeKind::Notification))
         } else {
-            Err(format!(" is {value:?}, expected {}", Self::EXPECTED))
+            Err(super::wrong(&super::describe_string(value), Self::EXPECTED))
         }
     }
 }
