@@ -54,6 +54,7 @@ pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) ->
             exchange: exchange.index,
             id: exchange.id.clone(),
             source: exchange.source.clone(),
+            line: exchange.line,
             operation: None,
             kind,
         },

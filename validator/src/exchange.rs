@@ -57,6 +57,8 @@ pub struct Response {
 pub struct Exchange {
     /// Position in the input, from 0, counting malformed entries too.
     pub index: usize,
+    /// The line of the input the entry starts on (from 1), when the reader knows it.
+    pub line: Option<usize>,
     /// The input's own id for it, when it has one (a JSON Lines `id`, a HAR entry comment).
     pub id: Option<String>,
     /// The file it came from.
@@ -77,7 +79,7 @@ pub struct Malformed {
     pub index: usize,
     /// The file.
     pub source: String,
-    /// Line number (JSON Lines) when known.
+    /// The line of the entry (JSON Lines, HAR), or of the error that ended the file.
     pub line: Option<usize>,
     /// What is wrong with it.
     pub message: String,

@@ -40,6 +40,9 @@ pub struct Finding {
     pub id: Option<String>,
     /// The file the exchange came from.
     pub source: String,
+    /// The line of the file the exchange starts on, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// Which message.
     pub part: Part,
     /// The operation (operationId) or webhook name, when the exchange matched one.
@@ -67,6 +70,8 @@ pub struct Site {
     pub id: Option<String>,
     /// The file.
     pub source: String,
+    /// The line the exchange starts on.
+    pub line: Option<usize>,
     /// Operation or webhook name.
     pub operation: Option<String>,
     /// Operation or notification.
@@ -87,6 +92,7 @@ impl Site {
             exchange: self.exchange,
             id: self.id.clone(),
             source: self.source.clone(),
+            line: self.line,
             part,
             operation: self.operation.clone(),
             pointer: pointer.into(),

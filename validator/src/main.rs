@@ -56,6 +56,10 @@ enum Command {
         /// Let an input without any exchange pass (by default an empty capture is a finding).
         #[arg(long)]
         allow_empty: bool,
+        /// The largest JSON Lines line or HAR entry read (bytes; K, M, G suffixes are 1024-based).
+        /// A larger one stops the reading of its input: a finding, and exit 2.
+        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
+        max_entry_size: usize,
     },
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
@@ -108,6 +112,7 @@ fn main() -> ExitCode {
             show_values,
             quiet,
             allow_empty,
+            max_entry_size,
         } => {
             let options = RunOptions {
                 check: CheckOptions {
@@ -117,6 +122,9 @@ fn main() -> ExitCode {
                 keep_outcomes: format == Format::Junit,
                 progress: !quiet,
                 allow_empty,
+                limits: specval::read::Limits {
+                    max_entry: max_entry_size,
+                },
             };
             check(&contract, &files, format, output, options)
         }
@@ -127,6 +135,22 @@ fn main() -> ExitCode {
         } => message(&contract, &schema, &file, show_values),
         Command::Examples { .. } => ExitCode::from(2),
     }
+}
+
+/// A size in bytes: `1048576`, `512K`, `64M`, `1G` (powers of 1024).
+fn size(text: &str) -> Result<usize, String> {
+    let (digits, shift) = match text.trim().char_indices().last() {
+        Some((at, 'k' | 'K')) => (&text[..at], 10),
+        Some((at, 'm' | 'M')) => (&text[..at], 20),
+        Some((at, 'g' | 'G')) => (&text[..at], 30),
+        _ => (text.trim(), 0),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{text:?} is not a size such as 1048576, 512K, 64M or 1G"))
 }
 
 fn examples(spec: &std::path::Path, format: Format) -> ExitCode {

@@ -101,6 +101,57 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
     &bytes[start..]
 }
 
+/// Bounds on what one entry may take, so that no input (`/dev/zero`, a file of one huge line)
+/// can make a run read without end or grow its memory without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes one JSON Lines line, or one HAR entry, may have. The parts of a HAR
+    /// outside `log.entries` count as entries of their own (before them, and after).
+    pub max_entry: usize,
+}
+
+impl Limits {
+    /// The default [`Limits::max_entry`]: 64 MiB, room for a base64 body of 48 MiB.
+    pub const MAX_ENTRY: usize = 64 << 20;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_entry: Limits::MAX_ENTRY,
+        }
+    }
+}
+
+/// An entry larger than [`Limits::max_entry`]. Nothing after it can be read (a line or entry
+/// of unknown end, which may never end), so reading of the input stops there: the reader
+/// returns this as an [`io::Error`] of kind `InvalidData`, after every entry before it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{place} is larger than the limit of {limit} bytes (--max-entry-size); reading stopped there"
+)]
+pub struct TooLarge {
+    /// The index the entry would have had.
+    pub index: usize,
+    /// The line it starts on, when known.
+    pub line: Option<usize>,
+    /// The limit.
+    pub limit: usize,
+    /// What it is, for the message (`line 3`, `entry 7 (line 120)`).
+    pub place: String,
+}
+
+impl TooLarge {
+    /// The [`TooLarge`] an I/O error of a reader carries, if it does.
+    pub fn of(error: &io::Error) -> Option<&TooLarge> {
+        error.get_ref()?.downcast_ref()
+    }
+
+    fn into_io(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, self)
+    }
+}
+
 /// Streams every entry of a traffic file to `sink`, in input order.
 ///
 /// `source_name` goes into every entry's `source`. `webhook_paths` lists `(METHOD, path)`
@@ -108,8 +159,9 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
 /// on any host, is a notification.
 ///
 /// Returns `Err` only when the input cannot be read at all (an I/O error before anything
-/// was read). Everything else, including an I/O error later on, becomes a [`Malformed`]
-/// entry passed to the sink; see [`har`] and [`jsonl`] for where reading goes on after one.
+/// was read), or not on: an entry over the [`Limits`] (a [`TooLarge`]). Everything else,
+/// including an I/O error later on, becomes a [`Malformed`] entry passed to the sink; see
+/// [`har`] and [`jsonl`] for where reading goes on after one.
 pub fn read(
     source_name: &str,
     reader: impl BufRead,
@@ -117,9 +169,28 @@ pub fn read(
     webhook_paths: &[(String, String)],
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
+    read_limited(
+        source_name,
+        reader,
+        format,
+        webhook_paths,
+        Limits::default(),
+        sink,
+    )
+}
+
+/// [`read`] with other [`Limits`].
+pub fn read_limited(
+    source_name: &str,
+    reader: impl BufRead,
+    format: Format,
+    webhook_paths: &[(String, String)],
+    limits: Limits,
+    sink: &mut dyn FnMut(Entry),
+) -> io::Result<()> {
     match format {
-        Format::Har => har::read(source_name, reader, webhook_paths, sink),
-        Format::JsonLines => jsonl::read(source_name, reader, webhook_paths, sink),
+        Format::Har => har::read(source_name, reader, webhook_paths, limits, sink),
+        Format::JsonLines => jsonl::read(source_name, reader, webhook_paths, limits, sink),
     }
 }
 

@@ -20,6 +20,8 @@ pub mod rules {
     pub const NO_EXCHANGES: &str = "no-exchanges";
     /// An input that could not be opened or read (to the end).
     pub const UNREADABLE: &str = "unreadable";
+    /// An entry over the size limit, where reading of its input stopped.
+    pub const TOO_LARGE: &str = "too-large";
 }
 
 /// Counts for one operation (or `(unmatched)`, `(malformed)`, `(input)`).

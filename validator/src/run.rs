@@ -22,6 +22,9 @@ use crate::report::{ExchangeOutcome, RunReport, rules};
 
 /// Exchanges per batch handed to the checking threads.
 const BATCH: usize = 1024;
+/// Bytes of traffic per batch, at most (about): with a few batches in flight, this and the
+/// largest entry bound the memory of a run.
+const BATCH_BYTES: usize = 16 << 20;
 
 /// How to run.
 #[derive(Debug, Clone, Copy, Default)]
@@ -34,6 +37,8 @@ pub struct RunOptions {
     pub progress: bool,
     /// Let an input without a single exchange pass (otherwise it is a `no-exchanges` finding).
     pub allow_empty: bool,
+    /// How large one entry may be.
+    pub limits: read::Limits,
 }
 
 /// Where a run puts what grows with the traffic: the findings and, when kept, one verdict per
@@ -124,8 +129,23 @@ pub fn run_into(
             Ok(()) => {}
             Err(Stop::Sink(error)) => return Err(RunError(error)),
             Err(Stop::Input(error)) => {
-                let index = (report.exchanges - before) as usize;
-                unreadable(&mut report, sink, input, index, &error)?;
+                if let Some(large) = read::TooLarge::of(&error) {
+                    // An entry of its own, and the reason the input could not be read on.
+                    report.exchanges += 1;
+                    count(&mut report, MALFORMED, 1, 1);
+                    let finding = input_finding(
+                        input,
+                        large.index,
+                        large.line,
+                        rules::TOO_LARGE,
+                        large.to_string(),
+                    );
+                    sink.finding(finding)?;
+                    report.unreadable.push(format!("{input}: {large}"));
+                } else {
+                    let index = (report.exchanges - before) as usize;
+                    unreadable(&mut report, sink, input, index, &error)?;
+                }
                 continue;
             }
         }
@@ -133,6 +153,7 @@ pub fn run_into(
             let finding = input_finding(
                 input,
                 0,
+                None,
                 rules::NO_EXCHANGES,
                 "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it",
             );
@@ -165,20 +186,34 @@ fn unreadable(
     let message = format!("cannot read {input}: {error}");
     report.unreadable.push(message.clone());
     count(report, INPUT, 0, 1);
-    sink.finding(input_finding(input, index, rules::UNREADABLE, message))?;
+    sink.finding(input_finding(
+        input,
+        index,
+        None,
+        rules::UNREADABLE,
+        message,
+    ))?;
     Ok(())
 }
 
-/// A finding about an input as a whole.
-fn input_finding(input: &str, index: usize, rule: &str, message: impl Into<String>) -> Finding {
+/// A finding about an input as a whole, or where it stopped.
+fn input_finding(
+    input: &str,
+    index: usize,
+    line: Option<usize>,
+    rule: &str,
+    message: impl Into<String>,
+) -> Finding {
     let site = Site {
         exchange: index,
         id: None,
         source: input.to_string(),
+        line,
         operation: None,
         kind: crate::exchange::ExchangeKind::Operation,
     };
-    site.finding(Part::Entry, "", "", rule, message)
+    let pointer = line.map(|line| format!("line:{line}")).unwrap_or_default();
+    site.finding(Part::Entry, pointer, "", rule, message)
 }
 
 /// Adds to a group's counts: `exchanges` exchanges, `errors` errors (each failing its exchange
@@ -221,6 +256,28 @@ enum Item {
     Entry(Box<Entry>),
 }
 
+impl Item {
+    /// About how many bytes it holds: its bodies dominate.
+    fn weight(&self) -> usize {
+        let body = |body: &Option<crate::exchange::Body>| match body {
+            Some(crate::exchange::Body::Text(text)) => text.len(),
+            Some(crate::exchange::Body::Binary(bytes)) => bytes.len(),
+            // Only JSON Lines records hold parsed bodies, and those arrive as lines.
+            Some(crate::exchange::Body::Json(_)) | None => 0,
+        };
+        match self {
+            Item::Line(raw) => raw.bytes.len(),
+            Item::Entry(entry) => match entry.as_ref() {
+                Ok(exchange) => {
+                    body(&exchange.request.body)
+                        + exchange.response.as_ref().map_or(0, |r| body(&r.body))
+                }
+                Err(malformed) => malformed.message.len(),
+            },
+        }
+    }
+}
+
 /// What a checking thread hands back: everything `fold` needs, and nothing of the exchange's
 /// bodies (dropped on the checking thread, in parallel).
 enum Checked {
@@ -250,23 +307,31 @@ fn run_input(
         let webhook_paths = &webhook_paths;
         let producer = scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
-            let mut push = |item| {
+            let mut bytes = 0;
+            let mut push = |item: Item| {
+                bytes += item.weight();
                 batch.push(item);
-                if batch.len() == BATCH {
+                if batch.len() == BATCH || bytes >= BATCH_BYTES {
+                    bytes = 0;
                     // A closed receiver means the run stopped; nothing left to do.
                     let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
                 }
             };
+            let limits = options.limits;
             let result = match format {
-                read::Format::JsonLines => read::jsonl::split(source, reader, &mut |line| {
-                    push(match line {
-                        read::jsonl::Line::Record(raw) => Item::Line(raw),
-                        read::jsonl::Line::Entry(entry) => Item::Entry(entry),
+                read::Format::JsonLines => {
+                    read::jsonl::split(source, reader, limits, &mut |line| {
+                        push(match line {
+                            read::jsonl::Line::Record(raw) => Item::Line(raw),
+                            read::jsonl::Line::Entry(entry) => Item::Entry(entry),
+                        })
                     })
-                }),
-                read::Format::Har => read::read(source, reader, format, webhook_paths, &mut |e| {
-                    push(Item::Entry(Box::new(e)))
-                }),
+                }
+                read::Format::Har => {
+                    read::read_limited(source, reader, format, webhook_paths, limits, &mut |e| {
+                        push(Item::Entry(Box::new(e)))
+                    })
+                }
             };
             if !batch.is_empty() {
                 let _ = sender.send(batch);
@@ -361,6 +426,7 @@ fn fold(
                 exchange: malformed.index,
                 id: None,
                 source: malformed.source.clone(),
+                line: malformed.line,
                 operation: None,
                 kind: crate::exchange::ExchangeKind::Operation,
             };

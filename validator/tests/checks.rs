@@ -36,6 +36,7 @@ fn exchange(
     }
     Exchange {
         index: 0,
+        line: Some(1),
         id: Some("x1".into()),
         source: "test.jsonl".into(),
         kind: None,

@@ -991,3 +991,51 @@ fn a_har_encoded_twice_is_never_echoed_into_a_report() {
         }
     }
 }
+
+#[test]
+fn an_endless_or_huge_input_stops_with_exit_2_and_a_report() {
+    // /dev/zero has no line end: reading stops at the limit (64 MiB by default).
+    let run = specval(&["check", "--format", "json", "/dev/zero"]);
+    assert_code(&run, 2, "/dev/zero");
+    let report = json(&run);
+    assert_eq!(report["findings"][0]["rule"], "too-large");
+    assert!(
+        run.stderr.contains("larger than the limit"),
+        "{}",
+        run.stderr
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = rules_lines(&["status-undocumented"]);
+    let mut bytes = good.clone();
+    bytes.extend(format!("{{\"id\": \"{}\"}}\n", "x".repeat(2 << 20)).as_bytes());
+    bytes.extend(&good);
+    let file = temp_file(&dir, "huge-line.jsonl", &bytes);
+    let run = specval(&["check", "--format", "json", "--max-entry-size", "1M", &file]);
+    assert_code(&run, 2, "a line over the limit");
+    let report = json(&run);
+    let found: Vec<(Value, Value, Value)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["exchange"].clone(), f["rule"].clone(), f["line"].clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (0.into(), "status-documented".into(), 1.into()),
+            (1.into(), "too-large".into(), 2.into()),
+        ]
+    );
+    assert!(
+        run.stdout.len() < 16 << 10,
+        "the report does not hold the line"
+    );
+    // Under the limit the same file is read to the end.
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 1, "the default limit");
+    assert_eq!(json(&run)["exchanges"], 3);
+    // A size that is not one is refused.
+    let run = specval(&["check", "--max-entry-size", "lots", &file]);
+    assert_code(&run, 2, "a bad size");
+}

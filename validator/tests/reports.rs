@@ -28,6 +28,7 @@ fn finding(
         exchange,
         id: id.map(str::to_string),
         source: source.to_string(),
+        line: None,
         part,
         operation: operation.map(str::to_string),
         pointer: pointer.to_string(),

@@ -633,7 +633,7 @@ fn a_har_nesting_bomb_is_a_finding_and_the_run_goes_on() {
                 "json".into(),
                 String::new(),
             ),
-            (None, "entry".into(), "malformed".into(), String::new()),
+            (None, "entry".into(), "malformed".into(), "line:1".into()),
         ],
     );
     assert_eq!(report.per_operation["createAccount"].exchanges, 3);

@@ -29,14 +29,17 @@
 //! one `Malformed` starting `not a HAR file:`. An empty file (nothing but whitespace) has no
 //! entries, like an empty JSON Lines file.
 
+use std::cell::Cell;
 use std::fmt;
 use std::io::{self, BufRead, BufReader};
+use std::rc::Rc;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{
-    Context, Field, Id, Pairs, Status, object_shape, parse_query, skip_bom, split_target, text_body,
+    Context, Field, Id, Limits, Pairs, Status, TooLarge, object_shape, parse_query, skip_bom,
+    split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, Request, Response};
 
@@ -45,6 +48,7 @@ pub fn read(
     source_name: &str,
     mut reader: impl BufRead,
     webhook_paths: &[(String, String)],
+    limits: Limits,
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
     skip_bom(&mut reader)?;
@@ -52,21 +56,45 @@ pub fn read(
         source: source_name,
         webhook_paths,
     };
+    let meter = Rc::new(Meter {
+        limit: limits.max_entry as u64,
+        ..Meter::default()
+    });
     let mut state = State {
         context: &context,
         sink,
         entries: 0,
         phase: Phase::Start,
+        meter: Rc::clone(&meter),
     };
     // serde_json reads byte by byte; a BufReader makes that cheap whatever `reader` is.
-    let mut deserializer =
-        serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 16, reader));
+    let mut deserializer = serde_json::Deserializer::from_reader(Metered {
+        inner: BufReader::with_capacity(1 << 16, reader),
+        meter: Rc::clone(&meter),
+    });
     let result = Top(&mut state)
         .deserialize(&mut deserializer)
         .and_then(|()| deserializer.end());
     let Err(err) = result else {
         return Ok(());
     };
+    if meter.over.get() {
+        let (place, line) = match state.phase {
+            Phase::Entries => {
+                let line = meter.entry_line.get();
+                (format!("entry {} (line {line})", state.entries), Some(line))
+            }
+            Phase::Start | Phase::Log => ("the HAR before log.entries".to_owned(), None),
+            Phase::After => ("the HAR after log.entries".to_owned(), None),
+        };
+        return Err(TooLarge {
+            index: state.entries,
+            line,
+            limit: limits.max_entry,
+            place,
+        }
+        .into_io());
+    }
     if err.is_io() && state.phase == Phase::Start {
         return Err(err.into());
     }
@@ -93,6 +121,62 @@ fn string_instead<E: de::Error>(v: &str, expected: &dyn de::Expected) -> E {
     E::invalid_type(de::Unexpected::Other(&super::describe_string(v)), expected)
 }
 
+/// What the walk has read so far: lines, for the line each entry starts on, and bytes since
+/// the current entry (or the part outside the entries) began, for [`Limits::max_entry`].
+#[derive(Debug, Default)]
+struct Meter {
+    /// Line breaks read.
+    newlines: Cell<usize>,
+    /// Bytes read.
+    bytes: Cell<u64>,
+    /// `bytes` when the current entry began.
+    mark: Cell<u64>,
+    /// The line the current entry begins on.
+    entry_line: Cell<usize>,
+    limit: u64,
+    /// The limit was passed (serde_json's error does not hand back the reader's).
+    over: Cell<bool>,
+}
+
+impl Meter {
+    /// The line of the last byte read (serde_json has read the first byte of a value when
+    /// it hands it to a visitor).
+    fn line(&self) -> usize {
+        self.newlines.get() + 1
+    }
+
+    /// An entry (or the part after the entries) begins: its bytes count from here.
+    fn begin(&self) {
+        self.mark.set(self.bytes.get().saturating_sub(1));
+        self.entry_line.set(self.line());
+    }
+}
+
+/// The reader under serde_json, counting for the [`Meter`].
+struct Metered<R> {
+    inner: R,
+    meter: Rc<Meter>,
+}
+
+impl<R: io::Read> io::Read for Metered<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        let meter = &self.meter;
+        let newlines = buf[..read].iter().filter(|&&b| b == b'\n').count();
+        meter.newlines.set(meter.newlines.get() + newlines);
+        let bytes = meter.bytes.get() + read as u64;
+        meter.bytes.set(bytes);
+        if bytes - meter.mark.get() > meter.limit {
+            meter.over.set(true);
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "an entry over the size limit",
+            ));
+        }
+        Ok(read)
+    }
+}
+
 /// How far the walk got, for the message of an error that stops it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Phase {
@@ -112,6 +196,7 @@ struct State<'a> {
     /// Entries read so far (good and malformed).
     entries: usize,
     phase: Phase,
+    meter: Rc<Meter>,
 }
 
 /// The top-level object.
@@ -218,13 +303,31 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let state = self.0;
         state.phase = Phase::Entries;
-        while let Some(raw) = seq.next_element::<Field<RawEntry>>()? {
-            let entry = convert(raw, state.entries, state.context);
+        state.meter.begin();
+        while let Some((line, raw)) = seq.next_element_seed(EntrySeed(&state.meter))? {
+            let entry = convert(raw, state.entries, line, state.context);
             state.entries += 1;
             (state.sink)(entry);
+            state.meter.begin();
         }
         state.phase = Phase::After;
         Ok(())
+    }
+}
+
+/// One element of `log.entries`, with the line it starts on.
+struct EntrySeed<'m>(&'m Meter);
+
+impl<'de> DeserializeSeed<'de> for EntrySeed<'_> {
+    type Value = (usize, Field<RawEntry>);
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        self.0.begin();
+        let line = self.0.line();
+        Field::deserialize(deserializer).map(|raw| (line, raw))
     }
 }
 
@@ -275,11 +378,11 @@ struct RawContent {
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
 
-fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
+fn convert(raw: Field<RawEntry>, index: usize, line: usize, context: &Context<'_>) -> Entry {
     let mut problems = Vec::new();
     let exchange = raw
         .required("entry", &mut problems)
-        .and_then(|raw| exchange(raw, index, context, &mut problems));
+        .and_then(|raw| exchange(raw, index, line, context, &mut problems));
     match exchange {
         Some(exchange) if problems.is_empty() => Ok(exchange),
         _ => {
@@ -289,7 +392,7 @@ fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
                 Some(rest) => format!("entry {index}{rest}"),
                 None => format!("entry {index}: {message}"),
             };
-            context.malformed(index, None, message)
+            context.malformed(index, Some(line), message)
         }
     }
 }
@@ -297,6 +400,7 @@ fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
 fn exchange(
     raw: RawEntry,
     index: usize,
+    line: usize,
     context: &Context<'_>,
     problems: &mut Vec<String>,
 ) -> Option<Exchange> {
@@ -315,6 +419,7 @@ fn exchange(
     let request = request?;
     Some(Exchange {
         index,
+        line: Some(line),
         id,
         source: context.source.to_owned(),
         kind: Some(context.kind(&request.method, &request.path)),

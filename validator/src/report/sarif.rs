@@ -232,6 +232,7 @@ fn description(rule: &str) -> String {
         super::rules::MALFORMED => "An entry of the traffic could not be read",
         super::rules::NO_EXCHANGES => "An input holds no exchange (an empty capture)",
         super::rules::UNREADABLE => "An input could not be read (to the end)",
+        super::rules::TOO_LARGE => "An entry is larger than the size limit; reading stopped there",
         "operation-path" => "A request's path is not an operation of the API",
         "operation-method" => "A request's method is not an operation of its path",
         "webhook-path" => "A notification was delivered where no webhook is documented",

@@ -157,7 +157,7 @@ fn summary(report: &RunReport, text: &mut String) {
 pub(crate) fn group(finding: &Finding) -> &str {
     match &finding.operation {
         Some(operation) => operation,
-        None if finding.rule == MALFORMED_RULE => MALFORMED,
+        None if [MALFORMED_RULE, super::rules::TOO_LARGE].contains(&&*finding.rule) => MALFORMED,
         None if [super::rules::NO_EXCHANGES, super::rules::UNREADABLE]
             .contains(&&*finding.rule) =>
         {
