@@ -1039,3 +1039,48 @@ fn an_endless_or_huge_input_stops_with_exit_2_and_a_report() {
     let run = specval(&["check", "--max-entry-size", "lots", &file]);
     assert_code(&run, 2, "a bad size");
 }
+
+#[test]
+fn sarif_results_point_at_the_line_of_their_entry() {
+    for name in ["rules.jsonl", "rules.har"] {
+        let file = corpus(name);
+        // rules.jsonl holds a line that is not UTF-8 on purpose.
+        let bytes = std::fs::read(&file).expect("corpus");
+        let lines: Vec<String> = String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let run = specval(&["check", "--format", "sarif", &file]);
+        assert_code(&run, 1, name);
+        let sarif = json(&run);
+        let results = sarif["runs"][0]["results"].as_array().expect("results");
+        let mut checked = 0;
+        for result in results {
+            let line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{name}: a result without region.startLine: {result}"));
+            assert!(
+                line >= 1 && line as usize <= lines.len(),
+                "{name}: line {line}"
+            );
+            let Some(id) = result["properties"]["id"].as_str() else {
+                continue;
+            };
+            let at = line as usize - 1;
+            if name.ends_with(".jsonl") {
+                let record: Value = serde_json::from_str(&lines[at]).expect("a record");
+                assert_eq!(record["id"], id, "{name}: line {line}");
+            } else {
+                // The `{` of the entry, whose comment (the id) follows within the entry.
+                assert_eq!(lines[at].trim(), "{", "{name}: line {line}");
+                let comment = format!("\"comment\": \"{id}\"");
+                assert!(
+                    lines[at..].iter().take(4).any(|l| l.contains(&comment)),
+                    "{name}: line {line} does not start the entry {id}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 20, "{name}: only {checked} results checked");
+    }
+}

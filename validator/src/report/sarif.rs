@@ -14,9 +14,10 @@
 //! - `ruleId` and `ruleIndex`, `level` `error` or `warning`, and `message.text`, the finding
 //!   as the text format writes it (`#4 [pay-2] createPayment request /amount/value: …`);
 //! - `locations[0].physicalLocation.artifactLocation.uri`, the input file as named on the
-//!   command line (percent-encoded; absolute paths as `file://` URIs). No `region`: a HAR
-//!   entry or a JSON Lines record has no line the finding could point at honestly, and SARIF
-//!   (§3.29.4) leaves it out for results about an artifact as a whole;
+//!   command line (percent-encoded; absolute paths as `file://` URIs), and `region.startLine`,
+//!   the line the exchange starts on in that file (the JSON Lines record, the `{` of the HAR
+//!   entry). GitHub code scanning refuses a result without a region; a finding about the
+//!   input as a whole (an empty or unreadable input) points at line 1;
 //! - `locations[0].logicalLocations[0]`, the operation (`(unmatched)`, `(malformed)` when
 //!   none) with `fullyQualifiedName` `operation/part/pointer`;
 //! - `properties` `exchange` (its index in the input), `id`, `part`, `operation`,
@@ -128,6 +129,7 @@ fn result(finding: &Finding, rule_index: usize) -> Value {
         "locations": [{
             "physicalLocation": {
                 "artifactLocation": {"uri": uri(&finding.source)},
+                "region": {"startLine": finding.line.unwrap_or(1)},
             },
             "logicalLocations": [{
                 "name": operation,
