@@ -476,7 +476,7 @@ impl Checker<'_> {
         );
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
-                if spec.body.schema.is_some() {
+                if spec.body.required {
                     self.push(
                         part,
                         "",

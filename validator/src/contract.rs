@@ -90,7 +90,9 @@ pub struct ParameterSpec {
 /// A body's rule.
 #[derive(Debug, Clone)]
 pub struct BodySpec {
-    /// Must be sent (requests).
+    /// Must be there. A request body when the spec says `required`; a response body when its
+    /// schema constrains it: a schema that accepts every JSON value (the spec's "not shown")
+    /// says nothing the absence of a body could break.
     pub required: bool,
     /// Media type.
     pub content_type: Option<String>,
@@ -297,11 +299,11 @@ impl Contract {
         let schemes = security_schemes(&manifest);
         let mut operations = Vec::new();
         for entry in manifest["operations"].as_array().into_iter().flatten() {
-            operations.push(operation(entry, &schemes, false)?);
+            operations.push(operation(entry, &schemes, &schemas, false)?);
         }
         let mut webhooks = Vec::new();
         for entry in manifest["webhooks"].as_array().into_iter().flatten() {
-            webhooks.push(operation(entry, &schemes, true)?);
+            webhooks.push(operation(entry, &schemes, &schemas, true)?);
         }
         Ok(Contract {
             validators,
@@ -581,6 +583,32 @@ fn security_schemes(manifest: &Value) -> HashMap<String, (Location, String)> {
         .collect()
 }
 
+/// Whether a schema accepts every JSON value: `true`, or an object of nothing but
+/// annotations (`description`, `examples`, `$defs`, `x-…`, …).
+fn accepts_anything(schema: &Value) -> bool {
+    const ANNOTATIONS: &[&str] = &[
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "$anchor",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    ];
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(map) => map
+            .keys()
+            .all(|key| ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-")),
+        _ => false,
+    }
+}
+
 fn body_spec(value: &Value, required: bool) -> BodySpec {
     BodySpec {
         required,
@@ -592,6 +620,7 @@ fn body_spec(value: &Value, required: bool) -> BodySpec {
 fn operation(
     entry: &Value,
     schemes: &HashMap<String, (Location, String)>,
+    schemas: &HashMap<String, Value>,
     webhook: bool,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
@@ -654,7 +683,13 @@ fn operation(
         .flatten()
         .map(|(key, response)| ResponseSpec {
             key: key.clone(),
-            body: body_spec(response, false),
+            body: {
+                let constrained = response["schema"]
+                    .as_str()
+                    .and_then(|path| schemas.get(path))
+                    .is_some_and(|schema| !accepts_anything(schema));
+                body_spec(response, constrained)
+            },
             example_codes: response["exampleCodes"]
                 .as_array()
                 .into_iter()

@@ -395,6 +395,31 @@ fn the_response_body_matches_its_status_schema() {
 }
 
 #[test]
+fn a_response_body_the_spec_does_not_show_may_be_absent() {
+    let transfer = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+    let cancel = format!("/v1/banking/accounts/{ACCOUNT_ID}/transfers/{transfer}/cancel");
+    let cancelled = exchange("POST", &cancel, None, 200, None);
+    assert_eq!(found(&run(&cancelled)), vec![]);
+    let created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        200,
+        None,
+    );
+    assert_eq!(found(&run(&created)), vec![]);
+    // A body the spec shows is still required.
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        None,
+    );
+    assert_eq!(found(&run(&read)), one(Part::Response, "required", ""));
+}
+
+#[test]
 fn values_appear_only_when_asked() {
     let mut body = account();
     body["id"] = json!("acc_wrong_prefix");
