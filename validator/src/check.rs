@@ -12,6 +12,9 @@ use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::report::{Drift, DriftKey};
 
+/// The rule of a valid notification answered with a rejection.
+pub const REJECTED_RULE: &str = "reply-rejects-valid";
+
 /// How much of a method or path from the traffic a message shows.
 const TEXT: usize = 256;
 
@@ -213,8 +216,18 @@ impl Checker<'_> {
                 Part::Notification,
             );
         }
+        let kept = !self
+            .outcome
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Error);
         match &exchange.response {
-            Some(reply) => self.response(hook, reply, Part::Reply),
+            Some(reply) => {
+                if kept {
+                    self.rejection(hook, reply);
+                }
+                self.response(hook, reply, Part::Reply);
+            }
             None => self.push(
                 Part::Reply,
                 "",
@@ -223,6 +236,43 @@ impl Checker<'_> {
                 "no reply was recorded",
             ),
         }
+    }
+
+    /// A notification that keeps the contract must be accepted: a documented 4XX (the
+    /// receiver's "your request is wrong") is for a payload that breaks it. 5XX answers stay
+    /// allowed: they ask for a retry, which the webhook's rules provide for.
+    fn rejection(&mut self, hook: &OperationSpec, reply: &Response) {
+        if !(400..500).contains(&reply.status) {
+            return;
+        }
+        let Some(spec) = hook.response(reply.status) else {
+            // Undocumented: `status-documented` says so already.
+            return;
+        };
+        let success: Vec<&str> = hook
+            .responses
+            .iter()
+            .map(|r| r.key.as_str())
+            .filter(|key| key.starts_with('2'))
+            .collect();
+        self.push(
+            Part::Reply,
+            "",
+            format!(
+                "manifest.json#/webhooks ({} responses {})",
+                hook.id, spec.key
+            ),
+            REJECTED_RULE,
+            format!(
+                "the notification keeps the contract, but the receiver answered {} (a rejection); it must answer {}",
+                reply.status,
+                if success.is_empty() {
+                    "with a success status".to_string()
+                } else {
+                    success.join(" or ")
+                }
+            ),
+        );
     }
 
     /// Whether one security requirement is met; an open operation always is.

@@ -551,6 +551,43 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
 }
 
 #[test]
+fn a_valid_notification_must_not_be_rejected() {
+    let payload = json!({
+        "id": "xfer_1", "destination_account_id": "acct_1", "status": "COMPLETED",
+        "direction": "INCOMING", "amount": { "value": 10, "currency": "USD" }
+    });
+    let rejection = json!({ "messages": ["/direction: not INCOMING"] });
+    let mut rejected = exchange(
+        "POST",
+        "/v1/banking/transfers",
+        Some(payload),
+        400,
+        Some(rejection.clone()),
+    );
+    rejected.request.headers = vec![("Content-Type".into(), "application/json".into())];
+    assert_eq!(
+        found(&run(&rejected)),
+        one(Part::Reply, "reply-rejects-valid", "")
+    );
+    // An invalid notification may be rejected.
+    let mut invalid = rejected.clone();
+    invalid.request.body = Some(Body::Json(json!({ "direction": "OUTGOING" })));
+    let rules = found(&run(&invalid));
+    assert!(
+        rules.iter().all(|(part, ..)| *part == Part::Notification),
+        "{rules:?}"
+    );
+    // A 5XX asks for a retry: allowed.
+    let mut busy = rejected.clone();
+    busy.response = Some(Response {
+        status: 503,
+        headers: Vec::new(),
+        body: None,
+    });
+    assert_eq!(found(&run(&busy)), vec![]);
+}
+
+#[test]
 fn drift_is_counted_always_and_reported_in_strict_mode() {
     let mut body = account();
     body["risk_score"] = json!(3);

@@ -425,6 +425,7 @@ fn the_corpus_covers_every_rule_of_the_checker() {
         ("reply", "required"),
         ("reply", "status-documented"),
         ("reply", "reply"),
+        ("reply", "reply-rejects-valid"),
     ];
     let strict_rules = [
         ("request", "undocumented-property"),

@@ -245,6 +245,9 @@ fn description(rule: &str) -> String {
         "status-documented" => "A response status is not documented for the operation",
         "http-code" => "A body's http_code differs from the HTTP status",
         "reply" => "A notification has no recorded reply",
+        crate::check::REJECTED_RULE => {
+            "A receiver rejected (4XX) a notification that keeps the contract"
+        }
         "undocumented-property" => "A property is not documented (strict mode)",
         "undocumented-enum-value" => "A value is not among the documented ones (strict mode)",
         _ => return format!("Contract rule `{rule}`"),
