@@ -564,21 +564,26 @@ fn segments(template: &str) -> Vec<Segment> {
         .collect()
 }
 
-fn security_schemes(manifest: &Value) -> HashMap<String, (Location, String)> {
+/// Every declared scheme, with where its credential travels; `None` for one traffic cannot
+/// show (mutual TLS, a type this version does not know), which a requirement then does not
+/// ask for.
+fn security_schemes(manifest: &Value) -> HashMap<String, Option<(Location, String)>> {
     manifest["securitySchemes"]
         .as_object()
         .into_iter()
         .flatten()
-        .filter_map(|(key, scheme)| {
-            let (location, name) = match scheme["type"].as_str() {
-                Some("apiKey") => (
-                    Location::parse(scheme["in"].as_str()?)?,
-                    scheme["name"].as_str()?.to_ascii_lowercase(),
-                ),
-                Some("http") => (Location::Header, "authorization".to_string()),
-                _ => return None,
+        .map(|(key, scheme)| {
+            let place = match scheme["type"].as_str() {
+                Some("apiKey") => scheme["in"]
+                    .as_str()
+                    .and_then(Location::parse)
+                    .zip(scheme["name"].as_str().map(str::to_ascii_lowercase)),
+                Some("http" | "oauth2" | "openIdConnect") => {
+                    Some((Location::Header, "authorization".to_string()))
+                }
+                _ => None,
             };
-            Some((key.clone(), (location, name)))
+            (key.clone(), place)
         })
         .collect()
 }
@@ -619,7 +624,7 @@ fn body_spec(value: &Value, required: bool) -> BodySpec {
 
 fn operation(
     entry: &Value,
-    schemes: &HashMap<String, (Location, String)>,
+    schemes: &HashMap<String, Option<(Location, String)>>,
     schemas: &HashMap<String, Value>,
     webhook: bool,
 ) -> Result<OperationSpec, ContractError> {
@@ -658,19 +663,25 @@ fn operation(
             schema,
         });
     }
-    let security = entry["security"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|requirement| {
-            requirement
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|key| schemes.get(key.as_str()?).cloned())
-                .collect()
-        })
-        .collect();
+    let mut security = Vec::new();
+    for requirement in entry["security"].as_array().into_iter().flatten() {
+        let mut needs = Vec::new();
+        for key in requirement.as_array().into_iter().flatten() {
+            let key = key.as_str().unwrap_or_default();
+            // An undeclared scheme would drop out of the requirement and leave the
+            // operation open: no 401 check at all.
+            match schemes.get(key) {
+                Some(Some(place)) => needs.push(place.clone()),
+                Some(None) => {}
+                None => {
+                    return Err(invalid(format!(
+                        "{id}: security names the scheme '{key}', which securitySchemes does not declare"
+                    )));
+                }
+            }
+        }
+        security.push(needs);
+    }
     let request_body = entry["requestBody"].is_object().then(|| {
         body_spec(
             &entry["requestBody"],

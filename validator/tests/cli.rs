@@ -1084,3 +1084,51 @@ fn sarif_results_point_at_the_line_of_their_entry() {
         assert!(checked > 20, "{name}: only {checked} results checked");
     }
 }
+
+#[test]
+fn a_security_requirement_naming_an_undeclared_scheme_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A spec whose top-level security misspells a scheme: every operation would be open.
+    let spec = std::fs::read_to_string(root().join("spec/openapi.yaml")).expect("spec");
+    let broken = spec.replacen(
+        "security:\n  - public-api-key: []\n    private-secret-key: []",
+        "security:\n  - public-api-key: []\n    private-secret-keys: []",
+        1,
+    );
+    assert_ne!(broken, spec);
+    let spec_file = temp_file(&dir, "openapi.yaml", broken.as_bytes());
+    let clean = corpus("clean.jsonl");
+    let run = specval(&["--spec", &spec_file, "check", &clean]);
+    assert_code(&run, 2, "--spec");
+    assert!(
+        run.stderr.contains("#/security/0/private-secret-keys")
+            && run.stderr.contains("does not declare"),
+        "{}",
+        run.stderr
+    );
+
+    // A contract directory whose manifest does the same.
+    let contract = dir.path().join("schemas");
+    copy_dir(&root().join("generated/schemas"), &contract);
+    let manifest = contract.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    let mut value: Value = serde_json::from_str(&text).expect("JSON");
+    value["operations"][0]["security"] = serde_json::json!([["public-api-key", "nope"]]);
+    std::fs::write(&manifest, value.to_string()).expect("write");
+    let run = specval(&["--contract", &contract.to_string_lossy(), "check", &clean]);
+    assert_code(&run, 2, "--contract");
+    assert!(run.stderr.contains("'nope'"), "{}", run.stderr);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
