@@ -156,10 +156,10 @@ impl Checker<'_> {
                 self.push(
                     Part::Entry,
                     "",
-                    "manifest.json#/basePath",
+                    "manifest.json#/servers",
                     "operation-path",
                     format!(
-                        "{} is not under the API's base path",
+                        "{} is not under a base path of the API (its servers; --base-url adds others)",
                         shorten(&request.path, TEXT)
                     ),
                 );

@@ -53,6 +53,10 @@ enum Command {
         /// No progress bar, even on a terminal.
         #[arg(long)]
         quiet: bool,
+        /// Another base address the API is reached at, besides the spec's servers (repeatable):
+        /// requests are matched on the path after it, e.g. https://gw.example.com/payments/v1.
+        #[arg(long, value_name = "URL")]
+        base_url: Vec<String>,
         /// Let an input without any exchange pass (by default an empty capture is a finding).
         #[arg(long)]
         allow_empty: bool,
@@ -113,7 +117,10 @@ fn main() -> ExitCode {
             quiet,
             allow_empty,
             max_entry_size,
+            base_url,
         } => {
+            let mut contract = contract;
+            contract.add_base_urls(&base_url);
             let options = RunOptions {
                 check: CheckOptions {
                     strict,

@@ -20,9 +20,11 @@
 //!   [`Body::Text`], otherwise [`Body::Binary`].
 //! - A response with status `0` (HAR's "no response", e.g. an aborted request) is no
 //!   response.
-//! - An exchange whose method and path match one of the `webhook_paths` exactly (on any
-//!   host) is a [`ExchangeKind::Notification`], every other one an
-//!   [`ExchangeKind::Operation`] (a JSON Lines record can also say which it is).
+//! - An exchange whose method is that of one of the `webhook_paths` and whose path ends with
+//!   its path (on any host, after any base path of the receiver:
+//!   `https://merchant/hooks/v1/banking/transfers`) is a [`ExchangeKind::Notification`],
+//!   every other one an [`ExchangeKind::Operation`] (a JSON Lines record can also say which
+//!   it is).
 
 pub mod har;
 pub mod jsonl;
@@ -225,10 +227,12 @@ struct Context<'a> {
 
 impl Context<'_> {
     fn kind(&self, method: &str, path: &str) -> ExchangeKind {
+        // After any base path of the receiver: a webhook path starts with `/`, so a suffix
+        // match is a match of whole segments.
         let webhook = self
             .webhook_paths
             .iter()
-            .any(|(m, p)| p == path && m.eq_ignore_ascii_case(method));
+            .any(|(m, p)| path.ends_with(p.as_str()) && m.eq_ignore_ascii_case(method));
         if webhook {
             ExchangeKind::Notification
         } else {

@@ -1132,3 +1132,61 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+#[test]
+fn base_paths_behind_a_gateway_and_merchant_paths_are_matched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = std::fs::read_to_string(corpus("clean.jsonl")).expect("clean.jsonl");
+    // {base_url} is any address ending in /v1; {merchant_base_url} any address.
+    let moved = clean
+        .replace(
+            "https://sandbox.invalid/v1/",
+            "https://host.example/gateway/eu/v1/",
+        )
+        .replace("\"path\": \"/v1/", "\"path\": \"/gateway/v1/")
+        .replace(
+            "https://merchant.example.com/v1/banking/transfers",
+            "https://merchant.example.com/hooks/v1/banking/transfers",
+        );
+    assert!(moved.contains("/hooks/v1/") && moved.contains("/gateway/v1/"));
+    let file = temp_file(&dir, "moved.jsonl", moved.as_bytes());
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 0, "behind a gateway path");
+    let report = json(&run);
+    let alone = json(&specval(&[
+        "check",
+        "--format",
+        "json",
+        &corpus("clean.jsonl"),
+    ]));
+    assert_eq!(report["operations"], alone["operations"]);
+    assert!(report["operations"]["incomingTransfer"]["exchanges"].as_u64() > Some(0));
+
+    // A contract whose server is one fixed address: other bases need --base-url.
+    let contract = dir.path().join("schemas");
+    copy_dir(&root().join("generated/schemas"), &contract);
+    let manifest = contract.join("manifest.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).expect("manifest")).expect("JSON");
+    value["servers"] = serde_json::json!([{"url": "https://api.example.com/v1", "variables": {}}]);
+    std::fs::write(&manifest, value.to_string()).expect("write");
+    let contract = contract.to_string_lossy().into_owned();
+    let run = specval(&["--contract", &contract, "check", "--format", "json", &file]);
+    assert_code(&run, 1, "a fixed server");
+    assert!(
+        run.stdout.contains("is not under a base path of the API"),
+        "{}",
+        run.stdout
+    );
+    let run = specval(&[
+        "--contract",
+        &contract,
+        "check",
+        "--base-url",
+        "https://host.example/gateway/eu/v1",
+        "--base-url",
+        "/gateway/v1",
+        &file,
+    ]);
+    assert_code(&run, 0, "with --base-url");
+}

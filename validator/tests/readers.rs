@@ -502,6 +502,9 @@ fn urls_split_into_path_and_decoded_query() {
         json!({"request": {"method": "post", "url": "https://anywhere:9/v1/banking/transfers"}}),
         json!({"request": {"method": "GET", "url": "https://h/v1/banking/transfers"}}),
         json!({"request": {"method": "POST", "url": "https://h/v1/banking/transfers/"}}),
+        // After the receiver's own base path, on a segment boundary only.
+        json!({"request": {"method": "POST", "url": "https://merchant/hooks/v1/banking/transfers"}}),
+        json!({"request": {"method": "POST", "url": "https://merchant/hooksv1/banking/transfers"}}),
     ]
     .map(|line| line.to_string())
     .join("\n");
@@ -510,7 +513,10 @@ fn urls_split_into_path_and_decoded_query() {
         .map(|entry| entry.unwrap().kind.unwrap())
         .collect();
     use ExchangeKind::{Notification, Operation};
-    assert_eq!(kinds, [Notification, Operation, Operation]);
+    assert_eq!(
+        kinds,
+        [Notification, Operation, Operation, Notification, Operation]
+    );
 }
 
 const DEPTH: usize = 100_000;
