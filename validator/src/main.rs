@@ -68,7 +68,8 @@ enum Command {
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
     Examples {
-        /// Report format: text or json.
+        /// Report format (junit: a testcase per example; sarif: a result per violation at the
+        /// example's line in the document).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
@@ -170,12 +171,14 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
     };
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    let written = if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, &report)
+    let written = match format {
+        Format::Json => serde_json::to_writer_pretty(&mut out, &report)
             .map_err(std::io::Error::other)
-            .and_then(|()| writeln!(out))
-    } else {
-        report
+            .and_then(|()| writeln!(out)),
+        Format::Junit | Format::Sarif => {
+            report::write(&report.as_run(&spec.to_string_lossy()), format, &mut out)
+        }
+        Format::Text => report
             .invalid
             .iter()
             .try_for_each(|item| {
@@ -199,7 +202,7 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
                     report.valid,
                     report.found - report.valid
                 )
-            })
+            }),
     };
     if let Err(err) = written {
         eprintln!("specval: error: {err}");
