@@ -515,7 +515,7 @@ impl Checker<'_> {
                     operation: op.id.clone(),
                     part,
                     location: "status".into(),
-                    value: response.status.to_string(),
+                    value: Some(response.status.to_string()),
                 })
                 .or_default() += 1;
             return;
@@ -602,7 +602,10 @@ impl Checker<'_> {
                 operation: op.id.clone(),
                 part,
                 location: item.pattern.clone(),
-                value: item.value.clone(),
+                value: match item.kind {
+                    drift::Kind::EnumValue if !self.options.show_values => None,
+                    _ => Some(item.value.clone()),
+                },
             })
             .or_default() += 1;
             if self.options.strict {

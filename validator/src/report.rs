@@ -47,8 +47,10 @@ pub struct DriftKey {
     /// Where, as a pointer pattern with `*` for array indexes (`/transactions/*/status`),
     /// or `status` for an undocumented status.
     pub location: String,
-    /// The property name, enum value or status.
-    pub value: String,
+    /// The property name, enum value or status; `None` for an enum value masked (it is an
+    /// instance value, shown only with `--show-values`): all masked values at one place
+    /// count together.
+    pub value: Option<String>,
 }
 
 /// What the traffic holds that the spec does not show, with counts.

@@ -607,9 +607,9 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
             .drift
             .properties
             .keys()
-            .map(|k| k.value.as_str())
+            .map(|k| k.value.as_deref())
             .collect::<Vec<_>>(),
-        ["risk_score"]
+        [Some("risk_score")]
     );
 
     let strict = check(
@@ -653,11 +653,23 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
         )),
         "{rules:?}"
     );
-    assert!(
+    // The value itself is an instance value: masked unless asked for.
+    let values = |outcome: &Outcome| -> Vec<Option<String>> {
         outcome
             .drift
             .enum_values
             .keys()
-            .any(|k| k.value == "CANCELLED")
+            .map(|k| k.value.clone())
+            .collect()
+    };
+    assert_eq!(values(&outcome), [None]);
+    let shown = check(
+        contract(),
+        &cancelled,
+        CheckOptions {
+            strict: true,
+            show_values: true,
+        },
     );
+    assert_eq!(values(&shown), [Some("CANCELLED".to_string())]);
 }

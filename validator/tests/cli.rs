@@ -619,24 +619,25 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
     assert_code(&lenient, 0, "drift without --strict");
     let report = json(&lenient);
     assert_eq!(report["findings"], serde_json::json!([]));
-    let counts: Vec<(String, u64)> = report["drift"]["properties"]
+    let counts: Vec<(Value, u64)> = report["drift"]["properties"]
         .as_array()
         .expect("properties")
         .iter()
         .chain(report["drift"]["enum_values"].as_array().expect("values"))
         .map(|item| {
             (
-                item["value"].as_str().expect("value").to_string(),
+                item["value"].clone(),
                 item["count"].as_u64().expect("count"),
             )
         })
         .collect();
+    // The enum value is an instance value: masked (null) without --show-values.
     assert_eq!(
         counts,
         [
-            ("nickname".to_string(), 1),
-            ("nickname".to_string(), 2),
-            ("CANCELLED".to_string(), 2)
+            ("nickname".into(), 1),
+            ("nickname".into(), 2),
+            (Value::Null, 2)
         ]
     );
 
@@ -667,6 +668,44 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
         text.stdout.contains("warning: property `nickname`"),
         "{}",
         text.stdout
+    );
+}
+
+#[test]
+fn undocumented_enum_values_are_shown_only_with_show_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = temp_file(
+        &dir,
+        "enum.jsonl",
+        &rules_lines(&["drift-enum-value-1", "drift-enum-value-2"]),
+    );
+    for format in ["text", "json", "junit", "sarif"] {
+        for strict in [false, true] {
+            let mut args = vec!["check", "--format", format, file.as_str()];
+            if strict {
+                args.push("--strict");
+            }
+            let masked = specval(&args);
+            assert!(
+                !masked.stdout.contains("CANCELLED"),
+                "{format} (strict: {strict}): the value without --show-values:\n{}",
+                masked.stdout
+            );
+        }
+    }
+    let shown = specval(&["check", "--show-values", &file]);
+    assert!(
+        shown.stdout.contains("\"CANCELLED\" (seen 2 times)"),
+        "{}",
+        shown.stdout
+    );
+    let masked = specval(&["check", &file]);
+    assert!(
+        masked
+            .stdout
+            .contains("(value masked; --show-values shows it) (seen 2 times)"),
+        "{}",
+        masked.stdout
     );
 }
 

@@ -82,7 +82,7 @@ fn key(operation: &str, part: Part, location: &str, value: &str) -> DriftKey {
         operation: operation.to_string(),
         part,
         location: location.to_string(),
-        value: value.to_string(),
+        value: Some(value.to_string()),
     }
 }
 

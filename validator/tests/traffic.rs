@@ -48,6 +48,11 @@ fn corpus(name: &str) -> PathBuf {
 }
 
 fn run_paths(paths: &[PathBuf], strict: bool) -> RunReport {
+    run_showing(paths, strict, false)
+}
+
+/// A run with `--show-values` or without: only then does the drift hold enum values.
+fn run_showing(paths: &[PathBuf], strict: bool, show_values: bool) -> RunReport {
     let inputs: Vec<String> = paths
         .iter()
         .map(|path| path.to_string_lossy().into_owned())
@@ -55,7 +60,7 @@ fn run_paths(paths: &[PathBuf], strict: bool) -> RunReport {
     let options = RunOptions {
         check: CheckOptions {
             strict,
-            show_values: false,
+            show_values,
         },
         keep_outcomes: true,
         progress: false,
@@ -649,13 +654,13 @@ fn drift_key(operation: &str, part: Part, location: &str, value: &str) -> DriftK
         operation: operation.into(),
         part,
         location: location.into(),
-        value: value.into(),
+        value: Some(value.into()),
     }
 }
 
 #[test]
 fn drift_counts_what_repeats() {
-    let report = run_one(&corpus("rules.jsonl"), false);
+    let report = run_showing(&[corpus("rules.jsonl")], false, true);
     let properties = BTreeMap::from([
         (drift_key("createAccount", Part::Request, "", "nickname"), 1),
         (drift_key("getAccount", Part::Response, "", "nickname"), 2),
@@ -692,7 +697,7 @@ fn drift_counts_what_repeats() {
     assert_eq!(report.drift.statuses, statuses);
 
     // Over both files the counts add up.
-    let both = run_paths(&[corpus("rules.jsonl"), corpus("rules.har")], false);
+    let both = run_showing(&[corpus("rules.jsonl"), corpus("rules.har")], false, true);
     let double = |map: &BTreeMap<DriftKey, u64>| -> BTreeMap<DriftKey, u64> {
         map.iter().map(|(k, n)| (k.clone(), n * 2)).collect()
     };
@@ -701,7 +706,26 @@ fn drift_counts_what_repeats() {
     assert_eq!(both.drift.statuses, double(&statuses));
 
     // Strict mode counts the same drift.
-    assert_eq!(run_one(&corpus("rules.jsonl"), true).drift, report.drift);
+    let strict = run_showing(&[corpus("rules.jsonl")], true, true);
+    assert_eq!(strict.drift, report.drift);
+    // Without --show-values the enum values are masked; the counts per place stay.
+    let masked = run_one(&corpus("rules.jsonl"), false);
+    assert_eq!(masked.drift.properties, report.drift.properties);
+    let unvalued: BTreeMap<DriftKey, u64> = report
+        .drift
+        .enum_values
+        .iter()
+        .map(|(key, n)| {
+            (
+                DriftKey {
+                    value: None,
+                    ..key.clone()
+                },
+                *n,
+            )
+        })
+        .collect();
+    assert_eq!(masked.drift.enum_values, unvalued);
 }
 
 /// In strict mode a masked enum value reads `value a value is not documented`.
@@ -746,7 +770,7 @@ fn a_body_the_spec_does_not_show_may_be_text() {
 
 #[test]
 fn the_e2e_traffic_keeps_the_contract() {
-    let report = run_one(&traffic("e2e.har"), false);
+    let report = run_showing(&[traffic("e2e.har")], false, true);
     assert!(
         report.findings.is_empty(),
         "tests/traffic/e2e.har:\n{}",
@@ -765,7 +789,7 @@ fn the_e2e_traffic_keeps_the_contract() {
         .drift
         .enum_values
         .keys()
-        .map(|key| key.value.as_str())
+        .filter_map(|key| key.value.as_deref())
         .collect();
     assert_eq!(values, BTreeSet::from(["CANCELLED", "TRANSFER_NOT_FOUND"]));
     let strict = run_one(&traffic("e2e.har"), true);

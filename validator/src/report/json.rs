@@ -81,7 +81,8 @@ struct DriftItem<'a> {
     operation: &'a str,
     part: Part,
     location: &'a str,
-    value: &'a str,
+    /// `null` when masked.
+    value: Option<&'a str>,
     count: u64,
 }
 
@@ -91,7 +92,7 @@ fn items(map: &BTreeMap<DriftKey, u64>) -> Vec<DriftItem<'_>> {
             operation: &key.operation,
             part: key.part,
             location: &key.location,
-            value: &key.value,
+            value: key.value.as_deref(),
             count: *count,
         })
         .collect()

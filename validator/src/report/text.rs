@@ -248,11 +248,11 @@ fn drift_item(key: &DriftKey, quote: bool) -> String {
         text.push_str(&clean(&key.location));
     }
     text.push_str(": ");
-    if quote {
+    match &key.value {
         // JSON quoting shows surrounding spaces and escapes control characters.
-        text.push_str(&serde_json::to_string(&key.value).unwrap_or_default());
-    } else {
-        text.push_str(&clean(&key.value));
+        Some(value) if quote => text.push_str(&serde_json::to_string(value).unwrap_or_default()),
+        Some(value) => text.push_str(&clean(value)),
+        None => text.push_str("(value masked; --show-values shows it)"),
     }
     text
 }
