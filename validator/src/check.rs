@@ -367,9 +367,9 @@ impl Checker<'_> {
                 }
                 None => {}
                 Some(text) => {
-                    for violation in
-                        Contract::check_parameter(param, text, self.options.show_values)
-                    {
+                    let show = self.options.show_values
+                        && !self.contract.is_credential(param.location, &param.name);
+                    for violation in Contract::check_parameter(param, text, show) {
                         self.push(
                             Part::Request,
                             pointer.clone(),

@@ -197,6 +197,9 @@ impl OperationSpec {
     }
 }
 
+/// Headers that carry this API's credentials, whatever a contract declares.
+pub const CREDENTIAL_HEADERS: &[&str] = &["public-api-key", "private-secret-key"];
+
 /// What a method and path are to the contract.
 pub enum Match<'c> {
     /// This operation, with these path parameters.
@@ -302,6 +305,8 @@ pub struct Contract {
     drift_plans: HashMap<String, crate::drift::Plan>,
     manifest: Value,
     base_paths: Vec<BasePath>,
+    /// Where credentials travel: the declared security schemes, and the API's two headers.
+    credentials: Vec<(Location, String)>,
     operations: Vec<OperationSpec>,
     webhooks: Vec<OperationSpec>,
 }
@@ -391,6 +396,11 @@ impl Contract {
             schemas,
             drift_plans,
             base_paths: base_paths(&manifest),
+            credentials: CREDENTIAL_HEADERS
+                .iter()
+                .map(|name| (Location::Header, (*name).to_string()))
+                .chain(schemes.values().flatten().cloned())
+                .collect(),
             manifest,
             operations,
             webhooks,
@@ -410,6 +420,18 @@ impl Contract {
     /// Webhooks of the manifest.
     pub fn webhooks(&self) -> &[OperationSpec] {
         &self.webhooks
+    }
+
+    /// Whether a parameter carries a credential: its value is never shown, not even with
+    /// `--show-values` (a spec may declare a credential header as a parameter as well).
+    pub fn is_credential(&self, location: Location, name: &str) -> bool {
+        self.credentials.iter().any(|(at, credential)| {
+            *at == location
+                && match location {
+                    Location::Header => credential.eq_ignore_ascii_case(name),
+                    _ => credential == name,
+                }
+        })
     }
 
     /// The `(METHOD, path)` pairs at which notifications are delivered.

@@ -1229,3 +1229,40 @@ fn base_paths_behind_a_gateway_and_merchant_paths_are_matched() {
     ]);
     assert_code(&run, 0, "with --base-url");
 }
+
+#[test]
+fn a_credential_declared_as_a_parameter_too_is_never_shown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The spec declares private-secret-key as a header parameter of getAccount as well, with a
+    // rule the recorded value breaks.
+    let spec = std::fs::read_to_string(root().join("spec/openapi.yaml")).expect("spec");
+    let declared = spec.replacen(
+        "      operationId: getAccount\n",
+        "      operationId: getAccount\n      parameters:\n        - {name: private-secret-key, in: header, required: true, schema: {type: string, pattern: '^sk_test_'}}\n",
+        1,
+    );
+    assert_ne!(declared, spec);
+    let spec_file = temp_file(&dir, "openapi.yaml", declared.as_bytes());
+    let files = traffic_with_secrets(&dir);
+    for format in ["text", "json", "junit", "sarif"] {
+        let run = specval(&[
+            "--spec",
+            &spec_file,
+            "check",
+            "--show-values",
+            "--format",
+            format,
+            &files[0],
+            &files[1],
+        ]);
+        assert_code(&run, 1, format);
+        assert!(
+            run.stdout.contains("header:private-secret-key"),
+            "{format}: the parameter has findings:\n{}",
+            run.stdout
+        );
+        for secret in [PUBLIC, SECRET] {
+            assert!(!run.stdout.contains(secret), "{format}: {secret} shown");
+        }
+    }
+}
