@@ -46,11 +46,13 @@ fn exchange(
             query: Vec::new(),
             headers,
             body: body.map(Body::Json),
+            mime_type: None,
         },
         response: Some(Response {
             status,
             headers: vec![("Content-Type".into(), "application/json".into())],
             body: response.map(Body::Json),
+            mime_type: None,
         }),
     }
 }
@@ -232,6 +234,7 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
         status: 401,
         headers: vec![("content-type".into(), "application/json".into())],
         body: Some(Body::Json(error("NOT_AUTHENTICATED", 401))),
+        mime_type: None,
     });
     assert_eq!(found(&run(&refused)), vec![]);
 
@@ -583,6 +586,7 @@ fn a_valid_notification_must_not_be_rejected() {
         status: 503,
         headers: Vec::new(),
         body: None,
+        mime_type: None,
     });
     assert_eq!(found(&run(&busy)), vec![]);
 }

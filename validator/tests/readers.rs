@@ -86,6 +86,7 @@ fn response(status: u16, headers: &[(&str, &str)], body: Option<Body>) -> Option
         status,
         headers: strings(headers),
         body,
+        mime_type: None,
     })
 }
 
@@ -165,9 +166,32 @@ fn oks(entries: Vec<Entry>) -> Vec<Exchange> {
         .collect()
 }
 
+/// The exchanges of `clean.har` with the media types its `postData` and `content` state.
+fn clean_har_exchanges(source: &str) -> Vec<Exchange> {
+    let json = Some("application/json".to_string());
+    let mime_types = [
+        (json.clone(), json.clone()),
+        (None, json.clone()),
+        (json.clone(), Some("x-unknown".into())),
+        (None, Some("application/octet-stream".into())),
+        (json.clone(), None),
+    ];
+    let mut exchanges = clean_exchanges(source);
+    for (exchange, (request, response)) in exchanges.iter_mut().zip(mime_types) {
+        exchange.request.mime_type = request;
+        if let Some(answer) = exchange.response.as_mut() {
+            answer.mime_type = response;
+        }
+    }
+    exchanges
+}
+
 #[test]
 fn clean_har_reads_into_the_exact_exchanges() {
-    assert_eq!(oks(read_file("clean.har")), clean_exchanges("clean.har"));
+    assert_eq!(
+        oks(read_file("clean.har")),
+        clean_har_exchanges("clean.har")
+    );
 }
 
 #[test]
@@ -321,7 +345,7 @@ fn body_not_json_is_text_for_the_checker() {
 fn a_truncated_har_delivers_every_entry_before_the_cut() {
     let source = "truncated.har";
     let entries = read_file(source);
-    let mut expected: Vec<Entry> = clean_exchanges(source)
+    let mut expected: Vec<Entry> = clean_har_exchanges(source)
         .into_iter()
         .take(3)
         .map(Ok)

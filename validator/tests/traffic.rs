@@ -764,6 +764,40 @@ fn a_body_the_spec_does_not_show_may_be_text() {
     assert!(report.findings.is_empty(), "{}", describe(&report.findings));
 }
 
+/// A HAR exporter that leaves out the Content-Type header still states the body's media type
+/// in `postData.mimeType` / `content.mimeType`: that is the content type then.
+#[test]
+fn a_har_mime_type_stands_for_a_missing_content_type_header() {
+    let mut har: Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus("clean.har")).expect("clean.har"))
+            .expect("JSON");
+    let mut stripped = 0;
+    for entry in har["log"]["entries"].as_array_mut().expect("entries") {
+        for message in ["request", "response"] {
+            let has_body = !entry[message]["postData"]["mimeType"].is_null()
+                || !entry[message]["content"]["mimeType"].is_null();
+            if let Some(headers) = entry[message]["headers"].as_array_mut() {
+                let before = headers.len();
+                headers.retain(|h| {
+                    !h["name"]
+                        .as_str()
+                        .is_some_and(|name| name.eq_ignore_ascii_case("content-type"))
+                });
+                if has_body && headers.len() < before {
+                    stripped += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        stripped > 10,
+        "only {stripped} Content-Type headers removed"
+    );
+    let file = write_temp(".har", har.to_string().as_bytes());
+    let report = run_temp(&file);
+    assert!(report.findings.is_empty(), "{}", describe(&report.findings));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The traffic of the end-to-end tests
 // ---------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@
 //! | `request.query` | the query of `request.url`, decoded; `request.queryString` only when the URL has no query (exporters disagree on whether `queryString` values are decoded, the URL is what was sent) |
 //! | `request.headers` | `request.headers` (`[{"name", "value"}]`) |
 //! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded) |
+//! | `request.mime_type`, `response.mime_type` | `postData.mimeType`, `content.mimeType`: the body's media type when the headers have no Content-Type |
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
@@ -374,6 +375,8 @@ struct RawContent {
     text: Field<String>,
     #[serde(default)]
     encoding: Field<String>,
+    #[serde(default, rename = "mimeType")]
+    mime_type: Field<String>,
 }
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
@@ -445,10 +448,11 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     };
     let query_string = raw.query_string.optional("request.queryString", problems);
     let headers = raw.headers.optional("request.headers", problems);
-    let body = raw
+    let (body, mime_type) = raw
         .post_data
         .optional("request.postData", problems)
-        .and_then(|content| self::body(content, &POST_DATA, problems));
+        .map(|content| self::body(content, &POST_DATA, problems))
+        .unwrap_or_default();
     let (path, query) = target?;
     let query = match query {
         Some(query) => query,
@@ -460,22 +464,25 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
+        mime_type,
     })
 }
 
 fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
     let headers = raw.headers.optional("response.headers", problems);
-    let body = raw
+    let (body, mime_type) = raw
         .content
         .optional("response.content", problems)
-        .and_then(|content| self::body(content, &CONTENT, problems));
+        .map(|content| self::body(content, &CONTENT, problems))
+        .unwrap_or_default();
     match status? {
         Status(0) => None,
         Status(status) => Some(Response {
             status,
             headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
             body,
+            mime_type,
         }),
     }
 }
@@ -484,20 +491,41 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 struct ContentNames {
     encoding: &'static str,
     text: &'static str,
+    mime_type: &'static str,
 }
 
 const POST_DATA: ContentNames = ContentNames {
     encoding: "request.postData.encoding",
     text: "request.postData.text",
+    mime_type: "request.postData.mimeType",
 };
 
 const CONTENT: ContentNames = ContentNames {
     encoding: "response.content.encoding",
     text: "response.content.text",
+    mime_type: "response.content.mimeType",
 };
 
-fn body(raw: RawContent, names: &ContentNames, problems: &mut Vec<String>) -> Option<Body> {
-    let base64 = match raw.encoding.optional(names.encoding, problems) {
+/// The body of `postData` / `content`, and its `mimeType` when not empty.
+fn body(
+    raw: RawContent,
+    names: &ContentNames,
+    problems: &mut Vec<String>,
+) -> (Option<Body>, Option<String>) {
+    let mime_type = raw
+        .mime_type
+        .optional(names.mime_type, problems)
+        .filter(|mime| !mime.trim().is_empty());
+    (text(raw.text, raw.encoding, names, problems), mime_type)
+}
+
+fn text(
+    text: Field<String>,
+    encoding: Field<String>,
+    names: &ContentNames,
+    problems: &mut Vec<String>,
+) -> Option<Body> {
+    let base64 = match encoding.optional(names.encoding, problems) {
         None => false,
         Some(encoding) if encoding.is_empty() => false,
         Some(encoding) if encoding.eq_ignore_ascii_case("base64") => true,
@@ -510,6 +538,6 @@ fn body(raw: RawContent, names: &ContentNames, problems: &mut Vec<String>) -> Op
             return None;
         }
     };
-    let text = raw.text.optional(names.text, problems)?;
+    let text = text.optional(names.text, problems)?;
     text_body(text, base64, names.text, problems)
 }

@@ -344,6 +344,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
+        mime_type: None,
     })
 }
 
@@ -385,6 +386,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
             status,
             headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
             body,
+            mime_type: None,
         }),
     }
 }
