@@ -169,14 +169,12 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let written = match format {
-        Format::Json => serde_json::to_writer_pretty(&mut out, &report)
+    let written = to_stdout(|out| match format {
+        Format::Json => serde_json::to_writer_pretty(&mut *out, &report)
             .map_err(std::io::Error::other)
             .and_then(|()| writeln!(out)),
         Format::Junit | Format::Sarif => {
-            report::write(&report.as_run(&spec.to_string_lossy()), format, &mut out)
+            report::write(&report.as_run(&spec.to_string_lossy()), format, out)
         }
         Format::Text => report
             .invalid
@@ -203,7 +201,7 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
                     report.found - report.valid
                 )
             }),
-    };
+    });
     if let Err(err) = written {
         eprintln!("specval: error: {err}");
         return ExitCode::from(2);
@@ -212,6 +210,17 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
+    }
+}
+
+/// Writes to standard output. A reader that closed it (`specval check … | head`) took what it
+/// wanted: that is not an error, and the exit code stays the verdict.
+fn to_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
     }
 }
 
@@ -231,11 +240,7 @@ fn check(
     };
     let written = match &output {
         Some(path) => write_atomically(path, |out| report::write(&report, format, out)),
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            report::write(&report, format, &mut out).and_then(|()| out.flush())
-        }
+        None => to_stdout(|out| report::write(&report, format, out)),
     };
     if let Err(err) = written {
         eprintln!("specval: error: cannot write the report: {err}");
@@ -304,33 +309,43 @@ fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool)
             return ExitCode::from(2);
         }
     };
-    match contract.validate(schema, &instance, show_values) {
-        Ok(violations) if violations.is_empty() => {
-            println!("{}: conforms to {schema}", file.display());
-            ExitCode::SUCCESS
-        }
-        Ok(violations) => {
-            for violation in &violations {
-                let pointer = if violation.pointer.is_empty() {
-                    "(root)"
-                } else {
-                    &violation.pointer
-                };
-                println!(
-                    "{pointer}: {} (rule {}; {})",
-                    violation.message, violation.rule, violation.schema_location
-                );
-            }
-            println!(
-                "{}: {} finding(s) against {schema}",
-                file.display(),
-                violations.len()
-            );
-            ExitCode::from(1)
-        }
+    let violations = match contract.validate(schema, &instance, show_values) {
+        Ok(violations) => violations,
         Err(err) => {
             eprintln!("specval: error: {err}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    let written = to_stdout(|out| {
+        if violations.is_empty() {
+            return writeln!(out, "{}: conforms to {schema}", file.display());
+        }
+        for violation in &violations {
+            let pointer = if violation.pointer.is_empty() {
+                "(root)"
+            } else {
+                &violation.pointer
+            };
+            writeln!(
+                out,
+                "{pointer}: {} (rule {}; {})",
+                violation.message, violation.rule, violation.schema_location
+            )?;
+        }
+        writeln!(
+            out,
+            "{}: {} finding(s) against {schema}",
+            file.display(),
+            violations.len()
+        )
+    });
+    if let Err(err) = written {
+        eprintln!("specval: error: {err}");
+        return ExitCode::from(2);
+    }
+    if violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

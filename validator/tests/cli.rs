@@ -1266,3 +1266,30 @@ fn a_credential_declared_as_a_parameter_too_is_never_shown() {
         }
     }
 }
+
+#[test]
+fn a_reader_that_closes_stdout_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Far more than a pipe holds (64 KiB), so that the write meets the closed pipe whenever
+    // the reader closes it.
+    let lines = rules_lines(&["status-undocumented", "response-schema"]);
+    let file = temp_file(&dir, "many.jsonl", &lines.repeat(2000));
+    for (args, code) in [
+        (vec!["check", file.as_str()], 1),
+        (vec!["check", "--format", "json", file.as_str()], 1),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_specval"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("specval starts");
+        // `| head -0`: the reader goes away without reading.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("specval runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, "", "{args:?}: nothing on stderr");
+        assert_eq!(output.status.code(), Some(code), "{args:?}: the verdict");
+    }
+}
