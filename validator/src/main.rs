@@ -239,7 +239,7 @@ fn check(
         }
     };
     let written = match &output {
-        Some(path) => write_atomically(path, |out| report::write(&report, format, out)),
+        Some(path) => specval::output::write_file(path, |out| report::write(&report, format, out)),
         None => to_stdout(|out| report::write(&report, format, out)),
     };
     if let Err(err) = written {
@@ -258,35 +258,6 @@ fn check(
     } else {
         ExitCode::from(1)
     }
-}
-
-/// Writes a report through a temporary file and a rename: never half a report. A path that
-/// exists and is not a regular file (a device such as /dev/null, a pipe) is written directly:
-/// renaming over it would replace it.
-fn write_atomically(
-    path: &PathBuf,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        let file = std::fs::OpenOptions::new().write(true).open(path)?;
-        let mut out = std::io::BufWriter::new(file);
-        write(&mut out)?;
-        return out.flush();
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
-    {
-        let mut buffered = std::io::BufWriter::new(temp.as_file_mut());
-        write(&mut buffered)?;
-        buffered.flush()?;
-    }
-    temp.persist(path).map_err(|err| err.error)?;
-    Ok(())
 }
 
 fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool) -> ExitCode {

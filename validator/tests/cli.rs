@@ -1293,3 +1293,79 @@ fn a_reader_that_closes_stdout_ends_the_run_quietly() {
         assert_eq!(output.status.code(), Some(code), "{args:?}: the verdict");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn the_report_file_gets_the_usual_mode_and_a_link_is_written_through() {
+    use std::os::unix::fs::{PermissionsExt as _, symlink};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = corpus("rules.jsonl");
+    let mode = |path: &Path| {
+        std::fs::metadata(path)
+            .expect("metadata")
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let report = |path: &Path| {
+        let run = specval(&[
+            "check",
+            "--format",
+            "json",
+            "-o",
+            &path.to_string_lossy(),
+            &rules,
+        ]);
+        assert_code(&run, 1, &path.to_string_lossy());
+    };
+    // A new file: what any program's new file gets (0666 less the umask), not 0600.
+    let usual = dir.path().join("usual");
+    std::fs::write(&usual, "").expect("write");
+    let new = dir.path().join("new.json");
+    report(&new);
+    assert_eq!(mode(&new), mode(&usual));
+    assert_ne!(
+        mode(&new),
+        0o600,
+        "the umask of this test run hides the difference"
+    );
+    // An existing file keeps its mode.
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old").expect("write");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    report(&kept);
+    assert_eq!(mode(&kept), 0o640);
+    assert!(
+        std::fs::read_to_string(&kept)
+            .expect("report")
+            .starts_with('{')
+    );
+    // A link is written through: the link stays, its target gets the report.
+    let targets = dir.path().join("artifacts");
+    std::fs::create_dir(&targets).expect("mkdir");
+    let target = targets.join("report.json");
+    std::fs::write(&target, "old").expect("write");
+    let link = dir.path().join("link.json");
+    symlink("artifacts/report.json", &link).expect("symlink");
+    report(&link);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).expect("target")).expect("JSON");
+    assert_eq!(written["format"], 1);
+    // A dangling link: its target is created.
+    let dangling = dir.path().join("dangling.json");
+    symlink(targets.join("later.json"), &dangling).expect("symlink");
+    report(&dangling);
+    assert!(targets.join("later.json").is_file());
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+}
