@@ -1,11 +1,11 @@
 //! What a check reports.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::exchange::ExchangeKind;
 
 /// Which message of an exchange a finding is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Part {
     /// The request to the API.
@@ -21,7 +21,7 @@ pub enum Part {
 }
 
 /// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Breaks the contract.
@@ -31,7 +31,7 @@ pub enum Severity {
 }
 
 /// One rule an exchange breaks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// Position of the exchange in its input, from 0.
     pub exchange: usize,

@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use specval::Contract;
 use specval::check::CheckOptions;
+use specval::report::records::{Records as _, Spool};
 use specval::report::{self, Format};
-use specval::run::{RunOptions, run};
+use specval::run::{RunOptions, run_into};
 
 /// Validates API traffic and payloads against the contract specgen writes.
 #[derive(Parser)]
@@ -231,16 +232,23 @@ fn check(
     output: Option<PathBuf>,
     options: RunOptions,
 ) -> ExitCode {
-    let report = match run(contract, files, options) {
-        Ok(report) => report,
+    // Findings go to disk as the run finds them, so that memory does not grow with them.
+    let spooled = Spool::new(format == Format::Junit).and_then(|mut spool| {
+        let report = run_into(contract, files, options, &mut spool).map_err(|err| err.0)?;
+        spool.finish()?;
+        Ok((report, spool))
+    });
+    let (report, spool) = match spooled {
+        Ok(spooled) => spooled,
         Err(err) => {
-            eprintln!("specval: error: {err}");
+            eprintln!("specval: error: cannot keep the findings: {err}");
             return ExitCode::from(2);
         }
     };
+    let write = |out: &mut dyn Write| report::write_records(&report, &spool, format, out);
     let written = match &output {
-        Some(path) => specval::output::write_file(path, |out| report::write(&report, format, out)),
-        None => to_stdout(|out| report::write(&report, format, out)),
+        Some(path) => specval::output::write_file(path, write),
+        None => to_stdout(write),
     };
     if let Err(err) = written {
         eprintln!("specval: error: cannot write the report: {err}");
@@ -253,7 +261,8 @@ fn check(
     if !report.unreadable.is_empty() {
         return ExitCode::from(2);
     }
-    if report.findings.is_empty() {
+    let tally = spool.tally();
+    if tally.errors + tally.warnings == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

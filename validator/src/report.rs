@@ -3,12 +3,13 @@
 
 pub mod json;
 pub mod junit;
+pub mod records;
 pub mod sarif;
 pub mod text;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::finding::{Finding, Part};
 
@@ -85,7 +86,7 @@ impl Drift {
 }
 
 /// One exchange's verdict, for formats that list every exchange (JUnit).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExchangeOutcome {
     /// The file.
     pub source: String,
@@ -160,10 +161,21 @@ pub fn write(
     format: Format,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    write_records(report, report, format, out)
+}
+
+/// Writes a report whose findings and verdicts are in `records` (a [`records::Spool`]), the
+/// rest in `report`.
+pub fn write_records(
+    report: &RunReport,
+    records: &dyn records::Records,
+    format: Format,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     match format {
-        Format::Text => text::write(report, out),
-        Format::Json => json::write(report, out),
-        Format::Junit => junit::write(report, out),
-        Format::Sarif => sarif::write(report, out),
+        Format::Text => text::write(report, records, out),
+        Format::Json => json::write(report, records, out),
+        Format::Junit => junit::write(report, records, out),
+        Format::Sarif => sarif::write(report, records, out),
     }
 }

@@ -219,7 +219,11 @@ fn sarif_snapshot() {
 #[test]
 fn the_dispatcher_and_the_modules_write_the_same() {
     let report = sample();
-    type Writer = fn(&RunReport, &mut dyn std::io::Write) -> std::io::Result<()>;
+    type Writer = fn(
+        &RunReport,
+        &dyn report::records::Records,
+        &mut dyn std::io::Write,
+    ) -> std::io::Result<()>;
     let modules: [(Format, Writer); 4] = [
         (Format::Text, report::text::write),
         (Format::Json, report::json::write),
@@ -228,7 +232,7 @@ fn the_dispatcher_and_the_modules_write_the_same() {
     ];
     for (format, write) in modules {
         let mut out = Vec::new();
-        write(&report, &mut out).unwrap();
+        write(&report, &report, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             render(&report, format),
