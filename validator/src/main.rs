@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use specval::Contract;
 use specval::check::CheckOptions;
-use specval::report::records::{Records as _, Spool};
+use specval::report::records::Spool;
 use specval::report::{self, Format};
 use specval::run::{RunOptions, run_into};
 
@@ -258,15 +258,7 @@ fn check(
     for message in &report.unreadable {
         eprintln!("specval: error: {message}");
     }
-    if !report.unreadable.is_empty() {
-        return ExitCode::from(2);
-    }
-    let tally = spool.tally();
-    if tally.errors + tally.warnings == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    }
+    ExitCode::from(report::exit_code(&report, &spool))
 }
 
 fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool) -> ExitCode {

@@ -164,6 +164,19 @@ pub fn write(
     write_records(report, report, format, out)
 }
 
+/// The exit code of `specval check` for a report: 2 when an input could not be read (to the
+/// end), else 1 when there is any finding, else 0.
+pub fn exit_code(report: &RunReport, records: &dyn records::Records) -> u8 {
+    let tally = records.tally();
+    if !report.unreadable.is_empty() {
+        2
+    } else if tally.errors + tally.warnings > 0 {
+        1
+    } else {
+        0
+    }
+}
+
 /// Writes a report whose findings and verdicts are in `records` (a [`records::Spool`]), the
 /// rest in `report`.
 pub fn write_records(
