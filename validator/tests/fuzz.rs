@@ -131,7 +131,11 @@ static TRIED: AtomicU64 = AtomicU64::new(0);
 /// Runs the input as `specval check` would, in memory and spooled, strict, with and
 /// without `--show-values`, and checks properties 1 and 3; returns every report written.
 fn pipeline(name: &str, bytes: &[u8]) -> Result<Vec<Vec<u8>>, TestCaseError> {
-    TRIED.fetch_add(1, Ordering::Relaxed);
+    let tried = TRIED.fetch_add(1, Ordering::Relaxed) + 1;
+    if tried.is_multiple_of(1000) {
+        // A long run shows that it moves (with --nocapture).
+        println!("fuzz: {tried} inputs tried");
+    }
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join(name);
     std::fs::write(&path, bytes).expect("write the input");
