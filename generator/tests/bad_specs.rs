@@ -217,6 +217,51 @@ components:
 }
 
 #[test]
+fn a_security_requirement_naming_an_undeclared_scheme_is_refused() {
+    let document = |security: &str| {
+        format!(
+            r##"openapi: 3.1.0
+info: {{title: Security, version: "1"}}
+{security}
+paths:
+  /a:
+    get:
+      responses:
+        '204': {{description: done}}
+components:
+  securitySchemes:
+    key: {{type: apiKey, in: header, name: x-key}}
+"##
+        )
+    };
+    assert_refused(
+        "undeclared.yaml",
+        &document(
+            "security:
+  - key: []
+    keyy: []",
+        ),
+        &[
+            "#/security/0/keyy: security names the scheme 'keyy', which components/securitySchemes does not declare",
+            "(line 5, column ",
+        ],
+    );
+    let operation = document("").replace(
+        "    get:
+",
+        "    get:
+      security:
+        - other: []
+",
+    );
+    assert_refused(
+        "undeclared-op.yaml",
+        &operation,
+        &["#/paths/~1a/get/security/0/other: security names the scheme 'other'"],
+    );
+}
+
+#[test]
 fn a_dangling_ref_in_an_operation_names_the_pointer() {
     assert_refused(
         "dangling-op.yaml",

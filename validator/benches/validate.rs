@@ -135,6 +135,7 @@ fn whole_run(contract: &Contract, input: &Input) -> (u64, u64) {
         check: CheckOptions::default(),
         keep_outcomes: false,
         progress: false,
+        ..RunOptions::default()
     };
     let report = run(contract, &inputs, options).expect("run");
     (report.exchanges, report.findings.len() as u64)

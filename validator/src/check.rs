@@ -9,8 +9,14 @@ use serde_json::Value;
 use crate::contract::{BodySpec, Contract, Location, Match, OperationSpec};
 use crate::drift;
 use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
-use crate::finding::{Finding, Part, Severity, Site};
+use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::report::{Drift, DriftKey};
+
+/// The rule of a valid notification answered with a rejection.
+pub const REJECTED_RULE: &str = "reply-rejects-valid";
+
+/// How much of a method or path from the traffic a message shows.
+const TEXT: usize = 256;
 
 /// How strict a run is.
 #[derive(Debug, Clone, Copy, Default)]
@@ -51,6 +57,7 @@ pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) ->
             exchange: exchange.index,
             id: exchange.id.clone(),
             source: exchange.source.clone(),
+            line: exchange.line,
             operation: None,
             kind,
         },
@@ -124,7 +131,10 @@ impl Checker<'_> {
                     "",
                     format!("manifest.json#/operations ({template})"),
                     "operation-method",
-                    format!("{} is not an operation of {template}", request.method),
+                    format!(
+                        "{} is not an operation of {template}",
+                        shorten(&request.method, TEXT)
+                    ),
                 );
                 return;
             }
@@ -136,7 +146,8 @@ impl Checker<'_> {
                     "operation-path",
                     format!(
                         "no operation has the path {} {}",
-                        request.method, request.path
+                        shorten(&request.method, TEXT),
+                        shorten(&request.path, TEXT)
                     ),
                 );
                 return;
@@ -145,9 +156,12 @@ impl Checker<'_> {
                 self.push(
                     Part::Entry,
                     "",
-                    "manifest.json#/basePath",
+                    "manifest.json#/servers",
                     "operation-path",
-                    format!("{} is not under the API's base path", request.path),
+                    format!(
+                        "{} is not under a base path of the API (its servers; --base-url adds others)",
+                        shorten(&request.path, TEXT)
+                    ),
                 );
                 return;
             }
@@ -185,7 +199,8 @@ impl Checker<'_> {
                 "webhook-path",
                 format!(
                     "no notification is delivered at {} {}",
-                    request.method, request.path
+                    shorten(&request.method, TEXT),
+                    shorten(&request.path, TEXT)
                 ),
             );
             return;
@@ -201,8 +216,18 @@ impl Checker<'_> {
                 Part::Notification,
             );
         }
+        let kept = !self
+            .outcome
+            .findings
+            .iter()
+            .any(|f| f.severity == Severity::Error);
         match &exchange.response {
-            Some(reply) => self.response(hook, reply, Part::Reply),
+            Some(reply) => {
+                if kept {
+                    self.rejection(hook, reply);
+                }
+                self.response(hook, reply, Part::Reply);
+            }
             None => self.push(
                 Part::Reply,
                 "",
@@ -211,6 +236,43 @@ impl Checker<'_> {
                 "no reply was recorded",
             ),
         }
+    }
+
+    /// A notification that keeps the contract must be accepted: a documented 4XX (the
+    /// receiver's "your request is wrong") is for a payload that breaks it. 5XX answers stay
+    /// allowed: they ask for a retry, which the webhook's rules provide for.
+    fn rejection(&mut self, hook: &OperationSpec, reply: &Response) {
+        if !(400..500).contains(&reply.status) {
+            return;
+        }
+        let Some(spec) = hook.response(reply.status) else {
+            // Undocumented: `status-documented` says so already.
+            return;
+        };
+        let success: Vec<&str> = hook
+            .responses
+            .iter()
+            .map(|r| r.key.as_str())
+            .filter(|key| key.starts_with('2'))
+            .collect();
+        self.push(
+            Part::Reply,
+            "",
+            format!(
+                "manifest.json#/webhooks ({} responses {})",
+                hook.id, spec.key
+            ),
+            REJECTED_RULE,
+            format!(
+                "the notification keeps the contract, but the receiver answered {} (a rejection); it must answer {}",
+                reply.status,
+                if success.is_empty() {
+                    "with a success status".to_string()
+                } else {
+                    success.join(" or ")
+                }
+            ),
+        );
     }
 
     /// Whether one security requirement is met; an open operation always is.
@@ -305,9 +367,9 @@ impl Checker<'_> {
                 }
                 None => {}
                 Some(text) => {
-                    for violation in
-                        Contract::check_parameter(param, text, self.options.show_values)
-                    {
+                    let show = self.options.show_values
+                        && !self.contract.is_credential(param.location, &param.name);
+                    for violation in Contract::check_parameter(param, text, show) {
                         self.push(
                             Part::Request,
                             pointer.clone(),
@@ -453,7 +515,7 @@ impl Checker<'_> {
                     operation: op.id.clone(),
                     part,
                     location: "status".into(),
-                    value: response.status.to_string(),
+                    value: Some(response.status.to_string()),
                 })
                 .or_default() += 1;
             return;
@@ -464,7 +526,7 @@ impl Checker<'_> {
         );
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
-                if spec.body.schema.is_some() {
+                if spec.body.required {
                     self.push(
                         part,
                         "",
@@ -540,7 +602,10 @@ impl Checker<'_> {
                 operation: op.id.clone(),
                 part,
                 location: item.pattern.clone(),
-                value: item.value.clone(),
+                value: match item.kind {
+                    drift::Kind::EnumValue if !self.options.show_values => None,
+                    _ => Some(item.value.clone()),
+                },
             })
             .or_default() += 1;
             if self.options.strict {

@@ -90,7 +90,9 @@ pub struct ParameterSpec {
 /// A body's rule.
 #[derive(Debug, Clone)]
 pub struct BodySpec {
-    /// Must be sent (requests).
+    /// Must be there. A request body when the spec says `required`; a response body when its
+    /// schema constrains it: a schema that accepts every JSON value (the spec's "not shown")
+    /// says nothing the absence of a body could break.
     pub required: bool,
     /// Media type.
     pub content_type: Option<String>,
@@ -148,18 +150,27 @@ impl OperationSpec {
             })
     }
 
-    /// Path parameters of `path` when it fits the template.
-    fn matches(&self, path: &str) -> Option<Vec<(String, String)>> {
+    /// Whether a delivery path ends with the template: a notification is delivered at the
+    /// receiver's base URL, which may have a path of its own
+    /// (`https://merchant/hooks` + `/v1/banking/transfers`).
+    fn ends(&self, path: &str) -> bool {
         let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-        self.fits(&parts).then(|| self.params(&parts))
+        // The template's first segment is the empty one before its leading `/`.
+        let tail = self.segments.len().saturating_sub(1);
+        parts.len() > tail && self.fits_from(&parts[parts.len() - tail..], 1)
     }
 
     /// Whether a path, split at `/`, fits the template.
     fn fits(&self, parts: &[&str]) -> bool {
-        parts.len() == self.segments.len()
+        self.fits_from(parts, 0)
+    }
+
+    /// Whether `parts` fit the template's segments from `skip` on.
+    fn fits_from(&self, parts: &[&str], skip: usize) -> bool {
+        parts.len() + skip == self.segments.len()
             && parts
                 .iter()
-                .zip(&self.segments)
+                .zip(&self.segments[skip..])
                 .all(|(part, segment)| match segment {
                     Segment::Literal(text) => text == part,
                     Segment::Param(_) => !part.is_empty(),
@@ -186,6 +197,9 @@ impl OperationSpec {
     }
 }
 
+/// Headers that carry this API's credentials, whatever a contract declares.
+pub const CREDENTIAL_HEADERS: &[&str] = &["public-api-key", "private-secret-key"];
+
 /// What a method and path are to the contract.
 pub enum Match<'c> {
     /// This operation, with these path parameters.
@@ -194,8 +208,80 @@ pub enum Match<'c> {
     MethodNotAllowed(String),
     /// No operation has this path (after the base path).
     UnknownPath,
-    /// The path is not under the API's base path.
+    /// The path is not under any base path of the API (its servers, `--base-url`).
     OutsideBasePath,
+}
+
+/// Where the API's paths begin: the path of a server URL, whose variables stand for anything
+/// (`{origin}/v1` is any address ending in `/v1`: `https://host/gateway/v1` too), or of a
+/// base URL given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct BasePath {
+    /// The URL begins with a variable (`{origin}`), which may hold a path of its own: the
+    /// segments may come after any prefix.
+    any_prefix: bool,
+    /// The path's segments; `None` for one a variable fills.
+    segments: Vec<Option<String>>,
+}
+
+impl BasePath {
+    /// The base path of a server URL template (`{origin}/v1`, `https://{host}/api/{version}`,
+    /// `/v1`) or a plain URL.
+    fn of(url: &str) -> BasePath {
+        let any_prefix = url.starts_with('{');
+        let after_scheme = match url.find("://") {
+            Some(at) => &url[at + 3..],
+            None if any_prefix => url.find('/').map_or("", |at| &url[at..]),
+            None => url,
+        };
+        let path = match after_scheme.find('/') {
+            _ if after_scheme.starts_with('/') => after_scheme,
+            Some(at) if url.contains("://") || any_prefix => &after_scheme[at..],
+            _ => "",
+        };
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        let segments = path
+            .split('/')
+            .filter(|segment| !segment.is_empty())
+            .map(|segment| (!segment.contains('{')).then(|| segment.to_string()))
+            .collect();
+        BasePath {
+            any_prefix,
+            segments,
+        }
+    }
+
+    /// The paths (from `/`) that remain of `path` after this base, most likely first: at the
+    /// start, or after each prefix an `{origin}` may hold.
+    fn strip<'p>(&self, path: &'p str) -> Vec<&'p str> {
+        // Byte offsets of each `/` of the path: segment i runs from slash[i] + 1.
+        let slashes: Vec<usize> = path.match_indices('/').map(|(at, _)| at).collect();
+        if !path.starts_with('/') {
+            return Vec::new();
+        }
+        let n = self.segments.len();
+        let starts = if self.any_prefix { slashes.len() } else { 1 };
+        let mut out = Vec::new();
+        for first in 0..starts {
+            if first + n > slashes.len() {
+                break;
+            }
+            let fits = (0..n).all(|i| {
+                let from = slashes[first + i] + 1;
+                let to = slashes.get(first + i + 1).copied().unwrap_or(path.len());
+                let segment = &path[from..to];
+                match &self.segments[i] {
+                    Some(literal) => literal == segment,
+                    None => !segment.is_empty(),
+                }
+            });
+            if fits {
+                let rest = slashes.get(first + n).map_or("", |&at| &path[at..]);
+                out.push(rest);
+            }
+        }
+        out
+    }
 }
 
 /// One violation of a schema.
@@ -218,7 +304,9 @@ pub struct Contract {
     /// Each schema prepared for the drift walk.
     drift_plans: HashMap<String, crate::drift::Plan>,
     manifest: Value,
-    base_path: String,
+    base_paths: Vec<BasePath>,
+    /// Where credentials travel: the declared security schemes, and the API's two headers.
+    credentials: Vec<(Location, String)>,
     operations: Vec<OperationSpec>,
     webhooks: Vec<OperationSpec>,
 }
@@ -297,20 +385,22 @@ impl Contract {
         let schemes = security_schemes(&manifest);
         let mut operations = Vec::new();
         for entry in manifest["operations"].as_array().into_iter().flatten() {
-            operations.push(operation(entry, &schemes, false)?);
+            operations.push(operation(entry, &schemes, &schemas, false)?);
         }
         let mut webhooks = Vec::new();
         for entry in manifest["webhooks"].as_array().into_iter().flatten() {
-            webhooks.push(operation(entry, &schemes, true)?);
+            webhooks.push(operation(entry, &schemes, &schemas, true)?);
         }
         Ok(Contract {
             validators,
             schemas,
             drift_plans,
-            base_path: manifest["basePath"]
-                .as_str()
-                .unwrap_or_default()
-                .to_string(),
+            base_paths: base_paths(&manifest),
+            credentials: CREDENTIAL_HEADERS
+                .iter()
+                .map(|name| (Location::Header, (*name).to_string()))
+                .chain(schemes.values().flatten().cloned())
+                .collect(),
             manifest,
             operations,
             webhooks,
@@ -330,6 +420,18 @@ impl Contract {
     /// Webhooks of the manifest.
     pub fn webhooks(&self) -> &[OperationSpec] {
         &self.webhooks
+    }
+
+    /// Whether a parameter carries a credential: its value is never shown, not even with
+    /// `--show-values` (a spec may declare a credential header as a parameter as well).
+    pub fn is_credential(&self, location: Location, name: &str) -> bool {
+        self.credentials.iter().any(|(at, credential)| {
+            *at == location
+                && match location {
+                    Location::Header => credential.eq_ignore_ascii_case(name),
+                    _ => credential == name,
+                }
+        })
     }
 
     /// The `(METHOD, path)` pairs at which notifications are delivered.
@@ -372,11 +474,42 @@ impl Contract {
         })
     }
 
-    /// The operation a request is for, after the base path is stripped.
+    /// Adds base addresses the API is reached at besides its servers (`--base-url`): a
+    /// gateway's `https://gw.example.com/payments/v1`; only the path counts.
+    pub fn add_base_urls(&mut self, urls: &[String]) {
+        for url in urls {
+            let base = BasePath {
+                any_prefix: false,
+                ..BasePath::of(url)
+            };
+            if !self.base_paths.contains(&base) {
+                self.base_paths.push(base);
+            }
+        }
+    }
+
+    /// The operation a request is for, after a base path is stripped: tried after every base
+    /// path that fits, the first operation found wins.
     pub fn match_operation(&self, method: &str, path: &str) -> Match<'_> {
-        let Some(relative) = strip_base(path, &self.base_path) else {
-            return Match::OutsideBasePath;
-        };
+        let mut fallback = Match::OutsideBasePath;
+        for base in &self.base_paths {
+            for relative in base.strip(path) {
+                match self.match_relative(method, relative) {
+                    found @ Match::Operation(..) => return found,
+                    other @ Match::MethodNotAllowed(_) => fallback = other,
+                    Match::UnknownPath if matches!(fallback, Match::OutsideBasePath) => {
+                        fallback = Match::UnknownPath;
+                    }
+                    Match::UnknownPath | Match::OutsideBasePath => {}
+                }
+            }
+        }
+        fallback
+    }
+
+    /// The operation of a path relative to the base path (`/banking/accounts`).
+    fn match_relative(&self, method: &str, relative: &str) -> Match<'_> {
+        let relative = if relative.is_empty() { "/" } else { relative };
         let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
         let mut best: Option<&OperationSpec> = None;
         let mut path_known = None;
@@ -400,11 +533,12 @@ impl Contract {
         }
     }
 
-    /// The webhook delivered at `method` and `path` (on any host).
+    /// The webhook delivered at `method` and `path`: its delivery path, on any host and after
+    /// any base path of the receiver.
     pub fn match_webhook(&self, method: &str, path: &str) -> Option<&OperationSpec> {
         self.webhooks
             .iter()
-            .find(|hook| hook.method.eq_ignore_ascii_case(method) && hook.matches(path).is_some())
+            .find(|hook| hook.method.eq_ignore_ascii_case(method) && hook.ends(path))
     }
 
     /// Every rule the instance breaks against a schema file; empty when it conforms.
@@ -534,12 +668,21 @@ fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Viol
     }
 }
 
-fn strip_base<'p>(path: &'p str, base: &str) -> Option<&'p str> {
-    if base.is_empty() {
-        return Some(path);
+/// The base paths of the manifest's servers, else its `basePath` (`/` when it has none).
+fn base_paths(manifest: &Value) -> Vec<BasePath> {
+    let mut bases: Vec<BasePath> = Vec::new();
+    for server in manifest["servers"].as_array().into_iter().flatten() {
+        if let Some(url) = server["url"].as_str() {
+            let base = BasePath::of(url);
+            if !bases.contains(&base) {
+                bases.push(base);
+            }
+        }
     }
-    let rest = path.strip_prefix(base)?;
-    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+    if bases.is_empty() {
+        bases.push(BasePath::of(manifest["basePath"].as_str().unwrap_or("/")));
+    }
+    bases
 }
 
 /// Percent-decodes text (`%2F` → `/`); malformed escapes are kept as written.
@@ -562,23 +705,54 @@ fn segments(template: &str) -> Vec<Segment> {
         .collect()
 }
 
-fn security_schemes(manifest: &Value) -> HashMap<String, (Location, String)> {
+/// Every declared scheme, with where its credential travels; `None` for one traffic cannot
+/// show (mutual TLS, a type this version does not know), which a requirement then does not
+/// ask for.
+fn security_schemes(manifest: &Value) -> HashMap<String, Option<(Location, String)>> {
     manifest["securitySchemes"]
         .as_object()
         .into_iter()
         .flatten()
-        .filter_map(|(key, scheme)| {
-            let (location, name) = match scheme["type"].as_str() {
-                Some("apiKey") => (
-                    Location::parse(scheme["in"].as_str()?)?,
-                    scheme["name"].as_str()?.to_ascii_lowercase(),
-                ),
-                Some("http") => (Location::Header, "authorization".to_string()),
-                _ => return None,
+        .map(|(key, scheme)| {
+            let place = match scheme["type"].as_str() {
+                Some("apiKey") => scheme["in"]
+                    .as_str()
+                    .and_then(Location::parse)
+                    .zip(scheme["name"].as_str().map(str::to_ascii_lowercase)),
+                Some("http" | "oauth2" | "openIdConnect") => {
+                    Some((Location::Header, "authorization".to_string()))
+                }
+                _ => None,
             };
-            Some((key.clone(), (location, name)))
+            (key.clone(), place)
         })
         .collect()
+}
+
+/// Whether a schema accepts every JSON value: `true`, or an object of nothing but
+/// annotations (`description`, `examples`, `$defs`, `x-…`, …).
+fn accepts_anything(schema: &Value) -> bool {
+    const ANNOTATIONS: &[&str] = &[
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "$anchor",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    ];
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(map) => map
+            .keys()
+            .all(|key| ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-")),
+        _ => false,
+    }
 }
 
 fn body_spec(value: &Value, required: bool) -> BodySpec {
@@ -591,7 +765,8 @@ fn body_spec(value: &Value, required: bool) -> BodySpec {
 
 fn operation(
     entry: &Value,
-    schemes: &HashMap<String, (Location, String)>,
+    schemes: &HashMap<String, Option<(Location, String)>>,
+    schemas: &HashMap<String, Value>,
     webhook: bool,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
@@ -629,19 +804,25 @@ fn operation(
             schema,
         });
     }
-    let security = entry["security"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|requirement| {
-            requirement
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|key| schemes.get(key.as_str()?).cloned())
-                .collect()
-        })
-        .collect();
+    let mut security = Vec::new();
+    for requirement in entry["security"].as_array().into_iter().flatten() {
+        let mut needs = Vec::new();
+        for key in requirement.as_array().into_iter().flatten() {
+            let key = key.as_str().unwrap_or_default();
+            // An undeclared scheme would drop out of the requirement and leave the
+            // operation open: no 401 check at all.
+            match schemes.get(key) {
+                Some(Some(place)) => needs.push(place.clone()),
+                Some(None) => {}
+                None => {
+                    return Err(invalid(format!(
+                        "{id}: security names the scheme '{key}', which securitySchemes does not declare"
+                    )));
+                }
+            }
+        }
+        security.push(needs);
+    }
     let request_body = entry["requestBody"].is_object().then(|| {
         body_spec(
             &entry["requestBody"],
@@ -654,7 +835,13 @@ fn operation(
         .flatten()
         .map(|(key, response)| ResponseSpec {
             key: key.clone(),
-            body: body_spec(response, false),
+            body: {
+                let constrained = response["schema"]
+                    .as_str()
+                    .and_then(|path| schemas.get(path))
+                    .is_some_and(|schema| !accepts_anything(schema));
+                body_spec(response, constrained)
+            },
             example_codes: response["exampleCodes"]
                 .as_array()
                 .into_iter()
@@ -809,6 +996,22 @@ mod tests {
             contract.match_operation("GET", "/banking/accounts/x"),
             Match::OutsideBasePath
         ));
+        // `{origin}/v1`: any address ending in /v1, a gateway's path included.
+        match contract.match_operation("GET", &format!("/gateway/eu/v1/banking/accounts/{id}")) {
+            Match::Operation(op, _) => assert_eq!(op.id, "getAccount"),
+            _ => panic!("not matched behind a gateway path"),
+        }
+        assert!(matches!(
+            contract.match_operation("GET", "/gateway/v2/banking/accounts/x"),
+            Match::OutsideBasePath
+        ));
+        // A receiver's base URL may have a path.
+        assert!(
+            contract
+                .match_webhook("POST", "/hooks/v1/banking/transfers")
+                .is_some()
+        );
+        assert!(contract.match_webhook("POST", "/v1/banking").is_none());
         assert!(
             contract
                 .match_webhook("POST", "/v1/banking/transfers")

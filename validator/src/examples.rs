@@ -23,6 +23,22 @@ pub struct InvalidExample {
     pub schema_location: String,
     /// For a person.
     pub message: String,
+    /// The line of the example in the document, when known.
+    #[serde(skip)]
+    pub line: Option<usize>,
+}
+
+/// One example checked, valid or not (for formats that list every example).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedExample {
+    /// JSON pointer of the example in the document.
+    pub example: String,
+    /// What the place is.
+    pub place: String,
+    /// The line of the example in the document, when known.
+    pub line: Option<usize>,
+    /// Its violations.
+    pub violations: usize,
 }
 
 /// The examples of a document, checked.
@@ -34,6 +50,60 @@ pub struct ExamplesReport {
     pub valid: usize,
     /// One entry per violation of an invalid example.
     pub invalid: Vec<InvalidExample>,
+    /// Every example, in the order checked (not part of the JSON layout).
+    #[serde(skip)]
+    pub checked: Vec<CheckedExample>,
+}
+
+impl ExamplesReport {
+    /// The report as a run over one input, the document: each example an exchange, each
+    /// violation a finding at the example's line. The JUnit and SARIF writers of traffic
+    /// reports then write it (a testcase per example; a result per violation, pointing into
+    /// the document).
+    pub fn as_run(&self, spec: &str) -> crate::report::RunReport {
+        use crate::finding::{Finding, Part, Severity};
+        use crate::report::{ExchangeOutcome, RunReport};
+        let mut report = RunReport {
+            inputs: vec![spec.to_string()],
+            exchanges: self.checked.len() as u64,
+            ..RunReport::default()
+        };
+        let mut invalid = self.invalid.iter().peekable();
+        for (index, example) in self.checked.iter().enumerate() {
+            let stats = report
+                .per_operation
+                .entry(example.place.clone())
+                .or_default();
+            stats.exchanges += 1;
+            stats.errors += example.violations as u64;
+            stats.failed += u64::from(example.violations > 0);
+            report.outcomes.push(ExchangeOutcome {
+                source: spec.to_string(),
+                index,
+                id: None,
+                label: example.example.clone(),
+                operation: Some(example.place.clone()),
+                errors: example.violations as u64,
+                warnings: 0,
+            });
+            while let Some(item) = invalid.next_if(|item| item.example == example.example) {
+                report.findings.push(Finding {
+                    exchange: index,
+                    id: None,
+                    source: spec.to_string(),
+                    line: item.line,
+                    part: Part::Entry,
+                    operation: Some(example.place.clone()),
+                    pointer: item.pointer.clone(),
+                    schema_location: item.schema_location.clone(),
+                    rule: item.rule.clone(),
+                    message: format!("example {}: {}", item.example, item.message),
+                    severity: Severity::Error,
+                });
+            }
+        }
+        report
+    }
 }
 
 fn specgen_components(
@@ -100,6 +170,13 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
         if violations.is_empty() {
             report.valid += 1;
         }
+        let line = doc.location(&site.example.pointer).map(|(line, _)| line);
+        report.checked.push(CheckedExample {
+            example: site.example.pointer.clone(),
+            place: site.place.clone(),
+            line,
+            violations: violations.len(),
+        });
         report
             .invalid
             .extend(violations.into_iter().map(|v| InvalidExample {
@@ -109,6 +186,7 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
                 rule: v.rule,
                 schema_location: v.schema_location,
                 message: v.message,
+                line,
             }));
     }
     Ok(report)

@@ -39,6 +39,9 @@ pub struct Request {
     pub headers: Vec<(String, String)>,
     /// The body, when one was sent.
     pub body: Option<Body>,
+    /// The body's media type as the recording states it apart from the headers (HAR's
+    /// `postData.mimeType`): what [`Request::content_type`] falls back on.
+    pub mime_type: Option<String>,
 }
 
 /// The response half.
@@ -50,6 +53,9 @@ pub struct Response {
     pub headers: Vec<(String, String)>,
     /// The body, when one was received.
     pub body: Option<Body>,
+    /// The body's media type as the recording states it apart from the headers (HAR's
+    /// `content.mimeType`): what [`Response::content_type`] falls back on.
+    pub mime_type: Option<String>,
 }
 
 /// One exchange read from traffic.
@@ -57,6 +63,8 @@ pub struct Response {
 pub struct Exchange {
     /// Position in the input, from 0, counting malformed entries too.
     pub index: usize,
+    /// The line of the input the entry starts on (from 1), when the reader knows it.
+    pub line: Option<usize>,
     /// The input's own id for it, when it has one (a JSON Lines `id`, a HAR entry comment).
     pub id: Option<String>,
     /// The file it came from.
@@ -77,7 +85,7 @@ pub struct Malformed {
     pub index: usize,
     /// The file.
     pub source: String,
-    /// Line number (JSON Lines) when known.
+    /// The line of the entry (JSON Lines, HAR), or of the error that ended the file.
     pub line: Option<usize>,
     /// What is wrong with it.
     pub message: String,
@@ -92,9 +100,10 @@ impl Request {
         header(&self.headers, name)
     }
 
-    /// The media type of the body, lowercased, without parameters.
+    /// The media type of the body, lowercased, without parameters: from the Content-Type
+    /// header, else from the recording's [`Request::mime_type`].
     pub fn content_type(&self) -> Option<String> {
-        self.header("content-type").map(media_type)
+        content_type(&self.headers, self.mime_type.as_deref())
     }
 }
 
@@ -104,10 +113,18 @@ impl Response {
         header(&self.headers, name)
     }
 
-    /// The media type of the body, lowercased, without parameters.
+    /// The media type of the body, lowercased, without parameters: from the Content-Type
+    /// header, else from the recording's [`Response::mime_type`].
     pub fn content_type(&self) -> Option<String> {
-        self.header("content-type").map(media_type)
+        content_type(&self.headers, self.mime_type.as_deref())
     }
+}
+
+fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option<String> {
+    header(headers, "content-type")
+        .or(mime_type)
+        .map(media_type)
+        .filter(|media| !media.is_empty())
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {

@@ -1,11 +1,11 @@
 //! What a check reports.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::exchange::ExchangeKind;
 
 /// Which message of an exchange a finding is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Part {
     /// The request to the API.
@@ -21,7 +21,7 @@ pub enum Part {
 }
 
 /// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Breaks the contract.
@@ -31,7 +31,7 @@ pub enum Severity {
 }
 
 /// One rule an exchange breaks.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     /// Position of the exchange in its input, from 0.
     pub exchange: usize,
@@ -40,6 +40,9 @@ pub struct Finding {
     pub id: Option<String>,
     /// The file the exchange came from.
     pub source: String,
+    /// The line of the file the exchange starts on, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
     /// Which message.
     pub part: Part,
     /// The operation (operationId) or webhook name, when the exchange matched one.
@@ -67,6 +70,8 @@ pub struct Site {
     pub id: Option<String>,
     /// The file.
     pub source: String,
+    /// The line the exchange starts on.
+    pub line: Option<usize>,
     /// Operation or webhook name.
     pub operation: Option<String>,
     /// Operation or notification.
@@ -87,6 +92,7 @@ impl Site {
             exchange: self.exchange,
             id: self.id.clone(),
             source: self.source.clone(),
+            line: self.line,
             part,
             operation: self.operation.clone(),
             pointer: pointer.into(),
@@ -95,5 +101,14 @@ impl Site {
             message: message.into(),
             severity: Severity::Error,
         }
+    }
+}
+
+/// Text from the input (a path, a method, a header name) as a message shows it: whole up to
+/// `max` characters, cut with `…` beyond, so that a runaway value cannot fill a report.
+pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]).into(),
+        None => text.into(),
     }
 }

@@ -20,6 +20,7 @@ pub mod drift;
 pub mod examples;
 pub mod exchange;
 pub mod finding;
+pub mod output;
 pub mod read;
 pub mod report;
 pub mod run;

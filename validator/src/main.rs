@@ -8,8 +8,9 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 use specval::Contract;
 use specval::check::CheckOptions;
+use specval::report::records::Spool;
 use specval::report::{self, Format};
-use specval::run::{RunOptions, run};
+use specval::run::{RunOptions, run_into};
 
 /// Validates API traffic and payloads against the contract specgen writes.
 #[derive(Parser)]
@@ -53,11 +54,23 @@ enum Command {
         /// No progress bar, even on a terminal.
         #[arg(long)]
         quiet: bool,
+        /// Another base address the API is reached at, besides the spec's servers (repeatable):
+        /// requests are matched on the path after it, e.g. https://gw.example.com/payments/v1.
+        #[arg(long, value_name = "URL")]
+        base_url: Vec<String>,
+        /// Let an input without any exchange pass (by default an empty capture is a finding).
+        #[arg(long)]
+        allow_empty: bool,
+        /// The largest JSON Lines line or HAR entry read (bytes; K, M, G suffixes are 1024-based).
+        /// A larger one stops the reading of its input: a finding, and exit 2.
+        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
+        max_entry_size: usize,
     },
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
     Examples {
-        /// Report format: text or json.
+        /// Report format (junit: a testcase per example; sarif: a result per violation at the
+        /// example's line in the document).
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
@@ -104,7 +117,12 @@ fn main() -> ExitCode {
             strict,
             show_values,
             quiet,
+            allow_empty,
+            max_entry_size,
+            base_url,
         } => {
+            let mut contract = contract;
+            contract.add_base_urls(&base_url);
             let options = RunOptions {
                 check: CheckOptions {
                     strict,
@@ -112,6 +130,10 @@ fn main() -> ExitCode {
                 },
                 keep_outcomes: format == Format::Junit,
                 progress: !quiet,
+                allow_empty,
+                limits: specval::read::Limits {
+                    max_entry: max_entry_size,
+                },
             };
             check(&contract, &files, format, output, options)
         }
@@ -124,6 +146,22 @@ fn main() -> ExitCode {
     }
 }
 
+/// A size in bytes: `1048576`, `512K`, `64M`, `1G` (powers of 1024).
+fn size(text: &str) -> Result<usize, String> {
+    let (digits, shift) = match text.trim().char_indices().last() {
+        Some((at, 'k' | 'K')) => (&text[..at], 10),
+        Some((at, 'm' | 'M')) => (&text[..at], 20),
+        Some((at, 'g' | 'G')) => (&text[..at], 30),
+        _ => (text.trim(), 0),
+    };
+    digits
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| format!("{text:?} is not a size such as 1048576, 512K, 64M or 1G"))
+}
+
 fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
     let report = match specval::examples::check_document(spec) {
         Ok(report) => report,
@@ -132,14 +170,14 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
-    let written = if format == Format::Json {
-        serde_json::to_writer_pretty(&mut out, &report)
+    let written = to_stdout(|out| match format {
+        Format::Json => serde_json::to_writer_pretty(&mut *out, &report)
             .map_err(std::io::Error::other)
-            .and_then(|()| writeln!(out))
-    } else {
-        report
+            .and_then(|()| writeln!(out)),
+        Format::Junit | Format::Sarif => {
+            report::write(&report.as_run(&spec.to_string_lossy()), format, out)
+        }
+        Format::Text => report
             .invalid
             .iter()
             .try_for_each(|item| {
@@ -163,8 +201,8 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
                     report.valid,
                     report.found - report.valid
                 )
-            })
-    };
+            }),
+    });
     if let Err(err) = written {
         eprintln!("specval: error: {err}");
         return ExitCode::from(2);
@@ -176,6 +214,17 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
     }
 }
 
+/// Writes to standard output. A reader that closed it (`specval check … | head`) took what it
+/// wanted: that is not an error, and the exit code stays the verdict.
+fn to_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
 fn check(
     contract: &Contract,
     files: &[String],
@@ -183,59 +232,33 @@ fn check(
     output: Option<PathBuf>,
     options: RunOptions,
 ) -> ExitCode {
-    let report = match run(contract, files, options) {
-        Ok(report) => report,
+    // Findings go to disk as the run finds them, so that memory does not grow with them.
+    let spooled = Spool::new(format == Format::Junit).and_then(|mut spool| {
+        let report = run_into(contract, files, options, &mut spool).map_err(|err| err.0)?;
+        spool.finish()?;
+        Ok((report, spool))
+    });
+    let (report, spool) = match spooled {
+        Ok(spooled) => spooled,
         Err(err) => {
-            eprintln!("specval: error: {err}");
+            eprintln!("specval: error: cannot keep the findings: {err}");
             return ExitCode::from(2);
         }
     };
+    let write = |out: &mut dyn Write| report::write_records(&report, &spool, format, out);
     let written = match &output {
-        Some(path) => write_atomically(path, |out| report::write(&report, format, out)),
-        None => {
-            let stdout = std::io::stdout();
-            let mut out = stdout.lock();
-            report::write(&report, format, &mut out).and_then(|()| out.flush())
-        }
+        Some(path) => specval::output::write_file(path, write),
+        None => to_stdout(write),
     };
     if let Err(err) = written {
         eprintln!("specval: error: cannot write the report: {err}");
         return ExitCode::from(2);
     }
-    if report.findings.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    // The report covers what could be read; an input that could not be is still an error.
+    for message in &report.unreadable {
+        eprintln!("specval: error: {message}");
     }
-}
-
-/// Writes a report through a temporary file and a rename: never half a report. A path that
-/// exists and is not a regular file (a device such as /dev/null, a pipe) is written directly:
-/// renaming over it would replace it.
-fn write_atomically(
-    path: &PathBuf,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
-    {
-        let file = std::fs::OpenOptions::new().write(true).open(path)?;
-        let mut out = std::io::BufWriter::new(file);
-        write(&mut out)?;
-        return out.flush();
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let mut temp = tempfile::NamedTempFile::new_in(&dir)?;
-    {
-        let mut buffered = std::io::BufWriter::new(temp.as_file_mut());
-        write(&mut buffered)?;
-        buffered.flush()?;
-    }
-    temp.persist(path).map_err(|err| err.error)?;
-    Ok(())
+    ExitCode::from(report::exit_code(&report, &spool))
 }
 
 fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool) -> ExitCode {
@@ -258,33 +281,43 @@ fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool)
             return ExitCode::from(2);
         }
     };
-    match contract.validate(schema, &instance, show_values) {
-        Ok(violations) if violations.is_empty() => {
-            println!("{}: conforms to {schema}", file.display());
-            ExitCode::SUCCESS
-        }
-        Ok(violations) => {
-            for violation in &violations {
-                let pointer = if violation.pointer.is_empty() {
-                    "(root)"
-                } else {
-                    &violation.pointer
-                };
-                println!(
-                    "{pointer}: {} (rule {}; {})",
-                    violation.message, violation.rule, violation.schema_location
-                );
-            }
-            println!(
-                "{}: {} finding(s) against {schema}",
-                file.display(),
-                violations.len()
-            );
-            ExitCode::from(1)
-        }
+    let violations = match contract.validate(schema, &instance, show_values) {
+        Ok(violations) => violations,
         Err(err) => {
             eprintln!("specval: error: {err}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    let written = to_stdout(|out| {
+        if violations.is_empty() {
+            return writeln!(out, "{}: conforms to {schema}", file.display());
+        }
+        for violation in &violations {
+            let pointer = if violation.pointer.is_empty() {
+                "(root)"
+            } else {
+                &violation.pointer
+            };
+            writeln!(
+                out,
+                "{pointer}: {} (rule {}; {})",
+                violation.message, violation.rule, violation.schema_location
+            )?;
+        }
+        writeln!(
+            out,
+            "{}: {} finding(s) against {schema}",
+            file.display(),
+            violations.len()
+        )
+    });
+    if let Err(err) = written {
+        eprintln!("specval: error: {err}");
+        return ExitCode::from(2);
+    }
+    if violations.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     }
 }

@@ -20,9 +20,11 @@
 //!   [`Body::Text`], otherwise [`Body::Binary`].
 //! - A response with status `0` (HAR's "no response", e.g. an aborted request) is no
 //!   response.
-//! - An exchange whose method and path match one of the `webhook_paths` exactly (on any
-//!   host) is a [`ExchangeKind::Notification`], every other one an
-//!   [`ExchangeKind::Operation`] (a JSON Lines record can also say which it is).
+//! - An exchange whose method is that of one of the `webhook_paths` and whose path ends with
+//!   its path (on any host, after any base path of the receiver:
+//!   `https://merchant/hooks/v1/banking/transfers`) is a [`ExchangeKind::Notification`],
+//!   every other one an [`ExchangeKind::Operation`] (a JSON Lines record can also say which
+//!   it is).
 
 pub mod har;
 pub mod jsonl;
@@ -101,6 +103,57 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
     &bytes[start..]
 }
 
+/// Bounds on what one entry may take, so that no input (`/dev/zero`, a file of one huge line)
+/// can make a run read without end or grow its memory without bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes one JSON Lines line, or one HAR entry, may have. The parts of a HAR
+    /// outside `log.entries` count as entries of their own (before them, and after).
+    pub max_entry: usize,
+}
+
+impl Limits {
+    /// The default [`Limits::max_entry`]: 64 MiB, room for a base64 body of 48 MiB.
+    pub const MAX_ENTRY: usize = 64 << 20;
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_entry: Limits::MAX_ENTRY,
+        }
+    }
+}
+
+/// An entry larger than [`Limits::max_entry`]. Nothing after it can be read (a line or entry
+/// of unknown end, which may never end), so reading of the input stops there: the reader
+/// returns this as an [`io::Error`] of kind `InvalidData`, after every entry before it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "{place} is larger than the limit of {limit} bytes (--max-entry-size); reading stopped there"
+)]
+pub struct TooLarge {
+    /// The index the entry would have had.
+    pub index: usize,
+    /// The line it starts on, when known.
+    pub line: Option<usize>,
+    /// The limit.
+    pub limit: usize,
+    /// What it is, for the message (`line 3`, `entry 7 (line 120)`).
+    pub place: String,
+}
+
+impl TooLarge {
+    /// The [`TooLarge`] an I/O error of a reader carries, if it does.
+    pub fn of(error: &io::Error) -> Option<&TooLarge> {
+        error.get_ref()?.downcast_ref()
+    }
+
+    fn into_io(self) -> io::Error {
+        io::Error::new(io::ErrorKind::InvalidData, self)
+    }
+}
+
 /// Streams every entry of a traffic file to `sink`, in input order.
 ///
 /// `source_name` goes into every entry's `source`. `webhook_paths` lists `(METHOD, path)`
@@ -108,8 +161,9 @@ fn trim_start(bytes: &[u8]) -> &[u8] {
 /// on any host, is a notification.
 ///
 /// Returns `Err` only when the input cannot be read at all (an I/O error before anything
-/// was read). Everything else, including an I/O error later on, becomes a [`Malformed`]
-/// entry passed to the sink; see [`har`] and [`jsonl`] for where reading goes on after one.
+/// was read), or not on: an entry over the [`Limits`] (a [`TooLarge`]). Everything else,
+/// including an I/O error later on, becomes a [`Malformed`] entry passed to the sink; see
+/// [`har`] and [`jsonl`] for where reading goes on after one.
 pub fn read(
     source_name: &str,
     reader: impl BufRead,
@@ -117,9 +171,28 @@ pub fn read(
     webhook_paths: &[(String, String)],
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
+    read_limited(
+        source_name,
+        reader,
+        format,
+        webhook_paths,
+        Limits::default(),
+        sink,
+    )
+}
+
+/// [`read`] with other [`Limits`].
+pub fn read_limited(
+    source_name: &str,
+    reader: impl BufRead,
+    format: Format,
+    webhook_paths: &[(String, String)],
+    limits: Limits,
+    sink: &mut dyn FnMut(Entry),
+) -> io::Result<()> {
     match format {
-        Format::Har => har::read(source_name, reader, webhook_paths, sink),
-        Format::JsonLines => jsonl::read(source_name, reader, webhook_paths, sink),
+        Format::Har => har::read(source_name, reader, webhook_paths, limits, sink),
+        Format::JsonLines => jsonl::read(source_name, reader, webhook_paths, limits, sink),
     }
 }
 
@@ -154,10 +227,12 @@ struct Context<'a> {
 
 impl Context<'_> {
     fn kind(&self, method: &str, path: &str) -> ExchangeKind {
+        // After any base path of the receiver: a webhook path starts with `/`, so a suffix
+        // match is a match of whole segments.
         let webhook = self
             .webhook_paths
             .iter()
-            .any(|(m, p)| p == path && m.eq_ignore_ascii_case(method));
+            .any(|(m, p)| path.ends_with(p.as_str()) && m.eq_ignore_ascii_case(method));
         if webhook {
             ExchangeKind::Notification
         } else {
@@ -274,6 +349,38 @@ impl fmt::Display for Num {
 
 fn wrong(found: &str, expected: &str) -> String {
     format!(" is {found}, expected {expected}")
+}
+
+/// How many characters of a string from the input a message shows, masked.
+const EXCERPT: usize = 24;
+
+/// A string from the input as a message may describe it: its size and a short excerpt in
+/// which everything but JSON punctuation is masked (`a string of 5120 bytes, masked:
+/// {"xxx":{"xxxxxxx":…`), never its text. A string where an object belongs is often a HAR
+/// encoded twice, whose text holds every credential of the capture, and may be megabytes.
+pub(crate) fn describe_string(text: &str) -> String {
+    let mut excerpt: String = text
+        .chars()
+        .take(EXCERPT)
+        .map(|c| match c {
+            '{' | '}' | '[' | ']' | ':' | ',' | '"' => c,
+            c if c.is_whitespace() => ' ',
+            _ => 'x',
+        })
+        .collect();
+    if text.chars().nth(EXCERPT).is_some() {
+        excerpt.push('…');
+    }
+    let looks_like_json = matches!(text.trim_start().as_bytes().first(), Some(b'{' | b'['));
+    format!(
+        "a string of {} bytes, masked: {excerpt}{}",
+        text.len(),
+        if looks_like_json {
+            " (JSON encoded twice?)"
+        } else {
+            ""
+        }
+    )
 }
 
 /// How a type is built from each kind of JSON value; the default refuses it.
@@ -482,10 +589,14 @@ impl Shape for Pairs {
             match map.next_value::<Field<Scalar>>()? {
                 Field::Ok(Scalar(value)) => pairs.push((name, value)),
                 Field::Wrong(what) => {
-                    problem.get_or_insert_with(|| format!(".{name}{what}"));
+                    problem.get_or_insert_with(|| {
+                        format!(".{}{what}", crate::finding::shorten(&name, 64))
+                    });
                 }
                 Field::Null | Field::Missing => {
-                    problem.get_or_insert_with(|| format!(".{name} is null"));
+                    problem.get_or_insert_with(|| {
+                        format!(".{} is null", crate::finding::shorten(&name, 64))
+                    });
                 }
             }
         }

@@ -3,16 +3,29 @@
 
 pub mod json;
 pub mod junit;
+pub mod records;
 pub mod sarif;
 pub mod text;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::finding::{Finding, Part};
 
-/// Counts for one operation (or `(unmatched)` / `(malformed)`).
+/// The rules specval reports about inputs and entries rather than about the contract.
+pub mod rules {
+    /// An entry that could not be read as an exchange.
+    pub const MALFORMED: &str = "malformed";
+    /// An input without a single exchange (an empty capture).
+    pub const NO_EXCHANGES: &str = "no-exchanges";
+    /// An input that could not be opened or read (to the end).
+    pub const UNREADABLE: &str = "unreadable";
+    /// An entry over the size limit, where reading of its input stopped.
+    pub const TOO_LARGE: &str = "too-large";
+}
+
+/// Counts for one operation (or `(unmatched)`, `(malformed)`, `(input)`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct OperationStats {
     /// Exchanges matched to it.
@@ -35,8 +48,10 @@ pub struct DriftKey {
     /// Where, as a pointer pattern with `*` for array indexes (`/transactions/*/status`),
     /// or `status` for an undocumented status.
     pub location: String,
-    /// The property name, enum value or status.
-    pub value: String,
+    /// The property name, enum value or status; `None` for an enum value masked (it is an
+    /// instance value, shown only with `--show-values`): all masked values at one place
+    /// count together.
+    pub value: Option<String>,
 }
 
 /// What the traffic holds that the spec does not show, with counts.
@@ -71,7 +86,7 @@ impl Drift {
 }
 
 /// One exchange's verdict, for formats that list every exchange (JUnit).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ExchangeOutcome {
     /// The file.
     pub source: String,
@@ -106,6 +121,9 @@ pub struct RunReport {
     pub drift: Drift,
     /// Every exchange's verdict, kept only when a format needs it.
     pub outcomes: Vec<ExchangeOutcome>,
+    /// Inputs that could not be read (to the end), each with why; each also has a finding.
+    /// A run with any is incomplete: `specval check` exits 2 after writing the report.
+    pub unreadable: Vec<String>,
 }
 
 impl RunReport {
@@ -143,10 +161,34 @@ pub fn write(
     format: Format,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<()> {
+    write_records(report, report, format, out)
+}
+
+/// The exit code of `specval check` for a report: 2 when an input could not be read (to the
+/// end), else 1 when there is any finding, else 0.
+pub fn exit_code(report: &RunReport, records: &dyn records::Records) -> u8 {
+    let tally = records.tally();
+    if !report.unreadable.is_empty() {
+        2
+    } else if tally.errors + tally.warnings > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Writes a report whose findings and verdicts are in `records` (a [`records::Spool`]), the
+/// rest in `report`.
+pub fn write_records(
+    report: &RunReport,
+    records: &dyn records::Records,
+    format: Format,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
     match format {
-        Format::Text => text::write(report, out),
-        Format::Json => json::write(report, out),
-        Format::Junit => junit::write(report, out),
-        Format::Sarif => sarif::write(report, out),
+        Format::Text => text::write(report, records, out),
+        Format::Json => json::write(report, records, out),
+        Format::Junit => junit::write(report, records, out),
+        Format::Sarif => sarif::write(report, records, out),
     }
 }

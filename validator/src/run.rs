@@ -1,6 +1,11 @@
 //! A whole run: read traffic files as streams, check exchanges in parallel batches, and fold
 //! the outcomes into one [`RunReport`]. Reading happens on its own thread while the previous
 //! batch is checked, so memory stays bounded by a few batches whatever the file size.
+//!
+//! An input never stops the run: one that cannot be opened or read becomes an `unreadable`
+//! finding (and [`RunReport::unreadable`] says why), and one that holds no exchange at all
+//! becomes a `no-exchanges` finding unless [`RunOptions::allow_empty`] is set: a capture that
+//! recorded nothing should fail a CI job, not pass it as clean.
 
 use std::io::{BufRead, BufReader, IsTerminal, Read};
 use std::sync::mpsc::sync_channel;
@@ -10,12 +15,16 @@ use rayon::prelude::*;
 use crate::check::{CheckOptions, Outcome, check};
 use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
-use crate::finding::{Part, Severity, Site};
+use crate::finding::{Finding, Part, Severity, Site};
 use crate::read;
-use crate::report::{ExchangeOutcome, RunReport};
+use crate::report::text::{INPUT, MALFORMED, UNMATCHED};
+use crate::report::{ExchangeOutcome, RunReport, rules};
 
 /// Exchanges per batch handed to the checking threads.
 const BATCH: usize = 1024;
+/// Bytes of traffic per batch, at most (about): with a few batches in flight, this and the
+/// largest entry bound the memory of a run.
+const BATCH_BYTES: usize = 16 << 20;
 
 /// How to run.
 #[derive(Debug, Clone, Copy, Default)]
@@ -26,61 +35,200 @@ pub struct RunOptions {
     pub keep_outcomes: bool,
     /// Show a progress bar on stderr (only when stderr is a terminal).
     pub progress: bool,
+    /// Let an input without a single exchange pass (otherwise it is a `no-exchanges` finding).
+    pub allow_empty: bool,
+    /// How large one entry may be.
+    pub limits: read::Limits,
 }
 
-/// An input that cannot be read at all.
+/// Where a run puts what grows with the traffic: the findings and, when kept, one verdict per
+/// exchange. A [`RunReport`] keeps them in memory ([`run`]); the command line spools them to
+/// disk so that a run's memory does not grow with its findings.
+pub trait Sink {
+    /// One finding, in the report's order (by input, then exchange).
+    fn finding(&mut self, finding: Finding) -> std::io::Result<()>;
+    /// One exchange's verdict, in the same order.
+    fn outcome(&mut self, outcome: ExchangeOutcome) -> std::io::Result<()>;
+}
+
+/// Findings and verdicts in memory.
+#[derive(Debug, Default)]
+struct Collected {
+    findings: Vec<Finding>,
+    outcomes: Vec<ExchangeOutcome>,
+}
+
+impl Sink for Collected {
+    fn finding(&mut self, finding: Finding) -> std::io::Result<()> {
+        self.findings.push(finding);
+        Ok(())
+    }
+
+    fn outcome(&mut self, outcome: ExchangeOutcome) -> std::io::Result<()> {
+        self.outcomes.push(outcome);
+        Ok(())
+    }
+}
+
+/// A run that could not go on: the sink failed (a spool that cannot be written).
 #[derive(Debug, thiserror::Error)]
-#[error("cannot read {source_name}: {error}")]
-pub struct InputError {
-    /// The input as named.
-    pub source_name: String,
-    /// Why.
-    pub error: std::io::Error,
-}
+#[error("cannot keep the findings: {0}")]
+pub struct RunError(#[from] pub std::io::Error);
 
-/// Checks every input; `-` is standard input.
+/// Checks every input (`-` is standard input), keeping every finding in the report.
 pub fn run(
     contract: &Contract,
     inputs: &[String],
     options: RunOptions,
-) -> Result<RunReport, InputError> {
+) -> Result<RunReport, RunError> {
+    let mut collected = Collected::default();
+    let mut report = run_into(contract, inputs, options, &mut collected)?;
+    report.findings = collected.findings;
+    report.outcomes = collected.outcomes;
+    Ok(report)
+}
+
+/// Checks every input, handing findings and verdicts to `sink`; the report returned has the
+/// counts, the drift and [`RunReport::unreadable`], and empty `findings` and `outcomes`.
+pub fn run_into(
+    contract: &Contract,
+    inputs: &[String],
+    options: RunOptions,
+    sink: &mut dyn Sink,
+) -> Result<RunReport, RunError> {
     let mut report = RunReport {
         inputs: inputs.to_vec(),
         strict: options.check.strict,
         ..RunReport::default()
     };
     for input in inputs {
-        let (reader, size): (Box<dyn Read + Send>, Option<u64>) = if input == "-" {
-            (Box::new(std::io::stdin()), None)
-        } else {
-            let file = std::fs::File::open(input).map_err(|error| InputError {
-                source_name: input.clone(),
-                error,
-            })?;
-            let size = file.metadata().ok().map(|m| m.len());
-            (Box::new(file), size)
+        let before = report.exchanges;
+        let result = match open(input) {
+            Ok((reader, size)) => {
+                let progress = progress_bar(options.progress, size, input);
+                let reader: Box<dyn Read + Send> = match &progress {
+                    Some(bar) => Box::new(bar.wrap_read(reader)),
+                    None => reader,
+                };
+                let result = run_input(
+                    contract,
+                    input,
+                    BufReader::with_capacity(1 << 16, reader),
+                    options,
+                    &mut report,
+                    sink,
+                );
+                if let Some(bar) = progress {
+                    bar.finish_and_clear();
+                }
+                result
+            }
+            Err(error) => Err(Stop::Input(error)),
         };
-        let progress = progress_bar(options.progress, size, input);
-        let reader: Box<dyn Read + Send> = match &progress {
-            Some(bar) => Box::new(bar.wrap_read(reader)),
-            None => reader,
-        };
-        run_input(
-            contract,
-            input,
-            BufReader::with_capacity(1 << 16, reader),
-            options,
-            &mut report,
-        )
-        .map_err(|error| InputError {
-            source_name: input.clone(),
-            error,
-        })?;
-        if let Some(bar) = progress {
-            bar.finish_and_clear();
+        match result {
+            Ok(()) => {}
+            Err(Stop::Sink(error)) => return Err(RunError(error)),
+            Err(Stop::Input(error)) => {
+                if let Some(large) = read::TooLarge::of(&error) {
+                    // An entry of its own, and the reason the input could not be read on.
+                    report.exchanges += 1;
+                    count(&mut report, MALFORMED, 1, 1);
+                    let finding = input_finding(
+                        input,
+                        large.index,
+                        large.line,
+                        rules::TOO_LARGE,
+                        large.to_string(),
+                    );
+                    sink.finding(finding)?;
+                    report.unreadable.push(format!("{input}: {large}"));
+                } else {
+                    let index = (report.exchanges - before) as usize;
+                    unreadable(&mut report, sink, input, index, &error)?;
+                }
+                continue;
+            }
+        }
+        if report.exchanges == before && !options.allow_empty {
+            let finding = input_finding(
+                input,
+                0,
+                None,
+                rules::NO_EXCHANGES,
+                "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it",
+            );
+            count(&mut report, INPUT, 0, 1);
+            sink.finding(finding)?;
         }
     }
     Ok(report)
+}
+
+/// Opens an input: a file, or standard input for `-`; with its size when known.
+fn open(input: &str) -> std::io::Result<(Box<dyn Read + Send>, Option<u64>)> {
+    if input == "-" {
+        return Ok((Box::new(std::io::stdin()), None));
+    }
+    let file = std::fs::File::open(input)?;
+    let size = file.metadata().ok().map(|meta| meta.len());
+    Ok((Box::new(file), size))
+}
+
+/// Records an input that could not be read (or not to the end): a finding, and the message
+/// the command line prints.
+fn unreadable(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    input: &str,
+    index: usize,
+    error: &std::io::Error,
+) -> Result<(), RunError> {
+    let message = format!("cannot read {input}: {error}");
+    report.unreadable.push(message.clone());
+    count(report, INPUT, 0, 1);
+    sink.finding(input_finding(
+        input,
+        index,
+        None,
+        rules::UNREADABLE,
+        message,
+    ))?;
+    Ok(())
+}
+
+/// A finding about an input as a whole, or where it stopped.
+fn input_finding(
+    input: &str,
+    index: usize,
+    line: Option<usize>,
+    rule: &str,
+    message: impl Into<String>,
+) -> Finding {
+    let site = Site {
+        exchange: index,
+        id: None,
+        source: input.to_string(),
+        line,
+        operation: None,
+        kind: crate::exchange::ExchangeKind::Operation,
+    };
+    let pointer = line.map(|line| format!("line:{line}")).unwrap_or_default();
+    site.finding(Part::Entry, pointer, "", rule, message)
+}
+
+/// Adds to a group's counts: `exchanges` exchanges, `errors` errors (each failing its exchange
+/// when there is one).
+fn count(report: &mut RunReport, group: &str, exchanges: u64, errors: u64) {
+    let stats = report.per_operation.entry(group.to_string()).or_default();
+    stats.exchanges += exchanges;
+    stats.failed += exchanges.min(errors);
+    stats.errors += errors;
+}
+
+/// Why an input stopped: it could not be read, or the sink failed.
+enum Stop {
+    Input(std::io::Error),
+    Sink(std::io::Error),
 }
 
 fn progress_bar(wanted: bool, size: Option<u64>, input: &str) -> Option<indicatif::ProgressBar> {
@@ -108,6 +256,28 @@ enum Item {
     Entry(Box<Entry>),
 }
 
+impl Item {
+    /// About how many bytes it holds: its bodies dominate.
+    fn weight(&self) -> usize {
+        let body = |body: &Option<crate::exchange::Body>| match body {
+            Some(crate::exchange::Body::Text(text)) => text.len(),
+            Some(crate::exchange::Body::Binary(bytes)) => bytes.len(),
+            // Only JSON Lines records hold parsed bodies, and those arrive as lines.
+            Some(crate::exchange::Body::Json(_)) | None => 0,
+        };
+        match self {
+            Item::Line(raw) => raw.bytes.len(),
+            Item::Entry(entry) => match entry.as_ref() {
+                Ok(exchange) => {
+                    body(&exchange.request.body)
+                        + exchange.response.as_ref().map_or(0, |r| body(&r.body))
+                }
+                Err(malformed) => malformed.message.len(),
+            },
+        }
+    }
+}
+
 /// What a checking thread hands back: everything `fold` needs, and nothing of the exchange's
 /// bodies (dropped on the checking thread, in parallel).
 enum Checked {
@@ -127,8 +297,9 @@ fn run_input(
     mut reader: impl BufRead + Send,
     options: RunOptions,
     report: &mut RunReport,
-) -> std::io::Result<()> {
-    let first = reader.fill_buf()?.to_vec();
+    sink: &mut dyn Sink,
+) -> Result<(), Stop> {
+    let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
     let format = read::detect(source, &first);
     let webhook_paths = contract.webhook_paths();
     let (sender, receiver) = sync_channel::<Vec<Item>>(2);
@@ -136,23 +307,31 @@ fn run_input(
         let webhook_paths = &webhook_paths;
         let producer = scope.spawn(move || {
             let mut batch = Vec::with_capacity(BATCH);
-            let mut push = |item| {
+            let mut bytes = 0;
+            let mut push = |item: Item| {
+                bytes += item.weight();
                 batch.push(item);
-                if batch.len() == BATCH {
+                if batch.len() == BATCH || bytes >= BATCH_BYTES {
+                    bytes = 0;
                     // A closed receiver means the run stopped; nothing left to do.
                     let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
                 }
             };
+            let limits = options.limits;
             let result = match format {
-                read::Format::JsonLines => read::jsonl::split(source, reader, &mut |line| {
-                    push(match line {
-                        read::jsonl::Line::Record(raw) => Item::Line(raw),
-                        read::jsonl::Line::Entry(entry) => Item::Entry(entry),
+                read::Format::JsonLines => {
+                    read::jsonl::split(source, reader, limits, &mut |line| {
+                        push(match line {
+                            read::jsonl::Line::Record(raw) => Item::Line(raw),
+                            read::jsonl::Line::Entry(entry) => Item::Entry(entry),
+                        })
                     })
-                }),
-                read::Format::Har => read::read(source, reader, format, webhook_paths, &mut |e| {
-                    push(Item::Entry(Box::new(e)))
-                }),
+                }
+                read::Format::Har => {
+                    read::read_limited(source, reader, format, webhook_paths, limits, &mut |e| {
+                        push(Item::Entry(Box::new(e)))
+                    })
+                }
             };
             if !batch.is_empty() {
                 let _ = sender.send(batch);
@@ -184,12 +363,14 @@ fn run_input(
                 })
                 .collect();
             for checked in outcomes {
-                fold(report, checked, options.keep_outcomes);
+                // A sink that fails ends the run; dropping the receiver stops the reader.
+                fold(report, sink, checked, options.keep_outcomes).map_err(Stop::Sink)?;
             }
         }
         producer
             .join()
             .unwrap_or_else(|_| Err(std::io::Error::other("the reader thread panicked")))
+            .map_err(Stop::Input)
     })
 }
 
@@ -197,14 +378,19 @@ fn label(exchange: &Exchange) -> String {
     format!("{} {}", exchange.request.method, exchange.request.path)
 }
 
-fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
+fn fold(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    checked: Checked,
+    report_outcomes: bool,
+) -> std::io::Result<()> {
     report.exchanges += 1;
     match checked {
         Checked::Exchange { outcome, verdict } => {
             let key = outcome
                 .operation
                 .clone()
-                .unwrap_or_else(|| "(unmatched)".to_string());
+                .unwrap_or_else(|| UNMATCHED.to_string());
             let errors = outcome
                 .findings
                 .iter()
@@ -219,7 +405,7 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                 stats.failed += 1;
             }
             if let Some((source, index, id, label)) = verdict {
-                report.outcomes.push(ExchangeOutcome {
+                sink.outcome(ExchangeOutcome {
                     source,
                     index,
                     id,
@@ -227,23 +413,20 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                     operation: outcome.operation.clone(),
                     errors,
                     warnings,
-                });
+                })?;
             }
-            report.findings.extend(outcome.findings);
+            for finding in outcome.findings {
+                sink.finding(finding)?;
+            }
             report.drift.merge(outcome.drift);
         }
         Checked::Malformed(malformed) => {
-            let stats = report
-                .per_operation
-                .entry("(malformed)".to_string())
-                .or_default();
-            stats.exchanges += 1;
-            stats.failed += 1;
-            stats.errors += 1;
+            count(report, MALFORMED, 1, 1);
             let site = Site {
                 exchange: malformed.index,
                 id: None,
                 source: malformed.source.clone(),
+                line: malformed.line,
                 operation: None,
                 kind: crate::exchange::ExchangeKind::Operation,
             };
@@ -252,7 +435,7 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                 .map(|line| format!("line:{line}"))
                 .unwrap_or_default();
             if report_outcomes {
-                report.outcomes.push(ExchangeOutcome {
+                sink.outcome(ExchangeOutcome {
                     source: malformed.source.clone(),
                     index: malformed.index,
                     id: None,
@@ -260,15 +443,16 @@ fn fold(report: &mut RunReport, checked: Checked, report_outcomes: bool) {
                     operation: None,
                     errors: 1,
                     warnings: 0,
-                });
+                })?;
             }
-            report.findings.push(site.finding(
+            sink.finding(site.finding(
                 Part::Entry,
                 pointer,
                 "",
-                "malformed",
+                rules::MALFORMED,
                 malformed.message,
-            ));
+            ))?;
         }
     }
+    Ok(())
 }

@@ -36,6 +36,7 @@ fn exchange(
     }
     Exchange {
         index: 0,
+        line: Some(1),
         id: Some("x1".into()),
         source: "test.jsonl".into(),
         kind: None,
@@ -45,11 +46,13 @@ fn exchange(
             query: Vec::new(),
             headers,
             body: body.map(Body::Json),
+            mime_type: None,
         },
         response: Some(Response {
             status,
             headers: vec![("Content-Type".into(), "application/json".into())],
             body: response.map(Body::Json),
+            mime_type: None,
         }),
     }
 }
@@ -231,6 +234,7 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
         status: 401,
         headers: vec![("content-type".into(), "application/json".into())],
         body: Some(Body::Json(error("NOT_AUTHENTICATED", 401))),
+        mime_type: None,
     });
     assert_eq!(found(&run(&refused)), vec![]);
 
@@ -394,6 +398,31 @@ fn the_response_body_matches_its_status_schema() {
 }
 
 #[test]
+fn a_response_body_the_spec_does_not_show_may_be_absent() {
+    let transfer = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+    let cancel = format!("/v1/banking/accounts/{ACCOUNT_ID}/transfers/{transfer}/cancel");
+    let cancelled = exchange("POST", &cancel, None, 200, None);
+    assert_eq!(found(&run(&cancelled)), vec![]);
+    let created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        200,
+        None,
+    );
+    assert_eq!(found(&run(&created)), vec![]);
+    // A body the spec shows is still required.
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        None,
+    );
+    assert_eq!(found(&run(&read)), one(Part::Response, "required", ""));
+}
+
+#[test]
 fn values_appear_only_when_asked() {
     let mut body = account();
     body["id"] = json!("acc_wrong_prefix");
@@ -525,6 +554,44 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
 }
 
 #[test]
+fn a_valid_notification_must_not_be_rejected() {
+    let payload = json!({
+        "id": "xfer_1", "destination_account_id": "acct_1", "status": "COMPLETED",
+        "direction": "INCOMING", "amount": { "value": 10, "currency": "USD" }
+    });
+    let rejection = json!({ "messages": ["/direction: not INCOMING"] });
+    let mut rejected = exchange(
+        "POST",
+        "/v1/banking/transfers",
+        Some(payload),
+        400,
+        Some(rejection.clone()),
+    );
+    rejected.request.headers = vec![("Content-Type".into(), "application/json".into())];
+    assert_eq!(
+        found(&run(&rejected)),
+        one(Part::Reply, "reply-rejects-valid", "")
+    );
+    // An invalid notification may be rejected.
+    let mut invalid = rejected.clone();
+    invalid.request.body = Some(Body::Json(json!({ "direction": "OUTGOING" })));
+    let rules = found(&run(&invalid));
+    assert!(
+        rules.iter().all(|(part, ..)| *part == Part::Notification),
+        "{rules:?}"
+    );
+    // A 5XX asks for a retry: allowed.
+    let mut busy = rejected.clone();
+    busy.response = Some(Response {
+        status: 503,
+        headers: Vec::new(),
+        body: None,
+        mime_type: None,
+    });
+    assert_eq!(found(&run(&busy)), vec![]);
+}
+
+#[test]
 fn drift_is_counted_always_and_reported_in_strict_mode() {
     let mut body = account();
     body["risk_score"] = json!(3);
@@ -544,9 +611,9 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
             .drift
             .properties
             .keys()
-            .map(|k| k.value.as_str())
+            .map(|k| k.value.as_deref())
             .collect::<Vec<_>>(),
-        ["risk_score"]
+        [Some("risk_score")]
     );
 
     let strict = check(
@@ -590,11 +657,23 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
         )),
         "{rules:?}"
     );
-    assert!(
+    // The value itself is an instance value: masked unless asked for.
+    let values = |outcome: &Outcome| -> Vec<Option<String>> {
         outcome
             .drift
             .enum_values
             .keys()
-            .any(|k| k.value == "CANCELLED")
+            .map(|k| k.value.clone())
+            .collect()
+    };
+    assert_eq!(values(&outcome), [None]);
+    let shown = check(
+        contract(),
+        &cancelled,
+        CheckOptions {
+            strict: true,
+            show_values: true,
+        },
     );
+    assert_eq!(values(&shown), [Some("CANCELLED".to_string())]);
 }

@@ -150,10 +150,6 @@ fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
     let mut cases: Vec<(&str, Vec<String>)> = vec![
         ("a missing input", vec!["check".into(), missing.to_string()]),
         (
-            "a missing input after a good one",
-            vec!["check".into(), clean.clone(), missing.to_string()],
-        ),
-        (
             "a directory as input",
             vec!["check".into(), dir.path().to_string_lossy().into_owned()],
         ),
@@ -217,6 +213,125 @@ fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
             run.stderr
         );
     }
+}
+
+/// Exit 1 with one `no-exchanges` finding: an empty capture must fail the job.
+#[track_caller]
+fn assert_empty_input_fails(run: &Run, what: &str) {
+    assert_code(run, 1, what);
+    let report = json(run);
+    assert_eq!(report["exchanges"], 0, "{what}");
+    let rules: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| &f["rule"])
+        .collect();
+    assert_eq!(rules, ["no-exchanges"], "{what}");
+}
+
+#[test]
+fn an_input_without_exchanges_fails_unless_allowed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = [
+        temp_file(&dir, "empty.jsonl", b""),
+        temp_file(&dir, "blank.jsonl", b"\n  \n\t\n"),
+        temp_file(&dir, "empty.har", b""),
+        temp_file(
+            &dir,
+            "no-entries.har",
+            br#"{"log": {"version": "1.2", "entries": []}}"#,
+        ),
+        "/dev/null".to_string(),
+    ];
+    for file in &files {
+        let run = specval(&["check", "--format", "json", file]);
+        assert_empty_input_fails(&run, file);
+        let allowed = specval(&["check", "--allow-empty", file]);
+        assert_code(&allowed, 0, &format!("{file} with --allow-empty"));
+        assert!(
+            allowed.stdout.contains("0 exchanges, clean"),
+            "{}",
+            allowed.stdout
+        );
+    }
+    let piped = specval_with(&["check", "--format", "json", "-"], Some(b""));
+    assert_empty_input_fails(&piped, "empty stdin");
+    let allowed = specval_with(&["check", "--allow-empty", "-"], Some(b""));
+    assert_code(&allowed, 0, "empty stdin with --allow-empty");
+
+    // Each input counts on its own: an empty capture beside a good one still fails.
+    let run = specval(&[
+        "check",
+        "--format",
+        "json",
+        &corpus("clean.jsonl"),
+        &files[0],
+    ]);
+    assert_code(&run, 1, "a clean input and an empty one");
+    let report = json(&run);
+    assert_eq!(report["findings"][0]["source"], files[0].as_str());
+    assert_eq!(report["findings"][0]["rule"], "no-exchanges");
+    for format in ["text", "junit", "sarif"] {
+        let run = specval(&["check", "--format", format, &files[0]]);
+        assert_code(&run, 1, format);
+        assert!(
+            run.stdout.contains("no exchanges"),
+            "{format}:\n{}",
+            run.stdout
+        );
+    }
+}
+
+#[test]
+fn an_unreadable_input_among_several_is_reported_with_the_others() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let missing = dir
+        .path()
+        .join("missing.har")
+        .to_string_lossy()
+        .into_owned();
+    let clean = corpus("clean.jsonl");
+    let alone = json(&specval(&["check", "--format", "json", &clean]));
+    for format in ["text", "json", "junit", "sarif"] {
+        let run = specval(&["check", "--format", format, &clean, &missing]);
+        assert_code(&run, 2, format);
+        assert!(
+            run.stderr.starts_with("specval: error: cannot read ")
+                && run.stderr.contains("missing.har")
+                && run.stderr.lines().count() == 1,
+            "{format}: {}",
+            run.stderr
+        );
+        assert!(
+            run.stdout.contains("missing.har"),
+            "{format}:\n{}",
+            run.stdout
+        );
+        if format == "json" {
+            let report = json(&run);
+            assert_eq!(report["exchanges"], alone["exchanges"]);
+            let findings = report["findings"].as_array().expect("findings");
+            assert_eq!(findings.len(), 1, "{findings:?}");
+            assert_eq!(findings[0]["rule"], "unreadable");
+            assert_eq!(findings[0]["source"], missing.as_str());
+        }
+    }
+    // Written with -o as well.
+    let out = dir.path().join("report.json");
+    let run = specval(&[
+        "check",
+        "--format",
+        "json",
+        "-o",
+        &out.to_string_lossy(),
+        &missing,
+        &clean,
+    ]);
+    assert_code(&run, 2, "-o");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&out).expect("report")).expect("JSON");
+    assert_eq!(written["exchanges"], alone["exchanges"]);
 }
 
 #[test]
@@ -504,24 +619,25 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
     assert_code(&lenient, 0, "drift without --strict");
     let report = json(&lenient);
     assert_eq!(report["findings"], serde_json::json!([]));
-    let counts: Vec<(String, u64)> = report["drift"]["properties"]
+    let counts: Vec<(Value, u64)> = report["drift"]["properties"]
         .as_array()
         .expect("properties")
         .iter()
         .chain(report["drift"]["enum_values"].as_array().expect("values"))
         .map(|item| {
             (
-                item["value"].as_str().expect("value").to_string(),
+                item["value"].clone(),
                 item["count"].as_u64().expect("count"),
             )
         })
         .collect();
+    // The enum value is an instance value: masked (null) without --show-values.
     assert_eq!(
         counts,
         [
-            ("nickname".to_string(), 1),
-            ("nickname".to_string(), 2),
-            ("CANCELLED".to_string(), 2)
+            ("nickname".into(), 1),
+            ("nickname".into(), 2),
+            (Value::Null, 2)
         ]
     );
 
@@ -552,6 +668,44 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
         text.stdout.contains("warning: property `nickname`"),
         "{}",
         text.stdout
+    );
+}
+
+#[test]
+fn undocumented_enum_values_are_shown_only_with_show_values() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = temp_file(
+        &dir,
+        "enum.jsonl",
+        &rules_lines(&["drift-enum-value-1", "drift-enum-value-2"]),
+    );
+    for format in ["text", "json", "junit", "sarif"] {
+        for strict in [false, true] {
+            let mut args = vec!["check", "--format", format, file.as_str()];
+            if strict {
+                args.push("--strict");
+            }
+            let masked = specval(&args);
+            assert!(
+                !masked.stdout.contains("CANCELLED"),
+                "{format} (strict: {strict}): the value without --show-values:\n{}",
+                masked.stdout
+            );
+        }
+    }
+    let shown = specval(&["check", "--show-values", &file]);
+    assert!(
+        shown.stdout.contains("\"CANCELLED\" (seen 2 times)"),
+        "{}",
+        shown.stdout
+    );
+    let masked = specval(&["check", &file]);
+    assert!(
+        masked
+            .stdout
+            .contains("(value masked; --show-values shows it) (seen 2 times)"),
+        "{}",
+        masked.stdout
     );
 }
 
@@ -823,4 +977,445 @@ fn credentials_never_reach_any_output() {
     let piped = specval_with(&["check", "--show-values", "-"], Some(&bytes));
     assert_code(&piped, 1, "stdin");
     assert_clean("stdin: stdout", &piped.stdout);
+}
+
+#[test]
+fn a_har_encoded_twice_is_never_echoed_into_a_report() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let files = traffic_with_secrets(&dir);
+    let har: Value =
+        serde_json::from_str(&std::fs::read_to_string(&files[1]).expect("HAR")).expect("JSON");
+    // Megabytes of text beside the credentials: the report must not grow with them.
+    let mut big = har.clone();
+    big["log"]["comment"] = "x".repeat(4 << 20).into();
+    let as_string = |value: &Value| Value::String(value.to_string());
+    let mut log_string = har.clone();
+    log_string["log"] = as_string(&har["log"]);
+    let mut entries_string = har.clone();
+    entries_string["log"]["entries"] = as_string(&har["log"]["entries"]);
+    let cases = [
+        ("top.har", as_string(&har)),
+        ("big.har", as_string(&big)),
+        ("log.har", log_string),
+        ("entries.har", entries_string),
+    ];
+    for (name, document) in cases {
+        let file = temp_file(&dir, name, document.to_string().as_bytes());
+        for format in ["text", "json", "junit", "sarif"] {
+            for show_values in [false, true] {
+                let mut args = vec!["check", "--format", format, file.as_str()];
+                if show_values {
+                    args.push("--show-values");
+                }
+                let run = specval(&args);
+                assert_code(&run, 1, &format!("{name} {format}"));
+                assert!(
+                    run.stdout.contains("not a HAR file"),
+                    "{name} {format}:\n{}",
+                    run.stdout
+                );
+                for secret in [PUBLIC, SECRET] {
+                    assert!(
+                        !run.stdout.contains(secret) && !run.stderr.contains(secret),
+                        "{name} {format}: {secret} echoed:\n{}",
+                        run.stdout
+                    );
+                }
+                assert!(
+                    run.stdout.len() < 16 << 10,
+                    "{name} {format}: a report of {} bytes",
+                    run.stdout.len()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn an_endless_or_huge_input_stops_with_exit_2_and_a_report() {
+    // /dev/zero has no line end: reading stops at the limit (64 MiB by default).
+    let run = specval(&["check", "--format", "json", "/dev/zero"]);
+    assert_code(&run, 2, "/dev/zero");
+    let report = json(&run);
+    assert_eq!(report["findings"][0]["rule"], "too-large");
+    assert!(
+        run.stderr.contains("larger than the limit"),
+        "{}",
+        run.stderr
+    );
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let good = rules_lines(&["status-undocumented"]);
+    let mut bytes = good.clone();
+    bytes.extend(format!("{{\"id\": \"{}\"}}\n", "x".repeat(2 << 20)).as_bytes());
+    bytes.extend(&good);
+    let file = temp_file(&dir, "huge-line.jsonl", &bytes);
+    let run = specval(&["check", "--format", "json", "--max-entry-size", "1M", &file]);
+    assert_code(&run, 2, "a line over the limit");
+    let report = json(&run);
+    let found: Vec<(Value, Value, Value)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| (f["exchange"].clone(), f["rule"].clone(), f["line"].clone()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (0.into(), "status-documented".into(), 1.into()),
+            (1.into(), "too-large".into(), 2.into()),
+        ]
+    );
+    assert!(
+        run.stdout.len() < 16 << 10,
+        "the report does not hold the line"
+    );
+    // Under the limit the same file is read to the end.
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 1, "the default limit");
+    assert_eq!(json(&run)["exchanges"], 3);
+    // A size that is not one is refused.
+    let run = specval(&["check", "--max-entry-size", "lots", &file]);
+    assert_code(&run, 2, "a bad size");
+}
+
+#[test]
+fn sarif_results_point_at_the_line_of_their_entry() {
+    for name in ["rules.jsonl", "rules.har"] {
+        let file = corpus(name);
+        // rules.jsonl holds a line that is not UTF-8 on purpose.
+        let bytes = std::fs::read(&file).expect("corpus");
+        let lines: Vec<String> = String::from_utf8_lossy(&bytes)
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let run = specval(&["check", "--format", "sarif", &file]);
+        assert_code(&run, 1, name);
+        let sarif = json(&run);
+        let results = sarif["runs"][0]["results"].as_array().expect("results");
+        let mut checked = 0;
+        for result in results {
+            let line = result["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{name}: a result without region.startLine: {result}"));
+            assert!(
+                line >= 1 && line as usize <= lines.len(),
+                "{name}: line {line}"
+            );
+            let Some(id) = result["properties"]["id"].as_str() else {
+                continue;
+            };
+            let at = line as usize - 1;
+            if name.ends_with(".jsonl") {
+                let record: Value = serde_json::from_str(&lines[at]).expect("a record");
+                assert_eq!(record["id"], id, "{name}: line {line}");
+            } else {
+                // The `{` of the entry, whose comment (the id) follows within the entry.
+                assert_eq!(lines[at].trim(), "{", "{name}: line {line}");
+                let comment = format!("\"comment\": \"{id}\"");
+                assert!(
+                    lines[at..].iter().take(4).any(|l| l.contains(&comment)),
+                    "{name}: line {line} does not start the entry {id}"
+                );
+            }
+            checked += 1;
+        }
+        assert!(checked > 20, "{name}: only {checked} results checked");
+    }
+}
+
+#[test]
+fn a_security_requirement_naming_an_undeclared_scheme_is_refused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // A spec whose top-level security misspells a scheme: every operation would be open.
+    let spec = std::fs::read_to_string(root().join("spec/openapi.yaml")).expect("spec");
+    let broken = spec.replacen(
+        "security:\n  - public-api-key: []\n    private-secret-key: []",
+        "security:\n  - public-api-key: []\n    private-secret-keys: []",
+        1,
+    );
+    assert_ne!(broken, spec);
+    let spec_file = temp_file(&dir, "openapi.yaml", broken.as_bytes());
+    let clean = corpus("clean.jsonl");
+    let run = specval(&["--spec", &spec_file, "check", &clean]);
+    assert_code(&run, 2, "--spec");
+    assert!(
+        run.stderr.contains("#/security/0/private-secret-keys")
+            && run.stderr.contains("does not declare"),
+        "{}",
+        run.stderr
+    );
+
+    // A contract directory whose manifest does the same.
+    let contract = dir.path().join("schemas");
+    copy_dir(&root().join("generated/schemas"), &contract);
+    let manifest = contract.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).expect("manifest");
+    let mut value: Value = serde_json::from_str(&text).expect("JSON");
+    value["operations"][0]["security"] = serde_json::json!([["public-api-key", "nope"]]);
+    std::fs::write(&manifest, value.to_string()).expect("write");
+    let run = specval(&["--contract", &contract.to_string_lossy(), "check", &clean]);
+    assert_code(&run, 2, "--contract");
+    assert!(run.stderr.contains("'nope'"), "{}", run.stderr);
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir") {
+        let path = entry.expect("entry").path();
+        let target = to.join(path.file_name().expect("name"));
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+#[test]
+fn base_paths_behind_a_gateway_and_merchant_paths_are_matched() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = std::fs::read_to_string(corpus("clean.jsonl")).expect("clean.jsonl");
+    // {base_url} is any address ending in /v1; {merchant_base_url} any address.
+    let moved = clean
+        .replace(
+            "https://sandbox.invalid/v1/",
+            "https://host.example/gateway/eu/v1/",
+        )
+        .replace("\"path\": \"/v1/", "\"path\": \"/gateway/v1/")
+        .replace(
+            "https://merchant.example.com/v1/banking/transfers",
+            "https://merchant.example.com/hooks/v1/banking/transfers",
+        );
+    assert!(moved.contains("/hooks/v1/") && moved.contains("/gateway/v1/"));
+    let file = temp_file(&dir, "moved.jsonl", moved.as_bytes());
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 0, "behind a gateway path");
+    let report = json(&run);
+    let alone = json(&specval(&[
+        "check",
+        "--format",
+        "json",
+        &corpus("clean.jsonl"),
+    ]));
+    assert_eq!(report["operations"], alone["operations"]);
+    assert!(report["operations"]["incomingTransfer"]["exchanges"].as_u64() > Some(0));
+
+    // A contract whose server is one fixed address: other bases need --base-url.
+    let contract = dir.path().join("schemas");
+    copy_dir(&root().join("generated/schemas"), &contract);
+    let manifest = contract.join("manifest.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).expect("manifest")).expect("JSON");
+    value["servers"] = serde_json::json!([{"url": "https://api.example.com/v1", "variables": {}}]);
+    std::fs::write(&manifest, value.to_string()).expect("write");
+    let contract = contract.to_string_lossy().into_owned();
+    let run = specval(&["--contract", &contract, "check", "--format", "json", &file]);
+    assert_code(&run, 1, "a fixed server");
+    assert!(
+        run.stdout.contains("is not under a base path of the API"),
+        "{}",
+        run.stdout
+    );
+    let run = specval(&[
+        "--contract",
+        &contract,
+        "check",
+        "--base-url",
+        "https://host.example/gateway/eu/v1",
+        "--base-url",
+        "/gateway/v1",
+        &file,
+    ]);
+    assert_code(&run, 0, "with --base-url");
+}
+
+#[test]
+fn a_credential_declared_as_a_parameter_too_is_never_shown() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // The spec declares private-secret-key as a header parameter of getAccount as well, with a
+    // rule the recorded value breaks.
+    let spec = std::fs::read_to_string(root().join("spec/openapi.yaml")).expect("spec");
+    let declared = spec.replacen(
+        "      operationId: getAccount\n",
+        "      operationId: getAccount\n      parameters:\n        - {name: private-secret-key, in: header, required: true, schema: {type: string, pattern: '^sk_test_'}}\n",
+        1,
+    );
+    assert_ne!(declared, spec);
+    let spec_file = temp_file(&dir, "openapi.yaml", declared.as_bytes());
+    let files = traffic_with_secrets(&dir);
+    for format in ["text", "json", "junit", "sarif"] {
+        let run = specval(&[
+            "--spec",
+            &spec_file,
+            "check",
+            "--show-values",
+            "--format",
+            format,
+            &files[0],
+            &files[1],
+        ]);
+        assert_code(&run, 1, format);
+        assert!(
+            run.stdout.contains("header:private-secret-key"),
+            "{format}: the parameter has findings:\n{}",
+            run.stdout
+        );
+        for secret in [PUBLIC, SECRET] {
+            assert!(!run.stdout.contains(secret), "{format}: {secret} shown");
+        }
+    }
+}
+
+#[test]
+fn a_reader_that_closes_stdout_ends_the_run_quietly() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Far more than a pipe holds (64 KiB), so that the write meets the closed pipe whenever
+    // the reader closes it.
+    let lines = rules_lines(&["status-undocumented", "response-schema"]);
+    let file = temp_file(&dir, "many.jsonl", &lines.repeat(2000));
+    for (args, code) in [
+        (vec!["check", file.as_str()], 1),
+        (vec!["check", "--format", "json", file.as_str()], 1),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_specval"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("specval starts");
+        // `| head -0`: the reader goes away without reading.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("specval runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(stderr, "", "{args:?}: nothing on stderr");
+        assert_eq!(output.status.code(), Some(code), "{args:?}: the verdict");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_report_file_gets_the_usual_mode_and_a_link_is_written_through() {
+    use std::os::unix::fs::{PermissionsExt as _, symlink};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let rules = corpus("rules.jsonl");
+    let mode = |path: &Path| {
+        std::fs::metadata(path)
+            .expect("metadata")
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let report = |path: &Path| {
+        let run = specval(&[
+            "check",
+            "--format",
+            "json",
+            "-o",
+            &path.to_string_lossy(),
+            &rules,
+        ]);
+        assert_code(&run, 1, &path.to_string_lossy());
+    };
+    // A new file: what any program's new file gets (0666 less the umask), not 0600.
+    let usual = dir.path().join("usual");
+    std::fs::write(&usual, "").expect("write");
+    let new = dir.path().join("new.json");
+    report(&new);
+    assert_eq!(mode(&new), mode(&usual));
+    assert_ne!(
+        mode(&new),
+        0o600,
+        "the umask of this test run hides the difference"
+    );
+    // An existing file keeps its mode.
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old").expect("write");
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    report(&kept);
+    assert_eq!(mode(&kept), 0o640);
+    assert!(
+        std::fs::read_to_string(&kept)
+            .expect("report")
+            .starts_with('{')
+    );
+    // A link is written through: the link stays, its target gets the report.
+    let targets = dir.path().join("artifacts");
+    std::fs::create_dir(&targets).expect("mkdir");
+    let target = targets.join("report.json");
+    std::fs::write(&target, "old").expect("write");
+    let link = dir.path().join("link.json");
+    symlink("artifacts/report.json", &link).expect("symlink");
+    report(&link);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&target).expect("target")).expect("JSON");
+    assert_eq!(written["format"], 1);
+    // A dangling link: its target is created.
+    let dangling = dir.path().join("dangling.json");
+    symlink(targets.join("later.json"), &dangling).expect("symlink");
+    report(&dangling);
+    assert!(targets.join("later.json").is_file());
+    assert!(
+        std::fs::symlink_metadata(&dangling)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+}
+
+/// The peak resident memory (KiB) of a run, from the kernel's own accounting of the child.
+#[cfg(target_os = "linux")]
+// The child is reaped by wait4, which std does not know of.
+#[allow(clippy::zombie_processes)]
+fn peak_rss_kib(args: &[&str]) -> (i32, i64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("specval starts");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, which nothing else waits for.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss)
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn memory_does_not_grow_with_the_findings() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // 50,000 exchanges that match no operation: a finding each, of some 400 bytes, and
+    // cheap to check. Held in memory they took some 45 MiB more than the run itself (and
+    // SARIF, which built the whole log as one value, much more).
+    let mut bytes = Vec::new();
+    for i in 0..50_000 {
+        let path = format!("/v1/nowhere/{i:06}/{}", "y".repeat(240));
+        bytes.extend(
+            serde_json::json!({"request": {"method": "GET", "path": path}})
+                .to_string()
+                .as_bytes(),
+        );
+        bytes.push(b'\n');
+    }
+    let file = temp_file(&dir, "unmatched.jsonl", &bytes);
+    let (_, baseline) = peak_rss_kib(&["check", "--quiet", &corpus("clean.jsonl")]);
+    for format in ["text", "sarif"] {
+        let (code, peak) = peak_rss_kib(&["check", "--quiet", "--format", format, &file]);
+        assert_eq!(code, 1, "{format}");
+        assert!(
+            peak < baseline + 20 * 1024,
+            "{format}: {peak} KiB at the peak, {baseline} KiB for a clean run"
+        );
+    }
 }

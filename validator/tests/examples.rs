@@ -85,6 +85,59 @@ fn invalid_examples_are_listed_with_their_pointer_and_rule() {
 }
 
 #[test]
+fn examples_are_reported_in_every_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("examples.yaml");
+    std::fs::write(&spec, DOCUMENT).unwrap();
+    let run = |format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+            .args(["examples", "--format", format, "--spec"])
+            .arg(&spec)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "{format}");
+        String::from_utf8(output.stdout).unwrap()
+    };
+    // JUnit: a testcase per example, a failure per invalid one.
+    let junit = run("junit");
+    let xml = roxmltree::Document::parse(&junit).expect("JUnit is XML");
+    let count = |tag: &str| xml.descendants().filter(|n| n.has_tag_name(tag)).count();
+    assert_eq!((count("testcase"), count("failure")), (8, 4), "{junit}");
+
+    // SARIF: a result per violation, at the line of its example in the document.
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF is JSON");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    assert_eq!(results.len(), 4);
+    let line_of = |needle: &str| DOCUMENT.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let lines: Vec<u64> = results
+        .iter()
+        .map(|r| {
+            assert!(
+                r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("examples.yaml")
+            );
+            r["locations"][0]["physicalLocation"]["region"]["startLine"]
+                .as_u64()
+                .expect("startLine")
+        })
+        .collect();
+    for needle in [
+        "bad: {value: not-a-uuid}",
+        "wrongType:",
+        "- {size: 4}",
+        "examples: [2, -1.5]",
+    ] {
+        let line = line_of(needle) as u64;
+        assert!(
+            lines.contains(&line),
+            "no result at line {line} ({needle}): {lines:?}"
+        );
+    }
+}
+
+#[test]
 fn only_schema_valid_examples_become_round_trip_tests() {
     let doc = specgen::load::load_str(DOCUMENT, "examples.yaml").unwrap();
     let files = specgen::generate_crate(&doc, &specgen::Options::default()).unwrap();

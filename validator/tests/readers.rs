@@ -21,7 +21,21 @@ fn webhooks() -> Vec<(String, String)> {
     vec![("POST".to_owned(), "/v1/banking/transfers".to_owned())]
 }
 
+/// The entries of `bytes`, without the lines exchanges start on (see
+/// every_entry_knows_the_line_it_starts_on).
 fn read_bytes(source: &str, bytes: &[u8], format: Format) -> Vec<Entry> {
+    read_with_lines(source, bytes, format)
+        .into_iter()
+        .map(|entry| {
+            entry.map(|exchange| Exchange {
+                line: None,
+                ..exchange
+            })
+        })
+        .collect()
+}
+
+fn read_with_lines(source: &str, bytes: &[u8], format: Format) -> Vec<Entry> {
     let mut entries = Vec::new();
     read::read(source, bytes, format, &webhooks(), &mut |entry| {
         entries.push(entry)
@@ -50,6 +64,7 @@ fn text(text: &str) -> Option<Body> {
 fn exchange(index: usize, id: Option<&str>, source: &str, request: Request) -> Exchange {
     Exchange {
         index,
+        line: None,
         id: id.map(str::to_owned),
         source: source.to_owned(),
         kind: Some(ExchangeKind::Operation),
@@ -71,6 +86,7 @@ fn response(status: u16, headers: &[(&str, &str)], body: Option<Body>) -> Option
         status,
         headers: strings(headers),
         body,
+        mime_type: None,
     })
 }
 
@@ -150,9 +166,32 @@ fn oks(entries: Vec<Entry>) -> Vec<Exchange> {
         .collect()
 }
 
+/// The exchanges of `clean.har` with the media types its `postData` and `content` state.
+fn clean_har_exchanges(source: &str) -> Vec<Exchange> {
+    let json = Some("application/json".to_string());
+    let mime_types = [
+        (json.clone(), json.clone()),
+        (None, json.clone()),
+        (json.clone(), Some("x-unknown".into())),
+        (None, Some("application/octet-stream".into())),
+        (json.clone(), None),
+    ];
+    let mut exchanges = clean_exchanges(source);
+    for (exchange, (request, response)) in exchanges.iter_mut().zip(mime_types) {
+        exchange.request.mime_type = request;
+        if let Some(answer) = exchange.response.as_mut() {
+            answer.mime_type = response;
+        }
+    }
+    exchanges
+}
+
 #[test]
 fn clean_har_reads_into_the_exact_exchanges() {
-    assert_eq!(oks(read_file("clean.har")), clean_exchanges("clean.har"));
+    assert_eq!(
+        oks(read_file("clean.har")),
+        clean_har_exchanges("clean.har")
+    );
 }
 
 #[test]
@@ -227,18 +266,23 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
     let source = "shapes.har";
     let entries = read_file(source);
     let expected = vec![
-        malformed(source, 0, None, "entry 0: request is missing"),
+        malformed(source, 0, Some(2), "entry 0: request is missing"),
         malformed(
             source,
             1,
-            None,
+            Some(3),
             "entry 1: request.url is a number, expected a string",
         ),
-        malformed(source, 2, None, "entry 2 is a string, expected an object"),
+        malformed(
+            source,
+            2,
+            Some(4),
+            "entry 2 is a string, expected an object",
+        ),
         malformed(
             source,
             3,
-            None,
+            Some(5),
             "entry 3: request.url is neither an absolute URL nor a path starting with /; \
              request.headers[0].value is an object, expected a string; \
              response.status is a string, expected an HTTP status code",
@@ -246,14 +290,14 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
         malformed(
             source,
             4,
-            None,
+            Some(6),
             "entry 4: request.postData.text is not valid base64 (Invalid symbol 37, offset 0.); \
-             response.content.encoding is \"gzip\", expected \"base64\"",
+             response.content.encoding is a string of 4 bytes, masked: xxxx, expected \"base64\"",
         ),
         malformed(
             source,
             5,
-            None,
+            Some(7),
             "entry 5: request.method is empty; request.headers[0] has 3 items, expected 2; \
              response.status is 1000, expected an HTTP status code",
         ),
@@ -264,6 +308,26 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
     ];
     assert_eq!(entries, expected);
 }
+
+#[test]
+fn every_entry_knows_the_line_it_starts_on() {
+    let lines = |name: &str| -> Vec<Option<usize>> {
+        let bytes = std::fs::read(input(name)).unwrap();
+        read_with_lines(name, &bytes, read::detect(name, &bytes))
+            .into_iter()
+            .map(|entry| match entry {
+                Ok(exchange) => exchange.line,
+                Err(malformed) => malformed.line,
+            })
+            .collect()
+    };
+    assert_eq!(lines("clean.jsonl"), [1, 3, 4, 6, 7].map(Some));
+    assert_eq!(lines("shapes.har"), [2, 3, 4, 5, 6, 7, 8].map(Some));
+    assert_eq!(lines("clean.har"), CLEAN_HAR_LINES.map(Some));
+}
+
+/// The lines the entries of clean.har start on (`{` of each element of `log.entries`).
+const CLEAN_HAR_LINES: [usize; 5] = [7, 39, 54, 67, 81];
 
 #[test]
 fn body_not_json_is_text_for_the_checker() {
@@ -281,7 +345,7 @@ fn body_not_json_is_text_for_the_checker() {
 fn a_truncated_har_delivers_every_entry_before_the_cut() {
     let source = "truncated.har";
     let entries = read_file(source);
-    let mut expected: Vec<Entry> = clean_exchanges(source)
+    let mut expected: Vec<Entry> = clean_har_exchanges(source)
         .into_iter()
         .take(3)
         .map(Ok)
@@ -297,33 +361,38 @@ fn a_truncated_har_delivers_every_entry_before_the_cut() {
 
 #[test]
 fn a_har_that_is_not_a_har_is_one_malformed_entry() {
+    // An empty file has no entries, like an empty JSON Lines file: the run reports it.
+    assert_eq!(read_file("empty.har"), vec![]);
     let cases = [
-        ("empty.har", None, "not a HAR file: the input is empty"),
         (
             "not-json.har",
-            Some(1),
+            1,
             "not a HAR file: expected value at line 1 column 1",
         ),
         (
             "entries-not-array.har",
-            Some(1),
+            1,
             "not a HAR file: invalid type: map, expected log.entries to be an array at line 1 column 40",
         ),
         (
             "no-entries.har",
-            Some(1),
+            1,
             "not a HAR file: log.entries is missing at line 1 column 26",
         ),
         (
             "trailing.har",
-            Some(1),
+            1,
             "stopped after 0 entries: trailing characters at line 1 column 26",
         ),
     ];
     for (name, line, message) in cases {
         let bytes = std::fs::read(input(name)).unwrap();
         let entries = read_bytes(name, &bytes, Format::Har);
-        assert_eq!(entries, vec![malformed(name, 0, line, message)], "{name}");
+        assert_eq!(
+            entries,
+            vec![malformed(name, 0, Some(line), message)],
+            "{name}"
+        );
     }
     let entries = read_bytes("array", b"[1, 2]", Format::Har);
     assert_eq!(
@@ -385,7 +454,7 @@ fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
             source,
             7,
             Some(9),
-            "line 9: kind is \"webhook\", expected \"operation\" or \"notification\"; \
+            "line 9: kind is a string of 7 bytes, masked: xxxxxxx, expected \"operation\" or \"notification\"; \
              request has more than one of body, bodyText and bodyBase64",
         ),
         malformed(
@@ -457,6 +526,9 @@ fn urls_split_into_path_and_decoded_query() {
         json!({"request": {"method": "post", "url": "https://anywhere:9/v1/banking/transfers"}}),
         json!({"request": {"method": "GET", "url": "https://h/v1/banking/transfers"}}),
         json!({"request": {"method": "POST", "url": "https://h/v1/banking/transfers/"}}),
+        // After the receiver's own base path, on a segment boundary only.
+        json!({"request": {"method": "POST", "url": "https://merchant/hooks/v1/banking/transfers"}}),
+        json!({"request": {"method": "POST", "url": "https://merchant/hooksv1/banking/transfers"}}),
     ]
     .map(|line| line.to_string())
     .join("\n");
@@ -465,7 +537,10 @@ fn urls_split_into_path_and_decoded_query() {
         .map(|entry| entry.unwrap().kind.unwrap())
         .collect();
     use ExchangeKind::{Notification, Operation};
-    assert_eq!(kinds, [Notification, Operation, Operation]);
+    assert_eq!(
+        kinds,
+        [Notification, Operation, Operation, Notification, Operation]
+    );
 }
 
 const DEPTH: usize = 100_000;
@@ -738,4 +813,73 @@ fn throughput() {
         mb(&jsonl, value),
         mb(&jsonl, reader)
     );
+}
+
+/// Reads with a small entry limit: the entries before the large one, and the error.
+fn read_limited(bytes: &[u8], format: Format, max_entry: usize) -> (Vec<Entry>, io::Error) {
+    let mut entries = Vec::new();
+    let limits = read::Limits { max_entry };
+    let err = read::read_limited("big", bytes, format, &webhooks(), limits, &mut |entry| {
+        entries.push(entry)
+    })
+    .expect_err("an entry over the limit stops the read");
+    (entries, err)
+}
+
+#[test]
+fn an_entry_over_the_size_limit_stops_the_read_after_the_entries_before_it() {
+    let big = "x".repeat(4096);
+    let good = r#"{"request": {"method": "GET", "url": "/v1/a"}}"#;
+    let jsonl = format!("{good}\n\n{{\"id\": \"{big}\"}}\n{good}\n");
+    let (entries, err) = read_limited(jsonl.as_bytes(), Format::JsonLines, 1024);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].as_ref().expect("the first line").line, Some(1));
+    let large = read::TooLarge::of(&err).expect("a TooLarge");
+    assert_eq!((large.index, large.line, large.limit), (1, Some(3), 1024));
+    assert!(
+        err.to_string()
+            .starts_with("line 3 is larger than the limit of 1024 bytes")
+    );
+    // Under the limit, the same line is read.
+    assert_eq!(
+        read_bytes("big", jsonl.as_bytes(), Format::JsonLines).len(),
+        3
+    );
+
+    let har = format!(
+        "{{\"log\": {{\"entries\": [\n  {good},\n  {{\"comment\": \"{big}\"}},\n  {good}\n]}}}}"
+    );
+    let (entries, err) = read_limited(har.as_bytes(), Format::Har, 1024);
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].as_ref().expect("the first entry").line, Some(2));
+    let large = read::TooLarge::of(&err).expect("a TooLarge");
+    assert_eq!((large.index, large.line), (1, Some(3)));
+    assert!(
+        err.to_string()
+            .starts_with("entry 1 (line 3) is larger than the limit")
+    );
+    assert_eq!(read_bytes("big", har.as_bytes(), Format::Har).len(), 3);
+
+    // Outside the entries, and a string that never ends.
+    let head = format!("{{\"log\": {{\"comment\": \"{big}\", \"entries\": []}}}}");
+    let (entries, err) = read_limited(head.as_bytes(), Format::Har, 1024);
+    assert_eq!(entries, vec![]);
+    assert!(
+        err.to_string()
+            .starts_with("the HAR before log.entries is larger")
+    );
+    let endless = std::io::repeat(b'x');
+    let mut prefix = b"{\"log\": {\"entries\": [{\"comment\": \"".to_vec();
+    prefix.extend(std::iter::repeat_n(b'y', 10));
+    let reader = BufReader::new(io::Cursor::new(prefix).chain(endless));
+    let err = read::read_limited(
+        "endless",
+        reader,
+        Format::Har,
+        &webhooks(),
+        read::Limits { max_entry: 1 << 20 },
+        &mut |_| {},
+    )
+    .expect_err("stops");
+    assert!(read::TooLarge::of(&err).is_some(), "{err}");
 }

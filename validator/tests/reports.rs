@@ -28,6 +28,7 @@ fn finding(
         exchange,
         id: id.map(str::to_string),
         source: source.to_string(),
+        line: None,
         part,
         operation: operation.map(str::to_string),
         pointer: pointer.to_string(),
@@ -81,7 +82,7 @@ fn key(operation: &str, part: Part, location: &str, value: &str) -> DriftKey {
         operation: operation.to_string(),
         part,
         location: location.to_string(),
-        value: value.to_string(),
+        value: Some(value.to_string()),
     }
 }
 
@@ -179,6 +180,7 @@ fn sample() -> RunReport {
         findings,
         drift,
         outcomes,
+        unreadable: Vec::new(),
     }
 }
 
@@ -217,7 +219,11 @@ fn sarif_snapshot() {
 #[test]
 fn the_dispatcher_and_the_modules_write_the_same() {
     let report = sample();
-    type Writer = fn(&RunReport, &mut dyn std::io::Write) -> std::io::Result<()>;
+    type Writer = fn(
+        &RunReport,
+        &dyn report::records::Records,
+        &mut dyn std::io::Write,
+    ) -> std::io::Result<()>;
     let modules: [(Format, Writer); 4] = [
         (Format::Text, report::text::write),
         (Format::Json, report::json::write),
@@ -226,7 +232,7 @@ fn the_dispatcher_and_the_modules_write_the_same() {
     ];
     for (format, write) in modules {
         let mut out = Vec::new();
-        write(&report, &mut out).unwrap();
+        write(&report, &report, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             render(&report, format),

@@ -48,6 +48,11 @@ fn corpus(name: &str) -> PathBuf {
 }
 
 fn run_paths(paths: &[PathBuf], strict: bool) -> RunReport {
+    run_showing(paths, strict, false)
+}
+
+/// A run with `--show-values` or without: only then does the drift hold enum values.
+fn run_showing(paths: &[PathBuf], strict: bool, show_values: bool) -> RunReport {
     let inputs: Vec<String> = paths
         .iter()
         .map(|path| path.to_string_lossy().into_owned())
@@ -55,10 +60,11 @@ fn run_paths(paths: &[PathBuf], strict: bool) -> RunReport {
     let options = RunOptions {
         check: CheckOptions {
             strict,
-            show_values: false,
+            show_values,
         },
         keep_outcomes: true,
         progress: false,
+        ..RunOptions::default()
     };
     run(contract(), &inputs, options).expect("the inputs can be read")
 }
@@ -424,6 +430,7 @@ fn the_corpus_covers_every_rule_of_the_checker() {
         ("reply", "required"),
         ("reply", "status-documented"),
         ("reply", "reply"),
+        ("reply", "reply-rejects-valid"),
     ];
     let strict_rules = [
         ("request", "undocumented-property"),
@@ -632,7 +639,7 @@ fn a_har_nesting_bomb_is_a_finding_and_the_run_goes_on() {
                 "json".into(),
                 String::new(),
             ),
-            (None, "entry".into(), "malformed".into(), String::new()),
+            (None, "entry".into(), "malformed".into(), "line:1".into()),
         ],
     );
     assert_eq!(report.per_operation["createAccount"].exchanges, 3);
@@ -647,13 +654,13 @@ fn drift_key(operation: &str, part: Part, location: &str, value: &str) -> DriftK
         operation: operation.into(),
         part,
         location: location.into(),
-        value: value.into(),
+        value: Some(value.into()),
     }
 }
 
 #[test]
 fn drift_counts_what_repeats() {
-    let report = run_one(&corpus("rules.jsonl"), false);
+    let report = run_showing(&[corpus("rules.jsonl")], false, true);
     let properties = BTreeMap::from([
         (drift_key("createAccount", Part::Request, "", "nickname"), 1),
         (drift_key("getAccount", Part::Response, "", "nickname"), 2),
@@ -690,7 +697,7 @@ fn drift_counts_what_repeats() {
     assert_eq!(report.drift.statuses, statuses);
 
     // Over both files the counts add up.
-    let both = run_paths(&[corpus("rules.jsonl"), corpus("rules.har")], false);
+    let both = run_showing(&[corpus("rules.jsonl"), corpus("rules.har")], false, true);
     let double = |map: &BTreeMap<DriftKey, u64>| -> BTreeMap<DriftKey, u64> {
         map.iter().map(|(k, n)| (k.clone(), n * 2)).collect()
     };
@@ -699,7 +706,26 @@ fn drift_counts_what_repeats() {
     assert_eq!(both.drift.statuses, double(&statuses));
 
     // Strict mode counts the same drift.
-    assert_eq!(run_one(&corpus("rules.jsonl"), true).drift, report.drift);
+    let strict = run_showing(&[corpus("rules.jsonl")], true, true);
+    assert_eq!(strict.drift, report.drift);
+    // Without --show-values the enum values are masked; the counts per place stay.
+    let masked = run_one(&corpus("rules.jsonl"), false);
+    assert_eq!(masked.drift.properties, report.drift.properties);
+    let unvalued: BTreeMap<DriftKey, u64> = report
+        .drift
+        .enum_values
+        .iter()
+        .map(|(key, n)| {
+            (
+                DriftKey {
+                    value: None,
+                    ..key.clone()
+                },
+                *n,
+            )
+        })
+        .collect();
+    assert_eq!(masked.drift.enum_values, unvalued);
 }
 
 /// In strict mode a masked enum value reads `value a value is not documented`.
@@ -738,13 +764,47 @@ fn a_body_the_spec_does_not_show_may_be_text() {
     assert!(report.findings.is_empty(), "{}", describe(&report.findings));
 }
 
+/// A HAR exporter that leaves out the Content-Type header still states the body's media type
+/// in `postData.mimeType` / `content.mimeType`: that is the content type then.
+#[test]
+fn a_har_mime_type_stands_for_a_missing_content_type_header() {
+    let mut har: Value =
+        serde_json::from_str(&std::fs::read_to_string(corpus("clean.har")).expect("clean.har"))
+            .expect("JSON");
+    let mut stripped = 0;
+    for entry in har["log"]["entries"].as_array_mut().expect("entries") {
+        for message in ["request", "response"] {
+            let has_body = !entry[message]["postData"]["mimeType"].is_null()
+                || !entry[message]["content"]["mimeType"].is_null();
+            if let Some(headers) = entry[message]["headers"].as_array_mut() {
+                let before = headers.len();
+                headers.retain(|h| {
+                    !h["name"]
+                        .as_str()
+                        .is_some_and(|name| name.eq_ignore_ascii_case("content-type"))
+                });
+                if has_body && headers.len() < before {
+                    stripped += 1;
+                }
+            }
+        }
+    }
+    assert!(
+        stripped > 10,
+        "only {stripped} Content-Type headers removed"
+    );
+    let file = write_temp(".har", har.to_string().as_bytes());
+    let report = run_temp(&file);
+    assert!(report.findings.is_empty(), "{}", describe(&report.findings));
+}
+
 // ---------------------------------------------------------------------------------------------
 // The traffic of the end-to-end tests
 // ---------------------------------------------------------------------------------------------
 
 #[test]
 fn the_e2e_traffic_keeps_the_contract() {
-    let report = run_one(&traffic("e2e.har"), false);
+    let report = run_showing(&[traffic("e2e.har")], false, true);
     assert!(
         report.findings.is_empty(),
         "tests/traffic/e2e.har:\n{}",
@@ -763,7 +823,7 @@ fn the_e2e_traffic_keeps_the_contract() {
         .drift
         .enum_values
         .keys()
-        .map(|key| key.value.as_str())
+        .filter_map(|key| key.value.as_deref())
         .collect();
     assert_eq!(values, BTreeSet::from(["CANCELLED", "TRANSFER_NOT_FOUND"]));
     let strict = run_one(&traffic("e2e.har"), true);

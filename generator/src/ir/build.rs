@@ -134,7 +134,7 @@ impl<'a> Builder<'a> {
         }
 
         let security_schemes = self.security_schemes()?;
-        let default_security = security_requirements(root.get("security"));
+        let default_security = self.security_requirements(root.get("security"), "#/security")?;
 
         let mut operations = Vec::new();
         if let Some(paths) = root.get("paths").and_then(as_object) {
@@ -707,7 +707,7 @@ impl<'a> Builder<'a> {
         }
 
         let security = match op_map.get("security") {
-            Some(value) => security_requirements(Some(value)),
+            Some(value) => self.security_requirements(Some(value), &child(at, "security"))?,
             None => default_security.to_vec(),
         };
         let _ = item;
@@ -798,6 +798,31 @@ impl<'a> Builder<'a> {
             schema: self.contract_schema(&schema, &schema_at)?,
             examples,
         }))
+    }
+
+    /// The scheme names of a `security` list at `at`, each of which must be declared under
+    /// `components/securitySchemes` (a requirement naming an undeclared one could never be
+    /// checked, and would quietly leave the operation open).
+    fn security_requirements(&self, value: Option<&Value>, at: &str) -> Result<Vec<Vec<String>>> {
+        let requirements = security_requirements(value);
+        let declared = self
+            .doc
+            .pointer("#/components/securitySchemes")
+            .and_then(as_object);
+        for (index, requirement) in requirements.iter().enumerate() {
+            for name in requirement {
+                if !declared.is_some_and(|schemes| schemes.contains_key(name)) {
+                    return Err(spec_error(
+                        self.doc,
+                        &child(&child(at, &index.to_string()), name),
+                        format!(
+                            "security names the scheme '{name}', which components/securitySchemes does not declare"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(requirements)
     }
 
     fn security_schemes(&self) -> Result<Vec<SecurityScheme>> {

@@ -15,6 +15,7 @@
 //! | `request.query` | the query of `request.url`, decoded; `request.queryString` only when the URL has no query (exporters disagree on whether `queryString` values are decoded, the URL is what was sent) |
 //! | `request.headers` | `request.headers` (`[{"name", "value"}]`) |
 //! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded) |
+//! | `request.mime_type`, `response.mime_type` | `postData.mimeType`, `content.mimeType`: the body's media type when the headers have no Content-Type |
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
@@ -25,17 +26,21 @@
 //! (`entry 3: request.url is missing`) and the next entry is read. A syntax error, a cut-off
 //! file or an I/O error ends the file with one `Malformed` (`stopped after 41 entries: EOF
 //! while parsing ...`, with the line of the error), after all the entries before it have
-//! been delivered. A file that is not a HAR at all (empty, not JSON, no `log.entries`
-//! array) gives one `Malformed` starting `not a HAR file:`.
+//! been delivered. A file that is not a HAR at all (not JSON, no `log.entries` array) gives
+//! one `Malformed` starting `not a HAR file:`. An empty file (nothing but whitespace) has no
+//! entries, like an empty JSON Lines file.
 
+use std::cell::Cell;
 use std::fmt;
 use std::io::{self, BufRead, BufReader};
+use std::rc::Rc;
 
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::{
-    Context, Field, Id, Pairs, Status, object_shape, parse_query, skip_bom, split_target, text_body,
+    Context, Field, Id, Limits, Pairs, Status, TooLarge, object_shape, parse_query, skip_bom,
+    split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, Request, Response};
 
@@ -44,6 +49,7 @@ pub fn read(
     source_name: &str,
     mut reader: impl BufRead,
     webhook_paths: &[(String, String)],
+    limits: Limits,
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
     skip_bom(&mut reader)?;
@@ -51,36 +57,125 @@ pub fn read(
         source: source_name,
         webhook_paths,
     };
+    let meter = Rc::new(Meter {
+        limit: limits.max_entry as u64,
+        ..Meter::default()
+    });
     let mut state = State {
         context: &context,
         sink,
         entries: 0,
         phase: Phase::Start,
+        meter: Rc::clone(&meter),
     };
     // serde_json reads byte by byte; a BufReader makes that cheap whatever `reader` is.
-    let mut deserializer =
-        serde_json::Deserializer::from_reader(BufReader::with_capacity(1 << 16, reader));
+    let mut deserializer = serde_json::Deserializer::from_reader(Metered {
+        inner: BufReader::with_capacity(1 << 16, reader),
+        meter: Rc::clone(&meter),
+    });
     let result = Top(&mut state)
         .deserialize(&mut deserializer)
         .and_then(|()| deserializer.end());
     let Err(err) = result else {
         return Ok(());
     };
+    if meter.over.get() {
+        let (place, line) = match state.phase {
+            Phase::Entries => {
+                let line = meter.entry_line.get();
+                (format!("entry {} (line {line})", state.entries), Some(line))
+            }
+            Phase::Start | Phase::Log => ("the HAR before log.entries".to_owned(), None),
+            Phase::After => ("the HAR after log.entries".to_owned(), None),
+        };
+        return Err(TooLarge {
+            index: state.entries,
+            line,
+            limit: limits.max_entry,
+            place,
+        }
+        .into_io());
+    }
     if err.is_io() && state.phase == Phase::Start {
         return Err(err.into());
     }
+    if state.phase == Phase::Start && err.is_eof() {
+        // Nothing but whitespace: no entries, as with an empty JSON Lines file (the run
+        // decides what an input without exchanges means).
+        return Ok(());
+    }
     let message = match state.phase {
-        Phase::Start if err.is_eof() => "not a HAR file: the input is empty".to_owned(),
         Phase::Start | Phase::Log => format!("not a HAR file: {err}"),
         Phase::Entries | Phase::After => {
             format!("stopped after {} entries: {err}", state.entries)
         }
     };
-    let empty = state.phase == Phase::Start && err.is_eof();
-    let line = (!empty && err.line() > 0).then(|| err.line());
+    let line = (err.line() > 0).then(|| err.line());
     let entry = context.malformed(state.entries, line, message);
     (state.sink)(entry);
     Ok(())
+}
+
+/// The error for a string where the walk expects an object or array: serde's own would quote
+/// the whole string (see [`super::describe_string`]).
+fn string_instead<E: de::Error>(v: &str, expected: &dyn de::Expected) -> E {
+    E::invalid_type(de::Unexpected::Other(&super::describe_string(v)), expected)
+}
+
+/// What the walk has read so far: lines, for the line each entry starts on, and bytes since
+/// the current entry (or the part outside the entries) began, for [`Limits::max_entry`].
+#[derive(Debug, Default)]
+struct Meter {
+    /// Line breaks read.
+    newlines: Cell<usize>,
+    /// Bytes read.
+    bytes: Cell<u64>,
+    /// `bytes` when the current entry began.
+    mark: Cell<u64>,
+    /// The line the current entry begins on.
+    entry_line: Cell<usize>,
+    limit: u64,
+    /// The limit was passed (serde_json's error does not hand back the reader's).
+    over: Cell<bool>,
+}
+
+impl Meter {
+    /// The line of the last byte read (serde_json has read the first byte of a value when
+    /// it hands it to a visitor).
+    fn line(&self) -> usize {
+        self.newlines.get() + 1
+    }
+
+    /// An entry (or the part after the entries) begins: its bytes count from here.
+    fn begin(&self) {
+        self.mark.set(self.bytes.get().saturating_sub(1));
+        self.entry_line.set(self.line());
+    }
+}
+
+/// The reader under serde_json, counting for the [`Meter`].
+struct Metered<R> {
+    inner: R,
+    meter: Rc<Meter>,
+}
+
+impl<R: io::Read> io::Read for Metered<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.inner.read(buf)?;
+        let meter = &self.meter;
+        let newlines = buf[..read].iter().filter(|&&b| b == b'\n').count();
+        meter.newlines.set(meter.newlines.get() + newlines);
+        let bytes = meter.bytes.get() + read as u64;
+        meter.bytes.set(bytes);
+        if bytes - meter.mark.get() > meter.limit {
+            meter.over.set(true);
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "an entry over the size limit",
+            ));
+        }
+        Ok(read)
+    }
 }
 
 /// How far the walk got, for the message of an error that stops it.
@@ -102,6 +197,7 @@ struct State<'a> {
     /// Entries read so far (good and malformed).
     entries: usize,
     phase: Phase,
+    meter: Rc<Meter>,
 }
 
 /// The top-level object.
@@ -120,6 +216,10 @@ impl<'de> Visitor<'de> for Top<'_, '_> {
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a JSON object with a \"log\" member")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
@@ -158,6 +258,10 @@ impl<'de> Visitor<'de> for Log<'_, '_> {
         f.write_str("\"log\" to be an object")
     }
 
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut seen_entries = false;
         while let Some(key) = map.next_key::<String>()? {
@@ -193,16 +297,38 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
         f.write_str("log.entries to be an array")
     }
 
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        Err(string_instead(v, &self))
+    }
+
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let state = self.0;
         state.phase = Phase::Entries;
-        while let Some(raw) = seq.next_element::<Field<RawEntry>>()? {
-            let entry = convert(raw, state.entries, state.context);
+        state.meter.begin();
+        while let Some((line, raw)) = seq.next_element_seed(EntrySeed(&state.meter))? {
+            let entry = convert(raw, state.entries, line, state.context);
             state.entries += 1;
             (state.sink)(entry);
+            state.meter.begin();
         }
         state.phase = Phase::After;
         Ok(())
+    }
+}
+
+/// One element of `log.entries`, with the line it starts on.
+struct EntrySeed<'m>(&'m Meter);
+
+impl<'de> DeserializeSeed<'de> for EntrySeed<'_> {
+    type Value = (usize, Field<RawEntry>);
+
+    fn deserialize<D: de::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Self::Value, D::Error> {
+        self.0.begin();
+        let line = self.0.line();
+        Field::deserialize(deserializer).map(|raw| (line, raw))
     }
 }
 
@@ -249,15 +375,17 @@ struct RawContent {
     text: Field<String>,
     #[serde(default)]
     encoding: Field<String>,
+    #[serde(default, rename = "mimeType")]
+    mime_type: Field<String>,
 }
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
 
-fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
+fn convert(raw: Field<RawEntry>, index: usize, line: usize, context: &Context<'_>) -> Entry {
     let mut problems = Vec::new();
     let exchange = raw
         .required("entry", &mut problems)
-        .and_then(|raw| exchange(raw, index, context, &mut problems));
+        .and_then(|raw| exchange(raw, index, line, context, &mut problems));
     match exchange {
         Some(exchange) if problems.is_empty() => Ok(exchange),
         _ => {
@@ -267,7 +395,7 @@ fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
                 Some(rest) => format!("entry {index}{rest}"),
                 None => format!("entry {index}: {message}"),
             };
-            context.malformed(index, None, message)
+            context.malformed(index, Some(line), message)
         }
     }
 }
@@ -275,6 +403,7 @@ fn convert(raw: Field<RawEntry>, index: usize, context: &Context<'_>) -> Entry {
 fn exchange(
     raw: RawEntry,
     index: usize,
+    line: usize,
     context: &Context<'_>,
     problems: &mut Vec<String>,
 ) -> Option<Exchange> {
@@ -293,6 +422,7 @@ fn exchange(
     let request = request?;
     Some(Exchange {
         index,
+        line: Some(line),
         id,
         source: context.source.to_owned(),
         kind: Some(context.kind(&request.method, &request.path)),
@@ -318,10 +448,11 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     };
     let query_string = raw.query_string.optional("request.queryString", problems);
     let headers = raw.headers.optional("request.headers", problems);
-    let body = raw
+    let (body, mime_type) = raw
         .post_data
         .optional("request.postData", problems)
-        .and_then(|content| self::body(content, &POST_DATA, problems));
+        .map(|content| self::body(content, &POST_DATA, problems))
+        .unwrap_or_default();
     let (path, query) = target?;
     let query = match query {
         Some(query) => query,
@@ -333,22 +464,25 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
+        mime_type,
     })
 }
 
 fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
     let headers = raw.headers.optional("response.headers", problems);
-    let body = raw
+    let (body, mime_type) = raw
         .content
         .optional("response.content", problems)
-        .and_then(|content| self::body(content, &CONTENT, problems));
+        .map(|content| self::body(content, &CONTENT, problems))
+        .unwrap_or_default();
     match status? {
         Status(0) => None,
         Status(status) => Some(Response {
             status,
             headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
             body,
+            mime_type,
         }),
     }
 }
@@ -357,31 +491,53 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 struct ContentNames {
     encoding: &'static str,
     text: &'static str,
+    mime_type: &'static str,
 }
 
 const POST_DATA: ContentNames = ContentNames {
     encoding: "request.postData.encoding",
     text: "request.postData.text",
+    mime_type: "request.postData.mimeType",
 };
 
 const CONTENT: ContentNames = ContentNames {
     encoding: "response.content.encoding",
     text: "response.content.text",
+    mime_type: "response.content.mimeType",
 };
 
-fn body(raw: RawContent, names: &ContentNames, problems: &mut Vec<String>) -> Option<Body> {
-    let base64 = match raw.encoding.optional(names.encoding, problems) {
+/// The body of `postData` / `content`, and its `mimeType` when not empty.
+fn body(
+    raw: RawContent,
+    names: &ContentNames,
+    problems: &mut Vec<String>,
+) -> (Option<Body>, Option<String>) {
+    let mime_type = raw
+        .mime_type
+        .optional(names.mime_type, problems)
+        .filter(|mime| !mime.trim().is_empty());
+    (text(raw.text, raw.encoding, names, problems), mime_type)
+}
+
+fn text(
+    text: Field<String>,
+    encoding: Field<String>,
+    names: &ContentNames,
+    problems: &mut Vec<String>,
+) -> Option<Body> {
+    let base64 = match encoding.optional(names.encoding, problems) {
         None => false,
         Some(encoding) if encoding.is_empty() => false,
         Some(encoding) if encoding.eq_ignore_ascii_case("base64") => true,
         Some(encoding) => {
             problems.push(format!(
-                "{} is {encoding:?}, expected \"base64\"",
-                names.encoding
+                "{} is {}, expected \"base64\"",
+                names.encoding,
+                super::describe_string(&encoding)
             ));
             return None;
         }
     };
-    let text = raw.text.optional(names.text, problems)?;
+    let text = text.optional(names.text, problems)?;
     text_body(text, base64, names.text, problems)
 }

@@ -10,6 +10,9 @@
 //!
 //! - A record must fit on one line. Blank lines are skipped (they still count for line
 //!   numbers). Unknown fields are ignored.
+//! - A line longer than [`Limits::max_entry`] (64 MiB by default) ends reading with a
+//!   [`TooLarge`](super::TooLarge): what comes after a line of unknown end cannot be trusted to
+//!   ever come (`/dev/zero`), and the line is never held whole.
 //! - `id`: a string (a number is taken as its text).
 //! - `kind`: says whether the exchange is a call of the API or a notification it sent;
 //!   without it, a record whose method and path match a webhook path is a notification.
@@ -36,8 +39,8 @@ use std::io::{self, BufRead};
 use serde::Deserialize;
 
 use super::{
-    BOM, Context, Field, Id, Pairs, Shape, Status, bare_message, object_shape, parse_query,
-    split_target, text_body,
+    BOM, Context, Field, Id, Limits, Pairs, Shape, Status, TooLarge, bare_message, object_shape,
+    parse_query, split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response};
 
@@ -46,13 +49,14 @@ pub fn read(
     source_name: &str,
     reader: impl BufRead,
     webhook_paths: &[(String, String)],
+    limits: Limits,
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<()> {
     let context = Context {
         source: source_name,
         webhook_paths,
     };
-    split(source_name, reader, &mut |item| match item {
+    split(source_name, reader, limits, &mut |item| match item {
         Line::Record(raw) => sink(record(&raw.bytes, raw.index, raw.line, &context)),
         Line::Entry(entry) => sink(*entry),
     })
@@ -71,10 +75,12 @@ pub(crate) enum Line {
     Entry(Box<Entry>),
 }
 
-/// Splits a JSON Lines file into its non-blank lines, without parsing them.
+/// Splits a JSON Lines file into its non-blank lines, without parsing them. A line longer
+/// than `limits.max_entry` ends the file with a [`TooLarge`].
 pub(crate) fn split(
     source_name: &str,
     mut reader: impl BufRead,
+    limits: Limits,
     sink: &mut dyn FnMut(Line),
 ) -> io::Result<()> {
     let context = Context {
@@ -85,9 +91,19 @@ pub(crate) fn split(
     let mut index = 0;
     loop {
         let mut buffer = Vec::new();
-        match reader.read_until(b'\n', &mut buffer) {
-            Ok(0) => return Ok(()),
-            Ok(_) => {}
+        match read_line(&mut reader, &mut buffer, limits.max_entry) {
+            Ok(None) => {
+                let place = format!("line {}", line + 1);
+                return Err(TooLarge {
+                    index,
+                    line: Some(line + 1),
+                    limit: limits.max_entry,
+                    place,
+                }
+                .into_io());
+            }
+            Ok(Some(0)) => return Ok(()),
+            Ok(Some(_)) => {}
             Err(err) if line == 0 && buffer.is_empty() => return Err(err),
             Err(err) => {
                 let message = format!("line {}: read error, stopped: {err}", line + 1);
@@ -112,6 +128,39 @@ pub(crate) fn split(
             bytes: buffer,
         }));
         index += 1;
+    }
+}
+
+/// Reads up to and including the next `\n` into `buffer`, like [`BufRead::read_until`], but
+/// never more than `limit` bytes: `Ok(None)` when the line is longer (what was read of it is
+/// dropped). `Ok(Some(0))` at the end of the input.
+fn read_line(
+    reader: &mut impl BufRead,
+    buffer: &mut Vec<u8>,
+    limit: usize,
+) -> io::Result<Option<usize>> {
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(available) => available,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        if available.is_empty() {
+            return Ok(Some(buffer.len()));
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (available.len(), false),
+        };
+        if buffer.len() + take > limit {
+            buffer.clear();
+            return Ok(None);
+        }
+        buffer.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        if done {
+            return Ok(Some(buffer.len()));
+        }
     }
 }
 
@@ -154,7 +203,10 @@ fn record(bytes: &[u8], index: usize, line: usize, context: &Context<'_>) -> Ent
         .required("the record", &mut problems)
         .and_then(|raw| exchange(raw, index, context, &mut problems));
     match exchange {
-        Some(exchange) if problems.is_empty() => Ok(exchange),
+        Some(exchange) if problems.is_empty() => Ok(Exchange {
+            line: Some(line),
+            ..exchange
+        }),
         _ => context.malformed(
             index,
             Some(line),
@@ -223,7 +275,7 @@ impl Shape for Kind {
         } else if value.eq_ignore_ascii_case("notification") {
             Ok(Kind(ExchangeKind::Notification))
         } else {
-            Err(format!(" is {value:?}, expected {}", Self::EXPECTED))
+            Err(super::wrong(&super::describe_string(value), Self::EXPECTED))
         }
     }
 }
@@ -248,6 +300,7 @@ fn exchange(
     let kind = kind.unwrap_or_else(|| context.kind(&request.method, &request.path));
     Some(Exchange {
         index,
+        line: None,
         id,
         source: context.source.to_owned(),
         kind: Some(kind),
@@ -291,6 +344,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
+        mime_type: None,
     })
 }
 
@@ -332,6 +386,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
             status,
             headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
             body,
+            mime_type: None,
         }),
     }
 }

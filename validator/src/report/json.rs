@@ -24,34 +24,37 @@
 //! keep the report's order (by input, then exchange). Pretty-printed, with a final newline.
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Write as _};
 
 use serde::Serialize;
 
+use super::records::{Records, Stream};
 use super::{DriftKey, OperationStats, RunReport};
 use crate::finding::{Finding, Part};
 
 /// The version of the layout.
 pub const FORMAT: u32 = 1;
 
-/// Writes the report as JSON.
-pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+/// Writes the report as JSON, its findings streamed from `records`.
+pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write) -> io::Result<()> {
+    let tally = records.tally();
+    let mut out = io::BufWriter::new(out);
     let document = Document {
         format: FORMAT,
         inputs: &report.inputs,
         strict: report.strict,
         exchanges: report.exchanges,
-        errors: report.errors(),
-        warnings: report.warnings(),
+        errors: tally.errors,
+        warnings: tally.warnings,
         operations: &report.per_operation,
-        findings: &report.findings,
+        findings: Streamed(std::cell::Cell::new(Some(records.findings()?))),
         drift: DriftLists {
             properties: items(&report.drift.properties),
             enum_values: items(&report.drift.enum_values),
             statuses: items(&report.drift.statuses),
         },
     };
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    serde_json::to_writer_pretty(&mut out, &document)?;
     out.write_all(b"\n")?;
     out.flush()
 }
@@ -62,11 +65,30 @@ struct Document<'a> {
     inputs: &'a [String],
     strict: bool,
     exchanges: u64,
-    errors: usize,
-    warnings: usize,
+    errors: u64,
+    warnings: u64,
     operations: &'a BTreeMap<String, OperationStats>,
-    findings: &'a [Finding],
+    findings: Streamed<'a, Finding>,
     drift: DriftLists<'a>,
+}
+
+/// A stream serialized as a JSON array, one item at a time (serialized once).
+pub(crate) struct Streamed<'r, T: Clone + 'r>(pub(crate) std::cell::Cell<Option<Stream<'r, T>>>);
+
+impl<T: Serialize + Clone> Serialize for Streamed<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let items = self
+            .0
+            .take()
+            .ok_or_else(|| S::Error::custom("a stream is serialized once"))?;
+        let mut seq = serializer.serialize_seq(None)?;
+        for item in items {
+            let item = item.map_err(S::Error::custom)?;
+            seq.serialize_element(&*item)?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -81,7 +103,8 @@ struct DriftItem<'a> {
     operation: &'a str,
     part: Part,
     location: &'a str,
-    value: &'a str,
+    /// `null` when masked.
+    value: Option<&'a str>,
     count: u64,
 }
 
@@ -91,7 +114,7 @@ fn items(map: &BTreeMap<DriftKey, u64>) -> Vec<DriftItem<'_>> {
             operation: &key.operation,
             part: key.part,
             location: &key.location,
-            value: &key.value,
+            value: key.value.as_deref(),
             count: *count,
         })
         .collect()

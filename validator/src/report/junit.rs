@@ -26,27 +26,35 @@
 //! go through the text format's one-line cleaning as well.
 
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io;
+use std::iter::Peekable;
 
 use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use super::RunReport;
+use super::records::{self, Records, Stream};
 use super::text::{MALFORMED, UNMATCHED, clean, describe, group};
 use crate::finding::{Finding, Severity};
 
-/// Writes the report as JUnit XML.
-pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
-    let suites = suites(report);
-    let tests: usize = suites.iter().map(|(_, cases)| cases.len()).sum();
-    let failures: usize = suites
-        .iter()
-        .map(|(_, cases)| cases.iter().filter(|case| case.failed()).count())
-        .sum();
+/// Writes the report as JUnit XML, its testcases streamed from `records` (twice: the counts
+/// of a suite come before its testcases).
+pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write) -> io::Result<()> {
+    let mut counts = Vec::new();
+    suites(report, records, &mut |_, cases| {
+        let (mut tests, mut failures) = (0, 0);
+        for case in cases {
+            tests += 1;
+            failures += usize::from(Case::of(&*case?).failed());
+        }
+        counts.push((tests, failures));
+        Ok(())
+    })?;
+    let tests: usize = counts.iter().map(|(tests, _)| tests).sum();
+    let failures: usize = counts.iter().map(|(_, failures)| failures).sum();
 
-    let mut writer = Writer::new_with_indent(out, b' ', 2);
+    let mut writer = Writer::new_with_indent(io::BufWriter::new(out), b' ', 2);
     writer.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
     writer
         .create_element("testsuites")
@@ -57,27 +65,68 @@ pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
             ("errors", "0"),
         ])
         .write_inner_content(|writer| {
-            for (source, cases) in &suites {
-                let failures = cases.iter().filter(|case| case.failed()).count();
+            let mut counts = counts.iter();
+            suites(report, records, &mut |source, cases| {
+                let (tests, failures) = counts.next().copied().unwrap_or_default();
                 let suite = writer.create_element("testsuite").with_attributes([
                     ("name", &*xml_safe(&clean(source))),
-                    ("tests", &*cases.len().to_string()),
+                    ("tests", &*tests.to_string()),
                     ("failures", &*failures.to_string()),
                     ("errors", "0"),
                 ]);
-                if cases.is_empty() {
+                if tests == 0 {
                     suite.write_empty()?;
                 } else {
                     suite.write_inner_content(|writer| {
-                        cases.iter().try_for_each(|case| case.write(writer))
+                        for case in cases {
+                            Case::of(&*case?).write(writer)?;
+                        }
+                        Ok::<(), io::Error>(())
                     })?;
                 }
-            }
-            Ok(())
+                Ok(())
+            })
         })?;
-    let out = writer.into_inner();
-    out.write_all(b"\n")?;
-    out.flush()
+    let mut out = writer.into_inner();
+    io::Write::write_all(&mut out, b"\n")?;
+    io::Write::flush(&mut out)
+}
+
+/// The testcases of one suite.
+type Cases<'a, 'r> = dyn Iterator<Item = io::Result<Cow<'r, records::Case>>> + 'a;
+
+/// Hands each suite with its testcases to `each`: the inputs in order (a suite even when it
+/// has no testcase), then every other source the testcases name, in their order.
+fn suites(
+    report: &RunReport,
+    records: &dyn Records,
+    each: &mut dyn FnMut(&str, &mut Cases<'_, '_>) -> io::Result<()>,
+) -> io::Result<()> {
+    let mut cases = records.cases()?.peekable();
+    for input in &report.inputs {
+        each(input, &mut of_source(&mut cases, input))?;
+    }
+    loop {
+        let source = match cases.peek() {
+            None => return Ok(()),
+            Some(Err(_)) => return cases.next().map_or(Ok(()), |case| case.map(|_| ())),
+            Some(Ok(case)) => case.source.clone(),
+        };
+        each(&source, &mut of_source(&mut cases, &source))?;
+    }
+}
+
+/// The testcases at the head of `cases` that belong to `source`.
+fn of_source<'c, 'r>(
+    cases: &'c mut Peekable<Stream<'r, records::Case>>,
+    source: &'c str,
+) -> impl Iterator<Item = io::Result<Cow<'r, records::Case>>> + 'c {
+    std::iter::from_fn(move || {
+        cases.next_if(|case| match case {
+            Ok(case) => case.source == source,
+            Err(_) => true,
+        })
+    })
 }
 
 /// One exchange.
@@ -90,7 +139,43 @@ struct Case<'a> {
     warnings: Vec<&'a Finding>,
 }
 
-impl Case<'_> {
+impl<'a> Case<'a> {
+    /// The testcase of an exchange's verdict and findings, or of findings without a verdict.
+    fn of(case: &'a records::Case) -> Case<'a> {
+        let (errors, warnings): (Vec<_>, Vec<_>) = case
+            .findings
+            .iter()
+            .partition(|f| f.severity == Severity::Error);
+        let (classname, mut name, counted) = match (&case.outcome, case.findings.first()) {
+            (Some(outcome), _) => {
+                let classname = match &outcome.operation {
+                    Some(operation) => operation.as_str(),
+                    None if case.findings.iter().any(|f| group(f) == MALFORMED) => MALFORMED,
+                    None => UNMATCHED,
+                };
+                let name = format!("#{} {}", outcome.index, clean(&outcome.label));
+                (classname, name, outcome.errors)
+            }
+            (None, Some(first)) => (group(first), format!("#{}", first.exchange), 0),
+            (None, None) => (UNMATCHED, String::new(), 0),
+        };
+        let id = match (&case.outcome, case.findings.first()) {
+            (Some(outcome), _) => outcome.id.as_deref(),
+            (None, Some(first)) => first.id.as_deref(),
+            (None, None) => None,
+        };
+        if let Some(id) = id {
+            let _ = write!(name, " [{}]", clean(id));
+        }
+        Case {
+            classname,
+            name,
+            error_count: counted.max(errors.len() as u64),
+            errors,
+            warnings,
+        }
+    }
+
     fn failed(&self) -> bool {
         self.error_count > 0
     }
@@ -123,78 +208,6 @@ impl Case<'_> {
             Ok(())
         })?;
         Ok(())
-    }
-}
-
-/// The testsuites: one per input, then one per other source findings or outcomes name.
-fn suites(report: &RunReport) -> Vec<(&str, Vec<Case<'_>>)> {
-    let mut findings: BTreeMap<(&str, usize), Vec<&Finding>> = BTreeMap::new();
-    for finding in &report.findings {
-        findings
-            .entry((finding.source.as_str(), finding.exchange))
-            .or_default()
-            .push(finding);
-    }
-
-    let mut suites: Vec<(&str, Vec<Case>)> = report
-        .inputs
-        .iter()
-        .map(|input| (input.as_str(), Vec::new()))
-        .collect();
-    for outcome in &report.outcomes {
-        let found = findings
-            .remove(&(outcome.source.as_str(), outcome.index))
-            .unwrap_or_default();
-        let classname = match &outcome.operation {
-            Some(operation) => operation.as_str(),
-            None if found.iter().any(|f| group(f) == MALFORMED) => MALFORMED,
-            None => UNMATCHED,
-        };
-        let mut name = format!("#{} {}", outcome.index, clean(&outcome.label));
-        if let Some(id) = &outcome.id {
-            let _ = write!(name, " [{}]", clean(id));
-        }
-        let case = case(classname, name, found, outcome.errors);
-        let at = suite(&mut suites, outcome.source.as_str());
-        suites[at].1.push(case);
-    }
-
-    // Findings of exchanges without an outcome, in the report's order.
-    for finding in &report.findings {
-        let Some(found) = findings.remove(&(finding.source.as_str(), finding.exchange)) else {
-            continue;
-        };
-        let mut name = format!("#{}", finding.exchange);
-        if let Some(id) = &finding.id {
-            let _ = write!(name, " [{}]", clean(id));
-        }
-        let at = suite(&mut suites, finding.source.as_str());
-        suites[at].1.push(case(group(finding), name, found, 0));
-    }
-    suites
-}
-
-/// The place of a source's suite, added at the end when new.
-fn suite<'a>(suites: &mut Vec<(&'a str, Vec<Case<'a>>)>, source: &'a str) -> usize {
-    match suites.iter().position(|(name, _)| *name == source) {
-        Some(at) => at,
-        None => {
-            suites.push((source, Vec::new()));
-            suites.len() - 1
-        }
-    }
-}
-
-fn case<'a>(classname: &'a str, name: String, found: Vec<&'a Finding>, errors: u64) -> Case<'a> {
-    let (errors_found, warnings): (Vec<_>, Vec<_>) = found
-        .into_iter()
-        .partition(|f| f.severity == Severity::Error);
-    Case {
-        classname,
-        name,
-        error_count: errors.max(errors_found.len() as u64),
-        errors: errors_found,
-        warnings,
     }
 }
 

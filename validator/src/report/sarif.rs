@@ -14,9 +14,10 @@
 //! - `ruleId` and `ruleIndex`, `level` `error` or `warning`, and `message.text`, the finding
 //!   as the text format writes it (`#4 [pay-2] createPayment request /amount/value: …`);
 //! - `locations[0].physicalLocation.artifactLocation.uri`, the input file as named on the
-//!   command line (percent-encoded; absolute paths as `file://` URIs). No `region`: a HAR
-//!   entry or a JSON Lines record has no line the finding could point at honestly, and SARIF
-//!   (§3.29.4) leaves it out for results about an artifact as a whole;
+//!   command line (percent-encoded; absolute paths as `file://` URIs), and `region.startLine`,
+//!   the line the exchange starts on in that file (the JSON Lines record, the `{` of the HAR
+//!   entry). GitHub code scanning refuses a result without a region; a finding about the
+//!   input as a whole (an empty or unreadable input) points at line 1;
 //! - `locations[0].logicalLocations[0]`, the operation (`(unmatched)`, `(malformed)` when
 //!   none) with `fullyQualifiedName` `operation/part/pointer`;
 //! - `properties` `exchange` (its index in the input), `id`, `part`, `operation`,
@@ -28,38 +29,33 @@
 //! Key order is insertion order (the workspace builds serde_json with `preserve_order`).
 
 use std::collections::BTreeMap;
-use std::io;
+use std::io::{self, Write as _};
 
 use percent_encoding::{AsciiSet, CONTROLS, utf8_percent_encode};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::RunReport;
+use super::records::{Records, Stream};
 use super::text::{clean, describe, group, part_name};
 use crate::finding::{Finding, Severity};
 
 /// The schema a SARIF 2.1.0 log names.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 
-/// Writes the report as SARIF 2.1.0.
-pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
-    let log = log(report);
-    serde_json::to_writer_pretty(&mut *out, &log)?;
-    out.write_all(b"\n")?;
-    out.flush()
-}
-
-/// The SARIF log as a JSON value.
-fn log(report: &RunReport) -> Value {
-    let rules: BTreeMap<&str, usize> = {
-        let mut names: Vec<&str> = report.findings.iter().map(|f| f.rule.as_str()).collect();
-        names.sort_unstable();
-        names.dedup();
-        names
-            .into_iter()
-            .enumerate()
-            .map(|(at, name)| (name, at))
-            .collect()
-    };
+/// Writes the report as SARIF 2.1.0, its results streamed from `records`.
+pub fn write(
+    _report: &RunReport,
+    records: &dyn Records,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
+    let tally = records.tally();
+    let rules: BTreeMap<&str, usize> = tally
+        .rules
+        .iter()
+        .enumerate()
+        .map(|(at, name)| (name.as_str(), at))
+        .collect();
     let descriptors: Vec<Value> = rules
         .keys()
         .map(|rule| {
@@ -69,25 +65,65 @@ fn log(report: &RunReport) -> Value {
             })
         })
         .collect();
-    let results: Vec<Value> = report
-        .findings
-        .iter()
-        .map(|finding| result(finding, rules[finding.rule.as_str()]))
-        .collect();
-    json!({
-        "$schema": SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {
+    let log = Log {
+        schema: SCHEMA,
+        version: "2.1.0",
+        runs: [Run {
+            tool: json!({
                 "driver": {
                     "name": "specval",
                     "version": env!("CARGO_PKG_VERSION"),
                     "rules": descriptors,
                 }
+            }),
+            results: Results {
+                findings: std::cell::Cell::new(Some(records.findings()?)),
+                rules: &rules,
             },
-            "results": results,
         }],
-    })
+    };
+    let mut out = io::BufWriter::new(out);
+    serde_json::to_writer_pretty(&mut out, &log)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+/// The log, its keys in SARIF's usual order.
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [Run<'a>; 1],
+}
+
+#[derive(Serialize)]
+struct Run<'a> {
+    tool: Value,
+    results: Results<'a>,
+}
+
+/// The results, made one at a time from the findings as they are read.
+struct Results<'a> {
+    findings: std::cell::Cell<Option<Stream<'a, crate::finding::Finding>>>,
+    rules: &'a BTreeMap<&'a str, usize>,
+}
+
+impl Serialize for Results<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeSeq as _};
+        let findings = self
+            .findings
+            .take()
+            .ok_or_else(|| S::Error::custom("the results are serialized once"))?;
+        let mut seq = serializer.serialize_seq(None)?;
+        for finding in findings {
+            let finding = finding.map_err(S::Error::custom)?;
+            let index = self.rules.get(finding.rule.as_str()).copied().unwrap_or(0);
+            seq.serialize_element(&result(&finding, index))?;
+        }
+        seq.end()
+    }
 }
 
 fn result(finding: &Finding, rule_index: usize) -> Value {
@@ -128,6 +164,7 @@ fn result(finding: &Finding, rule_index: usize) -> Value {
         "locations": [{
             "physicalLocation": {
                 "artifactLocation": {"uri": uri(&finding.source)},
+                "region": {"startLine": finding.line.unwrap_or(1)},
             },
             "logicalLocations": [{
                 "name": operation,
@@ -229,7 +266,10 @@ fn description(rule: &str) -> String {
         }
         "if" | "then" | "else" => "A value breaks a conditional rule of the contract",
         "false schema" => "A value is present where the contract allows none",
-        super::text::MALFORMED_RULE => "An entry of the traffic could not be read",
+        super::rules::MALFORMED => "An entry of the traffic could not be read",
+        super::rules::NO_EXCHANGES => "An input holds no exchange (an empty capture)",
+        super::rules::UNREADABLE => "An input could not be read (to the end)",
+        super::rules::TOO_LARGE => "An entry is larger than the size limit; reading stopped there",
         "operation-path" => "A request's path is not an operation of the API",
         "operation-method" => "A request's method is not an operation of its path",
         "webhook-path" => "A notification was delivered where no webhook is documented",
@@ -240,6 +280,9 @@ fn description(rule: &str) -> String {
         "status-documented" => "A response status is not documented for the operation",
         "http-code" => "A body's http_code differs from the HTTP status",
         "reply" => "A notification has no recorded reply",
+        crate::check::REJECTED_RULE => {
+            "A receiver rejected (4XX) a notification that keeps the contract"
+        }
         "undocumented-property" => "A property is not documented (strict mode)",
         "undocumented-enum-value" => "A value is not among the documented ones (strict mode)",
         _ => return format!("Contract rule `{rule}`"),

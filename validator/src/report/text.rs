@@ -24,10 +24,11 @@
 //! recorded value cannot break a line or send escape sequences to a terminal.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
-use std::io;
+use std::io::{self, Write};
 
+use super::records::{Records, Tally};
 use super::{DriftKey, OperationStats, RunReport};
 use crate::finding::{Finding, Part, Severity};
 
@@ -35,22 +36,29 @@ use crate::finding::{Finding, Part, Severity};
 pub(crate) const UNMATCHED: &str = "(unmatched)";
 /// The group of entries that could not be read as exchanges.
 pub(crate) const MALFORMED: &str = "(malformed)";
+/// The group of findings about an input as a whole (empty, unreadable).
+pub(crate) const INPUT: &str = "(input)";
 /// The rule of the finding a malformed entry gets. A finding without an operation belongs to
-/// `(malformed)` when it has this rule, to `(unmatched)` otherwise.
-pub(crate) const MALFORMED_RULE: &str = "malformed";
+/// `(malformed)` when it has this rule, to `(input)` when it is about the input as a whole,
+/// to `(unmatched)` otherwise.
+pub(crate) const MALFORMED_RULE: &str = super::rules::MALFORMED;
 
-/// Writes the report as text.
-pub fn write(report: &RunReport, out: &mut dyn io::Write) -> io::Result<()> {
+/// Writes the report as text, its findings read from `records` a group at a time.
+pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write) -> io::Result<()> {
+    let tally = records.tally();
+    let mut out = io::BufWriter::new(out);
     let mut text = String::new();
-    header(report, &mut text);
-    groups(report, &mut text);
+    header(report, &tally, &mut text);
+    out.write_all(text.as_bytes())?;
+    groups(report, records, &tally, &mut out)?;
+    text.clear();
     drift(report, &mut text);
-    summary(report, &mut text);
+    summary(report, &tally, &mut text);
     out.write_all(text.as_bytes())?;
     out.flush()
 }
 
-fn header(report: &RunReport, text: &mut String) {
+fn header(report: &RunReport, tally: &Tally, text: &mut String) {
     let inputs = if report.inputs.is_empty() {
         "(none)".to_string()
     } else {
@@ -65,8 +73,8 @@ fn header(report: &RunReport, text: &mut String) {
         text,
         "Inputs: {inputs} — {} read, {}, {}",
         count(report.exchanges, "exchange"),
-        count(report.errors() as u64, "error"),
-        count(report.warnings() as u64, "warning"),
+        count(tally.errors, "error"),
+        count(tally.warnings, "warning"),
     );
     if report.strict {
         text.push_str(" (strict)");
@@ -74,43 +82,44 @@ fn header(report: &RunReport, text: &mut String) {
     text.push('\n');
 }
 
-fn groups(report: &RunReport, text: &mut String) {
-    let mut findings: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
-    for finding in &report.findings {
-        findings.entry(group(finding)).or_default().push(finding);
-    }
+fn groups(
+    report: &RunReport,
+    records: &dyn Records,
+    tally: &Tally,
+    out: &mut dyn io::Write,
+) -> io::Result<()> {
     let names: BTreeSet<&str> = report
         .per_operation
         .keys()
+        .chain(&tally.groups)
         .map(String::as_str)
-        .chain(findings.keys().copied())
         .collect();
     let mut names: Vec<&str> = names.into_iter().collect();
     names.sort_by_key(|name| (group_rank(name), *name));
     if names.is_empty() {
-        return;
+        return Ok(());
     }
-    text.push('\n');
+    out.write_all(b"\n")?;
     let several_inputs = report.inputs.len() > 1;
     for name in names {
-        let found = findings.get(name).map(Vec::as_slice).unwrap_or_default();
         let stats = match report.per_operation.get(name) {
             Some(stats) => stats.clone(),
-            None => stats_of(found),
+            None => stats_of(records.group(name)?)?,
         };
-        let _ = writeln!(
-            text,
+        writeln!(
+            out,
             "{} — {}, {} failed, {}, {}",
             clean(name),
             count(stats.exchanges, "exchange"),
             stats.failed,
             count(stats.errors, "error"),
             count(stats.warnings, "warning"),
-        );
-        for finding in found {
-            let _ = writeln!(text, "  {}", line(finding, several_inputs));
+        )?;
+        for finding in records.group(name)? {
+            writeln!(out, "  {}", line(&*finding?, several_inputs))?;
         }
     }
+    Ok(())
 }
 
 fn drift(report: &RunReport, text: &mut String) {
@@ -134,18 +143,18 @@ fn drift(report: &RunReport, text: &mut String) {
     }
 }
 
-fn summary(report: &RunReport, text: &mut String) {
+fn summary(report: &RunReport, tally: &Tally, text: &mut String) {
     let files = count(report.inputs.len() as u64, "file");
     let exchanges = count(report.exchanges, "exchange");
     text.push('\n');
-    if report.findings.is_empty() {
+    if tally.errors + tally.warnings == 0 {
         let _ = writeln!(text, "specval: {exchanges}, clean, in {files}");
     } else {
         let _ = writeln!(
             text,
             "specval: {exchanges}, {}, {} in {files}",
-            count(report.errors() as u64, "error"),
-            count(report.warnings() as u64, "warning"),
+            count(tally.errors, "error"),
+            count(tally.warnings, "warning"),
         );
     }
 }
@@ -154,41 +163,48 @@ fn summary(report: &RunReport, text: &mut String) {
 pub(crate) fn group(finding: &Finding) -> &str {
     match &finding.operation {
         Some(operation) => operation,
-        None if finding.rule == MALFORMED_RULE => MALFORMED,
+        None if [MALFORMED_RULE, super::rules::TOO_LARGE].contains(&&*finding.rule) => MALFORMED,
+        None if [super::rules::NO_EXCHANGES, super::rules::UNREADABLE]
+            .contains(&&*finding.rule) =>
+        {
+            INPUT
+        }
         None => UNMATCHED,
     }
 }
 
-/// Operations first, then `(unmatched)`, then `(malformed)`.
+/// Operations first, then `(unmatched)`, `(malformed)` and `(input)`.
 fn group_rank(name: &str) -> u8 {
     match name {
         UNMATCHED => 1,
         MALFORMED => 2,
+        INPUT => 3,
         _ => 0,
     }
 }
 
-/// Counts for a group that `per_operation` lacks, from its findings.
-fn stats_of(findings: &[&Finding]) -> OperationStats {
-    let exchanges: BTreeSet<(&str, usize)> = findings
-        .iter()
-        .map(|f| (f.source.as_str(), f.exchange))
-        .collect();
-    let failed: BTreeSet<(&str, usize)> = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .map(|f| (f.source.as_str(), f.exchange))
-        .collect();
-    let errors = findings
-        .iter()
-        .filter(|f| f.severity == Severity::Error)
-        .count() as u64;
-    OperationStats {
+/// Counts for a group that `per_operation` lacks (a report built by hand), from its findings.
+fn stats_of(findings: super::records::Stream<'_, Finding>) -> io::Result<OperationStats> {
+    let mut exchanges = BTreeSet::new();
+    let mut failed = BTreeSet::new();
+    let (mut errors, mut warnings) = (0, 0);
+    for finding in findings {
+        let finding = finding?;
+        let at = (finding.source.clone(), finding.exchange);
+        if finding.severity == Severity::Error {
+            errors += 1;
+            failed.insert(at.clone());
+        } else {
+            warnings += 1;
+        }
+        exchanges.insert(at);
+    }
+    Ok(OperationStats {
         exchanges: exchanges.len() as u64,
         failed: failed.len() as u64,
         errors,
-        warnings: findings.len() as u64 - errors,
-    }
+        warnings,
+    })
 }
 
 /// One finding on one line: `#12 [id] response /amount/value: message (rule format; where)`,
@@ -239,11 +255,11 @@ fn drift_item(key: &DriftKey, quote: bool) -> String {
         text.push_str(&clean(&key.location));
     }
     text.push_str(": ");
-    if quote {
+    match &key.value {
         // JSON quoting shows surrounding spaces and escapes control characters.
-        text.push_str(&serde_json::to_string(&key.value).unwrap_or_default());
-    } else {
-        text.push_str(&clean(&key.value));
+        Some(value) if quote => text.push_str(&serde_json::to_string(value).unwrap_or_default()),
+        Some(value) => text.push_str(&clean(value)),
+        None => text.push_str("(value masked; --show-values shows it)"),
     }
     text
 }
