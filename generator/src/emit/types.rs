@@ -85,6 +85,14 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut in_quote = false;
     docs.lines()
         .map(|raw| {
+            // Tabs count as four spaces, as Markdown reads them (clippy flags tabs in docs).
+            let spaced;
+            let raw = if raw.contains('\t') {
+                spaced = raw.replace('\t', "    ");
+                spaced.as_str()
+            } else {
+                raw
+            };
             let line = raw.trim();
             let indent = raw.len() - raw.trim_start().len();
             if let Some(info) = line.strip_prefix("```") {
@@ -166,6 +174,11 @@ mod tests {
                 " After the list.",
             ]
         );
+    }
+
+    #[test]
+    fn tabs_become_spaces() {
+        assert_eq!(doc_lines("a\tb\n\t- item"), vec![" a    b", "    - item"]);
     }
 
     #[test]

@@ -217,11 +217,16 @@ pub(crate) fn snake(raw: &str, fallback: &str) -> String {
     if name.starts_with(|c: char| c.is_ascii_digit()) {
         name = format!("{fallback}_{name}");
     }
-    if KEYWORDS.contains(&name.as_str()) {
+    // Keywords cannot be identifiers; clippy's `disallowed_names` (placeholder names) would
+    // flag a binding of a parameter a real API calls `foo`.
+    if KEYWORDS.contains(&name.as_str()) || PLACEHOLDERS.contains(&name.as_str()) {
         name.push('_');
     }
     name
 }
+
+/// Names clippy's `disallowed_names` lint rejects for bindings by default.
+const PLACEHOLDERS: &[&str] = &["foo", "baz", "quux"];
 
 /// Hands out names unique within one scope: the first taker keeps a name, later ones get
 /// `2`, `3`, … (with `sep` before the number).
@@ -518,6 +523,7 @@ mod tests {
         assert_eq!(pascal("", "Value"), "Value");
         assert_eq!(pascal("self", "Value"), "SelfValue");
         assert_eq!(snake("größe", "field"), "grosse");
+        assert_eq!(snake("foo", "field"), "foo_");
     }
 
     #[test]

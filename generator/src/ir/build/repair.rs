@@ -16,6 +16,14 @@ const PASSES: usize = 8;
 /// Removes from `schema` the keywords that make it invalid against the JSON Schema 2020-12
 /// meta-schema. Returns the JSON pointer (relative to `schema`) and the reason of each removal.
 pub(super) fn repair(schema: &mut Value) -> Vec<(String, String)> {
+    let mut removed = repair_keywords(schema);
+    let mut path = Vec::new();
+    repair_patterns(schema, &mut path, &mut removed);
+    removed
+}
+
+/// The meta-schema part of [`repair`].
+fn repair_keywords(schema: &mut Value) -> Vec<(String, String)> {
     let validator = jsonschema::draft202012::meta::validator();
     let mut removed = Vec::new();
     for _ in 0..PASSES {
@@ -84,12 +92,16 @@ impl Builder<'_> {
                 note(&place, repair(&mut param.schema));
             }
             if let Some(body) = &mut op.request_body {
-                note(&child(&op.pointer, "requestBody"), repair(&mut body.schema));
+                let place = media_schema(&child(&op.pointer, "requestBody"), &body.content_type);
+                note(&place, repair(&mut body.schema));
             }
             for response in &mut op.responses {
                 if let Some(body) = &mut response.body {
-                    let place = child(&child(&op.pointer, "responses"), &response.status.key());
-                    note(&place, repair(&mut body.schema));
+                    let at = child(&child(&op.pointer, "responses"), &response.status.key());
+                    note(
+                        &media_schema(&at, &body.content_type),
+                        repair(&mut body.schema),
+                    );
                 }
             }
         }
@@ -101,16 +113,159 @@ impl Builder<'_> {
             }
         }
         for example in &mut api.schema_examples {
-            let place = example.example.pointer.clone();
+            // The schema holding the example: its pointer without `/example` or `/examples/N`.
+            let pointer = &example.example.pointer;
+            let place = match pointer.rsplit_once("/examples/") {
+                Some((schema, _)) => schema,
+                None => pointer.trim_end_matches("/example"),
+            };
+            let place = place.to_string();
             note(&place, repair(&mut example.schema));
         }
         for (pointer, message) in found {
-            self.warn(
-                &pointer,
-                format!("not valid JSON Schema ({message}); left out of the contract"),
-            );
+            self.warn(&pointer, message);
         }
     }
+}
+
+/// Keywords whose value is a schema, and whose value maps names to schemas.
+const SUBSCHEMA: &[&str] = &[
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+];
+const SUBSCHEMA_MAPS: &[&str] = &[
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+];
+const SUBSCHEMA_LISTS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+
+/// Fixes every `pattern` (and `patternProperties` name) that is not an ECMA-262 regular
+/// expression the validator can compile: `\A` and `\Z`/`\z` (other engines' anchors, common in
+/// specs written from Python or Ruby) become `^` and `$`; a pattern that still does not
+/// compile is removed. Each change is reported like a removal.
+fn repair_patterns(schema: &mut Value, path: &mut Vec<String>, found: &mut Vec<(String, String)>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::String(pattern)) = map.get("pattern").cloned() {
+        path.push("pattern".into());
+        match fixed_pattern(&pattern) {
+            Fix::Keep => {}
+            Fix::Rewrite(fixed) => {
+                found.push((
+                    pointer(path),
+                    format!(
+                        "pattern {pattern:?} uses anchors ECMA-262 lacks; the contract checks it as {fixed:?}"
+                    ),
+                ));
+                map.insert("pattern".into(), Value::String(fixed));
+            }
+            Fix::Drop => {
+                found.push((
+                    pointer(path),
+                    format!("pattern {pattern:?} is not an ECMA-262 regular expression"),
+                ));
+                map.remove("pattern");
+            }
+        }
+        path.pop();
+    }
+    if let Some(Value::Object(by_pattern)) = map.get_mut("patternProperties") {
+        let names: Vec<String> = by_pattern.keys().cloned().collect();
+        for name in names {
+            let fix = fixed_pattern(&name);
+            if matches!(fix, Fix::Keep) {
+                continue;
+            }
+            path.extend(["patternProperties".to_string(), name.clone()]);
+            found.push((
+                pointer(path),
+                format!("pattern {name:?} is not an ECMA-262 regular expression"),
+            ));
+            path.truncate(path.len() - 2);
+            let schema = by_pattern.remove(&name).unwrap_or(Value::Bool(true));
+            if let Fix::Rewrite(fixed) = fix {
+                by_pattern.insert(fixed, schema);
+            }
+        }
+    }
+    for (key, value) in map.iter_mut() {
+        path.push(key.clone());
+        if SUBSCHEMA.contains(&key.as_str()) {
+            repair_patterns(value, path, found);
+        } else if SUBSCHEMA_MAPS.contains(&key.as_str()) {
+            if let Value::Object(entries) = value {
+                for (name, entry) in entries.iter_mut() {
+                    path.push(name.clone());
+                    repair_patterns(entry, path, found);
+                    path.pop();
+                }
+            }
+        } else if SUBSCHEMA_LISTS.contains(&key.as_str())
+            && let Value::Array(items) = value
+        {
+            for (index, item) in items.iter_mut().enumerate() {
+                path.push(index.to_string());
+                repair_patterns(item, path, found);
+                path.pop();
+            }
+        }
+        path.pop();
+    }
+}
+
+enum Fix {
+    Keep,
+    Rewrite(String),
+    Drop,
+}
+
+fn fixed_pattern(pattern: &str) -> Fix {
+    if compiles(pattern) {
+        return Fix::Keep;
+    }
+    let rewritten = pattern
+        .replace("\\A", "^")
+        .replace("\\Z", "$")
+        .replace("\\z", "$");
+    if rewritten != pattern && compiles(&rewritten) {
+        Fix::Rewrite(rewritten)
+    } else {
+        Fix::Drop
+    }
+}
+
+/// Whether the validator (the `jsonschema` crate, as the contract's readers use it, formats
+/// asserted) compiles `pattern`: the meta-schema's `format: regex` wants ECMA-262, which is
+/// stricter than the regex engine itself (it refuses `\A`).
+fn compiles(pattern: &str) -> bool {
+    let schema = serde_json::json!({ "pattern": pattern });
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&schema)
+        .is_ok()
+}
+
+fn pointer(path: &[String]) -> String {
+    crate::load::encode_pointer(path).replacen('#', "", 1)
+}
+
+/// The pointer of the schema of a request or response body with this media type.
+fn media_schema(owner: &str, content_type: &str) -> String {
+    child(&child(&child(owner, "content"), content_type), "schema")
 }
 
 /// The path of the keyword holding the value at `path`: the path itself when its last step is
@@ -182,6 +337,33 @@ mod tests {
         let removed = repair(&mut schema);
         assert_eq!(removed.len(), 1);
         assert_eq!(schema, json!({"type": "object"}));
+    }
+
+    #[test]
+    fn patterns_of_other_engines_are_rewritten_or_removed() {
+        let mut schema = json!({
+            "properties": {
+                "host": {"type": "string", "pattern": "\\A[a-z]+\\Z"},
+                "bad": {"type": "string", "pattern": "[unclosed"},
+                "good": {"type": "string", "pattern": "^(?<!x)y$"},
+                "pattern": {"type": "string"}
+            },
+            "patternProperties": {"^x-[a-z]+\\Z": {"type": "string"}}
+        });
+        let removed = repair(&mut schema);
+        let pointers: Vec<&str> = removed.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/patternProperties/^x-[a-z]+\\Z",
+                "/properties/host/pattern",
+                "/properties/bad/pattern",
+            ]
+        );
+        assert_eq!(schema["properties"]["host"]["pattern"], "^[a-z]+$");
+        assert!(schema["properties"]["bad"].get("pattern").is_none());
+        assert_eq!(schema["properties"]["good"]["pattern"], "^(?<!x)y$");
+        assert!(schema["patternProperties"].get("^x-[a-z]+$").is_some());
     }
 
     #[test]
