@@ -108,14 +108,14 @@ impl Builder<'_> {
             let branch_schema = self.contract_schema(branch, &branch_at)?;
             let variant = if merged {
                 let merged_at = format!("{at}/x-specgen-variant/{index}");
+                let facts = self.object_facts(&shape, 0)?;
                 let variant_hint = match component_name(&target_at) {
                     Some(name) => NameHint::child_of(at, &name),
-                    None => NameHint::child_of(at, &format!("Variant{index}")),
+                    None => NameHint::child_of(at, &label(&target_map, &facts, *index)),
                 };
                 if !self.slots.contains_key(&merged_at) {
                     self.reserve(&merged_at, variant_hint, None, None);
                 }
-                let facts = self.object_facts(&shape, 0)?;
                 let def = self.struct_from_shape(shape, &merged_at)?;
                 self.set_kind(&merged_at, TypeKind::Struct(def));
                 let schema = match &base_schema {
@@ -129,12 +129,12 @@ impl Builder<'_> {
                     schema,
                 }
             } else {
+                let mut facts = self.facts_of(branch, &branch_at, 0)?;
                 let (ty, n) = self.convert(
                     branch,
                     &branch_at,
-                    NameHint::child_of(at, &format!("Variant{index}")),
+                    NameHint::child_of(at, &label(&target_map, &facts, *index)),
                 )?;
-                let mut facts = self.facts_of(branch, &branch_at, 0)?;
                 if n && !facts.kinds.is_empty() && !facts.kinds.contains(&JsonKind::Null) {
                     facts.kinds.push(JsonKind::Null);
                 }
@@ -358,6 +358,33 @@ impl Builder<'_> {
             }
         }
         Ok(None)
+    }
+}
+
+/// A name for an inline alternative, from what tells it apart: its `title`, the value of its
+/// one-value tag (`type: {enum: [ukLocal]}` → `ukLocal`), or its one or two required members;
+/// `Variant<index>` when none says anything.
+fn label(schema: &Map<String, Value>, facts: &VariantFacts, index: usize) -> String {
+    if let Some(title) = schema.get("title").and_then(Value::as_str)
+        && !title.trim().is_empty()
+        && title != "null"
+    {
+        return title.to_string();
+    }
+    let tag = facts
+        .tags
+        .iter()
+        .find_map(|(_, values)| match values.as_slice() {
+            [Value::String(value)] => Some(value.clone()),
+            _ => None,
+        });
+    if let Some(tag) = tag {
+        return tag;
+    }
+    match facts.required.as_slice() {
+        [one] => one.clone(),
+        [first, second] => format!("{first} and {second}"),
+        _ => format!("Variant{index}"),
     }
 }
 
