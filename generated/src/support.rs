@@ -461,11 +461,15 @@ pub mod union {
             .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
             .is_some_and(|back| same_json(value, &back))
     }
-    /// JSON equality with numbers compared by value (`1` equals `1.0`) and object members in any
-    /// order.
+    /// JSON equality with numbers compared by value (`1` equals `1.0`), UUIDs by value (RFC 9562
+    /// reads them in any case and writes them in lower case, as `uuid::Uuid` does), and object
+    /// members in any order.
     pub fn same_json(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+            (Value::String(x), Value::String(y)) => {
+                x == y || (x.eq_ignore_ascii_case(y) && is_hyphenated_uuid(x))
+            }
             (Value::Array(x), Value::Array(y)) => {
                 x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
             }
@@ -477,6 +481,18 @@ pub mod union {
             }
             _ => a == b,
         }
+    }
+    /// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal digits of either case.
+    fn is_hyphenated_uuid(text: &str) -> bool {
+        let bytes = text.as_bytes();
+        bytes.len() == 36
+            && bytes
+                .iter()
+                .enumerate()
+                .all(|(i, b)| match i {
+                    8 | 13 | 18 | 23 => *b == b'-',
+                    _ => b.is_ascii_hexdigit(),
+                })
     }
     /// The choices made while deserializing, for tests that prove each value landed in the right
     /// alternative. Off unless [`decisions::observe`] is running on the thread, and then the only

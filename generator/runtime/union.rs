@@ -188,11 +188,15 @@ fn keeps<T: Serialize>(candidate: &T, value: &Value) -> bool {
         .is_some_and(|back| same_json(value, &back))
 }
 
-/// JSON equality with numbers compared by value (`1` equals `1.0`) and object members in any
-/// order.
+/// JSON equality with numbers compared by value (`1` equals `1.0`), UUIDs by value (RFC 9562
+/// reads them in any case and writes them in lower case, as `uuid::Uuid` does), and object
+/// members in any order.
 pub fn same_json(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::String(x), Value::String(y)) => {
+            x == y || (x.eq_ignore_ascii_case(y) && is_hyphenated_uuid(x))
+        }
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
         }
@@ -203,6 +207,16 @@ pub fn same_json(a: &Value, b: &Value) -> bool {
         }
         _ => a == b,
     }
+}
+
+/// `xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx` in hexadecimal digits of either case.
+fn is_hyphenated_uuid(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() == 36
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            8 | 13 | 18 | 23 => *b == b'-',
+            _ => b.is_ascii_hexdigit(),
+        })
 }
 
 /// The choices made while deserializing, for tests that prove each value landed in the right
@@ -368,6 +382,15 @@ mod tests {
         });
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].variant, None);
+    }
+
+    #[test]
+    fn uuids_compare_by_value_other_strings_exactly() {
+        let upper = json!("7B4E8C2E-4B5A-4C1F-9A43-2D8C1B0E6F11");
+        let lower = json!("7b4e8c2e-4b5a-4c1f-9a43-2d8c1b0e6f11");
+        assert!(same_json(&upper, &lower));
+        assert!(!same_json(&json!("Hello"), &json!("hello")));
+        assert!(!same_json(&json!("7B4E8C2E"), &json!("7b4e8c2e")));
     }
 
     #[test]
