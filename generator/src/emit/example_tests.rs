@@ -45,6 +45,10 @@ pub fn emit(api: &Api, checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<Ge
             skipped.push(format!(" - `{pointer}`: {first}"));
             continue;
         }
+        if let Some(reason) = misfit(api, ty, &site.example.value, &mut String::new()) {
+            skipped.push(format!(" - `{pointer}`: {reason}"));
+            continue;
+        }
         roots.push(ty.clone());
         let ty = rust_type(ty, &models)?;
         let json = site.example.value.to_string();
@@ -59,13 +63,91 @@ pub fn emit(api: &Api, checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<Ge
             String::new(),
             " Not tested: these examples contradict their own schema (`specval examples` lists"
                 .to_string(),
-            " every violation).".to_string(),
+            " every violation), or hold a JSON type their schema allows only by omission (an"
+                .to_string(),
+            " array where a schema with `properties` but no `type` describes an object)."
+                .to_string(),
             String::new(),
         ];
         lines.extend(skipped);
         quote!(#(#![doc = #lines])*)
     });
     rust_file("src/example_tests.rs", tokens(rows, unions, skipped_docs)).map(Some)
+}
+
+/// Why `value` cannot be held by the Rust type `ty` although its schema accepts it, if so: a
+/// JSON type the schema allows only by omission, like an array under a schema with
+/// `properties` but no `type` (JSON Schema applies `properties` to objects only, so anything
+/// else passes). `at` is the path so far, for the message.
+fn misfit(api: &Api, ty: &TypeRef, value: &Value, at: &mut String) -> Option<String> {
+    let kind = |expected: &str| {
+        let found = match value {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Number(_) => "a number",
+            Value::String(_) => "a string",
+            Value::Array(_) => "an array",
+            Value::Object(_) => "an object",
+        };
+        let place = if at.is_empty() {
+            "the example"
+        } else {
+            at.as_str()
+        };
+        Some(format!(
+            "{place} is {found}, where the generated type holds {expected}"
+        ))
+    };
+    match ty {
+        TypeRef::Any | TypeRef::Custom(_) => None,
+        TypeRef::Nullable(_) if value.is_null() => None,
+        TypeRef::Nullable(inner) => misfit(api, inner, value, at),
+        TypeRef::Object if value.is_object() => None,
+        TypeRef::Object => kind("an object"),
+        TypeRef::Array(item) => match value {
+            Value::Array(items) => items.iter().enumerate().find_map(|(index, item_value)| {
+                let len = at.len();
+                at.push_str(&format!("/{index}"));
+                let found = misfit(api, item, item_value, at);
+                at.truncate(len);
+                found
+            }),
+            _ => kind("an array"),
+        },
+        TypeRef::Map(inner) => match value {
+            Value::Object(map) => map.iter().find_map(|(name, member)| {
+                let len = at.len();
+                at.push_str(&format!("/{name}"));
+                let found = misfit(api, inner, member, at);
+                at.truncate(len);
+                found
+            }),
+            _ => kind("an object"),
+        },
+        TypeRef::Scalar(_) => None,
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Struct(object)) => match value {
+                Value::Object(map) => object.fields.iter().find_map(|field| {
+                    let member = map.get(&field.wire_name)?;
+                    if member.is_null() && (field.nullable || !field.required) {
+                        return None;
+                    }
+                    let len = at.len();
+                    at.push_str(&format!("/{}", field.wire_name));
+                    let found = misfit(api, &field.ty, member, at);
+                    at.truncate(len);
+                    found
+                }),
+                _ => kind("an object"),
+            },
+            Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => {
+                misfit(api, inner, value, at)
+            }
+            // A union keeps what fits no alternative; an enum is read from a string, and a
+            // non-string contradicts its schema (checked before).
+            _ => None,
+        },
+    }
 }
 
 /// `(union, [(alternative, schema)])` for every union reachable from the examples' types, the

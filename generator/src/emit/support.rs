@@ -293,9 +293,9 @@ fn decimal() -> TokenStream {
 
 fn base64() -> TokenStream {
     quote! {
-        /// Base64 content (`format: byte`) kept as written. Decoding is lenient about padding
-        /// and trailing bits, so valid but non-canonical input is accepted, and the original
-        /// text is what serializes back.
+        /// Base64 content (`format: byte`) kept as written, decoded on demand. Decoding is
+        /// lenient about padding and trailing bits, so valid but non-canonical input decodes,
+        /// and the original text is what serializes back.
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub struct Base64(String);
 
@@ -333,14 +333,11 @@ fn base64() -> TokenStream {
             }
         }
 
+        /// Any string is kept, base64 or not (JSON Schema does not assert `format: byte`, and
+        /// a placeholder like `[file data]` is common): [`Base64::decode`] says whether it is.
         impl<'de> ::serde::Deserialize<'de> for Base64 {
             fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                let text = String::deserialize(deserializer)?;
-                let value = Base64(text);
-                match value.decode() {
-                    Ok(_) => Ok(value),
-                    Err(err) => Err(::serde::de::Error::custom(format_args!("not base64: {err}"))),
-                }
+                String::deserialize(deserializer).map(Base64)
             }
         }
 

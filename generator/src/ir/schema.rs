@@ -78,9 +78,11 @@ pub(crate) fn string_enum(schema: &Map<String, Value>) -> Option<(Vec<String>, b
         (None, Some(Value::Array(values))) => (values, true),
         _ => return None,
     };
-    let mut out = Vec::new();
+    let mut out: Vec<String> = Vec::new();
     for value in values {
         match value {
+            // A value listed twice (real specs have them) is one variant.
+            Value::String(s) if out.contains(s) => {}
             Value::String(s) => out.push(s.clone()),
             Value::Null => {}
             _ => return None,
@@ -143,5 +145,7 @@ mod tests {
         assert_eq!(values, vec!["A", "B"]);
         assert!(open);
         assert!(string_enum(&obj(json!({"enum": [1, 2]}))).is_none());
+        let (values, _) = string_enum(&obj(json!({"enum": ["A", "B", "A"]}))).unwrap();
+        assert_eq!(values, vec!["A", "B"]);
     }
 }
