@@ -456,7 +456,9 @@ fn method(
         };
         if param.required {
             args.push(quote!(#field: &#ty));
-            steps.push(quote!({ let value = #field; #send }));
+            // A parameter may itself be called `value`: rebinding it would be a lint.
+            let bind = (param.rust_name != "value").then(|| quote!(let value = #field;));
+            steps.push(quote!({ #bind #send }));
         } else {
             args.push(quote!(#field: Option<&#ty>));
             steps.push(quote!(if let Some(value) = #field { #send }));
