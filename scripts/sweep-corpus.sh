@@ -22,6 +22,8 @@ work=${SWEEP_WORK:-$(mktemp -d -t specgen-sweep.XXXXXX)}
 mkdir -p "$work"
 export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-$HOME/.cache/orchestration-toolkit/sweep-target}
 export CARGO_TERM_COLOR=never
+# One-shot builds: incremental data would only fill the disk (gigabytes for megabyte specs).
+export CARGO_INCREMENTAL=0
 unset RUSTFLAGS CARGO_ENCODED_RUSTFLAGS
 
 if [ $# -eq 0 ]; then

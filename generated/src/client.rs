@@ -299,27 +299,27 @@ impl Client {
         body: &crate::models::CreateAccountRequest,
     ) -> Result<CreateAccountSuccess, ClientError> {
         let x_idempotency_key = x_idempotency_key.unwrap_or_else(::uuid::Uuid::new_v4);
-        let url = format!(concat!("{}", "/banking/accounts"), self.base_url);
-        let answer = self
+        let url_ = format!(concat!("{}", "/banking/accounts"), self.base_url);
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::POST, &url);
-                    request = request
+                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
-                    request = request.json(body);
-                    request
+                    request_ = request_.json(body);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode().map(CreateAccountSuccess::Ok),
-            201u16 => answer.decode().map(CreateAccountSuccess::Created),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode().map(CreateAccountSuccess::Ok),
+            201u16 => answer_.decode().map(CreateAccountSuccess::Created),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `GET /banking/accounts/{account_id}`
@@ -331,27 +331,27 @@ impl Client {
         &self,
         account_id: &::uuid::Uuid,
     ) -> Result<crate::models::Account, ClientError> {
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/banking/accounts/{}"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
             PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::GET, &url);
-                    request
+                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `DELETE /banking/accounts/{account_id}`
@@ -367,27 +367,27 @@ impl Client {
         &self,
         account_id: &::uuid::Uuid,
     ) -> Result<crate::models::Account, ClientError> {
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/banking/accounts/{}"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
             PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::DELETE, &url);
-                    request
+                    let mut request_ = http_.request(::reqwest::Method::DELETE, &url_);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `PATCH /banking/accounts/{account_id}`
@@ -400,28 +400,28 @@ impl Client {
         account_id: &::uuid::Uuid,
         body: &crate::models::UpdateAccountRequest,
     ) -> Result<crate::models::Account, ClientError> {
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/banking/accounts/{}"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
             PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 false,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::PATCH, &url);
-                    request = request.json(body);
-                    request
+                    let mut request_ = http_.request(::reqwest::Method::PATCH, &url_);
+                    request_ = request_.json(body);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `GET /banking/accounts/{account_id}/transfers/{transfer_id}`
@@ -434,28 +434,28 @@ impl Client {
         account_id: &::uuid::Uuid,
         transfer_id: &::uuid::Uuid,
     ) -> Result<crate::models::EntityTransfer, ClientError> {
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/banking/accounts/{}/transfers/{}"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
             PATH_SEGMENT), ::percent_encoding::utf8_percent_encode(& transfer_id
             .to_string(), PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::GET, &url);
-                    request
+                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `POST /banking/accounts/{account_id}/transfers/{transfer_id}/cancel`
@@ -473,28 +473,28 @@ impl Client {
         account_id: &::uuid::Uuid,
         transfer_id: &::uuid::Uuid,
     ) -> Result<::serde_json::Value, ClientError> {
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/banking/accounts/{}/transfers/{}/cancel"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
             PATH_SEGMENT), ::percent_encoding::utf8_percent_encode(& transfer_id
             .to_string(), PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 false,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::POST, &url);
-                    request
+                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            404u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            404u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `POST /banking/entities`
@@ -512,26 +512,26 @@ impl Client {
         body: &crate::models::CreateEntityRequest,
     ) -> Result<crate::models::Entity, ClientError> {
         let x_idempotency_key = x_idempotency_key.unwrap_or_else(::uuid::Uuid::new_v4);
-        let url = format!(concat!("{}", "/banking/entities"), self.base_url);
-        let answer = self
+        let url_ = format!(concat!("{}", "/banking/entities"), self.base_url);
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::POST, &url);
-                    request = request
+                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
-                    request = request.json(body);
-                    request
+                    request_ = request_.json(body);
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            201u16 => answer.decode(),
-            400u16 => Err(answer.error(true)),
-            401u16 => Err(answer.error(true)),
-            409u16 => Err(answer.error(true)),
-            _ => Err(answer.error(false)),
+        match answer_.status.as_u16() {
+            201u16 => answer_.decode(),
+            400u16 => Err(answer_.error(true)),
+            401u16 => Err(answer_.error(true)),
+            409u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `GET /payments`
@@ -543,26 +543,26 @@ impl Client {
         &self,
         merchant_order_id: &String,
     ) -> Result<Vec<crate::models::Payment>, ClientError> {
-        let url = format!(concat!("{}", "/payments"), self.base_url);
-        let answer = self
+        let url_ = format!(concat!("{}", "/payments"), self.base_url);
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::GET, &url);
+                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     {
-                        let value = merchant_order_id;
-                        request = request
-                            .query(&[("merchant_order_id", value.to_string())]);
+                        let value_ = merchant_order_id;
+                        request_ = request_
+                            .query(&[("merchant_order_id", value_.to_string())]);
                     }
-                    request
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16 => answer.decode(),
-            401u16 => Err(answer.error(true)),
-            _ => Err(answer.error(true)),
+        match answer_.status.as_u16() {
+            200u16 => answer_.decode(),
+            401u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(true)),
         }
     }
     /// `POST /recipients/onboardings/reverse-transfer/{transfer_id}`
@@ -586,34 +586,34 @@ impl Client {
         body: Option<&::serde_json::Value>,
     ) -> Result<crate::models::ReverseTransferResult, ClientError> {
         let x_idempotency_key = x_idempotency_key.unwrap_or_else(::uuid::Uuid::new_v4);
-        let url = format!(
+        let url_ = format!(
             concat!("{}", "/recipients/onboardings/reverse-transfer/{}"), self.base_url,
             ::percent_encoding::utf8_percent_encode(& transfer_id.to_string(),
             PATH_SEGMENT)
         );
-        let answer = self
+        let answer_ = self
             .send(
                 true,
-                |http| {
+                |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::POST, &url);
-                    if let Some(value) = x_organization_code {
-                        request = request
-                            .header("X-organization-code", value.to_string());
+                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    if let Some(value_) = x_organization_code {
+                        request_ = request_
+                            .header("X-organization-code", value_.to_string());
                     }
-                    request = request
+                    request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
                     if let Some(body) = body {
-                        request = request.json(body);
+                        request_ = request_.json(body);
                     }
-                    request
+                    request_
                 },
             )
             .await?;
-        match answer.status.as_u16() {
-            200u16..=299u16 => answer.decode(),
-            401u16 => Err(answer.error(true)),
-            _ => Err(answer.error(true)),
+        match answer_.status.as_u16() {
+            200u16..=299u16 => answer_.decode(),
+            401u16 => Err(answer_.error(true)),
+            _ => Err(answer_.error(true)),
         }
     }
 }

@@ -722,323 +722,332 @@ pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
         .with_state(shared)
 }
 async fn handle_create_account<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "createAccount",
-            request,
+            "/v1/banking/accounts",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let x_idempotency_key = incoming
+    let x_idempotency_key = incoming_
         .required::<::uuid::Uuid>(Location::Header, "x-idempotency-key");
-    let body = incoming.json_body::<crate::models::CreateAccountRequest>();
-    let (Some(x_idempotency_key), Some(body)) = (x_idempotency_key, body) else {
-        return incoming.reject();
+    let body_ = incoming_.json_body::<crate::models::CreateAccountRequest>();
+    let (Some(x_idempotency_key), Some(body_)) = (x_idempotency_key, body_) else {
+        return incoming_.reject();
     };
-    let params = CreateAccountParams {
-        credentials: credentials(&incoming),
+    let params_ = CreateAccountParams {
+        credentials: credentials(&incoming_),
         x_idempotency_key,
     };
-    shared.api.create_account(params, body).await.into_response()
+    shared_.api.create_account(params_, body_).await.into_response()
 }
 async fn handle_get_account<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "getAccount",
-            request,
+            "/v1/banking/accounts/{account_id}",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let account_id = incoming.required::<::uuid::Uuid>(Location::Path, "account_id");
+    let account_id = incoming_.required::<::uuid::Uuid>(Location::Path, "account_id");
     let (Some(account_id),) = (account_id,) else {
-        return incoming.reject();
+        return incoming_.reject();
     };
-    let params = GetAccountParams {
-        credentials: credentials(&incoming),
+    let params_ = GetAccountParams {
+        credentials: credentials(&incoming_),
         account_id,
     };
-    shared.api.get_account(params).await.into_response()
+    shared_.api.get_account(params_).await.into_response()
 }
 async fn handle_close_account<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "closeAccount",
-            request,
+            "/v1/banking/accounts/{account_id}",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let account_id = incoming.required::<::uuid::Uuid>(Location::Path, "account_id");
+    let account_id = incoming_.required::<::uuid::Uuid>(Location::Path, "account_id");
     let (Some(account_id),) = (account_id,) else {
-        return incoming.reject();
+        return incoming_.reject();
     };
-    let params = CloseAccountParams {
-        credentials: credentials(&incoming),
+    let params_ = CloseAccountParams {
+        credentials: credentials(&incoming_),
         account_id,
     };
-    shared.api.close_account(params).await.into_response()
+    shared_.api.close_account(params_).await.into_response()
 }
 async fn handle_update_account<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "updateAccount",
-            request,
+            "/v1/banking/accounts/{account_id}",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let account_id = incoming.required::<::uuid::Uuid>(Location::Path, "account_id");
-    let body = incoming.json_body::<crate::models::UpdateAccountRequest>();
-    let (Some(account_id), Some(body)) = (account_id, body) else {
-        return incoming.reject();
+    let account_id = incoming_.required::<::uuid::Uuid>(Location::Path, "account_id");
+    let body_ = incoming_.json_body::<crate::models::UpdateAccountRequest>();
+    let (Some(account_id), Some(body_)) = (account_id, body_) else {
+        return incoming_.reject();
     };
-    let params = UpdateAccountParams {
-        credentials: credentials(&incoming),
+    let params_ = UpdateAccountParams {
+        credentials: credentials(&incoming_),
         account_id,
     };
-    shared.api.update_account(params, body).await.into_response()
+    shared_.api.update_account(params_, body_).await.into_response()
 }
 async fn handle_get_account_transfer<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "getAccountTransfer",
-            request,
+            "/v1/banking/accounts/{account_id}/transfers/{transfer_id}",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let account_id = incoming.required::<::uuid::Uuid>(Location::Path, "account_id");
-    let transfer_id = incoming.required::<::uuid::Uuid>(Location::Path, "transfer_id");
+    let account_id = incoming_.required::<::uuid::Uuid>(Location::Path, "account_id");
+    let transfer_id = incoming_.required::<::uuid::Uuid>(Location::Path, "transfer_id");
     let (Some(account_id), Some(transfer_id)) = (account_id, transfer_id) else {
-        return incoming.reject();
+        return incoming_.reject();
     };
-    let params = GetAccountTransferParams {
-        credentials: credentials(&incoming),
+    let params_ = GetAccountTransferParams {
+        credentials: credentials(&incoming_),
         account_id,
         transfer_id,
     };
-    shared.api.get_account_transfer(params).await.into_response()
+    shared_.api.get_account_transfer(params_).await.into_response()
 }
 async fn handle_cancel_account_transfer<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "cancelAccountTransfer",
-            request,
+            "/v1/banking/accounts/{account_id}/transfers/{transfer_id}/cancel",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let account_id = incoming.required::<::uuid::Uuid>(Location::Path, "account_id");
-    let transfer_id = incoming.required::<::uuid::Uuid>(Location::Path, "transfer_id");
+    let account_id = incoming_.required::<::uuid::Uuid>(Location::Path, "account_id");
+    let transfer_id = incoming_.required::<::uuid::Uuid>(Location::Path, "transfer_id");
     let (Some(account_id), Some(transfer_id)) = (account_id, transfer_id) else {
-        return incoming.reject();
+        return incoming_.reject();
     };
-    let params = CancelAccountTransferParams {
-        credentials: credentials(&incoming),
+    let params_ = CancelAccountTransferParams {
+        credentials: credentials(&incoming_),
         account_id,
         transfer_id,
     };
-    shared.api.cancel_account_transfer(params).await.into_response()
+    shared_.api.cancel_account_transfer(params_).await.into_response()
 }
 async fn handle_create_entity<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "createEntity",
-            request,
+            "/v1/banking/entities",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let x_idempotency_key = incoming
+    let x_idempotency_key = incoming_
         .required::<::uuid::Uuid>(Location::Header, "x-idempotency-key");
-    let body = incoming.json_body::<crate::models::CreateEntityRequest>();
-    let (Some(x_idempotency_key), Some(body)) = (x_idempotency_key, body) else {
-        return incoming.reject();
+    let body_ = incoming_.json_body::<crate::models::CreateEntityRequest>();
+    let (Some(x_idempotency_key), Some(body_)) = (x_idempotency_key, body_) else {
+        return incoming_.reject();
     };
-    let params = CreateEntityParams {
-        credentials: credentials(&incoming),
+    let params_ = CreateEntityParams {
+        credentials: credentials(&incoming_),
         x_idempotency_key,
     };
-    shared.api.create_entity(params, body).await.into_response()
+    shared_.api.create_entity(params_, body_).await.into_response()
 }
 async fn handle_get_payments_by_merchant_order_id<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "getPaymentsByMerchantOrderId",
-            request,
+            "/v1/payments",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let merchant_order_id = incoming
+    let merchant_order_id = incoming_
         .required::<String>(Location::Query, "merchant_order_id");
     let (Some(merchant_order_id),) = (merchant_order_id,) else {
-        return incoming.reject();
+        return incoming_.reject();
     };
-    let params = GetPaymentsByMerchantOrderIdParams {
-        credentials: credentials(&incoming),
+    let params_ = GetPaymentsByMerchantOrderIdParams {
+        credentials: credentials(&incoming_),
         merchant_order_id,
     };
-    shared.api.get_payments_by_merchant_order_id(params).await.into_response()
+    shared_.api.get_payments_by_merchant_order_id(params_).await.into_response()
 }
 async fn handle_reverse_transfer_onboarding<A: Api>(
-    ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-    request: ::axum::extract::Request,
+    ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+    request_: ::axum::extract::Request,
 ) -> Response {
-    let mut incoming = match Incoming::read(
+    let mut incoming_ = match Incoming::read(
             "reverseTransferOnboarding",
-            request,
+            "/v1/recipients/onboardings/reverse-transfer/{transfer_id}",
+            request_,
             &[
                 &[
                     (Location::Header, "public-api-key"),
                     (Location::Header, "private-secret-key"),
                 ],
             ],
-            shared.config.body_limit,
+            shared_.config.body_limit,
         )
         .await
     {
         Ok(incoming) => incoming,
         Err(rejection) => return rejection,
     };
-    if let Err(rejection) = incoming.validate() {
+    if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let transfer_id = incoming.required::<String>(Location::Path, "transfer_id");
-    let x_idempotency_key = incoming
+    let transfer_id = incoming_.required::<String>(Location::Path, "transfer_id");
+    let x_idempotency_key = incoming_
         .optional::<::uuid::Uuid>(Location::Header, "x-idempotency-key");
-    let x_organization_code = incoming
+    let x_organization_code = incoming_
         .optional::<String>(Location::Header, "X-organization-code");
-    let body = incoming.optional_json_body::<::serde_json::Value>();
+    let body_ = incoming_.optional_json_body::<::serde_json::Value>();
     let (
         Some(transfer_id),
         Some(x_idempotency_key),
         Some(x_organization_code),
-        Some(body),
-    ) = (transfer_id, x_idempotency_key, x_organization_code, body) else {
-        return incoming.reject();
+        Some(body_),
+    ) = (transfer_id, x_idempotency_key, x_organization_code, body_) else {
+        return incoming_.reject();
     };
-    let params = ReverseTransferOnboardingParams {
-        credentials: credentials(&incoming),
+    let params_ = ReverseTransferOnboardingParams {
+        credentials: credentials(&incoming_),
         transfer_id,
         x_idempotency_key,
         x_organization_code,
     };
-    shared.api.reverse_transfer_onboarding(params, body).await.into_response()
+    shared_.api.reverse_transfer_onboarding(params_, body_).await.into_response()
 }
 #[allow(dead_code, unused_variables)]
 fn credentials(incoming: &Incoming) -> Credentials {
@@ -1195,7 +1204,7 @@ fn authenticate(
 /// A request being checked: its parts, its body, and the violations found so far.
 struct Incoming {
     operation: &'static str,
-    path: ::axum::extract::RawPathParams,
+    path: Vec<(&'static str, String)>,
     query: Vec<(String, String)>,
     headers: ::http::HeaderMap,
     body: ::axum::body::Bytes,
@@ -1208,22 +1217,31 @@ impl Incoming {
     /// request without them is answered 401 whatever else is wrong with it.
     async fn read(
         operation: &'static str,
+        template: &'static str,
         request: ::axum::extract::Request,
         requirements: &[&[(Location, &str)]],
         limit: usize,
     ) -> Result<Incoming, Response> {
-        use ::axum::extract::FromRequestParts;
-        let (mut parts, body) = request.into_parts();
-        authenticate(&parts.headers, parts.uri.query(), requirements)?;
-        let path = match ::axum::extract::RawPathParams::from_request_parts(
-                &mut parts,
-                &(),
-            )
-            .await
-        {
-            Ok(params) => params,
-            Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
+        let (parts, body) = request.into_parts();
+        let Some(decoded) = path::params(template, parts.uri.path()) else {
+            return Err(not_found(parts.uri).await);
         };
+        authenticate(&parts.headers, parts.uri.query(), requirements)?;
+        let mut path = Vec::with_capacity(decoded.len());
+        for (name, value) in decoded {
+            match value {
+                Some(value) => path.push((name, value)),
+                None => {
+                    return Err(
+                        validation_error(
+                            vec![
+                                format!("path parameter {name}: not UTF-8 once percent-decoded")
+                            ],
+                        ),
+                    );
+                }
+            }
+        }
         let query = match parts.uri.query() {
             Some(query) => {
                 match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
@@ -1262,7 +1280,9 @@ impl Incoming {
     /// The text of a parameter, header names compared case-insensitively.
     fn value(&self, location: Location, name: &str) -> Option<&str> {
         match location {
-            Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v),
+            Location::Path => {
+                self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+            }
             Location::Query => {
                 self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
             }
@@ -1421,5 +1441,105 @@ impl Incoming {
     }
     fn reject(&mut self) -> Response {
         validation_error(std::mem::take(&mut self.messages))
+    }
+}
+pub mod path {
+    //! Matching a request path against an operation's path template.
+    //!
+    //! axum routes by whole segments and refuses a segment that mixes text and a parameter
+    //! (`/v1/{name}:cancel`, `/files/{id}.json`, common in real APIs), and two routes of the same
+    //! shape whose parameters are named differently. The generated router therefore routes by
+    //! position only, and each operation's handler reads its parameters by matching the path
+    //! against its own template here.
+    //!
+    //! This module is copied into the server of every generated crate (`server::path`); specgen
+    //! keeps it as an ordinary Rust file so that it is compiled and unit-tested as itself.
+    /// A path parameter's value, percent-decoded; `None` when the decoded bytes are not UTF-8.
+    pub type Decoded = Option<String>;
+    /// The parameters of `path` under `template`, each percent-decoded; `None` when the path does
+    /// not match. Within a segment, a parameter ends where the text after it begins, at the last
+    /// occurrence of that text when nothing follows it (`{name}:cancel` on `a:b:cancel` gives
+    /// `a:b`). Parameters are never empty.
+    pub fn params(
+        template: &'static str,
+        path: &str,
+    ) -> Option<Vec<(&'static str, Decoded)>> {
+        let mut params = Vec::new();
+        let mut wanted = template.split('/');
+        let mut given = path.split('/');
+        loop {
+            match (wanted.next(), given.next()) {
+                (None, None) => return Some(params),
+                (Some(pattern), Some(text)) => {
+                    if !segment(pattern, text, &mut params) {
+                        return None;
+                    }
+                }
+                _ => return None,
+            }
+        }
+    }
+    /// Matches one segment, adding its parameters to `params`.
+    fn segment(
+        mut pattern: &'static str,
+        mut text: &str,
+        params: &mut Vec<(&'static str, Decoded)>,
+    ) -> bool {
+        let mut open: Option<&'static str> = None;
+        while !pattern.is_empty() {
+            if let Some(after) = pattern.strip_prefix('{')
+                && let Some(end) = after.find('}')
+            {
+                if open.is_some() {
+                    return false;
+                }
+                open = Some(&after[..end]);
+                pattern = &after[end + 1..];
+                continue;
+            }
+            let next = pattern
+                .char_indices()
+                .skip(1)
+                .find(|(_, c)| *c == '{')
+                .map_or(pattern.len(), |(at, _)| at);
+            let literal = &pattern[..next];
+            pattern = &pattern[next..];
+            match open.take() {
+                None => {
+                    match text.strip_prefix(literal) {
+                        Some(rest) => text = rest,
+                        None => return false,
+                    }
+                }
+                Some(name) => {
+                    let at = if pattern.is_empty() {
+                        text.rfind(literal)
+                    } else {
+                        text.find(literal)
+                    };
+                    match at {
+                        Some(at) if at > 0 => {
+                            params.push((name, decode(&text[..at])));
+                            text = &text[at + literal.len()..];
+                        }
+                        _ => return false,
+                    }
+                }
+            }
+        }
+        match open {
+            Some(name) if !text.is_empty() => {
+                params.push((name, decode(text)));
+                true
+            }
+            Some(_) => false,
+            None => text.is_empty(),
+        }
+    }
+    fn decode(raw: &str) -> Decoded {
+        percent_encoding::percent_decode_str(raw)
+            .decode_utf8()
+            .ok()
+            .map(|text| text.into_owned())
     }
 }

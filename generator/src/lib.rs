@@ -24,6 +24,13 @@ pub mod output;
 #[allow(dead_code)] // used by the generated models, not by specgen
 mod union_runtime;
 
+/// The runtime that `server::path` of every generated crate is copied from, compiled here so
+/// that its unit tests run as part of specgen's.
+#[cfg(test)]
+#[path = "../runtime/path.rs"]
+#[allow(dead_code)] // used by the generated server, not by specgen
+mod path_runtime;
+
 use std::collections::BTreeMap;
 
 pub use builder::Builder;

@@ -166,6 +166,15 @@ fn prepare(crates: &[(String, Vec<GeneratedFile>, bool)]) -> (tempfile::TempDir,
             features.push(format!("{name}/schemars"));
         }
     }
+    // The routes fixture's router is exercised by a hand-written crate beside it.
+    if crates.iter().any(|(name, _, _)| name == "fixture-routes") {
+        let check = common::package_dir().join("tests/router-check");
+        let dir = root.join("router-check");
+        std::fs::create_dir_all(dir.join("src")).expect("router-check directory");
+        std::fs::copy(check.join("Cargo.toml.in"), dir.join("Cargo.toml")).expect("Cargo.toml");
+        std::fs::copy(check.join("src/lib.rs"), dir.join("src/lib.rs")).expect("lib.rs");
+        members.push("\"router-check\"".to_string());
+    }
     let manifest = format!(
         "[workspace]\nresolver = \"3\"\nmembers = [{}]\n",
         members.join(", ")

@@ -138,6 +138,7 @@ documents! {fixture_document:
     fixture_prelude_shadowing => "prelude-shadowing.yaml",
     fixture_recursion => "recursion.yaml",
     fixture_recursive_unions => "recursive-unions.yaml",
+    fixture_routes => "routes.yaml",
     fixture_unions => "unions.yaml",
     fixture_unions_undiscriminated => "unions-undiscriminated.yaml",
 }

@@ -345,7 +345,7 @@ fn success(op: &Operation) -> Result<(TokenStream, Option<TokenStream>, Vec<Toke
         for response in &successes {
             let pattern = status_pattern(response.status);
             let decode = match &response.body {
-                Some(_) => quote!(answer.decode()),
+                Some(_) => quote!(answer_.decode()),
                 None => quote!(Ok(())),
             };
             arms.push(quote!(#pattern => #decode,));
@@ -363,12 +363,12 @@ fn success(op: &Operation) -> Result<(TokenStream, Option<TokenStream>, Vec<Toke
             (Some(body), StatusSpec::Code(_)) => {
                 let ty = body_type(&body.ty)?;
                 variants.push(quote!(#docs #variant(#ty),));
-                arms.push(quote!(#pattern => answer.decode().map(#name::#variant),));
+                arms.push(quote!(#pattern => answer_.decode().map(#name::#variant),));
             }
             (Some(body), _) => {
                 let ty = body_type(&body.ty)?;
                 variants.push(quote!(#docs #variant(::http::StatusCode, #ty),));
-                arms.push(quote!(#pattern => answer.decode().map(|body| #name::#variant(answer.status, body)),));
+                arms.push(quote!(#pattern => answer_.decode().map(|body| #name::#variant(answer_.status, body)),));
             }
             (None, StatusSpec::Code(_)) => {
                 variants.push(quote!(#docs #variant,));
@@ -376,7 +376,7 @@ fn success(op: &Operation) -> Result<(TokenStream, Option<TokenStream>, Vec<Toke
             }
             (None, _) => {
                 variants.push(quote!(#docs #variant(::http::StatusCode),));
-                arms.push(quote!(#pattern => Ok(#name::#variant(answer.status)),));
+                arms.push(quote!(#pattern => Ok(#name::#variant(answer_.status)),));
             }
         }
     }
@@ -447,21 +447,21 @@ fn method(
             continue;
         }
         let send = match param.location {
-            ParamLocation::Query => quote!(request = request.query(&[(#wire, value.to_string())]);),
-            ParamLocation::Header => quote!(request = request.header(#wire, value.to_string());),
+            ParamLocation::Query => {
+                quote!(request_ = request_.query(&[(#wire, value_.to_string())]);)
+            }
+            ParamLocation::Header => quote!(request_ = request_.header(#wire, value_.to_string());),
             ParamLocation::Cookie => {
-                quote!(request = request.header(::http::header::COOKIE, format!("{}={}", #wire, value));)
+                quote!(request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, value_));)
             }
             ParamLocation::Path => quote!(),
         };
         if param.required {
             args.push(quote!(#field: &#ty));
-            // A parameter may itself be called `value`: rebinding it would be a lint.
-            let bind = (param.rust_name != "value").then(|| quote!(let value = #field;));
-            steps.push(quote!({ #bind #send }));
+            steps.push(quote!({ let value_ = #field; #send }));
         } else {
             args.push(quote!(#field: Option<&#ty>));
-            steps.push(quote!(if let Some(value) = #field { #send }));
+            steps.push(quote!(if let Some(value_) = #field { #send }));
         }
     }
     let key_setup = key.map(|(key, kind)| {
@@ -469,11 +469,11 @@ fn method(
         let wire = &key.name;
         match kind {
             AutomaticKey::Uuid => {
-                steps.push(quote!(request = request.header(#wire, #field.to_string());));
+                steps.push(quote!(request_ = request_.header(#wire, #field.to_string());));
                 quote!(let #field = #field.unwrap_or_else(::uuid::Uuid::new_v4);)
             }
             AutomaticKey::Text => {
-                steps.push(quote!(request = request.header(#wire, #field.as_str());));
+                steps.push(quote!(request_ = request_.header(#wire, #field.as_str());));
                 quote!(let #field = #field.unwrap_or_else(|| ::uuid::Uuid::new_v4().to_string());)
             }
         }
@@ -483,11 +483,11 @@ fn method(
             let ty = body_type(&body.ty)?;
             if body.required {
                 args.push(quote!(body: &#ty));
-                quote!(request = request.json(body);)
+                quote!(request_ = request_.json(body);)
             } else {
                 args.push(quote!(body: Option<&#ty>));
                 quote!(if let Some(body) = body {
-                    request = request.json(body);
+                    request_ = request_.json(body);
                 })
             }
         }
@@ -535,17 +535,17 @@ fn method(
     errors.sort_by_key(|r| r.status);
     let error_arms = errors.into_iter().map(|r| {
         let pattern = status_pattern(r.status);
-        quote!(#pattern => Err(answer.error(true)),)
+        quote!(#pattern => Err(answer_.error(true)),)
     });
     let documented_default = op.responses.iter().any(|r| r.status == StatusSpec::Default);
     let arms: Vec<TokenStream> = arms.into_iter().chain(error_arms).collect();
     let judge = if arms.is_empty() {
-        quote!(Err(answer.error(#documented_default)))
+        quote!(Err(answer_.error(#documented_default)))
     } else {
         quote! {
-            match answer.status.as_u16() {
+            match answer_.status.as_u16() {
                 #(#arms)*
-                _ => Err(answer.error(#documented_default)),
+                _ => Err(answer_.error(#documented_default)),
             }
         }
     };
@@ -565,14 +565,16 @@ fn method(
         #many
         pub async fn #name(&self, #(#args),*) -> Result<#success_type, ClientError> {
             #key_setup
-            let url = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
-            let answer = self
-                .send(#retryable, |http| {
+            // Locals end in `_`, which no parameter name does: a parameter may be called
+            // `url` or `request`.
+            let url_ = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
+            let answer_ = self
+                .send(#retryable, |http_| {
                     #[allow(unused_mut)]
-                    let mut request = http.request(::reqwest::Method::#http_method, &url);
+                    let mut request_ = http_.request(::reqwest::Method::#http_method, &url_);
                     #(#steps)*
                     #body_step
-                    request
+                    request_
                 })
                 .await?;
             #judge

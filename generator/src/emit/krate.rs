@@ -42,7 +42,7 @@ default = []
 # Derives `schemars::JsonSchema` on every model.
 schemars = ["dep:schemars"]
 # The API as an async trait, served by an axum router that checks requests against the contract.
-server = ["dep:axum", "dep:jsonschema", "dep:serde_urlencoded"]
+server = ["dep:axum", "dep:jsonschema", "dep:percent-encoding", "dep:serde_urlencoded"]
 # A reqwest client with retries and idempotency keys.
 client = ["dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate", "dep:percent-encoding", "uuid/v4"]
 # Receiver (axum) and sender (reqwest) of the API's notifications.

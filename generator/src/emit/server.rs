@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::operations::{body_type, param_type, status_code};
@@ -12,35 +12,68 @@ use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
+use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
 
 /// The server file; `crate_ident` is the library name used in the doc example.
 pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
     let mut items = Vec::new();
     let mut methods = Vec::new();
     let mut handlers = Vec::new();
-    let mut routes: BTreeMap<String, Vec<TokenStream>> = BTreeMap::new();
+    // Operations by axum route and method. Routes name each parameter segment by its
+    // position, so templates that differ only in parameter names, or that mix a parameter and
+    // text in one segment (`{name}:cancel`, `{id}.json`, which axum cannot route), share a
+    // route; each handler matches the request against its own template.
+    let mut routes: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
     let base = api.base_path();
     for op in &api.operations {
         items.push(params_struct(api, op));
         items.push(response_enum(op)?);
         methods.push(trait_method(op)?);
-        handlers.push(handler(api, op)?);
-        let method = format_ident!("{}", op.method.key());
-        let handler_name = format_ident!("handle_{}", op.fn_name);
+        handlers.push(handler(api, op, &base)?);
         routes
-            .entry(format!("{base}{}", op.path))
+            .entry(axum_route(&format!("{base}{}", op.path)))
             .or_default()
-            .push(quote!(#method(#handler_name::<A>)));
+            .entry(op.method)
+            .or_default()
+            .push(op);
     }
-    let routes = routes.iter().map(|(path, methods)| {
-        let first = &methods[0];
-        let rest = &methods[1..];
-        quote!(.route(#path, ::axum::routing::#first #(.#rest)*))
-    });
+    let mut dispatchers = Vec::new();
+    let routes: Vec<TokenStream> = routes
+        .iter()
+        .map(|(_, by_method)| {
+            // The route keeps the parameter names of its first operation, so axum's matched
+            // path (what logs show) reads like the spec.
+            let first = by_method
+                .values()
+                .flatten()
+                .next()
+                .expect("a route has operations");
+            let route = route_text(&format!("{base}{}", first.path));
+            let methods = by_method.iter().map(|(method, ops)| {
+                let verb = format_ident!("{}", method.key());
+                let target = match ops.as_slice() {
+                    [only] => {
+                        let handler = format_ident!("handle_{}", only.fn_name);
+                        quote!(#handler::<A>)
+                    }
+                    several => {
+                        let (name, tokens) = dispatcher(several, &base, dispatchers.len());
+                        dispatchers.push(tokens);
+                        quote!(#name::<A>)
+                    }
+                };
+                quote!(#verb(#target))
+            });
+            let methods: Vec<TokenStream> = methods.collect();
+            let first = &methods[0];
+            let rest = &methods[1..];
+            quote!(.route(#route, ::axum::routing::#first #(.#rest)*))
+        })
+        .collect();
     let example = doc_example(api, crate_ident)?;
     let credentials_fn = credentials_fn(api);
     let runtime = runtime();
+    let path = super::support::runtime_module("path", include_str!("../../runtime/path.rs"));
     rust_file(
         "src/server.rs",
         quote! {
@@ -106,9 +139,13 @@ pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
 
             #(#handlers)*
 
+            #(#dispatchers)*
+
             #credentials_fn
 
             #runtime
+
+            #path
         },
     )
 }
@@ -271,10 +308,11 @@ fn is_json(content_type: &str) -> bool {
     essence == "application/json" || essence.ends_with("+json")
 }
 
-fn handler(api: &Api, op: &Operation) -> Result<TokenStream> {
+fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
     let handler_name = format_ident!("handle_{}", op.fn_name);
     let method = ident(&op.fn_name);
     let id = op.id.as_str();
+    let template = format!("{base}{}", op.path);
     let params_type = format_ident!("{}Params", op.type_prefix);
     let requirements = op.security.iter().map(|requirement| {
         let pairs = requirement.iter().filter_map(|key| {
@@ -295,59 +333,133 @@ fn handler(api: &Api, op: &Operation) -> Result<TokenStream> {
         let location = location_tokens(param.location);
         let name = &param.name;
         if param.required {
-            bindings.push(quote!(let #field = incoming.required::<#ty>(#location, #name);));
+            bindings.push(quote!(let #field = incoming_.required::<#ty>(#location, #name);));
         } else {
-            bindings.push(quote!(let #field = incoming.optional::<#ty>(#location, #name);));
+            bindings.push(quote!(let #field = incoming_.optional::<#ty>(#location, #name);));
         }
         names.push(field);
     }
     let credentials =
-        (!op.security.is_empty()).then(|| quote!(credentials: credentials(&incoming),));
+        (!op.security.is_empty()).then(|| quote!(credentials: credentials(&incoming_),));
     let (body_binding, body_arg) = match &op.request_body {
         Some(body) => {
             let ty = request_body_type(body)?;
             let read = match (is_json(&body.content_type), body.required) {
-                (true, true) => quote!(incoming.json_body::<#ty>()),
-                (true, false) => quote!(incoming.optional_json_body::<#ty>()),
-                (false, true) => quote!(incoming.raw_body()),
-                (false, false) => quote!(incoming.optional_raw_body()),
+                (true, true) => quote!(incoming_.json_body::<#ty>()),
+                (true, false) => quote!(incoming_.optional_json_body::<#ty>()),
+                (false, true) => quote!(incoming_.raw_body()),
+                (false, false) => quote!(incoming_.optional_raw_body()),
             };
-            (Some(quote!(let body = #read;)), Some(quote!(, body)))
+            (Some(quote!(let body_ = #read;)), Some(quote!(, body_)))
         }
         None => (None, None),
     };
-    let body_pattern = body_arg.as_ref().map(|_| quote!(Some(body),));
-    let body_value = body_arg.as_ref().map(|_| quote!(body,));
+    let body_pattern = body_arg.as_ref().map(|_| quote!(Some(body_),));
+    let body_value = body_arg.as_ref().map(|_| quote!(body_,));
     // Nothing typed to read (no parameters, no body): nothing can fail after validation.
     let unpack = (!names.is_empty() || body_arg.is_some()).then(|| {
         quote! {
             let (#(Some(#names),)* #body_pattern) = (#(#names,)* #body_value) else {
-                return incoming.reject();
+                return incoming_.reject();
             };
         }
     });
     Ok(quote! {
         async fn #handler_name<A: Api>(
-            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-            request: ::axum::extract::Request,
+            // Locals end in `_`, which no parameter name does: each parameter is bound under
+            // its own name below.
+            ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
+            request_: ::axum::extract::Request,
         ) -> Response {
-            let mut incoming = match Incoming::read(#id, request, &[#(#requirements),*], shared.config.body_limit).await {
+            let mut incoming_ = match Incoming::read(#id, #template, request_, &[#(#requirements),*], shared_.config.body_limit).await {
                 Ok(incoming) => incoming,
                 Err(rejection) => return rejection,
             };
-            if let Err(rejection) = incoming.validate() {
+            if let Err(rejection) = incoming_.validate() {
                 return rejection;
             }
             #(#bindings)*
             #body_binding
             #unpack
-            let params = #params_type {
+            let params_ = #params_type {
                 #credentials
                 #(#names,)*
             };
-            shared.api.#method(params #body_arg).await.into_response()
+            shared_.api.#method(params_ #body_arg).await.into_response()
         }
     })
+}
+
+/// The route a template is grouped under: every segment holding a parameter becomes
+/// `{p<n>}`, `n` its position, so templates that differ only in parameter names meet.
+fn axum_route(template: &str) -> String {
+    template
+        .split('/')
+        .enumerate()
+        .map(|(index, segment)| {
+            if segment.contains('{') {
+                format!("{{p{index}}}")
+            } else {
+                segment.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The route axum is given for a template: a segment that is one parameter keeps its name,
+/// a segment mixing text and parameters (which axum refuses) becomes `{p<n>}`.
+fn route_text(template: &str) -> String {
+    template
+        .split('/')
+        .enumerate()
+        .map(|(index, segment)| {
+            let whole = segment.starts_with('{')
+                && segment.ends_with('}')
+                && segment.matches('{').count() == 1;
+            if segment.contains('{') && !whole {
+                format!("{{p{index}}}")
+            } else {
+                segment.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// A handler for operations sharing a route and method (`/v1/{name}:cancel` and
+/// `/v1/{name}:run`): the first whose template the path matches, the one with the most text
+/// first.
+fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStream) {
+    let name = format_ident!("dispatch_{index}");
+    let mut ordered: Vec<&&Operation> = ops.iter().collect();
+    ordered.sort_by_key(|op| {
+        let literal: usize = op
+            .path
+            .split('{')
+            .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
+            .sum();
+        (std::cmp::Reverse(literal), op.path.clone())
+    });
+    let arms = ordered.iter().map(|op| {
+        let template = format!("{base}{}", op.path);
+        let handler = format_ident!("handle_{}", op.fn_name);
+        quote! {
+            if path::params(#template, request.uri().path()).is_some() {
+                return #handler::<A>(::axum::extract::State(shared), request).await;
+            }
+        }
+    });
+    let tokens = quote! {
+        async fn #name<A: Api>(
+            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+        ) -> Response {
+            #(#arms)*
+            not_found(request.uri().clone()).await
+        }
+    };
+    (name, tokens)
 }
 
 fn location_tokens(location: ParamLocation) -> TokenStream {
@@ -548,9 +660,8 @@ fn runtime() -> TokenStream {
         /// A request being checked: its parts, its body, and the violations found so far.
         struct Incoming {
             operation: &'static str,
-            // Kept as axum gives them (shared, already percent-decoded strings): copying each
-            // name and value into a `String` cost more than the lookups they serve.
-            path: ::axum::extract::RawPathParams,
+            // Matched against the operation's own template (see `path`), decoded.
+            path: Vec<(&'static str, String)>,
             query: Vec<(String, String)>,
             headers: ::http::HeaderMap,
             body: ::axum::body::Bytes,
@@ -565,17 +676,25 @@ fn runtime() -> TokenStream {
             /// request without them is answered 401 whatever else is wrong with it.
             async fn read(
                 operation: &'static str,
+                template: &'static str,
                 request: ::axum::extract::Request,
                 requirements: &[&[(Location, &str)]],
                 limit: usize,
             ) -> Result<Incoming, Response> {
-                use ::axum::extract::FromRequestParts;
-                let (mut parts, body) = request.into_parts();
-                authenticate(&parts.headers, parts.uri.query(), requirements)?;
-                let path = match ::axum::extract::RawPathParams::from_request_parts(&mut parts, &()).await {
-                    Ok(params) => params,
-                    Err(rejection) => return Err(validation_error(vec![rejection.body_text()])),
+                let (parts, body) = request.into_parts();
+                // The route matched by position; a segment mixing text and a parameter
+                // (`{name}:cancel`) is checked here.
+                let Some(decoded) = path::params(template, parts.uri.path()) else {
+                    return Err(not_found(parts.uri).await);
                 };
+                authenticate(&parts.headers, parts.uri.query(), requirements)?;
+                let mut path = Vec::with_capacity(decoded.len());
+                for (name, value) in decoded {
+                    match value {
+                        Some(value) => path.push((name, value)),
+                        None => return Err(validation_error(vec![format!("path parameter {name}: not UTF-8 once percent-decoded")])),
+                    }
+                }
                 let query = match parts.uri.query() {
                     Some(query) => match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
                         Ok(pairs) => pairs,
@@ -593,7 +712,7 @@ fn runtime() -> TokenStream {
             /// The text of a parameter, header names compared case-insensitively.
             fn value(&self, location: Location, name: &str) -> Option<&str> {
                 match location {
-                    Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v),
+                    Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str()),
                     Location::Query => self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
                     Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
                     Location::Cookie => self

@@ -50,7 +50,7 @@ pub fn tokens() -> TokenStream {
 /// A module of the generated crate kept in specgen as an ordinary Rust file (under
 /// `generator/runtime/`, compiled and unit-tested as itself), without its `#[cfg(test)]`
 /// items.
-fn runtime_module(name: &str, source: &str) -> TokenStream {
+pub(crate) fn runtime_module(name: &str, source: &str) -> TokenStream {
     // The file is part of specgen and parsed by its own tests; a parse failure here is a
     // build defect, caught by `runtime_modules_parse`.
     let file = syn::parse_file(source).expect("runtime module parses as Rust");
@@ -403,5 +403,7 @@ mod tests {
         assert!(text.contains("pub mod union"));
         assert!(text.contains("fn choose"));
         assert!(!text.contains("mod tests"), "test items are left out");
+        let tokens = super::runtime_module("path", include_str!("../../runtime/path.rs"));
+        assert!(tokens.to_string().contains("pub fn params"));
     }
 }

@@ -490,6 +490,10 @@ fn variant_name(ty: &TypeRef) -> String {
 
 fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Result<()> {
     let mut params = Scope::new("_");
+    // The request body travels beside the parameters, as `body`.
+    if op.request_body.is_some() {
+        params.taken.insert("body".into());
+    }
     for param in &mut op.parameters {
         param.rust_name = params.claim(snake(&param.name, "param"));
         rename_ref(&mut param.ty, names)?;

@@ -134,6 +134,7 @@ pub const FIXTURES: &[Fixture] = &[
         type_overrides: &[],
         builds: Builds::Yes,
     },
+    fixture("routes.yaml"),
     fixture("unions-undiscriminated.yaml"),
     fixture("unions.yaml"),
 ];
