@@ -39,8 +39,8 @@ pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
     }
     let mut dispatchers = Vec::new();
     let routes: Vec<TokenStream> = routes
-        .iter()
-        .map(|(_, by_method)| {
+        .values()
+        .map(|by_method| {
             // The route keeps the parameter names of its first operation, so axum's matched
             // path (what logs show) reads like the spec.
             let first = by_method
