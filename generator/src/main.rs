@@ -88,14 +88,20 @@ fn generate(target: &Target) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(err) = output::write_crate(&target.out, &files) {
-        eprintln!("error: {err}");
-        return ExitCode::from(2);
-    }
+    let written = match output::write_crate(&target.out, &files) {
+        Ok(written) => written,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(2);
+        }
+    };
     eprintln!(
-        "specgen: wrote {} files to {}",
+        "specgen: {} files in {}: {} written, {} unchanged, {} removed",
         files.len(),
-        target.out.display()
+        target.out.display(),
+        written.written,
+        written.unchanged,
+        written.removed
     );
     ExitCode::SUCCESS
 }

@@ -3,7 +3,10 @@
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 use crate::emit::GeneratedFile;
 use crate::error::{Error, Result};
@@ -19,49 +22,134 @@ fn write_error(path: &Path, source: std::io::Error) -> Error {
     }
 }
 
-/// Replaces `out` with exactly `files`. Everything is first written to a temporary directory
-/// beside `out`, which then takes `out`'s place by rename: a failure at any point leaves `out`
-/// as it was.
-pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<()> {
+/// What [`write_crate`] did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Files created or replaced.
+    pub written: usize,
+    /// Files that already held exactly what was generated, left untouched (same bytes, same
+    /// modification time), so cargo recompiles nothing for them.
+    pub unchanged: usize,
+    /// Files no longer generated, removed.
+    pub removed: usize,
+}
+
+/// Makes `out` hold exactly `files`, touching only what differs: a file whose bytes are
+/// already right keeps its modification time, so a build that includes the crate recompiles
+/// only what a spec change touched.
+///
+/// Nothing is half-written. A new directory is written beside `out` and renamed into place.
+/// In an existing one, every changed file is first written to a temporary file beside it; only
+/// when all are written are they renamed over their targets (each rename is atomic) and the
+/// files no longer generated removed. A failure before that leaves `out` as it was. A `target/`
+/// directory (a build inside the crate) is left alone.
+pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     let parent = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
     };
     fs::create_dir_all(&parent).map_err(|e| write_error(&parent, e))?;
     refuse_foreign_directory(out)?;
+    if !out.exists() {
+        return write_fresh(out, &parent, files);
+    }
+    write_changes(out, files)
+}
 
+/// Writes a new crate: into a staging directory beside `out`, then renamed into place.
+fn write_fresh(out: &Path, parent: &Path, files: &[GeneratedFile]) -> Result<Written> {
     let staging = tempfile::Builder::new()
         .prefix(".specgen-new-")
-        .tempdir_in(&parent)
-        .map_err(|e| write_error(&parent, e))?;
-    for file in files {
+        .tempdir_in(parent)
+        .map_err(|e| write_error(parent, e))?;
+    create_dirs(staging.path(), files)?;
+    files.par_iter().try_for_each(|file| {
         let path = staging.path().join(&file.path);
-        if let Some(dir) = path.parent() {
-            fs::create_dir_all(dir).map_err(|e| write_error(dir, e))?;
-        }
-        fs::write(&path, &file.contents).map_err(|e| write_error(&path, e))?;
-    }
-
-    if out.exists() {
-        let old = tempfile::Builder::new()
-            .prefix(".specgen-old-")
-            .tempdir_in(&parent)
-            .map_err(|e| write_error(&parent, e))?;
-        let old_path = old.path().join("crate");
-        fs::rename(out, &old_path).map_err(|e| write_error(out, e))?;
-        if let Err(err) = fs::rename(staging.path(), out) {
-            // Put the previous output back before reporting.
-            let _ = fs::rename(&old_path, out);
-            return Err(write_error(out, err));
-        }
-        // `old` removes the previous output when dropped.
-        drop(old);
-    } else {
-        fs::rename(staging.path(), out).map_err(|e| write_error(out, e))?;
-    }
+        fs::write(&path, &file.contents).map_err(|e| write_error(&path, e))
+    })?;
+    fs::rename(staging.path(), out).map_err(|e| write_error(out, e))?;
     // The staging directory was renamed away; forget it rather than delete `out`.
     let _ = staging.keep();
+    Ok(Written {
+        written: files.len(),
+        ..Written::default()
+    })
+}
+
+/// Brings an existing crate up to date, writing only what differs.
+fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
+    let changed: Vec<&GeneratedFile> = files
+        .par_iter()
+        .filter(|file| {
+            fs::read(out.join(&file.path)).map_or(true, |bytes| bytes != file.contents.as_bytes())
+        })
+        .collect();
+    let expected: BTreeSet<&Path> = files.iter().map(|f| f.path.as_path()).collect();
+    let mut present = Vec::new();
+    list_files(out, out, &mut present);
+    let extra: Vec<PathBuf> = present
+        .into_iter()
+        .filter(|path| !expected.contains(path.as_path()) && !path.starts_with("target"))
+        .collect();
+
+    // Phase one: every changed file beside its target, under a temporary name.
+    let changed_files: Vec<GeneratedFile> = changed.iter().map(|f| (*f).clone()).collect();
+    create_dirs(out, &changed_files)?;
+    let staged: Vec<Result<(tempfile::TempPath, PathBuf)>> = changed
+        .par_iter()
+        .map(|file| {
+            let target = out.join(&file.path);
+            let dir = target.parent().unwrap_or(out);
+            let mut temp = tempfile::Builder::new()
+                .prefix(".specgen-")
+                .tempfile_in(dir)
+                .map_err(|e| write_error(&target, e))?;
+            temp.write_all(file.contents.as_bytes())
+                .map_err(|e| write_error(&target, e))?;
+            Ok((temp.into_temp_path(), target))
+        })
+        .collect();
+    // On any failure the staged files are dropped, and so deleted: `out` is untouched.
+    let staged: Vec<(tempfile::TempPath, PathBuf)> = staged.into_iter().collect::<Result<_>>()?;
+
+    // Phase two: rename into place, then remove what is no longer generated.
+    let written = staged.len();
+    for (temp, target) in staged {
+        temp.persist(&target)
+            .map_err(|e| write_error(&target, e.error))?;
+    }
+    for path in &extra {
+        let full = out.join(path);
+        fs::remove_file(&full).map_err(|e| write_error(&full, e))?;
+        remove_empty_dirs(out, full.parent());
+    }
+    Ok(Written {
+        written,
+        unchanged: files.len() - written,
+        removed: extra.len(),
+    })
+}
+
+/// Creates every directory the files need, once each.
+fn create_dirs(root: &Path, files: &[GeneratedFile]) -> Result<()> {
+    let dirs: BTreeSet<PathBuf> = files
+        .iter()
+        .filter_map(|file| root.join(&file.path).parent().map(Path::to_path_buf))
+        .collect();
+    for dir in dirs {
+        fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
+    }
     Ok(())
+}
+
+/// Removes `dir` and its parents up to `root` while they are empty.
+fn remove_empty_dirs(root: &Path, mut dir: Option<&Path>) {
+    while let Some(current) = dir {
+        if current == root || fs::remove_dir(current).is_err() {
+            break;
+        }
+        dir = current.parent();
+    }
 }
 
 fn refuse_foreign_directory(out: &Path) -> Result<()> {
@@ -190,6 +278,50 @@ mod tests {
         );
         assert_eq!(drift[1], Drift::Missing("src/new.rs".into()));
         assert_eq!(drift[2], Drift::Extra("stray.txt".into()));
+    }
+
+    #[test]
+    fn regenerating_touches_only_what_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("gen");
+        let mut files = files();
+        files.push(GeneratedFile::new("src/old.rs", "// gone next time\n"));
+        write_crate(&out, &files).unwrap();
+        let lib = out.join("src/lib.rs");
+        let cargo = out.join("Cargo.toml");
+        // An mtime in the past, so that a rewrite cannot go unseen within the clock's grain.
+        let past = std::time::SystemTime::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000);
+        for path in [&lib, &cargo] {
+            fs::File::options()
+                .write(true)
+                .open(path)
+                .unwrap()
+                .set_modified(past)
+                .unwrap();
+        }
+
+        let mut next = self::files();
+        next[1] = GeneratedFile::new("src/lib.rs", "pub mod b;\n");
+        let written = write_crate(&out, &next).unwrap();
+        assert_eq!(
+            written,
+            Written {
+                written: 1,
+                unchanged: 1,
+                removed: 1
+            }
+        );
+        assert_eq!(fs::metadata(&cargo).unwrap().modified().unwrap(), past);
+        assert_ne!(fs::metadata(&lib).unwrap().modified().unwrap(), past);
+        assert_eq!(fs::read_to_string(&lib).unwrap(), "pub mod b;\n");
+        assert!(!out.join("src/old.rs").exists());
+        assert_eq!(compare(&out, &next), vec![]);
+        let leftovers: Vec<_> = fs::read_dir(out.join("src"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|name| name.to_string_lossy().starts_with(".specgen"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
     }
 
     #[test]

@@ -155,12 +155,16 @@ fn assert_json_rendering_generates_the_same(path: &Path, options: &Options) {
     let yaml: serde_norway::Value = serde_norway::from_str(&text)
         .unwrap_or_else(|e| panic!("{} is not YAML: {e}", path.display()));
     let json = serde_json::to_string_pretty(&yaml_to_json(yaml)).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    let stem = path.file_stem().unwrap().to_string_lossy();
-    let json_path = dir.path().join(format!("{stem}.json"));
-    std::fs::write(&json_path, json).unwrap();
+    // Beside the original, so that references to other files resolve the same way; the
+    // temporary file goes when the test ends.
+    let mut rendering = tempfile::Builder::new()
+        .prefix(".json-rendering-")
+        .suffix(".json")
+        .tempfile_in(path.parent().unwrap())
+        .unwrap();
+    std::io::Write::write_all(&mut rendering, json.as_bytes()).unwrap();
     let from_yaml = common::generate(path, options);
-    let from_json = common::generate(&json_path, options);
+    let from_json = common::generate(rendering.path(), options);
     assert_same(
         &as_tree(&from_yaml),
         &as_tree(&from_json),
