@@ -13,6 +13,7 @@ pub mod builder;
 pub mod emit;
 pub mod error;
 pub mod examples;
+pub mod fingerprint;
 pub mod ir;
 pub mod load;
 pub mod output;
@@ -112,6 +113,9 @@ pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
     };
     files.push(emit::krate::lib_rs(&api, &sides)?);
     files.extend(contract_side);
+    files.sort();
+    let fingerprint = fingerprint::file(fingerprint::inputs(doc, options), &files);
+    files.insert(0, fingerprint);
     files.sort();
     Ok(Generation {
         files,

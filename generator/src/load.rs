@@ -62,6 +62,8 @@ pub struct Document {
     text: Option<String>,
     source_map: OnceLock<Option<SourceMap>>,
     moves: Moves,
+    /// Digest of every byte the document was read from (all its files).
+    digest: u64,
 }
 
 impl fmt::Debug for Document {
@@ -88,15 +90,18 @@ pub fn load_file(path: &Path) -> Result<Document> {
     let root = parse::parse_text(&text, &source_name)?;
     // References to other files are followed here, relative to this one; what they point at
     // joins the document (see `bundle`), so nothing later knows there were several files.
-    let root = if bundle::has_external_refs(&root) {
+    let (root, others) = if bundle::has_external_refs(&root) {
         match bundle::bundle(root.clone(), path) {
             Ok(bundled) => bundled,
             Err(err) => return Err(with_location(err, root, &source_name, text)),
         }
     } else {
-        root
+        (root, 0)
     };
-    Document::build(root, &source_name, Some(text))
+    let mut doc = Document::build(root, &source_name, Some(text))?;
+    // The other files count too: an edit to one of them is a new input.
+    doc.digest ^= others.rotate_left(1);
+    Ok(doc)
 }
 
 /// The error with the line and column of its pointer in `text`, when it names a place in
@@ -110,6 +115,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         text: Some(text),
         source_map: OnceLock::new(),
         moves: Moves::default(),
+        digest: 0,
     };
     match err {
         Error::Spec {
@@ -167,6 +173,10 @@ impl Document {
     }
 
     fn build(root: Value, source_name: &str, text: Option<String>) -> Result<Document> {
+        let digest = text
+            .as_deref()
+            .map(|text| xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
+            .unwrap_or_else(|| xxhash_rust::xxh3::xxh3_64(root.to_string().as_bytes()));
         let mut doc = Document {
             root,
             version: OpenApiVersion::V3_1,
@@ -174,6 +184,7 @@ impl Document {
             text,
             source_map: OnceLock::new(),
             moves: Moves::default(),
+            digest,
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
             return Err(doc.unsupported(
@@ -363,6 +374,12 @@ impl Document {
             current_at = target_at;
         }
         Ok((current, current_at))
+    }
+
+    /// A digest of every byte the document was read from, its other files included: equal
+    /// digests mean the same input (see [`crate::fingerprint`]).
+    pub fn digest(&self) -> u64 {
+        self.digest
     }
 
     /// Line and column (1-based) of the node at `pointer` in the source text.

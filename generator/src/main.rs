@@ -73,7 +73,14 @@ fn main() -> ExitCode {
 fn files_for(target: &Target) -> Result<Vec<specgen::GeneratedFile>, String> {
     let options = target.options()?;
     let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
-    let generation = specgen::generate(&doc, &options).map_err(|e| e.to_string())?;
+    files_of(&doc, &options)
+}
+
+fn files_of(
+    doc: &load::Document,
+    options: &Options,
+) -> Result<Vec<specgen::GeneratedFile>, String> {
+    let generation = specgen::generate(doc, options).map_err(|e| e.to_string())?;
     for warning in &generation.warnings {
         eprintln!("warning: {warning}");
     }
@@ -81,7 +88,28 @@ fn files_for(target: &Target) -> Result<Vec<specgen::GeneratedFile>, String> {
 }
 
 fn generate(target: &Target) -> ExitCode {
-    let files = match files_for(target) {
+    let loaded = target.options().and_then(|options| {
+        let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
+        Ok((doc, options))
+    });
+    let (doc, options) = match loaded {
+        Ok(loaded) => loaded,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    // Nothing changed since the last generation (same specgen, options and input bytes, and
+    // the output as written): nothing to do.
+    if specgen::fingerprint::is_current(&target.out, specgen::fingerprint::inputs(&doc, &options)) {
+        eprintln!(
+            "specgen: {} is up to date with {}",
+            target.out.display(),
+            target.spec.display()
+        );
+        return ExitCode::SUCCESS;
+    }
+    let files = match files_of(&doc, &options) {
         Ok(files) => files,
         Err(message) => {
             eprintln!("error: {message}");

@@ -41,8 +41,8 @@ pub struct Written {
 /// Nothing is half-written. A new directory is written beside `out` and renamed into place.
 /// In an existing one, every changed file is first written to a temporary file beside it; only
 /// when all are written are they renamed over their targets (each rename is atomic) and the
-/// files no longer generated removed. A failure before that leaves `out` as it was. A `target/`
-/// directory (a build inside the crate) is left alone.
+/// files no longer generated removed. A failure before that leaves `out` as it was. What cargo
+/// writes when the crate is built on its own (`target/`, `Cargo.lock`) is left alone.
 pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     let parent = match out.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
@@ -89,7 +89,7 @@ fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     list_files(out, out, &mut present);
     let extra: Vec<PathBuf> = present
         .into_iter()
-        .filter(|path| !expected.contains(path.as_path()) && !path.starts_with("target"))
+        .filter(|path| !expected.contains(path.as_path()) && !is_cargo_own(path))
         .collect();
 
     // Phase one: every changed file beside its target, under a temporary name.
@@ -128,6 +128,12 @@ fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
         unchanged: files.len() - written,
         removed: extra.len(),
     })
+}
+
+/// What cargo itself writes into a crate built on its own (`target/`, `Cargo.lock`), which
+/// regenerating leaves alone.
+pub(crate) fn is_cargo_own(path: &Path) -> bool {
+    path.starts_with("target") || path == Path::new("Cargo.lock")
 }
 
 /// Creates every directory the files need, once each.
@@ -187,10 +193,15 @@ pub enum Drift {
     Extra(PathBuf),
 }
 
-/// Compares `out` with `files`; an empty result means `out` is up to date.
+/// Compares `out` with `files`; an empty result means `out` is up to date. The fingerprint
+/// (`.specgen-fingerprint`) is a local shortcut for `generate`, not part of what is compared:
+/// it changes with specgen's own build.
 pub fn compare(out: &Path, files: &[GeneratedFile]) -> Vec<Drift> {
     let mut drift = Vec::new();
-    let expected: BTreeSet<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+    let fingerprint = Path::new(crate::fingerprint::FILE);
+    let files: Vec<&GeneratedFile> = files.iter().filter(|f| f.path != fingerprint).collect();
+    let mut expected: BTreeSet<PathBuf> = files.iter().map(|f| f.path.clone()).collect();
+    expected.insert(fingerprint.to_path_buf());
     for file in files {
         let path = out.join(&file.path);
         match fs::read_to_string(&path) {
@@ -205,14 +216,15 @@ pub fn compare(out: &Path, files: &[GeneratedFile]) -> Vec<Drift> {
     let mut present = Vec::new();
     list_files(out, out, &mut present);
     for path in present {
-        if !expected.contains(&path) {
+        if !expected.contains(&path) && !is_cargo_own(&path) {
             drift.push(Drift::Extra(path));
         }
     }
     drift
 }
 
-fn list_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+/// Every file under `dir`, relative to `root`, sorted; cargo's `target/` is not entered.
+pub(crate) fn list_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
@@ -220,6 +232,12 @@ fn list_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
     entries.sort();
     for path in entries {
         if path.is_dir() {
+            if path
+                .strip_prefix(root)
+                .is_ok_and(|p| p.starts_with("target"))
+            {
+                continue;
+            }
             list_files(root, &path, out);
         } else if let Ok(relative) = path.strip_prefix(root) {
             out.push(relative.to_path_buf());

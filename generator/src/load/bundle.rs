@@ -57,8 +57,9 @@ pub(crate) fn has_external_refs(value: &Value) -> bool {
     }
 }
 
-/// Bundles every file the root document at `path` refers to into it.
-pub(crate) fn bundle(root: Value, path: &Path) -> Result<Value> {
+/// Bundles every file the root document at `path` refers to into it. Returns the bundled
+/// document and the digest of every other file read (their paths and bytes, in path order).
+pub(crate) fn bundle(root: Value, path: &Path) -> Result<(Value, u64)> {
     let root_path = std::fs::canonicalize(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
@@ -75,13 +76,21 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Value> {
         taken,
         added: Vec::new(),
         inlining: Vec::new(),
+        texts: Vec::new(),
     };
     bundler.files.insert(root_path.clone(), root.clone());
     let mut root = root;
     bundler.walk(&mut root, Ctx::Document, &root_path, String::new())?;
+    bundler.texts.sort();
+    let mut digest = xxhash_rust::xxh3::Xxh3::new();
+    for (file, text) in &bundler.texts {
+        digest.update(file.to_string_lossy().as_bytes());
+        digest.update(&text.to_le_bytes());
+    }
+    let digest = digest.digest();
     if !bundler.added.is_empty() {
         let Value::Object(document) = &mut root else {
-            return Ok(root);
+            return Ok((root, digest));
         };
         let components = document
             .entry("components")
@@ -97,7 +106,7 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Value> {
             }
         }
     }
-    Ok(root)
+    Ok((root, digest))
 }
 
 struct Bundler {
@@ -112,6 +121,8 @@ struct Bundler {
     added: Vec<(String, Value)>,
     /// Non-schema targets being copied, to refuse a cycle.
     inlining: Vec<(PathBuf, String)>,
+    /// Every other file read, with the digest of its bytes.
+    texts: Vec<(PathBuf, u64)>,
 }
 
 impl Bundler {
@@ -312,6 +323,10 @@ impl Bundler {
                     ),
                 )
             })?;
+            self.texts.push((
+                target_file.to_path_buf(),
+                xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
+            ));
             let name = target_file.display().to_string();
             let parsed = super::parse::parse_text(&text, &name)
                 .map_err(|err| self.error(file, at, format!("$ref '{reference}': {err}")))?;
