@@ -104,7 +104,7 @@ impl Builder {
                 pub use models::*;
             },
         )?;
-        let crate_name = crate::crate_name(&doc, &self.options);
+        let crate_name = crate::crate_name(&doc, &self.options)?;
         let mut files = vec![file];
         files.extend(emit::contract::emit(&api, &crate_name)?);
         write_files(out_dir, &files)?;

@@ -68,6 +68,16 @@ pub enum Error {
         message: String,
     },
 
+    /// An option given by the caller (`--crate-name`, `--type-override`, a [`crate::Builder`]
+    /// setting) cannot be used.
+    #[error("{option}: {message}")]
+    Option {
+        /// The option and the value given, e.g. ``--crate-name `1abc` ``.
+        option: String,
+        /// What is wrong with it.
+        message: String,
+    },
+
     /// Two different parts of the document would produce the same Rust name.
     #[error("two definitions would both be named `{name}`: {first} and {second}")]
     Collision {

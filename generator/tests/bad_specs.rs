@@ -453,6 +453,41 @@ components:
     );
 }
 
+#[test]
+fn a_crate_name_cargo_would_refuse_is_an_error_not_a_panic() {
+    for (name, why) in [
+        ("my crate!", "the character ' ' is not allowed; a package name is ASCII letters"),
+        ("1abc", "the name starts with '1'; a package name is ASCII letters"),
+        ("", "the name is empty; a package name is ASCII letters"),
+        ("fn", "the crate would be called `fn` in Rust, which is a keyword"),
+    ] {
+        assert_refused_args(
+            &["--crate-name", name],
+            &[&format!("error: crate name `{name}`: {why}")],
+        );
+    }
+}
+
+#[test]
+fn an_x_crate_name_cargo_would_refuse_names_its_pointer_and_line() {
+    for (name, why) in [
+        ("my crate!", "the character ' ' is not allowed"),
+        ("1abc", "the name starts with '1'"),
+        ("", "the name is empty"),
+    ] {
+        assert_refused(
+            "crate-name.yaml",
+            &format!(
+                "openapi: 3.1.0\ninfo:\n  title: Named\n  version: '1'\n  x-crate-name: '{name}'\npaths: {{}}\n"
+            ),
+            &[
+                &format!("#/info/x-crate-name: x-crate-name `{name}`: {why}"),
+                "(line 5, column 17)",
+            ],
+        );
+    }
+}
+
 /// Like [`assert_refused`], for the good document with extra arguments.
 fn assert_refused_args(args: &[&str], expected: &[&str]) {
     let sandbox = Sandbox::new();
