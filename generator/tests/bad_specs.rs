@@ -488,6 +488,26 @@ fn an_x_crate_name_cargo_would_refuse_names_its_pointer_and_line() {
     }
 }
 
+#[test]
+fn an_x_rust_type_that_is_not_rust_names_its_pointer_and_line() {
+    assert_refused(
+        "rust-type.yaml",
+        r##"openapi: 3.1.0
+info: {title: Types, version: "1"}
+paths: {}
+components:
+  schemas:
+    Money:
+      type: string
+      x-rust-type: "not a type"
+"##,
+        &[
+            "#/components/schemas/Money/x-rust-type: x-rust-type `not a type` is not a Rust type",
+            "(line 8, column 20)",
+        ],
+    );
+}
+
 /// Like [`assert_refused`], for the good document with extra arguments.
 fn assert_refused_args(args: &[&str], expected: &[&str]) {
     let sandbox = Sandbox::new();
