@@ -10,6 +10,7 @@ use std::fmt;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
+use saphyr_parser::Event;
 use serde_json::{Map, Number, Value};
 
 use crate::error::Error;
@@ -35,7 +36,12 @@ pub(crate) fn parse_text(text: &str, source_name: &str) -> Result<Value, Error> 
     }
 }
 
+/// The deepest nesting of collections a YAML document may have: serde_norway's own limit, which
+/// it reports only after it has read every token of the text.
+pub(crate) const MAX_YAML_DEPTH: usize = 128;
+
 fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
+    check_depth(text, source_name)?;
     match serde_norway::from_str::<Json>(text) {
         Ok(Json(value)) => Ok(value),
         Err(err) => {
@@ -48,6 +54,50 @@ fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
             })
         }
     }
+}
+
+/// Refuses a text that nests collections deeper than [`MAX_YAML_DEPTH`], at the line and
+/// column of the first collection too deep, before serde_norway reads it.
+///
+/// serde_norway reads the whole text into events (libyaml's scanner) before it deserializes
+/// and counts depth, and that scanner walks its stack of open flow collections for every token
+/// (`yaml_parser_stale_simple_keys`): `[[[[…]]]]` 100,000 deep took about two minutes to
+/// refuse. saphyr's event parser gives the events one by one, so this pass stops at the first
+/// collection too deep (its own scanner stops at 255 open flow collections), and costs one
+/// linear pass on a document that is not too deep. Anything saphyr cannot read is left to
+/// serde_norway, whose messages these are.
+fn check_depth(text: &str, source_name: &str) -> Result<(), Error> {
+    let too_deep = |marker: &saphyr_parser::Marker| Error::Parse {
+        source_name: source_name.to_owned(),
+        line: Some(marker.line()),
+        column: Some(marker.col() + 1),
+        message: format!(
+            "the document nests collections more than {MAX_YAML_DEPTH} levels deep; \
+             specgen refuses deeper nesting"
+        ),
+    };
+    let mut parser = saphyr_parser::Parser::new_from_str(text);
+    let mut depth = 0usize;
+    while let Some(next) = parser.next_event() {
+        match next {
+            Ok((event, span)) => match event {
+                Event::SequenceStart(..) | Event::MappingStart(..) => {
+                    depth += 1;
+                    if depth > MAX_YAML_DEPTH {
+                        return Err(too_deep(&span.start));
+                    }
+                }
+                Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+                Event::StreamEnd => break,
+                _ => {}
+            },
+            Err(err) if err.info() == "recursion limit exceeded" => {
+                return Err(too_deep(err.marker()));
+            }
+            Err(_) => break,
+        }
+    }
+    Ok(())
 }
 
 fn json_error(err: &serde_json::Error, source_name: &str) -> Error {

@@ -671,3 +671,46 @@ fn deref_follows_foreign_refs_into_wrapped_schemas() {
         .expect("not a ref");
     assert_eq!(at, "#/components/schemas/~1x");
 }
+
+/// 100,000 nested flow sequences (200 KB): libyaml's scanner took about two minutes over them
+/// before serde_norway refused the depth; the depth pass refuses them at the first collection
+/// past the limit, with its line and column.
+#[test]
+fn absurd_flow_nesting_is_refused_with_line_and_column() {
+    let text = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    match failed(&text) {
+        Error::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert!(message.contains("more than 128 levels deep"), "{message}");
+            assert_eq!(line, Some(1));
+            assert!(column.is_some_and(|c| c > 128), "{column:?}");
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
+    // Block nesting is refused the same way, on the line of the first mapping too deep.
+    let text: String = (0..200).map(|i| format!("{}a:\n", "  ".repeat(i))).collect();
+    match failed(&text) {
+        Error::Parse { line, message, .. } => {
+            assert!(message.contains("more than 128 levels deep"), "{message}");
+            assert_eq!(line, Some(129));
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
+}
+
+#[test]
+fn nesting_up_to_the_limit_still_loads() {
+    let deep = format!(
+        "{}{}",
+        "[".repeat(parse::MAX_YAML_DEPTH - 4),
+        "]".repeat(parse::MAX_YAML_DEPTH - 4)
+    );
+    let doc = loaded(&format!(
+        "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\nx-deep: {deep}\n"
+    ));
+    assert!(doc.root["x-deep"].is_array());
+}
