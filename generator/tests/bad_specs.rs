@@ -601,6 +601,59 @@ fn check_names_missing_and_extra_files() {
     );
 }
 
+/// `check` on a stale crate prints the `generate` command with every option it was given,
+/// quoted for the shell: pasted into a shell, that command brings the crate up to date.
+#[test]
+fn check_prints_the_generate_command_with_the_options_given() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec("it's good.yaml", GOOD);
+    let run_check = |cargo: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_specgen"));
+        command
+            .args(["check".as_ref(), "--spec".as_ref(), spec.as_os_str()])
+            .args(["--out", "out", "--crate-name", "my-api"])
+            .args(["--type-override", "Thing.kind=Box<str>", "--no-example-tests"])
+            .current_dir(sandbox.work());
+        if cargo {
+            command.env("CARGO", "cargo");
+        } else {
+            command.env_remove("CARGO");
+        }
+        command.output().expect("running specgen")
+    };
+    let options = format!(
+        "generate --spec '{}' --out out --crate-name my-api --type-override 'Thing.kind=Box<str>' \
+         --no-example-tests",
+        spec.display().to_string().replace('\'', r"'\''")
+    );
+
+    let output = run_check(true);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains(&format!("Run `cargo run -p specgen -- {options}`.")),
+        "{message}"
+    );
+
+    let output = run_check(false);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    let command = message
+        .split_once("Run `")
+        .and_then(|(_, rest)| rest.split_once("`."))
+        .map(|(command, _)| command.to_string())
+        .unwrap_or_else(|| panic!("no command in:\n{message}"));
+    assert!(command.ends_with(&options), "{command}");
+    let ran = Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(sandbox.work())
+        .output()
+        .expect("running the printed command");
+    assert_success(&ran, "the printed command");
+    let output = run_check(false);
+    assert_success(&output, "check after running the printed command");
+}
+
 #[test]
 fn generate_restores_its_own_output() {
     let sandbox = Sandbox::new();
