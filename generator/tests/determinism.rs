@@ -156,6 +156,16 @@ fn assert_json_rendering_generates_the_same(path: &Path, options: &Options) {
         .unwrap_or_else(|e| panic!("{} is not YAML: {e}", path.display()));
     let json = serde_json::to_string_pretty(&yaml_to_json(yaml)).unwrap();
     let dir = tempfile::tempdir().unwrap();
+    let fixtures = common::fixtures_dir();
+    if path.starts_with(&fixtures) && path.parent() != Some(fixtures.as_path()) {
+        // A fixture of several files (its own directory): the rendering needs the files the
+        // document refers to beside it.
+        for (relative, bytes) in common::read_tree(path.parent().unwrap()) {
+            let copy = dir.path().join(relative);
+            std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+            std::fs::write(copy, bytes).unwrap();
+        }
+    }
     let stem = path.file_stem().unwrap().to_string_lossy();
     let json_path = dir.path().join(format!("{stem}.json"));
     std::fs::write(&json_path, json).unwrap();
