@@ -8,7 +8,14 @@ fn dependency_tree(extra: &[&str]) -> Vec<String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
     let output = Command::new(cargo)
-        .args(["tree", "--offline", "--manifest-path", manifest, "-p", "specgen"])
+        .args([
+            "tree",
+            "--offline",
+            "--manifest-path",
+            manifest,
+            "-p",
+            "specgen",
+        ])
         .args(["-e", "normal", "--prefix", "none", "--format", "{p}"])
         .args(extra)
         .output()

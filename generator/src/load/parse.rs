@@ -7,10 +7,10 @@
 
 use std::fmt;
 
+use saphyr_parser::Event;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
-use saphyr_parser::Event;
 use serde_json::{Map, Number, Value};
 
 use crate::error::Error;

@@ -692,7 +692,9 @@ fn absurd_flow_nesting_is_refused_with_line_and_column() {
         other => panic!("expected a parse error, got {other}"),
     }
     // Block nesting is refused the same way, on the line of the first mapping too deep.
-    let text: String = (0..200).map(|i| format!("{}a:\n", "  ".repeat(i))).collect();
+    let text: String = (0..200)
+        .map(|i| format!("{}a:\n", "  ".repeat(i)))
+        .collect();
     match failed(&text) {
         Error::Parse { line, message, .. } => {
             assert!(message.contains("more than 128 levels deep"), "{message}");
