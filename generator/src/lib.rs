@@ -16,6 +16,7 @@ pub mod examples;
 pub mod ir;
 pub mod load;
 pub mod output;
+mod schema_check;
 
 /// The runtime that `support::union` of every generated crate is copied from, compiled here so
 /// that its unit tests run as part of specgen's.
@@ -60,7 +61,14 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
 }
 
 /// The generated crate for a document, with the warnings of the way there.
+///
+/// An error that names a place in the document carries its line and column where the text
+/// gives them.
 pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
+    generate_located(doc, options).map_err(|err| doc.locate(err))
+}
+
+fn generate_located(doc: &load::Document, options: &Options) -> Result<Generation> {
     // The caller's options first: they are cheap to check and no document makes them right.
     let name = crate_name(doc, options)?;
     check_type_overrides(options)?;
@@ -80,26 +88,22 @@ pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
     // The emitters only read the IR, so they run side by side (rayon): on a spec of a
     // megabyte this takes the generation from about 0.73 s to about 0.5 s on two cores. The
     // files are sorted afterwards, so the output does not depend on the order they finish in.
-    let (contract_side, code) = rayon::join(
-        || -> Result<(Vec<GeneratedFile>, bool)> {
-            let contract = emit::contract::emit(&api, &info.name)?;
-            let mut files = Vec::new();
-            let mut example_tests = false;
-            if !options.no_example_tests {
-                let sites = examples::sites(&api);
-                let checked = examples::check(&api, &sites, &contract)?;
-                // `None` when there is no example to test.
-                if let Some(file) = emit::example_tests::emit(&api, &checked)? {
-                    files.push(file);
-                    example_tests = true;
-                }
-            }
-            files.push(emit::krate::contract_rs(&contract)?);
-            files.extend(contract);
-            Ok((files, example_tests))
+    //
+    // Beside them, every schema of the document is checked with the validator the contract is
+    // compiled with (about 40 ms for a megabyte of spec): a schema it refuses is the
+    // document's error, at the keyword's pointer, whatever else fails because of it.
+    let (invalid_schema, (contract_side, code)) = rayon::join(
+        || schema_check::first_invalid(doc),
+        || {
+            rayon::join(
+                || contract_side(&api, &info, options),
+                || code_files(&api, &info, &sides, &crate_ident),
+            )
         },
-        || code_files(&api, &info, &sides, &crate_ident),
     );
+    if let Some(err) = invalid_schema {
+        return Err(err);
+    }
     let mut files = code?;
     let (contract_side, example_tests) = contract_side?;
     let sides = emit::krate::Sides {
@@ -113,6 +117,30 @@ pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
         files,
         warnings: api.warnings,
     })
+}
+
+/// The contract, the example round trips (when asked for and when there are examples; the
+/// `bool` says whether there are) and `src/contract.rs`, which embeds the contract.
+fn contract_side(
+    api: &ir::Api,
+    info: &emit::krate::CrateInfo,
+    options: &Options,
+) -> Result<(Vec<GeneratedFile>, bool)> {
+    let contract = emit::contract::emit(api, &info.name)?;
+    let mut files = Vec::new();
+    let mut example_tests = false;
+    if !options.no_example_tests {
+        let sites = examples::sites(api);
+        let checked = examples::check(api, &sites, &contract)?;
+        // `None` when there is no example to test.
+        if let Some(file) = emit::example_tests::emit(api, &checked)? {
+            files.push(file);
+            example_tests = true;
+        }
+    }
+    files.push(emit::krate::contract_rs(&contract)?);
+    files.extend(contract);
+    Ok((files, example_tests))
 }
 
 /// Every Rust file that does not depend on the contract, emitted in parallel.
@@ -169,6 +197,7 @@ pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
             type_overrides: options.type_overrides.clone(),
         },
     )
+    .map_err(|err| doc.locate(err))
 }
 
 /// The generated crate's package name: the option, else `info.x-crate-name`, else derived from
@@ -191,9 +220,8 @@ pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> Result<Stri
                 "x-crate-name must be a string: the package name of the generated crate",
             ));
         };
-        check_package_name(name).map_err(|message| {
-            doc.spec_error(AT, format!("x-crate-name `{name}`: {message}"))
-        })?;
+        check_package_name(name)
+            .map_err(|message| doc.spec_error(AT, format!("x-crate-name `{name}`: {message}")))?;
         return Ok(name.to_string());
     }
     let title = info
@@ -209,14 +237,12 @@ pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> Result<Stri
     );
     // Letters, digits and single dashes; it may still start with a digit, be empty, be too
     // long or be a keyword.
-    let mut name = if name.is_empty()
-        || name.starts_with(|c: char| c.is_ascii_digit())
-        || is_keyword(&name)
-    {
-        format!("api-{name}").trim_end_matches('-').to_string()
-    } else {
-        name
-    };
+    let mut name =
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) || is_keyword(&name) {
+            format!("api-{name}").trim_end_matches('-').to_string()
+        } else {
+            name
+        };
     if name.len() > MAX_PACKAGE_NAME {
         name.truncate(MAX_PACKAGE_NAME);
         name = name.trim_end_matches('-').to_string();
@@ -264,12 +290,11 @@ pub(crate) fn check_package_name(name: &str) -> std::result::Result<(), String> 
 /// Rust's keywords, strict and reserved, in every edition.
 fn is_keyword(word: &str) -> bool {
     const KEYWORDS: &[&str] = &[
-        "Self", "abstract", "as", "async", "await", "become", "box", "break", "const",
-        "continue", "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn",
-        "for", "gen", "if", "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut",
-        "override", "priv", "pub", "ref", "return", "self", "static", "struct", "super",
-        "trait", "true", "try", "type", "typeof", "unsafe", "unsized", "use", "virtual",
-        "where", "while", "yield",
+        "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+        "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+        "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv",
+        "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "try",
+        "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
     ];
     KEYWORDS.contains(&word)
 }

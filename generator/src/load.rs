@@ -111,29 +111,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         source_map: OnceLock::new(),
         moves: Moves::default(),
     };
-    match err {
-        Error::Spec {
-            pointer,
-            location: None,
-            message,
-        } => Error::Spec {
-            location: doc.location(&pointer),
-            pointer,
-            message,
-        },
-        Error::Unsupported {
-            pointer,
-            location: None,
-            construct,
-            message,
-        } => Error::Unsupported {
-            location: doc.location(&pointer),
-            pointer,
-            construct,
-            message,
-        },
-        other => other,
-    }
+    doc.locate(err)
 }
 
 fn strip_bom(text: &mut String) {
@@ -373,6 +351,10 @@ impl Document {
     /// ancestor has a position.
     pub fn location(&self, pointer: &str) -> Option<(usize, usize)> {
         let segments = decode_pointer(pointer)?;
+        if segments.is_empty() && self.text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            // An empty text has no node, not even a root; its beginning is where it is wrong.
+            return Some((1, 1));
+        }
         let map = self
             .source_map
             .get_or_init(|| {
@@ -400,6 +382,34 @@ impl Document {
             nearest
         } else {
             None
+        }
+    }
+
+    /// `err` with the line and column of its pointer in this document, when it names a place
+    /// in the document and has no position yet.
+    pub fn locate(&self, err: Error) -> Error {
+        match err {
+            Error::Spec {
+                pointer,
+                location: None,
+                message,
+            } => Error::Spec {
+                location: self.location(&pointer),
+                pointer,
+                message,
+            },
+            Error::Unsupported {
+                pointer,
+                location: None,
+                construct,
+                message,
+            } => Error::Unsupported {
+                location: self.location(&pointer),
+                pointer,
+                construct,
+                message,
+            },
+            other => other,
         }
     }
 

@@ -392,7 +392,13 @@ fn an_unknown_openapi_version_is_unsupported() {
 
 #[test]
 fn an_empty_document_is_refused() {
-    assert_refused("empty.yaml", "", &["must be a mapping at the top level"]);
+    assert_refused(
+        "empty.yaml",
+        "",
+        &[
+            "#: an OpenAPI document must be a mapping at the top level, found nothing (null) (line 1, column 1)",
+        ],
+    );
 }
 
 #[test]
@@ -456,10 +462,19 @@ components:
 #[test]
 fn a_crate_name_cargo_would_refuse_is_an_error_not_a_panic() {
     for (name, why) in [
-        ("my crate!", "the character ' ' is not allowed; a package name is ASCII letters"),
-        ("1abc", "the name starts with '1'; a package name is ASCII letters"),
+        (
+            "my crate!",
+            "the character ' ' is not allowed; a package name is ASCII letters",
+        ),
+        (
+            "1abc",
+            "the name starts with '1'; a package name is ASCII letters",
+        ),
         ("", "the name is empty; a package name is ASCII letters"),
-        ("fn", "the crate would be called `fn` in Rust, which is a keyword"),
+        (
+            "fn",
+            "the crate would be called `fn` in Rust, which is a keyword",
+        ),
     ] {
         assert_refused_args(
             &["--crate-name", name],
@@ -504,6 +519,87 @@ components:
         &[
             "#/components/schemas/Money/x-rust-type: x-rust-type `not a type` is not a Rust type",
             "(line 8, column 20)",
+        ],
+    );
+}
+
+/// A `pattern` that is not a regular expression, under a schema with an example: the example
+/// check failed with "generating components/Code.json: the schema does not compile", naming no
+/// place in the document.
+#[test]
+fn a_pattern_that_is_not_a_regex_names_its_pointer_and_line() {
+    assert_refused(
+        "pattern.yaml",
+        r##"openapi: 3.1.0
+info: {title: Patterns, version: "1"}
+paths: {}
+components:
+  schemas:
+    Code:
+      type: object
+      properties:
+        code:
+          type: string
+          pattern: "[a-"
+      examples:
+        - code: abc
+"##,
+        &[
+            "#/components/schemas/Code/properties/code/pattern: this schema is not valid JSON \
+             Schema (draft 2020-12): \"[a-\" is not a \"regex\" (line 11, column 20)",
+        ],
+    );
+}
+
+/// A keyword with a value JSON Schema does not allow (here in a parameter's schema, which has
+/// no contract file of its own): was "generating get_a parameter q: the schema does not
+/// compile".
+#[test]
+fn a_schema_keyword_with_a_wrong_value_names_its_pointer_and_line() {
+    assert_refused(
+        "min-length.yaml",
+        r##"openapi: 3.1.0
+info: {title: Lengths, version: "1"}
+paths:
+  /a:
+    get:
+      parameters:
+        - name: q
+          in: query
+          schema: {type: string, minLength: -1}
+          example: abc
+      responses:
+        '204': {description: done}
+"##,
+        &[
+            "#/paths/~1a/get/parameters/0/schema/minLength: this schema is not valid JSON \
+             Schema (draft 2020-12): -1 is less than the minimum of 0 (line 9, column 45)",
+        ],
+    );
+}
+
+/// Without an example nothing compiled the schema: specgen wrote a crate whose server
+/// panicked when it first compiled its contract. In a 3.0 document, under `nullable` (which
+/// loading rewrites), the pointer and line are still those of the document.
+#[test]
+fn an_invalid_schema_without_examples_is_refused_too() {
+    assert_refused(
+        "type.yaml",
+        r##"openapi: 3.0.3
+info: {title: Types, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      nullable: true
+      properties:
+        b: {type: strin}
+"##,
+        &[
+            "#/components/schemas/A/properties/b/type: this schema is not valid JSON Schema",
+            "\"strin\" is not valid",
+            "(line 10, column 19)",
         ],
     );
 }
@@ -612,7 +708,11 @@ fn check_prints_the_generate_command_with_the_options_given() {
         command
             .args(["check".as_ref(), "--spec".as_ref(), spec.as_os_str()])
             .args(["--out", "out", "--crate-name", "my-api"])
-            .args(["--type-override", "Thing.kind=Box<str>", "--no-example-tests"])
+            .args([
+                "--type-override",
+                "Thing.kind=Box<str>",
+                "--no-example-tests",
+            ])
             .current_dir(sandbox.work());
         if cargo {
             command.env("CARGO", "cargo");

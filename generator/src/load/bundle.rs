@@ -71,6 +71,7 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Value> {
     let mut bundler = Bundler {
         root_path: root_path.clone(),
         files: HashMap::new(),
+        texts: HashMap::new(),
         hoisted: HashMap::new(),
         taken,
         added: Vec::new(),
@@ -104,6 +105,8 @@ struct Bundler {
     root_path: PathBuf,
     /// Every file read, by canonical path (the root included).
     files: HashMap<PathBuf, Value>,
+    /// The text of every file read but the root, for the line and column of an error in it.
+    texts: HashMap<PathBuf, String>,
     /// Schemas already hoisted: (file, pointer) → component name.
     hoisted: HashMap<(PathBuf, String), String>,
     /// Component names in use.
@@ -264,7 +267,7 @@ impl Bundler {
         if path_part.contains("://") {
             return Err(Error::Unsupported {
                 pointer: self.pointer_text(file, at),
-                location: None,
+                location: self.location(file, at),
                 construct: "remote $ref".into(),
                 message: format!(
                     "$ref '{reference}' names a URL; specgen reads local files only (download it beside the document and refer to it by a relative path)"
@@ -316,6 +319,7 @@ impl Bundler {
             let parsed = super::parse::parse_text(&text, &name)
                 .map_err(|err| self.error(file, at, format!("$ref '{reference}': {err}")))?;
             self.files.insert(target_file.to_path_buf(), parsed);
+            self.texts.insert(target_file.to_path_buf(), text);
         }
         let document = &self.files[target_file];
         let found = decode_pointer(&format!("#{fragment}"))
@@ -345,9 +349,25 @@ impl Bundler {
     fn error(&self, file: &Path, at: &str, message: String) -> Error {
         Error::Spec {
             pointer: self.pointer_text(file, at),
-            location: None,
+            location: self.location(file, at),
             message,
         }
+    }
+
+    /// Line and column of `at` in a file other than the root (whose errors get theirs once
+    /// the bundling fails, from the root's text).
+    fn location(&self, file: &Path, at: &str) -> Option<(usize, usize)> {
+        let text = self.texts.get(file)?;
+        let doc = super::Document {
+            root: self.files.get(file)?.clone(),
+            version: super::OpenApiVersion::V3_1,
+            source: file.display().to_string(),
+            text: Some(text.clone()),
+            source_map: std::sync::OnceLock::new(),
+            moves: super::Moves::default(),
+        };
+        let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
+        doc.location(&format!("#{fragment}"))
     }
 }
 
