@@ -26,6 +26,7 @@ mod schema_check;
 mod union_runtime;
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 pub use builder::Builder;
 pub use emit::GeneratedFile;
@@ -42,6 +43,48 @@ pub struct Options {
     pub type_overrides: BTreeMap<String, String>,
     /// Leaves out `src/example_tests.rs`, the round-trip test of every example.
     pub no_example_tests: bool,
+    /// How the output is laid out: a crate (the default; what the command line writes) or
+    /// modules to `include!` (what [`Builder`] writes).
+    pub layout: Layout,
+}
+
+/// How the generated code is laid out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// A crate of its own: `Cargo.toml`, `src/lib.rs` with a cargo feature per side (server,
+    /// client, webhooks) and every side the document has, `src/…` and `schemas/`.
+    #[default]
+    Crate,
+    /// Modules for another crate to `include!`: see [`Include`].
+    Include(Include),
+}
+
+/// Modules for another crate to `include!`, as a build script generates them: the sides the
+/// caller chose, without cargo features (the including crate has none of the generated
+/// crate's), in the crate's own files.
+///
+/// `file` (e.g. `api.rs`) declares the modules with `#[path]` attributes relative to itself;
+/// the modules are the generated crate's `src/` files and its contract, under the directory
+/// named after `file` (`api/src/models.rs`, `api/schemas/manifest.json`, …), so that the
+/// contract module finds `../schemas/` as in the crate. rustc reads a `#[path]` inside an
+/// included file relative to that file, so the whole tree can live in `$OUT_DIR`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// The file to `include!`, relative to the output directory (`api.rs`).
+    pub file: String,
+    /// The `server` module (when the document has operations).
+    pub server: bool,
+    /// The `client` module (when the document has operations).
+    pub client: bool,
+    /// The `webhooks` module (when the document has webhooks).
+    pub webhooks: bool,
+}
+
+impl Include {
+    /// The directory beside [`Include::file`] that holds the modules: its name without `.rs`.
+    pub fn dir(&self) -> &str {
+        self.file.strip_suffix(".rs").unwrap_or(&self.file)
+    }
 }
 
 /// A generated crate and what specgen chose along the way.
@@ -78,13 +121,45 @@ fn generate_located(doc: &load::Document, options: &Options) -> Result<Generatio
         version: semver_or_default(&api.version),
     };
     let crate_ident = info.name.replace('-', "_");
-    let sides = emit::krate::Sides {
-        server: !api.operations.is_empty(),
-        client: !api.operations.is_empty(),
-        webhooks: !api.webhooks.is_empty(),
-        // Known once the examples are checked (below).
-        example_tests: false,
+    let has_operations = !api.operations.is_empty();
+    let has_webhooks = !api.webhooks.is_empty();
+    let mut api = api;
+    let sides = match &options.layout {
+        Layout::Crate => emit::krate::Sides {
+            server: has_operations,
+            client: has_operations,
+            webhooks: has_webhooks,
+            // Known once the examples are checked (below).
+            example_tests: false,
+            features: true,
+        },
+        Layout::Include(include) => {
+            for (asked, there, side, what) in [
+                (include.server, has_operations, "server", "paths"),
+                (include.client, has_operations, "client", "paths"),
+                (include.webhooks, has_webhooks, "webhooks", "webhooks"),
+            ] {
+                if asked && !there {
+                    api.warnings.push(ir::Warning {
+                        pointer: format!("#/{what}"),
+                        location: None,
+                        message: format!(
+                            "the {side} module was asked for, but the document has no \
+                             operation under {what}; it is left out"
+                        ),
+                    });
+                }
+            }
+            emit::krate::Sides {
+                server: include.server && has_operations,
+                client: include.client && has_operations,
+                webhooks: include.webhooks && has_webhooks,
+                example_tests: false,
+                features: false,
+            }
+        }
     };
+    let api = api;
     // The emitters only read the IR, so they run side by side (rayon): on a spec of a
     // megabyte this takes the generation from about 0.73 s to about 0.5 s on two cores. The
     // files are sorted afterwards, so the output does not depend on the order they finish in.
@@ -110,8 +185,22 @@ fn generate_located(doc: &load::Document, options: &Options) -> Result<Generatio
         example_tests,
         ..sides
     };
-    files.push(emit::krate::lib_rs(&api, &sides)?);
     files.extend(contract_side);
+    match &options.layout {
+        Layout::Crate => files.push(emit::krate::lib_rs(&api, &sides)?),
+        Layout::Include(include) => {
+            // The crate's files, less what only a crate has, under the include directory.
+            for file in &mut files {
+                file.path = Path::new(include.dir()).join(&file.path);
+            }
+            files.push(emit::krate::include_rs(
+                &include.file,
+                &format!("{}/src", include.dir()),
+                &api,
+                &sides,
+            )?);
+        }
+    }
     files.sort();
     Ok(Generation {
         files,
@@ -152,11 +241,13 @@ fn code_files(
 ) -> Result<Vec<GeneratedFile>> {
     type Emitter<'a> = Box<dyn Fn() -> Result<GeneratedFile> + Send + Sync + 'a>;
     let mut emitters: Vec<Emitter<'_>> = vec![
-        Box::new(|| Ok(emit::krate::cargo_toml(api, info))),
         Box::new(|| emit::runtime::credentials(api)),
         Box::new(|| emit::models::emit(api)),
         Box::new(emit::support::emit),
     ];
+    if sides.features {
+        emitters.push(Box::new(|| Ok(emit::krate::cargo_toml(api, info))));
+    }
     if sides.server || sides.webhooks {
         emitters.push(Box::new(emit::runtime::validation));
     }
@@ -164,7 +255,9 @@ fn code_files(
         emitters.push(Box::new(emit::runtime::retry));
     }
     if sides.server {
-        emitters.push(Box::new(|| emit::server::emit(api, crate_ident)));
+        emitters.push(Box::new(|| {
+            emit::server::emit(api, crate_ident, sides.features)
+        }));
     }
     if sides.client {
         emitters.push(Box::new(|| emit::client::emit(api)));

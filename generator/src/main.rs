@@ -57,6 +57,7 @@ impl Target {
             crate_name: self.crate_name.clone(),
             type_overrides,
             no_example_tests: self.no_example_tests,
+            ..Options::default()
         })
     }
 }
