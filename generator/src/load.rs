@@ -186,11 +186,13 @@ impl Document {
             ));
         }
         let Some(declared) = self.root.get("openapi") else {
-            return Err(self.unsupported(
-                "#/openapi",
-                "document without an `openapi` version",
-                format!("{READS}; add e.g. `openapi: 3.1.0` at the top level"),
-            ));
+            return Err(Error::Unsupported {
+                pointer: "#/openapi".into(),
+                // Where it is missing from: the top-level mapping.
+                location: self.location("#"),
+                construct: "document without an `openapi` version".into(),
+                message: format!("{READS}; add e.g. `openapi: 3.1.0` at the top level"),
+            });
         };
         let version = scalar_text(declared);
         let is = |minor: &str| version == minor || version.starts_with(&format!("{minor}."));

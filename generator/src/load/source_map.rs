@@ -48,8 +48,9 @@ enum Frame {
     Skip { depth: usize },
 }
 
-/// Builds the map, or `None` if saphyr cannot read the text (the document
-/// was still loaded by serde_norway; it just has no positions then).
+/// Builds the map, or `None` if saphyr cannot read the text at all (the document was still
+/// loaded by serde_norway; it just has no positions then). Where saphyr fails part way, the
+/// map has the nodes before that point.
 pub(crate) fn build(text: &str) -> Option<SourceMap> {
     let mut parser = Parser::new_from_str(text);
     let mut positions: HashMap<Box<str>, (u32, u32)> = HashMap::new();
@@ -59,7 +60,11 @@ pub(crate) fn build(text: &str) -> Option<SourceMap> {
     let mut seen_root = false;
 
     while let Some(next) = parser.next_event() {
-        let (event, span) = next.ok()?;
+        // saphyr and serde_norway's libyaml disagree on a few texts; the positions read up to
+        // where saphyr stops are still those of the text, and later nodes have none.
+        let Ok((event, span)) = next else {
+            break;
+        };
         let start = &span.start;
         let position = (
             u32::try_from(start.line()).ok()?,
