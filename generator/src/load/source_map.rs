@@ -52,7 +52,14 @@ enum Frame {
 /// loaded by serde_norway; it just has no positions then). Where saphyr fails part way, the
 /// map has the nodes before that point.
 pub(crate) fn build(text: &str) -> Option<SourceMap> {
-    let mut parser = Parser::new_from_str(text);
+    // A byte order mark past the start (in a comment, say) stops saphyr; libyaml reads past
+    // it. As a space it keeps every line and column (they count characters) where they are.
+    let text: std::borrow::Cow<'_, str> = if text.contains('\u{feff}') {
+        text.replace('\u{feff}', " ").into()
+    } else {
+        text.into()
+    };
+    let mut parser = Parser::new_from_str(&text);
     let mut positions: HashMap<Box<str>, (u32, u32)> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     // Pointer of the innermost open collection.

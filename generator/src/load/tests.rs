@@ -772,3 +772,20 @@ fn positions_survive_a_text_saphyr_cannot_read_to_the_end() {
         other => panic!("expected an unsupported error, got {other}"),
     }
 }
+
+/// Found by the fuzz test: a byte order mark inside the text (here in a comment) stopped
+/// saphyr at once, so no error had a position; libyaml reads past it.
+#[test]
+fn a_byte_order_mark_inside_the_text_keeps_the_positions() {
+    let text = "#\u{feff} comment\nopenapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                components:\n  schemas:\n    A:\n      $ref: '#/components/schemas/B'\n";
+    match failed(text) {
+        Error::Spec {
+            pointer, location, ..
+        } => {
+            assert_eq!(pointer, "#/components/schemas/A");
+            assert_eq!(location, Some((8, 7)));
+        }
+        other => panic!("expected a spec error, got {other}"),
+    }
+}
