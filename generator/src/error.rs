@@ -15,7 +15,10 @@ pub type Result<T> = std::result::Result<T, Error>;
 ///
 /// Pointers are JSON pointers in URI-fragment form (`#/components/schemas/A`),
 /// so they can be pasted into a `$ref` or searched for in the document.
-#[derive(Debug, thiserror::Error)]
+///
+/// `Debug` prints the same text as `Display`: a build script's `main` that returns the error
+/// with `?` prints it with `Debug`, and the user should read the message, not the variant.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// The input file could not be read.
     #[error("cannot read {}: {source}", path.display())]
@@ -68,6 +71,16 @@ pub enum Error {
         message: String,
     },
 
+    /// An option given by the caller (`--crate-name`, `--type-override`, a [`crate::Builder`]
+    /// setting) cannot be used.
+    #[error("{option}: {message}")]
+    Option {
+        /// The option and the value given, e.g. ``--crate-name `1abc` ``.
+        option: String,
+        /// What is wrong with it.
+        message: String,
+    },
+
     /// Two different parts of the document would produce the same Rust name.
     #[error("two definitions would both be named `{name}`: {first} and {second}")]
     Collision {
@@ -99,6 +112,12 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
 }
 
 /// Formats an optional position as ` (line L, column C)`, or nothing.
@@ -135,6 +154,16 @@ mod tests {
             "#/paths/~1banking~1accounts/post/requestBody: $ref '#/components/schemas/Nope' \
              does not exist (line 12, column 9)"
         );
+    }
+
+    /// A build script returning the error from `main` prints its `Debug`: the message.
+    #[test]
+    fn debug_is_the_message() {
+        let err = Error::Option {
+            option: "crate name `1abc`".into(),
+            message: "the name starts with '1'".into(),
+        };
+        assert_eq!(format!("{err:?}"), err.to_string());
     }
 
     #[test]

@@ -33,19 +33,31 @@ pub fn inputs(doc: &Document, options: &Options) -> u64 {
 /// The fingerprint file for a crate made from inputs with digest `inputs`; `files` are the
 /// crate's other files.
 pub fn file(inputs: u64, files: &[GeneratedFile]) -> GeneratedFile {
+    file_at(FILE, inputs, files)
+}
+
+/// The fingerprint, written at `path` (relative to the output directory like `files`).
+pub(crate) fn file_at(path: &str, inputs: u64, files: &[GeneratedFile]) -> GeneratedFile {
     let mut text = format!("{HEADER}\ninputs {inputs:016x}\n");
     for file in files {
         let digest = xxh3_64(file.contents.as_bytes());
         let path = file.path.to_string_lossy().replace('\\', "/");
         let _ = writeln!(text, "{digest:016x} {} {path}", file.contents.len());
     }
-    GeneratedFile::new(FILE, text)
+    GeneratedFile::new(path, text)
 }
 
 /// Whether `out` holds exactly what inputs with digest `inputs` generate: its fingerprint names
 /// them, and every file it lists is there with the recorded length and digest.
 pub fn is_current(out: &Path, inputs: u64) -> bool {
-    let Ok(text) = std::fs::read_to_string(out.join(FILE)) else {
+    lists_current_files(out, Path::new(FILE), inputs, true)
+}
+
+/// Whether the fingerprint at `out/path` names inputs with digest `inputs` and every file it
+/// lists is there as recorded; with `alone`, also that `out` holds nothing else (but cargo's
+/// own files).
+pub(crate) fn lists_current_files(out: &Path, path: &Path, inputs: u64, alone: bool) -> bool {
+    let Ok(text) = std::fs::read_to_string(out.join(path)) else {
         return false;
     };
     let mut lines = text.lines();
@@ -68,6 +80,9 @@ pub fn is_current(out: &Path, inputs: u64) -> bool {
             return false;
         }
         listed += 1;
+    }
+    if !alone {
+        return true;
     }
     // Nothing else may stand in the crate (a stray file would not be removed otherwise), but
     // what cargo writes there.

@@ -17,6 +17,7 @@ pub mod fingerprint;
 pub mod ir;
 pub mod load;
 pub mod output;
+mod schema_check;
 
 /// The runtime that `support::union` of every generated crate is copied from, compiled here so
 /// that its unit tests run as part of specgen's.
@@ -33,6 +34,7 @@ mod union_runtime;
 mod path_runtime;
 
 use std::collections::BTreeMap;
+use std::path::Path;
 
 pub use builder::Builder;
 pub use emit::GeneratedFile;
@@ -49,6 +51,48 @@ pub struct Options {
     pub type_overrides: BTreeMap<String, String>,
     /// Leaves out `src/example_tests.rs`, the round-trip test of every example.
     pub no_example_tests: bool,
+    /// How the output is laid out: a crate (the default; what the command line writes) or
+    /// modules to `include!` (what [`Builder`] writes).
+    pub layout: Layout,
+}
+
+/// How the generated code is laid out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum Layout {
+    /// A crate of its own: `Cargo.toml`, `src/lib.rs` with a cargo feature per side (server,
+    /// client, webhooks) and every side the document has, `src/…` and `schemas/`.
+    #[default]
+    Crate,
+    /// Modules for another crate to `include!`: see [`Include`].
+    Include(Include),
+}
+
+/// Modules for another crate to `include!`, as a build script generates them: the sides the
+/// caller chose, without cargo features (the including crate has none of the generated
+/// crate's), in the crate's own files.
+///
+/// `file` (e.g. `api.rs`) declares the modules with `#[path]` attributes relative to itself;
+/// the modules are the generated crate's `src/` files and its contract, under the directory
+/// named after `file` (`api/src/models.rs`, `api/schemas/manifest.json`, …), so that the
+/// contract module finds `../schemas/` as in the crate. rustc reads a `#[path]` inside an
+/// included file relative to that file, so the whole tree can live in `$OUT_DIR`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Include {
+    /// The file to `include!`, relative to the output directory (`api.rs`).
+    pub file: String,
+    /// The `server` module (when the document has operations).
+    pub server: bool,
+    /// The `client` module (when the document has operations).
+    pub client: bool,
+    /// The `webhooks` module (when the document has webhooks).
+    pub webhooks: bool,
+}
+
+impl Include {
+    /// The directory beside [`Include::file`] that holds the modules: its name without `.rs`.
+    pub fn dir(&self) -> &str {
+        self.file.strip_suffix(".rs").unwrap_or(&self.file)
+    }
 }
 
 /// A generated crate and what specgen chose along the way.
@@ -68,51 +112,103 @@ pub fn generate_crate(doc: &load::Document, options: &Options) -> Result<Vec<Gen
 }
 
 /// The generated crate for a document, with the warnings of the way there.
+///
+/// An error that names a place in the document carries its line and column where the text
+/// gives them.
 pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
+    generate_located(doc, options).map_err(|err| doc.locate(err))
+}
+
+fn generate_located(doc: &load::Document, options: &Options) -> Result<Generation> {
+    // The caller's options first: they are cheap to check and no document makes them right.
+    let name = crate_name(doc, options)?;
+    check_type_overrides(options)?;
     let api = build_ir(doc, options)?;
     let info = emit::krate::CrateInfo {
-        name: crate_name(doc, options),
+        name,
         version: semver_or_default(&api.version),
     };
     let crate_ident = info.name.replace('-', "_");
-    let sides = emit::krate::Sides {
-        server: !api.operations.is_empty(),
-        client: !api.operations.is_empty(),
-        webhooks: !api.webhooks.is_empty(),
-        // Known once the examples are checked (below).
-        example_tests: false,
+    let has_operations = !api.operations.is_empty();
+    let has_webhooks = !api.webhooks.is_empty();
+    let mut api = api;
+    let sides = match &options.layout {
+        Layout::Crate => emit::krate::Sides {
+            server: has_operations,
+            client: has_operations,
+            webhooks: has_webhooks,
+            // Known once the examples are checked (below).
+            example_tests: false,
+            features: true,
+        },
+        Layout::Include(include) => {
+            for (asked, there, side, what) in [
+                (include.server, has_operations, "server", "paths"),
+                (include.client, has_operations, "client", "paths"),
+                (include.webhooks, has_webhooks, "webhooks", "webhooks"),
+            ] {
+                if asked && !there {
+                    api.warnings.push(ir::Warning {
+                        pointer: format!("#/{what}"),
+                        location: None,
+                        message: format!(
+                            "the {side} module was asked for, but the document has no \
+                             operation under {what}; it is left out"
+                        ),
+                    });
+                }
+            }
+            emit::krate::Sides {
+                server: include.server && has_operations,
+                client: include.client && has_operations,
+                webhooks: include.webhooks && has_webhooks,
+                example_tests: false,
+                features: false,
+            }
+        }
     };
+    let api = api;
     // The emitters only read the IR, so they run side by side (rayon): on a spec of a
     // megabyte this takes the generation from about 0.73 s to about 0.5 s on two cores. The
     // files are sorted afterwards, so the output does not depend on the order they finish in.
-    let (contract_side, code) = rayon::join(
-        || -> Result<(Vec<GeneratedFile>, bool)> {
-            let contract = emit::contract::emit(&api, &info.name)?;
-            let mut files = Vec::new();
-            let mut example_tests = false;
-            if !options.no_example_tests {
-                let sites = examples::sites(&api);
-                let checked = examples::check(&api, &sites, &contract)?;
-                // `None` when there is no example to test.
-                if let Some(file) = emit::example_tests::emit(&api, &checked)? {
-                    files.push(file);
-                    example_tests = true;
-                }
-            }
-            files.push(emit::krate::contract_rs(&contract)?);
-            files.extend(contract);
-            Ok((files, example_tests))
+    //
+    // Beside them, every schema of the document is checked with the validator the contract is
+    // compiled with (about 40 ms for a megabyte of spec): a schema it refuses is the
+    // document's error, at the keyword's pointer, whatever else fails because of it.
+    let (invalid_schema, (contract_side, code)) = rayon::join(
+        || schema_check::first_invalid(doc),
+        || {
+            rayon::join(
+                || contract_side(&api, &info, options),
+                || code_files(&api, &info, &sides, &crate_ident),
+            )
         },
-        || code_files(&api, &info, &sides, &crate_ident),
     );
+    if let Some(err) = invalid_schema {
+        return Err(err);
+    }
     let mut files = code?;
     let (contract_side, example_tests) = contract_side?;
     let sides = emit::krate::Sides {
         example_tests,
         ..sides
     };
-    files.push(emit::krate::lib_rs(&api, &sides)?);
     files.extend(contract_side);
+    match &options.layout {
+        Layout::Crate => files.push(emit::krate::lib_rs(&api, &sides)?),
+        Layout::Include(include) => {
+            // The crate's files, less what only a crate has, under the include directory.
+            for file in &mut files {
+                file.path = Path::new(include.dir()).join(&file.path);
+            }
+            files.push(emit::krate::include_rs(
+                &include.file,
+                &format!("{}/src", include.dir()),
+                &api,
+                &sides,
+            )?);
+        }
+    }
     files.sort();
     let fingerprint = fingerprint::file(fingerprint::inputs(doc, options), &files);
     files.insert(0, fingerprint);
@@ -121,6 +217,30 @@ pub fn generate(doc: &load::Document, options: &Options) -> Result<Generation> {
         files,
         warnings: api.warnings,
     })
+}
+
+/// The contract, the example round trips (when asked for and when there are examples; the
+/// `bool` says whether there are) and `src/contract.rs`, which embeds the contract.
+fn contract_side(
+    api: &ir::Api,
+    info: &emit::krate::CrateInfo,
+    options: &Options,
+) -> Result<(Vec<GeneratedFile>, bool)> {
+    let contract = emit::contract::emit(api, &info.name)?;
+    let mut files = Vec::new();
+    let mut example_tests = false;
+    if !options.no_example_tests {
+        let sites = examples::sites(api);
+        let checked = examples::check(api, &sites, &contract)?;
+        // `None` when there is no example to test.
+        if let Some(file) = emit::example_tests::emit(api, &checked)? {
+            files.push(file);
+            example_tests = true;
+        }
+    }
+    files.push(emit::krate::contract_rs(&contract)?);
+    files.extend(contract);
+    Ok((files, example_tests))
 }
 
 /// Every Rust file that does not depend on the contract, emitted in parallel.
@@ -132,11 +252,13 @@ fn code_files(
 ) -> Result<Vec<GeneratedFile>> {
     type Emitter<'a> = Box<dyn Fn() -> Result<GeneratedFile> + Send + Sync + 'a>;
     let mut emitters: Vec<Emitter<'_>> = vec![
-        Box::new(|| Ok(emit::krate::cargo_toml(api, info))),
         Box::new(|| emit::runtime::credentials(api)),
         Box::new(|| emit::models::emit(api)),
         Box::new(emit::support::emit),
     ];
+    if sides.features {
+        emitters.push(Box::new(|| Ok(emit::krate::cargo_toml(api, info))));
+    }
     if sides.server || sides.webhooks {
         emitters.push(Box::new(emit::runtime::validation));
     }
@@ -144,7 +266,9 @@ fn code_files(
         emitters.push(Box::new(emit::runtime::retry));
     }
     if sides.server {
-        emitters.push(Box::new(|| emit::server::emit(api, crate_ident)));
+        emitters.push(Box::new(|| {
+            emit::server::emit(api, crate_ident, sides.features)
+        }));
     }
     if sides.client {
         emitters.push(Box::new(|| emit::client::emit(api)));
@@ -156,6 +280,19 @@ fn code_files(
     emitters.par_iter().map(|emit| emit()).collect()
 }
 
+/// Every type override must be a Rust type.
+fn check_type_overrides(options: &Options) -> Result<()> {
+    for (key, ty) in &options.type_overrides {
+        if let Err(err) = syn::parse_str::<syn::Type>(ty) {
+            return Err(Error::Option {
+                option: format!("type override {key}={ty}"),
+                message: format!("type override `{ty}` is not a Rust type: {err}"),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The IR of a document, with the options' type overrides applied.
 pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
     ir::build::build(
@@ -164,18 +301,32 @@ pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
             type_overrides: options.type_overrides.clone(),
         },
     )
+    .map_err(|err| doc.locate(err))
 }
 
-pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> String {
+/// The generated crate's package name: the option, else `info.x-crate-name`, else derived from
+/// `info.title`. A name given by the caller or the document must be one cargo accepts and whose
+/// library name (`-` read as `_`) is a Rust identifier; anything else is an error that says why.
+pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> Result<String> {
     if let Some(name) = &options.crate_name {
-        return name.clone();
+        check_package_name(name).map_err(|message| Error::Option {
+            option: format!("crate name `{name}`"),
+            message,
+        })?;
+        return Ok(name.clone());
     }
     let info = doc.root.get("info");
-    if let Some(name) = info
-        .and_then(|i| i.get("x-crate-name"))
-        .and_then(serde_json::Value::as_str)
-    {
-        return name.to_string();
+    if let Some(value) = info.and_then(|i| i.get("x-crate-name")) {
+        const AT: &str = "#/info/x-crate-name";
+        let Some(name) = value.as_str() else {
+            return Err(doc.spec_error(
+                AT,
+                "x-crate-name must be a string: the package name of the generated crate",
+            ));
+        };
+        check_package_name(name)
+            .map_err(|message| doc.spec_error(AT, format!("x-crate-name `{name}`: {message}")))?;
+        return Ok(name.to_string());
     }
     let title = info
         .and_then(|i| i.get("title"))
@@ -188,11 +339,68 @@ pub(crate) fn crate_name(doc: &load::Document, options: &Options) -> String {
             .collect::<String>()
             .as_str(),
     );
-    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
-        format!("api-{name}").trim_end_matches('-').to_string()
-    } else {
-        name
+    // Letters, digits and single dashes; it may still start with a digit, be empty, be too
+    // long or be a keyword.
+    let mut name =
+        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) || is_keyword(&name) {
+            format!("api-{name}").trim_end_matches('-').to_string()
+        } else {
+            name
+        };
+    if name.len() > MAX_PACKAGE_NAME {
+        name.truncate(MAX_PACKAGE_NAME);
+        name = name.trim_end_matches('-').to_string();
     }
+    Ok(name)
+}
+
+/// The longest package name crates.io takes.
+const MAX_PACKAGE_NAME: usize = 64;
+
+/// Why `name` cannot be the package name of a generated crate, if it cannot: cargo's rules
+/// (ASCII letters, digits, `-` and `_`, not starting with a digit; crates.io's 64 characters),
+/// and the library name, `name` with `-` read as `_`, must be a Rust identifier that is not a
+/// keyword, since the generated code and its documentation refer to the crate by it.
+pub(crate) fn check_package_name(name: &str) -> std::result::Result<(), String> {
+    const RULE: &str = "a package name is ASCII letters, digits, `-` and `_`, and starts with a \
+                        letter or `_`";
+    let Some(first) = name.chars().next() else {
+        return Err(format!("the name is empty; {RULE}"));
+    };
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '-' || *c == '_'))
+    {
+        return Err(format!("the character {bad:?} is not allowed; {RULE}"));
+    }
+    if !(first.is_ascii_alphabetic() || first == '_') {
+        return Err(format!("the name starts with {first:?}; {RULE}"));
+    }
+    if name.len() > MAX_PACKAGE_NAME {
+        return Err(format!(
+            "the name has {} characters; crates.io takes at most {MAX_PACKAGE_NAME}",
+            name.len()
+        ));
+    }
+    let library = name.replace('-', "_");
+    if library == "_" || is_keyword(&library) {
+        return Err(format!(
+            "the crate would be called `{library}` in Rust, which is a keyword, not a name"
+        ));
+    }
+    Ok(())
+}
+
+/// Rust's keywords, strict and reserved, in every edition.
+fn is_keyword(word: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "Self", "abstract", "as", "async", "await", "become", "box", "break", "const", "continue",
+        "crate", "do", "dyn", "else", "enum", "extern", "false", "final", "fn", "for", "gen", "if",
+        "impl", "in", "let", "loop", "macro", "match", "mod", "move", "mut", "override", "priv",
+        "pub", "ref", "return", "self", "static", "struct", "super", "trait", "true", "try",
+        "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
+    ];
+    KEYWORDS.contains(&word)
 }
 
 /// Cargo wants `MAJOR.MINOR.PATCH`; a document's version is free text.

@@ -117,29 +117,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         moves: Moves::default(),
         digest: 0,
     };
-    match err {
-        Error::Spec {
-            pointer,
-            location: None,
-            message,
-        } => Error::Spec {
-            location: doc.location(&pointer),
-            pointer,
-            message,
-        },
-        Error::Unsupported {
-            pointer,
-            location: None,
-            construct,
-            message,
-        } => Error::Unsupported {
-            location: doc.location(&pointer),
-            pointer,
-            construct,
-            message,
-        },
-        other => other,
-    }
+    doc.locate(err)
 }
 
 fn strip_bom(text: &mut String) {
@@ -219,11 +197,13 @@ impl Document {
             ));
         }
         let Some(declared) = self.root.get("openapi") else {
-            return Err(self.unsupported(
-                "#/openapi",
-                "document without an `openapi` version",
-                format!("{READS}; add e.g. `openapi: 3.1.0` at the top level"),
-            ));
+            return Err(Error::Unsupported {
+                pointer: "#/openapi".into(),
+                // Where it is missing from: the top-level mapping.
+                location: self.location("#"),
+                construct: "document without an `openapi` version".into(),
+                message: format!("{READS}; add e.g. `openapi: 3.1.0` at the top level"),
+            });
         };
         let version = scalar_text(declared);
         let is = |minor: &str| version == minor || version.starts_with(&format!("{minor}."));
@@ -390,6 +370,10 @@ impl Document {
     /// ancestor has a position.
     pub fn location(&self, pointer: &str) -> Option<(usize, usize)> {
         let segments = decode_pointer(pointer)?;
+        if segments.is_empty() && self.text.as_deref().is_some_and(|t| t.trim().is_empty()) {
+            // An empty text has no node, not even a root; its beginning is where it is wrong.
+            return Some((1, 1));
+        }
         let map = self
             .source_map
             .get_or_init(|| {
@@ -417,6 +401,34 @@ impl Document {
             nearest
         } else {
             None
+        }
+    }
+
+    /// `err` with the line and column of its pointer in this document, when it names a place
+    /// in the document and has no position yet.
+    pub fn locate(&self, err: Error) -> Error {
+        match err {
+            Error::Spec {
+                pointer,
+                location: None,
+                message,
+            } => Error::Spec {
+                location: self.location(&pointer),
+                pointer,
+                message,
+            },
+            Error::Unsupported {
+                pointer,
+                location: None,
+                construct,
+                message,
+            } => Error::Unsupported {
+                location: self.location(&pointer),
+                pointer,
+                construct,
+                message,
+            },
+            other => other,
         }
     }
 

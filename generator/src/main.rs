@@ -57,7 +57,62 @@ impl Target {
             crate_name: self.crate_name.clone(),
             type_overrides,
             no_example_tests: self.no_example_tests,
+            ..Options::default()
         })
+    }
+}
+
+impl Target {
+    /// The `generate` command for this target, every option as it was given, shell-quoted so
+    /// that it can be pasted: `cargo run -p specgen -- generate …` when cargo runs this binary
+    /// (it sets `CARGO`), else this program as it was invoked.
+    fn generate_command(&self) -> String {
+        let mut words: Vec<String> = if std::env::var_os("CARGO").is_some() {
+            ["cargo", "run", "-p", "specgen", "--"]
+                .map(String::from)
+                .to_vec()
+        } else {
+            let program = std::env::args_os()
+                .next()
+                .map(|arg| arg.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "specgen".into());
+            vec![program]
+        };
+        words.push("generate".into());
+        words.extend([
+            "--spec".into(),
+            self.spec.to_string_lossy().into_owned(),
+            "--out".into(),
+            self.out.to_string_lossy().into_owned(),
+        ]);
+        if let Some(name) = &self.crate_name {
+            words.extend(["--crate-name".into(), name.clone()]);
+        }
+        for entry in &self.type_overrides {
+            words.extend(["--type-override".into(), entry.clone()]);
+        }
+        if self.no_example_tests {
+            words.push("--no-example-tests".into());
+        }
+        words
+            .iter()
+            .map(|word| shell_quote(word))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// `word` as a POSIX shell reads it back: as it is when it has nothing the shell would
+/// interpret, else in single quotes (a `'` inside becoming `'\''`).
+fn shell_quote(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./:=@%+,".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
     }
 }
 
@@ -152,10 +207,11 @@ fn check(target: &Target) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     eprintln!(
-        "specgen: {} is stale: {} file(s) differ from what {} generates. Run `cargo run -p specgen -- generate`.",
+        "specgen: {} is stale: {} file(s) differ from what {} generates. Run `{}`.",
         target.out.display(),
         drift.len(),
-        target.spec.display()
+        target.spec.display(),
+        target.generate_command()
     );
     for item in &drift {
         match item {

@@ -437,7 +437,13 @@ fn an_unknown_openapi_version_is_unsupported() {
 
 #[test]
 fn an_empty_document_is_refused() {
-    assert_refused("empty.yaml", "", &["must be a mapping at the top level"]);
+    assert_refused(
+        "empty.yaml",
+        "",
+        &[
+            "#: an OpenAPI document must be a mapping at the top level, found nothing (null) (line 1, column 1)",
+        ],
+    );
 }
 
 #[test]
@@ -495,6 +501,165 @@ components:
       $ref: "#/components/schemas/A"
 "##,
         &["#/components/schemas/A", "cycle"],
+    );
+}
+
+#[test]
+fn a_crate_name_cargo_would_refuse_is_an_error_not_a_panic() {
+    for (name, why) in [
+        (
+            "my crate!",
+            "the character ' ' is not allowed; a package name is ASCII letters",
+        ),
+        (
+            "1abc",
+            "the name starts with '1'; a package name is ASCII letters",
+        ),
+        ("", "the name is empty; a package name is ASCII letters"),
+        (
+            "fn",
+            "the crate would be called `fn` in Rust, which is a keyword",
+        ),
+    ] {
+        assert_refused_args(
+            &["--crate-name", name],
+            &[&format!("error: crate name `{name}`: {why}")],
+        );
+    }
+}
+
+#[test]
+fn an_x_crate_name_cargo_would_refuse_names_its_pointer_and_line() {
+    for (name, why) in [
+        ("my crate!", "the character ' ' is not allowed"),
+        ("1abc", "the name starts with '1'"),
+        ("", "the name is empty"),
+    ] {
+        assert_refused(
+            "crate-name.yaml",
+            &format!(
+                "openapi: 3.1.0\ninfo:\n  title: Named\n  version: '1'\n  x-crate-name: '{name}'\npaths: {{}}\n"
+            ),
+            &[
+                &format!("#/info/x-crate-name: x-crate-name `{name}`: {why}"),
+                "(line 5, column 17)",
+            ],
+        );
+    }
+}
+
+#[test]
+fn an_x_rust_type_that_is_not_rust_names_its_pointer_and_line() {
+    assert_refused(
+        "rust-type.yaml",
+        r##"openapi: 3.1.0
+info: {title: Types, version: "1"}
+paths: {}
+components:
+  schemas:
+    Money:
+      type: string
+      x-rust-type: "not a type"
+"##,
+        &[
+            "#/components/schemas/Money/x-rust-type: x-rust-type `not a type` is not a Rust type",
+            "(line 8, column 20)",
+        ],
+    );
+}
+
+/// A `pattern` that is not a regular expression, under a schema with an example: the example
+/// check failed with "generating components/Code.json: the schema does not compile", naming no
+/// place in the document.
+#[test]
+fn a_pattern_that_is_not_a_regex_names_its_pointer_and_line() {
+    assert_refused(
+        "pattern.yaml",
+        r##"openapi: 3.1.0
+info: {title: Patterns, version: "1"}
+paths: {}
+components:
+  schemas:
+    Code:
+      type: object
+      properties:
+        code:
+          type: string
+          pattern: "[a-"
+      examples:
+        - code: abc
+"##,
+        &[
+            "#/components/schemas/Code/properties/code/pattern: this schema is not valid JSON \
+             Schema (draft 2020-12): \"[a-\" is not a \"regex\" (line 11, column 20)",
+        ],
+    );
+}
+
+/// A keyword with a value JSON Schema does not allow (here in a parameter's schema, which has
+/// no contract file of its own): was "generating get_a parameter q: the schema does not
+/// compile".
+#[test]
+fn a_schema_keyword_with_a_wrong_value_names_its_pointer_and_line() {
+    assert_refused(
+        "min-length.yaml",
+        r##"openapi: 3.1.0
+info: {title: Lengths, version: "1"}
+paths:
+  /a:
+    get:
+      parameters:
+        - name: q
+          in: query
+          schema: {type: string, minLength: -1}
+          example: abc
+      responses:
+        '204': {description: done}
+"##,
+        &[
+            "#/paths/~1a/get/parameters/0/schema/minLength: this schema is not valid JSON \
+             Schema (draft 2020-12): -1 is less than the minimum of 0 (line 9, column 45)",
+        ],
+    );
+}
+
+/// Without an example nothing compiled the schema: specgen wrote a crate whose server
+/// panicked when it first compiled its contract. In a 3.0 document, under `nullable` (which
+/// loading rewrites), the pointer and line are still those of the document.
+#[test]
+fn an_invalid_schema_without_examples_is_refused_too() {
+    assert_refused(
+        "type.yaml",
+        r##"openapi: 3.0.3
+info: {title: Types, version: "1"}
+paths: {}
+components:
+  schemas:
+    A:
+      type: object
+      nullable: true
+      properties:
+        b: {type: strin}
+"##,
+        &[
+            "#/components/schemas/A/properties/b/type: this schema is not valid JSON Schema",
+            "\"strin\" is not valid",
+            "(line 10, column 19)",
+        ],
+    );
+}
+
+/// A 200 KB document of 100,000 nested flow sequences took about two minutes to refuse.
+#[test]
+fn absurdly_deep_nesting_is_refused_with_line_and_column() {
+    let text = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    assert_refused(
+        "deep.yaml",
+        &text,
+        &[
+            "deep.yaml: the document nests collections more than 128 levels deep",
+            "(line 1, column ",
+        ],
     );
 }
 
@@ -575,6 +740,63 @@ fn check_names_missing_and_extra_files() {
         message.contains("not generated (extra): src/extra.rs"),
         "{message}"
     );
+}
+
+/// `check` on a stale crate prints the `generate` command with every option it was given,
+/// quoted for the shell: pasted into a shell, that command brings the crate up to date.
+#[test]
+fn check_prints_the_generate_command_with_the_options_given() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec("it's good.yaml", GOOD);
+    let run_check = |cargo: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_specgen"));
+        command
+            .args(["check".as_ref(), "--spec".as_ref(), spec.as_os_str()])
+            .args(["--out", "out", "--crate-name", "my-api"])
+            .args([
+                "--type-override",
+                "Thing.kind=Box<str>",
+                "--no-example-tests",
+            ])
+            .current_dir(sandbox.work());
+        if cargo {
+            command.env("CARGO", "cargo");
+        } else {
+            command.env_remove("CARGO");
+        }
+        command.output().expect("running specgen")
+    };
+    let options = format!(
+        "generate --spec '{}' --out out --crate-name my-api --type-override 'Thing.kind=Box<str>' \
+         --no-example-tests",
+        spec.display().to_string().replace('\'', r"'\''")
+    );
+
+    let output = run_check(true);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    assert!(
+        message.contains(&format!("Run `cargo run -p specgen -- {options}`.")),
+        "{message}"
+    );
+
+    let output = run_check(false);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    let command = message
+        .split_once("Run `")
+        .and_then(|(_, rest)| rest.split_once("`."))
+        .map(|(command, _)| command.to_string())
+        .unwrap_or_else(|| panic!("no command in:\n{message}"));
+    assert!(command.ends_with(&options), "{command}");
+    let ran = Command::new("sh")
+        .args(["-c", &command])
+        .current_dir(sandbox.work())
+        .output()
+        .expect("running the printed command");
+    assert_success(&ran, "the printed command");
+    let output = run_check(false);
+    assert_success(&output, "check after running the printed command");
 }
 
 #[test]

@@ -186,6 +186,24 @@ fn a_ref_inside_another_file_is_reported_with_that_file() {
     assert!(message.contains("$ref 'c.yaml'"), "{message}");
 }
 
+/// An error inside another file has that file's line and column.
+#[test]
+fn an_error_inside_another_file_has_its_line_and_column_there() {
+    let text =
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'b.yaml'\n");
+    let message = error_of(&[
+        ("openapi.yaml", &text),
+        (
+            "b.yaml",
+            "type: object\nproperties:\n  c:\n    $ref: 'c.yaml#/C'\n",
+        ),
+        ("c.yaml", "D: {type: string}\n"),
+    ]);
+    assert!(message.contains("b.yaml#/properties/c: "), "{message}");
+    assert!(message.contains("'#/C' does not exist in"), "{message}");
+    assert!(message.ends_with("(line 4, column 5)"), "{message}");
+}
+
 #[test]
 fn a_file_that_does_not_parse_is_named() {
     let text =

@@ -19,6 +19,166 @@ pub struct CrateInfo {
     pub version: String,
 }
 
+/// A part of the generated code, as far as its dependencies go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Part {
+    /// The models, support types, credentials and contract: always there.
+    Models,
+    /// `server` (and the `validation` runtime it shares with `webhooks`).
+    Server,
+    /// `client` (and the `retry` runtime it shares with `webhooks`).
+    Client,
+    /// `webhooks`.
+    Webhooks,
+    /// `JsonSchema` on every model, behind a `schemars` feature.
+    Schemars,
+}
+
+/// A crate the generated code uses, as the generated `Cargo.toml` declares it, and the parts
+/// that need it. One table for the crate's `Cargo.toml`, the [`crate::Builder`]'s check of the
+/// including crate's dependencies and the block the documentation shows.
+#[derive(Debug, Clone, Copy)]
+pub struct Dependency {
+    /// The package name, which is also the name the code uses (`-` read as `_`).
+    pub name: &'static str,
+    /// The version requirement.
+    pub version: &'static str,
+    /// Whether the crate's default features are wanted.
+    pub default_features: bool,
+    /// The features the code needs.
+    pub features: &'static [&'static str],
+    /// The features the client needs besides (`uuid`'s `v4`, for idempotency keys).
+    pub client_features: &'static [&'static str],
+    /// The parts that use it.
+    pub parts: &'static [Part],
+    /// Whether the generated crate declares it optional, enabled by its sides' features.
+    pub optional_in_crate: bool,
+}
+
+const fn dependency(
+    name: &'static str,
+    version: &'static str,
+    parts: &'static [Part],
+) -> Dependency {
+    Dependency {
+        name,
+        version,
+        default_features: true,
+        features: &[],
+        client_features: &[],
+        parts,
+        optional_in_crate: true,
+    }
+}
+
+/// What the generated code depends on, by package name.
+pub const DEPENDENCIES: &[Dependency] = &[
+    Dependency {
+        default_features: false,
+        features: &["http1", "json", "tokio"],
+        ..dependency("axum", "0.8", &[Part::Server, Part::Webhooks])
+    },
+    Dependency {
+        optional_in_crate: false,
+        ..dependency("base64", "0.22", &[Part::Models])
+    },
+    Dependency {
+        default_features: false,
+        features: &["std", "serde"],
+        optional_in_crate: false,
+        ..dependency("chrono", "0.4", &[Part::Models])
+    },
+    dependency("fastrand", "2", &[Part::Client, Part::Webhooks]),
+    Dependency {
+        // Declared by the crate whatever its features, as it always was.
+        optional_in_crate: false,
+        ..dependency("http", "1", &[Part::Server, Part::Client, Part::Webhooks])
+    },
+    dependency("httpdate", "1", &[Part::Client, Part::Webhooks]),
+    Dependency {
+        default_features: false,
+        ..dependency("jsonschema", "0.60", &[Part::Server, Part::Webhooks])
+    },
+    dependency("percent-encoding", "2", &[Part::Client]),
+    Dependency {
+        default_features: false,
+        features: &["json", "query"],
+        ..dependency("reqwest", "0.13", &[Part::Client, Part::Webhooks])
+    },
+    Dependency {
+        optional_in_crate: false,
+        ..dependency("rust_decimal", "1", &[Part::Models])
+    },
+    Dependency {
+        features: &["uuid1", "chrono04"],
+        ..dependency("schemars", "1", &[Part::Schemars])
+    },
+    Dependency {
+        features: &["derive"],
+        optional_in_crate: false,
+        ..dependency("serde", "1", &[Part::Models])
+    },
+    Dependency {
+        optional_in_crate: false,
+        ..dependency("serde_json", "1", &[Part::Models])
+    },
+    dependency("serde_urlencoded", "0.7", &[Part::Server]),
+    Dependency {
+        features: &["time"],
+        ..dependency("tokio", "1", &[Part::Client, Part::Webhooks])
+    },
+    Dependency {
+        features: &["serde"],
+        client_features: &["v4"],
+        optional_in_crate: false,
+        ..dependency("uuid", "1", &[Part::Models])
+    },
+];
+
+/// What the example round trips use besides the models' dependencies.
+pub const EXAMPLE_TEST_DEPENDENCIES: &[Dependency] = &[Dependency {
+    default_features: false,
+    ..dependency("jsonschema", "0.60", &[])
+}];
+
+impl Dependency {
+    /// Whether the generated code with these sides uses it.
+    pub fn needed_by(&self, sides: &Sides) -> bool {
+        self.parts.iter().any(|part| match part {
+            Part::Models => true,
+            Part::Server => sides.server,
+            Part::Client => sides.client,
+            Part::Webhooks => sides.webhooks,
+            Part::Schemars => false,
+        })
+    }
+
+    /// Its `Cargo.toml` line, for code with `sides` (`client` adds [`Self::client_features`]);
+    /// `optional` adds `optional = true`.
+    pub fn toml_line(&self, sides: &Sides, optional: bool) -> String {
+        let mut features: Vec<&str> = self.features.to_vec();
+        if sides.client {
+            features.extend(self.client_features);
+        }
+        let mut table = vec![format!("version = \"{}\"", self.version)];
+        if optional {
+            table.push("optional = true".into());
+        }
+        if !self.default_features {
+            table.push("default-features = false".into());
+        }
+        if !features.is_empty() {
+            let quoted: Vec<String> = features.iter().map(|f| format!("\"{f}\"")).collect();
+            table.push(format!("features = [{}]", quoted.join(", ")));
+        }
+        if table.len() == 1 {
+            format!("{} = \"{}\"", self.name, self.version)
+        } else {
+            format!("{} = {{ {} }}", self.name, table.join(", "))
+        }
+    }
+}
+
 /// `Cargo.toml`. Dependencies carry explicit versions so the crate builds on its own, inside a
 /// workspace or not.
 pub fn cargo_toml(api: &Api, info: &CrateInfo) -> GeneratedFile {
@@ -28,6 +188,18 @@ pub fn cargo_toml(api: &Api, info: &CrateInfo) -> GeneratedFile {
     )
     .replace('\\', "\\\\")
     .replace('"', "\\\"");
+    // The crate's own features add the client's (`uuid/v4`), so its lines are the models'.
+    let models_only = Sides {
+        server: false,
+        client: false,
+        webhooks: false,
+        example_tests: false,
+        features: true,
+    };
+    let dependencies: String = DEPENDENCIES
+        .iter()
+        .map(|dep| format!("{}\n", dep.toml_line(&models_only, dep.optional_in_crate)))
+        .collect();
     let text = format!(
         r#"# @generated by specgen. Do not edit: edit the spec and regenerate.
 [package]
@@ -51,23 +223,7 @@ webhooks = ["dep:axum", "dep:jsonschema", "dep:reqwest", "dep:tokio", "dep:fastr
 rustls = ["reqwest?/rustls"]
 
 [dependencies]
-axum = {{ version = "0.8", optional = true, default-features = false, features = ["http1", "json", "tokio"] }}
-base64 = "0.22"
-chrono = {{ version = "0.4", default-features = false, features = ["std", "serde"] }}
-fastrand = {{ version = "2", optional = true }}
-http = "1"
-httpdate = {{ version = "1", optional = true }}
-jsonschema = {{ version = "0.60", optional = true, default-features = false }}
-percent-encoding = {{ version = "2", optional = true }}
-reqwest = {{ version = "0.13", optional = true, default-features = false, features = ["json", "query"] }}
-rust_decimal = "1"
-schemars = {{ version = "1", optional = true, features = ["uuid1", "chrono04"] }}
-serde = {{ version = "1", features = ["derive"] }}
-serde_json = "1"
-serde_urlencoded = {{ version = "0.7", optional = true }}
-tokio = {{ version = "1", optional = true, features = ["time"] }}
-uuid = {{ version = "1", features = ["serde"] }}
-
+{dependencies}
 [dev-dependencies]
 axum = {{ version = "0.8", default-features = false, features = ["http1", "json", "tokio"] }}
 jsonschema = {{ version = "0.60", default-features = false }}
@@ -79,7 +235,74 @@ tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "net"] }}
     GeneratedFile::new("Cargo.toml", text)
 }
 
-/// Which parts the crate has; each side is behind a cargo feature of the same name.
+/// The `[dependencies]` lines the code with `sides` needs in the crate that includes it, one
+/// a line, sorted by name.
+pub fn include_dependencies(sides: &Sides) -> Vec<(&'static str, String)> {
+    DEPENDENCIES
+        .iter()
+        .filter(|dep| dep.needed_by(sides))
+        .map(|dep| (dep.name, dep.toml_line(sides, false)))
+        .collect()
+}
+
+/// The block of `[dependencies]` the documentation shows for including crates: the models'
+/// lines, then what each side adds, then the example tests' `[dev-dependencies]`.
+pub fn include_dependencies_doc() -> String {
+    let none = Sides {
+        server: false,
+        client: false,
+        webhooks: false,
+        example_tests: false,
+        features: false,
+    };
+    let mut out =
+        String::from("[dependencies]\n# Always: the models, support types and contract.\n");
+    let models = include_dependencies(&none);
+    for (_, line) in &models {
+        out.push_str(line);
+        out.push('\n');
+    }
+    for (side, label) in [
+        (
+            Sides {
+                server: true,
+                ..none
+            },
+            "server(true)",
+        ),
+        (
+            Sides {
+                client: true,
+                ..none
+            },
+            "client(true); uuid gains the `v4` feature",
+        ),
+        (
+            Sides {
+                webhooks: true,
+                ..none
+            },
+            "webhooks(true)",
+        ),
+    ] {
+        out.push_str(&format!("# With .{label}:\n"));
+        for (name, line) in include_dependencies(&side) {
+            let same_as_models = models.iter().any(|(n, l)| *n == name && *l == line);
+            if !same_as_models {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
+    out.push_str("\n[dev-dependencies]\n# With .example_tests(true):\n");
+    for dep in EXAMPLE_TEST_DEPENDENCIES {
+        out.push_str(&dep.toml_line(&none, false));
+        out.push('\n');
+    }
+    out
+}
+
+/// Which parts the generated code has.
 #[derive(Debug, Clone, Copy)]
 pub struct Sides {
     /// `server`: the API trait and its axum router (the API has operations).
@@ -90,6 +313,10 @@ pub struct Sides {
     pub webhooks: bool,
     /// The round-trip test of the spec's examples.
     pub example_tests: bool,
+    /// Whether each side is behind a cargo feature of the same name (a crate of its own), or
+    /// there because the caller asked for it (code to `include!`, whose crate has no such
+    /// features).
+    pub features: bool,
 }
 
 /// `src/lib.rs`.
@@ -180,6 +407,62 @@ pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
             #webhooks
             #tests
 
+            #reexport
+        },
+    )
+}
+
+/// The file a crate `include!`s (see [`crate::Include`]): each module of the generated code
+/// for the sides asked for, declared with a `#[path]` into `dir` (relative to this file), and
+/// the models re-exported, as the crate's `lib.rs` does; no cargo features, no crate
+/// attributes.
+pub fn include_rs(file: &str, dir: &str, api: &Api, sides: &Sides) -> Result<GeneratedFile> {
+    let module = |name: &str, public: bool| {
+        let path = format!("{dir}/{name}.rs");
+        let name = super::types::ident(name);
+        let visibility = public.then(|| quote!(pub));
+        quote! {
+            #[path = #path]
+            #visibility mod #name;
+        }
+    };
+    let mut modules = vec![
+        module("contract", true),
+        module("credentials", true),
+        module("models", true),
+        module("support", true),
+    ];
+    if sides.server || sides.webhooks {
+        modules.push(module("validation", true));
+    }
+    if sides.client || sides.webhooks {
+        modules.push(module("retry", true));
+    }
+    for (side, name) in [
+        (sides.server, "server"),
+        (sides.client, "client"),
+        (sides.webhooks, "webhooks"),
+    ] {
+        if side {
+            modules.push(module(name, true));
+        }
+    }
+    if sides.example_tests {
+        let tests = module("example_tests", false);
+        modules.push(quote! {
+            #[cfg(test)]
+            #tests
+        });
+    }
+    let reexport = (!api.types.is_empty()).then(|| {
+        quote!(
+            pub use models::*;
+        )
+    });
+    rust_file(
+        file,
+        quote! {
+            #(#modules)*
             #reexport
         },
     )

@@ -14,8 +14,10 @@ use super::{GeneratedFile, rust_file};
 use crate::error::Result;
 use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
 
-/// The server file; `crate_ident` is the library name used in the doc example.
-pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
+/// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
+/// compiles when `doc_test` (a crate of its own) and only shows otherwise (code included in
+/// another crate, which may not have what the example uses, or not at its root).
+pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFile> {
     let mut items = Vec::new();
     let mut methods = Vec::new();
     let mut handlers = Vec::new();
@@ -70,7 +72,7 @@ pub fn emit(api: &Api, crate_ident: &str) -> Result<GeneratedFile> {
             quote!(.route(#route, ::axum::routing::#first #(.#rest)*))
         })
         .collect();
-    let example = doc_example(api, crate_ident)?;
+    let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
     let runtime = runtime();
     let path = super::support::runtime_module("path", include_str!("../../runtime/path.rs"));
@@ -498,7 +500,7 @@ fn credentials_fn(api: &Api) -> TokenStream {
 
 /// A rustdoc example implementing the whole trait, printed by prettyplease so it reads like
 /// hand-written code. It is compiled (not run) by `cargo test --doc --features server`.
-fn doc_example(api: &Api, crate_ident: &str) -> Result<TokenStream> {
+fn doc_example(api: &Api, crate_ident: &str, doc_test: bool) -> Result<TokenStream> {
     let krate = ident(crate_ident);
     let mut methods = Vec::new();
     for op in &api.operations {
@@ -546,7 +548,8 @@ fn doc_example(api: &Api, crate_ident: &str) -> Result<TokenStream> {
         message: format!("doc example does not parse: {err}"),
     })?;
     let text = prettyplease::unparse(&example);
-    let mut lines = vec![" ```no_run".to_string()];
+    let fence = if doc_test { " ```no_run" } else { " ```ignore" };
+    let mut lines = vec![fence.to_string()];
     lines.extend(text.lines().map(|line| {
         if line.is_empty() {
             String::new()

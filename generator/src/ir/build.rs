@@ -396,13 +396,19 @@ impl<'a> Builder<'a> {
             return Ok((TypeRef::Any, false));
         };
         let (types, mut nullable) = types_of(map);
-        if let Some(ty) = self
-            .overrides
-            .get(at)
-            .cloned()
-            .or_else(|| string_at(map, "x-rust-type").map(str::to_string))
-        {
+        if let Some(ty) = self.overrides.get(at).cloned() {
             return Ok((TypeRef::Custom(ty), nullable));
+        }
+        if let Some(ty) = string_at(map, "x-rust-type") {
+            if let Err(err) = syn::parse_str::<syn::Type>(ty) {
+                let at = child(at, "x-rust-type");
+                return Err(spec_error(
+                    self.doc,
+                    &at,
+                    format!("x-rust-type `{ty}` is not a Rust type: {err}"),
+                ));
+            }
+            return Ok((TypeRef::Custom(ty.to_string()), nullable));
         }
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             let (ty, n) = self.convert_ref(reference, at)?;

@@ -72,20 +72,21 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<(Value, u64)> {
     let mut bundler = Bundler {
         root_path: root_path.clone(),
         files: HashMap::new(),
+        texts: HashMap::new(),
         hoisted: HashMap::new(),
         taken,
         added: Vec::new(),
         inlining: Vec::new(),
-        texts: Vec::new(),
+        digests: Vec::new(),
     };
     bundler.files.insert(root_path.clone(), root.clone());
     let mut root = root;
     bundler.walk(&mut root, Ctx::Document, &root_path, String::new())?;
-    bundler.texts.sort();
+    bundler.digests.sort();
     let mut digest = xxhash_rust::xxh3::Xxh3::new();
-    for (file, text) in &bundler.texts {
+    for (file, bytes) in &bundler.digests {
         digest.update(file.to_string_lossy().as_bytes());
-        digest.update(&text.to_le_bytes());
+        digest.update(&bytes.to_le_bytes());
     }
     let digest = digest.digest();
     if !bundler.added.is_empty() {
@@ -113,6 +114,8 @@ struct Bundler {
     root_path: PathBuf,
     /// Every file read, by canonical path (the root included).
     files: HashMap<PathBuf, Value>,
+    /// The text of every file read but the root, for the line and column of an error in it.
+    texts: HashMap<PathBuf, String>,
     /// Schemas already hoisted: (file, pointer) → component name.
     hoisted: HashMap<(PathBuf, String), String>,
     /// Component names in use.
@@ -122,7 +125,7 @@ struct Bundler {
     /// Non-schema targets being copied, to refuse a cycle.
     inlining: Vec<(PathBuf, String)>,
     /// Every other file read, with the digest of its bytes.
-    texts: Vec<(PathBuf, u64)>,
+    digests: Vec<(PathBuf, u64)>,
 }
 
 impl Bundler {
@@ -275,7 +278,7 @@ impl Bundler {
         if path_part.contains("://") {
             return Err(Error::Unsupported {
                 pointer: self.pointer_text(file, at),
-                location: None,
+                location: self.location(file, at),
                 construct: "remote $ref".into(),
                 message: format!(
                     "$ref '{reference}' names a URL; specgen reads local files only (download it beside the document and refer to it by a relative path)"
@@ -323,7 +326,7 @@ impl Bundler {
                     ),
                 )
             })?;
-            self.texts.push((
+            self.digests.push((
                 target_file.to_path_buf(),
                 xxhash_rust::xxh3::xxh3_64(text.as_bytes()),
             ));
@@ -331,6 +334,7 @@ impl Bundler {
             let parsed = super::parse::parse_text(&text, &name)
                 .map_err(|err| self.error(file, at, format!("$ref '{reference}': {err}")))?;
             self.files.insert(target_file.to_path_buf(), parsed);
+            self.texts.insert(target_file.to_path_buf(), text);
         }
         let document = &self.files[target_file];
         let found = decode_pointer(&format!("#{fragment}"))
@@ -360,9 +364,26 @@ impl Bundler {
     fn error(&self, file: &Path, at: &str, message: String) -> Error {
         Error::Spec {
             pointer: self.pointer_text(file, at),
-            location: None,
+            location: self.location(file, at),
             message,
         }
+    }
+
+    /// Line and column of `at` in a file other than the root (whose errors get theirs once
+    /// the bundling fails, from the root's text).
+    fn location(&self, file: &Path, at: &str) -> Option<(usize, usize)> {
+        let text = self.texts.get(file)?;
+        let doc = super::Document {
+            root: self.files.get(file)?.clone(),
+            version: super::OpenApiVersion::V3_1,
+            source: file.display().to_string(),
+            text: Some(text.clone()),
+            source_map: std::sync::OnceLock::new(),
+            moves: super::Moves::default(),
+            digest: 0,
+        };
+        let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
+        doc.location(&format!("#{fragment}"))
     }
 }
 

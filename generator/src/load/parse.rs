@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use saphyr_parser::Event;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
@@ -35,19 +36,91 @@ pub(crate) fn parse_text(text: &str, source_name: &str) -> Result<Value, Error> 
     }
 }
 
+/// The deepest nesting of collections a YAML document may have: serde_norway's own limit, which
+/// it reports only after it has read every token of the text.
+pub(crate) const MAX_YAML_DEPTH: usize = 128;
+
 fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
+    let saphyr_error = check_depth(text, source_name)?;
     match serde_norway::from_str::<Json>(text) {
         Ok(Json(value)) => Ok(value),
         Err(err) => {
-            let location = err.location().map(|l| (l.line(), l.column()));
+            let own = err.location().map(|l| (l.line(), l.column()));
+            // Some of serde_norway's errors have no position (a text of several documents,
+            // as libyaml reads it); saphyr's, where it failed too, is the place to look.
+            let location = own.or(saphyr_error);
             Err(Error::Parse {
                 source_name: source_name.to_owned(),
                 line: location.map(|l| l.0),
                 column: location.map(|l| l.1),
-                message: strip_position(&err.to_string(), location),
+                message: strip_position(&err.to_string(), own),
             })
         }
     }
+}
+
+/// Refuses a text that nests collections deeper than [`MAX_YAML_DEPTH`], at the line and
+/// column of the first collection too deep, before serde_norway reads it; and a text of
+/// several YAML documents, at the start of the second (serde_norway refuses it without a
+/// position).
+///
+/// serde_norway reads the whole text into events (libyaml's scanner) before it deserializes
+/// and counts depth, and that scanner walks its stack of open flow collections for every token
+/// (`yaml_parser_stale_simple_keys`): `[[[[…]]]]` 100,000 deep took about two minutes to
+/// refuse. saphyr's event parser gives the events one by one, so this pass stops at the first
+/// collection too deep (its own scanner stops at 255 open flow collections), and costs one
+/// linear pass on a document that is not too deep. Anything saphyr cannot read is left to
+/// serde_norway, whose messages these are.
+///
+/// Returns where saphyr found the text wrong, if it did, for an error of serde_norway's that
+/// has no position.
+fn check_depth(text: &str, source_name: &str) -> Result<Option<(usize, usize)>, Error> {
+    let too_deep = |marker: &saphyr_parser::Marker| Error::Parse {
+        source_name: source_name.to_owned(),
+        line: Some(marker.line()),
+        column: Some(marker.col() + 1),
+        message: format!(
+            "the document nests collections more than {MAX_YAML_DEPTH} levels deep; \
+             specgen refuses deeper nesting"
+        ),
+    };
+    let mut parser = saphyr_parser::Parser::new_from_str(text);
+    let mut depth = 0usize;
+    let mut documents = 0usize;
+    while let Some(next) = parser.next_event() {
+        match next {
+            Ok((event, span)) => match event {
+                // serde_norway refuses a second document without saying where it is.
+                Event::DocumentStart(..) => {
+                    documents += 1;
+                    if documents > 1 {
+                        return Err(Error::Parse {
+                            source_name: source_name.to_owned(),
+                            line: Some(span.start.line()),
+                            column: Some(span.start.col() + 1),
+                            message: "a second YAML document begins here; an OpenAPI \
+                                      document is one YAML document"
+                                .into(),
+                        });
+                    }
+                }
+                Event::SequenceStart(..) | Event::MappingStart(..) => {
+                    depth += 1;
+                    if depth > MAX_YAML_DEPTH {
+                        return Err(too_deep(&span.start));
+                    }
+                }
+                Event::SequenceEnd | Event::MappingEnd => depth = depth.saturating_sub(1),
+                Event::StreamEnd => break,
+                _ => {}
+            },
+            Err(err) if err.info() == "recursion limit exceeded" => {
+                return Err(too_deep(err.marker()));
+            }
+            Err(err) => return Ok(Some((err.marker().line(), err.marker().col() + 1))),
+        }
+    }
+    Ok(None)
 }
 
 fn json_error(err: &serde_json::Error, source_name: &str) -> Error {

@@ -48,10 +48,18 @@ enum Frame {
     Skip { depth: usize },
 }
 
-/// Builds the map, or `None` if saphyr cannot read the text (the document
-/// was still loaded by serde_norway; it just has no positions then).
+/// Builds the map, or `None` if saphyr cannot read the text at all (the document was still
+/// loaded by serde_norway; it just has no positions then). Where saphyr fails part way, the
+/// map has the nodes before that point.
 pub(crate) fn build(text: &str) -> Option<SourceMap> {
-    let mut parser = Parser::new_from_str(text);
+    // A byte order mark past the start (in a comment, say) stops saphyr; libyaml reads past
+    // it. As a space it keeps every line and column (they count characters) where they are.
+    let text: std::borrow::Cow<'_, str> = if text.contains('\u{feff}') {
+        text.replace('\u{feff}', " ").into()
+    } else {
+        text.into()
+    };
+    let mut parser = Parser::new_from_str(&text);
     let mut positions: HashMap<Box<str>, (u32, u32)> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     // Pointer of the innermost open collection.
@@ -59,7 +67,11 @@ pub(crate) fn build(text: &str) -> Option<SourceMap> {
     let mut seen_root = false;
 
     while let Some(next) = parser.next_event() {
-        let (event, span) = next.ok()?;
+        // saphyr and serde_norway's libyaml disagree on a few texts; the positions read up to
+        // where saphyr stops are still those of the text, and later nodes have none.
+        let Ok((event, span)) = next else {
+            break;
+        };
         let start = &span.start;
         let position = (
             u32::try_from(start.line()).ok()?,

@@ -671,3 +671,121 @@ fn deref_follows_foreign_refs_into_wrapped_schemas() {
         .expect("not a ref");
     assert_eq!(at, "#/components/schemas/~1x");
 }
+
+/// 100,000 nested flow sequences (200 KB): libyaml's scanner took about two minutes over them
+/// before serde_norway refused the depth; the depth pass refuses them at the first collection
+/// past the limit, with its line and column.
+#[test]
+fn absurd_flow_nesting_is_refused_with_line_and_column() {
+    let text = format!("{}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    match failed(&text) {
+        Error::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert!(message.contains("more than 128 levels deep"), "{message}");
+            assert_eq!(line, Some(1));
+            assert!(column.is_some_and(|c| c > 128), "{column:?}");
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
+    // Block nesting is refused the same way, on the line of the first mapping too deep.
+    let text: String = (0..200)
+        .map(|i| format!("{}a:\n", "  ".repeat(i)))
+        .collect();
+    match failed(&text) {
+        Error::Parse { line, message, .. } => {
+            assert!(message.contains("more than 128 levels deep"), "{message}");
+            assert_eq!(line, Some(129));
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
+}
+
+#[test]
+fn nesting_up_to_the_limit_still_loads() {
+    let deep = format!(
+        "{}{}",
+        "[".repeat(parse::MAX_YAML_DEPTH - 4),
+        "]".repeat(parse::MAX_YAML_DEPTH - 4)
+    );
+    let doc = loaded(&format!(
+        "openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\nx-deep: {deep}\n"
+    ));
+    assert!(doc.root["x-deep"].is_array());
+}
+
+/// Found by the fuzz test: serde_norway refuses a text of several YAML documents without a
+/// position.
+#[test]
+fn a_second_yaml_document_is_refused_where_it_begins() {
+    match failed("openapi: 3.1.0\ninfo: {title: t, version: '1'}\n---\npaths: {}\n") {
+        Error::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert!(message.contains("a second YAML document"), "{message}");
+            assert_eq!((line, column), (Some(3), Some(1)));
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
+    // A text libyaml reads as two documents and saphyr cannot read at all: the position is
+    // where saphyr stopped.
+    match failed("  title: t\nopenapi: 3.1.0\n") {
+        Error::Parse { line, column, .. } => assert!(line.is_some() && column.is_some()),
+        other => panic!("expected a parse error, got {other}"),
+    }
+}
+
+/// Found by the fuzz test: a missing `openapi` was reported at `#/openapi`, which is not in
+/// the text, so with no line; it is missing from the top-level mapping.
+#[test]
+fn a_missing_openapi_version_is_placed_at_the_top_level_mapping() {
+    match failed("info: {title: t, version: '1'}\npaths: {}\n") {
+        Error::Unsupported {
+            pointer, location, ..
+        } => {
+            assert_eq!(pointer, "#/openapi");
+            assert_eq!(location, Some((1, 1)));
+        }
+        other => panic!("expected an unsupported error, got {other}"),
+    }
+}
+
+/// Found by the fuzz test: where saphyr (positions) and libyaml (values) read a text
+/// differently, saphyr's failure cost every position; the nodes before it keep theirs.
+#[test]
+fn positions_survive_a_text_saphyr_cannot_read_to_the_end() {
+    let text = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  \
+                schemas:\n    A:\n      $ref: ' schema:\n      $ref: '#/components/schemas/B'\n";
+    match failed(text) {
+        Error::Unsupported {
+            pointer, location, ..
+        } => {
+            assert_eq!(pointer, "#/components/schemas/A");
+            assert_eq!(location, Some((7, 7)));
+        }
+        other => panic!("expected an unsupported error, got {other}"),
+    }
+}
+
+/// Found by the fuzz test: a byte order mark inside the text (here in a comment) stopped
+/// saphyr at once, so no error had a position; libyaml reads past it.
+#[test]
+fn a_byte_order_mark_inside_the_text_keeps_the_positions() {
+    let text = "#\u{feff} comment\nopenapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\n\
+                components:\n  schemas:\n    A:\n      $ref: '#/components/schemas/B'\n";
+    match failed(text) {
+        Error::Spec {
+            pointer, location, ..
+        } => {
+            assert_eq!(pointer, "#/components/schemas/A");
+            assert_eq!(location, Some((8, 7)));
+        }
+        other => panic!("expected a spec error, got {other}"),
+    }
+}

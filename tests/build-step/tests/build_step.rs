@@ -101,26 +101,108 @@ fn unknown_enum_values_are_kept_and_written_back_unchanged() {
 fn build_step_wrote_the_contract_beside_the_include_file() {
     let manifest: Value = serde_json::from_str(include_str!(concat!(
         env!("OUT_DIR"),
-        "/schemas/manifest.json"
+        "/api/schemas/manifest.json"
     )))
     .expect("manifest.json is JSON");
     assert!(manifest.is_object());
 }
 
+/// The Builder as build.rs configures it.
+fn builder() -> specgen::Builder {
+    specgen::Builder::new(spec_path())
+        .server(true)
+        .client(true)
+        .webhooks(true)
+        .type_override("Amount.value", "rust_decimal::Decimal")
+        .cargo_directives(false)
+}
+
 #[test]
 fn builder_generate_to_writes_the_include_file_and_contract() {
     let dir = tempfile::tempdir().unwrap();
-    let path = specgen::Builder::new(spec_path())
-        .type_override("Amount.value", "rust_decimal::Decimal")
-        .cargo_directives(false)
-        .generate_to(dir.path())
-        .expect("generate_to");
+    let path = builder().generate_to(dir.path()).expect("generate_to");
     assert_eq!(path, dir.path().join("api.rs"));
     let api = std::fs::read_to_string(&path).unwrap();
     // Same spec, same options: byte for byte what build.rs wrote and this crate includes.
     assert_eq!(api, include_str!(concat!(env!("OUT_DIR"), "/api.rs")));
-    let manifest = std::fs::read_to_string(dir.path().join("schemas/manifest.json")).unwrap();
+    let server = std::fs::read_to_string(dir.path().join("api/src/server.rs")).unwrap();
+    assert_eq!(
+        server,
+        include_str!(concat!(env!("OUT_DIR"), "/api/src/server.rs"))
+    );
+    let manifest = std::fs::read_to_string(dir.path().join("api/schemas/manifest.json")).unwrap();
     serde_json::from_str::<Value>(&manifest).expect("manifest.json is JSON");
+}
+
+/// The include file declares the modules of the sides asked for, and only those; the models,
+/// support types, credentials and contract are always there.
+#[test]
+fn builder_generates_the_sides_asked_for_and_no_other() {
+    let modules = |builder: specgen::Builder| {
+        let dir = tempfile::tempdir().unwrap();
+        let path = builder
+            .cargo_directives(false)
+            .generate_to(dir.path())
+            .unwrap();
+        let api = std::fs::read_to_string(path).unwrap();
+        let mut declared: Vec<String> = api
+            .lines()
+            .filter_map(|line| line.trim().strip_suffix(';'))
+            .filter_map(|line| line.rsplit_once("mod ").map(|(_, name)| name.to_string()))
+            .collect();
+        declared.sort();
+        let mut files: Vec<String> = std::fs::read_dir(dir.path().join("api/src"))
+            .unwrap()
+            .map(|entry| {
+                entry
+                    .unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .replace(".rs", "")
+            })
+            .collect();
+        files.sort();
+        assert_eq!(declared, files, "{api}");
+        declared
+    };
+    fn with(extra: &[&'static str]) -> Vec<&'static str> {
+        let mut names = vec!["contract", "credentials", "models", "support"];
+        names.extend(extra);
+        names.sort();
+        names
+    }
+    let spec = || specgen::Builder::new(spec_path());
+    assert_eq!(modules(spec()), with(&[]));
+    assert_eq!(
+        modules(spec().server(true)),
+        with(&["server", "validation"])
+    );
+    assert_eq!(modules(spec().client(true)), with(&["client", "retry"]));
+    assert_eq!(
+        modules(spec().webhooks(true)),
+        with(&["retry", "validation", "webhooks"])
+    );
+    assert_eq!(
+        modules(spec().example_tests(true)),
+        with(&["example_tests"])
+    );
+}
+
+/// What this crate includes is the API: the server's trait and router, the client, the
+/// webhook sender, typed as the spec says.
+#[test]
+fn the_included_sides_are_the_apis() {
+    use build_step_demo::{client, credentials::Credentials, server, webhooks};
+    // Compiles only if the router serves any implementation of the API's trait.
+    fn _router<A: server::Api>(api: A) -> axum::Router {
+        server::router(api)
+    }
+    let client = client::Client::new(
+        "http://127.0.0.1:9",
+        Credentials::new("public-key", "private-key"),
+    );
+    assert!(client.is_ok(), "a client for a plain HTTP URL");
+    let _sender = webhooks::Sender::new(webhooks::DeliveryPolicy::default());
 }
 
 #[test]
@@ -133,7 +215,33 @@ fn builder_file_name_is_honoured() {
         .unwrap();
     assert_eq!(path, dir.path().join("bindings.rs"));
     assert!(path.is_file());
+    assert!(dir.path().join("bindings/src/models.rs").is_file());
     assert!(!dir.path().join("api.rs").exists());
+    assert!(!dir.path().join("api").exists());
+}
+
+/// A second generation replaces the modules as a whole: a side no longer asked for leaves no
+/// file behind.
+#[test]
+fn builder_replaces_the_modules_of_an_earlier_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    specgen::Builder::new(spec_path())
+        .server(true)
+        .cargo_directives(false)
+        .generate_to(dir.path())
+        .unwrap();
+    assert!(dir.path().join("api/src/server.rs").is_file());
+    specgen::Builder::new(spec_path())
+        .cargo_directives(false)
+        .generate_to(dir.path())
+        .unwrap();
+    assert!(!dir.path().join("api/src/server.rs").exists());
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(".specgen"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
 }
 
 /// Env var telling the re-run of this test binary to act as the build script.
@@ -176,8 +284,11 @@ fn builder_emits_rerun_if_changed_only_when_asked() {
         .collect();
     assert_eq!(
         directives,
-        [format!("cargo:rerun-if-changed={}", spec_path().display())],
-        "exactly one directive, from the run with cargo_directives on"
+        [
+            format!("cargo::rerun-if-changed={}", spec_path().display()),
+            "cargo::rustc-check-cfg=cfg(feature, values(\"schemars\", \"rustls\"))".to_string(),
+        ],
+        "exactly the directives of the run with cargo_directives on"
     );
     assert!(dir.path().join("on/api.rs").is_file());
     assert!(dir.path().join("off/api.rs").is_file());
