@@ -350,17 +350,20 @@ impl Checker<'_> {
                     .map(|(_, v)| v.as_str()),
                 other => value(request, other, &param.name),
             };
-            let pointer = format!("{}:{}", param.location.prefix(), param.name);
-            let location = format!(
-                "manifest.json#/operations ({} parameter {})",
-                op.id, param.name
-            );
+            // Spelled out only for a finding: most parameters keep the contract.
+            let pointer = || format!("{}:{}", param.location.prefix(), param.name);
+            let location = || {
+                format!(
+                    "manifest.json#/operations ({} parameter {})",
+                    op.id, param.name
+                )
+            };
             match text {
                 None if param.required => {
                     self.push(
                         Part::Request,
-                        pointer,
-                        location,
+                        pointer(),
+                        location(),
                         "required",
                         format!("{} {} is required", param.location.prefix(), param.name),
                     );
@@ -372,8 +375,8 @@ impl Checker<'_> {
                     for violation in Contract::check_parameter(param, text, show) {
                         self.push(
                             Part::Request,
-                            pointer.clone(),
-                            location.clone(),
+                            pointer(),
+                            location(),
                             &violation.rule,
                             violation.message,
                         );
@@ -415,18 +418,18 @@ impl Checker<'_> {
         body: Option<&Body>,
         part: Part,
     ) {
-        let location = format!("manifest.json#/operations ({} requestBody)", op.id);
+        let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
         match parse_body(body) {
             Parsed::None => {
                 if spec.required {
-                    self.push(part, "", location, "required", "the body is required");
+                    self.push(part, "", location(), "required", "the body is required");
                 }
             }
             Parsed::NotJson(error) => {
                 self.push(
                     part,
                     "",
-                    location,
+                    location(),
                     "json",
                     format!("the body is not JSON: {error}"),
                 );
@@ -446,7 +449,7 @@ impl Checker<'_> {
         spec: &BodySpec,
         actual: Option<String>,
         part: Part,
-        location: &str,
+        location: &dyn Fn() -> String,
     ) {
         let Some(expected) = spec.content_type.as_deref() else {
             return;
@@ -465,7 +468,7 @@ impl Checker<'_> {
             self.push(
                 part,
                 "header:content-type",
-                location.to_string(),
+                location(),
                 "content-type",
                 format!(
                     "Content-Type should be {expected}, not {}",
@@ -520,17 +523,19 @@ impl Checker<'_> {
                 .or_default() += 1;
             return;
         };
-        let location = format!(
-            "manifest.json#/operations ({} responses {})",
-            op.id, spec.key
-        );
+        let location = || {
+            format!(
+                "manifest.json#/operations ({} responses {})",
+                op.id, spec.key
+            )
+        };
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
                 if spec.body.required {
                     self.push(
                         part,
                         "",
-                        location,
+                        location(),
                         "required",
                         format!(
                             "status {} documents a body, but none was recorded",
@@ -548,7 +553,7 @@ impl Checker<'_> {
                     self.push(
                         part,
                         "",
-                        location,
+                        location(),
                         "json",
                         format!("the body is not JSON: {error}"),
                     );
@@ -558,9 +563,9 @@ impl Checker<'_> {
                 if spec.body.schema.is_some() {
                     self.content_type(&spec.body, response.content_type(), part, &location);
                 }
-                if let Some(schema) = spec.body.schema.clone() {
-                    self.schema(&schema, &value, part);
-                    self.drift(op, &schema, &value, part);
+                if let Some(schema) = &spec.body.schema {
+                    self.schema(schema, &value, part);
+                    self.drift(op, schema, &value, part);
                 }
                 // Error bodies carry their own status: it must be the HTTP status.
                 if let Some(code) = value.get("http_code")
@@ -569,7 +574,7 @@ impl Checker<'_> {
                     self.push(
                         part,
                         "/http_code",
-                        location,
+                        location(),
                         "http-code",
                         format!(
                             "http_code is {code}, but the HTTP status is {}",

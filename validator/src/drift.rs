@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use rustc_hash::FxHashMap;
+
 use serde_json::Value;
 
 /// What kind of undocumented thing.
@@ -55,7 +57,7 @@ pub struct Plan {
 #[derive(Debug, Clone, Default)]
 struct Node {
     /// Declared properties, with the schemas (nodes) declaring each.
-    properties: HashMap<String, Vec<usize>>,
+    properties: FxHashMap<String, Vec<usize>>,
     /// Some schema declares properties (an object of them).
     declares: bool,
     /// Some schema allows other names (`additionalProperties` schema, `patternProperties`).

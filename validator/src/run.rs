@@ -2,6 +2,13 @@
 //! the outcomes into one [`RunReport`]. Reading happens on its own thread while the previous
 //! batch is checked, so memory stays bounded by a few batches whatever the file size.
 //!
+//! No stage waits on one core for the others. The reader of a JSON Lines file only finds the
+//! line breaks (`memchr`) and hands over whole chunks of lines in one buffer; the checking
+//! threads parse and check the lines; the fold of a batch's outcomes into the report (and the
+//! sink) runs beside the checking of the next batch. A HAR is walked by the reader, which
+//! parses each entry's envelope (its bodies are parsed by the checking threads). The outcomes
+//! are folded in input order, so the report is the same whatever the number of threads.
+//!
 //! An input never stops the run: one that cannot be opened or read becomes an `unreadable`
 //! finding (and [`RunReport::unreadable`] says why), and one that holds no exchange at all
 //! becomes a `no-exchanges` finding unless [`RunOptions::allow_empty`] is set: a capture that
@@ -25,6 +32,9 @@ const BATCH: usize = 1024;
 /// Bytes of traffic per batch, at most (about): with a few batches in flight, this and the
 /// largest entry bound the memory of a run.
 const BATCH_BYTES: usize = 16 << 20;
+/// Records a checking thread takes at a time: without a bound rayon hands out a batch in
+/// a few large pieces, and the thread that finishes first waits for the last one.
+const STEAL: usize = 16;
 
 /// How to run.
 #[derive(Debug, Clone, Copy, Default)]
@@ -43,8 +53,10 @@ pub struct RunOptions {
 
 /// Where a run puts what grows with the traffic: the findings and, when kept, one verdict per
 /// exchange. A [`RunReport`] keeps them in memory ([`run`]); the command line spools them to
-/// disk so that a run's memory does not grow with its findings.
-pub trait Sink {
+/// disk so that a run's memory does not grow with its findings. A sink is called from one
+/// thread at a time, in the report's order, but not always from the same thread (the fold of
+/// a batch runs on a checking thread, beside the checking of the next batch): hence `Send`.
+pub trait Sink: Send {
     /// One finding, in the report's order (by input, then exchange).
     fn finding(&mut self, finding: Finding) -> std::io::Result<()>;
     /// One exchange's verdict, in the same order.
@@ -249,32 +261,27 @@ fn progress_bar(wanted: bool, size: Option<u64>, input: &str) -> Option<indicati
     Some(bar)
 }
 
-/// What the reader thread hands over: JSON Lines records are parsed by the checking
-/// threads, HAR entries (which only a sequential walk can find) by the reader.
-enum Item {
-    Line(read::jsonl::RawLine),
-    Entry(Box<Entry>),
+/// What the reader thread hands over: JSON Lines records as whole lines in one buffer, parsed
+/// by the checking threads; HAR entries (which only a sequential walk can find) parsed by the
+/// reader; a JSON Lines read error, last.
+enum Batch {
+    Lines(read::jsonl::Chunk),
+    Entries(Vec<Entry>),
 }
 
-impl Item {
-    /// About how many bytes it holds: its bodies dominate.
-    fn weight(&self) -> usize {
-        let body = |body: &Option<crate::exchange::Body>| match body {
-            Some(crate::exchange::Body::Text(text)) => text.len(),
-            Some(crate::exchange::Body::Binary(bytes)) => bytes.len(),
-            // Only JSON Lines records hold parsed bodies, and those arrive as lines.
-            Some(crate::exchange::Body::Json(_)) | None => 0,
-        };
-        match self {
-            Item::Line(raw) => raw.bytes.len(),
-            Item::Entry(entry) => match entry.as_ref() {
-                Ok(exchange) => {
-                    body(&exchange.request.body)
-                        + exchange.response.as_ref().map_or(0, |r| body(&r.body))
-                }
-                Err(malformed) => malformed.message.len(),
-            },
+/// About how many bytes an entry holds: its bodies dominate.
+fn weight(entry: &Entry) -> usize {
+    let body = |body: &Option<crate::exchange::Body>| match body {
+        Some(crate::exchange::Body::Text(text)) => text.len(),
+        Some(crate::exchange::Body::Binary(bytes)) => bytes.len(),
+        // Only JSON Lines records hold parsed bodies, and those arrive as lines.
+        Some(crate::exchange::Body::Json(_)) | None => 0,
+    };
+    match entry {
+        Ok(exchange) => {
+            body(&exchange.request.body) + exchange.response.as_ref().map_or(0, |r| body(&r.body))
         }
+        Err(malformed) => malformed.message.len(),
     }
 }
 
@@ -289,8 +296,28 @@ enum Checked {
     Malformed(crate::exchange::Malformed),
 }
 
-/// One input: a reader thread streams batches of entries (or raw JSON Lines records); this
-/// thread has each batch parsed and checked in parallel and folds the outcomes in input order.
+/// Checks one entry.
+fn check_entry(contract: &Contract, entry: Entry, options: RunOptions) -> Checked {
+    match entry {
+        Ok(exchange) => Checked::Exchange {
+            outcome: check(contract, &exchange, options.check),
+            verdict: options.keep_outcomes.then(|| {
+                (
+                    exchange.source.clone(),
+                    exchange.index,
+                    exchange.id.clone(),
+                    label(&exchange),
+                )
+            }),
+        },
+        Err(malformed) => Checked::Malformed(malformed),
+    }
+}
+
+/// One input: a reader thread streams batches of entries (or chunks of raw JSON Lines
+/// records); this thread has each batch parsed and checked in parallel and folds the outcomes
+/// in input order. The fold of a batch runs beside the checking of the next one, so that the
+/// checking threads do not wait for it.
 fn run_input(
     contract: &Contract,
     source: &str,
@@ -302,76 +329,98 @@ fn run_input(
     let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
     let format = read::detect(source, &first);
     let webhook_paths = contract.webhook_paths();
-    let (sender, receiver) = sync_channel::<Vec<Item>>(2);
+    let (sender, receiver) = sync_channel::<Batch>(2);
     std::thread::scope(|scope| {
         let webhook_paths = &webhook_paths;
         let producer = scope.spawn(move || {
-            let mut batch = Vec::with_capacity(BATCH);
-            let mut bytes = 0;
-            let mut push = |item: Item| {
-                bytes += item.weight();
-                batch.push(item);
-                if batch.len() == BATCH || bytes >= BATCH_BYTES {
-                    bytes = 0;
-                    // A closed receiver means the run stopped; nothing left to do.
-                    let _ = sender.send(std::mem::replace(&mut batch, Vec::with_capacity(BATCH)));
-                }
-            };
             let limits = options.limits;
-            let result = match format {
+            // A closed receiver means the run stopped; nothing left to do.
+            match format {
                 read::Format::JsonLines => {
-                    read::jsonl::split(source, reader, limits, &mut |line| {
-                        push(match line {
-                            read::jsonl::Line::Record(raw) => Item::Line(raw),
-                            read::jsonl::Line::Entry(entry) => Item::Entry(entry),
-                        })
+                    let sizes = read::jsonl::ChunkSizes {
+                        lines: BATCH,
+                        bytes: BATCH_BYTES,
+                    };
+                    read::jsonl::split(source, reader, limits, sizes, &mut |split| {
+                        let _ = sender.send(match split {
+                            read::jsonl::Split::Lines(chunk) => Batch::Lines(chunk),
+                            read::jsonl::Split::Entry(entry) => Batch::Entries(vec![*entry]),
+                        });
                     })
                 }
                 read::Format::Har => {
-                    read::read_limited(source, reader, format, webhook_paths, limits, &mut |e| {
-                        push(Item::Entry(Box::new(e)))
-                    })
-                }
-            };
-            if !batch.is_empty() {
-                let _ = sender.send(batch);
-            }
-            result
-        });
-        for batch in receiver {
-            let outcomes: Vec<Checked> = batch
-                .into_par_iter()
-                .map(|item| {
-                    let entry = match item {
-                        Item::Line(raw) => read::jsonl::parse(source, webhook_paths, &raw),
-                        Item::Entry(entry) => *entry,
-                    };
-                    match entry {
-                        Ok(exchange) => Checked::Exchange {
-                            outcome: check(contract, &exchange, options.check),
-                            verdict: options.keep_outcomes.then(|| {
-                                (
-                                    exchange.source.clone(),
-                                    exchange.index,
-                                    exchange.id.clone(),
-                                    label(&exchange),
-                                )
-                            }),
+                    let mut batch = Vec::with_capacity(BATCH);
+                    let mut bytes = 0;
+                    let result = read::read_limited(
+                        source,
+                        reader,
+                        format,
+                        webhook_paths,
+                        limits,
+                        &mut |e| {
+                            bytes += weight(&e);
+                            batch.push(e);
+                            if batch.len() == BATCH || bytes >= BATCH_BYTES {
+                                bytes = 0;
+                                let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                                let _ = sender.send(Batch::Entries(full));
+                            }
                         },
-                        Err(malformed) => Checked::Malformed(malformed),
+                    );
+                    if !batch.is_empty() {
+                        let _ = sender.send(Batch::Entries(batch));
                     }
-                })
-                .collect();
-            for checked in outcomes {
-                // A sink that fails ends the run; dropping the receiver stops the reader.
-                fold(report, sink, checked, options.keep_outcomes).map_err(Stop::Sink)?;
+                    result
+                }
             }
+        });
+        let check_batch = |batch: Batch| -> Vec<Checked> {
+            match batch {
+                Batch::Lines(chunk) => chunk
+                    .lines
+                    .par_iter()
+                    // Small pieces to steal: the batch ends with both threads busy to the last.
+                    .with_max_len(STEAL)
+                    .map(|at| {
+                        let entry = read::jsonl::parse(source, webhook_paths, &chunk, at);
+                        check_entry(contract, entry, options)
+                    })
+                    .collect(),
+                Batch::Entries(entries) => entries
+                    .into_par_iter()
+                    .map(|entry| check_entry(contract, entry, options))
+                    .collect(),
+            }
+        };
+        let mut checked: Vec<Checked> = Vec::new();
+        for batch in receiver {
+            let previous = std::mem::take(&mut checked);
+            let (folded, next) = rayon::join(
+                || fold_all(report, sink, previous, options.keep_outcomes),
+                || check_batch(batch),
+            );
+            // A sink that fails ends the run; dropping the receiver stops the reader.
+            folded.map_err(Stop::Sink)?;
+            checked = next;
         }
+        fold_all(report, sink, checked, options.keep_outcomes).map_err(Stop::Sink)?;
         producer
             .join()
             .unwrap_or_else(|_| Err(std::io::Error::other("the reader thread panicked")))
             .map_err(Stop::Input)
     })
+}
+
+/// Folds a batch's outcomes, in order.
+fn fold_all(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    checked: Vec<Checked>,
+    report_outcomes: bool,
+) -> std::io::Result<()> {
+    checked
+        .into_iter()
+        .try_for_each(|checked| fold(report, sink, checked, report_outcomes))
 }
 
 fn label(exchange: &Exchange) -> String {
@@ -387,17 +436,18 @@ fn fold(
     report.exchanges += 1;
     match checked {
         Checked::Exchange { outcome, verdict } => {
-            let key = outcome
-                .operation
-                .clone()
-                .unwrap_or_else(|| UNMATCHED.to_string());
+            let key = outcome.operation.as_deref().unwrap_or(UNMATCHED);
             let errors = outcome
                 .findings
                 .iter()
                 .filter(|f| f.severity == Severity::Error)
                 .count() as u64;
             let warnings = outcome.findings.len() as u64 - errors;
-            let stats = report.per_operation.entry(key).or_default();
+            // Looked up before an owned key is made: most exchanges meet a known operation.
+            let stats = match report.per_operation.get_mut(key) {
+                Some(stats) => stats,
+                None => report.per_operation.entry(key.to_string()).or_default(),
+            };
             stats.exchanges += 1;
             stats.errors += errors;
             stats.warnings += warnings;
