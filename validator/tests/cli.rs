@@ -1419,3 +1419,33 @@ fn memory_does_not_grow_with_the_findings() {
         );
     }
 }
+
+/// A spec split over several files is read the way specgen reads it: the rules of a schema in
+/// another file (here `schemas/user.json`, whose `name` is required) apply to the traffic.
+#[test]
+fn a_spec_of_several_files_is_checked_with_the_rules_of_its_other_files() {
+    let spec = root()
+        .join("generator/tests/fixtures/multi-file/openapi.yaml")
+        .to_string_lossy()
+        .into_owned();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let exchange = |body: &str| {
+        format!(
+            "{{\"request\": {{\"method\": \"GET\", \"path\": \"/users/7\"}}, \
+             \"response\": {{\"status\": 200, \"headers\": {{\"Content-Type\": \"application/json\"}}, \
+             \"body\": {body}}}}}\n"
+        )
+    };
+    let good = temp_file(
+        &dir,
+        "good.jsonl",
+        exchange(r#"{"id": 7, "name": "Ada"}"#).as_bytes(),
+    );
+    let run = specval(&["--spec", &spec, "check", &good]);
+    assert_code(&run, 0, "a conforming exchange");
+
+    let bad = temp_file(&dir, "bad.jsonl", exchange(r#"{"id": 7}"#).as_bytes());
+    let run = specval(&["--spec", &spec, "check", &bad]);
+    assert_code(&run, 1, "a response without the required name");
+    assert!(run.stdout.contains("name"), "{}", run.stdout);
+}
