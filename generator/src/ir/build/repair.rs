@@ -88,7 +88,8 @@ impl Builder<'_> {
             .chain(api.webhooks.iter_mut().map(|hook| &mut hook.operation));
         for op in operations {
             for param in &mut op.parameters {
-                let place = format!("{} (parameter {})", op.pointer, param.name);
+                let place = parameter_schema(self.doc, &op.pointer, &param.name)
+                    .unwrap_or_else(|| format!("{} (parameter {})", op.pointer, param.name));
                 note(&place, repair(&mut param.schema));
             }
             if let Some(body) = &mut op.request_body {
@@ -126,6 +127,22 @@ impl Builder<'_> {
             self.warn(&pointer, message);
         }
     }
+}
+
+/// The pointer of the schema of parameter `name` of the operation at `operation`: in the
+/// operation's own `parameters` or, failing that, in its path item's (each entry followed
+/// through its `$ref`s), so that a warning about it has a line and column.
+fn parameter_schema(doc: &crate::load::Document, operation: &str, name: &str) -> Option<String> {
+    let path_item = operation.rsplit_once('/').map(|(item, _)| item)?;
+    [operation, path_item].into_iter().find_map(|owner| {
+        let list = child(owner, "parameters");
+        let entries = doc.pointer(&list)?.as_array()?;
+        entries.iter().enumerate().find_map(|(index, entry)| {
+            let (parameter, at) = doc.deref(entry, &child(&list, &index.to_string())).ok()?;
+            (parameter.get("name")?.as_str()? == name && parameter.get("schema").is_some())
+                .then(|| child(&at, "schema"))
+        })
+    })
 }
 
 /// Keywords whose value is a schema, and whose value maps names to schemas.
