@@ -1,0 +1,438 @@
+//! Rust API compatibility of the generated crate: the public surfaces of the crates generated
+//! for the two IRs ([`Surface`]), compared item by item by the rules of Cargo's SemVer
+//! reference. Every struct has public fields and no `#[non_exhaustive]`, and no enum is
+//! non-exhaustive either, so a new field breaks struct literals and a new variant breaks
+//! exhaustive matches: both need a major bump. Which code breaks is said per finding.
+
+pub mod surface;
+
+use std::collections::BTreeSet;
+
+pub use surface::{Item, Kind, Member, Signature, Surface, Variant};
+
+use super::checks::{Level, RustCheck, Side};
+use super::finding::{Bump, Finding, Place, Which};
+use crate::load::{Document, join};
+
+/// The bump a Rust check needs when it fires.
+pub(crate) fn bump(check: RustCheck) -> Option<Bump> {
+    let (_, level, _) = check.spec();
+    match check {
+        RustCheck::VersionBumpInsufficient => None,
+        _ if level == Level::Info => Some(Bump::Minor),
+        _ => Some(Bump::Major),
+    }
+}
+
+/// A type as a reader wants it: no `crate::models::`, no leading `::`.
+pub fn short(ty: &str) -> String {
+    let mut text = ty
+        .replace("crate::models::", "")
+        .replace("crate::", "")
+        .replace("::std::collections::", "")
+        .replace("::std::future::", "")
+        .replace("::std::", "std::");
+    for krate in ["serde_json", "uuid", "chrono", "http", "axum"] {
+        text = text.replace(&format!("::{krate}::"), &format!("{krate}::"));
+    }
+    text
+}
+
+struct Out<'d> {
+    old: &'d Document,
+    new: &'d Document,
+    findings: Vec<Finding>,
+}
+
+impl Out<'_> {
+    fn push(
+        &mut self,
+        check: RustCheck,
+        which: Which,
+        item: &str,
+        origin: &Item,
+        pointer: Option<String>,
+        message: String,
+    ) {
+        let (id, level, _) = check.spec();
+        let doc = match which {
+            Which::Old => self.old,
+            Which::New => self.new,
+        };
+        let pointer = pointer
+            .filter(|p| doc.pointer(p).is_some())
+            .unwrap_or_else(|| origin.origin.clone());
+        let location = doc.location(&pointer);
+        self.findings.push(Finding {
+            id: id.to_string(),
+            level,
+            side: Some(Side::Rust),
+            message,
+            place: Place {
+                document: which,
+                pointer,
+                line: location.map(|(line, _)| line),
+                column: location.map(|(_, column)| column),
+            },
+            group: origin.group.clone(),
+            uses: Vec::new(),
+            absorbed: None,
+            item: Some(item.to_string()),
+            semver: bump(check),
+        });
+    }
+}
+
+/// Every change of the public API between the crates of two documents.
+pub fn compare(
+    old: &Surface,
+    new: &Surface,
+    old_doc: &Document,
+    new_doc: &Document,
+) -> Vec<Finding> {
+    let mut out = Out {
+        old: old_doc,
+        new: new_doc,
+        findings: Vec::new(),
+    };
+    // Items that went, and whether another name now holds what they were made from.
+    let added: Vec<&String> = new
+        .items
+        .keys()
+        .filter(|p| !old.items.contains_key(*p))
+        .collect();
+    let mut renamed_to: BTreeSet<&String> = BTreeSet::new();
+    for (path, item) in &old.items {
+        if let Some(now) = new.items.get(path) {
+            compare_item(&mut out, path, item, now);
+            continue;
+        }
+        let rename = added.iter().find(|p| {
+            let candidate = &new.items[**p];
+            candidate.identity == item.identity
+                && std::mem::discriminant(&candidate.kind) == std::mem::discriminant(&item.kind)
+                && !renamed_to.contains(*p)
+        });
+        match rename {
+            Some(&new_path) => {
+                renamed_to.insert(new_path);
+                let now = &new.items[new_path];
+                let check = match item.kind {
+                    Kind::Method(_) => RustCheck::MethodRenamed,
+                    Kind::TraitMethod(_) => RustCheck::TraitMethodRenamed,
+                    _ => RustCheck::TypeRenamed,
+                };
+                let message = format!("`{path}` is now `{new_path}`");
+                out.push(check, Which::New, new_path, now, None, message);
+                compare_item(&mut out, new_path, item, now);
+            }
+            None => {
+                let check = match item.kind {
+                    Kind::Module => RustCheck::ModuleRemoved,
+                    Kind::Method(_) => RustCheck::MethodRemoved,
+                    Kind::TraitMethod(_) => RustCheck::TraitMethodRemoved,
+                    _ => RustCheck::TypeRemoved,
+                };
+                let message = format!("{} `{path}` removed", item.kind.noun());
+                out.push(check, Which::Old, path, item, None, message);
+            }
+        }
+    }
+    for path in added {
+        if renamed_to.contains(path) {
+            continue;
+        }
+        let item = &new.items[path];
+        let check = match item.kind {
+            Kind::Module => RustCheck::ModuleAdded,
+            Kind::Method(_) => RustCheck::MethodAdded,
+            Kind::TraitMethod(_) => RustCheck::TraitMethodAdded,
+            _ => RustCheck::TypeAdded,
+        };
+        let message = format!("{} `{path}` added", item.kind.noun());
+        out.push(check, Which::New, path, item, None, message);
+    }
+    out.findings
+}
+
+fn compare_item(out: &mut Out, path: &str, old: &Item, new: &Item) {
+    match (&old.kind, &new.kind) {
+        (Kind::Module, Kind::Module) => {}
+        (
+            Kind::Struct {
+                fields: a,
+                default: had,
+            },
+            Kind::Struct {
+                fields: b,
+                default: has,
+            },
+        ) => {
+            fields(out, path, new, (a, b), *has);
+            match (had, has) {
+                (true, false) => out.push(
+                    RustCheck::DefaultRemoved,
+                    Which::New,
+                    path,
+                    new,
+                    None,
+                    format!("`{path}` no longer implements Default (a field is now required)"),
+                ),
+                (false, true) => out.push(
+                    RustCheck::DefaultAdded,
+                    Which::New,
+                    path,
+                    new,
+                    None,
+                    format!("`{path}` now implements Default"),
+                ),
+                _ => {}
+            }
+        }
+        (Kind::Enum { variants: a }, Kind::Enum { variants: b }) => variants(out, path, new, a, b),
+        (Kind::Newtype(a), Kind::Newtype(b)) | (Kind::Alias(a), Kind::Alias(b)) => {
+            if a != b {
+                let message = format!("`{path}`: `{}` → `{}`", short(a), short(b));
+                out.push(RustCheck::TypeChanged, Which::New, path, new, None, message);
+            }
+        }
+        (Kind::Method(a), Kind::Method(b)) => signature(out, path, new, a, b, false),
+        (Kind::TraitMethod(a), Kind::TraitMethod(b)) => signature(out, path, new, a, b, true),
+        (a, b) => {
+            let message = format!("`{path}`: {} → {}", a.noun(), b.noun());
+            out.push(RustCheck::TypeChanged, Which::New, path, new, None, message);
+        }
+    }
+}
+
+/// The pointer of a field's property, when the field is one.
+fn property_pointer(item: &Item, wire: &str) -> Option<String> {
+    Some(join(&join(&item.origin, "properties"), wire))
+}
+
+fn fields(
+    out: &mut Out,
+    path: &str,
+    item: &Item,
+    (old, new): (&[Member], &[Member]),
+    default: bool,
+) {
+    let mut matched = vec![false; new.len()];
+    for field in old {
+        let found = new
+            .iter()
+            .position(|f| f.name == field.name)
+            .or_else(|| new.iter().position(|f| f.wire == field.wire));
+        let Some(index) = found.filter(|i| !matched[*i]) else {
+            let message = format!("`{path}`: field `{}` removed", field.name);
+            out.push(
+                RustCheck::FieldRemoved,
+                Which::Old,
+                path,
+                item,
+                property_pointer(item, &field.wire),
+                message,
+            );
+            continue;
+        };
+        matched[index] = true;
+        let now = &new[index];
+        let pointer = property_pointer(item, &now.wire);
+        if now.name != field.name {
+            let message = format!("`{path}`: field `{}` is now `{}`", field.name, now.name);
+            out.push(
+                RustCheck::FieldRenamed,
+                Which::New,
+                path,
+                item,
+                pointer.clone(),
+                message,
+            );
+        }
+        if now.ty != field.ty {
+            let check = if now.ty == format!("Option<{}>", field.ty) {
+                RustCheck::FieldOptionAdded
+            } else if field.ty == format!("Option<{}>", now.ty) {
+                RustCheck::FieldOptionRemoved
+            } else {
+                RustCheck::FieldTypeChanged
+            };
+            let message = format!(
+                "`{path}`: field `{}`: `{}` → `{}`",
+                now.name,
+                short(&field.ty),
+                short(&now.ty)
+            );
+            out.push(check, Which::New, path, item, pointer, message);
+        }
+    }
+    for (index, field) in new.iter().enumerate() {
+        if matched[index] {
+            continue;
+        }
+        let optional = field.ty.starts_with("Option<");
+        let (check, why) = if optional && default {
+            (
+                RustCheck::OptionalFieldAdded,
+                "struct literals without `..Default::default()` break",
+            )
+        } else if optional {
+            (
+                RustCheck::FieldAdded,
+                "every struct literal must give it: the struct has no Default",
+            )
+        } else {
+            (RustCheck::FieldAdded, "every struct literal must give it")
+        };
+        let message = format!(
+            "`{path}`: field `{}: {}` added; {why}",
+            field.name,
+            short(&field.ty)
+        );
+        out.push(
+            check,
+            Which::New,
+            path,
+            item,
+            property_pointer(item, &field.wire),
+            message,
+        );
+    }
+}
+
+fn variants(out: &mut Out, path: &str, item: &Item, old: &[Variant], new: &[Variant]) {
+    let mut matched = vec![false; new.len()];
+    for variant in old {
+        let found = new
+            .iter()
+            .position(|v| v.name == variant.name)
+            .or_else(|| new.iter().position(|v| v.wire == variant.wire));
+        let Some(index) = found.filter(|i| !matched[*i]) else {
+            let message = format!("`{path}`: variant `{}` removed", variant.name);
+            out.push(
+                RustCheck::VariantRemoved,
+                Which::Old,
+                path,
+                item,
+                None,
+                message,
+            );
+            continue;
+        };
+        matched[index] = true;
+        let now = &new[index];
+        if now.name != variant.name {
+            let message = format!("`{path}`: variant `{}` is now `{}`", variant.name, now.name);
+            out.push(
+                RustCheck::VariantRenamed,
+                Which::New,
+                path,
+                item,
+                None,
+                message,
+            );
+        }
+        if now.payload != variant.payload {
+            let show = |p: &[String]| p.iter().map(|t| short(t)).collect::<Vec<_>>().join(", ");
+            let message = format!(
+                "`{path}`: variant `{}`: ({}) → ({})",
+                now.name,
+                show(&variant.payload),
+                show(&now.payload)
+            );
+            out.push(
+                RustCheck::VariantPayloadChanged,
+                Which::New,
+                path,
+                item,
+                None,
+                message,
+            );
+        }
+    }
+    for (index, variant) in new.iter().enumerate() {
+        if !matched[index] {
+            let message = format!(
+                "`{path}`: variant `{}` added; exhaustive matches break",
+                variant.name
+            );
+            out.push(
+                RustCheck::VariantAdded,
+                Which::New,
+                path,
+                item,
+                None,
+                message,
+            );
+        }
+    }
+}
+
+fn signature(
+    out: &mut Out,
+    path: &str,
+    item: &Item,
+    old: &Signature,
+    new: &Signature,
+    in_trait: bool,
+) {
+    let mut changes = Vec::new();
+    let mut shifted = Vec::new();
+    if old.receiver != new.receiver || old.is_async != new.is_async {
+        changes.push("receiver or asyncness changed".to_string());
+    }
+    for (index, (a, b)) in old.args.iter().zip(&new.args).enumerate() {
+        if a.ty != b.ty {
+            changes.push(format!(
+                "argument {} `{}: {}` → `{}: {}`",
+                index + 1,
+                a.name,
+                short(&a.ty),
+                b.name,
+                short(&b.ty)
+            ));
+        } else if a.wire != b.wire {
+            shifted.push(format!(
+                "argument {} `{}` → `{}`",
+                index + 1,
+                a.wire,
+                b.wire
+            ));
+        }
+    }
+    for b in new.args.iter().skip(old.args.len()) {
+        changes.push(format!("argument `{}: {}` added", b.name, short(&b.ty)));
+    }
+    for a in old.args.iter().skip(new.args.len()) {
+        changes.push(format!("argument `{}: {}` removed", a.name, short(&a.ty)));
+    }
+    if old.ret != new.ret {
+        changes.push(format!(
+            "returns `{}` → `{}`",
+            short(&old.ret),
+            short(&new.ret)
+        ));
+    }
+    if !changes.is_empty() {
+        let check = if in_trait {
+            RustCheck::TraitMethodSignatureChanged
+        } else {
+            RustCheck::MethodSignatureChanged
+        };
+        let message = format!("`{path}`: {}", changes.join("; "));
+        out.push(check, Which::New, path, item, None, message);
+    } else if !shifted.is_empty() && !in_trait {
+        let message = format!(
+            "`{path}`: calls still compile, but send their values as other parameters: {}",
+            shifted.join("; ")
+        );
+        out.push(
+            RustCheck::MethodArgumentsShifted,
+            Which::New,
+            path,
+            item,
+            None,
+            message,
+        );
+    }
+}
