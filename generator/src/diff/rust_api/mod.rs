@@ -6,7 +6,7 @@
 
 pub mod surface;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub use surface::{Item, Kind, Member, Signature, Surface, Variant};
 
@@ -95,27 +95,66 @@ pub fn compare(
         new: new_doc,
         findings: Vec::new(),
     };
+    // A module that comes or goes is one finding: what is inside it goes with it.
+    let modules = |surface: &Surface| -> BTreeSet<String> {
+        surface
+            .items
+            .iter()
+            .filter(|(_, item)| item.kind == Kind::Module)
+            .map(|(path, _)| format!("{path}::"))
+            .collect()
+    };
+    let (old_modules, new_modules) = (modules(old), modules(new));
+    let inside = |path: &str, modules: &BTreeSet<String>| {
+        modules.iter().any(|m| path.starts_with(m.as_str()))
+    };
+    let gone: BTreeSet<String> = old_modules.difference(&new_modules).cloned().collect();
+    let come: BTreeSet<String> = new_modules.difference(&old_modules).cloned().collect();
     // Items that went, and whether another name now holds what they were made from.
     let added: Vec<&String> = new
         .items
         .keys()
-        .filter(|p| !old.items.contains_key(*p))
+        .filter(|p| !old.items.contains_key(*p) && !inside(p, &come))
         .collect();
-    let mut renamed_to: BTreeSet<&String> = BTreeSet::new();
+    let mut renames: BTreeMap<&String, &String> = BTreeMap::new();
     for (path, item) in &old.items {
-        if let Some(now) = new.items.get(path) {
-            compare_item(&mut out, path, item, now);
+        if inside(path, &gone) || new.items.contains_key(path) {
             continue;
         }
-        let rename = added.iter().find(|p| {
+        let taken: BTreeSet<&String> = renames.values().copied().collect();
+        let found = added.iter().find(|p| {
             let candidate = &new.items[**p];
             candidate.identity == item.identity
                 && std::mem::discriminant(&candidate.kind) == std::mem::discriminant(&item.kind)
-                && !renamed_to.contains(*p)
+                && !taken.contains(*p)
         });
-        match rename {
+        if let Some(&new_path) = found {
+            renames.insert(path, new_path);
+        }
+    }
+    // A renamed type is one finding, not one more in every signature that names it.
+    let renamed = Renames(
+        renames
+            .iter()
+            .filter(|(old_path, _)| {
+                !matches!(
+                    old.items[**old_path].kind,
+                    Kind::Method(_) | Kind::TraitMethod(_)
+                )
+            })
+            .map(|(a, b)| (format!("crate::{a}"), format!("crate::{b}")))
+            .collect(),
+    );
+    for (path, item) in &old.items {
+        if inside(path, &gone) {
+            continue;
+        }
+        if let Some(now) = new.items.get(path) {
+            compare_item(&mut out, &renamed, path, item, now);
+            continue;
+        }
+        match renames.get(path) {
             Some(&new_path) => {
-                renamed_to.insert(new_path);
                 let now = &new.items[new_path];
                 let check = match item.kind {
                     Kind::Method(_) => RustCheck::MethodRenamed,
@@ -124,7 +163,7 @@ pub fn compare(
                 };
                 let message = format!("`{path}` is now `{new_path}`");
                 out.push(check, Which::New, new_path, now, None, message);
-                compare_item(&mut out, new_path, item, now);
+                compare_item(&mut out, &renamed, new_path, item, now);
             }
             None => {
                 let check = match item.kind {
@@ -138,8 +177,9 @@ pub fn compare(
             }
         }
     }
+    let targets: BTreeSet<&String> = renames.values().copied().collect();
     for path in added {
-        if renamed_to.contains(path) {
+        if targets.contains(path) {
             continue;
         }
         let item = &new.items[path];
@@ -155,7 +195,31 @@ pub fn compare(
     out.findings
 }
 
-fn compare_item(out: &mut Out, path: &str, old: &Item, new: &Item) {
+/// Renamed types, as `crate::` paths: the old spelling of a type, with them applied, is the
+/// new one when nothing else changed.
+struct Renames(Vec<(String, String)>);
+
+impl Renames {
+    fn apply(&self, ty: &str) -> String {
+        let mut text = ty.to_string();
+        for (from, to) in &self.0 {
+            let mut out = String::with_capacity(text.len());
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(from.as_str()) {
+                let end = at + from.len();
+                let whole = !rest[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+                out.push_str(&rest[..at]);
+                out.push_str(if whole { to } else { from });
+                rest = &rest[end..];
+            }
+            out.push_str(rest);
+            text = out;
+        }
+        text
+    }
+}
+
+fn compare_item(out: &mut Out, renamed: &Renames, path: &str, old: &Item, new: &Item) {
     match (&old.kind, &new.kind) {
         (Kind::Module, Kind::Module) => {}
         (
@@ -168,7 +232,14 @@ fn compare_item(out: &mut Out, path: &str, old: &Item, new: &Item) {
                 default: has,
             },
         ) => {
-            fields(out, path, new, (a, b), *has);
+            let a: Vec<Member> = a
+                .iter()
+                .map(|m| Member {
+                    ty: renamed.apply(&m.ty),
+                    ..m.clone()
+                })
+                .collect();
+            fields(out, path, new, (&a, b), *has);
             match (had, has) {
                 (true, false) => out.push(
                     RustCheck::DefaultRemoved,
@@ -189,19 +260,47 @@ fn compare_item(out: &mut Out, path: &str, old: &Item, new: &Item) {
                 _ => {}
             }
         }
-        (Kind::Enum { variants: a }, Kind::Enum { variants: b }) => variants(out, path, new, a, b),
+        (Kind::Enum { variants: a }, Kind::Enum { variants: b }) => {
+            let a: Vec<Variant> = a
+                .iter()
+                .map(|v| Variant {
+                    payload: v.payload.iter().map(|t| renamed.apply(t)).collect(),
+                    ..v.clone()
+                })
+                .collect();
+            variants(out, path, new, &a, b)
+        }
         (Kind::Newtype(a), Kind::Newtype(b)) | (Kind::Alias(a), Kind::Alias(b)) => {
-            if a != b {
+            if renamed.apply(a) != *b {
                 let message = format!("`{path}`: `{}` → `{}`", short(a), short(b));
                 out.push(RustCheck::TypeChanged, Which::New, path, new, None, message);
             }
         }
-        (Kind::Method(a), Kind::Method(b)) => signature(out, path, new, a, b, false),
-        (Kind::TraitMethod(a), Kind::TraitMethod(b)) => signature(out, path, new, a, b, true),
+        (Kind::Method(a), Kind::Method(b)) => {
+            signature(out, path, new, &renamed_signature(renamed, a), b, false)
+        }
+        (Kind::TraitMethod(a), Kind::TraitMethod(b)) => {
+            signature(out, path, new, &renamed_signature(renamed, a), b, true)
+        }
         (a, b) => {
             let message = format!("`{path}`: {} → {}", a.noun(), b.noun());
             out.push(RustCheck::TypeChanged, Which::New, path, new, None, message);
         }
+    }
+}
+
+fn renamed_signature(renamed: &Renames, sig: &Signature) -> Signature {
+    Signature {
+        args: sig
+            .args
+            .iter()
+            .map(|m| Member {
+                ty: renamed.apply(&m.ty),
+                ..m.clone()
+            })
+            .collect(),
+        ret: renamed.apply(&sig.ret),
+        ..sig.clone()
     }
 }
 
@@ -219,10 +318,11 @@ fn fields(
 ) {
     let mut matched = vec![false; new.len()];
     for field in old {
+        // By what it stands for first: a field whose name moved to another member is renamed.
         let found = new
             .iter()
-            .position(|f| f.name == field.name)
-            .or_else(|| new.iter().position(|f| f.wire == field.wire));
+            .position(|f| f.wire == field.wire)
+            .or_else(|| new.iter().position(|f| f.name == field.name));
         let Some(index) = found.filter(|i| !matched[*i]) else {
             let message = format!("`{path}`: field `{}` removed", field.name);
             out.push(
@@ -305,8 +405,8 @@ fn variants(out: &mut Out, path: &str, item: &Item, old: &[Variant], new: &[Vari
     for variant in old {
         let found = new
             .iter()
-            .position(|v| v.name == variant.name)
-            .or_else(|| new.iter().position(|v| v.wire == variant.wire));
+            .position(|v| v.wire == variant.wire)
+            .or_else(|| new.iter().position(|v| v.name == variant.name));
         let Some(index) = found.filter(|i| !matched[*i]) else {
             let message = format!("`{path}`: variant `{}` removed", variant.name);
             out.push(

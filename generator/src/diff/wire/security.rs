@@ -149,32 +149,29 @@ fn requirements(
         if old.contains(needs) {
             continue;
         }
-        // Fewer scopes for the same schemes: old clients still meet it.
-        let narrower = old
+        // The same schemes with other scopes: fewer is reported here, more (or others) above.
+        let same_schemes: Vec<&Requirement> = old
             .iter()
-            .find(|had| had.keys().eq(needs.keys()) && satisfies(had, needs));
-        match narrowed_scopes(narrower, needs) {
-            Some(message) => out.structural(
+            .filter(|had| had.keys().eq(needs.keys()))
+            .collect();
+        match same_schemes.iter().find(|had| satisfies(had, needs)) {
+            Some(had) => out.structural(
                 Structural::SecurityScopeRemoved,
                 Which::New,
                 at,
-                format!("{use_}: {message}"),
+                format!("{use_}: {} now needs only {}", text(had), text(needs)),
                 use_,
             ),
-            None => out.structural(
+            None if same_schemes.is_empty() => out.structural(
                 Structural::SecurityRequirementAdded,
                 Which::New,
                 at,
                 format!("{use_}: {} is now accepted", text(needs)),
                 use_,
             ),
+            None => {}
         }
     }
-}
-
-fn narrowed_scopes(had: Option<&Requirement>, needs: &Requirement) -> Option<String> {
-    let had = had?;
-    Some(format!("{} now needs only {}", text(had), text(needs)))
 }
 
 /// The fields of a security scheme that decide how a credential travels.
