@@ -20,6 +20,17 @@ pub fn workspace_dir() -> PathBuf {
     package_dir().join("..")
 }
 
+/// Where the tests that compile generated crates build them: `specgen-compile` under
+/// `CARGO_TARGET_DIR` (when absolute) or under the target directory of these tests, so their
+/// dependencies are compiled once and shared.
+pub fn compile_target_dir() -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    base.join("specgen-compile")
+}
+
 /// The interface document, `spec/openapi.yaml`.
 pub fn spec_path() -> PathBuf {
     workspace_dir().join("spec").join("openapi.yaml")

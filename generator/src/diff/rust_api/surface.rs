@@ -6,7 +6,7 @@
 //! emit them (their tokens read back with syn), so the surface cannot drift from the code.
 //! Paths are absolute (`crate::models::Pet`, `::serde_json::Value`).
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 
 use proc_macro2::{Delimiter, Group as TokenGroup, Ident, Span, TokenStream, TokenTree};
 use quote::{ToTokens, quote};
@@ -214,9 +214,9 @@ pub(crate) fn type_text(tokens: &TokenStream) -> String {
     out.trim_end().to_string()
 }
 
-/// `super::` (every generated module sits right below the crate root) as `crate::`, and names
-/// local to `module` made absolute.
-fn qualify(tokens: TokenStream, module: &str, locals: &HashSet<String>) -> TokenStream {
+/// `super::` (every generated module sits right below the crate root) as `crate::`, and the
+/// names a module declares or imports made absolute.
+fn qualify(tokens: TokenStream, module: &str, locals: &Locals) -> TokenStream {
     let mut out = Vec::new();
     let trees: Vec<TokenTree> = tokens.into_iter().collect();
     for (index, tree) in trees.iter().enumerate() {
@@ -226,9 +226,10 @@ fn qualify(tokens: TokenStream, module: &str, locals: &HashSet<String>) -> Token
             TokenTree::Ident(ident) if ident == "super" && !after_colons => {
                 out.push(TokenTree::Ident(Ident::new("crate", Span::call_site())));
             }
-            TokenTree::Ident(ident) if !after_colons && locals.contains(&ident.to_string()) => {
-                let module = Ident::new(module, Span::call_site());
-                out.extend(quote!(crate::#module::));
+            TokenTree::Ident(ident) if !after_colons && locals.contains_key(&ident.to_string()) => {
+                let home = locals[&ident.to_string()].unwrap_or(module);
+                let home = Ident::new(home, Span::call_site());
+                out.extend(quote!(crate::#home::));
                 out.push(tree.clone());
             }
             TokenTree::Group(group) => {
@@ -241,8 +242,16 @@ fn qualify(tokens: TokenStream, module: &str, locals: &HashSet<String>) -> Token
     out.into_iter().collect()
 }
 
-fn locals(names: &[&str]) -> HashSet<String> {
-    names.iter().map(|n| n.to_string()).collect()
+/// Names a module uses unqualified: declared there (`None`), or imported from another module.
+type Locals = HashMap<String, Option<&'static str>>;
+
+/// Names declared in the module, and the crate's shared types it imports.
+fn locals(names: &[&str]) -> Locals {
+    let mut map: Locals = names.iter().map(|n| (n.to_string(), None)).collect();
+    map.insert("Credentials".into(), Some("credentials"));
+    map.insert("Secret".into(), Some("credentials"));
+    map.insert("RetryPolicy".into(), Some("retry"));
+    map
 }
 
 fn emit_error(message: String) -> Error {
@@ -291,7 +300,7 @@ fn accessor(tokens: TokenStream) -> Option<(String, TokenStream)> {
 fn models(api: &Api, surface: &mut Surface) -> Result<()> {
     let boxed = emit::models::recursive_fields(api);
     let here = quote!(crate::models::);
-    let none = HashSet::new();
+    let none = Locals::new();
     for def in &api.types {
         let path = format!("models::{}", def.name);
         let identity = def.origin.clone();
@@ -382,7 +391,7 @@ fn alternative_identity(ty: &TypeRef) -> String {
 
 fn model_type(ty: &TypeRef) -> Result<String> {
     let tokens = emit::types::rust_type(ty, &quote!(crate::models::))?;
-    Ok(type_text(&qualify(tokens, "models", &HashSet::new())))
+    Ok(type_text(&qualify(tokens, "models", &Locals::new())))
 }
 
 /// The `<field>_or_default` accessor of a field, if the models emit one.
@@ -405,7 +414,7 @@ fn accessor_item(api: &Api, def: &TypeDef, field: &IrField, surface: &mut Surfac
 }
 
 /// A struct's fields, parsed from emitted tokens.
-fn struct_fields(item: &syn::ItemStruct, module: &str, locals: &HashSet<String>) -> Vec<Member> {
+fn struct_fields(item: &syn::ItemStruct, module: &str, locals: &Locals) -> Vec<Member> {
     item.fields
         .iter()
         .map(|field| {
@@ -424,7 +433,7 @@ fn struct_fields(item: &syn::ItemStruct, module: &str, locals: &HashSet<String>)
 }
 
 /// An enum's variants, parsed from emitted tokens.
-fn enum_variants(item: &syn::ItemEnum, module: &str, locals: &HashSet<String>) -> Vec<Variant> {
+fn enum_variants(item: &syn::ItemEnum, module: &str, locals: &Locals) -> Vec<Variant> {
     item.variants
         .iter()
         .map(|variant| Variant {
@@ -463,7 +472,7 @@ fn doc_status(attrs: &[syn::Attribute]) -> Option<String> {
     Some(status)
 }
 
-fn signature(sig: &syn::Signature, module: &str, locals: &HashSet<String>) -> Signature {
+fn signature(sig: &syn::Signature, module: &str, locals: &Locals) -> Signature {
     let mut receiver = None;
     let mut args = Vec::new();
     for input in &sig.inputs {
@@ -505,7 +514,7 @@ fn operation_identity(op: &Operation) -> String {
 }
 
 fn server(api: &Api, surface: &mut Surface) -> Result<()> {
-    let mut names: Vec<String> = vec!["Credentials".into()];
+    let mut names: Vec<String> = Vec::new();
     for op in &api.operations {
         names.push(format!("{}Params", op.type_prefix));
         names.push(format!("{}Response", op.type_prefix));
@@ -555,9 +564,7 @@ fn server(api: &Api, surface: &mut Surface) -> Result<()> {
 }
 
 fn client(api: &Api, surface: &mut Surface) -> Result<()> {
-    let mut names: Vec<String> = ["Credentials", "ClientError", "ErrorBody", "RetryPolicy"]
-        .map(String::from)
-        .to_vec();
+    let mut names: Vec<String> = ["ClientError", "ErrorBody"].map(String::from).to_vec();
     names.extend(
         api.operations
             .iter()
@@ -642,7 +649,7 @@ fn credentials(api: &Api, surface: &mut Surface) -> Result<()> {
     let file = emit::runtime::credentials(api)?;
     let parsed = syn::parse_file(&file.contents)
         .map_err(|err| emit_error(format!("reading back credentials.rs: {err}")))?;
-    let local = locals(&["Secret", "Credentials"]);
+    let local = locals(&[]);
     for item in &parsed.items {
         match item {
             syn::Item::Struct(item) if item.ident == "Credentials" => {
