@@ -104,7 +104,12 @@ pub(crate) fn describe(doc: &Document, pointer: &str) -> String {
             }
             ("items", _) => schema_path.push_str("[]"),
             ("additionalProperties", _) => schema_path.push_str(".*"),
-            ("allOf" | "anyOf" | "oneOf", Some(i)) => {
+            // Members of an `allOf` are compared merged: the member is no part of the place.
+            ("allOf", Some(_)) => {
+                iter.next();
+                index += 1;
+            }
+            ("anyOf" | "oneOf", Some(i)) => {
                 schema_path.push_str(&format!("/{segment}[{i}]"));
                 iter.next();
                 index += 1;

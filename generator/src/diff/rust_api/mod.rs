@@ -477,34 +477,61 @@ fn signature(
     in_trait: bool,
 ) {
     let mut changes = Vec::new();
-    let mut shifted = Vec::new();
     if old.receiver != new.receiver || old.is_async != new.is_async {
         changes.push("receiver or asyncness changed".to_string());
     }
-    for (index, (a, b)) in old.args.iter().zip(&new.args).enumerate() {
-        if a.ty != b.ty {
+    let types = |args: &[Member]| args.iter().map(|a| a.ty.clone()).collect::<Vec<_>>();
+    let mut shifted = Vec::new();
+    if types(&old.args) == types(&new.args) {
+        // Calls still type-check: any argument that now stands for another parameter is a
+        // silent change.
+        for (index, (a, b)) in old.args.iter().zip(&new.args).enumerate() {
+            if a.wire != b.wire {
+                shifted.push(format!(
+                    "argument {} `{}` → `{}`",
+                    index + 1,
+                    a.wire,
+                    b.wire
+                ));
+            }
+        }
+    } else {
+        // By what they stand for: added, removed, retyped; else only their order changed.
+        for (index, b) in new.args.iter().enumerate() {
+            match old.args.iter().find(|a| a.wire == b.wire) {
+                None => changes.push(format!(
+                    "argument {} `{}: {}` added",
+                    index + 1,
+                    b.name,
+                    short(&b.ty)
+                )),
+                Some(a) if a.ty != b.ty => changes.push(format!(
+                    "argument `{}`: `{}` → `{}`",
+                    b.name,
+                    short(&a.ty),
+                    short(&b.ty)
+                )),
+                Some(_) => {}
+            }
+        }
+        for a in &old.args {
+            if !new.args.iter().any(|b| b.wire == a.wire) {
+                changes.push(format!("argument `{}: {}` removed", a.name, short(&a.ty)));
+            }
+        }
+        if changes.is_empty() {
+            let names = |args: &[Member]| {
+                args.iter()
+                    .map(|a| a.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
             changes.push(format!(
-                "argument {} `{}: {}` → `{}: {}`",
-                index + 1,
-                a.name,
-                short(&a.ty),
-                b.name,
-                short(&b.ty)
-            ));
-        } else if a.wire != b.wire {
-            shifted.push(format!(
-                "argument {} `{}` → `{}`",
-                index + 1,
-                a.wire,
-                b.wire
+                "arguments reordered: ({}) → ({})",
+                names(&old.args),
+                names(&new.args)
             ));
         }
-    }
-    for b in new.args.iter().skip(old.args.len()) {
-        changes.push(format!("argument `{}: {}` added", b.name, short(&b.ty)));
-    }
-    for a in old.args.iter().skip(new.args.len()) {
-        changes.push(format!("argument `{}: {}` removed", a.name, short(&a.ty)));
     }
     if old.ret != new.ret {
         changes.push(format!(
@@ -523,7 +550,7 @@ fn signature(
         out.push(check, Which::New, path, item, None, message);
     } else if !shifted.is_empty() && !in_trait {
         let message = format!(
-            "`{path}`: calls still compile, but send their values as other parameters: {}",
+            "`{path}`: calls still compile, but pass their values as other parameters: {}",
             shifted.join("; ")
         );
         out.push(
