@@ -6,11 +6,11 @@ pub mod contract;
 pub mod example_tests;
 pub mod krate;
 pub mod models;
-mod operations;
+pub(crate) mod operations;
 pub mod runtime;
 pub mod server;
 pub mod support;
-mod types;
+pub(crate) mod types;
 pub mod webhooks;
 
 use std::path::PathBuf;

@@ -10,6 +10,7 @@
 //! `specgen` binary wraps both.
 
 pub mod builder;
+pub mod diff;
 pub mod emit;
 pub mod error;
 pub mod examples;

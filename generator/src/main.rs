@@ -6,7 +6,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand};
 use specgen::output::{self, Drift};
-use specgen::{Options, load};
+use specgen::{Options, diff, load};
 
 /// Generates Rust bindings and a JSON Schema contract from an OpenAPI document.
 #[derive(Parser)]
@@ -22,6 +22,58 @@ enum Command {
     Generate(Target),
     /// Exits 1 and says what differs when the output directory is not what `generate` writes.
     Check(Target),
+    /// Compares two versions of a spec: what breaks on the wire for old clients, servers and
+    /// notification receivers, and what breaks in Rust for code using the generated crate.
+    /// Exits 0 when nothing at or above --fail-on is found, 1 when something is, 2 when a
+    /// document cannot be read.
+    Diff(DiffArgs),
+}
+
+#[derive(Args)]
+struct DiffArgs {
+    /// The old document: a file, or REV:PATH read with `git show` (PATH from the repository
+    /// root, as git takes it; REV:./PATH for one relative to the current directory).
+    #[arg(required_unless_present = "list_checks")]
+    old: Option<String>,
+    /// The new document, likewise.
+    #[arg(required_unless_present = "list_checks")]
+    new: Option<String>,
+    /// Output format: text, json, markdown, junit or sarif.
+    #[arg(long, default_value = "text", value_parser = parse_format)]
+    format: diff::report::Format,
+    /// Every change, breaking or not, grouped by operation and component (text or markdown).
+    #[arg(long)]
+    changelog: bool,
+    /// Exit 1 when a finding at this level or above is found: error, warning or info.
+    #[arg(long, default_value = "error", value_parser = parse_level)]
+    fail_on: diff::Level,
+    /// Only these sides (repeatable): clients (old clients against the new server), servers
+    /// (old servers and notification receivers against new clients), rust (the generated
+    /// crate's API). Default: all three.
+    #[arg(long = "side", value_parser = parse_side)]
+    sides: Vec<diff::Side>,
+    /// Package name of the generated crate (default: the spec's info.x-crate-name, else its title).
+    #[arg(long)]
+    crate_name: Option<String>,
+    /// Type overrides the crate is generated with: KEY=TYPE (repeatable).
+    #[arg(long = "type-override", value_name = "KEY=TYPE")]
+    type_overrides: Vec<String>,
+    /// Print the catalogue of checks (id, level, side, what it finds) and exit.
+    #[arg(long)]
+    list_checks: bool,
+}
+
+fn parse_format(text: &str) -> Result<diff::report::Format, String> {
+    diff::report::Format::parse(text)
+        .ok_or_else(|| format!("`{text}` is not one of text, json, markdown, junit, sarif"))
+}
+
+fn parse_level(text: &str) -> Result<diff::Level, String> {
+    diff::Level::parse(text).ok_or_else(|| format!("`{text}` is not one of error, warning, info"))
+}
+
+fn parse_side(text: &str) -> Result<diff::Side, String> {
+    diff::Side::parse(text).ok_or_else(|| format!("`{text}` is not one of clients, servers, rust"))
 }
 
 #[derive(Args)]
@@ -46,13 +98,7 @@ struct Target {
 
 impl Target {
     fn options(&self) -> Result<Options, String> {
-        let mut type_overrides = BTreeMap::new();
-        for entry in &self.type_overrides {
-            let (key, ty) = entry
-                .split_once('=')
-                .ok_or_else(|| format!("--type-override takes KEY=TYPE, got `{entry}`"))?;
-            type_overrides.insert(key.trim().to_string(), ty.trim().to_string());
-        }
+        let type_overrides = overrides(&self.type_overrides)?;
         Ok(Options {
             crate_name: self.crate_name.clone(),
             type_overrides,
@@ -121,6 +167,68 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Generate(target) => generate(&target),
         Command::Check(target) => check(&target),
+        Command::Diff(args) => diff_command(&args),
+    }
+}
+
+fn overrides(entries: &[String]) -> Result<BTreeMap<String, String>, String> {
+    let mut type_overrides = BTreeMap::new();
+    for entry in entries {
+        let (key, ty) = entry
+            .split_once('=')
+            .ok_or_else(|| format!("--type-override takes KEY=TYPE, got `{entry}`"))?;
+        type_overrides.insert(key.trim().to_string(), ty.trim().to_string());
+    }
+    Ok(type_overrides)
+}
+
+fn diff_command(args: &DiffArgs) -> ExitCode {
+    if args.list_checks {
+        print!("{}", diff::report::catalogue(args.format));
+        return ExitCode::SUCCESS;
+    }
+    let (Some(old), Some(new)) = (&args.old, &args.new) else {
+        eprintln!("error: OLD and NEW are required");
+        return ExitCode::from(2);
+    };
+    let options = match overrides(&args.type_overrides) {
+        Ok(type_overrides) => Options {
+            crate_name: args.crate_name.clone(),
+            type_overrides,
+            no_example_tests: true,
+            ..Options::default()
+        },
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let (old_doc, new_doc) = rayon::join(|| diff::source::load(old), || diff::source::load(new));
+    let report = old_doc
+        .and_then(|old_doc| Ok((old_doc, new_doc?)))
+        .and_then(|(old_doc, new_doc)| diff::diff(&old_doc, &new_doc, &options));
+    let report = match report {
+        Ok(report) => report,
+        Err(err) => {
+            eprintln!("error: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let render = diff::report::RenderOptions {
+        format: args.format,
+        changelog: args.changelog,
+        sides: if args.sides.is_empty() {
+            diff::Side::ALL.to_vec()
+        } else {
+            args.sides.clone()
+        },
+        fail_on: args.fail_on,
+    };
+    print!("{}", diff::report::render(&report, &render));
+    if report.fails(render.fail_on, &render.sides) {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -14,7 +14,7 @@
 mod common;
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
 
@@ -132,14 +132,6 @@ impl Report {
     }
 }
 
-fn target_dir() -> PathBuf {
-    let base = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .filter(|dir| dir.is_absolute())
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
-    base.join("specgen-compile")
-}
-
 fn has_clippy(cargo: &str) -> bool {
     Command::new(cargo)
         .args(["clippy", "--version"])
@@ -212,7 +204,7 @@ fn build(crates: &[(String, Vec<GeneratedFile>, bool)]) -> Report {
     let output = Command::new(&cargo)
         .args(&args)
         .current_dir(root)
-        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_TARGET_DIR", common::compile_target_dir())
         // Warnings are reported by their own test; a global `-D warnings` must not turn them
         // into compile failures here.
         .env_remove("RUSTFLAGS")
@@ -356,7 +348,7 @@ fn cargo_test(crates: &[(String, Vec<GeneratedFile>, bool)]) -> std::process::Ou
             "--show-output",
         ])
         .current_dir(dir.path())
-        .env("CARGO_TARGET_DIR", target_dir())
+        .env("CARGO_TARGET_DIR", common::compile_target_dir())
         .env_remove("RUSTFLAGS")
         .env_remove("CARGO_ENCODED_RUSTFLAGS")
         .output()

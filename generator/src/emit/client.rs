@@ -332,7 +332,9 @@ fn apply_credentials(api: &Api) -> TokenStream {
 }
 
 /// The success type of an operation: its one success body, or an enum of its successes.
-fn success(op: &Operation) -> Result<(TokenStream, Option<TokenStream>, Vec<TokenStream>)> {
+pub(crate) fn success(
+    op: &Operation,
+) -> Result<(TokenStream, Option<TokenStream>, Vec<TokenStream>)> {
     // Exact codes before classes, so that no arm is unreachable.
     let mut successes: Vec<_> = op.responses.iter().filter(|r| is_success(r)).collect();
     successes.sort_by_key(|r| r.status);
@@ -402,7 +404,7 @@ fn status_pattern(status: StatusSpec) -> TokenStream {
     }
 }
 
-fn method(
+pub(crate) fn method(
     api: &Api,
     op: &Operation,
     success_type: &TokenStream,

@@ -149,7 +149,7 @@ fn struct_def(
 /// `fn <field>_or_default(&self)` for an optional field whose schema has a scalar or enum
 /// `default`. The default is not written into the field on deserialization: a round trip must
 /// give back what was received, absent fields included.
-fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
+pub(crate) fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
     if field.required || field.nullable {
         return None;
     }
@@ -218,7 +218,11 @@ fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
 }
 
 /// A struct field and whether it may be left out (so the struct can derive `Default`).
-fn field_tokens(field: &Field, boxed: bool, here: &TokenStream) -> Result<(TokenStream, bool)> {
+pub(crate) fn field_tokens(
+    field: &Field,
+    boxed: bool,
+    here: &TokenStream,
+) -> Result<(TokenStream, bool)> {
     let mut docs_text = field.docs.clone().unwrap_or_default();
     if let Some(default) = &field.default {
         if !docs_text.is_empty() {
@@ -577,7 +581,7 @@ fn literal(value: &Value) -> TokenStream {
 
 /// Fields that must be boxed because their type contains the struct itself without an
 /// indirection (a `Vec` or map already is one).
-fn recursive_fields(api: &Api) -> HashSet<(String, String)> {
+pub(crate) fn recursive_fields(api: &Api) -> HashSet<(String, String)> {
     let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
     for def in &api.types {
         let targets = edges.entry(def.name.as_str()).or_default();

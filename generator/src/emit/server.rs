@@ -152,7 +152,7 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
     )
 }
 
-fn params_struct(api: &Api, op: &Operation) -> TokenStream {
+pub(crate) fn params_struct(api: &Api, op: &Operation) -> TokenStream {
     let name = format_ident!("{}Params", op.type_prefix);
     let text = format!("Inputs of `{}` other than its body.", op.id);
     let mut fields = Vec::new();
@@ -204,7 +204,7 @@ fn location_word(location: ParamLocation) -> &'static str {
     }
 }
 
-fn response_enum(op: &Operation) -> Result<TokenStream> {
+pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
     let name = format_ident!("{}Response", op.type_prefix);
     let text = format!("Every documented response of `{}`.", op.id);
     let mut variants = Vec::new();
@@ -265,7 +265,7 @@ fn response_enum(op: &Operation) -> Result<TokenStream> {
     })
 }
 
-fn trait_method(op: &Operation) -> Result<TokenStream> {
+pub(crate) fn trait_method(op: &Operation) -> Result<TokenStream> {
     let name = ident(&op.fn_name);
     let params = format_ident!("{}Params", op.type_prefix);
     let response = format_ident!("{}Response", op.type_prefix);

@@ -296,14 +296,14 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 }
 
 /// What each end needs to know about one webhook.
-struct Parts {
+pub(crate) struct Parts {
     payload: TokenStream,
     reply: Option<TokenStream>,
     success: u16,
 }
 
 impl Parts {
-    fn of(hook: &Webhook) -> Result<Parts> {
+    pub(crate) fn of(hook: &Webhook) -> Result<Parts> {
         let op = &hook.operation;
         let payload = match &op.request_body {
             Some(body) => body_type(&body.ty)?,
@@ -331,7 +331,7 @@ impl Parts {
     }
 }
 
-fn receiver_method(hook: &Webhook, parts: &Parts) -> TokenStream {
+pub(crate) fn receiver_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     let name = ident(&hook.operation.fn_name);
     let payload = &parts.payload;
     let reply = parts.reply.clone().unwrap_or_else(|| quote!(()));
@@ -393,7 +393,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
     }
 }
 
-fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
+pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     let name = ident(&hook.operation.fn_name);
     let hook_name = hook.name.as_str();
     let payload = &parts.payload;

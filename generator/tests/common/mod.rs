@@ -20,6 +20,17 @@ pub fn workspace_dir() -> PathBuf {
     package_dir().join("..")
 }
 
+/// Where the tests that compile generated crates build them: `specgen-compile` under
+/// `CARGO_TARGET_DIR` (when absolute) or under the target directory of these tests, so their
+/// dependencies are compiled once and shared.
+pub fn compile_target_dir() -> PathBuf {
+    let base = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_absolute())
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_TARGET_TMPDIR")));
+    base.join("specgen-compile")
+}
+
 /// The interface document, `spec/openapi.yaml`.
 pub fn spec_path() -> PathBuf {
     workspace_dir().join("spec").join("openapi.yaml")
@@ -362,4 +373,54 @@ pub fn uri_fragment_problem(reference: &str) -> Option<String> {
     Some(format!(
         "is not a valid URI fragment ({bad:?} must be percent-encoded)"
     ))
+}
+
+/// Applies a unified diff of one file to `text`; every context and removed line must match.
+pub fn apply_patch(text: &str, patch: &str) -> Result<String, String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = Vec::new();
+    let mut at = 0;
+    let mut patch_lines = patch.lines().peekable();
+    while let Some(line) = patch_lines.next() {
+        let Some(header) = line.strip_prefix("@@ -") else {
+            continue;
+        };
+        let start: usize = header
+            .split([',', ' '])
+            .next()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("bad hunk header: {line}"))?;
+        let start = start.saturating_sub(1);
+        if start < at {
+            return Err(format!("hunks out of order at {line}"));
+        }
+        out.extend(lines[at..start].iter().map(|l| l.to_string()));
+        at = start;
+        while let Some(next) = patch_lines.peek() {
+            if next.starts_with("@@") {
+                break;
+            }
+            let next = patch_lines.next().unwrap_or_default();
+            match next.split_at(next.len().min(1)) {
+                (" ", rest) | ("-", rest) => {
+                    if lines.get(at) != Some(&rest) {
+                        return Err(format!("line {} is not `{rest}`", at + 1));
+                    }
+                    if next.starts_with(' ') {
+                        out.push(rest.to_string());
+                    }
+                    at += 1;
+                }
+                ("+", rest) => out.push(rest.to_string()),
+                ("\\", _) | ("", _) => {}
+                _ => return Err(format!("bad patch line: {next}")),
+            }
+        }
+    }
+    out.extend(lines[at..].iter().map(|l| l.to_string()));
+    let mut result = out.join("\n");
+    if text.ends_with('\n') {
+        result.push('\n');
+    }
+    Ok(result)
 }

@@ -540,10 +540,13 @@ mod tests {
 
     use super::*;
 
+    /// `(index, line number, bytes)` of each line read.
+    type Lines = Vec<(usize, usize, Vec<u8>)>;
+
     /// What a plain reading of the file gives: each line (up to and including `\n`, the last
     /// one without), the byte order mark left out of the first, blank lines skipped; then the
     /// line over the limit, if any. `(index, line, bytes)`.
-    fn expected(input: &[u8], limit: usize) -> (Vec<(usize, usize, Vec<u8>)>, Option<usize>) {
+    fn expected(input: &[u8], limit: usize) -> (Lines, Option<usize>) {
         let mut lines = Vec::new();
         let (mut index, mut number) = (0, 0);
         let mut rest = input;
@@ -575,7 +578,7 @@ mod tests {
         limit: usize,
         sizes: ChunkSizes,
         buffer: usize,
-    ) -> (Vec<(usize, usize, Vec<u8>)>, Option<usize>, usize) {
+    ) -> (Lines, Option<usize>, usize) {
         let mut lines = Vec::new();
         let mut chunks = 0;
         let reader = BufReader::with_capacity(buffer, input);
