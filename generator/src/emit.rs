@@ -10,6 +10,7 @@ pub(crate) mod operations;
 pub mod runtime;
 pub mod server;
 pub mod support;
+pub(crate) mod tag_features;
 pub(crate) mod types;
 pub mod webhooks;
 

@@ -6,6 +6,7 @@
 pub mod build;
 pub mod naming;
 mod schema;
+pub mod tag_features;
 
 use serde_json::Value;
 
@@ -38,6 +39,9 @@ pub struct Api {
     /// What specgen chose where the document is ambiguous or contradicts itself (duplicate
     /// operation ids, an `allOf` nothing can satisfy, …), in document order.
     pub warnings: Vec<Warning>,
+    /// The cargo feature of each operation and type, when operations are put behind per-tag
+    /// features (see [`tag_features`]); `None` compiles everything.
+    pub tag_features: Option<tag_features::TagFeatures>,
 }
 
 /// A choice specgen made about a place in the document that its author may want to revisit.

@@ -54,6 +54,11 @@ pub struct Options {
     /// How the output is laid out: a crate (the default; what the command line writes) or
     /// modules to `include!` (what [`Builder`] writes).
     pub layout: Layout,
+    /// Puts each operation behind a cargo feature named after its first tag (`tag-files`),
+    /// and each type behind the features of the operations that use it, so that a user of a
+    /// large API compiles only what they call (see [`ir::tag_features`]). A crate only: code
+    /// to `include!` has no features.
+    pub features_per_tag: bool,
 }
 
 /// How the generated code is laid out.
@@ -132,6 +137,9 @@ fn generate_located(doc: &load::Document, options: &Options) -> Result<Generatio
     let has_operations = !api.operations.is_empty();
     let has_webhooks = !api.webhooks.is_empty();
     let mut api = api;
+    if options.features_per_tag && has_operations && options.layout == Layout::Crate {
+        api.tag_features = Some(ir::tag_features::assign(&api));
+    }
     let sides = match &options.layout {
         Layout::Crate => emit::krate::Sides {
             server: has_operations,

@@ -94,6 +94,11 @@ struct Target {
     /// Do not emit the round-trip test of every example (`src/example_tests.rs`).
     #[arg(long)]
     no_example_tests: bool,
+    /// Put each operation behind a cargo feature named after its first tag (`tag-files`; on by
+    /// default), and each type behind the features that use it: for large specs, compile only
+    /// what you call with `default-features = false, features = ["client", "tag-files"]`.
+    #[arg(long)]
+    features_per_tag: bool,
 }
 
 impl Target {
@@ -103,6 +108,7 @@ impl Target {
             crate_name: self.crate_name.clone(),
             type_overrides,
             no_example_tests: self.no_example_tests,
+            features_per_tag: self.features_per_tag,
             ..Options::default()
         })
     }
@@ -139,6 +145,9 @@ impl Target {
         }
         if self.no_example_tests {
             words.push("--no-example-tests".into());
+        }
+        if self.features_per_tag {
+            words.push("--features-per-tag".into());
         }
         words
             .iter()

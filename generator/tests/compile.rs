@@ -445,3 +445,95 @@ fn every_buildable_document_is_in_the_workspace() {
     }
     assert!(Path::new(&common::workspace_dir().join("Cargo.lock")).exists());
 }
+
+/// `--features-per-tag` on the interface's spec: every tag alone, none, and all of them build
+/// clippy-clean with every side, and the example tests of each configuration pass (an example
+/// of a type behind a tag is tested only with it). What a tag leaves out is really left out:
+/// with only `tag-payments`, code calling a Banking Connectivity operation does not compile.
+#[test]
+fn per_tag_features_build_alone_and_together() {
+    let name = "per-tag".to_string();
+    let mut options = common::options(Some(name.clone()), Default::default());
+    options.features_per_tag = true;
+    let spec = common::workspace_dir().join("spec/openapi.yaml");
+    let mut files = common::generate(&spec, &options);
+    let cargo_toml = files
+        .iter()
+        .find(|file| file.path == std::path::Path::new("Cargo.toml"))
+        .expect("Cargo.toml");
+    assert!(
+        cargo_toml.contents.contains("default = [\"all-tags\"]")
+            && cargo_toml.contents.contains(
+                "all-tags = [\"tag-banking-connectivity\", \"tag-payments\", \"tag-recipient-onboarding\"]"
+            ),
+        "{}",
+        cargo_toml.contents
+    );
+    // A user's test that calls a Banking Connectivity operation.
+    files.push(GeneratedFile::new(
+        "tests/user.rs",
+        "#[cfg(feature = \"client\")]\n#[allow(dead_code)]\nasync fn call(client: &per_tag::client::Client) {\n    let _ = client.get_account(&uuid::Uuid::nil()).await;\n}\n",
+    ));
+    let (dir, _) = prepare(&[(name.clone(), files, false)]);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let run = |args: &[&str], features: &str, after: &[&str]| {
+        Command::new(&cargo)
+            .args(args)
+            .args([
+                "--offline",
+                "-p",
+                &name,
+                "--no-default-features",
+                "--features",
+                features,
+            ])
+            .args(after)
+            .current_dir(dir.path())
+            .env("CARGO_TARGET_DIR", common::compile_target_dir())
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .output()
+            .expect("running cargo")
+    };
+    let sides = "server,client,webhooks";
+    for tags in [
+        "",
+        ",tag-banking-connectivity",
+        ",tag-payments",
+        ",tag-recipient-onboarding",
+        ",all-tags",
+    ] {
+        let features = format!("{sides}{tags}");
+        let lint = if has_clippy(&cargo) {
+            "clippy"
+        } else {
+            "check"
+        };
+        let output = run(&[lint, "--lib"], &features, &["--", "-D", "warnings"][..]);
+        assert!(
+            output.status.success(),
+            "{lint} with {features}:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let output = run(&["test", "--lib"], &features, &[]);
+        assert!(
+            output.status.success(),
+            "the example tests with {features}:\n{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let output = run(&["check", "--test", "user"], &features, &[]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let has_banking = tags.contains("banking") || tags.contains("all-tags");
+        assert_eq!(
+            output.status.success(),
+            has_banking,
+            "the user's test with {features}:\n{stderr}"
+        );
+        if !has_banking {
+            assert!(
+                stderr.contains("get_account"),
+                "the user's call should be what fails with {features}:\n{stderr}"
+            );
+        }
+    }
+}

@@ -25,9 +25,13 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     let mut items = Vec::new();
     let mut methods = Vec::new();
     for op in &api.operations {
+        let gate = super::tag_features::operation(api, op);
         let (success_type, success_item, arms) = success(op)?;
-        items.extend(success_item);
-        methods.push(method(api, op, &success_type, arms)?);
+        if let Some(item) = success_item {
+            items.push(super::tag_features::gate(item, &gate)?);
+        }
+        let method = method(api, op, &success_type, arms)?;
+        methods.push(quote!(#gate #method));
     }
     let apply_credentials = apply_credentials(api);
     rust_file(

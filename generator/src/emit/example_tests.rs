@@ -50,9 +50,11 @@ pub fn emit(api: &Api, checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<Ge
             continue;
         }
         roots.push(ty.clone());
+        // With per-tag features, an example of a type behind features is tested with them.
+        let gate = super::tag_features::type_ref(api, ty);
         let ty = rust_type(ty, &models)?;
         let json = site.example.value.to_string();
-        rows.push(quote!((#pointer, #json, round_trip::<#ty>)));
+        rows.push(quote!(#gate (#pointer, #json, round_trip::<#ty>)));
     }
     if rows.is_empty() {
         return Ok(None);

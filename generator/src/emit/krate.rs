@@ -210,7 +210,7 @@ description = "{description}"
 publish = false
 
 [features]
-default = []
+default = [{default}]
 # Derives `schemars::JsonSchema` on every model.
 schemars = ["dep:schemars"]
 # The API as an async trait, served by an axum router that checks requests against the contract.
@@ -221,7 +221,7 @@ client = ["dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate", "dep:perce
 webhooks = ["dep:axum", "dep:jsonschema", "dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate"]
 # HTTPS for the client and the sender (rustls).
 rustls = ["reqwest?/rustls"]
-
+{tag_features}
 [dependencies]
 {dependencies}
 [dev-dependencies]
@@ -231,8 +231,32 @@ tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "net"] }}
 "#,
         name = info.name,
         version = info.version,
+        default = if api.tag_features.is_some() {
+            "\"all-tags\""
+        } else {
+            ""
+        },
+        tag_features = tag_features_toml(api),
     );
     GeneratedFile::new("Cargo.toml", text)
+}
+
+/// The per-tag features' lines of `[features]`, when the crate has them.
+fn tag_features_toml(api: &Api) -> String {
+    let Some(features) = &api.tag_features else {
+        return String::new();
+    };
+    let quoted: Vec<String> = features.all.iter().map(|f| format!("\"{f}\"")).collect();
+    let mut text = format!(
+        "# Operations by tag (generated with --features-per-tag): each feature compiles its \
+         tag's operations and the types only they use; `all-tags` (default) every one.\n\
+         all-tags = [{}]\n",
+        quoted.join(", ")
+    );
+    for feature in &features.all {
+        text.push_str(&format!("{feature} = []\n"));
+    }
+    text
 }
 
 /// The `[dependencies]` lines the code with `sides` needs in the crate that includes it, one
@@ -384,11 +408,17 @@ pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
             pub mod webhooks;
         }
     });
+    // With per-tag features and none of them on, the sides' shared code has no caller.
+    let no_tag = api.tag_features.as_ref().map(|features| {
+        let all = features.all.iter();
+        quote!(#![cfg_attr(not(any(#(feature = #all),*)), allow(dead_code, unused_imports))])
+    });
     rust_file(
         "src/lib.rs",
         quote! {
             #(#docs)*
             #![forbid(unsafe_code)]
+            #no_tag
 
             // Generated modules are printed by prettyplease; rustfmt must not restyle them, or
             // `specgen check` would call them stale.

@@ -28,7 +28,11 @@ pub fn tokens(api: &Api) -> Result<TokenStream> {
     let boxed = recursive_fields(api);
     let mut items = Vec::new();
     for def in &api.types {
-        items.push(type_def(api, def, &boxed)?);
+        let gate = super::tag_features::named_type(api, &def.name);
+        items.push(super::tag_features::gate(
+            type_def(api, def, &boxed)?,
+            &gate,
+        )?);
     }
     Ok(quote! {
         //! Types of the API's schemas.

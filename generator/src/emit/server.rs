@@ -28,10 +28,12 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
     let mut routes: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
     let base = api.base_path();
     for op in &api.operations {
-        items.push(params_struct(api, op));
-        items.push(response_enum(op)?);
-        methods.push(trait_method(op)?);
-        handlers.push(handler(api, op, &base)?);
+        let gate = super::tag_features::operation(api, op);
+        items.push(super::tag_features::gate(params_struct(api, op), &gate)?);
+        items.push(super::tag_features::gate(response_enum(op)?, &gate)?);
+        let method = trait_method(op)?;
+        methods.push(quote!(#gate #method));
+        handlers.push(super::tag_features::gate(handler(api, op, &base)?, &gate)?);
         routes
             .entry(axum_route(&format!("{base}{}", op.path)))
             .or_default()
@@ -40,38 +42,69 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
             .push(op);
     }
     let mut dispatchers = Vec::new();
-    let routes: Vec<TokenStream> = routes
-        .values()
-        .map(|by_method| {
-            // The route keeps the parameter names of its first operation, so axum's matched
-            // path (what logs show) reads like the spec.
-            let first = by_method
-                .values()
-                .flatten()
-                .next()
-                .expect("a route has operations");
-            let route = route_text(&format!("{base}{}", first.path));
-            let methods = by_method.iter().map(|(method, ops)| {
-                let verb = format_ident!("{}", method.key());
-                let target = match ops.as_slice() {
-                    [only] => {
-                        let handler = format_ident!("handle_{}", only.fn_name);
-                        quote!(#handler::<A>)
-                    }
-                    several => {
-                        let (name, tokens) = dispatcher(several, &base, dispatchers.len());
-                        dispatchers.push(tokens);
-                        quote!(#name::<A>)
-                    }
-                };
-                quote!(#verb(#target))
-            });
-            let methods: Vec<TokenStream> = methods.collect();
+    // (route, method router, its gate) for every route and method.
+    let mut entries: Vec<(String, TokenStream, TokenStream)> = Vec::new();
+    for by_method in routes.values() {
+        // The route keeps the parameter names of its first operation, so axum's matched
+        // path (what logs show) reads like the spec.
+        let first = by_method
+            .values()
+            .flatten()
+            .next()
+            .expect("a route has operations");
+        let route = route_text(&format!("{base}{}", first.path));
+        for (method, ops) in by_method {
+            let verb = format_ident!("{}", method.key());
+            let (target, gate) = match ops.as_slice() {
+                [only] => {
+                    let handler = format_ident!("handle_{}", only.fn_name);
+                    (
+                        quote!(#handler::<A>),
+                        super::tag_features::operation(api, only),
+                    )
+                }
+                several => {
+                    let (name, tokens) = dispatcher(several, &base, dispatchers.len());
+                    let gate = super::tag_features::all_operations(api, several);
+                    dispatchers.push(super::tag_features::gate(tokens, &gate)?);
+                    (quote!(#name::<A>), gate)
+                }
+            };
+            entries.push((route.clone(), quote!(#verb(#target)), gate));
+        }
+    }
+    let build_router = if api.tag_features.is_some() {
+        // Each method of a route behind its operation's feature: one `route` call each (axum
+        // merges the methods of a path).
+        let statements = entries.iter().map(|(route, method, gate)| {
+            quote! {
+                #gate
+                let router = router.route(#route, ::axum::routing::#method);
+            }
+        });
+        quote! {
+            ({
+                let router = ::axum::Router::new();
+                #(#statements)*
+                router
+            })
+        }
+    } else {
+        let mut chained: Vec<TokenStream> = Vec::new();
+        let mut index = 0;
+        while index < entries.len() {
+            let route = &entries[index].0;
+            let mut methods = Vec::new();
+            while index < entries.len() && &entries[index].0 == route {
+                methods.push(entries[index].1.clone());
+                index += 1;
+            }
             let first = &methods[0];
             let rest = &methods[1..];
-            quote!(.route(#route, ::axum::routing::#first #(.#rest)*))
-        })
-        .collect();
+            chained.push(quote!(.route(#route, ::axum::routing::#first #(.#rest)*)));
+        }
+        quote!(::axum::Router::new() #(#chained)*)
+    };
     let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
     let runtime = runtime();
@@ -132,8 +165,7 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
             /// Every operation under its path (with the servers' base path).
             pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
                 let shared = Arc::new(Shared { api, config });
-                ::axum::Router::new()
-                    #(#routes)*
+                #build_router
                     .fallback(not_found)
                     .method_not_allowed_fallback(method_not_allowed)
                     .with_state(shared)

@@ -214,6 +214,7 @@ impl<'a> Builder<'a> {
             schemas,
             schema_examples: std::mem::take(&mut self.inline_examples),
             warnings: std::mem::take(&mut self.warnings),
+            tag_features: None,
         };
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
         self.repair_contract(&mut api);

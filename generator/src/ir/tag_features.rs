@@ -1,0 +1,152 @@
+//! Per-tag cargo features (`--features-per-tag`): each operation belongs to the feature of its
+//! first tag (`tag-<kebab-case tag>`, `untagged` without one), and each named type that only
+//! the operations of some features use is compiled only with one of them. A user of a large
+//! API compiles what they call: `default-features = false, features = ["client", "tag-files"]`.
+//!
+//! Always compiled: the types of notifications (webhooks are not behind tag features) and the
+//! API's error body, which the client and the server use whatever operation runs.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use heck::ToKebabCase;
+
+use super::{Additional, Api, Operation, StatusSpec, TypeKind, TypeRef};
+
+/// Which feature each operation and type is behind.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct TagFeatures {
+    /// The feature of each operation, in the order of [`Api::operations`].
+    pub operations: Vec<String>,
+    /// The features whose operations use a type, by type name; a type not listed is always
+    /// compiled.
+    pub types: BTreeMap<String, BTreeSet<String>>,
+    /// Every feature, sorted.
+    pub all: Vec<String>,
+}
+
+impl TagFeatures {
+    /// The features of the types `ty` names (itself and what it is built of), when all of
+    /// them are gated: an example or a check of `ty` compiles with all of these on.
+    pub fn of_type(&self, api: &Api, ty: &TypeRef) -> Vec<BTreeSet<String>> {
+        let mut named = BTreeSet::new();
+        collect(api, ty, &mut named, false);
+        named
+            .into_iter()
+            .filter_map(|name| self.types.get(&name).cloned())
+            .collect()
+    }
+}
+
+/// The feature name of a tag.
+fn feature_of(op: &Operation) -> String {
+    match op.tags.first() {
+        Some(tag) => {
+            let kebab = tag.to_kebab_case();
+            let kebab: String = kebab
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            if kebab.is_empty() {
+                "untagged".to_string()
+            } else {
+                format!("tag-{kebab}")
+            }
+        }
+        None => "untagged".to_string(),
+    }
+}
+
+/// Assigns the features of `api`.
+pub fn assign(api: &Api) -> TagFeatures {
+    let operations: Vec<String> = api.operations.iter().map(feature_of).collect();
+    let mut used_by: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (op, feature) in api.operations.iter().zip(&operations) {
+        let mut named = BTreeSet::new();
+        for ty in operation_types(op) {
+            collect(api, ty, &mut named, true);
+        }
+        for name in named {
+            used_by.entry(name).or_default().insert(feature.clone());
+        }
+    }
+    // What every side uses whatever operation runs.
+    let mut always = BTreeSet::new();
+    for hook in &api.webhooks {
+        for ty in operation_types(&hook.operation) {
+            collect(api, ty, &mut always, true);
+        }
+    }
+    for op in &api.operations {
+        for response in &op.responses {
+            let error = match response.status {
+                StatusSpec::Code(code) => code >= 400,
+                StatusSpec::Range(class) => class >= 4,
+                StatusSpec::Default => false,
+            };
+            if let (true, Some(body)) = (error, &response.body) {
+                collect(api, &body.ty, &mut always, true);
+            }
+        }
+    }
+    let types = api
+        .types
+        .iter()
+        .filter(|def| !always.contains(&def.name))
+        .filter_map(|def| Some((def.name.clone(), used_by.get(&def.name)?.clone())))
+        .collect();
+    let all: BTreeSet<String> = operations.iter().cloned().collect();
+    TagFeatures {
+        operations,
+        types,
+        all: all.into_iter().collect(),
+    }
+}
+
+fn operation_types(op: &Operation) -> impl Iterator<Item = &TypeRef> {
+    op.parameters
+        .iter()
+        .map(|param| &param.ty)
+        .chain(op.request_body.iter().map(|body| &body.ty))
+        .chain(
+            op.responses
+                .iter()
+                .filter_map(|response| response.body.as_ref().map(|body| &body.ty)),
+        )
+}
+
+/// Adds to `seen` the named types `ty` refers to; with `deep`, also those they are built of.
+fn collect(api: &Api, ty: &TypeRef, seen: &mut BTreeSet<String>, deep: bool) {
+    match ty {
+        TypeRef::Named(name) => {
+            if !seen.insert(name.clone()) || !deep {
+                return;
+            }
+            let Some(def) = api.type_named(name) else {
+                return;
+            };
+            match &def.kind {
+                TypeKind::Struct(object) => {
+                    for field in &object.fields {
+                        collect(api, &field.ty, seen, deep);
+                    }
+                    if let Additional::Typed(value) = &object.additional {
+                        collect(api, value, seen, deep);
+                    }
+                }
+                TypeKind::Union(union) => {
+                    for variant in &union.variants {
+                        collect(api, &variant.ty, seen, deep);
+                    }
+                }
+                TypeKind::Newtype(inner) | TypeKind::Alias(inner) => {
+                    collect(api, inner, seen, deep)
+                }
+                TypeKind::Enum(_) => {}
+            }
+        }
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            collect(api, inner, seen, deep)
+        }
+        TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+    }
+}
