@@ -543,3 +543,49 @@ impl Sink for InputProblems {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn percentages_round_half_up_to_one_decimal_and_meets_uses_the_exact_ratio() {
+        assert_eq!(percent(1, 9), 11.1);
+        assert_eq!(percent(2, 3), 66.7);
+        assert_eq!(percent(1, 8), 12.5);
+        assert_eq!(percent(0, 0), 100.0);
+        let mut coverage = Coverage {
+            inputs: Vec::new(),
+            exchanges: 0,
+            malformed: 0,
+            unmatched: 0,
+            totals: Totals::default(),
+            operations: Vec::new(),
+        };
+        for covered in [true, true, false] {
+            coverage.totals.add(Category::Status, covered);
+        }
+        assert_eq!(coverage.totals.overall.percent, 66.7);
+        assert!(coverage.meets(66.6));
+        assert!(!coverage.meets(66.7), "2 of 3 is below 66.7");
+        assert!(coverage.meets(0.0));
+    }
+
+    #[test]
+    fn the_universe_of_the_embedded_contract_has_every_operation_and_status() {
+        let contract = Contract::embedded().unwrap();
+        let keys = universe(&contract);
+        let of = |category| keys.iter().filter(|k| k.category == category).count();
+        assert_eq!(of(Category::Operation), 9);
+        assert_eq!(of(Category::Notification), 1);
+        assert_eq!(of(Category::Status), 38);
+        assert_eq!(of(Category::Parameter), 13);
+        assert!(keys.contains(&Key {
+            operation: "getAccount".into(),
+            category: Category::EnumValue,
+            message: "response 200".into(),
+            at: "/status".into(),
+            value: "CLOSED".into(),
+        }));
+    }
+}
