@@ -1,4 +1,4 @@
-//! Coverage as JSON: the whole [`Coverage`](super::Coverage), every item with its `hits`
+//! Coverage as JSON: the whole [`Coverage`], every item with its `hits`
 //! (0 for a gap), pretty-printed.
 //!
 //! ```json
