@@ -7,6 +7,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::contract::{BodySpec, Contract, Location, Match, OperationSpec};
+use crate::coverage::{self, Category};
 use crate::drift;
 use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
@@ -36,11 +37,20 @@ pub struct Outcome {
     pub findings: Vec<Finding>,
     /// Undocumented things seen.
     pub drift: Drift,
+    /// What of the contract the exchange exercised, when [`check_covering`] was asked for it
+    /// (for [`crate::coverage`]); empty otherwise.
+    pub covered: Vec<coverage::Key>,
 }
 
 /// Checks one exchange.
 pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) -> Outcome {
-    let kind = exchange.kind.unwrap_or_else(|| {
+    check_covering(contract, exchange, options, false)
+}
+
+/// Whether an exchange is a call or a notification: as its record says, else a notification
+/// when its method and path are a webhook's.
+pub fn kind_of(contract: &Contract, exchange: &Exchange) -> ExchangeKind {
+    exchange.kind.unwrap_or_else(|| {
         if contract
             .match_webhook(&exchange.request.method, &exchange.request.path)
             .is_some()
@@ -49,10 +59,23 @@ pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) ->
         } else {
             ExchangeKind::Operation
         }
-    });
+    })
+}
+
+/// [`check`], also noting in [`Outcome::covered`] what of the contract the exchange exercised
+/// when `coverage` is set: the same pass matches the operation and parses the bodies once for
+/// both.
+pub fn check_covering(
+    contract: &Contract,
+    exchange: &Exchange,
+    options: CheckOptions,
+    coverage: bool,
+) -> Outcome {
+    let kind = kind_of(contract, exchange);
     let mut checker = Checker {
         contract,
         options,
+        coverage,
         site: Site {
             exchange: exchange.index,
             id: exchange.id.clone(),
@@ -67,12 +90,17 @@ pub fn check(contract: &Contract, exchange: &Exchange, options: CheckOptions) ->
         ExchangeKind::Operation => checker.operation(exchange),
         ExchangeKind::Notification => checker.notification(exchange),
     }
-    checker.outcome
+    let mut outcome = checker.outcome;
+    outcome.covered.sort_unstable();
+    outcome.covered.dedup();
+    outcome
 }
 
 struct Checker<'c> {
     contract: &'c Contract,
     options: CheckOptions,
+    /// Note what the exchange exercises.
+    coverage: bool,
     site: Site,
     outcome: Outcome,
 }
@@ -106,6 +134,35 @@ fn is_json(media: &str) -> bool {
 }
 
 impl Checker<'_> {
+    /// Notes a thing the exchange exercised, when coverage is wanted.
+    fn cover(&mut self, key: impl FnOnce() -> coverage::Key) {
+        if self.coverage {
+            self.outcome.covered.push(key());
+        }
+    }
+
+    /// Notes the documented members and enum values a body holds.
+    fn cover_body(&mut self, op: &OperationSpec, schema: &str, value: &Value, message: &str) {
+        if !self.coverage {
+            return;
+        }
+        let Some(plan) = self.contract.drift_plan(schema) else {
+            return;
+        };
+        let category = if message.starts_with("response") || message.starts_with("reply") {
+            Category::ResponseMember
+        } else {
+            Category::RequestMember
+        };
+        let covered = &mut self.outcome.covered;
+        plan.seen(value, &mut |at, enum_value| {
+            covered.push(match enum_value {
+                None => coverage::Key::member(op, category, message, at),
+                Some(text) => coverage::Key::enum_value(op, message, at, text),
+            });
+        });
+    }
+
     fn push(
         &mut self,
         part: Part,
@@ -168,6 +225,7 @@ impl Checker<'_> {
         };
         self.site.operation = Some(op.id.clone());
         self.outcome.operation = Some(op.id.clone());
+        self.cover(|| coverage::Key::operation(op, Category::Operation));
         let unauthenticated = !self.credentials_present(op, request);
         self.parameters(op, request, &path_params);
         self.request_body(op, request);
@@ -207,6 +265,7 @@ impl Checker<'_> {
         };
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());
+        self.cover(|| coverage::Key::operation(hook, Category::Notification));
         if let Some(spec) = &hook.request_body {
             self.body(
                 hook,
@@ -370,6 +429,7 @@ impl Checker<'_> {
                 }
                 None => {}
                 Some(text) => {
+                    self.cover(|| coverage::Key::parameter(op, param));
                     let show = self.options.show_values
                         && !self.contract.is_credential(param.location, &param.name);
                     for violation in Contract::check_parameter(param, text, show) {
@@ -439,6 +499,9 @@ impl Checker<'_> {
                 if let Some(schema) = &spec.schema {
                     self.schema(schema, &value, part);
                     self.drift(op, schema, &value, part);
+                    if self.coverage {
+                        self.cover_body(op, schema, &value, &coverage::message(part, None));
+                    }
                 }
             }
         }
@@ -529,6 +592,7 @@ impl Checker<'_> {
                 op.id, spec.key
             )
         };
+        self.cover(|| coverage::Key::status(op, &spec.key));
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
                 if spec.body.required {
@@ -566,6 +630,10 @@ impl Checker<'_> {
                 if let Some(schema) = &spec.body.schema {
                     self.schema(schema, &value, part);
                     self.drift(op, schema, &value, part);
+                    if self.coverage {
+                        let message = coverage::message(part, Some(&spec.key));
+                        self.cover_body(op, schema, &value, &message);
+                    }
                 }
                 // Error bodies carry their own status: it must be the HTTP status.
                 if let Some(code) = value.get("http_code")

@@ -181,6 +181,113 @@ impl Plan {
         }
     }
 
+    /// Every place the schema documents, for [`crate::coverage`]: each declared property's
+    /// pattern (`/amount/value`, `/transactions/*/status`; `*` for array items and the values
+    /// of open maps), and for each place with an enum list (`enum`, else
+    /// `x-extensible-enum`) its pattern and values; the document's root is the pattern `""`.
+    /// Recursive schemas end where a schema would be entered again below itself. Sorted,
+    /// without duplicates.
+    pub fn members(&self) -> Members {
+        let mut members = Members::default();
+        let mut stack = Vec::new();
+        let mut pattern = String::new();
+        self.list(0, &mut stack, &mut pattern, &mut members);
+        members
+    }
+
+    fn list(&self, id: usize, stack: &mut Vec<usize>, pattern: &mut String, out: &mut Members) {
+        if stack.contains(&id) || stack.len() > MAX_DEPTH {
+            return;
+        }
+        stack.push(id);
+        let node = &self.nodes[id];
+        if let Some((values, _)) = &node.values {
+            let known = out.enums.entry(pattern.clone()).or_default();
+            known.extend(values.iter().cloned());
+        }
+        let len = pattern.len();
+        let mut names: Vec<&String> = node.properties.keys().collect();
+        names.sort_unstable();
+        for name in names {
+            pattern.push('/');
+            pattern.push_str(&escape(name));
+            out.properties.insert(pattern.clone());
+            for &child in &node.properties[name] {
+                self.list(child, stack, pattern, out);
+            }
+            pattern.truncate(len);
+        }
+        pattern.push_str("/*");
+        for &child in node.items.iter().chain(&node.additional) {
+            self.list(child, stack, pattern, out);
+        }
+        pattern.truncate(len);
+        stack.pop();
+    }
+
+    /// What of [`Plan::members`] an instance holds: `seen(pattern, None)` for each documented
+    /// property present, `seen(pattern, Some(value))` for each string at a place with an enum
+    /// list that is one of the list's values. Undocumented things are [`Plan::undocumented`]'s.
+    pub fn seen(&self, instance: &Value, seen: &mut dyn FnMut(&str, Option<&str>)) {
+        let mut pattern = String::new();
+        self.walk_seen(&[0], instance, &mut pattern, 0, seen);
+    }
+
+    fn walk_seen(
+        &self,
+        ids: &[usize],
+        instance: &Value,
+        pattern: &mut String,
+        depth: usize,
+        seen: &mut dyn FnMut(&str, Option<&str>),
+    ) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let len = pattern.len();
+        match instance {
+            Value::Object(object) => {
+                let additional = self.merged(ids, |n| &n.additional);
+                for (name, value) in object {
+                    let children: Vec<usize> = ids
+                        .iter()
+                        .flat_map(|&id| self.nodes[id].properties.get(name).into_iter().flatten())
+                        .copied()
+                        .collect();
+                    if !children.is_empty() {
+                        pattern.push('/');
+                        pattern.push_str(&escape(name));
+                        seen(pattern, None);
+                        self.walk_seen(&children, value, pattern, depth + 1, seen);
+                    } else if !additional.is_empty() {
+                        pattern.push_str("/*");
+                        self.walk_seen(&additional, value, pattern, depth + 1, seen);
+                    }
+                    pattern.truncate(len);
+                }
+            }
+            Value::Array(items) => {
+                let item_ids = self.merged(ids, |n| &n.items);
+                if item_ids.is_empty() {
+                    return;
+                }
+                pattern.push_str("/*");
+                for item in items {
+                    self.walk_seen(&item_ids, item, pattern, depth + 1, seen);
+                }
+                pattern.truncate(len);
+            }
+            Value::String(text) => {
+                if let Some((known, _)) = ids.iter().find_map(|&id| self.nodes[id].values.as_ref())
+                    && known.iter().any(|known| known == text)
+                {
+                    seen(pattern, Some(text));
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// A list of every node's (`additional`, `items`), borrowed when there is one node.
     fn merged<'p>(
         &'p self,
@@ -196,6 +303,15 @@ impl Plan {
                 .into(),
         }
     }
+}
+
+/// The places a schema documents ([`Plan::members`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Members {
+    /// Patterns of the declared properties.
+    pub properties: std::collections::BTreeSet<String>,
+    /// Patterns of the places with an enum list, with the list's string values.
+    pub enums: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 /// Builds a [`Plan`]: one node per schema (by address), filled after its children so that
@@ -426,6 +542,46 @@ mod tests {
         );
         assert_eq!(items[2].pointer, "/legs/1/c");
         assert_eq!(items[0].schema_pointer, "/$defs/Status/x-extensible-enum");
+    }
+
+    #[test]
+    fn members_list_every_documented_place_and_seen_finds_them_in_a_payload() {
+        let plan = Plan::new(&schema());
+        let members = plan.members();
+        let properties: Vec<&str> = members.properties.iter().map(String::as_str).collect();
+        assert_eq!(
+            properties,
+            vec![
+                "/amount",
+                "/amount/value",
+                "/legs",
+                "/legs/*/a",
+                "/legs/*/b",
+                "/raw",
+                "/status",
+                "/tags"
+            ]
+        );
+        assert_eq!(
+            members.enums["/status"].iter().collect::<Vec<_>>(),
+            vec!["COMPLETED", "PENDING"]
+        );
+        let mut seen = Vec::new();
+        plan.seen(
+            &json!({ "status": "PENDING", "legs": [ { "b": "x" } ], "risk": 1, "raw": "CANCELLED" }),
+            &mut |at, value| seen.push((at.to_string(), value.map(str::to_string))),
+        );
+        seen.sort();
+        assert_eq!(
+            seen,
+            vec![
+                ("/legs".to_string(), None),
+                ("/legs/*/b".to_string(), None),
+                ("/raw".to_string(), None),
+                ("/status".to_string(), None),
+                ("/status".to_string(), Some("PENDING".to_string())),
+            ]
+        );
     }
 
     #[test]

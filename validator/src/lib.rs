@@ -12,10 +12,12 @@
 //!
 //! The pipeline: [`read`] turns files into [`exchange::Exchange`]s as a stream, [`check`]
 //! judges each against the [`Contract`] (with [`drift`] noting what the spec does not show),
-//! [`run`] does this in parallel batches, and [`report`] writes the outcome.
+//! [`run`] does this in parallel batches, and [`report`] writes the outcome. [`coverage`]
+//! tallies, from the same pass, which documented things the traffic exercised.
 
 pub mod check;
 pub mod contract;
+pub mod coverage;
 pub mod drift;
 pub mod examples;
 pub mod exchange;

@@ -74,6 +74,36 @@ enum Command {
         #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
         max_entry_size: usize,
     },
+    /// Contract coverage of recorded traffic: which operations, statuses, parameters, body
+    /// members, enum values and notifications it exercised, and which it never did.
+    /// Exit 1 below --min-coverage, or for an input without exchanges; 2 when an input or the
+    /// contract cannot be read.
+    Coverage {
+        /// Traffic files (HAR 1.2 or JSON Lines; `-` reads standard input).
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// Report format (html: one self-contained page).
+        #[arg(long, value_enum, default_value = "text")]
+        format: specval::coverage::Format,
+        /// Write the report here instead of standard output.
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Exit 1 when the overall coverage is below this percentage (0 to 100).
+        #[arg(long, value_name = "PCT", value_parser = percentage)]
+        min_coverage: Option<f64>,
+        /// No progress bar, even on a terminal.
+        #[arg(long)]
+        quiet: bool,
+        /// Another base address the API is reached at (repeatable), as for check.
+        #[arg(long, value_name = "URL")]
+        base_url: Vec<String>,
+        /// Let an input without any exchange pass (by default it is an error, exit 1).
+        #[arg(long)]
+        allow_empty: bool,
+        /// The largest JSON Lines line or HAR entry read, as for check.
+        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
+        max_entry_size: usize,
+    },
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
     Examples {
@@ -150,7 +180,89 @@ fn main() -> ExitCode {
             file,
             show_values,
         } => message(&contract, &schema, &file, show_values),
+        Command::Coverage {
+            files,
+            format,
+            output,
+            min_coverage,
+            quiet,
+            base_url,
+            allow_empty,
+            max_entry_size,
+        } => {
+            let mut contract = contract;
+            contract.add_base_urls(&base_url);
+            let options = RunOptions {
+                check: CheckOptions::default(),
+                keep_outcomes: false,
+                progress: !quiet,
+                allow_empty,
+                limits: specval::read::Limits {
+                    max_entry: max_entry_size,
+                },
+            };
+            coverage(&contract, &files, format, output, options, min_coverage)
+        }
         Command::Examples { .. } => ExitCode::from(2),
+    }
+}
+
+/// A percentage, 0 to 100.
+fn percentage(text: &str) -> Result<f64, String> {
+    text.trim()
+        .trim_end_matches('%')
+        .parse::<f64>()
+        .ok()
+        .filter(|p| (0.0..=100.0).contains(p))
+        .ok_or_else(|| format!("{text:?} is not a percentage from 0 to 100"))
+}
+
+fn coverage(
+    contract: &Contract,
+    files: &[String],
+    format: specval::coverage::Format,
+    output: Option<PathBuf>,
+    options: RunOptions,
+    min_coverage: Option<f64>,
+) -> ExitCode {
+    let mut problems = specval::coverage::InputProblems::default();
+    let (report, covered) =
+        match specval::run::run_covering(contract, files, options, &mut problems) {
+            Ok(run) => run,
+            Err(err) => {
+                eprintln!("specval: error: {err}");
+                return ExitCode::from(2);
+            }
+        };
+    let tally = specval::coverage::Coverage::tally(contract, &report, &covered);
+    let write = |out: &mut dyn Write| specval::coverage::write(&tally, format, out);
+    let written = match &output {
+        Some(path) => specval::output::write_file(path, write),
+        None => to_stdout(write),
+    };
+    if let Err(err) = written {
+        eprintln!("specval: error: cannot write the report: {err}");
+        return ExitCode::from(2);
+    }
+    for message in &report.unreadable {
+        eprintln!("specval: error: {message}");
+    }
+    for message in &problems.empty {
+        eprintln!("specval: error: {message}");
+    }
+    let below = min_coverage.filter(|&pct| !tally.meets(pct));
+    if let Some(pct) = below {
+        eprintln!(
+            "specval: overall coverage {:.1}% is below --min-coverage {pct}",
+            tally.totals.overall.percent
+        );
+    }
+    if !report.unreadable.is_empty() {
+        ExitCode::from(2)
+    } else if !problems.empty.is_empty() || below.is_some() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

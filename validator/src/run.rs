@@ -19,7 +19,7 @@ use std::sync::mpsc::sync_channel;
 
 use rayon::prelude::*;
 
-use crate::check::{CheckOptions, Outcome, check};
+use crate::check::{CheckOptions, Outcome, check_covering};
 use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
 use crate::finding::{Finding, Part, Severity, Site};
@@ -108,6 +108,34 @@ pub fn run_into(
     options: RunOptions,
     sink: &mut dyn Sink,
 ) -> Result<RunReport, RunError> {
+    run_inner(contract, inputs, options, sink, None)
+}
+
+/// [`run_into`], also counting what of the contract the traffic exercised, for
+/// [`crate::coverage`]: how many exchanges exercised each documented thing (only documented
+/// things are counted, so the map is bounded by the contract, not by the traffic). The same
+/// readers, matching and checking pass as `specval check`.
+pub fn run_covering(
+    contract: &Contract,
+    inputs: &[String],
+    options: RunOptions,
+    sink: &mut dyn Sink,
+) -> Result<(RunReport, Covered), RunError> {
+    let mut covered = Covered::new();
+    let report = run_inner(contract, inputs, options, sink, Some(&mut covered))?;
+    Ok((report, covered))
+}
+
+/// How many exchanges exercised each documented thing.
+pub type Covered = std::collections::BTreeMap<crate::coverage::Key, u64>;
+
+fn run_inner(
+    contract: &Contract,
+    inputs: &[String],
+    options: RunOptions,
+    sink: &mut dyn Sink,
+    mut covered: Option<&mut Covered>,
+) -> Result<RunReport, RunError> {
     let mut report = RunReport {
         inputs: inputs.to_vec(),
         strict: options.check.strict,
@@ -129,6 +157,7 @@ pub fn run_into(
                     options,
                     &mut report,
                     sink,
+                    covered.as_deref_mut(),
                 );
                 if let Some(bar) = progress {
                     bar.finish_and_clear();
@@ -296,11 +325,11 @@ enum Checked {
     Malformed(crate::exchange::Malformed),
 }
 
-/// Checks one entry.
-fn check_entry(contract: &Contract, entry: Entry, options: RunOptions) -> Checked {
+/// Checks one entry (noting what it covers when `coverage` is set).
+fn check_entry(contract: &Contract, entry: Entry, options: RunOptions, coverage: bool) -> Checked {
     match entry {
         Ok(exchange) => Checked::Exchange {
-            outcome: check(contract, &exchange, options.check),
+            outcome: check_covering(contract, &exchange, options.check, coverage),
             verdict: options.keep_outcomes.then(|| {
                 (
                     exchange.source.clone(),
@@ -325,7 +354,9 @@ fn run_input(
     options: RunOptions,
     report: &mut RunReport,
     sink: &mut dyn Sink,
+    mut covered: Option<&mut Covered>,
 ) -> Result<(), Stop> {
+    let coverage = covered.is_some();
     let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
     let format = read::detect(source, &first);
     let webhook_paths = contract.webhook_paths();
@@ -383,12 +414,12 @@ fn run_input(
                     .with_max_len(STEAL)
                     .map(|at| {
                         let entry = read::jsonl::parse(source, webhook_paths, &chunk, at);
-                        check_entry(contract, entry, options)
+                        check_entry(contract, entry, options, coverage)
                     })
                     .collect(),
                 Batch::Entries(entries) => entries
                     .into_par_iter()
-                    .map(|entry| check_entry(contract, entry, options))
+                    .map(|entry| check_entry(contract, entry, options, coverage))
                     .collect(),
             }
         };
@@ -396,14 +427,22 @@ fn run_input(
         for batch in receiver {
             let previous = std::mem::take(&mut checked);
             let (folded, next) = rayon::join(
-                || fold_all(report, sink, previous, options.keep_outcomes),
+                || {
+                    fold_all(
+                        report,
+                        sink,
+                        previous,
+                        options.keep_outcomes,
+                        covered.as_deref_mut(),
+                    )
+                },
                 || check_batch(batch),
             );
             // A sink that fails ends the run; dropping the receiver stops the reader.
             folded.map_err(Stop::Sink)?;
             checked = next;
         }
-        fold_all(report, sink, checked, options.keep_outcomes).map_err(Stop::Sink)?;
+        fold_all(report, sink, checked, options.keep_outcomes, covered).map_err(Stop::Sink)?;
         producer
             .join()
             .unwrap_or_else(|_| Err(std::io::Error::other("the reader thread panicked")))
@@ -417,10 +456,17 @@ fn fold_all(
     sink: &mut dyn Sink,
     checked: Vec<Checked>,
     report_outcomes: bool,
+    mut covered: Option<&mut Covered>,
 ) -> std::io::Result<()> {
-    checked
-        .into_iter()
-        .try_for_each(|checked| fold(report, sink, checked, report_outcomes))
+    checked.into_iter().try_for_each(|checked| {
+        fold(
+            report,
+            sink,
+            checked,
+            report_outcomes,
+            covered.as_deref_mut(),
+        )
+    })
 }
 
 fn label(exchange: &Exchange) -> String {
@@ -432,10 +478,19 @@ fn fold(
     sink: &mut dyn Sink,
     checked: Checked,
     report_outcomes: bool,
+    covered: Option<&mut Covered>,
 ) -> std::io::Result<()> {
     report.exchanges += 1;
     match checked {
-        Checked::Exchange { outcome, verdict } => {
+        Checked::Exchange {
+            mut outcome,
+            verdict,
+        } => {
+            if let Some(covered) = covered {
+                for key in std::mem::take(&mut outcome.covered) {
+                    *covered.entry(key).or_default() += 1;
+                }
+            }
             let key = outcome.operation.as_deref().unwrap_or(UNMATCHED);
             let errors = outcome
                 .findings

@@ -1,0 +1,576 @@
+//! `specval coverage` as a user runs it: a small hand-written JSON Lines capture against
+//! `spec/openapi.yaml`, with the numbers a person would check by hand; the HTML page against
+//! the JSON; `--min-coverage` exit codes; HAR and JSON Lines giving the same tally; empty
+//! inputs; credentials that never reach any output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::{Value, json};
+
+const PUBLIC_KEY: &str = "pk_live_COVERAGE_PUBLIC_7f3a";
+const SECRET_KEY: &str = "sk_live_COVERAGE_SECRET_9b1c";
+const ACCOUNT: &str = "6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf()
+}
+
+/// Runs `specval coverage --spec spec/openapi.yaml args…` from the workspace root.
+fn coverage(args: &[&str]) -> Run {
+    let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(["coverage", "--spec", "spec/openapi.yaml", "--quiet"])
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("specval runs");
+    let run = Run {
+        code: output.status.code().expect("an exit code"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8"),
+    };
+    for text in [&run.stdout, &run.stderr] {
+        assert!(!text.contains("panicked"), "{args:?} panicked:\n{text}");
+        assert!(
+            !text.contains(PUBLIC_KEY) && !text.contains(SECRET_KEY),
+            "{args:?}: a credential reached the output:\n{text}"
+        );
+    }
+    run
+}
+
+#[track_caller]
+fn assert_code(run: &Run, code: i32) {
+    assert_eq!(
+        run.code, code,
+        "exit code\nstdout:\n{}\nstderr:\n{}",
+        run.stdout, run.stderr
+    );
+}
+
+fn credentials() -> Value {
+    json!({ "public-api-key": PUBLIC_KEY, "private-secret-key": SECRET_KEY })
+}
+
+/// The capture: getAccount twice (200 only), one notification answered 200, one request to a
+/// path the API does not have.
+fn records() -> Vec<Value> {
+    let get = |id: &str, account_type: &str| {
+        let mut headers = credentials();
+        headers["accept"] = json!("application/json");
+        json!({
+            "id": id,
+            "request": {
+                "method": "GET",
+                "url": format!("https://api.example.com/v1/banking/accounts/{ACCOUNT}"),
+                "headers": headers,
+            },
+            "response": {
+                "status": 200,
+                "headers": { "content-type": "application/json" },
+                "body": { "id": "acct_1", "status": "ACTIVE", "account_type": account_type,
+                          "balance": { "available": 10 } },
+            }
+        })
+    };
+    let first = get("get-1", "CHECKING");
+    let second = get("get-2", "SAVINGS");
+    vec![
+        first,
+        second,
+        json!({
+            "id": "hook",
+            "request": {
+                "method": "POST",
+                "url": "https://merchant.example.org/hooks/v1/banking/transfers",
+                "headers": { "content-type": "application/json" },
+                "body": { "id": "xfer_1", "status": "COMPLETED", "direction": "INCOMING",
+                          "amount": { "value": 250, "currency": "USD" } },
+            },
+            "response": {
+                "status": 200,
+                "headers": { "content-type": "application/json" },
+                "body": { "received": true },
+            }
+        }),
+        json!({
+            "id": "nowhere",
+            "request": { "method": "GET", "url": "https://api.example.com/v1/nowhere",
+                         "headers": credentials() },
+            "response": { "status": 404 }
+        }),
+    ]
+}
+
+fn jsonl(records: &[Value]) -> String {
+    records.iter().map(|r| format!("{r}\n")).collect()
+}
+
+/// The same records as a HAR.
+fn har(records: &[Value]) -> String {
+    let headers = |value: &Value| -> Vec<Value> {
+        value
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(name, value)| json!({ "name": name, "value": value }))
+            .collect()
+    };
+    let entries: Vec<Value> = records
+        .iter()
+        .map(|record| {
+            let request = &record["request"];
+            let response = &record["response"];
+            let mut har_request = json!({
+                "method": request["method"],
+                "url": request["url"],
+                "httpVersion": "HTTP/1.1",
+                "cookies": [],
+                "headers": headers(&request["headers"]),
+                "queryString": [],
+                "headersSize": -1,
+                "bodySize": -1,
+            });
+            if !request["body"].is_null() {
+                har_request["postData"] =
+                    json!({ "mimeType": "application/json", "text": request["body"].to_string() });
+            }
+            let text = if response["body"].is_null() {
+                String::new()
+            } else {
+                response["body"].to_string()
+            };
+            json!({
+                "comment": record["id"],
+                "startedDateTime": "2026-01-02T03:04:05.000Z",
+                "time": 1,
+                "request": har_request,
+                "response": {
+                    "status": response["status"],
+                    "statusText": "",
+                    "httpVersion": "HTTP/1.1",
+                    "cookies": [],
+                    "headers": headers(&response["headers"]),
+                    "content": { "size": text.len(), "mimeType": "application/json", "text": text },
+                    "redirectURL": "",
+                    "headersSize": -1,
+                    "bodySize": -1,
+                },
+                "cache": {},
+                "timings": { "send": 0, "wait": 1, "receive": 0 },
+            })
+        })
+        .collect();
+    serde_json::to_string_pretty(&json!({
+        "log": { "version": "1.2", "creator": { "name": "test", "version": "1" }, "entries": entries }
+    }))
+    .expect("HAR")
+}
+
+fn write(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).expect("write");
+    path.to_string_lossy().into_owned()
+}
+
+fn capture(dir: &tempfile::TempDir) -> String {
+    write(dir, "traffic.jsonl", &jsonl(&records()))
+}
+
+fn report(args: &[&str]) -> Value {
+    let run = coverage(args);
+    assert_code(&run, 0);
+    serde_json::from_str(&run.stdout).unwrap_or_else(|err| panic!("{err}:\n{}", run.stdout))
+}
+
+fn operation<'v>(report: &'v Value, id: &str) -> &'v Value {
+    report["operations"]
+        .as_array()
+        .expect("operations")
+        .iter()
+        .find(|op| op["id"] == id)
+        .unwrap_or_else(|| panic!("no operation {id}"))
+}
+
+/// The hits of the item of `op` with this category, message, place and value.
+fn hits(op: &Value, category: &str, message: &str, at: &str, value: &str) -> u64 {
+    op["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .find(|item| {
+            item["category"] == category
+                && item["message"] == message
+                && item["at"] == at
+                && item["value"] == value
+        })
+        .unwrap_or_else(|| panic!("no item {category} {message} {at} {value} in {}", op["id"]))["hits"]
+        .as_u64()
+        .expect("hits")
+}
+
+fn count(totals: &Value, category: &str) -> (u64, u64, f64) {
+    let count = &totals[category];
+    (
+        count["covered"].as_u64().expect("covered"),
+        count["total"].as_u64().expect("total"),
+        count["percent"].as_f64().expect("percent"),
+    )
+}
+
+#[test]
+fn a_small_capture_gives_the_numbers_a_person_counts_by_hand() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let report = report(&["--format", "json", &file]);
+    assert_eq!(report["exchanges"], 4);
+    assert_eq!(report["unmatched"], 1);
+    assert_eq!(report["malformed"], 0);
+    let totals = &report["totals"];
+    // 9 operations, getAccount called.
+    assert_eq!(count(totals, "operations"), (1, 9, 11.1));
+    // The one webhook, delivered.
+    assert_eq!(count(totals, "notifications"), (1, 1, 100.0));
+    // 35 documented responses of the operations and 3 of the webhook; 200 of getAccount and
+    // the receiver's 200 answered.
+    assert_eq!(count(totals, "statuses"), (2, 38, 5.3));
+    // 13 parameters; the path's account_id of getAccount (x-idempotency-key never sent).
+    assert_eq!(count(totals, "parameters"), (1, 13, 7.7));
+
+    let get = operation(&report, "getAccount");
+    assert_eq!(get["exchanges"], 2);
+    assert_eq!(hits(get, "status", "", "200", ""), 2);
+    // Hit with 200, never with 404: the 404 is a gap.
+    assert_eq!(hits(get, "status", "", "404", ""), 0);
+    assert_eq!(hits(get, "parameter", "", "path:account_id", ""), 2);
+    assert_eq!(
+        hits(get, "response-member", "response 200", "/status", ""),
+        2
+    );
+    assert_eq!(
+        hits(get, "response-member", "response 200", "/balance", ""),
+        2
+    );
+    assert_eq!(hits(get, "response-member", "response 200", "/iban", ""), 0);
+    // Enum values: each one seen is covered, the others listed.
+    assert_eq!(
+        hits(get, "enum-value", "response 200", "/status", "ACTIVE"),
+        2
+    );
+    assert_eq!(
+        hits(get, "enum-value", "response 200", "/status", "CLOSED"),
+        0
+    );
+    assert_eq!(
+        hits(
+            get,
+            "enum-value",
+            "response 200",
+            "/account_type",
+            "CHECKING"
+        ),
+        1
+    );
+    assert_eq!(
+        hits(
+            get,
+            "enum-value",
+            "response 200",
+            "/account_type",
+            "SAVINGS"
+        ),
+        1
+    );
+    assert_eq!(
+        hits(
+            get,
+            "enum-value",
+            "response 200",
+            "/account_type",
+            "INVESTMENT"
+        ),
+        0
+    );
+    assert_eq!(count(&get["totals"], "statuses"), (1, 4, 25.0));
+
+    let hook = operation(&report, "incomingTransfer");
+    assert_eq!(hook["kind"], "notification");
+    assert_eq!(hits(hook, "notification", "", "", ""), 1);
+    assert_eq!(
+        hits(
+            hook,
+            "request-member",
+            "notification",
+            "/amount/currency",
+            ""
+        ),
+        1
+    );
+    assert_eq!(
+        hits(hook, "request-member", "notification", "/sender", ""),
+        0
+    );
+    assert_eq!(
+        hits(hook, "enum-value", "notification", "/status", "COMPLETED"),
+        1
+    );
+    assert_eq!(
+        hits(hook, "enum-value", "notification", "/status", "PENDING"),
+        0
+    );
+    assert_eq!(
+        hits(hook, "response-member", "reply 200", "/received", ""),
+        1
+    );
+    assert_eq!(hits(hook, "status", "", "400", ""), 0);
+
+    let never = operation(&report, "createAccount");
+    assert_eq!(never["exchanges"], 0);
+    assert_eq!(count(&never["totals"], "overall").0, 0);
+
+    // The overall figure is every item together.
+    let (covered, total, percent) = count(totals, "overall");
+    let sum = |field: &str| -> u64 {
+        [
+            "operations",
+            "notifications",
+            "statuses",
+            "parameters",
+            "request_members",
+            "response_members",
+            "enum_values",
+        ]
+        .iter()
+        .map(|c| totals[c][field].as_u64().expect("count"))
+        .sum()
+    };
+    assert_eq!((covered, total), (sum("covered"), sum("total")));
+    assert_eq!(
+        percent,
+        (covered as f64 * 1000.0 / total as f64).round() / 10.0
+    );
+
+    // The text lists the gaps an operation shows.
+    let text = coverage(&[&file]);
+    assert_code(&text, 0);
+    assert!(
+        text.stdout
+            .contains("  operations                1      9    11.1%"),
+        "{}",
+        text.stdout
+    );
+    let get_section = text
+        .stdout
+        .split("\ngetAccount — ")
+        .nth(1)
+        .expect("getAccount section");
+    let get_section = get_section.split("\n\n").next().unwrap_or_default();
+    assert!(get_section.starts_with("GET /banking/accounts/{account_id} — 2 exchanges"));
+    assert!(get_section.contains("\n    status 404\n"), "{get_section}");
+    assert!(!get_section.contains("\n    status 200\n"), "{get_section}");
+    assert!(get_section.contains("\n    enum value response 200 /status = CLOSED\n"));
+    assert!(!get_section.contains("= ACTIVE"), "{get_section}");
+}
+
+/// Numbers in the HTML's totals table: `data-…` attributes of each row.
+fn html_totals(html: &str) -> Vec<(String, u64, u64, f64)> {
+    let table = html
+        .split("<table id=\"totals\">")
+        .nth(1)
+        .and_then(|rest| rest.split("</table>").next())
+        .expect("totals table");
+    let attribute = |row: &str, name: &str| -> String {
+        row.split(&format!("{name}=\""))
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .unwrap_or_else(|| panic!("no {name} in {row}"))
+            .to_string()
+    };
+    table
+        .split("<tr data-category")
+        .skip(1)
+        .map(|row| {
+            let row = format!("data-category{row}");
+            // The visible cells say the same as the attributes.
+            let covered: u64 = attribute(&row, "data-covered").parse().expect("covered");
+            let total: u64 = attribute(&row, "data-total").parse().expect("total");
+            let percent: f64 = attribute(&row, "data-percent").parse().expect("percent");
+            assert!(
+                row.contains(&format!("<td class=\"n\">{covered}</td><td class=\"n\">{total}</td><td class=\"n\">{percent:.1}%</td>")),
+                "{row}"
+            );
+            (attribute(&row, "data-category"), covered, total, percent)
+        })
+        .collect()
+}
+
+#[test]
+fn the_html_page_is_self_contained_and_has_the_totals_of_the_json() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let json = report(&["--format", "json", &file]);
+    let page = dir.path().join("coverage.html");
+    let run = coverage(&[
+        "--format",
+        "html",
+        "-o",
+        page.to_str().expect("path"),
+        &file,
+    ]);
+    assert_code(&run, 0);
+    assert_eq!(run.stdout, "");
+    let html = std::fs::read_to_string(&page).expect("page written");
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<style>"));
+    for external in [
+        "<script", "<link", "src=", "http://", "https://", "@import", "url(",
+    ] {
+        assert!(!html.contains(external), "the page refers to {external}");
+    }
+    assert!(!html.contains(PUBLIC_KEY) && !html.contains(SECRET_KEY));
+    let rows = html_totals(&html);
+    let names = [
+        ("operations", "operations"),
+        ("notifications", "notifications"),
+        ("statuses", "statuses"),
+        ("parameters", "parameters"),
+        ("request members", "request_members"),
+        ("response members", "response_members"),
+        ("enum values", "enum_values"),
+        ("overall", "overall"),
+    ];
+    assert_eq!(rows.len(), names.len());
+    for ((label, covered, total, percent), (html_name, json_name)) in rows.iter().zip(names) {
+        assert_eq!(label, html_name);
+        assert_eq!(
+            (*covered, *total, *percent),
+            count(&json["totals"], json_name),
+            "{label}"
+        );
+    }
+    // A table per operation and webhook.
+    assert_eq!(html.matches("<table class=\"operation\">").count(), 10);
+}
+
+#[test]
+fn min_coverage_fails_the_run_below_the_percentage() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let json = report(&["--format", "json", &file]);
+    let overall = json["totals"]["overall"]["percent"]
+        .as_f64()
+        .expect("percent");
+    assert!(overall > 1.0 && overall < 50.0, "{overall}");
+    let below = coverage(&["--min-coverage", "50", &file]);
+    assert_code(&below, 1);
+    assert!(
+        below.stderr.contains("is below --min-coverage 50"),
+        "{}",
+        below.stderr
+    );
+    assert!(
+        below.stdout.contains("specval: "),
+        "the report is still written"
+    );
+    assert_code(&coverage(&["--min-coverage", "1", &file]), 0);
+    assert_code(&coverage(&["--min-coverage", "0", &file]), 0);
+    let exact = format!("{overall}");
+    // The exact ratio is compared: the rounded figure may be a hair above it.
+    let at = coverage(&["--min-coverage", &exact, &file]);
+    assert!(at.code == 0 || at.code == 1);
+    // Not a percentage: a usage error.
+    assert_code(&coverage(&["--min-coverage", "101", &file]), 2);
+    // An input that cannot be read wins: 2, whatever the coverage.
+    let missing = dir.path().join("missing.jsonl");
+    assert_code(
+        &coverage(&[
+            "--min-coverage",
+            "0",
+            &file,
+            missing.to_str().expect("path"),
+        ]),
+        2,
+    );
+}
+
+#[test]
+fn a_har_gives_the_same_tally_as_the_same_exchanges_in_json_lines() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lines = capture(&dir);
+    let har = write(&dir, "traffic.har", &har(&records()));
+    let mut from_lines = report(&["--format", "json", &lines]);
+    let mut from_har = report(&["--format", "json", &har]);
+    assert_eq!(from_har["exchanges"], 4);
+    for report in [&mut from_lines, &mut from_har] {
+        report["inputs"] = Value::Null;
+    }
+    assert_eq!(from_lines, from_har);
+}
+
+#[test]
+fn an_empty_input_is_an_error_unless_allowed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let empty = write(&dir, "empty.jsonl", "");
+    let run = coverage(&["--format", "json", &empty]);
+    assert_code(&run, 1);
+    assert!(run.stderr.contains("no exchanges"), "{}", run.stderr);
+    let json: Value = serde_json::from_str(&run.stdout).expect("the report is still written");
+    assert_eq!(json["exchanges"], 0);
+    assert_eq!(count(&json["totals"], "overall").0, 0);
+    let allowed = coverage(&["--allow-empty", &empty]);
+    assert_code(&allowed, 0);
+    assert_eq!(allowed.stderr, "");
+    // With other traffic beside it, the empty one still fails the run.
+    let file = capture(&dir);
+    assert_code(&coverage(&[&file, &empty]), 1);
+    let har = write(
+        &dir,
+        "empty.har",
+        r#"{"log": {"version": "1.2", "entries": []}}"#,
+    );
+    assert_code(&coverage(&[&har]), 1);
+    assert_code(&coverage(&["--allow-empty", &har]), 0);
+}
+
+#[test]
+fn an_unreadable_spec_exits_2() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(["coverage", "--spec", "no/such/spec.yaml", &file])
+        .current_dir(root())
+        .output()
+        .expect("specval runs");
+    assert_eq!(output.status.code(), Some(2));
+}
+
+#[test]
+fn the_report_is_deterministic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let mut reversed = records();
+    reversed.reverse();
+    let other = write(&dir, "reversed.jsonl", &jsonl(&reversed));
+    for format in ["text", "json", "html"] {
+        let first = coverage(&["--format", format, &file]);
+        let again = coverage(&["--format", format, &file]);
+        assert_eq!(first.stdout, again.stdout, "{format}");
+        // The order of the exchanges does not matter either (bar the input's name).
+        let swapped = coverage(&["--format", format, &other]);
+        assert_eq!(
+            first.stdout.replace(&file, "X"),
+            swapped.stdout.replace(&other, "X"),
+            "{format}"
+        );
+    }
+}
