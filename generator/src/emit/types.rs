@@ -81,6 +81,9 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut in_fence = false;
     // The column of the current list item's text, while its paragraph goes on.
     let mut item_text: Option<usize> = None;
+    // The column of the last list item's text, across blank lines: an indented paragraph
+    // after one belongs to the item, and clippy wants it at that column.
+    let mut list_column: Option<usize> = None;
     // Inside a block quote, whose lazy continuation lines get their `>` written out.
     let mut in_quote = false;
     docs.lines()
@@ -123,11 +126,19 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
             if let Some(marker) = list_marker(line) {
                 let indent = indent.min(3);
                 item_text = Some(indent + marker);
+                list_column = item_text;
                 return format!(" {}{line}", " ".repeat(indent));
             }
-            match item_text {
-                Some(column) => format!(" {}{line}", " ".repeat(column)),
-                None => format!(" {}{line}", " ".repeat(indent.min(3))),
+            match (item_text, list_column) {
+                (Some(column), _) => format!(" {}{line}", " ".repeat(column)),
+                (None, Some(column)) if indent > 0 => {
+                    item_text = Some(column);
+                    format!(" {}{line}", " ".repeat(column))
+                }
+                _ => {
+                    list_column = None;
+                    format!(" {}{line}", " ".repeat(indent.min(3)))
+                }
             }
         })
         .collect()
@@ -172,6 +183,24 @@ mod tests {
                 "     continued",
                 "",
                 " After the list.",
+            ]
+        );
+    }
+
+    /// Linode's shape: an indented block after a blank line inside a list item was indented
+    /// past the item's text (clippy's `doc_overindented_list_items`).
+    #[test]
+    fn an_indented_paragraph_after_a_blank_line_in_a_list_item_keeps_to_its_text() {
+        let docs = "- Upload with PUT. For example:\n\n      curl -v \\\n        -H x\n\nAfter.";
+        assert_eq!(
+            doc_lines(docs),
+            vec![
+                " - Upload with PUT. For example:",
+                "",
+                "   curl -v \\",
+                "   -H x",
+                "",
+                " After.",
             ]
         );
     }

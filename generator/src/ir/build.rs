@@ -217,6 +217,7 @@ impl<'a> Builder<'a> {
             tag_features: None,
         };
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
+        mark_null_accepting_unions(&mut api);
         self.repair_contract(&mut api);
         for (pointer, message) in renamed {
             self.warn(&pointer, message);
@@ -1029,6 +1030,35 @@ fn admits_null(map: &Map<String, Value>) -> bool {
                 .and_then(Value::as_array)
                 .is_some_and(|branches| branches.iter().any(is_null_schema))
         })
+}
+
+/// A field whose union has an alternative that accepts null (`anyOf: [{type: object,
+/// nullable: true}, {$ref: …}]`, DigitalOcean's shape) is nullable: as an optional field it
+/// must tell a null apart from an absent member, or a round trip drops `"droplet": null`.
+fn mark_null_accepting_unions(api: &mut Api) {
+    let accepts_null: std::collections::HashSet<String> = api
+        .types
+        .iter()
+        .filter(|def| match &def.kind {
+            TypeKind::Union(union) => union.variants.iter().any(|variant| {
+                variant.facts.kinds.contains(&crate::ir::JsonKind::Null)
+                    || matches!(variant.ty, TypeRef::Nullable(_))
+            }),
+            _ => false,
+        })
+        .map(|def| def.name.clone())
+        .collect();
+    for def in &mut api.types {
+        if let TypeKind::Struct(object) = &mut def.kind {
+            for field in &mut object.fields {
+                if let TypeRef::Named(name) = &field.ty
+                    && accepts_null.contains(name)
+                {
+                    field.nullable = true;
+                }
+            }
+        }
+    }
 }
 
 fn wrap_nullable(ty: TypeRef, nullable: bool) -> TypeRef {
