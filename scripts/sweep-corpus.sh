@@ -87,11 +87,18 @@ for doc in "${documents[@]}"; do
       else
         report="$work/$crate.unions.jsonl"
         rm -f "$report"
+        test_status=0
         (cd "$dir" && SPECGEN_UNION_REPORT="$report" cargo test --lib -- --show-output \
-            >"$work/$crate.test.log" 2>&1)
+            >"$work/$crate.test.log" 2>&1) || test_status=$?
         passed=$(sed -n 's/.*specgen examples: \([0-9]*\) round-tripped.*/\1/p' "$work/$crate.test.log" | head -1)
         count=$(grep -o 'round_trip::<' "$dir/crate/src/example_tests.rs" | wc -l)
-        if [ -z "$passed" ]; then
+        # The verdict is cargo's exit status; the counts only say how far it got.
+        if [ "$test_status" -ne 0 ]; then
+          passed=${passed:-0}
+          failed=$(sed -n 's/^\([0-9]*\) failure(s) among the \([0-9]*\) examples.*/\1/p' "$work/$crate.test.log" | head -1)
+          [ -n "$failed" ] && passed=$((count - failed))
+          trips="$passed/$count FAIL"
+        elif [ -z "$passed" ]; then
           failed=$(sed -n 's/^\([0-9]*\) failure(s) among the \([0-9]*\) examples.*/\1/p' "$work/$crate.test.log" | head -1)
           passed=$((count - ${failed:-$count}))
           trips="$passed/$count FAIL"

@@ -22,6 +22,8 @@ pub mod drift;
 pub mod examples;
 pub mod exchange;
 pub mod finding;
+#[cfg(feature = "tower")]
+pub mod layer;
 pub mod output;
 pub mod read;
 pub mod report;

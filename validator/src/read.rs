@@ -744,7 +744,7 @@ fn split_target(target: &str) -> Result<(String, Option<&str>), String> {
 
 /// Parses a query string into decoded pairs (`application/x-www-form-urlencoded` rules:
 /// `+` is a space; a name without `=` has an empty value; empty pieces are skipped).
-fn parse_query(query: &str) -> Vec<(String, String)> {
+pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
     query
         .split('&')
         .filter(|piece| !piece.is_empty())
