@@ -583,6 +583,9 @@ struct Api {
     probe_client: Client,
     /// For requests the typed client cannot express.
     http: reqwest::Client,
+    /// What specval's tower layer (report mode) around `server` found: the service must stay
+    /// inside its own contract on every valid request the tests send it, checked live.
+    live_findings: Arc<Mutex<Vec<String>>>,
 }
 
 impl Api {
@@ -591,7 +594,24 @@ impl Api {
     async fn start_with(probe_recorder: HarRecorder) -> Self {
         let service = InMemoryService::new();
         let recorder = HarRecorder::new().label("api");
-        let server = Server::start(server::router(service.clone()).layer(recorder.layer())).await;
+        let live_findings = Arc::new(Mutex::new(Vec::new()));
+        let sink = live_findings.clone();
+        let contract = specval::Contract::embedded().expect("specval's embedded contract");
+        let checked =
+            specval::layer::ContractLayer::new(Arc::new(contract)).on_finding(move |finding| {
+                sink.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(format!(
+                        "{} {}: {}",
+                        finding.rule, finding.pointer, finding.message
+                    ));
+            });
+        let server = Server::start(
+            server::router(service.clone())
+                .layer(recorder.layer())
+                .layer(checked),
+        )
+        .await;
         let probes =
             Server::start(server::router(service.clone()).layer(probe_recorder.layer())).await;
         let client = Client::builder(format!("{}/v1", server.origin()), credentials())
@@ -613,6 +633,7 @@ impl Api {
             probe_recorder,
             probe_client,
             http: reqwest::Client::new(),
+            live_findings,
         }
     }
 
@@ -623,10 +644,15 @@ impl Api {
     async fn stop(self) {
         self.probes.stop().await;
         self.server.stop().await;
-    }
-
-    fn base(&self) -> String {
-        format!("{}/v1", self.server.origin())
+        let findings = self
+            .live_findings
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        assert!(
+            findings.is_empty(),
+            "the service left its contract on valid traffic (specval's layer, live):\n{}",
+            findings.join("\n")
+        );
     }
 
     /// The base URL of the probe server.
@@ -2223,7 +2249,8 @@ async fn a_405_names_the_allowed_methods() {
     ] {
         let response = api
             .http
-            .request(method.clone(), format!("{}{path}", api.base()))
+            // A method the path does not have is off the contract: the probe server takes it.
+            .request(method.clone(), format!("{}{path}", api.probe_base()))
             .header("public-api-key", PUBLIC_KEY)
             .header("private-secret-key", SECRET_KEY)
             .send()
