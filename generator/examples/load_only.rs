@@ -4,6 +4,10 @@
 //!
 //! `cargo run --release -p specgen --example load_only -- SPEC`
 
+/// The allocator `specgen` itself uses, so the two load alike.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     let Some(path) = std::env::args_os().nth(1) else {
         eprintln!("usage: load_only SPEC");

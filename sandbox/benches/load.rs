@@ -16,6 +16,7 @@
 //! | `typed` | a plain axum route with typed extractors (`Path<Uuid>`, `Json<CreateEntityRequest>`) answering `Json(model)`: what a hand-written server does, without contract checks |
 //! | `generated` | the generated router (`orchestration_api::server::router`) over a stub `Api` that answers a clone of the same prebuilt model: the router's checks and (de)serialisation, no state machine |
 //! | `sandbox` | [`sandbox::Sandbox::router`]: the generated router, the in-memory state machine, the control API routes and the request-log middleware (no tracing subscriber is installed, so the log lines are disabled) |
+//! | `sandbox+layer` | `sandbox` behind `specval::layer::ContractLayer` in report mode: every exchange also checked against the contract as `specval check` would |
 //!
 //! Every server is driven the same way: `LOAD_CONNECTIONS` keep-alive HTTP/1.1 connections
 //! (hyper's client connections, `TCP_NODELAY`), `LOAD_WARMUP` requests first, then
@@ -63,7 +64,7 @@
 //! | `LOAD_PIN` | 0 | 1: server on core 0, load generator on core 1 |
 //! | `LOAD_TIME_LIMIT_SECS` | 60 | longest measurement |
 //! | `LOAD_ROUTES` | `get,post` | which routes |
-//! | `LOAD_SERVERS` | `bare,bare-json,typed,generated,sandbox` | which servers (`bare` is needed for ratios) |
+//! | `LOAD_SERVERS` | `bare,bare-json,typed,generated,sandbox,sandbox+layer` | which servers (`bare` is needed for ratios) |
 //! | `LOAD_SERVE_SECS` | unset | set: no measurement; serve `bare`, `bare-json`, `generated` and the sandbox for an external load generator (see [`serve_for_external`]) |
 
 use std::fmt::Write as _;
@@ -205,15 +206,17 @@ enum Kind {
     Typed,
     Generated,
     Sandbox,
+    SandboxLayer,
 }
 
 impl Kind {
-    const ALL: [Kind; 5] = [
+    const ALL: [Kind; 6] = [
         Kind::Bare,
         Kind::BareJson,
         Kind::Typed,
         Kind::Generated,
         Kind::Sandbox,
+        Kind::SandboxLayer,
     ];
 
     fn parse(text: &str) -> Option<Self> {
@@ -227,6 +230,7 @@ impl Kind {
             Self::Typed => "typed",
             Self::Generated => "generated",
             Self::Sandbox => "sandbox",
+            Self::SandboxLayer => "sandbox+layer",
         }
     }
 }
@@ -563,14 +567,25 @@ fn router_for(kind: Kind, route: Route, fixtures: &Fixtures) -> Router {
             account: fixtures.account.clone(),
             entity: fixtures.entity.clone(),
         }))),
-        Kind::Sandbox => match route {
-            Route::Get => fixtures.get_sandbox.router(),
-            // A fresh sandbox for every POST measurement: its entities and idempotency keys
-            // start empty, so every measurement sees the same state.
-            Route::Post => Sandbox::new(SandboxOptions::default())
-                .expect("sandbox")
-                .router(),
-        },
+        Kind::Sandbox => sandbox_router(route, fixtures),
+        // The sandbox behind specval's tower layer in report mode: what checking every live
+        // exchange against the contract costs.
+        Kind::SandboxLayer => {
+            let contract = specval::Contract::embedded().expect("specval's embedded contract");
+            sandbox_router(route, fixtures)
+                .layer(specval::layer::ContractLayer::new(Arc::new(contract)))
+        }
+    }
+}
+
+fn sandbox_router(route: Route, fixtures: &Fixtures) -> Router {
+    match route {
+        Route::Get => fixtures.get_sandbox.router(),
+        // A fresh sandbox for every POST measurement: its entities and idempotency keys
+        // start empty, so every measurement sees the same state.
+        Route::Post => Sandbox::new(SandboxOptions::default())
+            .expect("sandbox")
+            .router(),
     }
 }
 
@@ -850,7 +865,7 @@ async fn check(
         kind.name(),
         route.label()
     );
-    if kind == Kind::Sandbox && route == Route::Post {
+    if matches!(kind, Kind::Sandbox | Kind::SandboxLayer) && route == Route::Post {
         // Fresh ids and timestamps, of the same length.
         assert_eq!(body.len(), expected.len(), "sandbox POST body: {body:?}");
     } else {
@@ -1020,7 +1035,9 @@ fn report(settings: &Settings, results: &Results) -> String {
                 format_ratio(p99_ratio),
                 format_ratio(cpu_ratio),
             );
-            if matches!(kind, Kind::Generated | Kind::Sandbox) && throughput_ratio.is_finite() {
+            if matches!(kind, Kind::Generated | Kind::Sandbox | Kind::SandboxLayer)
+                && throughput_ratio.is_finite()
+            {
                 let mut verdict = format!(
                     "{} {}: {:.2} of bare's req/s ({}), CPU ratio {:.2}",
                     route.label(),
