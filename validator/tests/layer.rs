@@ -450,6 +450,22 @@ async fn a_body_within_the_limit_in_chunks_is_checked_and_passed_on_whole() {
 #[derive(Clone, Default)]
 struct Captured(Arc<Mutex<Vec<u8>>>);
 
+/// The buffer every log line of this test binary goes to, from the first call on.
+fn captured_logs() -> &'static Captured {
+    static LOGS: std::sync::OnceLock<Captured> = std::sync::OnceLock::new();
+    LOGS.get_or_init(|| {
+        let captured = Captured::default();
+        let writer = captured.clone();
+        let subscriber = tracing_subscriber::fmt()
+            .with_ansi(false)
+            .with_max_level(tracing::Level::TRACE)
+            .with_writer(move || writer.clone())
+            .finish();
+        tracing::subscriber::set_global_default(subscriber).expect("one global subscriber");
+        captured
+    })
+}
+
 impl Write for Captured {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         self.0.lock().unwrap().extend_from_slice(buf);
@@ -463,15 +479,10 @@ impl Write for Captured {
 
 #[tokio::test]
 async fn credential_values_never_appear_in_findings_logs_or_answers() {
-    let captured = Captured::default();
-    let writer = captured.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_ansi(false)
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .finish();
-    // The test runs on one thread (tokio's default for tests), so the subscriber sees all.
-    let _guard = tracing::subscriber::set_default(subscriber);
+    // A global subscriber: the layer may log from another thread than the test's (a scoped
+    // one then misses it, and its callsites' interest can be cached as never), and the logs of
+    // the other tests of this binary are checked for credentials too.
+    let captured = captured_logs();
     let mut answers = Vec::new();
     bounded(async {
         let collected = Collected::default();
