@@ -16,6 +16,14 @@ const PASSES: usize = 8;
 /// Removes from `schema` the keywords that make it invalid against the JSON Schema 2020-12
 /// meta-schema. Returns the JSON pointer (relative to `schema`) and the reason of each removal.
 pub(super) fn repair(schema: &mut Value) -> Vec<(String, String)> {
+    if !matches!(schema, Value::Object(_) | Value::Bool(_)) {
+        // Not a schema at all (`Name: "object"`): nothing of it can be kept.
+        let message = format!(
+            "a schema must be an object or a boolean, not {schema}; the contract accepts any value here"
+        );
+        *schema = Value::Bool(true);
+        return vec![(String::new(), message)];
+    }
     let mut removed = repair_keywords(schema);
     let mut path = Vec::new();
     repair_patterns(schema, &mut path, &mut removed);
@@ -316,6 +324,15 @@ fn resolve_mut<'v>(value: &'v mut Value, path: &[String]) -> Option<&'v mut Valu
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_value_that_is_not_a_schema_becomes_true() {
+        let mut schema = serde_json::json!("object");
+        let removed = super::repair(&mut schema);
+        assert_eq!(schema, serde_json::json!(true));
+        assert_eq!(removed.len(), 1);
+        assert!(removed[0].1.contains("not \"object\""), "{removed:?}");
+    }
+
     use super::repair;
     use serde_json::json;
 
