@@ -867,3 +867,17 @@ fn generate_refuses_a_directory_it_did_not_write() {
     assert_eq!(sandbox.snapshot(), before);
     assert!(Path::new(&mine.join("src").join("lib.rs")).exists());
 }
+
+/// Found by the loader fuzz run: a `security` list with an entry that is not an object put
+/// the error at the wrong index, a place not in the document, so without line and column.
+#[test]
+fn an_undeclared_scheme_after_an_entry_that_is_not_an_object_is_placed() {
+    assert_refused(
+        "security-index.yaml",
+        "openapi: 3.1.0\ninfo: {title: S, version: '1'}\nsecurity:\n  - just text\n  - missing: []\npaths: {}\n",
+        &[
+            "#/security/1/missing: security names the scheme 'missing'",
+            "(line 5, column",
+        ],
+    );
+}

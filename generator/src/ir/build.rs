@@ -817,8 +817,14 @@ impl<'a> Builder<'a> {
             .doc
             .pointer("#/components/securitySchemes")
             .and_then(as_object);
-        for (index, requirement) in requirements.iter().enumerate() {
-            for name in requirement {
+        // Indices of the document's own list (entries that are not objects are skipped
+        // above, so the requirements' own positions could point elsewhere).
+        let entries = value.and_then(Value::as_array).into_iter().flatten();
+        for (index, requirement) in entries.enumerate() {
+            let Some(requirement) = requirement.as_object() else {
+                continue;
+            };
+            for name in requirement.keys() {
                 if !declared.is_some_and(|schemes| schemes.contains_key(name)) {
                     return Err(spec_error(
                         self.doc,
