@@ -610,6 +610,49 @@ pub struct ServerVariable {
 }
 
 impl Api {
+    /// Adds to `seen` the names of the types `ty` refers to; with `deep`, also those they are
+    /// built of (fields, alternatives, wrapped types), each once.
+    pub fn collect_named(
+        &self,
+        ty: &TypeRef,
+        deep: bool,
+        seen: &mut std::collections::BTreeSet<String>,
+    ) {
+        match ty {
+            TypeRef::Named(name) => {
+                if !seen.insert(name.clone()) || !deep {
+                    return;
+                }
+                let Some(def) = self.type_named(name) else {
+                    return;
+                };
+                match &def.kind {
+                    TypeKind::Struct(object) => {
+                        for field in &object.fields {
+                            self.collect_named(&field.ty, deep, seen);
+                        }
+                        if let Additional::Typed(value) = &object.additional {
+                            self.collect_named(value, deep, seen);
+                        }
+                    }
+                    TypeKind::Union(union) => {
+                        for variant in &union.variants {
+                            self.collect_named(&variant.ty, deep, seen);
+                        }
+                    }
+                    TypeKind::Newtype(inner) | TypeKind::Alias(inner) => {
+                        self.collect_named(inner, deep, seen)
+                    }
+                    TypeKind::Enum(_) => {}
+                }
+            }
+            TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+                self.collect_named(inner, deep, seen)
+            }
+            TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+        }
+    }
+
     /// The type with this Rust name.
     pub fn type_named(&self, name: &str) -> Option<&TypeDef> {
         self.types.iter().find(|t| t.name == name)

@@ -27,7 +27,7 @@ use super::{GeneratedFile, rust_file};
 use crate::error::{Error, Result};
 use crate::examples::Site;
 use crate::ir::build::component_target;
-use crate::ir::{Additional, Api, TypeKind, TypeRef};
+use crate::ir::{Api, TypeKind, TypeRef};
 
 /// The examples test file: a row per example that is valid against its schema; the others
 /// are named in the file's documentation with the reason. `None` when nothing is testable.
@@ -198,42 +198,9 @@ fn component_file(schema: &Value) -> Option<String> {
 
 /// Names of the types reachable from `roots`, sorted.
 fn reachable(api: &Api, roots: &[TypeRef]) -> BTreeSet<String> {
-    fn visit(ty: &TypeRef, api: &Api, seen: &mut BTreeSet<String>) {
-        match ty {
-            TypeRef::Named(name) => {
-                if !seen.insert(name.clone()) {
-                    return;
-                }
-                let Some(def) = api.type_named(name) else {
-                    return;
-                };
-                match &def.kind {
-                    TypeKind::Struct(object) => {
-                        for field in &object.fields {
-                            visit(&field.ty, api, seen);
-                        }
-                        if let Additional::Typed(value) = &object.additional {
-                            visit(value, api, seen);
-                        }
-                    }
-                    TypeKind::Union(union) => {
-                        for variant in &union.variants {
-                            visit(&variant.ty, api, seen);
-                        }
-                    }
-                    TypeKind::Newtype(inner) | TypeKind::Alias(inner) => visit(inner, api, seen),
-                    TypeKind::Enum(_) => {}
-                }
-            }
-            TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
-                visit(inner, api, seen)
-            }
-            TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
-        }
-    }
     let mut seen = BTreeSet::new();
     for root in roots {
-        visit(root, api, &mut seen);
+        api.collect_named(root, true, &mut seen);
     }
     seen
 }

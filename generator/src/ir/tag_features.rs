@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToKebabCase;
 
-use super::{Additional, Api, Operation, StatusSpec, TypeKind, TypeRef};
+use super::{Api, Operation, StatusSpec, TypeRef};
 
 /// Which feature each operation and type is behind.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -29,7 +29,7 @@ impl TagFeatures {
     /// them are gated: an example or a check of `ty` compiles with all of these on.
     pub fn of_type(&self, api: &Api, ty: &TypeRef) -> Vec<BTreeSet<String>> {
         let mut named = BTreeSet::new();
-        collect(api, ty, &mut named, false);
+        api.collect_named(ty, false, &mut named);
         named
             .into_iter()
             .filter_map(|name| self.types.get(&name).cloned())
@@ -63,7 +63,7 @@ pub fn assign(api: &Api) -> TagFeatures {
     for (op, feature) in api.operations.iter().zip(&operations) {
         let mut named = BTreeSet::new();
         for ty in operation_types(op) {
-            collect(api, ty, &mut named, true);
+            api.collect_named(ty, true, &mut named);
         }
         for name in named {
             used_by.entry(name).or_default().insert(feature.clone());
@@ -73,7 +73,7 @@ pub fn assign(api: &Api) -> TagFeatures {
     let mut always = BTreeSet::new();
     for hook in &api.webhooks {
         for ty in operation_types(&hook.operation) {
-            collect(api, ty, &mut always, true);
+            api.collect_named(ty, true, &mut always);
         }
     }
     for op in &api.operations {
@@ -84,7 +84,7 @@ pub fn assign(api: &Api) -> TagFeatures {
                 StatusSpec::Default => false,
             };
             if let (true, Some(body)) = (error, &response.body) {
-                collect(api, &body.ty, &mut always, true);
+                api.collect_named(&body.ty, true, &mut always);
             }
         }
     }
@@ -112,41 +112,4 @@ fn operation_types(op: &Operation) -> impl Iterator<Item = &TypeRef> {
                 .iter()
                 .filter_map(|response| response.body.as_ref().map(|body| &body.ty)),
         )
-}
-
-/// Adds to `seen` the named types `ty` refers to; with `deep`, also those they are built of.
-fn collect(api: &Api, ty: &TypeRef, seen: &mut BTreeSet<String>, deep: bool) {
-    match ty {
-        TypeRef::Named(name) => {
-            if !seen.insert(name.clone()) || !deep {
-                return;
-            }
-            let Some(def) = api.type_named(name) else {
-                return;
-            };
-            match &def.kind {
-                TypeKind::Struct(object) => {
-                    for field in &object.fields {
-                        collect(api, &field.ty, seen, deep);
-                    }
-                    if let Additional::Typed(value) = &object.additional {
-                        collect(api, value, seen, deep);
-                    }
-                }
-                TypeKind::Union(union) => {
-                    for variant in &union.variants {
-                        collect(api, &variant.ty, seen, deep);
-                    }
-                }
-                TypeKind::Newtype(inner) | TypeKind::Alias(inner) => {
-                    collect(api, inner, seen, deep)
-                }
-                TypeKind::Enum(_) => {}
-            }
-        }
-        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
-            collect(api, inner, seen, deep)
-        }
-        TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
-    }
 }
