@@ -59,20 +59,8 @@ enum Command {
         /// Show instance values in messages (masked by default). Credential headers are never shown.
         #[arg(long)]
         show_values: bool,
-        /// No progress bar, even on a terminal.
-        #[arg(long)]
-        quiet: bool,
-        /// Another base address the API is reached at, besides the spec's servers (repeatable):
-        /// requests are matched on the path after it, e.g. https://gw.example.com/payments/v1.
-        #[arg(long, value_name = "URL")]
-        base_url: Vec<String>,
-        /// Let an input without any exchange pass (by default an empty capture is a finding).
-        #[arg(long)]
-        allow_empty: bool,
-        /// The largest JSON Lines line or HAR entry read (bytes; K, M, G suffixes are 1024-based).
-        /// A larger one stops the reading of its input: a finding, and exit 2.
-        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
-        max_entry_size: usize,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Contract coverage of recorded traffic: which operations, statuses, parameters, body
     /// members, enum values and notifications it exercised, and which it never did.
@@ -91,18 +79,8 @@ enum Command {
         /// Exit 1 when the overall coverage is below this percentage (0 to 100).
         #[arg(long, value_name = "PCT", value_parser = percentage)]
         min_coverage: Option<f64>,
-        /// No progress bar, even on a terminal.
-        #[arg(long)]
-        quiet: bool,
-        /// Another base address the API is reached at (repeatable), as for check.
-        #[arg(long, value_name = "URL")]
-        base_url: Vec<String>,
-        /// Let an input without any exchange pass (by default it is an error, exit 1).
-        #[arg(long)]
-        allow_empty: bool,
-        /// The largest JSON Lines line or HAR entry read, as for check.
-        #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
-        max_entry_size: usize,
+        #[command(flatten)]
+        reading: Reading,
     },
     /// Checks every example of an OpenAPI document against the schema of the place it stands
     /// (`--spec`, default spec/openapi.yaml). Exit 1 when one contradicts its schema.
@@ -154,25 +132,15 @@ fn main() -> ExitCode {
             output,
             strict,
             show_values,
-            quiet,
-            allow_empty,
-            max_entry_size,
-            base_url,
+            reading,
         } => {
             let mut contract = contract;
-            contract.add_base_urls(&base_url);
-            let options = RunOptions {
-                check: CheckOptions {
-                    strict,
-                    show_values,
-                },
-                keep_outcomes: format == Format::Junit,
-                progress: !quiet,
-                allow_empty,
-                limits: specval::read::Limits {
-                    max_entry: max_entry_size,
-                },
+            contract.add_base_urls(&reading.base_url);
+            let check_options = CheckOptions {
+                strict,
+                show_values,
             };
+            let options = reading.run_options(check_options, format == Format::Junit);
             check(&contract, &files, format, output, options)
         }
         Command::Message {
@@ -185,25 +153,47 @@ fn main() -> ExitCode {
             format,
             output,
             min_coverage,
-            quiet,
-            base_url,
-            allow_empty,
-            max_entry_size,
+            reading,
         } => {
             let mut contract = contract;
-            contract.add_base_urls(&base_url);
-            let options = RunOptions {
-                check: CheckOptions::default(),
-                keep_outcomes: false,
-                progress: !quiet,
-                allow_empty,
-                limits: specval::read::Limits {
-                    max_entry: max_entry_size,
-                },
-            };
+            contract.add_base_urls(&reading.base_url);
+            let options = reading.run_options(CheckOptions::default(), false);
             coverage(&contract, &files, format, output, options, min_coverage)
         }
         Command::Examples { .. } => ExitCode::from(2),
+    }
+}
+
+/// How `check` and `coverage` read traffic.
+#[derive(Args)]
+struct Reading {
+    /// No progress bar, even on a terminal.
+    #[arg(long)]
+    quiet: bool,
+    /// Another base address the API is reached at, besides the spec's servers (repeatable):
+    /// requests are matched on the path after it, e.g. https://gw.example.com/payments/v1.
+    #[arg(long, value_name = "URL")]
+    base_url: Vec<String>,
+    /// Let an input without any exchange pass (by default an empty capture fails the run).
+    #[arg(long)]
+    allow_empty: bool,
+    /// The largest JSON Lines line or HAR entry read (bytes; K, M, G suffixes are 1024-based).
+    /// A larger one stops the reading of its input: a finding, and exit 2.
+    #[arg(long, value_name = "SIZE", default_value = "64M", value_parser = size)]
+    max_entry_size: usize,
+}
+
+impl Reading {
+    fn run_options(&self, check: CheckOptions, keep_outcomes: bool) -> RunOptions {
+        RunOptions {
+            check,
+            keep_outcomes,
+            progress: !self.quiet,
+            allow_empty: self.allow_empty,
+            limits: specval::read::Limits {
+                max_entry: self.max_entry_size,
+            },
+        }
     }
 }
 
