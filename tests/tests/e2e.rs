@@ -583,9 +583,18 @@ struct Api {
     probe_client: Client,
     /// For requests the typed client cannot express.
     http: reqwest::Client,
-    /// What specval's tower layer (report mode) around `server` found: the service must stay
-    /// inside its own contract on every valid request the tests send it, checked live.
+    /// specval watching the valid traffic live.
+    watch: ContractWatch,
+}
+
+/// What specval found on the valid traffic, live: the service must stay inside its own
+/// contract on every valid request the tests send it.
+struct ContractWatch {
+    /// Findings of specval's tower layer (report mode) around the server.
     live_findings: Arc<Mutex<Vec<String>>>,
+    /// specval's client-side checks on the typed client: every answer it receives must keep
+    /// the contract as the client sees it too.
+    client_checks: specval::client::ClientCheck,
 }
 
 impl Api {
@@ -596,16 +605,18 @@ impl Api {
         let recorder = HarRecorder::new().label("api");
         let live_findings = Arc::new(Mutex::new(Vec::new()));
         let sink = live_findings.clone();
-        let contract = specval::Contract::embedded().expect("specval's embedded contract");
-        let checked =
-            specval::layer::ContractLayer::new(Arc::new(contract)).on_finding(move |finding| {
-                sink.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push(format!(
-                        "{} {}: {}",
-                        finding.rule, finding.pointer, finding.message
-                    ));
-            });
+        let contract =
+            Arc::new(specval::Contract::embedded().expect("specval's embedded contract"));
+        let client_checks =
+            specval::client::ClientCheck::new(contract.clone()).source("e2e client");
+        let checked = specval::layer::ContractLayer::new(contract).on_finding(move |finding| {
+            sink.lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .push(format!(
+                    "{} {}: {}",
+                    finding.rule, finding.pointer, finding.message
+                ));
+        });
         let server = Server::start(
             server::router(service.clone())
                 .layer(recorder.layer())
@@ -617,6 +628,7 @@ impl Api {
         let client = Client::builder(format!("{}/v1", server.origin()), credentials())
             .timeout(Duration::from_secs(5))
             .retry(RetryPolicy::none())
+            .observe(client_checks.observer())
             .build()
             .expect("client");
         let probe_client = Client::builder(format!("{}/v1", probes.origin()), credentials())
@@ -633,7 +645,10 @@ impl Api {
             probe_recorder,
             probe_client,
             http: reqwest::Client::new(),
-            live_findings,
+            watch: ContractWatch {
+                live_findings,
+                client_checks,
+            },
         }
     }
 
@@ -644,6 +659,14 @@ impl Api {
     async fn stop(self) {
         self.probes.stop().await;
         self.server.stop().await;
+        self.watch.assert_kept();
+    }
+}
+
+impl ContractWatch {
+    /// The service stayed inside its contract on every valid request, as specval's layer saw
+    /// it on the server and its client checks saw it on the typed client.
+    fn assert_kept(&self) {
         let findings = self
             .live_findings
             .lock()
@@ -653,8 +676,20 @@ impl Api {
             "the service left its contract on valid traffic (specval's layer, live):\n{}",
             findings.join("\n")
         );
+        let seen_by_client = self.client_checks.findings();
+        assert!(
+            seen_by_client.is_empty(),
+            "the typed client received answers outside the contract (specval's client checks):\n{}",
+            seen_by_client
+                .iter()
+                .map(specval::client::describe)
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
+}
 
+impl Api {
     /// The base URL of the probe server.
     fn probe_base(&self) -> String {
         format!("{}/v1", self.probes.origin())
@@ -850,6 +885,12 @@ async fn api_and_notifications_flow() {
     receiver.stop().await;
     api.probes.stop().await;
     api.server.stop().await;
+    api.watch.assert_kept();
+    let observed = api.watch.client_checks.checked();
+    assert!(
+        observed > 30,
+        "the typed client's answers were checked: {observed} of them"
+    );
 
     // The notifications carry no credential (the document shows none).
     for entry in merchant_recorder.entries() {

@@ -112,3 +112,26 @@ pub(crate) fn shorten(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
         None => text.into(),
     }
 }
+
+/// Logs a finding with `tracing` at `warn` level under `target` (a literal, as `tracing` needs
+/// one), with its fields as the live checks (the tower layer, the client checks) document them.
+#[cfg(any(feature = "tower", feature = "client"))]
+macro_rules! warn_finding {
+    ($target:literal, $finding:expr) => {{
+        let finding: &$crate::finding::Finding = $finding;
+        tracing::warn!(
+            target: $target,
+            exchange = finding.exchange,
+            operation = finding.operation.as_deref().unwrap_or("-"),
+            part = ?finding.part,
+            pointer = %finding.pointer,
+            rule = %finding.rule,
+            schema_location = %finding.schema_location,
+            severity = ?finding.severity,
+            "{}",
+            finding.message
+        );
+    }};
+}
+#[cfg(any(feature = "tower", feature = "client"))]
+pub(crate) use warn_finding;

@@ -101,8 +101,9 @@ use tower::{Layer, Service};
 
 use crate::check::{self, CheckOptions};
 use crate::contract::Contract;
-use crate::exchange::{self, Exchange};
+use crate::exchange::Exchange;
 use crate::finding::{Finding, Part, Severity};
+use crate::http_exchange::{request_of, response_of};
 
 /// The default [`ContractLayer::body_limit`]: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
@@ -319,7 +320,12 @@ where
             let (parts, body) = request.into_parts();
             let (bytes, body) = buffer(body, shared.body_limit).await;
             let recorded = match bytes {
-                Buffered::Whole(bytes) => Some(request_of(&parts, &bytes)),
+                Buffered::Whole(bytes) => Some(request_of(
+                    &parts.method,
+                    &parts.uri,
+                    &parts.headers,
+                    &bytes,
+                )),
                 Buffered::TooLarge | Buffered::Failed => {
                     if matches!(bytes, Buffered::TooLarge) {
                         stats.skipped_for_size.fetch_add(1, Ordering::Relaxed);
@@ -372,7 +378,7 @@ where
                 }
                 Buffered::Failed => return Ok(http::Response::from_parts(parts, body)),
             };
-            exchange.response = Some(response_of(&parts, &bytes));
+            exchange.response = Some(response_of(parts.status, &parts.headers, &bytes));
             let outcome = check::check(&shared.contract, &exchange, shared.options);
             stats.checked.fetch_add(1, Ordering::Relaxed);
             shared.report(&outcome.findings);
@@ -401,18 +407,7 @@ impl Shared {
             .findings
             .fetch_add(findings.len() as u64, Ordering::Relaxed);
         for finding in findings {
-            tracing::warn!(
-                target: "specval::layer",
-                exchange = finding.exchange,
-                operation = finding.operation.as_deref().unwrap_or("-"),
-                part = ?finding.part,
-                pointer = %finding.pointer,
-                rule = %finding.rule,
-                schema_location = %finding.schema_location,
-                severity = ?finding.severity,
-                "{}",
-                finding.message
-            );
+            crate::finding::warn_finding!("specval::layer", finding);
             if let Some(sink) = &self.sink {
                 sink(finding);
             }
@@ -461,47 +456,6 @@ fn error_response<B: Body>(
         HeaderValue::from_static("application/json"),
     );
     response
-}
-
-/// The request half as the traffic readers record it: the method in capitals, the path as
-/// sent (percent-encoded), the query decoded, headers in order, the body's bytes.
-fn request_of(parts: &http::request::Parts, body: &Bytes) -> exchange::Request {
-    exchange::Request {
-        method: parts.method.as_str().to_ascii_uppercase(),
-        path: parts.uri.path().to_string(),
-        query: parts
-            .uri
-            .query()
-            .map(crate::read::parse_query)
-            .unwrap_or_default(),
-        headers: headers(&parts.headers),
-        body: body_of(body),
-        mime_type: None,
-    }
-}
-
-fn response_of(parts: &http::response::Parts, body: &Bytes) -> exchange::Response {
-    exchange::Response {
-        status: parts.status.as_u16(),
-        headers: headers(&parts.headers),
-        body: body_of(body),
-        mime_type: None,
-    }
-}
-
-fn headers(map: &HeaderMap) -> Vec<(String, String)> {
-    map.iter()
-        .map(|(name, value)| {
-            (
-                name.as_str().to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
-        })
-        .collect()
-}
-
-fn body_of(bytes: &Bytes) -> Option<exchange::Body> {
-    (!bytes.is_empty()).then(|| exchange::Body::Binary(bytes.to_vec()))
 }
 
 /// What buffering a body gave.

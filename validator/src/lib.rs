@@ -16,12 +16,16 @@
 //! tallies, from the same pass, which documented things the traffic exercised.
 
 pub mod check;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod contract;
 pub mod coverage;
 pub mod drift;
 pub mod examples;
 pub mod exchange;
 pub mod finding;
+#[cfg(feature = "http")]
+pub mod http_exchange;
 #[cfg(feature = "tower")]
 pub mod layer;
 pub mod output;

@@ -109,6 +109,20 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 credentials: Credentials,
                 http: ::reqwest::Client,
                 retry: RetryPolicy,
+                observer: Option<Observer>,
+            }
+
+            /// What [`ClientBuilder::observe`] is given.
+            type ObserveFn = dyn Fn(&::http::Request<Vec<u8>>, &::http::Response<Vec<u8>>) + Send + Sync;
+
+            /// The observer of a [`Client`]'s exchanges (a closure has no `Debug`).
+            #[derive(Clone)]
+            struct Observer(::std::sync::Arc<ObserveFn>);
+
+            impl ::std::fmt::Debug for Observer {
+                fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                    f.write_str("Observer")
+                }
             }
 
             /// Options of a [`Client`].
@@ -120,6 +134,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 connect_timeout: Option<Duration>,
                 retry: RetryPolicy,
                 http: Option<::reqwest::Client>,
+                observer: Option<Observer>,
             }
 
             impl ClientBuilder {
@@ -149,6 +164,19 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                     self
                 }
 
+                /// Calls `observer` with every exchange the client makes: each attempt's request
+                /// as sent and its answer once read in full (an attempt that fails in transport
+                /// has no answer and is not observed). Meant for tests that check the service's
+                /// answers against the contract, such as `specval::client::ClientCheck`. The
+                /// request carries the credentials: an observer must not log them.
+                pub fn observe(
+                    mut self,
+                    observer: impl Fn(&::http::Request<Vec<u8>>, &::http::Response<Vec<u8>>) + Send + Sync + 'static,
+                ) -> Self {
+                    self.observer = Some(Observer(::std::sync::Arc::new(observer)));
+                    self
+                }
+
                 /// The client.
                 ///
                 /// # Errors
@@ -175,6 +203,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                         credentials: self.credentials,
                         http,
                         retry: self.retry,
+                        observer: self.observer,
                     })
                 }
             }
@@ -186,6 +215,20 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 .remove(b'_')
                 .remove(b'.')
                 .remove(b'~');
+
+            /// A request as an observer sees it: what reqwest will send, body included (a
+            /// streamed body, which this client never makes, would be seen empty).
+            fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {
+                let body = request.body().and_then(|body| body.as_bytes()).unwrap_or_default();
+                let mut sent = ::http::Request::builder()
+                    .method(request.method().clone())
+                    .uri(request.url().as_str())
+                    .version(request.version())
+                    .body(body.to_vec())
+                    .ok()?;
+                *sent.headers_mut() = request.headers().clone();
+                Some(sent)
+            }
 
             /// A body read in full, with its status.
             struct Answer {
@@ -238,6 +281,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                         connect_timeout: None,
                         retry: RetryPolicy::default(),
                         http: None,
+                        observer: None,
                     }
                 }
 
@@ -256,13 +300,28 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                     let mut attempt = 0;
                     loop {
                         attempt += 1;
-                        let request = self.with_credentials(build(&self.http));
-                        let outcome = match request.send().await {
+                        let request = match self.with_credentials(build(&self.http)).build() {
+                            Ok(request) => request,
+                            // Nothing was sent: a bad base URL or header value, not a transport failure.
+                            Err(err) => return Err(ClientError::InvalidRequest(err.to_string())),
+                        };
+                        let sent = self.observer.as_ref().and_then(|_| observed_request(&request));
+                        let outcome = match self.http.execute(request).await {
                             Ok(response) => {
                                 let status = response.status();
                                 let retry_after = crate::retry::retry_after(status.as_u16(), response.headers());
+                                let head = sent.as_ref().map(|_| (response.version(), response.headers().clone()));
                                 match response.bytes().await {
-                                    Ok(body) => Ok(Answer { status, body: body.to_vec(), retry_after }),
+                                    Ok(body) => {
+                                        if let (Some(observer), Some(sent), Some((version, headers))) = (&self.observer, &sent, head) {
+                                            let mut answer = ::http::Response::new(body.to_vec());
+                                            *answer.status_mut() = status;
+                                            *answer.version_mut() = version;
+                                            *answer.headers_mut() = headers;
+                                            (observer.0)(sent, &answer);
+                                        }
+                                        Ok(Answer { status, body: body.to_vec(), retry_after })
+                                    }
                                     Err(err) => Err(err),
                                 }
                             }

@@ -1,0 +1,58 @@
+//! Live `http` messages as the [`Exchange`](crate::exchange::Exchange) halves the traffic
+//! readers build, so live traffic (the tower layer, the client-side checks) is judged by the
+//! same checks as recorded traffic.
+
+use http::HeaderMap;
+
+use crate::exchange;
+
+/// The request half as the traffic readers record it: the method in capitals, the path as
+/// sent (percent-encoded), the query decoded, headers in order, the body's bytes.
+pub fn request_of(
+    method: &http::Method,
+    uri: &http::Uri,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> exchange::Request {
+    exchange::Request {
+        method: method.as_str().to_ascii_uppercase(),
+        path: uri.path().to_string(),
+        query: uri
+            .query()
+            .map(crate::read::parse_query)
+            .unwrap_or_default(),
+        headers: header_list(headers),
+        body: body_of(body),
+        mime_type: None,
+    }
+}
+
+/// The response half as the traffic readers record it.
+pub fn response_of(
+    status: http::StatusCode,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> exchange::Response {
+    exchange::Response {
+        status: status.as_u16(),
+        headers: header_list(headers),
+        body: body_of(body),
+        mime_type: None,
+    }
+}
+
+fn header_list(map: &HeaderMap) -> Vec<(String, String)> {
+    map.iter()
+        .map(|(name, value)| {
+            (
+                name.as_str().to_string(),
+                String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            )
+        })
+        .collect()
+}
+
+/// No body and an empty one are the same on the wire.
+fn body_of(bytes: &[u8]) -> Option<exchange::Body> {
+    (!bytes.is_empty()).then(|| exchange::Body::Binary(bytes.to_vec()))
+}
