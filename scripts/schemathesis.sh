@@ -23,7 +23,9 @@
 #        --max-examples N --seed S --generation-database none
 #      The seed is fixed (SCHEMATHESIS_SEED), no example database or crash cache is kept, and
 #      one worker runs, so a run is reproducible: the same seed generates the same requests.
-#   5. Stops the sandbox (trap on EXIT, whatever happens) and exits with Schemathesis's status.
+#   5. Stops the sandbox (trap on EXIT, whatever happens) and exits with Schemathesis's status,
+#      or 1 when the sandbox's own contract check (specval's layer, on by default) logged a
+#      finding about one of its answers.
 #
 # Usage: scripts/schemathesis.sh [EXTRA SCHEMATHESIS RUN OPTIONS...]
 #   SCHEMATHESIS_SEED=N          Hypothesis seed (default 20240514)
@@ -201,6 +203,15 @@ wait "$ST_PID" || status=$?
 ST_PID=
 elapsed=$((SECONDS - started))
 stop_sandbox
+
+# The sandbox checks its own exchanges against the contract (specval's layer, report mode):
+# a finding about one of its answers is a defect of the sandbox, whatever Schemathesis sent.
+# (Findings about requests are Schemathesis's deliberate negative cases.)
+if grep -E 'specval::layer.*part=(Response|Reply)' "$TMP/sandbox.log" >"$TMP/own-findings.log"; then
+  echo "the sandbox answered outside its contract ($(wc -l <"$TMP/own-findings.log") findings):"
+  head -n 20 "$TMP/own-findings.log"
+  [ "$status" -ne 0 ] || status=1
+fi
 
 if [ "$status" -ne 0 ] || [ "${SCHEMATHESIS_VERBOSE:-0}" = 1 ]; then
   cat "$report"

@@ -7,7 +7,7 @@
 //!
 //! Two routes, `GET /v1/banking/accounts/{account_id}` (200, a seeded account) and
 //! `POST /v1/banking/entities` (201, a fresh `merchant_entity_id` and idempotency key per
-//! request), each served in-process on `127.0.0.1:0` by five servers:
+//! request), each served in-process on `127.0.0.1:0` by seven servers:
 //!
 //! | server | what answers |
 //! |---|---|
@@ -16,7 +16,8 @@
 //! | `typed` | a plain axum route with typed extractors (`Path<Uuid>`, `Json<CreateEntityRequest>`) answering `Json(model)`: what a hand-written server does, without contract checks |
 //! | `generated` | the generated router (`orchestration_api::server::router`) over a stub `Api` that answers a clone of the same prebuilt model: the router's checks and (de)serialisation, no state machine |
 //! | `sandbox` | [`sandbox::Sandbox::router`]: the generated router, the in-memory state machine, the control API routes and the request-log middleware (no tracing subscriber is installed, so the log lines are disabled) |
-//! | `sandbox+layer` | `sandbox` behind `specval::layer::ContractLayer` in report mode: every exchange also checked against the contract as `specval check` would |
+//! | `sandbox+layer` | `sandbox` behind `specval::layer::ContractLayer` in report mode: every exchange also checked against the contract as `specval check` would, on the thread that served it |
+//! | `sandbox+layer-bg` | the same with `check_in_background(1)`: each exchange is checked on the layer's own thread after its answer is sent (the server CPU column counts that thread too) |
 //!
 //! Every server is driven the same way: `LOAD_CONNECTIONS` keep-alive HTTP/1.1 connections
 //! (hyper's client connections, `TCP_NODELAY`), `LOAD_WARMUP` requests first, then
@@ -64,7 +65,7 @@
 //! | `LOAD_PIN` | 0 | 1: server on core 0, load generator on core 1 |
 //! | `LOAD_TIME_LIMIT_SECS` | 60 | longest measurement |
 //! | `LOAD_ROUTES` | `get,post` | which routes |
-//! | `LOAD_SERVERS` | `bare,bare-json,typed,generated,sandbox,sandbox+layer` | which servers (`bare` is needed for ratios) |
+//! | `LOAD_SERVERS` | `bare,bare-json,typed,generated,sandbox,sandbox+layer,sandbox+layer-bg` | which servers (`bare` is needed for ratios) |
 //! | `LOAD_SERVE_SECS` | unset | set: no measurement; serve `bare`, `bare-json`, `generated` and the sandbox for an external load generator (see [`serve_for_external`]) |
 
 use std::fmt::Write as _;
@@ -207,16 +208,18 @@ enum Kind {
     Generated,
     Sandbox,
     SandboxLayer,
+    SandboxLayerBackground,
 }
 
 impl Kind {
-    const ALL: [Kind; 6] = [
+    const ALL: [Kind; 7] = [
         Kind::Bare,
         Kind::BareJson,
         Kind::Typed,
         Kind::Generated,
         Kind::Sandbox,
         Kind::SandboxLayer,
+        Kind::SandboxLayerBackground,
     ];
 
     fn parse(text: &str) -> Option<Self> {
@@ -231,6 +234,7 @@ impl Kind {
             Self::Generated => "generated",
             Self::Sandbox => "sandbox",
             Self::SandboxLayer => "sandbox+layer",
+            Self::SandboxLayerBackground => "sandbox+layer-bg",
         }
     }
 }
@@ -575,6 +579,13 @@ fn router_for(kind: Kind, route: Route, fixtures: &Fixtures) -> Router {
             sandbox_router(route, fixtures)
                 .layer(specval::layer::ContractLayer::new(Arc::new(contract)))
         }
+        Kind::SandboxLayerBackground => {
+            let contract = specval::Contract::embedded().expect("specval's embedded contract");
+            let layer = specval::layer::ContractLayer::new(Arc::new(contract))
+                .check_in_background(1)
+                .expect("a checking thread");
+            sandbox_router(route, fixtures).layer(layer)
+        }
     }
 }
 
@@ -865,7 +876,11 @@ async fn check(
         kind.name(),
         route.label()
     );
-    if matches!(kind, Kind::Sandbox | Kind::SandboxLayer) && route == Route::Post {
+    if matches!(
+        kind,
+        Kind::Sandbox | Kind::SandboxLayer | Kind::SandboxLayerBackground
+    ) && route == Route::Post
+    {
         // Fresh ids and timestamps, of the same length.
         assert_eq!(body.len(), expected.len(), "sandbox POST body: {body:?}");
     } else {
@@ -1035,8 +1050,10 @@ fn report(settings: &Settings, results: &Results) -> String {
                 format_ratio(p99_ratio),
                 format_ratio(cpu_ratio),
             );
-            if matches!(kind, Kind::Generated | Kind::Sandbox | Kind::SandboxLayer)
-                && throughput_ratio.is_finite()
+            if matches!(
+                kind,
+                Kind::Generated | Kind::Sandbox | Kind::SandboxLayer | Kind::SandboxLayerBackground
+            ) && throughput_ratio.is_finite()
             {
                 let mut verdict = format!(
                     "{} {}: {:.2} of bare's req/s ({}), CPU ratio {:.2}",

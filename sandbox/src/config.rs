@@ -89,6 +89,12 @@ pub struct Args {
     #[arg(long, env = "SANDBOX_BODY_LIMIT", default_value_t = 1024 * 1024)]
     pub body_limit: usize,
 
+    /// Do not check the API's exchanges against the contract. By default each one is checked
+    /// (specval's tower layer, report mode, on a thread of its own) and every finding logged
+    /// at `warn` under the target `specval::layer`.
+    #[arg(long, env = "SANDBOX_NO_CONTRACT_CHECK")]
+    pub no_contract_check: bool,
+
     /// On SIGINT or SIGTERM: how long requests and notification deliveries in flight are
     /// given to finish.
     #[arg(
@@ -120,6 +126,7 @@ impl Args {
             },
             merchant_url: self.merchant_url.clone(),
             body_limit: self.body_limit,
+            contract_check: !self.no_contract_check,
         }
     }
 }

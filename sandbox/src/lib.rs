@@ -15,6 +15,7 @@
 //! | [`delivery`] | notification delivery in the background, and its log |
 //! | [`request_log`] | one log line per request, credential values never included |
 //! | [`config`] | command line and environment (`SANDBOX_*`) |
+//! | [`contract_check`] | the served API's own exchanges checked against the contract (specval's tower layer, report mode) |
 //!
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
@@ -31,6 +32,7 @@
 //! ```
 
 pub mod config;
+pub mod contract_check;
 pub mod control;
 pub mod delivery;
 pub mod idempotency;
@@ -63,6 +65,9 @@ pub struct SandboxOptions {
     /// Largest request body accepted, in bytes: a larger one is answered 400 by the API (the
     /// generated router's answer) and 413 `PAYLOAD_TOO_LARGE` by the control API.
     pub body_limit: usize,
+    /// Check every exchange [`Sandbox::serve`] serves against the contract
+    /// ([`contract_check`]); on by default.
+    pub contract_check: bool,
 }
 
 impl Default for SandboxOptions {
@@ -72,6 +77,7 @@ impl Default for SandboxOptions {
             delivery_policy: DeliveryPolicy::default(),
             merchant_url: None,
             body_limit: ServerConfig::default().body_limit,
+            contract_check: true,
         }
     }
 }
@@ -83,6 +89,7 @@ pub struct Sandbox {
     service: InMemoryService,
     deliveries: Deliveries,
     body_limit: usize,
+    contract_check: Option<contract_check::ContractCheck>,
 }
 
 impl Sandbox {
@@ -96,7 +103,18 @@ impl Sandbox {
             service: InMemoryService::with_idempotency_ttl(options.idempotency_ttl),
             deliveries: Deliveries::new(options.delivery_policy, options.merchant_url.as_deref())?,
             body_limit: options.body_limit,
+            contract_check: if options.contract_check {
+                contract_check::ContractCheck::new()
+            } else {
+                None
+            },
         })
+    }
+
+    /// What the contract check found so far, when it is on ([`SandboxOptions::contract_check`]).
+    #[must_use]
+    pub fn contract_check(&self) -> Option<&contract_check::ContractCheck> {
+        self.contract_check.as_ref()
     }
 
     /// The API's state, to seed or inspect it from Rust.
@@ -112,11 +130,18 @@ impl Sandbox {
     }
 
     /// Every route: the API under `/v1` (through the generated router) and the control API
-    /// under [`control::PREFIX`], each request logged by [`request_log`].
+    /// under [`control::PREFIX`], each request logged by [`request_log`]. Without the
+    /// contract check, which [`Sandbox::serve`] adds.
+    pub fn router(&self) -> Router {
+        self.routes(None)
+    }
+
+    /// [`Sandbox::router`], the API behind `check` when there is one (the control API is not
+    /// part of the contract).
     // Field by field rather than a struct literal: the generated `ServerConfig` may gain
     // fields, whose defaults should then apply.
     #[allow(clippy::field_reassign_with_default)]
-    pub fn router(&self) -> Router {
+    fn routes(&self, check: Option<&contract_check::ContractCheck>) -> Router {
         let mut config = ServerConfig::default();
         config.body_limit = self.body_limit;
         let control = control::router(control::Control {
@@ -124,8 +149,12 @@ impl Sandbox {
             deliveries: self.deliveries.clone(),
             body_limit: self.body_limit,
         });
-        server::router_with(self.service.clone(), config)
-            .nest(control::PREFIX, control)
+        let api = server::router_with(self.service.clone(), config);
+        let api = match check {
+            Some(check) => check.wrap(api),
+            None => api,
+        };
+        api.nest(control::PREFIX, control)
             .layer(axum::middleware::from_fn(request_log::log_request))
     }
 
@@ -146,10 +175,11 @@ impl Sandbox {
         F: Future<Output = ()> + Send + 'static,
     {
         let (signalled, mut on_signal) = watch::channel(false);
-        let server = axum::serve(listener, self.router()).with_graceful_shutdown(async move {
-            shutdown.await;
-            let _ = signalled.send(true);
-        });
+        let server = axum::serve(listener, self.routes(self.contract_check.as_ref()))
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                let _ = signalled.send(true);
+            });
         // A client that holds a request open must not keep the sandbox from stopping: once
         // the signal has come, the server gets `grace` to finish, no more.
         let deadline = async {
@@ -167,6 +197,11 @@ impl Sandbox {
                     "requests still open after the grace period; stopping anyway"
                 );
             }
+        }
+        if let Some(check) = &self.contract_check
+            && !check.settle(grace).await
+        {
+            tracing::warn!(?grace, "exchanges left unchecked at shutdown");
         }
         let abandoned = self.deliveries.drain(grace).await;
         if abandoned > 0 {

@@ -701,3 +701,71 @@ async fn merchants_see_only_their_own_data() {
     );
     running.stop().await;
 }
+
+#[tokio::test]
+async fn the_served_api_is_checked_against_the_contract_and_the_control_api_is_not() {
+    let running = Running::start(quick_options()).await;
+    let check = running
+        .sandbox
+        .contract_check()
+        .expect("on by default")
+        .clone();
+    let origin = running.origin.clone();
+    let http = running.http.clone();
+    // A valid read (404: no such account), a body the contract refuses (answered 400 by the
+    // generated router), and a control call.
+    let missing = http
+        .get(format!("{origin}/v1/banking/accounts/{}", Uuid::nil()))
+        .header("public-api-key", PUBLIC_KEY)
+        .header("private-secret-key", SECRET_KEY)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(missing.status(), 404);
+    let refused = http
+        .post(format!("{origin}/v1/banking/entities"))
+        .header("public-api-key", PUBLIC_KEY)
+        .header("private-secret-key", SECRET_KEY)
+        .json(&json!({"entity_type": 42}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    let (status, _) = running.get("/deliveries").await;
+    assert_eq!(status, 200);
+    running.stop().await;
+
+    assert_eq!(
+        check.stats().checked(),
+        2,
+        "the two API calls, not the control call"
+    );
+    let findings = check.findings();
+    assert!(
+        !findings.is_empty(),
+        "the refused body is a finding about the request"
+    );
+    assert!(
+        findings
+            .iter()
+            .all(|f| f.part == specval::finding::Part::Request
+                && f.operation.as_deref() == Some("createEntity")),
+        "{findings:?}"
+    );
+    assert_eq!(check.service_findings(), []);
+}
+
+#[tokio::test]
+async fn the_contract_check_can_be_turned_off() {
+    let sandbox = sandbox::Sandbox::new(SandboxOptions {
+        contract_check: false,
+        ..quick_options()
+    })
+    .unwrap();
+    assert!(sandbox.contract_check().is_none());
+    let args =
+        <sandbox::config::Args as clap::Parser>::parse_from(["sandbox", "--no-contract-check"]);
+    assert!(!args.options().contract_check);
+    let args = <sandbox::config::Args as clap::Parser>::parse_from(["sandbox"]);
+    assert!(args.options().contract_check);
+}

@@ -90,14 +90,19 @@ use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::task::{Context, Poll};
+use std::time::{Duration, Instant};
 
 use bytes::{Bytes, BytesMut};
 use http::{HeaderMap, HeaderValue, StatusCode};
 use http_body::{Body, Frame, SizeHint};
 use http_body_util::BodyExt;
 use tower::{Layer, Service};
+
+mod background;
+
+use background::Background;
 
 use crate::check::{self, CheckOptions};
 use crate::contract::Contract;
@@ -128,6 +133,8 @@ struct Shared {
     source: String,
     sink: Option<Arc<FindingSink>>,
     stats: Arc<LayerStats>,
+    /// Report mode's checking threads, when asked for.
+    background: Option<Background>,
 }
 
 impl Clone for Shared {
@@ -141,6 +148,7 @@ impl Clone for Shared {
             source: self.source.clone(),
             sink: self.sink.clone(),
             stats: self.stats.clone(),
+            background: self.background.clone(),
         }
     }
 }
@@ -156,6 +164,7 @@ impl fmt::Debug for ContractLayer {
             .field("source", &shared.source)
             .field("sink", &shared.sink.is_some())
             .field("stats", &shared.stats)
+            .field("background", &shared.background.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -169,6 +178,8 @@ pub struct LayerStats {
     findings: AtomicU64,
     rejected: AtomicU64,
     replaced: AtomicU64,
+    /// Exchanges handed to the checking threads and not yet judged.
+    pending: AtomicUsize,
 }
 
 impl LayerStats {
@@ -196,6 +207,26 @@ impl LayerStats {
     pub fn replaced(&self) -> u64 {
         self.replaced.load(Ordering::Relaxed)
     }
+
+    /// Exchanges waiting for, or being judged by, the checking threads
+    /// ([`ContractLayer::check_in_background`]); always 0 without them.
+    pub fn pending(&self) -> usize {
+        self.pending.load(Ordering::Acquire)
+    }
+
+    /// Waits, up to `timeout`, until the checking threads have judged every exchange handed
+    /// to them; whether they have. For a test's end or a graceful shutdown: the counters and
+    /// the sink then hold every exchange served so far.
+    pub fn wait_idle(&self, timeout: Duration) -> bool {
+        let deadline = Instant::now() + timeout;
+        while self.pending() > 0 {
+            if Instant::now() >= deadline {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        true
+    }
 }
 
 impl ContractLayer {
@@ -211,6 +242,7 @@ impl ContractLayer {
                 source: "tower".to_string(),
                 sink: None,
                 stats: Arc::default(),
+                background: None,
             }),
         }
     }
@@ -255,6 +287,22 @@ impl ContractLayer {
     pub fn on_finding(self, sink: impl Fn(&Finding) + Send + Sync + 'static) -> Self {
         let sink: Arc<FindingSink> = Arc::new(sink);
         self.with(|s| s.sink = Some(sink))
+    }
+
+    /// Report mode: judge each exchange on `threads` checking threads of the layer's own
+    /// instead of on the thread that served it, so the response goes back at once and the
+    /// server's threads do not pay for the checks. Findings then reach `tracing` and the sink
+    /// from a checking thread, a moment after the response; [`LayerStats::wait_idle`] waits
+    /// for them. When `threads` fall behind by more than a bounded queue, the serving thread
+    /// checks the next exchange itself, so nothing goes unchecked and memory stays bounded.
+    /// No effect in enforce mode, whose verdicts are needed before the answer.
+    ///
+    /// # Errors
+    ///
+    /// When the operating system refuses a thread.
+    pub fn check_in_background(self, threads: usize) -> std::io::Result<Self> {
+        let background = Background::start(threads)?;
+        Ok(self.with(|s| s.background = Some(background)))
     }
 
     /// The counters, shared by every service this layer makes.
@@ -379,6 +427,18 @@ where
                 Buffered::Failed => return Ok(http::Response::from_parts(parts, body)),
             };
             exchange.response = Some(response_of(parts.status, &parts.headers, &bytes));
+            if let (false, Some(background)) = (shared.enforce, &shared.background) {
+                let judge = shared.clone();
+                background.run(
+                    &shared.stats,
+                    Box::new(move || {
+                        let outcome = check::check(&judge.contract, &exchange, judge.options);
+                        judge.stats.checked.fetch_add(1, Ordering::Relaxed);
+                        judge.report(&outcome.findings);
+                    }),
+                );
+                return Ok(http::Response::from_parts(parts, body));
+            }
             let outcome = check::check(&shared.contract, &exchange, shared.options);
             stats.checked.fetch_add(1, Ordering::Relaxed);
             shared.report(&outcome.findings);

@@ -202,6 +202,52 @@ async fn missing_required_member_is_reported_and_the_body_passes_byte_for_byte()
 }
 
 #[tokio::test]
+async fn in_background_the_answer_does_not_wait_for_its_check_and_every_finding_arrives() {
+    bounded(async {
+        // A sink that holds the checking thread until the test lets it go: if the answer
+        // waited for its check, the calls below would never return.
+        let gate = Arc::new((Mutex::new(false), std::sync::Condvar::new()));
+        let collected = Collected::default();
+        let (sink, held) = (collected.0.clone(), gate.clone());
+        let layer = ContractLayer::new(contract())
+            .on_finding(move |finding| {
+                let (open, opened) = &*held;
+                let mut open = open.lock().unwrap();
+                while !*open {
+                    open = opened.wait(open).unwrap();
+                }
+                sink.lock().unwrap().push(finding.clone());
+            })
+            .check_in_background(1)
+            .expect("a checking thread");
+        let stats = layer.stats();
+        let api = Api::default();
+        let service = layer.layer(api.router(StatusCode::NOT_FOUND, NOT_FOUND_WITHOUT_HTTP_CODE));
+
+        for _ in 0..3 {
+            let response = service.clone().oneshot(get_account()).await.unwrap();
+            assert_eq!(response.status(), 404);
+            assert_eq!(
+                body_of(response).await,
+                NOT_FOUND_WITHOUT_HTTP_CODE.as_bytes()
+            );
+        }
+        assert_eq!(stats.pending(), 3, "all three wait for the held thread");
+        assert!(collected.findings().is_empty());
+        assert!(!stats.wait_idle(Duration::from_millis(20)), "still held");
+
+        *gate.0.lock().unwrap() = true;
+        gate.1.notify_all();
+        assert!(stats.wait_idle(Duration::from_secs(10)));
+        assert_eq!(stats.pending(), 0);
+        assert_eq!(stats.checked(), 3);
+        let rules: Vec<String> = collected.findings().into_iter().map(|f| f.rule).collect();
+        assert_eq!(rules, ["required", "required", "required"]);
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn findings_equal_those_of_specval_check_on_the_same_exchange() {
     bounded(async {
         let collected = Collected::default();

@@ -76,6 +76,30 @@ impl Running {
         if let Some(task) = self.task.take() {
             task.await.expect("server task").expect("server");
         }
+        // `serve` waited for the checks of everything it answered: the sandbox's own answers
+        // kept the contract it stands in for, whatever the test sent it.
+        let check = self
+            .sandbox
+            .contract_check()
+            .expect("the contract check is on");
+        assert_eq!(check.stats().pending(), 0, "exchanges left unchecked");
+        let findings = check.service_findings();
+        assert!(
+            findings.is_empty(),
+            "the sandbox answered outside its contract:\n{}",
+            findings
+                .iter()
+                .map(|f| format!(
+                    "{} {:?} {} [{}] {}",
+                    f.operation.as_deref().unwrap_or("-"),
+                    f.part,
+                    f.pointer,
+                    f.rule,
+                    f.message
+                ))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
 
     /// The records of the merchant of the test credentials.
