@@ -574,3 +574,147 @@ fn the_report_is_deterministic() {
         );
     }
 }
+
+/// Debian's Chromium, for the browser test: `CHROMIUM`, else `/usr/bin/chromium`. `.ci/run`
+/// installs it (`apt-get install chromium`); elsewhere the test says it is skipped, and under
+/// CI (`CI` set) a missing browser fails it.
+fn chromium() -> Option<PathBuf> {
+    let path = std::env::var_os("CHROMIUM")
+        .map_or_else(|| PathBuf::from("/usr/bin/chromium"), PathBuf::from);
+    if path.exists() {
+        return Some(path);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "no Chromium at {} under CI: .ci/run installs Debian's chromium package",
+        path.display()
+    );
+    eprintln!(
+        "SKIPPED: no Chromium at {} (apt-get install chromium, or set CHROMIUM)",
+        path.display()
+    );
+    None
+}
+
+/// Runs headless Chromium on `page` with `args`, for at most 90 s; its standard output.
+fn headless(browser: &Path, profile: &Path, args: &[String], page: &Path) -> String {
+    let mut command = Command::new(browser);
+    // As the machine notes say: no sandbox as root, no GPU, and none of the background
+    // connections a closed network refuses.
+    command
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(args)
+        .arg(format!("file://{}", page.display()))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = command.spawn().expect("start chromium");
+    let (done, wait) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = done.send(child.wait_with_output());
+    });
+    let output = wait
+        .recv_timeout(std::time::Duration::from_secs(90))
+        .expect("chromium finishes within 90 s")
+        .expect("chromium output");
+    assert!(
+        output.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).expect("UTF-8 DOM")
+}
+
+#[test]
+fn the_html_page_renders_in_a_real_browser_with_the_numbers_of_the_json() {
+    let Some(browser) = chromium() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = capture(&dir);
+    let json = report(&["--format", "json", &file]);
+    let page = dir.path().join("coverage.html");
+    let run = coverage(&[
+        "--format",
+        "html",
+        "-o",
+        page.to_str().expect("path"),
+        &file,
+    ]);
+    assert_code(&run, 0);
+    let profile = dir.path().join("profile");
+
+    // The DOM the browser built from the page: what it parsed is what a reader sees, so an
+    // unescaped `<` or a broken row would show here as a different table.
+    let dom = headless(&browser, &profile, &["--dump-dom".to_string()], &page);
+    assert!(dom.contains("<h1>Contract coverage</h1>"), "{dom}");
+    let rows = html_totals(&dom);
+    let names = [
+        "operations",
+        "notifications",
+        "statuses",
+        "parameters",
+        "request_members",
+        "response_members",
+        "enum_values",
+        "overall",
+    ];
+    assert_eq!(rows.len(), names.len(), "{rows:?}");
+    for ((label, covered, total, percent), json_name) in rows.iter().zip(names) {
+        assert_eq!(
+            (*covered, *total, *percent),
+            count(&json["totals"], json_name),
+            "{label}"
+        );
+    }
+    assert_eq!(dom.matches("<table class=\"operation\">").count(), 10);
+
+    // The pixels: the page's own colours are painted, so its inline style was applied (the
+    // totals' bars, the gap rows' red, the text's grey; the first screenful, sorted by
+    // operation, holds no covered row).
+    let shot = dir.path().join("coverage.png");
+    headless(
+        &browser,
+        &profile,
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,2400".to_string(),
+        ],
+        &page,
+    );
+    let decoder = png::Decoder::new(std::io::BufReader::new(
+        std::fs::File::open(&shot).expect("screenshot"),
+    ));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut pixels = vec![0; reader.output_buffer_size().expect("size")];
+    let info = reader.next_frame(&mut pixels).expect("pixels");
+    assert_eq!((info.width, info.height), (1280, 2400));
+    let channels = info.color_type.samples();
+    let painted = |rgb: [u8; 3]| {
+        pixels[..info.buffer_size()]
+            .chunks(channels)
+            .filter(|pixel| pixel[..3] == rgb)
+            .count()
+    };
+    let (gap, bar, text) = (
+        painted([0xfd, 0xec, 0xea]),
+        painted([0x44, 0xaa, 0x88]),
+        painted([0x22, 0x22, 0x22]),
+    );
+    assert!(
+        gap > 100_000 && bar > 1000 && text > 1000,
+        "gap {gap}, bar {bar}, text {text} pixels"
+    );
+}
