@@ -7,17 +7,242 @@ use ::std::collections::HashMap;
 use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
-/// Where a parameter travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Location {
-    /// In the path template.
-    Path,
-    /// In the query string.
-    Query,
-    /// A header.
-    Header,
-    /// A cookie.
-    Cookie,
+pub use self::manifest::{Location, ValueKind};
+pub mod manifest {
+    //! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
+    //! there are, their parameters, security, and the contract file of each body's schema.
+    //!
+    //! Defined once: specgen serializes it (`emit::contract`), specval deserializes it
+    //! (`specval::contract`), and every generated crate that validates (`validation::manifest`)
+    //! has a copy of this file, spliced in by specgen. A key renamed here is renamed for all of
+    //! them, and a field one of them uses and another no longer writes is a compile error.
+    //! Readers check [`FORMAT`]: a manifest of another layout is refused with both numbers, not
+    //! half read.
+    use std::collections::BTreeMap;
+    use serde::{Deserialize, Serialize};
+    use serde_json::Value;
+    /// Version of the manifest layout; bumped when a reader would need to change.
+    pub const FORMAT: u64 = 1;
+    /// The manifest.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Manifest {
+        /// The layout version, [`FORMAT`] when written by this code.
+        pub format: u64,
+        /// `info.title`.
+        pub title: String,
+        /// `info.version`.
+        pub version: String,
+        /// The path of the first server URL (`/v1`), `""` without servers.
+        pub base_path: String,
+        /// `servers`.
+        pub servers: Vec<Server>,
+        /// The security schemes, by key.
+        pub security_schemes: BTreeMap<String, SecurityScheme>,
+        /// The operations, in the document's order.
+        pub operations: Vec<Operation>,
+        /// The webhooks (notifications the API sends), in the document's order.
+        pub webhooks: Vec<Operation>,
+        /// The contract file of each component schema, by component name.
+        pub components: BTreeMap<String, String>,
+    }
+    /// A server of the API.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Server {
+        /// Its URL template (`https://{host}/v1`).
+        pub url: String,
+        /// Its description.
+        pub description: Option<String>,
+        /// Its variables, by name.
+        pub variables: BTreeMap<String, ServerVariable>,
+    }
+    /// A variable of a server URL template.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct ServerVariable {
+        /// Its default.
+        pub default: String,
+        /// The values allowed, when listed.
+        #[serde(rename = "enum")]
+        pub allowed: Vec<String>,
+    }
+    /// A security scheme: where its credential travels.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct SecurityScheme {
+        /// `apiKey`, `http`, or another OpenAPI scheme type.
+        #[serde(rename = "type")]
+        pub kind: String,
+        /// An `apiKey`'s location.
+        #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
+        pub location: Option<Location>,
+        /// An `apiKey`'s parameter name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+        /// An `http` scheme's scheme (`bearer`, `basic`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub scheme: Option<String>,
+    }
+    /// Where a parameter or credential travels.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[serde(rename_all = "lowercase")]
+    pub enum Location {
+        /// In the path.
+        Path,
+        /// In the query string.
+        Query,
+        /// A header.
+        Header,
+        /// A cookie.
+        Cookie,
+    }
+    impl Location {
+        /// The name OpenAPI gives it (`in: header`).
+        pub fn as_str(self) -> &'static str {
+            match self {
+                Location::Path => "path",
+                Location::Query => "query",
+                Location::Header => "header",
+                Location::Cookie => "cookie",
+            }
+        }
+    }
+    /// An operation, or a webhook (which also has a `name`).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Operation {
+        /// The operationId.
+        pub operation_id: String,
+        /// The HTTP method, in capitals.
+        pub method: String,
+        /// The path template (`/banking/accounts/{account_id}`), without the base path.
+        pub path: String,
+        /// The security requirements: any one of them, each a list of scheme keys all needed.
+        pub security: Vec<Vec<String>>,
+        /// The parameters.
+        pub parameters: Vec<Parameter>,
+        /// The request body, when one is documented.
+        pub request_body: Option<RequestBody>,
+        /// The documented responses, by status key (`201`, `2XX`, `default`).
+        pub responses: BTreeMap<String, Response>,
+        /// Whether a `default` response is documented.
+        pub has_default_response: bool,
+        /// A webhook's key under `webhooks`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub name: Option<String>,
+    }
+    impl Operation {
+        /// What the operation is known by: a webhook's name, else its operationId.
+        pub fn key(&self) -> &str {
+            self.name.as_deref().unwrap_or(&self.operation_id)
+        }
+    }
+    /// A parameter's rule.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct Parameter {
+        /// Its name.
+        pub name: String,
+        /// Where it travels.
+        #[serde(rename = "in")]
+        pub location: Location,
+        /// Whether it must be present.
+        pub required: bool,
+        /// Its schema, self-contained (components it needs under `$defs`).
+        pub schema: Value,
+    }
+    impl Parameter {
+        /// How its text (a path segment, a query value, a header) becomes the JSON value its
+        /// schema checks.
+        pub fn kind(&self) -> ValueKind {
+            ValueKind::of(&self.schema)
+        }
+    }
+    /// How a parameter's text becomes JSON: by its schema's `type`.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ValueKind {
+        /// A string, as written.
+        Text,
+        /// `type: integer`.
+        Integer,
+        /// `type: number`.
+        Number,
+        /// `type: boolean`.
+        Boolean,
+    }
+    impl ValueKind {
+        /// The kind of a parameter with `schema`.
+        pub fn of(schema: &Value) -> ValueKind {
+            match schema.get("type").and_then(Value::as_str) {
+                Some("integer") => ValueKind::Integer,
+                Some("number") => ValueKind::Number,
+                Some("boolean") => ValueKind::Boolean,
+                _ => ValueKind::Text,
+            }
+        }
+        /// `text` as the JSON value its schema checks; `None` when it is not a number or boolean
+        /// its kind needs.
+        pub fn value(self, text: &str) -> Option<Value> {
+            match self {
+                ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
+                ValueKind::Number => {
+                    text.parse::<f64>()
+                        .ok()
+                        .and_then(serde_json::Number::from_f64)
+                        .map(Value::Number)
+                }
+                ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
+                ValueKind::Text => Some(Value::String(text.to_string())),
+            }
+        }
+    }
+    /// A documented request body.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct RequestBody {
+        /// Whether the body is required.
+        pub required: bool,
+        /// Its media type.
+        pub content_type: String,
+        /// The contract file of its schema.
+        pub schema: String,
+    }
+    /// A documented response.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    pub struct Response {
+        /// Its body's media type, when a body is documented.
+        pub content_type: Option<String>,
+        /// The contract file of its body's schema, when a body is documented.
+        pub schema: Option<String>,
+        /// The error codes (`code` of an error body) the spec's examples show for it.
+        pub example_codes: Vec<String>,
+    }
+    /// The layout version alone, read first so that a manifest of another layout is refused
+    /// by its number rather than by the first field that moved.
+    #[derive(Deserialize)]
+    struct Version {
+        format: Option<u64>,
+    }
+    impl Manifest {
+        /// Reads a manifest; an error (for a person) when the text is not JSON, not a manifest of
+        /// layout [`FORMAT`], or not one as specgen writes it.
+        pub fn parse(text: &str) -> Result<Manifest, String> {
+            let version: Version = serde_json::from_str(text)
+                .map_err(|err| err.to_string())?;
+            match version.format {
+                Some(FORMAT) => {}
+                Some(other) => {
+                    return Err(
+                        format!(
+                            "manifest layout {other}, but this reader knows layout {FORMAT}: regenerate the contract with the specgen that matches this reader"
+                        ),
+                    );
+                }
+                None => {
+                    return Err("no `format`: not a manifest specgen wrote".to_string());
+                }
+            }
+            serde_json::from_str(text).map_err(|err| err.to_string())
+        }
+    }
 }
 /// A parameter's rule.
 pub struct ParameterRule {
@@ -29,14 +254,6 @@ pub struct ParameterRule {
     pub required: bool,
     schema: Validator,
     kind: ValueKind,
-}
-/// How a parameter's text becomes the JSON value its schema checks.
-#[derive(Debug, Clone, Copy)]
-enum ValueKind {
-    Text,
-    Integer,
-    Number,
-    Boolean,
 }
 /// The rules of one operation or webhook.
 pub struct OperationRules {
@@ -63,26 +280,21 @@ pub fn rules() -> &'static Rules {
 }
 impl Rules {
     fn compile() -> Result<Rules, String> {
-        let manifest: Value = ::serde_json::from_str(crate::contract::manifest())
+        let manifest = manifest::Manifest::parse(crate::contract::manifest())
             .map_err(|err| format!("manifest.json: {err}"))?;
         let mut rules = Rules {
             operations: HashMap::new(),
             webhooks: HashMap::new(),
         };
-        for (key, target) in [
-            ("operations", &mut rules.operations),
-            ("webhooks", &mut rules.webhooks),
-        ] {
-            for entry in manifest[key].as_array().into_iter().flatten() {
-                let id = entry["operationId"].as_str().unwrap_or_default().to_string();
-                let id = match key {
-                    "webhooks" => {
-                        entry["name"].as_str().map(str::to_string).unwrap_or(id)
-                    }
-                    _ => id,
-                };
-                target.insert(id, OperationRules::compile(entry)?);
-            }
+        for entry in &manifest.operations {
+            rules
+                .operations
+                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
+        }
+        for entry in &manifest.webhooks {
+            rules
+                .webhooks
+                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
         }
         Ok(rules)
     }
@@ -102,48 +314,34 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
         .build(schema)
         .map_err(|err| err.to_string())
 }
-fn schema_file(path: &Value) -> Result<Option<Validator>, String> {
-    let Some(path) = path.as_str() else {
-        return Ok(None);
-    };
+fn schema_file(path: &str) -> Result<Validator, String> {
     let text = crate::contract::file(path)
         .ok_or_else(|| format!("{path} is not embedded"))?;
     let schema: Value = ::serde_json::from_str(text)
         .map_err(|err| format!("{path}: {err}"))?;
-    compile_schema(&schema).map(Some).map_err(|err| format!("{path}: {err}"))
+    compile_schema(&schema).map_err(|err| format!("{path}: {err}"))
 }
 impl OperationRules {
-    fn compile(entry: &Value) -> Result<OperationRules, String> {
+    fn compile(entry: &manifest::Operation) -> Result<OperationRules, String> {
         let mut parameters = Vec::new();
-        for param in entry["parameters"].as_array().into_iter().flatten() {
-            let location = match param["in"].as_str() {
-                Some("path") => Location::Path,
-                Some("query") => Location::Query,
-                Some("header") => Location::Header,
-                _ => Location::Cookie,
-            };
-            let kind = match param["schema"]["type"].as_str() {
-                Some("integer") => ValueKind::Integer,
-                Some("number") => ValueKind::Number,
-                Some("boolean") => ValueKind::Boolean,
-                _ => ValueKind::Text,
-            };
+        for param in &entry.parameters {
             parameters
                 .push(ParameterRule {
-                    name: param["name"].as_str().unwrap_or_default().to_string(),
-                    location,
-                    required: param["required"].as_bool().unwrap_or(false),
-                    schema: compile_schema(&param["schema"])?,
-                    kind,
+                    name: param.name.clone(),
+                    location: param.location,
+                    required: param.required,
+                    schema: compile_schema(&param.schema)?,
+                    kind: param.kind(),
                 });
         }
-        let required = entry["requestBody"]["required"].as_bool().unwrap_or(false);
-        let body = schema_file(&entry["requestBody"]["schema"])?
-            .map(|validator| (required, validator));
+        let body = match &entry.request_body {
+            Some(body) => Some((body.required, schema_file(&body.schema)?)),
+            None => None,
+        };
         let mut responses = HashMap::new();
-        for (status, response) in entry["responses"].as_object().into_iter().flatten() {
-            if let Some(validator) = schema_file(&response["schema"])? {
-                responses.insert(status.clone(), validator);
+        for (status, response) in &entry.responses {
+            if let Some(path) = &response.schema {
+                responses.insert(status.clone(), schema_file(path)?);
             }
         }
         Ok(OperationRules {
@@ -172,18 +370,7 @@ impl OperationRules {
                 }
                 None => {}
                 Some(text) => {
-                    let instance = match rule.kind {
-                        ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
-                        ValueKind::Number => {
-                            text.parse::<f64>()
-                                .ok()
-                                .and_then(::serde_json::Number::from_f64)
-                                .map(Value::Number)
-                        }
-                        ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
-                        ValueKind::Text => Some(Value::String(text.to_string())),
-                    };
-                    let Some(instance) = instance else {
+                    let Some(instance) = rule.kind.value(text) else {
                         messages
                             .push(
                                 format!(

@@ -19,6 +19,11 @@ pub mod ir;
 pub mod load;
 pub mod output;
 
+/// The contract's manifest as types: written by [`emit::contract`], read by specval and by
+/// the `validation` module of every generated crate, which has a copy of this file.
+#[path = "../runtime/manifest.rs"]
+pub mod manifest;
+
 /// The runtime that `support::union` of every generated crate is copied from, compiled here so
 /// that its unit tests run as part of specgen's.
 #[cfg(test)]

@@ -410,7 +410,7 @@ impl Checker<'_> {
                 other => value(request, other, &param.name),
             };
             // Spelled out only for a finding: most parameters keep the contract.
-            let pointer = || format!("{}:{}", param.location.prefix(), param.name);
+            let pointer = || format!("{}:{}", param.location.as_str(), param.name);
             let location = || {
                 format!(
                     "manifest.json#/operations ({} parameter {})",
@@ -424,7 +424,7 @@ impl Checker<'_> {
                         pointer(),
                         location(),
                         "required",
-                        format!("{} {} is required", param.location.prefix(), param.name),
+                        format!("{} {} is required", param.location.as_str(), param.name),
                     );
                 }
                 None => {}

@@ -25,7 +25,7 @@
 //! let client = Client::builder("http://127.0.0.1:8080/v1", Credentials::new("pk", "sk"))
 //!     .observe(checks.observer())
 //!     .build()?;
-//! let _ = client.get_account(uuid::Uuid::nil()).await;
+//! let _ = client.get_account(&uuid::Uuid::nil()).await;
 //! checks.assert_clean(); // panics, naming each rule the service's answers broke
 //! # Ok(())
 //! # }

@@ -7,6 +7,13 @@ use std::path::{Path, PathBuf};
 
 use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
+use specgen::manifest::{self, Manifest, ValueKind};
+
+/// One contract file, read and compiled.
+enum Compiled {
+    Manifest(Box<Manifest>),
+    Schema(Value, Validator, crate::drift::Plan),
+}
 
 /// A contract that cannot be read or compiled.
 #[derive(Debug, thiserror::Error)]
@@ -38,40 +45,8 @@ pub enum ContractError {
     UnknownSchema(String),
 }
 
-/// Where a parameter or credential travels.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Location {
-    /// In the path.
-    Path,
-    /// In the query string.
-    Query,
-    /// A header.
-    Header,
-    /// A cookie.
-    Cookie,
-}
-
-impl Location {
-    fn parse(text: &str) -> Option<Location> {
-        Some(match text {
-            "path" => Location::Path,
-            "query" => Location::Query,
-            "header" => Location::Header,
-            "cookie" => Location::Cookie,
-            _ => return None,
-        })
-    }
-
-    /// The prefix findings use for a parameter (`header:x-idempotency-key`).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Location::Path => "path",
-            Location::Query => "query",
-            Location::Header => "header",
-            Location::Cookie => "cookie",
-        }
-    }
-}
+/// Where a parameter or credential travels: the manifest's own type.
+pub use specgen::manifest::Location;
 
 /// A parameter's rule.
 pub struct ParameterSpec {
@@ -83,8 +58,10 @@ pub struct ParameterSpec {
     pub required: bool,
     /// Its schema, compiled.
     pub validator: Validator,
-    /// Its schema as written, to coerce text into the right JSON type.
+    /// Its schema as written.
     pub schema: Value,
+    /// How its text becomes the JSON value the schema checks.
+    pub kind: ValueKind,
 }
 
 /// A body's rule.
@@ -303,7 +280,7 @@ pub struct Contract {
     schemas: HashMap<String, Value>,
     /// Each schema prepared for the drift walk.
     drift_plans: HashMap<String, crate::drift::Plan>,
-    manifest: Value,
+    manifest: Manifest,
     base_paths: Vec<BasePath>,
     /// Where credentials travel: the declared security schemes, and the API's two headers.
     credentials: Vec<(Location, String)>,
@@ -362,7 +339,7 @@ impl Contract {
         let mut validators = HashMap::new();
         let mut schemas = HashMap::new();
         let mut drift_plans = HashMap::new();
-        let mut manifest = Value::Null;
+        let mut manifest = None;
         // Each file is parsed and compiled on its own, in parallel: `specval check` waits for
         // the contract before it reads any traffic. The first error in file order is reported,
         // whatever the thread count.
@@ -370,43 +347,45 @@ impl Contract {
         let compiled: Vec<_> = files
             .into_par_iter()
             .map(|(path, text)| {
-                let value: Value =
-                    serde_json::from_str(&text).map_err(|err| ContractError::Invalid {
-                        path: path.clone(),
-                        message: err.to_string(),
-                    })?;
+                let invalid = |message: String| ContractError::Invalid {
+                    path: path.clone(),
+                    message,
+                };
                 if path == "manifest.json" {
-                    return Ok((path, value, None));
+                    let manifest = Manifest::parse(&text).map_err(invalid)?;
+                    return Ok((path, Compiled::Manifest(Box::new(manifest))));
                 }
+                let value: Value =
+                    serde_json::from_str(&text).map_err(|err| invalid(err.to_string()))?;
                 let validator = compile(&value, &path)?;
                 let plan = crate::drift::Plan::new(&value);
-                Ok((path, value, Some((validator, plan))))
+                Ok((path, Compiled::Schema(value, validator, plan)))
             })
             .collect();
         for file in compiled {
-            let (path, value, compiled) = file?;
-            let Some((validator, plan)) = compiled else {
-                manifest = value;
-                continue;
-            };
-            validators.insert(path.clone(), validator);
-            drift_plans.insert(path.clone(), plan);
-            schemas.insert(path, value);
+            match file? {
+                (_, Compiled::Manifest(read)) => manifest = Some(*read),
+                (path, Compiled::Schema(value, validator, plan)) => {
+                    validators.insert(path.clone(), validator);
+                    drift_plans.insert(path.clone(), plan);
+                    schemas.insert(path, value);
+                }
+            }
         }
-        if !manifest.is_object() {
+        let Some(manifest) = manifest else {
             return Err(ContractError::Invalid {
                 path: "manifest.json".into(),
-                message: "missing, or not an object".into(),
+                message: "missing".into(),
             });
-        }
+        };
         let schemes = security_schemes(&manifest);
         let mut operations = Vec::new();
-        for entry in manifest["operations"].as_array().into_iter().flatten() {
-            operations.push(operation(entry, &schemes, &schemas, false)?);
+        for entry in &manifest.operations {
+            operations.push(operation(entry, &schemes, &schemas)?);
         }
         let mut webhooks = Vec::new();
-        for entry in manifest["webhooks"].as_array().into_iter().flatten() {
-            webhooks.push(operation(entry, &schemes, &schemas, true)?);
+        for entry in &manifest.webhooks {
+            webhooks.push(operation(entry, &schemes, &schemas)?);
         }
         Ok(Contract {
             validators,
@@ -425,7 +404,7 @@ impl Contract {
     }
 
     /// The manifest: operations and webhooks with their rules.
-    pub fn manifest(&self) -> &Value {
+    pub fn manifest(&self) -> &Manifest {
         &self.manifest
     }
 
@@ -595,17 +574,7 @@ impl Contract {
 
     /// Checks a parameter's text against its schema (numbers and booleans parsed first).
     pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
-        let instance = match param.schema.get("type").and_then(Value::as_str) {
-            Some("integer") => text.parse::<i64>().map(Value::from).ok(),
-            Some("number") => text
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number),
-            Some("boolean") => text.parse::<bool>().map(Value::Bool).ok(),
-            _ => Some(Value::String(text.to_string())),
-        };
-        let Some(instance) = instance else {
+        let Some(instance) = param.kind.value(text) else {
             return vec![Violation {
                 pointer: String::new(),
                 schema_location: "manifest.json".into(),
@@ -690,18 +659,21 @@ fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Viol
 }
 
 /// The base paths of the manifest's servers, else its `basePath` (`/` when it has none).
-fn base_paths(manifest: &Value) -> Vec<BasePath> {
+fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
     let mut bases: Vec<BasePath> = Vec::new();
-    for server in manifest["servers"].as_array().into_iter().flatten() {
-        if let Some(url) = server["url"].as_str() {
-            let base = BasePath::of(url);
-            if !bases.contains(&base) {
-                bases.push(base);
-            }
+    for server in &manifest.servers {
+        let base = BasePath::of(&server.url);
+        if !bases.contains(&base) {
+            bases.push(base);
         }
     }
     if bases.is_empty() {
-        bases.push(BasePath::of(manifest["basePath"].as_str().unwrap_or("/")));
+        let path = if manifest.base_path.is_empty() {
+            "/"
+        } else {
+            &manifest.base_path
+        };
+        bases.push(BasePath::of(path));
     }
     bases
 }
@@ -729,18 +701,16 @@ fn segments(template: &str) -> Vec<Segment> {
 /// Every declared scheme, with where its credential travels; `None` for one traffic cannot
 /// show (mutual TLS, a type this version does not know), which a requirement then does not
 /// ask for.
-fn security_schemes(manifest: &Value) -> HashMap<String, Option<(Location, String)>> {
-    manifest["securitySchemes"]
-        .as_object()
-        .into_iter()
-        .flatten()
+fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<(Location, String)>> {
+    manifest
+        .security_schemes
+        .iter()
         .map(|(key, scheme)| {
-            let place = match scheme["type"].as_str() {
-                Some("apiKey") => scheme["in"]
-                    .as_str()
-                    .and_then(Location::parse)
-                    .zip(scheme["name"].as_str().map(str::to_ascii_lowercase)),
-                Some("http" | "oauth2" | "openIdConnect") => {
+            let place = match scheme.kind.as_str() {
+                "apiKey" => scheme
+                    .location
+                    .zip(scheme.name.as_deref().map(str::to_ascii_lowercase)),
+                "http" | "oauth2" | "openIdConnect" => {
                     Some((Location::Header, "authorization".to_string()))
                 }
                 _ => None,
@@ -776,60 +746,35 @@ fn accepts_anything(schema: &Value) -> bool {
     }
 }
 
-fn body_spec(value: &Value, required: bool) -> BodySpec {
-    BodySpec {
-        required,
-        content_type: value["contentType"].as_str().map(str::to_string),
-        schema: value["schema"].as_str().map(str::to_string),
-    }
-}
-
 fn operation(
-    entry: &Value,
+    entry: &manifest::Operation,
     schemes: &HashMap<String, Option<(Location, String)>>,
     schemas: &HashMap<String, Value>,
-    webhook: bool,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
         path: "manifest.json".into(),
         message,
     };
-    let id = if webhook {
-        entry["name"].as_str().or(entry["operationId"].as_str())
-    } else {
-        entry["operationId"].as_str()
-    }
-    .ok_or_else(|| invalid("an operation without operationId".into()))?
-    .to_string();
-    let method = entry["method"]
-        .as_str()
-        .ok_or_else(|| invalid(format!("{id}: no method")))?
-        .to_ascii_uppercase();
-    let path = entry["path"]
-        .as_str()
-        .ok_or_else(|| invalid(format!("{id}: no path")))?
-        .to_string();
+    let id = entry.key().to_string();
     let mut parameters = Vec::new();
-    for param in entry["parameters"].as_array().into_iter().flatten() {
-        let name = param["name"].as_str().unwrap_or_default().to_string();
-        let location = param["in"]
-            .as_str()
-            .and_then(Location::parse)
-            .ok_or_else(|| invalid(format!("{id}: parameter {name} has no valid `in`")))?;
-        let schema = param["schema"].clone();
+    for param in &entry.parameters {
+        let name = &param.name;
         parameters.push(ParameterSpec {
-            validator: compile(&schema, &format!("manifest.json ({id} parameter {name})"))?,
-            name,
-            location,
-            required: param["required"].as_bool().unwrap_or(false),
-            schema,
+            validator: compile(
+                &param.schema,
+                &format!("manifest.json ({id} parameter {name})"),
+            )?,
+            name: name.clone(),
+            location: param.location,
+            required: param.required,
+            kind: param.kind(),
+            schema: param.schema.clone(),
         });
     }
     let mut security = Vec::new();
-    for requirement in entry["security"].as_array().into_iter().flatten() {
+    for requirement in &entry.security {
         let mut needs = Vec::new();
-        for key in requirement.as_array().into_iter().flatten() {
-            let key = key.as_str().unwrap_or_default();
+        for key in requirement {
             // An undeclared scheme would drop out of the requirement and leave the
             // operation open: no 401 check at all.
             match schemes.get(key) {
@@ -844,39 +789,35 @@ fn operation(
         }
         security.push(needs);
     }
-    let request_body = entry["requestBody"].is_object().then(|| {
-        body_spec(
-            &entry["requestBody"],
-            entry["requestBody"]["required"].as_bool().unwrap_or(false),
-        )
+    let request_body = entry.request_body.as_ref().map(|body| BodySpec {
+        required: body.required,
+        content_type: Some(body.content_type.clone()),
+        schema: Some(body.schema.clone()),
     });
-    let responses = entry["responses"]
-        .as_object()
-        .into_iter()
-        .flatten()
+    let responses = entry
+        .responses
+        .iter()
         .map(|(key, response)| ResponseSpec {
             key: key.clone(),
-            body: {
-                let constrained = response["schema"]
-                    .as_str()
+            body: BodySpec {
+                // A schema that accepts every JSON value (the spec's "not shown") says
+                // nothing the absence of a body could break.
+                required: response
+                    .schema
+                    .as_ref()
                     .and_then(|path| schemas.get(path))
-                    .is_some_and(|schema| !accepts_anything(schema));
-                body_spec(response, constrained)
+                    .is_some_and(|schema| !accepts_anything(schema)),
+                content_type: response.content_type.clone(),
+                schema: response.schema.clone(),
             },
-            example_codes: response["exampleCodes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(str::to_string)
-                .collect(),
+            example_codes: response.example_codes.clone(),
         })
         .collect();
     Ok(OperationSpec {
-        segments: segments(&path),
+        segments: segments(&entry.path),
         id,
-        method,
-        path,
+        method: entry.method.to_ascii_uppercase(),
+        path: entry.path.clone(),
         parameters,
         security,
         request_body,
@@ -930,6 +871,45 @@ mod tests {
         );
     }
 
+    /// The embedded contract's files, the manifest changed by `edit`.
+    fn with_manifest(edit: impl Fn(&mut Value)) -> Result<Contract, ContractError> {
+        Contract::from_files(
+            orchestration_api::contract::FILES
+                .iter()
+                .map(|(path, text)| {
+                    let mut text = text.to_string();
+                    if *path == "manifest.json" {
+                        let mut manifest: Value = serde_json::from_str(&text).unwrap();
+                        edit(&mut manifest);
+                        text = manifest.to_string();
+                    }
+                    (path.to_string(), text)
+                }),
+        )
+    }
+
+    #[test]
+    fn a_manifest_of_another_layout_or_shape_is_refused_naming_why() {
+        let err = with_manifest(|m| m["format"] = 2.into())
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("manifest.json") && err.contains("manifest layout 2"),
+            "{err}"
+        );
+        let err = with_manifest(|m| m["operations"][0]["parameters"][0]["in"] = "body".into())
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown variant `body`"), "{err}");
+        let err = with_manifest(|m| {
+            m.as_object_mut().unwrap().remove("operations");
+        })
+        .unwrap_err()
+        .to_string();
+        assert!(err.contains("missing field `operations`"), "{err}");
+        assert!(with_manifest(|_| {}).is_ok());
+    }
+
     #[test]
     fn a_conforming_payload_has_no_violations() {
         let reply = json!({ "received": true });
@@ -977,8 +957,8 @@ mod tests {
     fn every_component_example_conforms_to_its_contract_schema() {
         let contract = contract();
         let mut checked = 0;
-        for (name, path) in contract.manifest()["components"].as_object().unwrap() {
-            let schema = contract.schema(path.as_str().unwrap()).unwrap();
+        for (name, path) in &contract.manifest().components {
+            let schema = contract.schema(path).unwrap();
             for example in schema["$defs"][name]["examples"]
                 .as_array()
                 .into_iter()

@@ -9,10 +9,8 @@ use serde_json::{Map, Value, json};
 
 use super::GeneratedFile;
 use crate::error::{Error, Result};
-use crate::ir::{Api, MessagePart, Operation, SecurityKind, StatusSpec};
-
-/// Version of the manifest layout; bumped when a reader would need to change.
-pub const MANIFEST_FORMAT: u64 = 1;
+use crate::ir::{Api, MessagePart, Operation, ParamLocation, SecurityKind, StatusSpec};
+use crate::manifest::{self, Manifest};
 
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 const COMPONENT_PREFIX: &str = "#/components/schemas/";
@@ -25,12 +23,12 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
         .map(|(name, schema)| (name.as_str(), schema))
         .collect();
     let mut files = Vec::new();
-    let mut component_files = Map::new();
+    let mut component_files = BTreeMap::new();
     for (name, _) in &api.schemas {
         let path = component_path(name);
         let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
         files.push(schema_file(crate_name, &path, &root, &components)?);
-        component_files.insert(name.clone(), Value::String(path));
+        component_files.insert(name.clone(), path);
     }
 
     let mut operations = Vec::new();
@@ -54,48 +52,79 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             &components,
             &mut files,
         )?;
-        if let Value::Object(map) = &mut entry {
-            map.insert("name".into(), Value::String(hook.name.clone()));
-        }
+        entry.name = Some(hook.name.clone());
         webhooks.push(entry);
     }
 
-    let schemes: Map<String, Value> = api
+    let security_schemes = api
         .security_schemes
         .iter()
         .map(|scheme| {
-            let rule = match &scheme.kind {
-                SecurityKind::ApiKey { name, location } => {
-                    json!({ "type": "apiKey", "in": location.as_str(), "name": name })
-                }
-                SecurityKind::Bearer => json!({ "type": "http", "scheme": "bearer" }),
-                SecurityKind::Basic => json!({ "type": "http", "scheme": "basic" }),
-                SecurityKind::Other(kind) => json!({ "type": kind }),
+            let (kind, location, name, http) = match &scheme.kind {
+                SecurityKind::ApiKey { name, location } => (
+                    "apiKey",
+                    Some(self::location(*location)),
+                    Some(name.clone()),
+                    None,
+                ),
+                SecurityKind::Bearer => ("http", None, None, Some("bearer")),
+                SecurityKind::Basic => ("http", None, None, Some("basic")),
+                SecurityKind::Other(kind) => (kind.as_str(), None, None, None),
+            };
+            let rule = manifest::SecurityScheme {
+                kind: kind.to_string(),
+                location,
+                name,
+                scheme: http.map(str::to_string),
             };
             (scheme.key.clone(), rule)
         })
         .collect();
 
-    let manifest = json!({
-        "format": MANIFEST_FORMAT,
-        "title": api.title,
-        "version": api.version,
-        "basePath": api.base_path(),
-        "servers": api.servers.iter().map(|server| json!({
-            "url": server.url,
-            "description": server.description,
-            "variables": server.variables.iter().map(|v| (v.name.clone(), json!({
-                "default": v.default,
-                "enum": v.allowed,
-            }))).collect::<Map<_, _>>(),
-        })).collect::<Vec<_>>(),
-        "securitySchemes": schemes,
-        "operations": operations,
-        "webhooks": webhooks,
-        "components": component_files,
-    });
-    files.push(json_file("schemas/manifest.json", &manifest)?);
+    let manifest = Manifest {
+        format: manifest::FORMAT,
+        title: api.title.clone(),
+        version: api.version.clone(),
+        base_path: api.base_path(),
+        servers: api
+            .servers
+            .iter()
+            .map(|server| manifest::Server {
+                url: server.url.clone(),
+                description: server.description.clone(),
+                variables: server
+                    .variables
+                    .iter()
+                    .map(|v| {
+                        let variable = manifest::ServerVariable {
+                            default: v.default.clone(),
+                            allowed: v.allowed.clone(),
+                        };
+                        (v.name.clone(), variable)
+                    })
+                    .collect(),
+            })
+            .collect(),
+        security_schemes,
+        operations,
+        webhooks,
+        components: component_files,
+    };
+    let value = serde_json::to_value(&manifest).map_err(|err| Error::Emit {
+        file: "schemas/manifest.json".into(),
+        message: err.to_string(),
+    })?;
+    files.push(json_file("schemas/manifest.json", &value)?);
     Ok(files)
+}
+
+fn location(location: ParamLocation) -> manifest::Location {
+    match location {
+        ParamLocation::Path => manifest::Location::Path,
+        ParamLocation::Query => manifest::Location::Query,
+        ParamLocation::Header => manifest::Location::Header,
+        ParamLocation::Cookie => manifest::Location::Cookie,
+    }
 }
 
 fn operation_entry(
@@ -105,38 +134,43 @@ fn operation_entry(
     crate_name: &str,
     components: &BTreeMap<&str, &Value>,
     files: &mut Vec<GeneratedFile>,
-) -> Result<Value> {
+) -> Result<manifest::Operation> {
     let stem = file_stem(stem);
     let parameters = op
         .parameters
         .iter()
         .map(|param| {
-            Ok(json!({
-                "name": param.name,
-                "in": param.location.as_str(),
-                "required": param.required,
-                "schema": bundle(&param.schema, components)?,
-            }))
+            Ok(manifest::Parameter {
+                name: param.name.clone(),
+                location: location(param.location),
+                required: param.required,
+                schema: bundle(&param.schema, components)?,
+            })
         })
         .collect::<Result<Vec<_>>>()?;
     let request_body = match &op.request_body {
         Some(body) => {
             let path = request_path(folder, &stem);
             files.push(schema_file(crate_name, &path, &body.schema, components)?);
-            json!({ "required": body.required, "contentType": body.content_type, "schema": path })
+            Some(manifest::RequestBody {
+                required: body.required,
+                content_type: body.content_type.clone(),
+                schema: path,
+            })
         }
-        None => Value::Null,
+        None => None,
     };
-    let mut responses = Map::new();
+    let mut responses = BTreeMap::new();
     for response in &op.responses {
         let key = response.status.key();
         // The error codes the spec's examples show for this status (`code` of an error body):
         // what a checker can expect, e.g. NOT_AUTHENTICATED for a 401.
-        let mut codes: Vec<&str> = op
+        let mut codes: Vec<String> = op
             .examples
             .iter()
             .filter(|example| example.part == MessagePart::Response(response.status))
             .filter_map(|example| example.example.value.get("code").and_then(Value::as_str))
+            .map(str::to_string)
             .collect();
         codes.sort_unstable();
         codes.dedup();
@@ -144,22 +178,31 @@ fn operation_entry(
             Some(body) => {
                 let path = response_path(folder, &stem, &key);
                 files.push(schema_file(crate_name, &path, &body.schema, components)?);
-                json!({ "contentType": body.content_type, "schema": path, "exampleCodes": codes })
+                manifest::Response {
+                    content_type: Some(body.content_type.clone()),
+                    schema: Some(path),
+                    example_codes: codes,
+                }
             }
-            None => json!({ "contentType": null, "schema": null, "exampleCodes": codes }),
+            None => manifest::Response {
+                content_type: None,
+                schema: None,
+                example_codes: codes,
+            },
         };
         responses.insert(key, entry);
     }
-    Ok(json!({
-        "operationId": op.id,
-        "method": op.method.as_http(),
-        "path": op.path,
-        "security": op.security,
-        "parameters": parameters,
-        "requestBody": request_body,
-        "responses": responses,
-        "hasDefaultResponse": op.responses.iter().any(|r| r.status == StatusSpec::Default),
-    }))
+    Ok(manifest::Operation {
+        operation_id: op.id.clone(),
+        method: op.method.as_http().to_string(),
+        path: op.path.clone(),
+        security: op.security.clone(),
+        parameters,
+        request_body,
+        responses,
+        has_default_response: op.responses.iter().any(|r| r.status == StatusSpec::Default),
+        name: None,
+    })
 }
 
 /// A schema file: the schema with every component it needs under `$defs`.

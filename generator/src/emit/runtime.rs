@@ -286,6 +286,8 @@ pub fn validation() -> Result<GeneratedFile> {
 }
 
 fn validation_tokens() -> TokenStream {
+    let manifest =
+        super::support::runtime_module("manifest", include_str!("../../runtime/manifest.rs"));
     quote! {
         //! The contract's rules, compiled once from the embedded `schemas/`: what the server
         //! and the webhook receiver check before any handler runs. The same files are what
@@ -297,18 +299,9 @@ fn validation_tokens() -> TokenStream {
         use ::jsonschema::Validator;
         use ::serde_json::Value;
 
-        /// Where a parameter travels.
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        pub enum Location {
-            /// In the path template.
-            Path,
-            /// In the query string.
-            Query,
-            /// A header.
-            Header,
-            /// A cookie.
-            Cookie,
-        }
+        pub use self::manifest::{Location, ValueKind};
+
+        #manifest
 
         /// A parameter's rule.
         pub struct ParameterRule {
@@ -320,15 +313,6 @@ fn validation_tokens() -> TokenStream {
             pub required: bool,
             schema: Validator,
             kind: ValueKind,
-        }
-
-        /// How a parameter's text becomes the JSON value its schema checks.
-        #[derive(Debug, Clone, Copy)]
-        enum ValueKind {
-            Text,
-            Integer,
-            Number,
-            Boolean,
         }
 
         /// The rules of one operation or webhook.
@@ -360,18 +344,14 @@ fn validation_tokens() -> TokenStream {
 
         impl Rules {
             fn compile() -> Result<Rules, String> {
-                let manifest: Value = ::serde_json::from_str(crate::contract::manifest())
+                let manifest = manifest::Manifest::parse(crate::contract::manifest())
                     .map_err(|err| format!("manifest.json: {err}"))?;
                 let mut rules = Rules { operations: HashMap::new(), webhooks: HashMap::new() };
-                for (key, target) in [("operations", &mut rules.operations), ("webhooks", &mut rules.webhooks)] {
-                    for entry in manifest[key].as_array().into_iter().flatten() {
-                        let id = entry["operationId"].as_str().unwrap_or_default().to_string();
-                        let id = match key {
-                            "webhooks" => entry["name"].as_str().map(str::to_string).unwrap_or(id),
-                            _ => id,
-                        };
-                        target.insert(id, OperationRules::compile(entry)?);
-                    }
+                for entry in &manifest.operations {
+                    rules.operations.insert(entry.key().to_string(), OperationRules::compile(entry)?);
+                }
+                for entry in &manifest.webhooks {
+                    rules.webhooks.insert(entry.key().to_string(), OperationRules::compile(entry)?);
                 }
                 Ok(rules)
             }
@@ -395,45 +375,32 @@ fn validation_tokens() -> TokenStream {
                 .map_err(|err| err.to_string())
         }
 
-        fn schema_file(path: &Value) -> Result<Option<Validator>, String> {
-            let Some(path) = path.as_str() else {
-                return Ok(None);
-            };
+        fn schema_file(path: &str) -> Result<Validator, String> {
             let text = crate::contract::file(path).ok_or_else(|| format!("{path} is not embedded"))?;
             let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("{path}: {err}"))?;
-            compile_schema(&schema).map(Some).map_err(|err| format!("{path}: {err}"))
+            compile_schema(&schema).map_err(|err| format!("{path}: {err}"))
         }
 
         impl OperationRules {
-            fn compile(entry: &Value) -> Result<OperationRules, String> {
+            fn compile(entry: &manifest::Operation) -> Result<OperationRules, String> {
                 let mut parameters = Vec::new();
-                for param in entry["parameters"].as_array().into_iter().flatten() {
-                    let location = match param["in"].as_str() {
-                        Some("path") => Location::Path,
-                        Some("query") => Location::Query,
-                        Some("header") => Location::Header,
-                        _ => Location::Cookie,
-                    };
-                    let kind = match param["schema"]["type"].as_str() {
-                        Some("integer") => ValueKind::Integer,
-                        Some("number") => ValueKind::Number,
-                        Some("boolean") => ValueKind::Boolean,
-                        _ => ValueKind::Text,
-                    };
+                for param in &entry.parameters {
                     parameters.push(ParameterRule {
-                        name: param["name"].as_str().unwrap_or_default().to_string(),
-                        location,
-                        required: param["required"].as_bool().unwrap_or(false),
-                        schema: compile_schema(&param["schema"])?,
-                        kind,
+                        name: param.name.clone(),
+                        location: param.location,
+                        required: param.required,
+                        schema: compile_schema(&param.schema)?,
+                        kind: param.kind(),
                     });
                 }
-                let required = entry["requestBody"]["required"].as_bool().unwrap_or(false);
-                let body = schema_file(&entry["requestBody"]["schema"])?.map(|validator| (required, validator));
+                let body = match &entry.request_body {
+                    Some(body) => Some((body.required, schema_file(&body.schema)?)),
+                    None => None,
+                };
                 let mut responses = HashMap::new();
-                for (status, response) in entry["responses"].as_object().into_iter().flatten() {
-                    if let Some(validator) = schema_file(&response["schema"])? {
-                        responses.insert(status.clone(), validator);
+                for (status, response) in &entry.responses {
+                    if let Some(path) = &response.schema {
+                        responses.insert(status.clone(), schema_file(path)?);
                     }
                 }
                 Ok(OperationRules { parameters, body, responses })
@@ -454,13 +421,7 @@ fn validation_tokens() -> TokenStream {
                         None if rule.required => messages.push(format!("{place} {} is required", rule.name)),
                         None => {}
                         Some(text) => {
-                            let instance = match rule.kind {
-                                ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
-                                ValueKind::Number => text.parse::<f64>().ok().and_then(::serde_json::Number::from_f64).map(Value::Number),
-                                ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
-                                ValueKind::Text => Some(Value::String(text.to_string())),
-                            };
-                            let Some(instance) = instance else {
+                            let Some(instance) = rule.kind.value(text) else {
                                 messages.push(format!("{place} {}: `{text}` is not a valid {:?}", rule.name, rule.kind));
                                 continue;
                             };

@@ -148,7 +148,7 @@ impl Key {
 
     /// A parameter.
     pub fn parameter(op: &OperationSpec, param: &ParameterSpec) -> Key {
-        let at = format!("{}:{}", param.location.prefix(), param.name);
+        let at = format!("{}:{}", param.location.as_str(), param.name);
         Key::new(op, Category::Parameter, "", &at, "")
     }
 

@@ -1,0 +1,320 @@
+//! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
+//! there are, their parameters, security, and the contract file of each body's schema.
+//!
+//! Defined once: specgen serializes it (`emit::contract`), specval deserializes it
+//! (`specval::contract`), and every generated crate that validates (`validation::manifest`)
+//! has a copy of this file, spliced in by specgen. A key renamed here is renamed for all of
+//! them, and a field one of them uses and another no longer writes is a compile error.
+//! Readers check [`FORMAT`]: a manifest of another layout is refused with both numbers, not
+//! half read.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// Version of the manifest layout; bumped when a reader would need to change.
+pub const FORMAT: u64 = 1;
+
+/// The manifest.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Manifest {
+    /// The layout version, [`FORMAT`] when written by this code.
+    pub format: u64,
+    /// `info.title`.
+    pub title: String,
+    /// `info.version`.
+    pub version: String,
+    /// The path of the first server URL (`/v1`), `""` without servers.
+    pub base_path: String,
+    /// `servers`.
+    pub servers: Vec<Server>,
+    /// The security schemes, by key.
+    pub security_schemes: BTreeMap<String, SecurityScheme>,
+    /// The operations, in the document's order.
+    pub operations: Vec<Operation>,
+    /// The webhooks (notifications the API sends), in the document's order.
+    pub webhooks: Vec<Operation>,
+    /// The contract file of each component schema, by component name.
+    pub components: BTreeMap<String, String>,
+}
+
+/// A server of the API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Server {
+    /// Its URL template (`https://{host}/v1`).
+    pub url: String,
+    /// Its description.
+    pub description: Option<String>,
+    /// Its variables, by name.
+    pub variables: BTreeMap<String, ServerVariable>,
+}
+
+/// A variable of a server URL template.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ServerVariable {
+    /// Its default.
+    pub default: String,
+    /// The values allowed, when listed.
+    #[serde(rename = "enum")]
+    pub allowed: Vec<String>,
+}
+
+/// A security scheme: where its credential travels.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecurityScheme {
+    /// `apiKey`, `http`, or another OpenAPI scheme type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// An `apiKey`'s location.
+    #[serde(rename = "in", default, skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// An `apiKey`'s parameter name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// An `http` scheme's scheme (`bearer`, `basic`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<String>,
+}
+
+/// Where a parameter or credential travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Location {
+    /// In the path.
+    Path,
+    /// In the query string.
+    Query,
+    /// A header.
+    Header,
+    /// A cookie.
+    Cookie,
+}
+
+impl Location {
+    /// The name OpenAPI gives it (`in: header`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Location::Path => "path",
+            Location::Query => "query",
+            Location::Header => "header",
+            Location::Cookie => "cookie",
+        }
+    }
+}
+
+/// An operation, or a webhook (which also has a `name`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Operation {
+    /// The operationId.
+    pub operation_id: String,
+    /// The HTTP method, in capitals.
+    pub method: String,
+    /// The path template (`/banking/accounts/{account_id}`), without the base path.
+    pub path: String,
+    /// The security requirements: any one of them, each a list of scheme keys all needed.
+    pub security: Vec<Vec<String>>,
+    /// The parameters.
+    pub parameters: Vec<Parameter>,
+    /// The request body, when one is documented.
+    pub request_body: Option<RequestBody>,
+    /// The documented responses, by status key (`201`, `2XX`, `default`).
+    pub responses: BTreeMap<String, Response>,
+    /// Whether a `default` response is documented.
+    pub has_default_response: bool,
+    /// A webhook's key under `webhooks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+impl Operation {
+    /// What the operation is known by: a webhook's name, else its operationId.
+    pub fn key(&self) -> &str {
+        self.name.as_deref().unwrap_or(&self.operation_id)
+    }
+}
+
+/// A parameter's rule.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parameter {
+    /// Its name.
+    pub name: String,
+    /// Where it travels.
+    #[serde(rename = "in")]
+    pub location: Location,
+    /// Whether it must be present.
+    pub required: bool,
+    /// Its schema, self-contained (components it needs under `$defs`).
+    pub schema: Value,
+}
+
+impl Parameter {
+    /// How its text (a path segment, a query value, a header) becomes the JSON value its
+    /// schema checks.
+    pub fn kind(&self) -> ValueKind {
+        ValueKind::of(&self.schema)
+    }
+}
+
+/// How a parameter's text becomes JSON: by its schema's `type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// A string, as written.
+    Text,
+    /// `type: integer`.
+    Integer,
+    /// `type: number`.
+    Number,
+    /// `type: boolean`.
+    Boolean,
+}
+
+impl ValueKind {
+    /// The kind of a parameter with `schema`.
+    pub fn of(schema: &Value) -> ValueKind {
+        match schema.get("type").and_then(Value::as_str) {
+            Some("integer") => ValueKind::Integer,
+            Some("number") => ValueKind::Number,
+            Some("boolean") => ValueKind::Boolean,
+            _ => ValueKind::Text,
+        }
+    }
+
+    /// `text` as the JSON value its schema checks; `None` when it is not a number or boolean
+    /// its kind needs.
+    pub fn value(self, text: &str) -> Option<Value> {
+        match self {
+            ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
+            ValueKind::Number => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
+            ValueKind::Text => Some(Value::String(text.to_string())),
+        }
+    }
+}
+
+/// A documented request body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestBody {
+    /// Whether the body is required.
+    pub required: bool,
+    /// Its media type.
+    pub content_type: String,
+    /// The contract file of its schema.
+    pub schema: String,
+}
+
+/// A documented response.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Response {
+    /// Its body's media type, when a body is documented.
+    pub content_type: Option<String>,
+    /// The contract file of its body's schema, when a body is documented.
+    pub schema: Option<String>,
+    /// The error codes (`code` of an error body) the spec's examples show for it.
+    pub example_codes: Vec<String>,
+}
+
+/// The layout version alone, read first so that a manifest of another layout is refused
+/// by its number rather than by the first field that moved.
+#[derive(Deserialize)]
+struct Version {
+    format: Option<u64>,
+}
+
+impl Manifest {
+    /// Reads a manifest; an error (for a person) when the text is not JSON, not a manifest of
+    /// layout [`FORMAT`], or not one as specgen writes it.
+    pub fn parse(text: &str) -> Result<Manifest, String> {
+        let version: Version = serde_json::from_str(text).map_err(|err| err.to_string())?;
+        match version.format {
+            Some(FORMAT) => {}
+            Some(other) => {
+                return Err(format!(
+                    "manifest layout {other}, but this reader knows layout {FORMAT}: regenerate the contract with the specgen that matches this reader"
+                ));
+            }
+            None => return Err("no `format`: not a manifest specgen wrote".to_string()),
+        }
+        serde_json::from_str(text).map_err(|err| err.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        Manifest {
+            format: FORMAT,
+            title: "T".into(),
+            version: "1".into(),
+            base_path: "/v1".into(),
+            servers: Vec::new(),
+            security_schemes: BTreeMap::new(),
+            operations: Vec::new(),
+            webhooks: Vec::new(),
+            components: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn a_manifest_reads_back_as_written() {
+        let text = serde_json::to_string(&manifest()).unwrap();
+        assert_eq!(Manifest::parse(&text).unwrap(), manifest());
+    }
+
+    #[test]
+    fn another_layout_is_refused_by_its_number() {
+        let mut value = serde_json::to_value(manifest()).unwrap();
+        value["format"] = 2.into();
+        let err = Manifest::parse(&value.to_string()).unwrap_err();
+        assert!(
+            err.contains("manifest layout 2") && err.contains("layout 1"),
+            "{err}"
+        );
+        value.as_object_mut().unwrap().remove("format");
+        let err = Manifest::parse(&value.to_string()).unwrap_err();
+        assert!(err.contains("no `format`"), "{err}");
+    }
+
+    #[test]
+    fn an_unknown_parameter_location_is_an_error_not_a_cookie() {
+        let parameter = r#"{"name": "x", "in": "body", "required": true, "schema": {}}"#;
+        let err = serde_json::from_str::<Parameter>(parameter).unwrap_err();
+        assert!(err.to_string().contains("unknown variant `body`"), "{err}");
+    }
+
+    #[test]
+    fn parameter_text_becomes_the_json_its_schema_checks() {
+        let kind = |schema: Value| ValueKind::of(&schema);
+        assert_eq!(
+            kind(serde_json::json!({"type": "integer"})).value("42"),
+            Some(42.into())
+        );
+        assert_eq!(
+            kind(serde_json::json!({"type": "integer"})).value("4.2"),
+            None
+        );
+        assert_eq!(
+            kind(serde_json::json!({"type": "number"})).value("4.5"),
+            Some(4.5.into())
+        );
+        assert_eq!(
+            kind(serde_json::json!({"type": "boolean"})).value("true"),
+            Some(true.into())
+        );
+        assert_eq!(
+            kind(serde_json::json!({"type": "string"})).value("007"),
+            Some("007".into())
+        );
+        assert_eq!(kind(serde_json::json!({})).value("x"), Some("x".into()));
+    }
+}
