@@ -296,6 +296,39 @@ fn check_type_overrides(options: &Options) -> Result<()> {
     Ok(())
 }
 
+/// A document's contract alone, with the IR it was made from: what a validator needs,
+/// without the Rust code (nothing is formatted).
+#[derive(Debug, Clone)]
+pub struct ContractOnly {
+    /// The IR.
+    pub api: ir::Api,
+    /// The contract's files as `(path under schemas/, contents)`: `manifest.json` and a JSON
+    /// Schema per component and message, sorted by path.
+    pub files: Vec<(String, String)>,
+}
+
+/// The contract of a document (`schemas/` of the crate [`generate`] would write, the same
+/// bytes), with its IR. An error that names a place in the document carries its line and
+/// column where the text gives them.
+pub fn contract(doc: &load::Document, options: &Options) -> Result<ContractOnly> {
+    let located = || -> Result<ContractOnly> {
+        let name = crate_name(doc, options)?;
+        check_type_overrides(options)?;
+        let api = build_ir(doc, options)?;
+        let mut files: Vec<(String, String)> = emit::contract::emit(&api, &name)?
+            .into_iter()
+            .filter_map(|file| {
+                let path = file.path.to_string_lossy().replace('\\', "/");
+                let path = path.strip_prefix("schemas/")?.to_string();
+                Some((path, file.contents))
+            })
+            .collect();
+        files.sort();
+        Ok(ContractOnly { api, files })
+    };
+    located().map_err(|err| doc.locate(err))
+}
+
 /// The IR of a document, with the options' type overrides applied.
 pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
     ir::build::build(

@@ -139,3 +139,36 @@ fn the_manifest_and_the_embedded_contract_name_exactly_the_schema_files() {
     }
     assert_no_problems(&problems);
 }
+
+#[test]
+fn the_contract_alone_is_the_crates_schemas_byte_for_byte() {
+    for (document, path, options) in [(
+        "spec/openapi.yaml".to_string(),
+        common::spec_path(),
+        specgen::Options::default(),
+    )]
+    .into_iter()
+    .chain(FIXTURES.iter().map(|fixture| {
+        (
+            format!("tests/fixtures/{}", fixture.file),
+            fixture.path(),
+            fixture.options(),
+        )
+    })) {
+        let doc = specgen::load::load_file(&path).expect("loads");
+        let crate_files = common::generate(&path, &options);
+        let from_crate: Vec<(String, String)> = crate_files
+            .iter()
+            .filter_map(|file| {
+                let path = file.path.to_string_lossy().replace('\\', "/");
+                Some((
+                    path.strip_prefix("schemas/")?.to_string(),
+                    file.contents.clone(),
+                ))
+            })
+            .collect();
+        let alone = specgen::contract(&doc, &options).expect("the contract alone");
+        assert!(!alone.files.is_empty(), "{document}");
+        assert_eq!(alone.files, from_crate, "{document}");
+    }
+}

@@ -318,17 +318,9 @@ impl Contract {
     /// The contract of any OpenAPI document, made by specgen's library in memory.
     pub fn from_spec(spec: &Path) -> Result<Contract, ContractError> {
         let doc = specgen::load::load_file(spec).map_err(|e| ContractError::Spec(e.to_string()))?;
-        let options = specgen::Options {
-            no_example_tests: true,
-            ..specgen::Options::default()
-        };
-        let files = specgen::generate_crate(&doc, &options)
+        let made = specgen::contract(&doc, &specgen::Options::default())
             .map_err(|e| ContractError::Spec(e.to_string()))?;
-        Contract::from_files(files.into_iter().filter_map(|file| {
-            let path = file.path.to_string_lossy().replace('\\', "/");
-            path.strip_prefix("schemas/")
-                .map(|rest| (rest.to_string(), file.contents))
-        }))
+        Contract::from_files(made.files)
     }
 
     /// A contract from `(path under schemas/, contents)` pairs.

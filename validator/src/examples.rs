@@ -119,17 +119,9 @@ fn specgen_components(
 pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
     let fail = |e: specgen::Error| ContractError::Spec(e.to_string());
     let doc = specgen::load::load_file(spec).map_err(fail)?;
-    let options = specgen::Options {
-        no_example_tests: true,
-        ..specgen::Options::default()
-    };
-    let api = specgen::build_ir(&doc, &options).map_err(fail)?;
-    let files = specgen::generate_crate(&doc, &options).map_err(fail)?;
-    let contract = Contract::from_files(files.iter().filter_map(|file| {
-        let path = file.path.to_string_lossy().replace('\\', "/");
-        path.strip_prefix("schemas/")
-            .map(|rest| (rest.to_string(), file.contents.clone()))
-    }))?;
+    let specgen::ContractOnly { api, files } =
+        specgen::contract(&doc, &specgen::Options::default()).map_err(fail)?;
+    let contract = Contract::from_files(files)?;
     let sites = specgen::examples::sites(&api);
     let mut report = ExamplesReport {
         found: sites.len(),
