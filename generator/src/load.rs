@@ -27,7 +27,8 @@ use normalize::Moves;
 use source_map::SourceMap;
 
 pub use pointer::{
-    canonical_pointer, decode_pointer, encode_pointer, escape_segment, join, unescape_segment,
+    canonical_pointer, decode_pointer, encode_pointer, escape_segment, join, percent_decode,
+    percent_decode_lossy, unescape_segment,
 };
 
 /// Deeper documents are rejected rather than risk overflowing the stack in

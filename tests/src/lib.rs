@@ -139,13 +139,13 @@ pub fn render_findings(heading: &str, findings: &[Finding]) -> String {
 /// (so `/banking/accounts` becomes `~1banking~1accounts`).
 #[must_use]
 pub fn escape_pointer_token(token: &str) -> String {
-    token.replace('~', "~0").replace('/', "~1")
+    specgen::load::escape_segment(token).into_owned()
 }
 
 /// Undoes [`escape_pointer_token`]: `~1` → `/`, then `~0` → `~`.
 #[must_use]
 pub fn unescape_pointer_token(token: &str) -> String {
-    token.replace("~1", "/").replace("~0", "~")
+    specgen::load::unescape_segment(token)
 }
 
 /// Appends one (unescaped) token to a JSON pointer.

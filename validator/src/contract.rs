@@ -160,7 +160,9 @@ impl OperationSpec {
             .iter()
             .zip(&self.segments)
             .filter_map(|(part, segment)| match segment {
-                Segment::Param(name) => Some((name.clone(), percent_decode(part))),
+                Segment::Param(name) => {
+                    Some((name.clone(), specgen::load::percent_decode_lossy(part)))
+                }
                 Segment::Literal(_) => None,
             })
             .collect()
@@ -668,13 +670,6 @@ fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
         bases.push(BasePath::of(path));
     }
     bases
-}
-
-/// Percent-decodes text (`%2F` → `/`); malformed escapes are kept as written.
-pub(crate) fn percent_decode(text: &str) -> String {
-    percent_encoding::percent_decode_str(text)
-        .decode_utf8_lossy()
-        .into_owned()
 }
 
 fn segments(template: &str) -> Vec<Segment> {

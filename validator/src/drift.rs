@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use rustc_hash::FxHashMap;
 
 use serde_json::Value;
+use specgen::load::escape_segment as escape;
 
 /// What kind of undocumented thing.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -423,14 +424,6 @@ struct Loc<'a> {
     step: Step<'a>,
 }
 
-fn escape(name: &str) -> std::borrow::Cow<'_, str> {
-    if name.contains(['~', '/']) {
-        name.replace('~', "~0").replace('/', "~1").into()
-    } else {
-        name.into()
-    }
-}
-
 /// The pointer and the pattern of a place.
 fn spell(loc: Option<&Loc<'_>>) -> (String, String) {
     let mut steps = Vec::new();
@@ -485,7 +478,7 @@ fn resolve<'d>(document: &'d Value, fragment: &str) -> Option<&'d Value> {
 
 /// A URI fragment as a JSON pointer (percent-decoding).
 fn decode(fragment: &str) -> String {
-    crate::contract::percent_decode(fragment)
+    specgen::load::percent_decode_lossy(fragment)
 }
 
 #[cfg(test)]

@@ -745,50 +745,9 @@ fn split_target(target: &str) -> Result<(String, Option<&str>), String> {
 /// Parses a query string into decoded pairs (`application/x-www-form-urlencoded` rules:
 /// `+` is a space; a name without `=` has an empty value; empty pieces are skipped).
 pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
-    query
-        .split('&')
-        .filter(|piece| !piece.is_empty())
-        .map(|piece| {
-            let (name, value) = piece.split_once('=').unwrap_or((piece, ""));
-            (percent_decode(name), percent_decode(value))
-        })
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
         .collect()
-}
-
-/// Decodes `%XX` escapes and `+`; a `%` not followed by two hex digits is kept; bytes that
-/// do not form UTF-8 become U+FFFD.
-fn percent_decode(text: &str) -> String {
-    if !text.bytes().any(|b| b == b'%' || b == b'+') {
-        return text.to_owned();
-    }
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'+' => out.push(b' '),
-            b'%' => {
-                let digit = |at: usize| bytes.get(at).and_then(|&b| hex(b));
-                match (digit(i + 1), digit(i + 2)) {
-                    (Some(high), Some(low)) => {
-                        out.push(high << 4 | low);
-                        i += 2;
-                    }
-                    _ => out.push(b'%'),
-                }
-            }
-            b => out.push(b),
-        }
-        i += 1;
-    }
-    match String::from_utf8(out) {
-        Ok(text) => text,
-        Err(err) => String::from_utf8_lossy(err.as_bytes()).into_owned(),
-    }
-}
-
-fn hex(b: u8) -> Option<u8> {
-    (b as char).to_digit(16).map(|d| d as u8)
 }
 
 /// A body recorded as text, possibly base64: empty is no body; decoded bytes are text when

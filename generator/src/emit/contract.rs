@@ -332,21 +332,32 @@ fn rewrite(value: &Value) -> Value {
     }
 }
 
+/// Characters a URI fragment holds as they are (RFC 3986 `pchar`, `/` and `?` aside):
+/// everything else in a pointer segment is percent-encoded.
+const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b':')
+    .remove(b'@');
+
 /// A pointer segment as it must appear in a URI fragment: `~` and `/` escaped, and anything
 /// outside the fragment character set percent-encoded.
 fn escape(segment: &str) -> String {
-    let mut out = String::new();
-    for c in segment.replace('~', "~0").replace('/', "~1").chars() {
-        if c.is_ascii_alphanumeric() || "-._~!$&'()*+,;=:@".contains(c) {
-            out.push(c);
-        } else {
-            let mut bytes = [0; 4];
-            for byte in c.encode_utf8(&mut bytes).bytes() {
-                out.push_str(&format!("%{byte:02X}"));
-            }
-        }
-    }
-    out
+    percent_encoding::utf8_percent_encode(&crate::load::escape_segment(segment), FRAGMENT)
+        .to_string()
 }
 
 /// Contract file of a component schema.

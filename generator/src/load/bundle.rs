@@ -288,7 +288,7 @@ impl Bundler {
         if path_part.is_empty() {
             return Ok((file.to_path_buf(), fragment));
         }
-        let decoded = percent_decode(path_part);
+        let decoded = super::percent_decode_lossy(path_part);
         let joined = file
             .parent()
             .unwrap_or_else(|| Path::new("."))
@@ -431,12 +431,6 @@ fn local_ref(original: &Value, fragment: &str) -> Value {
         }
     }
     Value::Object(map)
-}
-
-fn percent_decode(text: &str) -> String {
-    percent_encoding::percent_decode_str(text)
-        .decode_utf8_lossy()
-        .into_owned()
 }
 
 /// Keys whose value is data, never OpenAPI structure.

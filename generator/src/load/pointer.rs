@@ -6,14 +6,18 @@
 //! builds decoding back to exactly the same keys; other characters are left
 //! as they are so that pointers stay readable (`#/paths/~1pets~1{id}`).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
-/// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`.
-pub fn escape_segment(s: &str) -> String {
+/// Escapes one reference token: `~` becomes `~0` and `/` becomes `~1`. The workspace's one
+/// escaper (specval's findings and the contract's `$ref`s use it too); borrowed when there is
+/// nothing to escape, the common case.
+pub fn escape_segment(s: &str) -> Cow<'_, str> {
     if !s.contains(['~', '/']) {
-        return s.to_owned();
+        return Cow::Borrowed(s);
     }
-    s.replace('~', "~0").replace('/', "~1")
+    Cow::Owned(s.replace('~', "~0").replace('/', "~1"))
 }
 
 /// Undoes [`escape_segment`]. A `~` not followed by `0` or `1` is not a
@@ -80,7 +84,7 @@ pub fn encode_pointer<S: AsRef<str>>(segments: &[S]) -> String {
 /// that do not decode to UTF-8.
 pub fn decode_pointer(pointer: &str) -> Option<Vec<String>> {
     let bare = match pointer.strip_prefix('#') {
-        Some(fragment) => std::borrow::Cow::Owned(percent_decode(fragment)?),
+        Some(fragment) => Cow::Owned(percent_decode(fragment)?),
         None => std::borrow::Cow::Borrowed(pointer),
     };
     if bare.is_empty() {
@@ -149,40 +153,21 @@ fn push_fragment_segment(out: &mut String, escaped: &str) {
     }
 }
 
-/// Decodes `%XX` escapes; a `%` not followed by two hex digits is kept as
-/// written, since hand-written `$ref`s are often not strictly encoded.
-fn percent_decode(s: &str) -> Option<String> {
-    if !s.contains('%') {
-        return Some(s.to_owned());
-    }
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
-            let hex = bytes
-                .get(i + 1)
-                .and_then(|&h| hex_value(h))
-                .zip(bytes.get(i + 2).and_then(|&l| hex_value(l)));
-            if let Some((high, low)) = hex {
-                out.push(high << 4 | low);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b);
-        i += 1;
-    }
-    String::from_utf8(out).ok()
+/// Decodes `%XX` escapes; `None` when the bytes are not UTF-8. A `%` not followed by two hex
+/// digits is kept as written, since hand-written `$ref`s are often not strictly encoded.
+pub fn percent_decode(s: &str) -> Option<String> {
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8()
+        .ok()
+        .map(Cow::into_owned)
 }
 
-fn hex_value(b: u8) -> Option<u8> {
-    match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
-        _ => None,
-    }
+/// [`percent_decode`] that turns bytes that are not UTF-8 into U+FFFD: for text that must be
+/// read whatever it holds (a recorded path, a file name in a `$ref`).
+pub fn percent_decode_lossy(s: &str) -> String {
+    percent_encoding::percent_decode_str(s)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// Turns a bare pointer built internally (already `~`-escaped) into the

@@ -125,7 +125,7 @@ pub(crate) fn build(text: &str) -> Option<SourceMap> {
                     // This node is a key.
                     *pending_key = Some(match &event {
                         Event::Scalar(text, style, ..) => {
-                            Some(escape_segment(&key_text(text, *style)))
+                            Some(escape_segment(&key_text(text, *style)).into_owned())
                         }
                         _ => None,
                     });
