@@ -782,3 +782,30 @@ fn text_body(text: String, base64: bool, name: &str, problems: &mut Vec<String>)
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::parse_query;
+
+    #[test]
+    fn a_query_string_is_decoded_as_a_form() {
+        let pairs = |query: &str| -> Vec<(String, String)> { parse_query(query) };
+        let owned = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            pairs("a=1&b=x+y&c&&d=%2B%zz&e=%C3%A9&f=%FF"),
+            owned(&[
+                ("a", "1"),
+                ("b", "x y"),
+                ("c", ""),
+                ("d", "+%zz"),
+                ("e", "é"),
+                ("f", "\u{FFFD}")
+            ])
+        );
+    }
+}
