@@ -7,11 +7,14 @@
 //! [`ClientError::Transport`]. Credentials go with every call and never into
 //! `Debug` output.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+
 use ::std::time::Duration;
 use crate::credentials::Credentials;
 use crate::retry::RetryPolicy;
+
 /// The error body of the API's documented error responses.
 pub type ErrorBody = crate::models::Error;
+
 /// Why a call did not return a success.
 #[derive(Debug)]
 pub enum ClientError {
@@ -38,6 +41,7 @@ pub enum ClientError {
     /// The request could not be built (for example an invalid base URL).
     InvalidRequest(String),
 }
+
 impl ::std::fmt::Display for ClientError {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match self {
@@ -52,6 +56,7 @@ impl ::std::fmt::Display for ClientError {
         }
     }
 }
+
 impl ::std::error::Error for ClientError {
     fn source(&self) -> Option<&(dyn ::std::error::Error + 'static)> {
         match self {
@@ -60,7 +65,8 @@ impl ::std::error::Error for ClientError {
         }
     }
 }
-///The successful answers of `createAccount`.
+
+/// The successful answers of `createAccount`.
 #[derive(Debug, Clone)]
 pub enum CreateAccountSuccess {
     /// `200`
@@ -68,6 +74,7 @@ pub enum CreateAccountSuccess {
     /// `201`
     Created(crate::models::Account),
 }
+
 /// A client of the API.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -77,19 +84,23 @@ pub struct Client {
     retry: RetryPolicy,
     observer: Option<Observer>,
 }
+
 /// What [`ClientBuilder::observe`] is given.
 type ObserveFn = dyn Fn(
     &::http::Request<Vec<u8>>,
     &::http::Response<Vec<u8>>,
 ) + Send + Sync;
+
 /// The observer of a [`Client`]'s exchanges (a closure has no `Debug`).
 #[derive(Clone)]
 struct Observer(::std::sync::Arc<ObserveFn>);
+
 impl ::std::fmt::Debug for Observer {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str("Observer")
     }
 }
+
 /// Options of a [`Client`].
 #[derive(Debug)]
 pub struct ClientBuilder {
@@ -101,6 +112,7 @@ pub struct ClientBuilder {
     http: Option<::reqwest::Client>,
     observer: Option<Observer>,
 }
+
 impl ClientBuilder {
     /// Time-out of each attempt, from sending to the end of the answer (default 30 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
@@ -171,6 +183,7 @@ impl ClientBuilder {
         })
     }
 }
+
 /// Characters escaped in a path segment: all but RFC 3986's unreserved ones.
 #[allow(dead_code)]
 const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALPHANUMERIC
@@ -178,6 +191,7 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'_')
     .remove(b'.')
     .remove(b'~');
+
 /// A request as an observer sees it: what reqwest will send, body included (a
 /// streamed body, which this client never makes, would be seen empty).
 fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {
@@ -191,6 +205,7 @@ fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<
     *sent.headers_mut() = request.headers().clone();
     Some(sent)
 }
+
 /// A body read in full, with its status.
 struct Answer {
     status: ::http::StatusCode,
@@ -198,6 +213,7 @@ struct Answer {
     /// The wait its `Retry-After` asked for (on a 429 or a 503).
     retry_after: Option<Duration>,
 }
+
 impl Answer {
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
@@ -231,6 +247,7 @@ impl Answer {
         }
     }
 }
+
 impl Client {
     /// A client of the API at `base_url` (the server URL, base path included, e.g.
     /// `https://host/v1`), with default time-outs and retries.
@@ -257,17 +274,12 @@ impl Client {
     }
     fn with_credentials(
         &self,
-        request: ::reqwest::RequestBuilder,
+        mut request: ::reqwest::RequestBuilder,
     ) -> ::reqwest::RequestBuilder {
-        #[allow(unused_mut)]
-        let mut request = request;
-        let _credentials = &self.credentials;
-        if let Some(secret) = Some(&_credentials.public_api_key) {
-            request = request.header("public-api-key", secret.expose());
-        }
-        if let Some(secret) = Some(&_credentials.private_secret_key) {
-            request = request.header("private-secret-key", secret.expose());
-        }
+        let secret = &self.credentials.public_api_key;
+        request = request.header("public-api-key", secret.expose());
+        let secret = &self.credentials.private_secret_key;
+        request = request.header("private-secret-key", secret.expose());
         request
     }
     /// Sends a request, retrying when `retryable` and the failure is a transport
@@ -367,7 +379,6 @@ impl Client {
             .send(
                 true,
                 |http_| {
-                    #[allow(unused_mut)]
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
@@ -377,11 +388,11 @@ impl Client {
             )
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode().map(CreateAccountSuccess::Ok),
-            201u16 => answer_.decode().map(CreateAccountSuccess::Created),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode().map(CreateAccountSuccess::Ok),
+            201 => answer_.decode().map(CreateAccountSuccess::Created),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -400,20 +411,13 @@ impl Client {
             PATH_SEGMENT)
         );
         let answer_ = self
-            .send(
-                true,
-                |http_| {
-                    #[allow(unused_mut)]
-                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
-                    request_
-                },
-            )
+            .send(true, |http_| http_.request(::reqwest::Method::GET, &url_))
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -436,20 +440,13 @@ impl Client {
             PATH_SEGMENT)
         );
         let answer_ = self
-            .send(
-                true,
-                |http_| {
-                    #[allow(unused_mut)]
-                    let mut request_ = http_.request(::reqwest::Method::DELETE, &url_);
-                    request_
-                },
-            )
+            .send(true, |http_| http_.request(::reqwest::Method::DELETE, &url_))
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -472,7 +469,6 @@ impl Client {
             .send(
                 false,
                 |http_| {
-                    #[allow(unused_mut)]
                     let mut request_ = http_.request(::reqwest::Method::PATCH, &url_);
                     request_ = request_.json(body);
                     request_
@@ -480,10 +476,10 @@ impl Client {
             )
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -504,20 +500,13 @@ impl Client {
             .to_string(), PATH_SEGMENT)
         );
         let answer_ = self
-            .send(
-                true,
-                |http_| {
-                    #[allow(unused_mut)]
-                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
-                    request_
-                },
-            )
+            .send(true, |http_| http_.request(::reqwest::Method::GET, &url_))
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -543,20 +532,13 @@ impl Client {
             .to_string(), PATH_SEGMENT)
         );
         let answer_ = self
-            .send(
-                false,
-                |http_| {
-                    #[allow(unused_mut)]
-                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
-                    request_
-                },
-            )
+            .send(false, |http_| http_.request(::reqwest::Method::POST, &url_))
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            404u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            404 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -580,7 +562,6 @@ impl Client {
             .send(
                 true,
                 |http_| {
-                    #[allow(unused_mut)]
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
@@ -590,10 +571,10 @@ impl Client {
             )
             .await?;
         match answer_.status.as_u16() {
-            201u16 => answer_.decode(),
-            400u16 => Err(answer_.error(true)),
-            401u16 => Err(answer_.error(true)),
-            409u16 => Err(answer_.error(true)),
+            201 => answer_.decode(),
+            400 => Err(answer_.error(true)),
+            401 => Err(answer_.error(true)),
+            409 => Err(answer_.error(true)),
             _ => Err(answer_.error(false)),
         }
     }
@@ -611,7 +592,6 @@ impl Client {
             .send(
                 true,
                 |http_| {
-                    #[allow(unused_mut)]
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     {
                         let value_ = merchant_order_id;
@@ -623,8 +603,8 @@ impl Client {
             )
             .await?;
         match answer_.status.as_u16() {
-            200u16 => answer_.decode(),
-            401u16 => Err(answer_.error(true)),
+            200 => answer_.decode(),
+            401 => Err(answer_.error(true)),
             _ => Err(answer_.error(true)),
         }
     }
@@ -658,7 +638,6 @@ impl Client {
             .send(
                 true,
                 |http_| {
-                    #[allow(unused_mut)]
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     if let Some(value_) = x_organization_code {
                         request_ = request_
@@ -674,8 +653,8 @@ impl Client {
             )
             .await?;
         match answer_.status.as_u16() {
-            200u16..=299u16 => answer_.decode(),
-            401u16 => Err(answer_.error(true)),
+            200..=299 => answer_.decode(),
+            401 => Err(answer_.error(true)),
             _ => Err(answer_.error(true)),
         }
     }

@@ -3,6 +3,7 @@
 //! The contract specgen wrote beside this crate (`schemas/`), embedded: one JSON
 //! Schema per component and message, and `manifest.json`, which maps operations
 //! and webhooks to them.
+
 /// Every contract file as `(path under schemas/, contents)`, sorted by path.
 pub static FILES: &[(&str, &str)] = &[
     ("components/Account.json", include_str!("../schemas/components/Account.json")),
@@ -439,10 +440,12 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/webhooks/incomingTransfer.response.400.json"),
     ),
 ];
+
 /// The contents of one contract file, e.g. `manifest.json`.
 pub fn file(path: &str) -> Option<&'static str> {
     FILES.iter().find(|(p, _)| *p == path).map(|(_, contents)| *contents)
 }
+
 /// The manifest.
 pub fn manifest() -> &'static str {
     file("manifest.json").unwrap_or("{}")

@@ -2,9 +2,11 @@
 
 //! Credentials the API's security schemes ask for. Their values are never printed:
 //! `Debug` shows `[redacted]`.
+
 /// A secret value; `Debug` and `Display` never show it.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Secret(String);
+
 impl Secret {
     /// Wraps a secret value.
     pub fn new(value: impl Into<String>) -> Secret {
@@ -15,26 +17,31 @@ impl Secret {
         &self.0
     }
 }
+
 impl ::std::fmt::Debug for Secret {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str("[redacted]")
     }
 }
+
 impl ::std::fmt::Display for Secret {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str("[redacted]")
     }
 }
+
 impl From<&str> for Secret {
     fn from(value: &str) -> Secret {
         Secret(value.to_string())
     }
 }
+
 impl From<String> for Secret {
     fn from(value: String) -> Secret {
         Secret(value)
     }
 }
+
 /// The credentials a caller presents.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Credentials {
@@ -47,6 +54,7 @@ pub struct Credentials {
     /// Sent in the `private-secret-key` header (security scheme `private-secret-key`).
     pub private_secret_key: Secret,
 }
+
 impl Credentials {
     /// Credentials with every required value.
     pub fn new(

@@ -2,8 +2,10 @@
 
 //! Every example in the spec through its generated type: the round trip is equal, and
 //! each union value lands in an alternative whose schema it satisfies.
+
 use ::serde_json::Value;
 use crate::support::union::{decisions, same_json};
+
 /// Where an alternative's schema lives.
 #[allow(dead_code)]
 enum Schema {
@@ -12,6 +14,7 @@ enum Schema {
     /// A self-contained schema.
     Inline(&'static str),
 }
+
 /// Every example: its JSON pointer in the spec, its JSON, and its round trip.
 #[allow(clippy::type_complexity)]
 static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, String>)] = &[
@@ -546,9 +549,11 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
         round_trip::<crate::models::NotificationRejection>,
     ),
 ];
+
 /// Every union the examples can pass through, with the schema of each alternative.
 #[allow(clippy::type_complexity)]
 static UNIONS: &[(&str, &[(&str, Schema)])] = &[];
+
 /// Deserializes an example into `T`, serializes it back through text and compares;
 /// returns the union choices made on the way.
 fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
@@ -579,6 +584,7 @@ fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
     }
     Ok(choices)
 }
+
 /// Checks that a union value landed in an alternative whose schema it satisfies.
 fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
     let alternatives = UNIONS
@@ -630,6 +636,7 @@ fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
         )
     }
 }
+
 #[test]
 fn examples_round_trip_into_the_right_alternative() {
     let report = ::std::env::var_os("SPECGEN_UNION_REPORT");

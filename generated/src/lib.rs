@@ -29,30 +29,41 @@
 //! sender of notifications), `schemars` (`JsonSchema` on every model), `rustls`
 //! (HTTPS for the client and the sender).
 #![forbid(unsafe_code)]
+
 #[rustfmt::skip]
 pub mod contract;
+
 #[rustfmt::skip]
 pub mod credentials;
+
 #[rustfmt::skip]
 pub mod models;
+
 #[rustfmt::skip]
 pub mod support;
+
 #[cfg(any(feature = "server", feature = "webhooks"))]
 #[rustfmt::skip]
 pub mod validation;
+
 #[cfg(any(feature = "client", feature = "webhooks"))]
 #[rustfmt::skip]
 pub mod retry;
+
 #[cfg(feature = "server")]
 #[rustfmt::skip]
 pub mod server;
+
 #[cfg(feature = "client")]
 #[rustfmt::skip]
 pub mod client;
+
 #[cfg(feature = "webhooks")]
 #[rustfmt::skip]
 pub mod webhooks;
+
 #[cfg(test)]
 #[rustfmt::skip]
 mod example_tests;
+
 pub use models::*;

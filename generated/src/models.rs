@@ -2,6 +2,7 @@
 
 //! Types of the API's schemas.
 #![allow(clippy::large_enum_variant, clippy::derive_partial_eq_without_eq)]
+
 /// A bank account (Banking Connectivity). The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -65,6 +66,7 @@ pub struct Account {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Balance of the account.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -82,6 +84,7 @@ pub struct AccountBalance {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Bank details of the account.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -116,6 +119,7 @@ pub struct AccountDetails {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Provider data of the account.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -127,6 +131,7 @@ pub struct AccountProvider {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// ACTIVE, PENDING, INACTIVE; CLOSED is returned after closing. An account created from a SUCCEEDED onboarding is returned as ACTIVE. Other account moves (to PENDING or INACTIVE) are not shown.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccountStatus {
@@ -141,6 +146,7 @@ pub enum AccountStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl AccountStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &[
@@ -164,6 +170,7 @@ impl AccountStatus {
         !matches!(self, AccountStatus::Unknown(_))
     }
 }
+
 impl From<&str> for AccountStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -175,6 +182,7 @@ impl From<&str> for AccountStatus {
         }
     }
 }
+
 impl From<String> for AccountStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -186,17 +194,20 @@ impl From<String> for AccountStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for AccountStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for AccountStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for AccountStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -205,6 +216,7 @@ impl ::serde::Serialize for AccountStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for AccountStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -212,6 +224,7 @@ impl<'de> ::serde::Deserialize<'de> for AccountStatus {
         String::deserialize(deserializer).map(AccountStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AccountStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -221,6 +234,7 @@ impl ::schemars::JsonSchema for AccountStatus {
         super::support::open_enum_schema(AccountStatus::KNOWN)
     }
 }
+
 /// Type of the bank account.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccountType {
@@ -233,6 +247,7 @@ pub enum AccountType {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl AccountType {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["CHECKING", "SAVINGS", "INVESTMENT"];
@@ -250,6 +265,7 @@ impl AccountType {
         !matches!(self, AccountType::Unknown(_))
     }
 }
+
 impl From<&str> for AccountType {
     fn from(value: &str) -> Self {
         match value {
@@ -260,6 +276,7 @@ impl From<&str> for AccountType {
         }
     }
 }
+
 impl From<String> for AccountType {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -270,17 +287,20 @@ impl From<String> for AccountType {
         }
     }
 }
+
 impl ::std::str::FromStr for AccountType {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for AccountType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for AccountType {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -289,6 +309,7 @@ impl ::serde::Serialize for AccountType {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for AccountType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -296,6 +317,7 @@ impl<'de> ::serde::Deserialize<'de> for AccountType {
         String::deserialize(deserializer).map(AccountType::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for AccountType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -305,6 +327,7 @@ impl ::schemars::JsonSchema for AccountType {
         super::support::open_enum_schema(AccountType::KNOWN)
     }
 }
+
 /// Amount of a transfer. Unit of amount.value (whole units or minor units) is not shown. Transfer amount bounds are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -318,6 +341,7 @@ pub struct Amount {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// bank_transfer detail of a payment method. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -396,6 +420,7 @@ pub struct BankTransferDetail {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Beneficial owner of a company. Allowed values of gender are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -461,6 +486,7 @@ pub struct BeneficialOwner {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Browser information of the payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -546,6 +572,7 @@ pub struct BrowserInfo {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// entity_detail.entity (a company). Allowed values of entity_type are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -579,6 +606,7 @@ pub struct Company {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Category of a documentation item. VAT_DOCUMENT observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -589,6 +617,7 @@ pub enum ContentCategory {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl ContentCategory {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["VAT_DOCUMENT"];
@@ -604,6 +633,7 @@ impl ContentCategory {
         !matches!(self, ContentCategory::Unknown(_))
     }
 }
+
 impl From<&str> for ContentCategory {
     fn from(value: &str) -> Self {
         match value {
@@ -612,6 +642,7 @@ impl From<&str> for ContentCategory {
         }
     }
 }
+
 impl From<String> for ContentCategory {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -620,17 +651,20 @@ impl From<String> for ContentCategory {
         }
     }
 }
+
 impl ::std::str::FromStr for ContentCategory {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for ContentCategory {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for ContentCategory {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -639,6 +673,7 @@ impl ::serde::Serialize for ContentCategory {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for ContentCategory {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -646,6 +681,7 @@ impl<'de> ::serde::Deserialize<'de> for ContentCategory {
         String::deserialize(deserializer).map(ContentCategory::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ContentCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -655,6 +691,7 @@ impl ::schemars::JsonSchema for ContentCategory {
         super::support::open_enum_schema(ContentCategory::KNOWN)
     }
 }
+
 /// Body of POST /banking/accounts; all fields required.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -670,6 +707,7 @@ pub struct CreateAccountRequest {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Body of POST /banking/entities. The remaining request schema is not shown; the fields of the creation request inside address and entity_detail are not shown.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -688,6 +726,7 @@ pub struct CreateEntityRequest {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// The payer of a payment. The interface document does not state the types of most of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -776,6 +815,7 @@ pub struct CustomerPayer {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Destination account of a transfer. All fields are strings; the region-specific ones (routing_number, iban, bsb, swift, sort_code) may be null.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -825,6 +865,7 @@ pub struct DestinationAccount {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// An entity (an individual or a company) on whose behalf accounts exist (Banking Connectivity). The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -856,6 +897,7 @@ pub struct Entity {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Address of an entity (also the shape of a beneficial owner's address). The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -920,6 +962,7 @@ pub struct EntityAddress {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// individual and entity; one is filled according to national_entity.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -944,6 +987,7 @@ pub struct EntityDetail {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// A transfer of a Banking Connectivity account. The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -994,6 +1038,7 @@ pub struct EntityTransfer {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Error body. http_code equals the HTTP status.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1006,6 +1051,7 @@ pub struct Error {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Error code. The complete list of codes is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -1024,6 +1070,7 @@ pub enum ErrorCode {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl ErrorCode {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &[
@@ -1049,6 +1096,7 @@ impl ErrorCode {
         !matches!(self, ErrorCode::Unknown(_))
     }
 }
+
 impl From<&str> for ErrorCode {
     fn from(value: &str) -> Self {
         match value {
@@ -1061,6 +1109,7 @@ impl From<&str> for ErrorCode {
         }
     }
 }
+
 impl From<String> for ErrorCode {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1073,17 +1122,20 @@ impl From<String> for ErrorCode {
         }
     }
 }
+
 impl ::std::str::FromStr for ErrorCode {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for ErrorCode {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for ErrorCode {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1092,6 +1144,7 @@ impl ::serde::Serialize for ErrorCode {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for ErrorCode {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1099,6 +1152,7 @@ impl<'de> ::serde::Deserialize<'de> for ErrorCode {
         String::deserialize(deserializer).map(ErrorCode::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for ErrorCode {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1108,6 +1162,7 @@ impl ::schemars::JsonSchema for ErrorCode {
         super::support::open_enum_schema(ErrorCode::KNOWN)
     }
 }
+
 /// Identity document of an individual or beneficial owner. Allowed values of document_type are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1131,6 +1186,7 @@ pub struct IdentityDocument {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Body of the incoming transfer notification the service sends to the merchant when a transfer arrives at a Banking Connectivity account. A field naming the event type in this payload is not shown. The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1169,6 +1225,7 @@ pub struct IncomingTransferNotification {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Always INCOMING.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum IncomingTransferNotificationDirection {
@@ -1177,6 +1234,7 @@ pub enum IncomingTransferNotificationDirection {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl IncomingTransferNotificationDirection {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["INCOMING"];
@@ -1192,6 +1250,7 @@ impl IncomingTransferNotificationDirection {
         !matches!(self, IncomingTransferNotificationDirection::Unknown(_))
     }
 }
+
 impl From<&str> for IncomingTransferNotificationDirection {
     fn from(value: &str) -> Self {
         match value {
@@ -1200,6 +1259,7 @@ impl From<&str> for IncomingTransferNotificationDirection {
         }
     }
 }
+
 impl From<String> for IncomingTransferNotificationDirection {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1208,17 +1268,20 @@ impl From<String> for IncomingTransferNotificationDirection {
         }
     }
 }
+
 impl ::std::str::FromStr for IncomingTransferNotificationDirection {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for IncomingTransferNotificationDirection {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for IncomingTransferNotificationDirection {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1227,6 +1290,7 @@ impl ::serde::Serialize for IncomingTransferNotificationDirection {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for IncomingTransferNotificationDirection {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1235,6 +1299,7 @@ impl<'de> ::serde::Deserialize<'de> for IncomingTransferNotificationDirection {
             .map(IncomingTransferNotificationDirection::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for IncomingTransferNotificationDirection {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1244,6 +1309,7 @@ impl ::schemars::JsonSchema for IncomingTransferNotificationDirection {
         super::support::open_enum_schema(IncomingTransferNotificationDirection::KNOWN)
     }
 }
+
 /// The merchant's required reply to the incoming transfer notification; its field received is boolean true.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1253,6 +1319,7 @@ pub struct IncomingTransferNotificationReply {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// entity_detail.individual. Allowed values of gender are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1307,6 +1374,7 @@ pub struct Individual {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Item of an onboarding's legal_representatives. Types are stated only for publicly_exposed_person and ultimate_beneficial_owner.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1381,6 +1449,7 @@ pub struct LegalRepresentative {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Address of a legal representative. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1438,6 +1507,7 @@ pub struct LegalRepresentativeAddress {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Item of an onboarding's metadata.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1450,6 +1520,7 @@ pub struct MetadataEntry {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Whether the entity is an individual or a company.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NationalEntity {
@@ -1460,6 +1531,7 @@ pub enum NationalEntity {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl NationalEntity {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["INDIVIDUAL", "ENTITY"];
@@ -1476,6 +1548,7 @@ impl NationalEntity {
         !matches!(self, NationalEntity::Unknown(_))
     }
 }
+
 impl From<&str> for NationalEntity {
     fn from(value: &str) -> Self {
         match value {
@@ -1485,6 +1558,7 @@ impl From<&str> for NationalEntity {
         }
     }
 }
+
 impl From<String> for NationalEntity {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1494,17 +1568,20 @@ impl From<String> for NationalEntity {
         }
     }
 }
+
 impl ::std::str::FromStr for NationalEntity {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for NationalEntity {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for NationalEntity {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1513,6 +1590,7 @@ impl ::serde::Serialize for NationalEntity {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for NationalEntity {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1520,6 +1598,7 @@ impl<'de> ::serde::Deserialize<'de> for NationalEntity {
         String::deserialize(deserializer).map(NationalEntity::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for NationalEntity {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1529,6 +1608,7 @@ impl ::schemars::JsonSchema for NationalEntity {
         super::support::open_enum_schema(NationalEntity::KNOWN)
     }
 }
+
 /// A receiver's refusal of a notification payload that breaks this contract (not described by the interface document; see the 400 response of incomingTransfer).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1540,6 +1620,7 @@ pub struct NotificationRejection {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// An onboarding record as returned by the reverse-transfer operation. Transitions of onboardings are not shown. The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1586,6 +1667,7 @@ pub struct Onboarding {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Item of an onboarding's documentation.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1602,6 +1684,7 @@ pub struct OnboardingDocument {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Provider data of an onboarding. Most fields may be null or empty. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1701,6 +1784,7 @@ pub struct OnboardingProvider {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Status of an onboarding. SUCCEEDED and INACTIVE observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -1713,6 +1797,7 @@ pub enum OnboardingStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl OnboardingStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["SUCCEEDED", "INACTIVE"];
@@ -1729,6 +1814,7 @@ impl OnboardingStatus {
         !matches!(self, OnboardingStatus::Unknown(_))
     }
 }
+
 impl From<&str> for OnboardingStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -1738,6 +1824,7 @@ impl From<&str> for OnboardingStatus {
         }
     }
 }
+
 impl From<String> for OnboardingStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1747,17 +1834,20 @@ impl From<String> for OnboardingStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for OnboardingStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for OnboardingStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for OnboardingStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1766,6 +1856,7 @@ impl ::serde::Serialize for OnboardingStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for OnboardingStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1773,6 +1864,7 @@ impl<'de> ::serde::Deserialize<'de> for OnboardingStatus {
         String::deserialize(deserializer).map(OnboardingStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for OnboardingStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1782,6 +1874,7 @@ impl ::schemars::JsonSchema for OnboardingStatus {
         super::support::open_enum_schema(OnboardingStatus::KNOWN)
     }
 }
+
 /// Type of an onboarding. ONE_STEP_ONBOARDING observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -1792,6 +1885,7 @@ pub enum OnboardingType {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl OnboardingType {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["ONE_STEP_ONBOARDING"];
@@ -1807,6 +1901,7 @@ impl OnboardingType {
         !matches!(self, OnboardingType::Unknown(_))
     }
 }
+
 impl From<&str> for OnboardingType {
     fn from(value: &str) -> Self {
         match value {
@@ -1815,6 +1910,7 @@ impl From<&str> for OnboardingType {
         }
     }
 }
+
 impl From<String> for OnboardingType {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1823,17 +1919,20 @@ impl From<String> for OnboardingType {
         }
     }
 }
+
 impl ::std::str::FromStr for OnboardingType {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for OnboardingType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for OnboardingType {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1842,6 +1941,7 @@ impl ::serde::Serialize for OnboardingType {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for OnboardingType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1849,6 +1949,7 @@ impl<'de> ::serde::Deserialize<'de> for OnboardingType {
         String::deserialize(deserializer).map(OnboardingType::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for OnboardingType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1858,6 +1959,7 @@ impl ::schemars::JsonSchema for OnboardingType {
         super::support::open_enum_schema(OnboardingType::KNOWN)
     }
 }
+
 /// Workflow of an onboarding. DIRECT observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -1868,6 +1970,7 @@ pub enum OnboardingWorkflow {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl OnboardingWorkflow {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["DIRECT"];
@@ -1883,6 +1986,7 @@ impl OnboardingWorkflow {
         !matches!(self, OnboardingWorkflow::Unknown(_))
     }
 }
+
 impl From<&str> for OnboardingWorkflow {
     fn from(value: &str) -> Self {
         match value {
@@ -1891,6 +1995,7 @@ impl From<&str> for OnboardingWorkflow {
         }
     }
 }
+
 impl From<String> for OnboardingWorkflow {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -1899,17 +2004,20 @@ impl From<String> for OnboardingWorkflow {
         }
     }
 }
+
 impl ::std::str::FromStr for OnboardingWorkflow {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for OnboardingWorkflow {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for OnboardingWorkflow {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -1918,6 +2026,7 @@ impl ::serde::Serialize for OnboardingWorkflow {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for OnboardingWorkflow {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -1925,6 +2034,7 @@ impl<'de> ::serde::Deserialize<'de> for OnboardingWorkflow {
         String::deserialize(deserializer).map(OnboardingWorkflow::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for OnboardingWorkflow {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -1934,6 +2044,7 @@ impl ::schemars::JsonSchema for OnboardingWorkflow {
         super::support::open_enum_schema(OnboardingWorkflow::KNOWN)
     }
 }
+
 /// Billing or shipping address of the payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -1984,6 +2095,7 @@ pub struct PayerAddress {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// A payment as returned by payment lookup. The response is grouped into variants
 /// named SDK_Checkout, Card (with card details, airline data, 3DS direct,
 /// customer/billing/shipping details, order items, installments, authorization,
@@ -2061,6 +2173,7 @@ pub struct Payment {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Amounts of a payment.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2078,6 +2191,7 @@ pub struct PaymentAmount {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Checkout data of a payment.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2090,6 +2204,7 @@ pub struct PaymentCheckout {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Payment method of a payment.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2118,6 +2233,7 @@ pub struct PaymentMethod {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Object keyed by the method kind, for example bank_transfer. Only the bank-transfer shape is given; the keys and fields of every other variant are not shown, so other properties are allowed.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2128,6 +2244,7 @@ pub struct PaymentMethodDetail {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Kind of payment method. BANK_TRANSFER observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2138,6 +2255,7 @@ pub enum PaymentMethodType {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PaymentMethodType {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["BANK_TRANSFER"];
@@ -2153,6 +2271,7 @@ impl PaymentMethodType {
         !matches!(self, PaymentMethodType::Unknown(_))
     }
 }
+
 impl From<&str> for PaymentMethodType {
     fn from(value: &str) -> Self {
         match value {
@@ -2161,6 +2280,7 @@ impl From<&str> for PaymentMethodType {
         }
     }
 }
+
 impl From<String> for PaymentMethodType {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2169,17 +2289,20 @@ impl From<String> for PaymentMethodType {
         }
     }
 }
+
 impl ::std::str::FromStr for PaymentMethodType {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PaymentMethodType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PaymentMethodType {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2188,6 +2311,7 @@ impl ::serde::Serialize for PaymentMethodType {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PaymentMethodType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2195,6 +2319,7 @@ impl<'de> ::serde::Deserialize<'de> for PaymentMethodType {
         String::deserialize(deserializer).map(PaymentMethodType::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PaymentMethodType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2204,6 +2329,7 @@ impl ::schemars::JsonSchema for PaymentMethodType {
         super::support::open_enum_schema(PaymentMethodType::KNOWN)
     }
 }
+
 /// Payment rail of a transfer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum PaymentRail {
@@ -2230,6 +2356,7 @@ pub enum PaymentRail {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PaymentRail {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &[
@@ -2265,6 +2392,7 @@ impl PaymentRail {
         !matches!(self, PaymentRail::Unknown(_))
     }
 }
+
 impl From<&str> for PaymentRail {
     fn from(value: &str) -> Self {
         match value {
@@ -2282,6 +2410,7 @@ impl From<&str> for PaymentRail {
         }
     }
 }
+
 impl From<String> for PaymentRail {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2299,17 +2428,20 @@ impl From<String> for PaymentRail {
         }
     }
 }
+
 impl ::std::str::FromStr for PaymentRail {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PaymentRail {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PaymentRail {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2318,6 +2450,7 @@ impl ::serde::Serialize for PaymentRail {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PaymentRail {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2325,6 +2458,7 @@ impl<'de> ::serde::Deserialize<'de> for PaymentRail {
         String::deserialize(deserializer).map(PaymentRail::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PaymentRail {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2334,6 +2468,7 @@ impl ::schemars::JsonSchema for PaymentRail {
         super::support::open_enum_schema(PaymentRail::KNOWN)
     }
 }
+
 /// Payment rails of the account. The items are strings; the interface document does not restrict them to the PaymentRail values.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2348,6 +2483,7 @@ pub struct PaymentRails {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Status of a payment. READY_TO_PAY observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2358,6 +2494,7 @@ pub enum PaymentStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PaymentStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["READY_TO_PAY"];
@@ -2373,6 +2510,7 @@ impl PaymentStatus {
         !matches!(self, PaymentStatus::Unknown(_))
     }
 }
+
 impl From<&str> for PaymentStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -2381,6 +2519,7 @@ impl From<&str> for PaymentStatus {
         }
     }
 }
+
 impl From<String> for PaymentStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2389,17 +2528,20 @@ impl From<String> for PaymentStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for PaymentStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PaymentStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PaymentStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2408,6 +2550,7 @@ impl ::serde::Serialize for PaymentStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PaymentStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2415,6 +2558,7 @@ impl<'de> ::serde::Deserialize<'de> for PaymentStatus {
         String::deserialize(deserializer).map(PaymentStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PaymentStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2424,6 +2568,7 @@ impl ::schemars::JsonSchema for PaymentStatus {
         super::support::open_enum_schema(PaymentStatus::KNOWN)
     }
 }
+
 /// Sub-status of a payment. CREATED observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2434,6 +2579,7 @@ pub enum PaymentSubStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PaymentSubStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["CREATED"];
@@ -2449,6 +2595,7 @@ impl PaymentSubStatus {
         !matches!(self, PaymentSubStatus::Unknown(_))
     }
 }
+
 impl From<&str> for PaymentSubStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -2457,6 +2604,7 @@ impl From<&str> for PaymentSubStatus {
         }
     }
 }
+
 impl From<String> for PaymentSubStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2465,17 +2613,20 @@ impl From<String> for PaymentSubStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for PaymentSubStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PaymentSubStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PaymentSubStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2484,6 +2635,7 @@ impl ::serde::Serialize for PaymentSubStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PaymentSubStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2491,6 +2643,7 @@ impl<'de> ::serde::Deserialize<'de> for PaymentSubStatus {
         String::deserialize(deserializer).map(PaymentSubStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PaymentSubStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2500,6 +2653,7 @@ impl ::schemars::JsonSchema for PaymentSubStatus {
         super::support::open_enum_schema(PaymentSubStatus::KNOWN)
     }
 }
+
 /// Workflow of a payment. SDK_CHECKOUT observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2510,6 +2664,7 @@ pub enum PaymentWorkflow {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PaymentWorkflow {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["SDK_CHECKOUT"];
@@ -2525,6 +2680,7 @@ impl PaymentWorkflow {
         !matches!(self, PaymentWorkflow::Unknown(_))
     }
 }
+
 impl From<&str> for PaymentWorkflow {
     fn from(value: &str) -> Self {
         match value {
@@ -2533,6 +2689,7 @@ impl From<&str> for PaymentWorkflow {
         }
     }
 }
+
 impl From<String> for PaymentWorkflow {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2541,17 +2698,20 @@ impl From<String> for PaymentWorkflow {
         }
     }
 }
+
 impl ::std::str::FromStr for PaymentWorkflow {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PaymentWorkflow {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PaymentWorkflow {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2560,6 +2720,7 @@ impl ::serde::Serialize for PaymentWorkflow {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PaymentWorkflow {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2567,6 +2728,7 @@ impl<'de> ::serde::Deserialize<'de> for PaymentWorkflow {
         String::deserialize(deserializer).map(PaymentWorkflow::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PaymentWorkflow {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2576,6 +2738,7 @@ impl ::schemars::JsonSchema for PaymentWorkflow {
         super::support::open_enum_schema(PaymentWorkflow::KNOWN)
     }
 }
+
 /// Payout schedule of a bank withdrawal method. HOLD observed; the complete list is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2586,6 +2749,7 @@ pub enum PayoutSchedule {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl PayoutSchedule {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["HOLD"];
@@ -2601,6 +2765,7 @@ impl PayoutSchedule {
         !matches!(self, PayoutSchedule::Unknown(_))
     }
 }
+
 impl From<&str> for PayoutSchedule {
     fn from(value: &str) -> Self {
         match value {
@@ -2609,6 +2774,7 @@ impl From<&str> for PayoutSchedule {
         }
     }
 }
+
 impl From<String> for PayoutSchedule {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2617,17 +2783,20 @@ impl From<String> for PayoutSchedule {
         }
     }
 }
+
 impl ::std::str::FromStr for PayoutSchedule {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for PayoutSchedule {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for PayoutSchedule {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2636,6 +2805,7 @@ impl ::serde::Serialize for PayoutSchedule {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for PayoutSchedule {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2643,6 +2813,7 @@ impl<'de> ::serde::Deserialize<'de> for PayoutSchedule {
         String::deserialize(deserializer).map(PayoutSchedule::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for PayoutSchedule {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2652,6 +2823,7 @@ impl ::schemars::JsonSchema for PayoutSchedule {
         super::support::open_enum_schema(PayoutSchedule::KNOWN)
     }
 }
+
 /// document {document_type, document_number} of a legal representative or of a customer payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2674,6 +2846,7 @@ pub struct PersonDocument {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// phone {number, country_code} of a legal representative or of a customer payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2696,6 +2869,7 @@ pub struct PersonPhone {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Phone of an entity.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2708,6 +2882,7 @@ pub struct Phone {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Phone of an entity on input (entity creation); country_code and number are both required on input.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2718,6 +2893,7 @@ pub struct PhoneInput {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Result of the reverse-transfer onboarding operation, a pair of onboarding records (origin and destination).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2743,6 +2919,7 @@ pub struct ReverseTransferResult {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// tax_information item. Allowed values of tax_id_type are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2759,6 +2936,7 @@ pub struct TaxInformation {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Acceptance of the terms of service.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2774,6 +2952,7 @@ pub struct TermsOfService {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// A transaction of a payment. Types are stated only for amount (number); type, status and category carry string values. Allowed values of status, type and category are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2856,6 +3035,7 @@ pub struct Transaction {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Category of a transaction. BANK_TRANSFER observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -2866,6 +3046,7 @@ pub enum TransactionCategory {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl TransactionCategory {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["BANK_TRANSFER"];
@@ -2881,6 +3062,7 @@ impl TransactionCategory {
         !matches!(self, TransactionCategory::Unknown(_))
     }
 }
+
 impl From<&str> for TransactionCategory {
     fn from(value: &str) -> Self {
         match value {
@@ -2889,6 +3071,7 @@ impl From<&str> for TransactionCategory {
         }
     }
 }
+
 impl From<String> for TransactionCategory {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -2897,17 +3080,20 @@ impl From<String> for TransactionCategory {
         }
     }
 }
+
 impl ::std::str::FromStr for TransactionCategory {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for TransactionCategory {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for TransactionCategory {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -2916,6 +3102,7 @@ impl ::serde::Serialize for TransactionCategory {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TransactionCategory {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -2923,6 +3110,7 @@ impl<'de> ::serde::Deserialize<'de> for TransactionCategory {
         String::deserialize(deserializer).map(TransactionCategory::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TransactionCategory {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -2932,6 +3120,7 @@ impl ::schemars::JsonSchema for TransactionCategory {
         super::support::open_enum_schema(TransactionCategory::KNOWN)
     }
 }
+
 /// Payment method of a transaction; same fields as the payment's, but the method detail is under the key detail.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -2960,6 +3149,7 @@ pub struct TransactionPaymentMethod {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Provider data of a transaction. The interface document does not state the types of these fields, except raw_response (object).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3041,6 +3231,7 @@ pub struct TransactionProviderData {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Status of a transaction. SUCCEEDED observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -3051,6 +3242,7 @@ pub enum TransactionStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl TransactionStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["SUCCEEDED"];
@@ -3066,6 +3258,7 @@ impl TransactionStatus {
         !matches!(self, TransactionStatus::Unknown(_))
     }
 }
+
 impl From<&str> for TransactionStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -3074,6 +3267,7 @@ impl From<&str> for TransactionStatus {
         }
     }
 }
+
 impl From<String> for TransactionStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -3082,17 +3276,20 @@ impl From<String> for TransactionStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for TransactionStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for TransactionStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for TransactionStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -3101,6 +3298,7 @@ impl ::serde::Serialize for TransactionStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TransactionStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3108,6 +3306,7 @@ impl<'de> ::serde::Deserialize<'de> for TransactionStatus {
         String::deserialize(deserializer).map(TransactionStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TransactionStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3117,6 +3316,7 @@ impl ::schemars::JsonSchema for TransactionStatus {
         super::support::open_enum_schema(TransactionStatus::KNOWN)
     }
 }
+
 /// Type of a transaction. PURCHASE observed; allowed values are not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -3127,6 +3327,7 @@ pub enum TransactionType {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl TransactionType {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["PURCHASE"];
@@ -3142,6 +3343,7 @@ impl TransactionType {
         !matches!(self, TransactionType::Unknown(_))
     }
 }
+
 impl From<&str> for TransactionType {
     fn from(value: &str) -> Self {
         match value {
@@ -3150,6 +3352,7 @@ impl From<&str> for TransactionType {
         }
     }
 }
+
 impl From<String> for TransactionType {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -3158,17 +3361,20 @@ impl From<String> for TransactionType {
         }
     }
 }
+
 impl ::std::str::FromStr for TransactionType {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for TransactionType {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for TransactionType {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -3177,6 +3383,7 @@ impl ::serde::Serialize for TransactionType {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TransactionType {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3184,6 +3391,7 @@ impl<'de> ::serde::Deserialize<'de> for TransactionType {
         String::deserialize(deserializer).map(TransactionType::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TransactionType {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3193,6 +3401,7 @@ impl ::schemars::JsonSchema for TransactionType {
         super::support::open_enum_schema(TransactionType::KNOWN)
     }
 }
+
 /// Direction of a transfer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum TransferDirection {
@@ -3203,6 +3412,7 @@ pub enum TransferDirection {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl TransferDirection {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["OUTGOING", "INCOMING"];
@@ -3219,6 +3429,7 @@ impl TransferDirection {
         !matches!(self, TransferDirection::Unknown(_))
     }
 }
+
 impl From<&str> for TransferDirection {
     fn from(value: &str) -> Self {
         match value {
@@ -3228,6 +3439,7 @@ impl From<&str> for TransferDirection {
         }
     }
 }
+
 impl From<String> for TransferDirection {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -3237,17 +3449,20 @@ impl From<String> for TransferDirection {
         }
     }
 }
+
 impl ::std::str::FromStr for TransferDirection {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for TransferDirection {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for TransferDirection {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -3256,6 +3471,7 @@ impl ::serde::Serialize for TransferDirection {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TransferDirection {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3263,6 +3479,7 @@ impl<'de> ::serde::Deserialize<'de> for TransferDirection {
         String::deserialize(deserializer).map(TransferDirection::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TransferDirection {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3272,6 +3489,7 @@ impl ::schemars::JsonSchema for TransferDirection {
         super::support::open_enum_schema(TransferDirection::KNOWN)
     }
 }
+
 /// Provider data of a transfer.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3284,6 +3502,7 @@ pub struct TransferProvider {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Sender of a transfer (incoming transfers only). The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3320,6 +3539,7 @@ pub struct TransferSender {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Status of a transfer. Values PENDING, COMPLETED. The status value after cancellation is not shown, so other values may occur. The move from PENDING to COMPLETED is not shown.
 ///
 /// The spec lists these values as incomplete: expect others.
@@ -3332,6 +3552,7 @@ pub enum TransferStatus {
     /// A value this version of the spec does not list, kept as received.
     Unknown(String),
 }
+
 impl TransferStatus {
     /// Every value the spec lists, in its order.
     pub const KNOWN: &'static [&'static str] = &["PENDING", "COMPLETED"];
@@ -3348,6 +3569,7 @@ impl TransferStatus {
         !matches!(self, TransferStatus::Unknown(_))
     }
 }
+
 impl From<&str> for TransferStatus {
     fn from(value: &str) -> Self {
         match value {
@@ -3357,6 +3579,7 @@ impl From<&str> for TransferStatus {
         }
     }
 }
+
 impl From<String> for TransferStatus {
     fn from(value: String) -> Self {
         match value.as_str() {
@@ -3366,17 +3589,20 @@ impl From<String> for TransferStatus {
         }
     }
 }
+
 impl ::std::str::FromStr for TransferStatus {
     type Err = ::std::convert::Infallible;
     fn from_str(value: &str) -> Result<Self, Self::Err> {
         Ok(value.into())
     }
 }
+
 impl ::std::fmt::Display for TransferStatus {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(self.as_str())
     }
 }
+
 impl ::serde::Serialize for TransferStatus {
     fn serialize<S: ::serde::Serializer>(
         &self,
@@ -3385,6 +3611,7 @@ impl ::serde::Serialize for TransferStatus {
         serializer.serialize_str(self.as_str())
     }
 }
+
 impl<'de> ::serde::Deserialize<'de> for TransferStatus {
     fn deserialize<D: ::serde::Deserializer<'de>>(
         deserializer: D,
@@ -3392,6 +3619,7 @@ impl<'de> ::serde::Deserialize<'de> for TransferStatus {
         String::deserialize(deserializer).map(TransferStatus::from)
     }
 }
+
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for TransferStatus {
     fn schema_name() -> ::std::borrow::Cow<'static, str> {
@@ -3401,6 +3629,7 @@ impl ::schemars::JsonSchema for TransferStatus {
         super::support::open_enum_schema(TransferStatus::KNOWN)
     }
 }
+
 /// Body of PATCH /banking/accounts/{account_id}.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3413,6 +3642,7 @@ pub struct UpdateAccountRequest {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Bank withdrawal method of an onboarding. All fields are strings.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
@@ -3442,6 +3672,7 @@ pub struct WithdrawalBank {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
 /// Withdrawal methods of an onboarding.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]

@@ -3,7 +3,9 @@
 //! What the client and the webhook sender share: bounded retries with exponential
 //! backoff and jitter, the waits a server asks for with `Retry-After`, and the
 //! check that an `https://` URL can be reached at all.
+
 use ::std::time::{Duration, SystemTime};
+
 /// How often and how patiently to retry.
 ///
 /// An answer 429 (Too Many Requests) or 503 (Service Unavailable) with a
@@ -21,6 +23,7 @@ pub struct RetryPolicy {
     /// waited for.
     pub max_delay: Duration,
 }
+
 impl Default for RetryPolicy {
     fn default() -> Self {
         RetryPolicy {
@@ -30,6 +33,7 @@ impl Default for RetryPolicy {
         }
     }
 }
+
 impl RetryPolicy {
     /// A single attempt, no retry.
     pub fn none() -> Self {
@@ -63,6 +67,7 @@ impl RetryPolicy {
         }
     }
 }
+
 /// The wait an answer's `Retry-After` header asks for, on a 429 or a 503 (the
 /// statuses RFC 6585 and RFC 9110 give it to); `None` on any other status,
 /// without the header, or when its value is neither form
@@ -74,6 +79,7 @@ pub fn retry_after(status: u16, headers: &::http::HeaderMap) -> Option<Duration>
     let value = headers.get(::http::header::RETRY_AFTER)?.to_str().ok()?;
     parse_retry_after(value, SystemTime::now())
 }
+
 /// A `Retry-After` value read at `now`: delay-seconds (`120`) or an HTTP-date
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`, or one of the two obsolete forms RFC 9110
 /// still asks recipients to read); a date already past is a wait of zero.
@@ -86,6 +92,7 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
     let date = ::httpdate::parse_http_date(value).ok()?;
     Some(date.duration_since(now).unwrap_or(Duration::ZERO))
 }
+
 /// Why an HTTP client built by this crate cannot reach `url`: HTTPS needs the
 /// crate's `rustls` feature. Without it, reqwest would speak plain HTTP to the
 /// TLS port and fail with an opaque "error sending request".

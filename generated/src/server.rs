@@ -7,11 +7,13 @@
 //! (else 400 listing every violation). Every rejection uses the API's error body,
 //! with `http_code` equal to the status.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+
 use ::std::sync::Arc;
 use ::axum::response::{IntoResponse, Response};
 use crate::credentials::Credentials;
 use crate::validation::Location;
-///Inputs of `createAccount` other than its body.
+
+/// Inputs of `createAccount` other than its body.
 #[derive(Debug, Clone)]
 pub struct CreateAccountParams {
     /// The caller's credentials, already checked to be present.
@@ -21,7 +23,8 @@ pub struct CreateAccountParams {
     /// x-idempotency-key (UUID) makes a request be processed once even when it is retried after a network problem or time-out. Required on POST /banking/accounts and POST /banking/entities. Retention period of keys and the replay response are not shown.
     pub x_idempotency_key: ::uuid::Uuid,
 }
-///Every documented response of `createAccount`.
+
+/// Every documented response of `createAccount`.
 #[derive(Debug, Clone)]
 pub enum CreateAccountResponse {
     /// `200`: A 200 status is also listed by the interface document; its body is not shown.
@@ -35,48 +38,30 @@ pub enum CreateAccountResponse {
     /// `404`: ONBOARDING_NOT_FOUND: the onboarding of account creation does not exist.
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for CreateAccountResponse {
     fn into_response(self) -> Response {
         match self {
             CreateAccountResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             CreateAccountResponse::Created(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(201u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::CREATED, &body)
             }
             CreateAccountResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             CreateAccountResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             CreateAccountResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `getAccount` other than its body.
+
+/// Inputs of `getAccount` other than its body.
 #[derive(Debug, Clone)]
 pub struct GetAccountParams {
     /// The caller's credentials, already checked to be present.
@@ -86,7 +71,8 @@ pub struct GetAccountParams {
     /// The merchant's own account identifier (UUID, 36 characters).
     pub account_id: ::uuid::Uuid,
 }
-///Every documented response of `getAccount`.
+
+/// Every documented response of `getAccount`.
 #[derive(Debug, Clone)]
 pub enum GetAccountResponse {
     /// `200`: The account.
@@ -98,41 +84,25 @@ pub enum GetAccountResponse {
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for GetAccountResponse {
     fn into_response(self) -> Response {
         match self {
-            GetAccountResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
-            }
+            GetAccountResponse::Ok(body) => json_response(::http::StatusCode::OK, &body),
             GetAccountResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             GetAccountResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             GetAccountResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `closeAccount` other than its body.
+
+/// Inputs of `closeAccount` other than its body.
 #[derive(Debug, Clone)]
 pub struct CloseAccountParams {
     /// The caller's credentials, already checked to be present.
@@ -142,7 +112,8 @@ pub struct CloseAccountParams {
     /// The merchant's own account identifier (UUID, 36 characters).
     pub account_id: ::uuid::Uuid,
 }
-///Every documented response of `closeAccount`.
+
+/// Every documented response of `closeAccount`.
 #[derive(Debug, Clone)]
 pub enum CloseAccountResponse {
     /// `200`: Account with status CLOSED.
@@ -154,41 +125,27 @@ pub enum CloseAccountResponse {
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for CloseAccountResponse {
     fn into_response(self) -> Response {
         match self {
             CloseAccountResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             CloseAccountResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             CloseAccountResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             CloseAccountResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `updateAccount` other than its body.
+
+/// Inputs of `updateAccount` other than its body.
 #[derive(Debug, Clone)]
 pub struct UpdateAccountParams {
     /// The caller's credentials, already checked to be present.
@@ -198,7 +155,8 @@ pub struct UpdateAccountParams {
     /// The merchant's own account identifier (UUID, 36 characters).
     pub account_id: ::uuid::Uuid,
 }
-///Every documented response of `updateAccount`.
+
+/// Every documented response of `updateAccount`.
 #[derive(Debug, Clone)]
 pub enum UpdateAccountResponse {
     /// `200`: Account with updated values.
@@ -210,41 +168,27 @@ pub enum UpdateAccountResponse {
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for UpdateAccountResponse {
     fn into_response(self) -> Response {
         match self {
             UpdateAccountResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             UpdateAccountResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             UpdateAccountResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             UpdateAccountResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `getAccountTransfer` other than its body.
+
+/// Inputs of `getAccountTransfer` other than its body.
 #[derive(Debug, Clone)]
 pub struct GetAccountTransferParams {
     /// The caller's credentials, already checked to be present.
@@ -258,7 +202,8 @@ pub struct GetAccountTransferParams {
     /// The id obtained when the transfer was initiated (UUID, 36 characters). Note that EntityTransfer.id is documented as prefixed xfer_; the interface document states both.
     pub transfer_id: ::uuid::Uuid,
 }
-///Every documented response of `getAccountTransfer`.
+
+/// Every documented response of `getAccountTransfer`.
 #[derive(Debug, Clone)]
 pub enum GetAccountTransferResponse {
     /// `200`: The entity transfer.
@@ -270,41 +215,27 @@ pub enum GetAccountTransferResponse {
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for GetAccountTransferResponse {
     fn into_response(self) -> Response {
         match self {
             GetAccountTransferResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             GetAccountTransferResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             GetAccountTransferResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             GetAccountTransferResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `cancelAccountTransfer` other than its body.
+
+/// Inputs of `cancelAccountTransfer` other than its body.
 #[derive(Debug, Clone)]
 pub struct CancelAccountTransferParams {
     /// The caller's credentials, already checked to be present.
@@ -318,7 +249,8 @@ pub struct CancelAccountTransferParams {
     /// The id obtained when the transfer was initiated (UUID, 36 characters). Note that EntityTransfer.id is documented as prefixed xfer_; the interface document states both.
     pub transfer_id: ::uuid::Uuid,
 }
-///Every documented response of `cancelAccountTransfer`.
+
+/// Every documented response of `cancelAccountTransfer`.
 #[derive(Debug, Clone)]
 pub enum CancelAccountTransferResponse {
     /// `200`: The transfer was cancelled. The body is not shown by the interface document.
@@ -330,41 +262,27 @@ pub enum CancelAccountTransferResponse {
     /// `404`: ACCOUNT_NOT_FOUND: the account does not exist (also returned on the transfer read and cancel operations).
     NotFound(crate::models::Error),
 }
+
 impl IntoResponse for CancelAccountTransferResponse {
     fn into_response(self) -> Response {
         match self {
             CancelAccountTransferResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             CancelAccountTransferResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             CancelAccountTransferResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             CancelAccountTransferResponse::NotFound(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(404u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::NOT_FOUND, &body)
             }
         }
     }
 }
-///Inputs of `createEntity` other than its body.
+
+/// Inputs of `createEntity` other than its body.
 #[derive(Debug, Clone)]
 pub struct CreateEntityParams {
     /// The caller's credentials, already checked to be present.
@@ -374,7 +292,8 @@ pub struct CreateEntityParams {
     /// x-idempotency-key (UUID) makes a request be processed once even when it is retried after a network problem or time-out. Required on POST /banking/accounts and POST /banking/entities. Retention period of keys and the replay response are not shown.
     pub x_idempotency_key: ::uuid::Uuid,
 }
-///Every documented response of `createEntity`.
+
+/// Every documented response of `createEntity`.
 #[derive(Debug, Clone)]
 pub enum CreateEntityResponse {
     /// `201`: The created entity.
@@ -386,41 +305,27 @@ pub enum CreateEntityResponse {
     /// `409`: DUPLICATE_ENTITY: an entity with the same merchant_entity_id already exists.
     Conflict(crate::models::Error),
 }
+
 impl IntoResponse for CreateEntityResponse {
     fn into_response(self) -> Response {
         match self {
             CreateEntityResponse::Created(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(201u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::CREATED, &body)
             }
             CreateEntityResponse::BadRequest(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(400u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::BAD_REQUEST, &body)
             }
             CreateEntityResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             CreateEntityResponse::Conflict(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(409u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::CONFLICT, &body)
             }
         }
     }
 }
-///Inputs of `getPaymentsByMerchantOrderId` other than its body.
+
+/// Inputs of `getPaymentsByMerchantOrderId` other than its body.
 #[derive(Debug, Clone)]
 pub struct GetPaymentsByMerchantOrderIdParams {
     /// The caller's credentials, already checked to be present.
@@ -430,7 +335,8 @@ pub struct GetPaymentsByMerchantOrderIdParams {
     /// The customer's order identifier (the merchant's own order id).
     pub merchant_order_id: String,
 }
-///Every documented response of `getPaymentsByMerchantOrderId`.
+
+/// Every documented response of `getPaymentsByMerchantOrderId`.
 #[derive(Debug, Clone)]
 pub enum GetPaymentsByMerchantOrderIdResponse {
     /// `200`: Array of Payment objects.
@@ -440,22 +346,15 @@ pub enum GetPaymentsByMerchantOrderIdResponse {
     /// `default`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
     Default(::http::StatusCode, ::serde_json::Value),
 }
+
 impl IntoResponse for GetPaymentsByMerchantOrderIdResponse {
     fn into_response(self) -> Response {
         match self {
             GetPaymentsByMerchantOrderIdResponse::Ok(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(200u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::OK, &body)
             }
             GetPaymentsByMerchantOrderIdResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             GetPaymentsByMerchantOrderIdResponse::Default(status, body) => {
                 json_response(status, &body)
@@ -463,7 +362,8 @@ impl IntoResponse for GetPaymentsByMerchantOrderIdResponse {
         }
     }
 }
-///Inputs of `reverseTransferOnboarding` other than its body.
+
+/// Inputs of `reverseTransferOnboarding` other than its body.
 #[derive(Debug, Clone)]
 pub struct ReverseTransferOnboardingParams {
     /// The caller's credentials, already checked to be present.
@@ -481,7 +381,8 @@ pub struct ReverseTransferOnboardingParams {
     /// Organization code associated with the request (reverse-transfer operation). Whether it is mandatory is not shown.
     pub x_organization_code: Option<String>,
 }
-///Every documented response of `reverseTransferOnboarding`.
+
+/// Every documented response of `reverseTransferOnboarding`.
 #[derive(Debug, Clone)]
 pub enum ReverseTransferOnboardingResponse {
     /// `2XX`: Reverse-transfer result. The exact success status code is not shown.
@@ -491,6 +392,7 @@ pub enum ReverseTransferOnboardingResponse {
     /// `default`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
     Default(::http::StatusCode, ::serde_json::Value),
 }
+
 impl IntoResponse for ReverseTransferOnboardingResponse {
     fn into_response(self) -> Response {
         match self {
@@ -498,11 +400,7 @@ impl IntoResponse for ReverseTransferOnboardingResponse {
                 json_response(status, &body)
             }
             ReverseTransferOnboardingResponse::Unauthorized(body) => {
-                json_response(
-                    ::http::StatusCode::from_u16(401u16)
-                        .unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR),
-                    &body,
-                )
+                json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
             ReverseTransferOnboardingResponse::Default(status, body) => {
                 json_response(status, &body)
@@ -510,6 +408,7 @@ impl IntoResponse for ReverseTransferOnboardingResponse {
         }
     }
 }
+
 /// The API, one method per operation. Implementations return the operation's
 /// response enum; the router turns it into the documented status and body.
 ///
@@ -667,12 +566,14 @@ pub trait Api: Send + Sync + 'static {
         body: Option<::serde_json::Value>,
     ) -> impl ::std::future::Future<Output = ReverseTransferOnboardingResponse> + Send;
 }
+
 /// Everything [`router_with`] can be told.
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// Largest request body accepted, in bytes; larger ones are rejected with 400.
     pub body_limit: usize,
 }
+
 impl Default for ServerConfig {
     fn default() -> Self {
         ServerConfig {
@@ -680,15 +581,18 @@ impl Default for ServerConfig {
         }
     }
 }
+
 struct Shared<A> {
     api: A,
     config: ServerConfig,
 }
+
 /// Every operation under its path (with the servers' base path), with the default
 /// [`ServerConfig`].
 pub fn router<A: Api>(api: A) -> ::axum::Router {
     router_with(api, ServerConfig::default())
 }
+
 /// Every operation under its path (with the servers' base path).
 pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
     let shared = Arc::new(Shared { api, config });
@@ -721,6 +625,7 @@ pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(shared)
 }
+
 async fn handle_create_account<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -757,6 +662,7 @@ async fn handle_create_account<A: Api>(
     };
     shared_.api.create_account(params_, body_).await.into_response()
 }
+
 async fn handle_get_account<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -791,6 +697,7 @@ async fn handle_get_account<A: Api>(
     };
     shared_.api.get_account(params_).await.into_response()
 }
+
 async fn handle_close_account<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -825,6 +732,7 @@ async fn handle_close_account<A: Api>(
     };
     shared_.api.close_account(params_).await.into_response()
 }
+
 async fn handle_update_account<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -860,6 +768,7 @@ async fn handle_update_account<A: Api>(
     };
     shared_.api.update_account(params_, body_).await.into_response()
 }
+
 async fn handle_get_account_transfer<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -896,6 +805,7 @@ async fn handle_get_account_transfer<A: Api>(
     };
     shared_.api.get_account_transfer(params_).await.into_response()
 }
+
 async fn handle_cancel_account_transfer<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -932,6 +842,7 @@ async fn handle_cancel_account_transfer<A: Api>(
     };
     shared_.api.cancel_account_transfer(params_).await.into_response()
 }
+
 async fn handle_create_entity<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -968,6 +879,7 @@ async fn handle_create_entity<A: Api>(
     };
     shared_.api.create_entity(params_, body_).await.into_response()
 }
+
 async fn handle_get_payments_by_merchant_order_id<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -1003,6 +915,7 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
     };
     shared_.api.get_payments_by_merchant_order_id(params_).await.into_response()
 }
+
 async fn handle_reverse_transfer_onboarding<A: Api>(
     ::axum::extract::State(shared_): ::axum::extract::State<Arc<Shared<A>>>,
     request_: ::axum::extract::Request,
@@ -1049,6 +962,7 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
     };
     shared_.api.reverse_transfer_onboarding(params_, body_).await.into_response()
 }
+
 #[allow(dead_code, unused_variables)]
 fn credentials(incoming: &Incoming) -> Credentials {
     Credentials {
@@ -1062,6 +976,7 @@ fn credentials(incoming: &Incoming) -> Credentials {
             .unwrap_or_default(),
     }
 }
+
 /// The error body of a rejected request: `code`, `messages` and `http_code`, as the
 /// API documents its errors.
 pub fn error_response(
@@ -1074,6 +989,7 @@ pub fn error_response(
     );
     json_response(status, &body)
 }
+
 /// A JSON answer, as `axum::Json` gives it (`Content-Type: application/json`; 500 with
 /// the error as text if the body cannot be serialised), but serialised into a `Vec`:
 /// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
@@ -1113,9 +1029,11 @@ fn json_response<T: ::serde::Serialize>(
         }
     }
 }
+
 fn validation_error(messages: Vec<String>) -> Response {
     error_response(::http::StatusCode::BAD_REQUEST, "VALIDATION_ERROR", messages)
 }
+
 async fn not_found(uri: ::http::Uri) -> Response {
     error_response(
         ::http::StatusCode::NOT_FOUND,
@@ -1123,6 +1041,7 @@ async fn not_found(uri: ::http::Uri) -> Response {
         vec![format!("no operation at {}", uri.path())],
     )
 }
+
 async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
     error_response(
         ::http::StatusCode::METHOD_NOT_ALLOWED,
@@ -1130,6 +1049,7 @@ async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Respons
         vec![format!("{method} is not an operation of {}", uri.path())],
     )
 }
+
 /// The text of a credential in the headers (query and cookie credentials included).
 fn credential<'h>(
     headers: &'h ::http::HeaderMap,
@@ -1164,6 +1084,7 @@ fn credential<'h>(
         Location::Path => None,
     }
 }
+
 /// 401 unless one of the security requirements is met (every credential it names
 /// present and not empty). An empty list means the operation is open.
 fn authenticate(
@@ -1201,6 +1122,7 @@ fn authenticate(
         ),
     )
 }
+
 /// A request being checked: its parts, its body, and the violations found so far.
 struct Incoming {
     operation: &'static str,
@@ -1211,6 +1133,7 @@ struct Incoming {
     json: Option<::serde_json::Value>,
     messages: Vec<String>,
 }
+
 #[allow(dead_code)]
 impl Incoming {
     /// Reads a request. Credentials are checked first, from the headers alone, so a
@@ -1443,6 +1366,7 @@ impl Incoming {
         validation_error(std::mem::take(&mut self.messages))
     }
 }
+
 pub mod path {
     //! Matching a request path against an operation's path template.
     //!

@@ -3,11 +3,13 @@
 //! The contract's rules, compiled once from the embedded `schemas/`: what the server
 //! and the webhook receiver check before any handler runs. The same files are what
 //! `specval` checks recorded traffic against.
+
 use ::std::collections::HashMap;
 use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
 pub use self::manifest::{Location, ValueKind};
+
 pub mod manifest {
     //! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
     //! there are, their parameters, security, and the contract file of each body's schema.
@@ -244,6 +246,7 @@ pub mod manifest {
         }
     }
 }
+
 /// A parameter's rule.
 pub struct ParameterRule {
     /// Its name.
@@ -255,6 +258,7 @@ pub struct ParameterRule {
     schema: Validator,
     kind: ValueKind,
 }
+
 /// The rules of one operation or webhook.
 pub struct OperationRules {
     /// Parameters, in the manifest's order.
@@ -264,11 +268,13 @@ pub struct OperationRules {
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
 }
+
 /// Every operation's and webhook's rules.
 pub struct Rules {
     operations: HashMap<String, OperationRules>,
     webhooks: HashMap<String, OperationRules>,
 }
+
 /// The compiled contract, built on first use.
 pub fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
@@ -278,6 +284,7 @@ pub fn rules() -> &'static Rules {
             Err(message) => panic!("the embedded contract does not compile: {message}"),
         })
 }
+
 impl Rules {
     fn compile() -> Result<Rules, String> {
         let manifest = manifest::Manifest::parse(crate::contract::manifest())
@@ -307,6 +314,7 @@ impl Rules {
         self.webhooks.get(name)
     }
 }
+
 fn compile_schema(schema: &Value) -> Result<Validator, String> {
     ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
@@ -314,6 +322,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
         .build(schema)
         .map_err(|err| err.to_string())
 }
+
 fn schema_file(path: &str) -> Result<Validator, String> {
     let text = crate::contract::file(path)
         .ok_or_else(|| format!("{path} is not embedded"))?;
@@ -321,6 +330,7 @@ fn schema_file(path: &str) -> Result<Validator, String> {
         .map_err(|err| format!("{path}: {err}"))?;
     compile_schema(&schema).map_err(|err| format!("{path}: {err}"))
 }
+
 impl OperationRules {
     fn compile(entry: &manifest::Operation) -> Result<OperationRules, String> {
         let mut parameters = Vec::new();
@@ -413,6 +423,7 @@ impl OperationRules {
         Some(describe(validator, body))
     }
 }
+
 /// Validation errors as `pointer: message`, the pointer `(root)` for the whole value.
 pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
     if validator.is_valid(instance) {

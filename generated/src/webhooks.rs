@@ -2,18 +2,23 @@
 
 //! Notifications the API sends: [`Webhooks`] and [`receiver`] for the side that
 //! receives them, [`Sender`] for the side that delivers them.
+
 use ::std::sync::Arc;
 use ::std::time::Duration;
 use ::axum::response::{IntoResponse, Response};
+
 /// A receiver's handler failed; the receiver answers 500 so that the sender retries.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HandlerError(pub String);
+
 impl ::std::fmt::Display for HandlerError {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         f.write_str(&self.0)
     }
 }
+
 impl ::std::error::Error for HandlerError {}
+
 /// The receiving side: one method per notification. A returned reply is answered
 /// with the documented success status; an error with 500.
 pub trait Webhooks: Send + Sync + 'static {
@@ -42,8 +47,10 @@ pub trait Webhooks: Send + Sync + 'static {
         Output = Result<crate::models::IncomingTransferNotificationReply, HandlerError>,
     > + Send;
 }
+
 /// Largest payload the receiver accepts, in bytes.
 pub const RECEIVER_BODY_LIMIT: usize = 1024 * 1024;
+
 /// The receiving endpoints, at the paths the spec fixes for each notification. An
 /// invalid payload is answered 400 with `messages`; nothing reaches the handler.
 pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
@@ -54,6 +61,7 @@ pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
         )
         .with_state(Arc::new(handler))
 }
+
 fn invalid(messages: Vec<String>) -> Response {
     (
         ::http::StatusCode::BAD_REQUEST,
@@ -61,6 +69,7 @@ fn invalid(messages: Vec<String>) -> Response {
     )
         .into_response()
 }
+
 async fn read_payload(
     hook: &str,
     body: ::axum::body::Body,
@@ -82,6 +91,7 @@ async fn read_payload(
     }
     Ok(value)
 }
+
 async fn receive_incoming_transfer<W: Webhooks>(
     ::axum::extract::State(handler): ::axum::extract::State<Arc<W>>,
     request: ::axum::extract::Request,
@@ -98,8 +108,7 @@ async fn receive_incoming_transfer<W: Webhooks>(
     };
     match handler.incoming_transfer(payload).await {
         Ok(reply) => {
-            let status = ::http::StatusCode::from_u16(200u16)
-                .unwrap_or(::http::StatusCode::OK);
+            let status = ::http::StatusCode::OK;
             (status, ::axum::Json(reply)).into_response()
         }
         Err(err) => {
@@ -111,6 +120,7 @@ async fn receive_incoming_transfer<W: Webhooks>(
         }
     }
 }
+
 /// How a [`Sender`] delivers. The interface leaves retry counts, intervals and the
 /// time-out open, so they are the caller's choice.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -125,6 +135,7 @@ pub struct DeliveryPolicy {
     /// Time-out of each attempt.
     pub timeout: Duration,
 }
+
 impl Default for DeliveryPolicy {
     fn default() -> Self {
         DeliveryPolicy {
@@ -135,6 +146,7 @@ impl Default for DeliveryPolicy {
         }
     }
 }
+
 /// Why a delivery was given up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum GaveUp {
@@ -164,6 +176,7 @@ pub enum GaveUp {
     /// The payload or the URL could not be used.
     Invalid(String),
 }
+
 /// The outcome of a delivery.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Delivery {
@@ -180,12 +193,14 @@ pub enum Delivery {
         reason: GaveUp,
     },
 }
+
 impl Delivery {
     /// Whether the receiver acknowledged the notification.
     pub fn is_delivered(&self) -> bool {
         matches!(self, Delivery::Delivered { .. })
     }
 }
+
 /// The delivering side: sends notifications with only `Content-Type:
 /// application/json`, retrying 5xx and 429 answers, time-outs and connection
 /// errors with exponential backoff, and stopping on any other 4xx. A 429 or 503
@@ -200,6 +215,7 @@ pub struct Sender {
     /// whether it speaks HTTPS.
     own_client: bool,
 }
+
 impl Sender {
     /// A sender with its own HTTP client. It reaches `https://` receivers only
     /// with this crate's `rustls` feature; without it, a delivery to one is given
@@ -347,6 +363,7 @@ impl Sender {
         self.deliver("incomingTransfer", url, payload, 200u16).await
     }
 }
+
 /// A reply acknowledges a notification when it has the documented success status
 /// and its body matches the documented reply schema.
 fn acknowledged(

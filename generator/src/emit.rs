@@ -7,6 +7,7 @@ pub mod example_tests;
 pub mod krate;
 pub mod models;
 pub(crate) mod operations;
+mod print;
 pub mod runtime;
 pub mod server;
 pub mod support;
@@ -50,6 +51,6 @@ pub(crate) fn rust_file(path: &str, tokens: TokenStream) -> Result<GeneratedFile
     })?;
     Ok(GeneratedFile::new(
         path,
-        format!("{BANNER}{}", prettyplease::unparse(&file)),
+        format!("{BANNER}{}", print::print(file)),
     ))
 }

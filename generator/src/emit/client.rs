@@ -363,11 +363,7 @@ fn apply_credentials(api: &Api) -> TokenStream {
     let steps = credential_fields(api).into_iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let wire = &field.name;
-        let value = if field.required {
-            quote!(Some(&_credentials.#name))
-        } else {
-            quote!(_credentials.#name.as_ref())
-        };
+        let required = field.required;
         let apply = match (&field.scheme.kind, field.location) {
             (crate::ir::SecurityKind::Bearer, _) => quote!(request.bearer_auth(secret.expose())),
             (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
@@ -377,17 +373,29 @@ fn apply_credentials(api: &Api) -> TokenStream {
             )),
             _ => quote!(request.header(#wire, secret.expose())),
         };
-        quote! {
-            if let Some(secret) = #value {
+        if required {
+            quote! {
+                let secret = &self.credentials.#name;
                 request = #apply;
+            }
+        } else {
+            quote! {
+                if let Some(secret) = &self.credentials.#name {
+                    request = #apply;
+                }
             }
         }
     });
+    let steps: Vec<TokenStream> = steps.collect();
+    if steps.is_empty() {
+        return quote! {
+            fn with_credentials(&self, request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
+                request
+            }
+        };
+    }
     quote! {
-        fn with_credentials(&self, request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
-            #[allow(unused_mut)]
-            let mut request = request;
-            let _credentials = &self.credentials;
+        fn with_credentials(&self, mut request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
             #(#steps)*
             request
         }
@@ -457,10 +465,13 @@ pub(crate) fn success(
 
 fn status_pattern(status: StatusSpec) -> TokenStream {
     match status {
-        StatusSpec::Code(code) => quote!(#code),
+        StatusSpec::Code(code) => {
+            let code = proc_macro2::Literal::u16_unsuffixed(code);
+            quote!(#code)
+        }
         StatusSpec::Range(class) => {
-            let low = u16::from(class) * 100;
-            let high = low + 99;
+            let low = proc_macro2::Literal::u16_unsuffixed(u16::from(class) * 100);
+            let high = proc_macro2::Literal::u16_unsuffixed(u16::from(class) * 100 + 99);
             quote!(#low..=#high)
         }
         StatusSpec::Default => quote!(_),
@@ -625,6 +636,17 @@ pub(crate) fn method(
     // One argument per parameter reads best for the few most operations have; an operation
     // with many (one real API has 22) still gets them all, in the spec's order.
     let many = (args.len() >= 7).then(|| quote!(#[allow(clippy::too_many_arguments)]));
+    let start = quote!(http_.request(::reqwest::Method::#http_method, &url_));
+    let build_request = if steps.is_empty() && body_step.is_empty() {
+        start
+    } else {
+        quote!({
+            let mut request_ = #start;
+            #(#steps)*
+            #body_step
+            request_
+        })
+    };
     Ok(quote! {
         #docs
         #many
@@ -634,13 +656,7 @@ pub(crate) fn method(
             // `url` or `request`.
             let url_ = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
             let answer_ = self
-                .send(#retryable, |http_| {
-                    #[allow(unused_mut)]
-                    let mut request_ = http_.request(::reqwest::Method::#http_method, &url_);
-                    #(#steps)*
-                    #body_step
-                    request_
-                })
+                .send(#retryable, |http_| #build_request)
                 .await?;
             #judge
         }

@@ -39,9 +39,70 @@ pub(crate) fn body_type(ty: &TypeRef) -> Result<TokenStream> {
     rust_type(ty, &models_path())
 }
 
-/// A status code as an `http::StatusCode` expression.
+/// A status code as an `http::StatusCode` expression: its named constant when it has a
+/// common one (`StatusCode::CREATED`), else built from the number.
 pub(crate) fn status_code(code: u16) -> TokenStream {
-    quote!(::http::StatusCode::from_u16(#code).unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR))
+    match status_name(code) {
+        Some(name) => {
+            let name = quote::format_ident!("{name}");
+            quote!(::http::StatusCode::#name)
+        }
+        None => {
+            quote!(::http::StatusCode::from_u16(#code).unwrap_or(::http::StatusCode::INTERNAL_SERVER_ERROR))
+        }
+    }
+}
+
+/// The `http::StatusCode` constant of a status APIs commonly document.
+fn status_name(code: u16) -> Option<&'static str> {
+    Some(match code {
+        200 => "OK",
+        201 => "CREATED",
+        202 => "ACCEPTED",
+        203 => "NON_AUTHORITATIVE_INFORMATION",
+        204 => "NO_CONTENT",
+        205 => "RESET_CONTENT",
+        206 => "PARTIAL_CONTENT",
+        207 => "MULTI_STATUS",
+        300 => "MULTIPLE_CHOICES",
+        301 => "MOVED_PERMANENTLY",
+        302 => "FOUND",
+        303 => "SEE_OTHER",
+        304 => "NOT_MODIFIED",
+        307 => "TEMPORARY_REDIRECT",
+        308 => "PERMANENT_REDIRECT",
+        400 => "BAD_REQUEST",
+        401 => "UNAUTHORIZED",
+        402 => "PAYMENT_REQUIRED",
+        403 => "FORBIDDEN",
+        404 => "NOT_FOUND",
+        405 => "METHOD_NOT_ALLOWED",
+        406 => "NOT_ACCEPTABLE",
+        408 => "REQUEST_TIMEOUT",
+        409 => "CONFLICT",
+        410 => "GONE",
+        411 => "LENGTH_REQUIRED",
+        412 => "PRECONDITION_FAILED",
+        413 => "PAYLOAD_TOO_LARGE",
+        414 => "URI_TOO_LONG",
+        415 => "UNSUPPORTED_MEDIA_TYPE",
+        416 => "RANGE_NOT_SATISFIABLE",
+        417 => "EXPECTATION_FAILED",
+        422 => "UNPROCESSABLE_ENTITY",
+        423 => "LOCKED",
+        424 => "FAILED_DEPENDENCY",
+        428 => "PRECONDITION_REQUIRED",
+        429 => "TOO_MANY_REQUESTS",
+        431 => "REQUEST_HEADER_FIELDS_TOO_LARGE",
+        451 => "UNAVAILABLE_FOR_LEGAL_REASONS",
+        500 => "INTERNAL_SERVER_ERROR",
+        501 => "NOT_IMPLEMENTED",
+        502 => "BAD_GATEWAY",
+        503 => "SERVICE_UNAVAILABLE",
+        504 => "GATEWAY_TIMEOUT",
+        505 => "HTTP_VERSION_NOT_SUPPORTED",
+        _ => return None,
+    })
 }
 
 /// Whether a response covers success statuses.

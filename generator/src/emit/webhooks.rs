@@ -358,6 +358,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
     let hook_name = hook.name.as_str();
     let payload = &parts.payload;
     let success = parts.success;
+    let success_status = super::operations::status_code(success);
     let reply = match parts.reply {
         Some(_) => quote!((status, ::axum::Json(reply)).into_response()),
         None => quote!({
@@ -380,7 +381,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
             };
             match handler.#name(payload).await {
                 Ok(reply) => {
-                    let status = ::http::StatusCode::from_u16(#success).unwrap_or(::http::StatusCode::OK);
+                    let status = #success_status;
                     #reply
                 }
                 Err(err) => (
