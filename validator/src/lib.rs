@@ -24,6 +24,8 @@ pub mod exchange;
 pub mod finding;
 #[cfg(feature = "tower")]
 pub mod layer;
+#[cfg(feature = "tower")]
+mod live;
 pub mod output;
 pub mod read;
 pub mod report;
