@@ -27,6 +27,8 @@ pub mod layer;
 #[cfg(feature = "tower")]
 mod live;
 pub mod output;
+#[cfg(feature = "proxy")]
+pub mod proxy;
 pub mod read;
 pub mod report;
 pub mod run;
