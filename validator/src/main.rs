@@ -338,7 +338,9 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
 
 /// Writes to standard output. A reader that closed it (`specval check … | head`) took what it
 /// wanted: that is not an error, and the exit code stays the verdict.
-pub(crate) fn to_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+pub(crate) fn to_stdout(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match write(&mut out).and_then(|()| out.flush()) {

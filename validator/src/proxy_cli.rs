@@ -148,7 +148,9 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
         if let (Some(Ok(addr)), Some(upstream)) =
             (proxy.notifications_addr(), &args.notifications_upstream)
         {
-            eprintln!("specval proxy: notifications listening on http://{addr} (upstream {upstream})");
+            eprintln!(
+                "specval proxy: notifications listening on http://{addr} (upstream {upstream})"
+            );
         }
         Some(proxy.serve(stop_signal()).await)
     });

@@ -349,7 +349,9 @@ impl Shared {
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A panic while the lock was held cannot leave the report half-folded in a way that
         // matters more than losing the whole run: go on with it.
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Forwards one request and takes its exchange.
@@ -447,7 +449,8 @@ impl Shared {
         };
         // Checked before the lock is taken, so that exchanges are checked in parallel; the
         // index (its place in the report and the recording) is given under the lock.
-        let mut outcome = check::check_covering(&self.contract, &exchange, self.check, self.coverage);
+        let mut outcome =
+            check::check_covering(&self.contract, &exchange, self.check, self.coverage);
         let timing = record::Timing {
             started,
             millis: clock.elapsed().as_secs_f64() * 1000.0,
@@ -489,7 +492,10 @@ impl Shared {
             }
         }
         if let Some(on_finding) = &self.on_finding {
-            outcome.findings.iter().for_each(|finding| on_finding(finding));
+            outcome
+                .findings
+                .iter()
+                .for_each(|finding| on_finding(finding));
         }
         let State { finished, .. } = &mut *state;
         let Finished {

@@ -220,7 +220,10 @@ fn body_text(body: &Option<Body>) -> Option<(String, bool)> {
         Body::Text(text) => Some((text.clone(), false)),
         Body::Binary(bytes) => Some(match std::str::from_utf8(bytes) {
             Ok(text) => (text.to_string(), false),
-            Err(_) => (base64::engine::general_purpose::STANDARD.encode(bytes), true),
+            Err(_) => (
+                base64::engine::general_purpose::STANDARD.encode(bytes),
+                true,
+            ),
         }),
     }
 }

@@ -41,9 +41,9 @@ impl std::str::FromStr for Upstream {
         if text.contains('#') {
             return Err(UpstreamError::Query(text.to_string()));
         }
-        let uri: Uri = text
-            .parse()
-            .map_err(|err: http::uri::InvalidUri| UpstreamError::Invalid(text.into(), err.to_string()))?;
+        let uri: Uri = text.parse().map_err(|err: http::uri::InvalidUri| {
+            UpstreamError::Invalid(text.into(), err.to_string())
+        })?;
         match uri.scheme() {
             Some(scheme) if *scheme == Scheme::HTTP => {}
             Some(scheme) if *scheme == Scheme::HTTPS => {
@@ -75,7 +75,10 @@ impl Upstream {
     /// The upstream target of a request for `path_and_query` (as the client sent it): the base
     /// path, then the client's path and query unchanged (the contract is checked on the
     /// client's path, which is what a recording of the client's traffic would hold).
-    pub fn target(&self, path_and_query: Option<&http::uri::PathAndQuery>) -> Result<Uri, http::Error> {
+    pub fn target(
+        &self,
+        path_and_query: Option<&http::uri::PathAndQuery>,
+    ) -> Result<Uri, http::Error> {
         let tail = path_and_query.map_or("/", |pq| pq.as_str());
         let tail = if tail.starts_with('/') {
             tail.to_string()
@@ -134,7 +137,10 @@ mod tests {
             "http://127.0.0.1:8080/gw/v1/banking/accounts?x=1"
         );
         let bare: Upstream = "http://localhost:9".parse().unwrap();
-        assert_eq!(bare.target(None).unwrap().to_string(), "http://localhost:9/");
+        assert_eq!(
+            bare.target(None).unwrap().to_string(),
+            "http://localhost:9/"
+        );
     }
 
     #[test]
@@ -143,9 +149,18 @@ mod tests {
             "https://api.example.com".parse::<Upstream>(),
             Err(UpstreamError::Https(_))
         ));
-        assert!(matches!("ftp://x".parse::<Upstream>(), Err(UpstreamError::Scheme(_))));
-        assert!(matches!("/v1".parse::<Upstream>(), Err(UpstreamError::Scheme(_))));
-        assert!(matches!("http://x/?a=1".parse::<Upstream>(), Err(UpstreamError::Query(_))));
+        assert!(matches!(
+            "ftp://x".parse::<Upstream>(),
+            Err(UpstreamError::Scheme(_))
+        ));
+        assert!(matches!(
+            "/v1".parse::<Upstream>(),
+            Err(UpstreamError::Scheme(_))
+        ));
+        assert!(matches!(
+            "http://x/?a=1".parse::<Upstream>(),
+            Err(UpstreamError::Query(_))
+        ));
         assert!("not a url at all".parse::<Upstream>().is_err());
     }
 
