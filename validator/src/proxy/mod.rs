@@ -492,10 +492,9 @@ impl Shared {
             }
         }
         if let Some(on_finding) = &self.on_finding {
-            outcome
-                .findings
-                .iter()
-                .for_each(|finding| on_finding(finding));
+            for finding in &outcome.findings {
+                on_finding(finding);
+            }
         }
         let State { finished, .. } = &mut *state;
         let Finished {

@@ -386,3 +386,131 @@ fn har_entry(exchange: &Exchange, timing: Timing, error: Option<&str>) -> Value 
     }
     entry
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exchange::{Request, Response};
+
+    fn exchange() -> Exchange {
+        Exchange {
+            index: 0,
+            line: None,
+            id: None,
+            source: "proxy".into(),
+            kind: None,
+            request: Request {
+                method: "GET".into(),
+                path: "/items".into(),
+                query: vec![
+                    ("key".into(), "q-secret".into()),
+                    ("page".into(), "2".into()),
+                ],
+                headers: vec![
+                    ("Host".into(), "127.0.0.1:4010".into()),
+                    ("X-Key".into(), "h-secret".into()),
+                    ("Cookie".into(), "session=c-secret; theme=dark".into()),
+                    ("Authorization".into(), "Bearer b-secret".into()),
+                    ("public-api-key".into(), String::new()),
+                ],
+                body: Some(Body::Binary(b"\xff\x00binary".to_vec())),
+                mime_type: None,
+            },
+            response: Some(Response {
+                status: 200,
+                headers: vec![("content-type".into(), "application/json".into())],
+                body: Some(Body::Binary(br#"{"ok": true}"#.to_vec())),
+                mime_type: None,
+            }),
+        }
+    }
+
+    /// A contract whose schemes put a key in a header, a query parameter and a cookie.
+    fn contract() -> Contract {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("spec.yaml");
+        std::fs::write(
+            &spec,
+            r#"openapi: 3.1.0
+info: {title: Fixture, version: 1.0.0}
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses:
+        '200': {description: ok}
+security:
+  - header: []
+    query: []
+    cookie: []
+components:
+  securitySchemes:
+    header: {type: apiKey, in: header, name: X-Key}
+    query: {type: apiKey, in: query, name: key}
+    cookie: {type: apiKey, in: cookie, name: session}
+"#,
+        )
+        .unwrap();
+        Contract::from_spec(&spec).unwrap()
+    }
+
+    #[test]
+    fn every_credential_is_redacted_wherever_its_scheme_puts_it() {
+        let contract = contract();
+        let redacted = redact(&contract, &exchange());
+        let text = format!("{redacted:?}");
+        for secret in ["q-secret", "h-secret", "c-secret", "b-secret"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert_eq!(redacted.request.query[0].1, REDACTED);
+        assert_eq!(redacted.request.query[1].1, "2");
+        assert_eq!(
+            redacted.request.headers[2].1,
+            "session=REDACTED; theme=dark"
+        );
+        // An empty value stays empty: the recording must judge "missing" as live did.
+        assert_eq!(redacted.request.headers[4].1, "");
+    }
+
+    #[test]
+    fn a_har_recording_is_complete_after_every_entry() {
+        let contract = contract();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("traffic.har");
+        let mut recorder = Recorder::create(&path, RecordFormat::Har).unwrap();
+        let timing = Timing {
+            started: chrono::Utc::now(),
+            millis: 1.5,
+        };
+        for entries in 1..=3 {
+            recorder
+                .write(&redact(&contract, &exchange()), timing, None)
+                .unwrap();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let har: Value = serde_json::from_str(&text).unwrap();
+            let written = har["log"]["entries"].as_array().unwrap();
+            assert_eq!(written.len(), entries);
+            assert_eq!(
+                written[0]["request"]["url"],
+                "http://127.0.0.1:4010/items?key=REDACTED&page=2"
+            );
+            assert_eq!(written[0]["request"]["postData"]["encoding"], "base64");
+            assert_eq!(written[0]["response"]["content"]["text"], r#"{"ok": true}"#);
+        }
+        let mut none = exchange();
+        none.response = None;
+        recorder
+            .write(&none, timing, Some("connection refused"))
+            .unwrap();
+        let mut read = Vec::new();
+        crate::read::read_path(
+            &path.to_string_lossy(),
+            None,
+            &contract.webhook_paths(),
+            &mut |e| read.push(e),
+        )
+        .unwrap();
+        assert_eq!(read.len(), 4);
+        assert!(read[3].as_ref().unwrap().response.is_none());
+    }
+}
