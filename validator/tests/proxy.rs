@@ -241,6 +241,9 @@ const CREDENTIALS: [(&str, &str); 2] = [
     ("private-secret-key", SECRET_KEY),
 ];
 
+/// A request to send: method, path, headers, body.
+type Sent<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], &'a str);
+
 /// The traffic of the main tests: a conforming getAccount, a 404 that lacks `http_code`,
 /// and a createAccount whose body breaks the contract. Each answer is compared with the
 /// upstream's own for the same request.
@@ -253,7 +256,7 @@ fn drive(proxy: SocketAddr, upstream: SocketAddr) {
         ("content-type", "application/json"),
         ("x-idempotency-key", "2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e01"),
     ];
-    let requests: [(&str, &str, &[(&str, &str)], &str); 3] = [
+    let requests: [Sent<'_>; 3] = [
         ("GET", &good, &CREDENTIALS, ""),
         ("GET", &unknown, &CREDENTIALS, ""),
         ("POST", "/v1/banking/accounts", &create_headers, BAD_CREATE),
