@@ -576,3 +576,40 @@ fn bad_arguments_and_a_taken_address_exit_2() {
     ]);
     assert_eq!(unnamed.status.code(), Some(2));
 }
+
+#[test]
+fn coverage_of_the_run_is_written_and_can_fail_it() {
+    let upstream = upstream();
+    let dir = tempfile::tempdir().unwrap();
+    let coverage = dir.path().join("coverage.json");
+    let proxy = Proxy::start(&[
+        "--upstream",
+        &format!("http://{upstream}"),
+        "--max-exchanges",
+        "1",
+        "--coverage",
+        coverage.to_str().unwrap(),
+        "--min-coverage",
+        "100",
+    ]);
+    let answer = http(
+        proxy.addr,
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        &CREDENTIALS,
+        "",
+    );
+    assert_eq!(answer.status, 200);
+    let (status, stdout, stderr) = proxy.wait();
+    assert!(stdout.contains("clean"), "no finding: {stdout}");
+    assert_eq!(status.code(), Some(1), "one GET is far from 100%: {stderr}");
+    assert!(
+        stderr.contains("specval proxy: contract coverage"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("below --min-coverage 100"), "{stderr}");
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(&coverage).unwrap()).unwrap();
+    let text = written.to_string();
+    assert!(text.contains("getAccount"), "{text}");
+}
