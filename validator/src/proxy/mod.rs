@@ -13,7 +13,7 @@
 //! [`Exchange`] built by the same code as the tower layer's ([`crate::layer`]) and checked by
 //! [`check::check_covering`], exactly as `specval check` checks a recorded one. Findings are
 //! handed to [`Options::on_finding`] as they happen and folded into a
-//! [`RunReport`](crate::report::RunReport) with [`crate::run::fold_exchange`], so the report at
+//! [`RunReport`] with [`crate::run::fold_exchange`], so the report at
 //! the end is the one `specval check` would write for the recording.
 //!
 //! An upstream that does not answer (connection refused, reset, …) gets the client a `502`
@@ -58,7 +58,7 @@ pub use upstream::{Upstream, UpstreamError};
 /// The rule of a request the upstream did not answer (the client got a `502`).
 pub const UPSTREAM_RULE: &str = "upstream-error";
 
-/// What [`Report`](crate::report::RunReport)s of the proxy name as their input and findings as
+/// What the proxy's [`RunReport`] names as its input, and its findings as
 /// their source.
 pub const SOURCE: &str = "proxy";
 
