@@ -16,10 +16,10 @@
 //!
 //! What a recording holds per exchange: the request as the client sent it (the path and
 //! query it asked for, not the upstream's), the response as the client received it (without
-//! hop-by-hop headers), and for a notification the mark that it is one (JSON Lines `kind`;
-//! HAR `_kind`, which the HAR reader ignores — it tells notifications by their delivery path,
-//! which the proxy's notifications always have when the merchant's endpoint is the documented
-//! one). A request the upstream never answered is recorded with response status `0` (no
+//! hop-by-hop headers), and whether it is a call of the API or a notification (JSON Lines
+//! `kind`, HAR `_kind`: both readers take it, so a notification delivered at a path other than
+//! the documented one is judged as the same notification when the recording is checked). A
+//! request the upstream never answered is recorded with response status `0` (no
 //! response), as both readers understand it, and the reason in `_error`.
 
 use std::fs::File;
@@ -512,5 +512,39 @@ components:
         .unwrap();
         assert_eq!(read.len(), 4);
         assert!(read[3].as_ref().unwrap().response.is_none());
+        assert_eq!(
+            read[0].as_ref().unwrap().kind,
+            Some(ExchangeKind::Operation)
+        );
+    }
+
+    #[test]
+    fn a_notification_stays_one_wherever_it_was_delivered() {
+        let contract = contract();
+        let timing = Timing {
+            started: chrono::Utc::now(),
+            millis: 1.0,
+        };
+        let mut notification = exchange();
+        notification.kind = Some(ExchangeKind::Notification);
+        notification.request.method = "POST".into();
+        notification.request.path = "/hooks/elsewhere".into();
+        for format in [RecordFormat::Har, RecordFormat::Jsonl] {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("traffic");
+            let mut recorder = Recorder::create(&path, format).unwrap();
+            recorder.write(&notification, timing, None).unwrap();
+            let mut read = Vec::new();
+            let format = match format {
+                RecordFormat::Har => crate::read::Format::Har,
+                RecordFormat::Jsonl => crate::read::Format::JsonLines,
+            };
+            crate::read::read_path(&path.to_string_lossy(), Some(format), &[], &mut |e| {
+                read.push(e)
+            })
+            .unwrap();
+            let read = read[0].as_ref().unwrap();
+            assert_eq!(read.kind, Some(ExchangeKind::Notification), "{format:?}");
+        }
     }
 }
