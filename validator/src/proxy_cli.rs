@@ -132,6 +132,7 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
     };
     let contract = Arc::new(contract);
     let finished = runtime.block_on(async {
+        let stop = stop_signal();
         let proxy = match Proxy::bind(contract.clone(), options).await {
             Ok(proxy) => proxy,
             Err(err) => {
@@ -152,7 +153,7 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
                 "specval proxy: notifications listening on http://{addr} (upstream {upstream})"
             );
         }
-        Some(proxy.serve(stop_signal()).await)
+        Some(proxy.serve(stop).await)
     });
     // Connections the grace period gave up on must not hold the exit.
     runtime.shutdown_timeout(Duration::from_millis(200));
@@ -165,26 +166,34 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
     finish(&contract, &args, finished)
 }
 
-/// Ctrl-C or, on Unix, SIGTERM.
-async fn stop_signal() {
+/// Ctrl-C (SIGINT) or, on Unix, SIGTERM. The handlers are installed when this is called, not
+/// when the future is first polled: a signal sent as soon as the listening line is printed
+/// must end the run with its report, not kill the process.
+fn stop_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
-        let mut term = match signal(SignalKind::terminate()) {
-            Ok(term) => term,
-            Err(_) => {
-                let _ = tokio::signal::ctrl_c().await;
-                return;
+        let interrupt = signal(SignalKind::interrupt());
+        let terminate = signal(SignalKind::terminate());
+        async move {
+            match (interrupt, terminate) {
+                (Ok(mut interrupt), Ok(mut terminate)) => {
+                    tokio::select! {
+                        _ = interrupt.recv() => {}
+                        _ = terminate.recv() => {}
+                    }
+                }
+                _ => {
+                    let _ = tokio::signal::ctrl_c().await;
+                }
             }
-        };
-        tokio::select! {
-            _ = tokio::signal::ctrl_c() => {}
-            _ = term.recv() => {}
         }
     }
     #[cfg(not(unix))]
     {
-        let _ = tokio::signal::ctrl_c().await;
+        async {
+            let _ = tokio::signal::ctrl_c().await;
+        }
     }
 }
 

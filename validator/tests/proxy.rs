@@ -613,3 +613,58 @@ fn coverage_of_the_run_is_written_and_can_fail_it() {
     let text = written.to_string();
     assert!(text.contains("getAccount"), "{text}");
 }
+
+#[test]
+fn a_body_over_the_limit_is_streamed_through_unchecked_and_unrecorded() {
+    let upstream = upstream();
+    let dir = tempfile::tempdir().unwrap();
+    let recording = dir.path().join("traffic.jsonl");
+    let proxy = Proxy::start(&[
+        "--upstream",
+        &format!("http://{upstream}"),
+        "--body-limit",
+        "1K",
+        "--max-exchanges",
+        "2",
+        "--record",
+        recording.to_str().unwrap(),
+        "--format",
+        "json",
+    ]);
+    let large = format!(r#"{{"padding": "{}"}}"#, "x".repeat(4096));
+    let create_headers = [
+        CREDENTIALS[0],
+        CREDENTIALS[1],
+        ("content-type", "application/json"),
+        ("x-idempotency-key", "2c4e6a8b-0d1f-4a3c-9e5b-7d9f1b3d5e01"),
+    ];
+    let answer = http(
+        proxy.addr,
+        "POST",
+        "/v1/banking/accounts",
+        &create_headers,
+        &large,
+    );
+    assert_eq!(answer.status, 201, "forwarded all the same");
+    let answer = http(
+        proxy.addr,
+        "GET",
+        &format!("/v1/banking/accounts/{UNKNOWN_ID}"),
+        &CREDENTIALS,
+        "",
+    );
+    assert_eq!(answer.status, 404);
+    let (status, stdout, stderr) = proxy.wait();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("1 exchange(s) checked, 1 recorded, 1 over the body limit"),
+        "{stderr}"
+    );
+    // The checked exchange is number 0 in the report and the first line of the recording.
+    assert_eq!(
+        findings(&stdout),
+        [(0, "response".into(), "required".into(), "".into())]
+    );
+    let (_, rechecked) = specval_check(&recording);
+    assert_eq!(findings(&rechecked), findings(&stdout));
+}

@@ -176,8 +176,11 @@ struct Shared {
 struct State {
     finished: Finished,
     recorder: Option<Recorder>,
-    /// Exchanges taken so far (checked or skipped): the next one's index.
-    next: u64,
+    /// Exchanges checked so far: the next one's index, in the report and the recording alike
+    /// (a skipped exchange takes none, so that the two stay aligned).
+    next: usize,
+    /// Exchanges taken so far, checked or skipped: what --max-exchanges counts.
+    taken: u64,
 }
 
 /// The report's findings and verdicts, kept in it.
@@ -239,6 +242,7 @@ impl Proxy {
                     ..Finished::default()
                 },
                 next: 0,
+                taken: 0,
             }),
         });
         Ok(Proxy {
@@ -416,14 +420,18 @@ impl Shared {
 
     /// An exchange that is not checked (a body over the limit, or that failed mid-way).
     fn skip(&self) {
+        tracing::warn!(
+            target: "specval::proxy",
+            "an exchange with a body over --body-limit (or one that failed mid-way) was forwarded but not checked nor recorded"
+        );
         let mut state = self.lock();
         state.finished.skipped += 1;
-        state.next += 1;
+        state.taken += 1;
         self.stop_when_done(&state);
     }
 
     fn stop_when_done(&self, state: &State) {
-        if self.max_exchanges.is_some_and(|max| state.next >= max) {
+        if self.max_exchanges.is_some_and(|max| state.taken >= max) {
             self.stop.send_replace(true);
         }
     }
@@ -456,8 +464,9 @@ impl Shared {
             millis: clock.elapsed().as_secs_f64() * 1000.0,
         };
         let mut state = self.lock();
-        let index = state.next as usize;
+        let index = state.next;
         state.next += 1;
+        state.taken += 1;
         exchange.index = index;
         for finding in &mut outcome.findings {
             finding.exchange = index;
