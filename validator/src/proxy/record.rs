@@ -520,7 +520,6 @@ components:
 
     #[test]
     fn a_notification_stays_one_wherever_it_was_delivered() {
-        let contract = contract();
         let timing = Timing {
             started: chrono::Utc::now(),
             millis: 1.0,
