@@ -183,19 +183,14 @@ impl std::fmt::Debug for ClientCheck {
     }
 }
 
-/// One finding on one line.
+/// One finding on one line, as `specval check`'s text report words it, after the exchange
+/// and the operation.
 pub fn describe(finding: &Finding) -> String {
-    let place = if finding.pointer.is_empty() {
-        String::new()
-    } else {
-        format!(" at {}", finding.pointer)
-    };
+    let operation = finding.operation.as_deref().unwrap_or("(no operation)");
     format!(
-        "exchange {} {} ({:?}{place}): [{}] {}",
+        "exchange {} {}: {}",
         finding.exchange,
-        finding.operation.as_deref().unwrap_or("(no operation)"),
-        finding.part,
-        finding.rule,
-        finding.message
+        crate::report::text::clean(operation),
+        crate::report::text::describe(finding)
     )
 }

@@ -28,7 +28,11 @@ pub mod finding;
 pub mod http_exchange;
 #[cfg(feature = "tower")]
 pub mod layer;
+#[cfg(feature = "tower")]
+mod live;
 pub mod output;
+#[cfg(feature = "proxy")]
+pub mod proxy;
 pub mod read;
 pub mod report;
 pub mod run;

@@ -90,6 +90,13 @@ enum Command {
         #[arg(long, value_enum, default_value = "text")]
         format: Format,
     },
+    /// A reverse proxy that forwards everything, checks every exchange, prints findings as
+    /// they happen, records the traffic with credentials redacted, and on exit (Ctrl-C,
+    /// SIGTERM or --max-exchanges) writes the run's report. Exit 0 clean, 1 findings (or no
+    /// exchange without --allow-empty, or coverage below --min-coverage), 2 bad arguments,
+    /// a listen address that cannot be taken, or a recording that could not be written.
+    #[cfg(feature = "proxy")]
+    Proxy(Box<proxy_cli::ProxyArgs>),
     /// Checks one JSON payload against one schema.
     Message {
         /// Component name (`Account`) or path under schemas/ (`operations/createAccount.request.json`).
@@ -160,9 +167,14 @@ fn main() -> ExitCode {
             let options = reading.run_options(CheckOptions::default(), false);
             coverage(&contract, &files, format, output, options, min_coverage)
         }
+        #[cfg(feature = "proxy")]
+        Command::Proxy(args) => proxy_cli::run(contract, *args),
         Command::Examples { .. } => ExitCode::from(2),
     }
 }
+
+#[cfg(feature = "proxy")]
+mod proxy_cli;
 
 /// How `check` and `coverage` read traffic.
 #[derive(Args)]
@@ -198,7 +210,7 @@ impl Reading {
 }
 
 /// A percentage, 0 to 100.
-fn percentage(text: &str) -> Result<f64, String> {
+pub(crate) fn percentage(text: &str) -> Result<f64, String> {
     text.trim()
         .trim_end_matches('%')
         .parse::<f64>()
@@ -257,7 +269,7 @@ fn coverage(
 }
 
 /// A size in bytes: `1048576`, `512K`, `64M`, `1G` (powers of 1024).
-fn size(text: &str) -> Result<usize, String> {
+pub(crate) fn size(text: &str) -> Result<usize, String> {
     let (digits, shift) = match text.trim().char_indices().last() {
         Some((at, 'k' | 'K')) => (&text[..at], 10),
         Some((at, 'm' | 'M')) => (&text[..at], 20),
@@ -326,7 +338,9 @@ fn examples(spec: &std::path::Path, format: Format) -> ExitCode {
 
 /// Writes to standard output. A reader that closed it (`specval check … | head`) took what it
 /// wanted: that is not an error, and the exit code stays the verdict.
-fn to_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> std::io::Result<()> {
+pub(crate) fn to_stdout(
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     match write(&mut out).and_then(|()| out.flush()) {

@@ -205,6 +205,36 @@ fn run_inner(
     Ok(report)
 }
 
+/// Folds one checked exchange into a report the way a run does: its operation's counts, its
+/// verdict (when `keep_outcome`), its findings (handed to `sink`), its drift and, with
+/// `covered`, what of the contract it exercised. For live traffic (`specval proxy` feeds
+/// each exchange as it completes), so that its report is the one `specval check` would make
+/// of the same exchanges.
+pub fn fold_exchange(
+    report: &mut RunReport,
+    sink: &mut dyn Sink,
+    exchange: &Exchange,
+    outcome: Outcome,
+    keep_outcome: bool,
+    covered: Option<&mut Covered>,
+) -> std::io::Result<()> {
+    let verdict = keep_outcome.then(|| {
+        (
+            exchange.source.clone(),
+            exchange.index,
+            exchange.id.clone(),
+            label(exchange),
+        )
+    });
+    fold(
+        report,
+        sink,
+        Checked::Exchange { outcome, verdict },
+        keep_outcome,
+        covered,
+    )
+}
+
 /// Opens an input: a file, or standard input for `-`; with its size when known.
 fn open(input: &str) -> std::io::Result<(Box<dyn Read + Send>, Option<u64>)> {
     if input == "-" {

@@ -184,10 +184,11 @@ async fn assert_clean_names_each_finding_and_never_a_credential() {
         "{message}"
     );
     assert!(
-        message.contains("getAccount (Response at /currency): [minLength]"),
+        message.contains("exchange 0 getAccount: response /currency: ")
+            && message.contains("(rule minLength"),
         "{message}"
     );
-    assert!(message.contains("[required]"), "{message}");
+    assert!(message.contains("(rule required"), "{message}");
     let everything = format!("{message}{:?}", checks.findings());
     assert!(!everything.contains(PUBLIC_KEY) && !everything.contains(SECRET_KEY));
 }

@@ -19,7 +19,7 @@
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
-//! | `kind` | notification when method and path match a webhook path |
+//! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
 //! becomes a [`Malformed`](crate::exchange::Malformed) naming the field
@@ -342,6 +342,8 @@ struct RawEntry {
     comment: Field<String>,
     #[serde(default, rename = "_id")]
     id: Field<Id>,
+    #[serde(default, rename = "_kind")]
+    kind: Field<super::jsonl::Kind>,
 }
 
 #[derive(Deserialize)]
@@ -411,6 +413,10 @@ fn exchange(
         Some(comment) if !comment.is_empty() => Some(comment),
         _ => raw.id.optional("_id", problems).map(|Id(id)| id),
     };
+    let kind = raw
+        .kind
+        .optional("_kind", problems)
+        .map(|super::jsonl::Kind(kind)| kind);
     let request = raw
         .request
         .required("request", problems)
@@ -425,7 +431,7 @@ fn exchange(
         line: Some(line),
         id,
         source: context.source.to_owned(),
-        kind: Some(context.kind(&request.method, &request.path)),
+        kind: Some(kind.unwrap_or_else(|| context.kind(&request.method, &request.path))),
         request,
         response,
     })

@@ -360,7 +360,7 @@ struct RawResponse {
 object_shape!(RawRecord, RawRequest, RawResponse);
 
 /// `"operation"` or `"notification"`.
-struct Kind(ExchangeKind);
+pub(super) struct Kind(pub(super) ExchangeKind);
 
 impl Shape for Kind {
     const EXPECTED: &'static str = "\"operation\" or \"notification\"";
