@@ -18,7 +18,7 @@ pub mod manifest {
     //! (`specval::contract`), and every generated crate that validates (`validation::manifest`)
     //! has a copy of this file, spliced in by specgen. A key renamed here is renamed for all of
     //! them, and a field one of them uses and another no longer writes is a compile error.
-    //! Readers check [`FORMAT`]: a manifest of another layout is refused with both numbers, not
+    //! Readers check `FORMAT`: a manifest of another layout is refused with both numbers, not
     //! half read.
     use std::collections::BTreeMap;
     use serde::{Deserialize, Serialize};

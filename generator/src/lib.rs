@@ -4,10 +4,18 @@
 //! - [`load`] parses YAML or JSON (OpenAPI 3.0 or 3.1), normalises 3.0 forms and checks refs;
 //! - [`ir::build`] turns the document into the typed [`ir::Api`], with every Rust name chosen
 //!   once by [`ir::naming`];
-//! - [`emit`] writes the crate (models, support types, embedded contract) and the contract.
+//! - [`emit`] writes the crate (models, server, client, webhooks, the embedded contract) and
+//!   the contract, reading only the IR; parts of the crate that are the same for every API
+//!   live as ordinary Rust under `generator/runtime/` ([`manifest`] among them, which specval
+//!   reads too) and are spliced in.
 //!
-//! Use the [`Builder`] from a `build.rs`, or [`generate_crate`] and [`output`] directly; the
-//! `specgen` binary wraps both.
+//! Beside the pipeline: [`output`] writes a generation all or nothing and reports drift,
+//! [`fingerprint`] lets an unchanged spec skip the work, [`examples`] places each example of
+//! the document, and [`diff`] compares two versions of a document.
+//!
+//! Use the [`Builder`] from a `build.rs`; [`generate`] for the crate's files, [`contract`] for
+//! the contract alone (what a validator needs), [`build_ir`] for the IR; the `specgen` binary
+//! wraps them.
 
 pub mod builder;
 pub mod diff;

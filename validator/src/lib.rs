@@ -14,6 +14,10 @@
 //! judges each against the [`Contract`] (with [`drift`] noting what the spec does not show),
 //! [`run`] does this in parallel batches, and [`report`] writes the outcome. [`coverage`]
 //! tallies, from the same pass, which documented things the traffic exercised.
+//!
+//! Live traffic goes through the same [`check`]: [`http_exchange`] turns `http` messages into
+//! exchanges for the tower layer (`layer`, feature `tower`), the client-side checks (`client`,
+//! feature `client`) and the recording proxy (`proxy`, feature `proxy`, on by default).
 
 pub mod check;
 #[cfg(feature = "client")]

@@ -8,7 +8,7 @@
 //! against the new sender). [`Side::Rust`] is the public API of the generated crate.
 //!
 //! Schema checks are made of a [`Flow`] (whose message) and a [`Facet`] (what changed in its
-//! schema), and their level follows from one rule ([`judge`]): a change that narrows a message
+//! schema), and their level follows from one rule (`judge`): a change that narrows a message
 //! breaks its old producers, one that widens it breaks its old consumers; the break is an
 //! error when the old party is user code (API clients, notification receivers) and certain,
 //! a warning when it is certain but only hurts the API's own old deployment (users upgrading

@@ -1,5 +1,5 @@
 //! `specgen diff`: what a spec change does to the traffic of deployed clients, servers and
-//! notification receivers ([`wire`]), and to user code compiled against the crate specgen
+//! notification receivers (`wire`), and to user code compiled against the crate specgen
 //! generates ([`rust_api`]), with the semver bump that crate needs.
 //!
 //! ```no_run

@@ -388,8 +388,10 @@ fn apply_credentials(api: &Api) -> TokenStream {
     });
     let steps: Vec<TokenStream> = steps.collect();
     if steps.is_empty() {
+        // The document declares no credential: `Credentials` has no field to send.
         return quote! {
             fn with_credentials(&self, request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
+                let Credentials {} = &self.credentials;
                 request
             }
         };

@@ -233,7 +233,7 @@ fn schema_file(
     json_file(&format!("schemas/{path}"), &Value::Object(out))
 }
 
-/// [`bundle`] for callers outside the crate (specval checks inline schemas with it).
+/// `bundle` for callers outside the crate (specval checks inline schemas with it).
 pub fn bundle_with(schema: &Value, components: &BTreeMap<&str, &Value>) -> Result<Value> {
     bundle(schema, components)
 }

@@ -10,8 +10,8 @@
 //! Each request is read whole (up to [`Options::body_limit`]), forwarded with the same method,
 //! path, query, headers (less the hop-by-hop ones) and bytes to the upstream, and its response
 //! read whole and passed back unchanged; then the pair is an
-//! [`Exchange`] built by the same code as the tower layer's ([`crate::layer`]) and checked by
-//! [`check::check_covering`], exactly as `specval check` checks a recorded one. Findings are
+//! [`Exchange`](crate::exchange::Exchange) built by the same code as the tower layer's ([`crate::layer`]) and checked by
+//! [`check_covering`](crate::check::check_covering), exactly as `specval check` checks a recorded one. Findings are
 //! handed to [`Options::on_finding`] as they happen and folded into a
 //! [`RunReport`] with [`crate::run::fold_exchange`], so the report at the end is the one
 //! `specval check` writes for the recording, but for the proxy's own [`UPSTREAM_RULE`]

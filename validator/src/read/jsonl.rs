@@ -11,7 +11,7 @@
 //! - A record must fit on one line. Blank lines are skipped (they still count for line
 //!   numbers). Unknown fields are ignored.
 //! - A line longer than [`Limits::max_entry`] (64 MiB by default) ends reading with a
-//!   [`TooLarge`](super::TooLarge): what comes after a line of unknown end cannot be trusted to
+//!   `TooLarge`: what comes after a line of unknown end cannot be trusted to
 //!   ever come (`/dev/zero`), and the line is never held whole.
 //! - `id`: a string (a number is taken as its text).
 //! - `kind`: says whether the exchange is a call of the API or a notification it sent;
