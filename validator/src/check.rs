@@ -71,11 +71,33 @@ pub fn check_covering(
     options: CheckOptions,
     coverage: bool,
 ) -> Outcome {
+    check_with(contract, exchange, options, coverage, true)
+}
+
+/// [`check`] for live traffic, which wants the findings alone: undocumented members and enum
+/// values are looked for only in strict mode, where they are findings, and
+/// [`Outcome::drift`] stays empty (a run's report counts them; a live check has no report).
+pub fn findings_of(
+    contract: &Contract,
+    exchange: &Exchange,
+    options: CheckOptions,
+) -> Vec<Finding> {
+    check_with(contract, exchange, options, false, options.strict).findings
+}
+
+fn check_with(
+    contract: &Contract,
+    exchange: &Exchange,
+    options: CheckOptions,
+    coverage: bool,
+    drift: bool,
+) -> Outcome {
     let kind = kind_of(contract, exchange);
     let mut checker = Checker {
         contract,
         options,
         coverage,
+        drift,
         site: Site {
             exchange: exchange.index,
             id: exchange.id.clone(),
@@ -99,6 +121,8 @@ pub fn check_covering(
 struct Checker<'c> {
     contract: &'c Contract,
     options: CheckOptions,
+    /// Look for undocumented members and enum values.
+    drift: bool,
     /// Note what the exchange exercises.
     coverage: bool,
     site: Site,
@@ -655,6 +679,9 @@ impl Checker<'_> {
     }
 
     fn drift(&mut self, op: &OperationSpec, schema: &str, value: &Value, part: Part) {
+        if !self.drift {
+            return;
+        }
         let Some(plan) = self.contract.drift_plan(schema) else {
             return;
         };

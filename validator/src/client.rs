@@ -111,7 +111,7 @@ impl ClientCheck {
                 response.body().as_ref(),
             )),
         };
-        let findings = check::check(&self.contract, &exchange, self.options).findings;
+        let findings = check::findings_of(&self.contract, &exchange, self.options);
         for finding in &findings {
             crate::finding::warn_finding!("specval::client", finding);
         }

@@ -584,6 +584,10 @@ impl Contract {
                 ),
             }];
         };
+        // Most values conform: the yes-or-no walk stops early and builds no errors.
+        if param.validator.is_valid(&instance) {
+            return Vec::new();
+        }
         param
             .validator
             .iter_errors(&instance)

@@ -396,14 +396,13 @@ where
                 response: None,
             };
             if shared.enforce {
-                let outcome = check::check(&shared.contract, &exchange, shared.options);
-                if outcome.findings.iter().any(rejects) {
+                let findings = check::findings_of(&shared.contract, &exchange, shared.options);
+                if findings.iter().any(rejects) {
                     stats.checked.fetch_add(1, Ordering::Relaxed);
                     stats.rejected.fetch_add(1, Ordering::Relaxed);
                     // The request as it stands is what was judged: its findings, without the
                     // one about a response that was never asked for.
-                    let findings: Vec<Finding> = outcome
-                        .findings
+                    let findings: Vec<Finding> = findings
                         .into_iter()
                         .filter(|f| !awaits_response(f))
                         .collect();
@@ -433,19 +432,20 @@ where
                 background.run(
                     &shared.stats,
                     Box::new(move || {
-                        let outcome = check::check(&judge.contract, &exchange, judge.options);
+                        let findings =
+                            check::findings_of(&judge.contract, &exchange, judge.options);
                         judge.stats.checked.fetch_add(1, Ordering::Relaxed);
-                        judge.report(&outcome.findings);
+                        judge.report(&findings);
                     }),
                 );
                 return Ok(http::Response::from_parts(parts, body));
             }
-            let outcome = check::check(&shared.contract, &exchange, shared.options);
+            let findings = check::findings_of(&shared.contract, &exchange, shared.options);
             stats.checked.fetch_add(1, Ordering::Relaxed);
-            shared.report(&outcome.findings);
+            shared.report(&findings);
             if shared.enforce
                 && shared.replace_bad_responses
-                && outcome.findings.iter().any(|f| {
+                && findings.iter().any(|f| {
                     f.severity == Severity::Error && matches!(f.part, Part::Response | Part::Reply)
                 })
             {
