@@ -4,8 +4,8 @@
 //!
 //! Before a method of [`Api`] runs, the router has checked the request against the
 //! contract (`schemas/`): credentials (else 401), parameters, headers and the body
-//! (else 400 listing every violation). Every rejection uses the API's error body,
-//! with `http_code` equal to the status.
+//! (else 400 listing every violation).
+//! Every rejection uses the API's documented error body.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
 use ::std::sync::Arc;
@@ -977,16 +977,17 @@ fn credentials(incoming: &Incoming) -> Credentials {
     }
 }
 
-/// The error body of a rejected request: `code`, `messages` and `http_code`, as the
-/// API documents its errors.
+/// The error body of a rejected request, as the API documents its errors:
+/// `code`, `messages`, `http_code`.
 pub fn error_response(
     status: ::http::StatusCode,
     code: &str,
     messages: Vec<String>,
 ) -> Response {
-    let body = ::serde_json::json!(
-        { "code" : code, "messages" : messages, "http_code" : status.as_u16(), }
-    );
+    let mut body = ::serde_json::Map::new();
+    body.insert("code".to_string(), code.into());
+    body.insert("messages".to_string(), messages.into());
+    body.insert("http_code".to_string(), status.as_u16().into());
     json_response(status, &body)
 }
 

@@ -4,6 +4,7 @@
 //! or sanitise names themselves.
 
 pub mod build;
+pub mod error_envelope;
 pub mod naming;
 mod schema;
 pub mod tag_features;

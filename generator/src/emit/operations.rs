@@ -1,8 +1,6 @@
 //! What the server, client and webhook emitters share about operations: parameter types,
 //! statuses, and the body type of errors.
 
-use std::collections::BTreeMap;
-
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -127,25 +125,7 @@ pub(crate) fn idempotency_header(op: &Operation) -> Option<&crate::ir::Parameter
 
 /// The body type most error responses share (the API's error body), if any.
 pub(crate) fn error_body_type(api: &Api) -> Option<TypeRef> {
-    let mut counts: BTreeMap<&TypeRef, usize> = BTreeMap::new();
-    for op in &api.operations {
-        for response in &op.responses {
-            let error = match response.status {
-                StatusSpec::Code(code) => code >= 400,
-                StatusSpec::Range(class) => class >= 4,
-                StatusSpec::Default => false,
-            };
-            if let (true, Some(body)) = (error, &response.body)
-                && matches!(body.ty, TypeRef::Named(_))
-            {
-                *counts.entry(&body.ty).or_default() += 1;
-            }
-        }
-    }
-    counts
-        .into_iter()
-        .max_by_key(|(ty, count)| (*count, std::cmp::Reverse((*ty).clone())))
-        .map(|(ty, _)| ty.clone())
+    crate::ir::error_envelope::error_body(api)
 }
 
 /// A path template as a `format!` string and the parameter identifiers it takes, in order:

@@ -12,6 +12,7 @@ use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
+use crate::ir::error_envelope::{ErrorEnvelope, Messages};
 use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
@@ -107,7 +108,14 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
     };
     let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
-    let runtime = runtime();
+    let runtime = runtime(api);
+    let rejections = match api.error_envelope() {
+        ErrorEnvelope::Documented { .. } => "Every rejection uses the API's documented error body.",
+        ErrorEnvelope::ProblemDetails => {
+            "The API documents no error body the server can fill, so rejections are RFC 9457 \
+             problem details (`application/problem+json`)."
+        }
+    };
     let path = super::support::runtime_module("path", include_str!("../../runtime/path.rs"));
     rust_file(
         "src/server.rs",
@@ -116,8 +124,8 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
             //!
             //! Before a method of [`Api`] runs, the router has checked the request against the
             //! contract (`schemas/`): credentials (else 401), parameters, headers and the body
-            //! (else 400 listing every violation). Every rejection uses the API's error body,
-            //! with `http_code` equal to the status.
+            //! (else 400 listing every violation).
+            #![doc = #rejections]
             // A response is built once and moved into the reply; boxing would not pay.
             #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
@@ -594,18 +602,78 @@ fn doc_example(api: &Api, crate_ident: &str, doc_test: bool) -> Result<TokenStre
 }
 
 /// The request reading, checking and rejection shared by every handler.
-fn runtime() -> TokenStream {
-    quote! {
-        /// The error body of a rejected request: `code`, `messages` and `http_code`, as the
-        /// API documents its errors.
-        pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
-            let body = ::serde_json::json!({
-                "code": code,
-                "messages": messages,
-                "http_code": status.as_u16(),
-            });
-            json_response(status, &body)
+fn runtime(api: &Api) -> TokenStream {
+    let error_response = match api.error_envelope() {
+        ErrorEnvelope::Documented {
+            code,
+            messages,
+            status,
+        } => {
+            let mut members = Vec::new();
+            let mut described = Vec::new();
+            if let Some(code) = &code {
+                members.push(quote!(body.insert(#code.to_string(), code.into());));
+                described.push(format!("`{code}`"));
+            }
+            match &messages {
+                Some(Messages::List(wire)) => {
+                    members.push(quote!(body.insert(#wire.to_string(), messages.into());));
+                    described.push(format!("`{wire}`"));
+                }
+                Some(Messages::Text(wire)) => {
+                    members
+                        .push(quote!(body.insert(#wire.to_string(), messages.join("; ").into());));
+                    described.push(format!("`{wire}`"));
+                }
+                None => {}
+            }
+            if let Some(status) = &status {
+                members.push(quote!(body.insert(#status.to_string(), status.as_u16().into());));
+                described.push(format!("`{status}`"));
+            }
+            let docs = [
+                "The error body of a rejected request, as the API documents its errors:"
+                    .to_string(),
+                format!("{}.", described.join(", ")),
+            ];
+            // The envelope may have no member for the code or the messages.
+            let unused_code = code.is_none().then(|| quote!(let _ = code;));
+            let unused_messages = messages.is_none().then(|| quote!(let _ = messages;));
+            quote! {
+                #(#[doc = #docs])*
+                pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
+                    #unused_code
+                    #unused_messages
+                    let mut body = ::serde_json::Map::new();
+                    #(#members)*
+                    json_response(status, &body)
+                }
+            }
         }
+        ErrorEnvelope::ProblemDetails => quote! {
+            /// The error body of a rejected request: RFC 9457 problem details, the API
+            /// documenting no error body the server can fill. The code and each message are
+            /// extension members (`code`, `errors`).
+            pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
+                let body = ::serde_json::json!({
+                    "type": "about:blank",
+                    "title": status.canonical_reason().unwrap_or("Error"),
+                    "status": status.as_u16(),
+                    "detail": messages.join("; "),
+                    "code": code,
+                    "errors": messages,
+                });
+                let mut response = json_response(status, &body);
+                response.headers_mut().insert(
+                    ::http::header::CONTENT_TYPE,
+                    ::http::HeaderValue::from_static("application/problem+json"),
+                );
+                response
+            }
+        },
+    };
+    quote! {
+        #error_response
 
         /// A JSON answer, as `axum::Json` gives it (`Content-Type: application/json`; 500 with
         /// the error as text if the body cannot be serialised), but serialised into a `Vec`:

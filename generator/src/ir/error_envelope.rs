@@ -1,0 +1,270 @@
+//! How a generated server words the requests it rejects before any handler runs (a parameter
+//! or body that breaks the contract, missing credentials, an unknown path or method): in the
+//! error body the spec documents, when the server can fill it, else as RFC 9457 problem
+//! details. Derived once from the IR, so the server emitter only renders it.
+//!
+//! The documented body is the one most error responses (4xx and 5xx) use ([`error_body`]).
+//! The server can fill it when it is an object whose required members are all among those it
+//! knows how to fill: a code (`code`, `error_code`, `errorCode`, `error`: a string, or an enum
+//! that has the server's codes, [`REJECTION_CODES`]), the messages (`messages`, `errors`, `details`: an array of
+//! strings; or `message`, `detail`, `error_description`: one string) and the HTTP status
+//! (`http_code`, `status`, `status_code`, `statusCode`: an integer). It must hold a code or a
+//! message: an envelope without either would say nothing about the rejection.
+
+use std::collections::BTreeMap;
+
+use super::{Api, Scalar, StatusSpec, TypeDef, TypeKind, TypeRef};
+
+/// The codes the generated server answers an operation's rejections with (400 and 401). An
+/// enum of codes must list them; the 404 and 405 of a path or method that is no operation
+/// (`NOT_FOUND`, `METHOD_NOT_ALLOWED`) answer no documented operation, so no enum binds them.
+pub const REJECTION_CODES: [&str; 2] = ["VALIDATION_ERROR", "NOT_AUTHENTICATED"];
+
+/// How rejections are worded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ErrorEnvelope {
+    /// The spec's own error body, with the wire names of the members the server fills.
+    Documented {
+        /// The member that takes the rejection's code (`VALIDATION_ERROR`, …).
+        code: Option<String>,
+        /// The member that takes the messages.
+        messages: Option<Messages>,
+        /// The member that takes the HTTP status.
+        status: Option<String>,
+    },
+    /// RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
+    /// `detail`, with the code and the messages as extension members `code` and `errors`.
+    ProblemDetails,
+}
+
+/// Where the messages go.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Messages {
+    /// An array of strings.
+    List(String),
+    /// One string: the messages joined by `; `.
+    Text(String),
+}
+
+const CODE_NAMES: [&str; 4] = ["code", "error_code", "errorCode", "error"];
+const LIST_NAMES: [&str; 3] = ["messages", "errors", "details"];
+const TEXT_NAMES: [&str; 3] = ["message", "detail", "error_description"];
+const STATUS_NAMES: [&str; 4] = ["http_code", "status", "status_code", "statusCode"];
+
+/// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
+/// tie, the first by name.
+pub fn error_body(api: &Api) -> Option<TypeRef> {
+    let mut counts: BTreeMap<&TypeRef, usize> = BTreeMap::new();
+    for op in &api.operations {
+        for response in &op.responses {
+            let error = match response.status {
+                StatusSpec::Code(code) => code >= 400,
+                StatusSpec::Range(class) => class >= 4,
+                StatusSpec::Default => false,
+            };
+            if let (true, Some(body)) = (error, &response.body)
+                && matches!(body.ty, TypeRef::Named(_))
+            {
+                *counts.entry(&body.ty).or_default() += 1;
+            }
+        }
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(ty, count)| (*count, std::cmp::Reverse((*ty).clone())))
+        .map(|(ty, _)| ty.clone())
+}
+
+impl Api {
+    /// How the generated server words the requests it rejects.
+    pub fn error_envelope(&self) -> ErrorEnvelope {
+        let Some(TypeRef::Named(name)) = error_body(self) else {
+            return ErrorEnvelope::ProblemDetails;
+        };
+        let Some(TypeKind::Struct(def)) = self.find_type(&name).map(|ty| &ty.kind) else {
+            return ErrorEnvelope::ProblemDetails;
+        };
+        let mut code = None;
+        let mut messages = None;
+        let mut status = None;
+        for field in &def.fields {
+            let wire = field.wire_name.as_str();
+            if code.is_none() && CODE_NAMES.contains(&wire) && self.takes_codes(&field.ty) {
+                code = Some(wire.to_string());
+            } else if messages.is_none()
+                && LIST_NAMES.contains(&wire)
+                && matches!(&field.ty, TypeRef::Array(item) if self.is_text(item))
+            {
+                messages = Some(Messages::List(wire.to_string()));
+            } else if messages.is_none() && TEXT_NAMES.contains(&wire) && self.is_text(&field.ty) {
+                messages = Some(Messages::Text(wire.to_string()));
+            } else if status.is_none()
+                && STATUS_NAMES.contains(&wire)
+                && matches!(
+                    self.resolve(&field.ty),
+                    TypeRef::Scalar(Scalar::I32 | Scalar::I64)
+                )
+            {
+                status = Some(wire.to_string());
+            }
+        }
+        let filled = |wire: &str| {
+            code.as_deref() == Some(wire)
+                || status.as_deref() == Some(wire)
+                || matches!(&messages, Some(Messages::List(m) | Messages::Text(m)) if m == wire)
+        };
+        let fillable = def
+            .fields
+            .iter()
+            .filter(|field| field.required)
+            .all(|field| filled(&field.wire_name));
+        if !fillable || (code.is_none() && messages.is_none()) {
+            return ErrorEnvelope::ProblemDetails;
+        }
+        ErrorEnvelope::Documented {
+            code,
+            messages,
+            status,
+        }
+    }
+
+    fn find_type(&self, name: &str) -> Option<&TypeDef> {
+        self.types.iter().find(|ty| ty.name == name)
+    }
+
+    /// Through newtypes, aliases and nullability.
+    fn resolve<'a>(&'a self, ty: &'a TypeRef) -> &'a TypeRef {
+        match ty {
+            TypeRef::Nullable(inner) => self.resolve(inner),
+            TypeRef::Named(name) => match self.find_type(name).map(|def| &def.kind) {
+                Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => self.resolve(inner),
+                _ => ty,
+            },
+            _ => ty,
+        }
+    }
+
+    fn is_text(&self, ty: &TypeRef) -> bool {
+        matches!(self.resolve(ty), TypeRef::Scalar(Scalar::String))
+    }
+
+    /// A string, or an enum that lists every code the server answers with.
+    fn takes_codes(&self, ty: &TypeRef) -> bool {
+        match self.resolve(ty) {
+            TypeRef::Scalar(Scalar::String) => true,
+            TypeRef::Named(name) => match self.find_type(name).map(|def| &def.kind) {
+                Some(TypeKind::Enum(def)) => REJECTION_CODES
+                    .iter()
+                    .all(|code| def.variants.iter().any(|variant| variant.wire == *code)),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn envelope(error_schema: &str) -> ErrorEnvelope {
+        let spec = format!(
+            "openapi: 3.1.0
+info: {{title: T, version: '1'}}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200': {{description: ok}}
+        '400':
+          description: bad
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Problem'}}
+        '404':
+          description: missing
+          content:
+            application/json:
+              schema: {{$ref: '#/components/schemas/Problem'}}
+components:
+  schemas:
+    Problem: {error_schema}
+"
+        );
+        let doc = crate::load::load_str(&spec, "test.yaml").expect("loads");
+        crate::build_ir(&doc, &crate::Options::default())
+            .expect("builds")
+            .error_envelope()
+    }
+
+    #[test]
+    fn this_apis_envelope_is_filled_as_documented() {
+        let spec = crate::load::load_file(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec/openapi.yaml"),
+        )
+        .unwrap();
+        let api = crate::build_ir(&spec, &crate::Options::default()).unwrap();
+        assert_eq!(
+            api.error_envelope(),
+            ErrorEnvelope::Documented {
+                code: Some("code".into()),
+                messages: Some(Messages::List("messages".into())),
+                status: Some("http_code".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn a_message_and_status_envelope_is_filled() {
+        assert_eq!(
+            envelope(
+                "{type: object, required: [message], properties: {message: {type: string}, status: {type: integer}, trace: {type: string}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::Text("message".into())),
+                status: Some("status".into()),
+            }
+        );
+    }
+
+    #[test]
+    fn an_envelope_with_a_required_member_the_server_cannot_fill_is_left_for_problem_details() {
+        assert_eq!(
+            envelope(
+                "{type: object, required: [message, request_id], properties: {message: {type: string}, request_id: {type: string}}}"
+            ),
+            ErrorEnvelope::ProblemDetails
+        );
+    }
+
+    #[test]
+    fn a_closed_code_enum_without_the_servers_codes_is_not_used() {
+        assert_eq!(
+            envelope(
+                "{type: object, required: [code], properties: {code: {type: string, enum: [E1, E2]}, message: {type: string}}}"
+            ),
+            ErrorEnvelope::ProblemDetails
+        );
+        assert_eq!(
+            envelope(
+                "{type: object, properties: {code: {type: string, enum: [E1]}, message: {type: string}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::Text("message".into())),
+                status: None,
+            }
+        );
+    }
+
+    #[test]
+    fn no_documented_error_body_means_problem_details() {
+        assert_eq!(
+            envelope("{type: object, properties: {count: {type: integer}}}"),
+            ErrorEnvelope::ProblemDetails
+        );
+        assert_eq!(envelope("{type: string}"), ErrorEnvelope::ProblemDetails);
+    }
+}
