@@ -503,6 +503,15 @@ pub enum StatusSpec {
 }
 
 impl StatusSpec {
+    /// Whether it covers only error statuses (4xx and 5xx; `default` may cover anything).
+    pub fn is_error(self) -> bool {
+        match self {
+            StatusSpec::Code(code) => code >= 400,
+            StatusSpec::Range(class) => class >= 4,
+            StatusSpec::Default => false,
+        }
+    }
+
     /// The key as written in a responses object.
     pub fn key(self) -> String {
         match self {

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Api, Scalar, StatusSpec, TypeDef, TypeKind, TypeRef};
+use super::{Api, Scalar, TypeDef, TypeKind, TypeRef};
 
 /// The codes the generated server answers an operation's rejections with (400 and 401). An
 /// enum of codes must list them; the 404 and 405 of a path or method that is no operation
@@ -57,12 +57,7 @@ pub fn error_body(api: &Api) -> Option<TypeRef> {
     let mut counts: BTreeMap<&TypeRef, usize> = BTreeMap::new();
     for op in &api.operations {
         for response in &op.responses {
-            let error = match response.status {
-                StatusSpec::Code(code) => code >= 400,
-                StatusSpec::Range(class) => class >= 4,
-                StatusSpec::Default => false,
-            };
-            if let (true, Some(body)) = (error, &response.body)
+            if let (true, Some(body)) = (response.status.is_error(), &response.body)
                 && matches!(body.ty, TypeRef::Named(_))
             {
                 *counts.entry(&body.ty).or_default() += 1;

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use heck::ToKebabCase;
 
-use super::{Api, Operation, StatusSpec, TypeRef};
+use super::{Api, Operation, TypeRef};
 
 /// Which feature each operation and type is behind.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -78,12 +78,7 @@ pub fn assign(api: &Api) -> TagFeatures {
     }
     for op in &api.operations {
         for response in &op.responses {
-            let error = match response.status {
-                StatusSpec::Code(code) => code >= 400,
-                StatusSpec::Range(class) => class >= 4,
-                StatusSpec::Default => false,
-            };
-            if let (true, Some(body)) = (error, &response.body) {
+            if let (true, Some(body)) = (response.status.is_error(), &response.body) {
                 api.collect_named(&body.ty, true, &mut always);
             }
         }
