@@ -9,21 +9,21 @@ pub(crate) fn print(mut file: syn::File) -> String {
     SpacedDocs.visit_file_mut(&mut file);
     let items = std::mem::take(&mut file.items);
     let mut out = prettyplease::unparse(&file);
-    let mut previous: Option<&syn::Item> = None;
-    for item in &items {
-        let together = matches!(
-            (previous, item),
-            (Some(syn::Item::Use(_)), syn::Item::Use(_))
-        );
-        if !out.is_empty() && !together {
+    let mut after_use = false;
+    let mut single = syn::File {
+        shebang: None,
+        attrs: Vec::new(),
+        items: Vec::with_capacity(1),
+    };
+    for item in items {
+        let is_use = matches!(item, syn::Item::Use(_));
+        if !out.is_empty() && !(after_use && is_use) {
             out.push('\n');
         }
-        out.push_str(&prettyplease::unparse(&syn::File {
-            shebang: None,
-            attrs: Vec::new(),
-            items: vec![item.clone()],
-        }));
-        previous = Some(item);
+        single.items.push(item);
+        out.push_str(&prettyplease::unparse(&single));
+        single.items.clear();
+        after_use = is_use;
     }
     out
 }
