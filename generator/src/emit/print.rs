@@ -17,7 +17,8 @@ pub(crate) fn print(mut file: syn::File) -> String {
     };
     for item in items {
         let is_use = matches!(item, syn::Item::Use(_));
-        if !out.is_empty() && !(after_use && is_use) {
+        let uses_together = after_use && is_use;
+        if !out.is_empty() && !uses_together {
             out.push('\n');
         }
         single.items.push(item);
