@@ -76,4 +76,30 @@ mod tests {
             assert_eq!(status, StatusCode::NOT_FOUND, "{method} {path}");
         }
     }
+
+    /// The fixture documents no error body, so the server words its rejections as RFC 9457
+    /// problem details rather than some other API's envelope.
+    #[tokio::test]
+    async fn a_rejection_is_problem_details_when_the_spec_documents_no_error_body() {
+        let request = Request::builder()
+            .method(Method::GET)
+            .uri("/files/report.xml")
+            .body(Body::empty())
+            .unwrap();
+        let response = router(Echo).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/problem+json"
+        );
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let body: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+        assert_eq!(body["type"], "about:blank");
+        assert_eq!(body["title"], "Not Found");
+        assert_eq!(body["status"], 404);
+        assert_eq!(body["code"], "NOT_FOUND");
+        assert_eq!(body["errors"][0], "no operation at /files/report.xml");
+        assert_eq!(body["detail"], "no operation at /files/report.xml");
+        assert!(body.get("http_code").is_none() && body.get("messages").is_none());
+    }
 }
