@@ -41,9 +41,6 @@ use crate::exchange::Exchange;
 use crate::finding::Finding;
 use crate::http_exchange::{request_of, response_of};
 
-/// What a [`ClientCheck::observer`] is: the shape of a generated client's `observe` hook.
-pub type Observer = dyn Fn(&http::Request<Vec<u8>>, &http::Response<Vec<u8>>) + Send + Sync;
-
 /// Judges the exchanges of a client against the contract and keeps the findings. Clones share
 /// the findings and the counts. See the [module documentation](self).
 #[derive(Clone)]

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Api, Scalar, TypeDef, TypeKind, TypeRef};
+use super::{Api, Scalar, TypeKind, TypeRef};
 
 /// The codes the generated server answers an operation's rejections with (400 and 401). An
 /// enum of codes must list them; the 404 and 405 of a path or method that is no operation
@@ -76,7 +76,7 @@ impl Api {
         let Some(TypeRef::Named(name)) = error_body(self) else {
             return ErrorEnvelope::ProblemDetails;
         };
-        let Some(TypeKind::Struct(def)) = self.find_type(&name).map(|ty| &ty.kind) else {
+        let Some(TypeKind::Struct(def)) = self.type_named(&name).map(|ty| &ty.kind) else {
             return ErrorEnvelope::ProblemDetails;
         };
         let mut code = None;
@@ -123,15 +123,11 @@ impl Api {
         }
     }
 
-    fn find_type(&self, name: &str) -> Option<&TypeDef> {
-        self.types.iter().find(|ty| ty.name == name)
-    }
-
     /// Through newtypes, aliases and nullability.
     fn resolve<'a>(&'a self, ty: &'a TypeRef) -> &'a TypeRef {
         match ty {
             TypeRef::Nullable(inner) => self.resolve(inner),
-            TypeRef::Named(name) => match self.find_type(name).map(|def| &def.kind) {
+            TypeRef::Named(name) => match self.type_named(name).map(|def| &def.kind) {
                 Some(TypeKind::Newtype(inner) | TypeKind::Alias(inner)) => self.resolve(inner),
                 _ => ty,
             },
@@ -147,7 +143,7 @@ impl Api {
     fn takes_codes(&self, ty: &TypeRef) -> bool {
         match self.resolve(ty) {
             TypeRef::Scalar(Scalar::String) => true,
-            TypeRef::Named(name) => match self.find_type(name).map(|def| &def.kind) {
+            TypeRef::Named(name) => match self.type_named(name).map(|def| &def.kind) {
                 Some(TypeKind::Enum(def)) => REJECTION_CODES
                     .iter()
                     .all(|code| def.variants.iter().any(|variant| variant.wire == *code)),
