@@ -47,18 +47,8 @@ enum Command {
         /// Traffic files.
         #[arg(required = true)]
         files: Vec<String>,
-        /// Report format.
-        #[arg(long, value_enum, default_value = "text")]
-        format: Format,
-        /// Write the report here instead of standard output.
-        #[arg(long, short)]
-        output: Option<PathBuf>,
-        /// Also report undocumented properties and enum values (as warnings, which fail the run).
-        #[arg(long)]
-        strict: bool,
-        /// Show instance values in messages (masked by default). Credential headers are never shown.
-        #[arg(long)]
-        show_values: bool,
+        #[command(flatten)]
+        judging: Judging,
         #[command(flatten)]
         reading: Reading,
     },
@@ -135,20 +125,14 @@ fn main() -> ExitCode {
     match cli.command {
         Command::Check {
             files,
-            format,
-            output,
-            strict,
-            show_values,
+            judging,
             reading,
         } => {
             let mut contract = contract;
             contract.add_base_urls(&reading.base_url);
-            let check_options = CheckOptions {
-                strict,
-                show_values,
-            };
-            let options = reading.run_options(check_options, format == Format::Junit);
-            check(&contract, &files, format, output, options)
+            let options =
+                reading.run_options(judging.check_options(), judging.format == Format::Junit);
+            check(&contract, &files, judging.format, judging.output, options)
         }
         Command::Message {
             schema,
@@ -175,6 +159,47 @@ fn main() -> ExitCode {
 
 #[cfg(feature = "proxy")]
 mod proxy_cli;
+
+/// How `check` and `proxy` judge exchanges and where their report goes.
+#[derive(Args)]
+pub(crate) struct Judging {
+    /// Report format.
+    #[arg(long, value_enum, default_value = "text")]
+    pub(crate) format: Format,
+    /// Write the report here instead of standard output.
+    #[arg(long, short)]
+    pub(crate) output: Option<PathBuf>,
+    /// Also report undocumented properties and enum values (as warnings, which fail the run).
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Show instance values in messages (masked by default). Credentials are never shown.
+    #[arg(long)]
+    pub(crate) show_values: bool,
+}
+
+impl Judging {
+    pub(crate) fn check_options(&self) -> CheckOptions {
+        CheckOptions {
+            strict: self.strict,
+            show_values: self.show_values,
+        }
+    }
+}
+
+/// Writes a report to `output`, or standard output; whether it could (the error is printed).
+pub(crate) fn write_report(
+    output: Option<&std::path::Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> bool {
+    let written = match output {
+        Some(path) => specval::output::write_file(path, write),
+        None => to_stdout(write),
+    };
+    if let Err(err) = &written {
+        eprintln!("specval: error: cannot write the report: {err}");
+    }
+    written.is_ok()
+}
 
 /// How `check` and `coverage` read traffic.
 #[derive(Args)]
@@ -237,13 +262,9 @@ fn coverage(
             }
         };
     let tally = specval::coverage::Coverage::tally(contract, &report, &covered);
-    let write = |out: &mut dyn Write| specval::coverage::write(&tally, format, out);
-    let written = match &output {
-        Some(path) => specval::output::write_file(path, write),
-        None => to_stdout(write),
-    };
-    if let Err(err) = written {
-        eprintln!("specval: error: cannot write the report: {err}");
+    if !write_report(output.as_deref(), |out| {
+        specval::coverage::write(&tally, format, out)
+    }) {
         return ExitCode::from(2);
     }
     for message in &report.unreadable {
@@ -369,13 +390,9 @@ fn check(
             return ExitCode::from(2);
         }
     };
-    let write = |out: &mut dyn Write| report::write_records(&report, &spool, format, out);
-    let written = match &output {
-        Some(path) => specval::output::write_file(path, write),
-        None => to_stdout(write),
-    };
-    if let Err(err) = written {
-        eprintln!("specval: error: cannot write the report: {err}");
+    if !write_report(output.as_deref(), |out| {
+        report::write_records(&report, &spool, format, out)
+    }) {
         return ExitCode::from(2);
     }
     // The report covers what could be read; an input that could not be is still an error.

@@ -1,7 +1,6 @@
 //! `specval proxy`: the flags, the runtime, the live output and the report at exit. The
 //! proxy itself is `specval::proxy`.
 
-use std::io::Write;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,7 +9,6 @@ use std::time::Duration;
 
 use clap::Args;
 use specval::Contract;
-use specval::check::CheckOptions;
 use specval::proxy::{self, Options, Proxy, RecordFormat, Upstream};
 use specval::report::{self, Format};
 
@@ -42,18 +40,9 @@ pub(crate) struct ProxyArgs {
     /// Stop after this many exchanges (requests in flight then are still answered).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_exchanges: Option<u64>,
-    /// Report format, written at exit.
-    #[arg(long, value_enum, default_value = "text")]
-    format: Format,
-    /// Write the report here instead of standard output.
-    #[arg(long, short)]
-    output: Option<PathBuf>,
-    /// Also report undocumented properties and enum values (as warnings, which fail the run).
-    #[arg(long)]
-    strict: bool,
-    /// Show instance values in messages (masked by default). Credentials are never shown.
-    #[arg(long)]
-    show_values: bool,
+    /// The report, written at exit.
+    #[command(flatten)]
+    judging: crate::Judging,
     /// Write the contract coverage of the traffic here at exit: json, html, or text for any
     /// other extension.
     #[arg(long, value_name = "FILE")]
@@ -106,13 +95,10 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
         .zip(args.notifications_upstream.clone());
     options.record = record;
     options.max_exchanges = args.max_exchanges;
-    options.check = CheckOptions {
-        strict: args.strict,
-        show_values: args.show_values,
-    };
+    options.check = args.judging.check_options();
     options.body_limit = args.body_limit;
     options.coverage = args.coverage.is_some() || args.min_coverage.is_some();
-    options.keep_outcomes = args.format == Format::Junit;
+    options.keep_outcomes = args.judging.format == Format::Junit;
     if !args.quiet {
         // Findings never hold a credential (the checks leave them out, and mask instance
         // values without --show-values), so a line of one is safe on a shared terminal.
@@ -200,13 +186,10 @@ fn stop_signal() -> impl std::future::Future<Output = ()> {
 /// Writes the report (and coverage) and says how the run went.
 fn finish(contract: &Contract, args: &ProxyArgs, finished: proxy::Finished) -> ExitCode {
     let report = &finished.report;
-    let write = |out: &mut dyn Write| report::write(report, args.format, out);
-    let written = match &args.output {
-        Some(path) => specval::output::write_file(path, write),
-        None => crate::to_stdout(write),
-    };
-    if let Err(err) = written {
-        eprintln!("specval: error: cannot write the report: {err}");
+    let format = args.judging.format;
+    if !crate::write_report(args.judging.output.as_deref(), |out| {
+        report::write(report, format, out)
+    }) {
         return ExitCode::from(2);
     }
     let mut failed = report::exit_code(report, report) != 0;
