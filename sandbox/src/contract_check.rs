@@ -12,7 +12,7 @@
 //! not checked.
 
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::Router;
 use specval::Finding;
@@ -105,16 +105,12 @@ impl ContractCheck {
     }
 
     /// Waits, up to `grace`, until every exchange served so far has been checked; whether
-    /// it has.
+    /// it has. ([`LayerStats::wait_idle`] off the runtime's threads: it sleeps between looks.)
     pub async fn settle(&self, grace: Duration) -> bool {
-        let deadline = Instant::now() + grace;
-        while self.stats.pending() > 0 {
-            if Instant::now() >= deadline {
-                return false;
-            }
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        true
+        let stats = self.stats.clone();
+        tokio::task::spawn_blocking(move || stats.wait_idle(grace))
+            .await
+            .unwrap_or(false)
     }
 }
 
