@@ -1,0 +1,302 @@
+//! Reading a contract: its files parsed and compiled (in parallel), the manifest's operations
+//! and webhooks with their parameters, security and bodies.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+use specgen::manifest::{self, Manifest};
+
+use super::matching::{BasePath, segments};
+use super::{
+    BodySpec, CREDENTIAL_HEADERS, Contract, ContractError, Location, OperationSpec, ParameterSpec,
+    ResponseSpec,
+};
+
+/// One contract file, read and compiled.
+enum Compiled {
+    Manifest(Box<Manifest>),
+    Schema(Value, Validator, crate::drift::Plan),
+}
+impl Contract {
+    /// The contract of this project's API, embedded in `orchestration-api`.
+    pub fn embedded() -> Result<Contract, ContractError> {
+        Contract::from_files(
+            orchestration_api::contract::FILES
+                .iter()
+                .map(|(path, text)| (path.to_string(), text.to_string())),
+        )
+    }
+
+    /// A contract from a directory laid out as specgen writes `schemas/`.
+    pub fn from_dir(dir: &Path) -> Result<Contract, ContractError> {
+        let mut files = Vec::new();
+        collect(dir, dir, &mut files)?;
+        Contract::from_files(files)
+    }
+
+    /// The contract of any OpenAPI document, made by specgen's library in memory.
+    pub fn from_spec(spec: &Path) -> Result<Contract, ContractError> {
+        let doc = specgen::load::load_file(spec).map_err(|e| ContractError::Spec(e.to_string()))?;
+        let made = specgen::contract(&doc, &specgen::Options::default())
+            .map_err(|e| ContractError::Spec(e.to_string()))?;
+        Contract::from_files(made.files)
+    }
+
+    /// A contract from `(path under schemas/, contents)` pairs.
+    pub fn from_files(
+        files: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Contract, ContractError> {
+        use rayon::prelude::*;
+        let mut validators = HashMap::new();
+        let mut schemas = HashMap::new();
+        let mut drift_plans = HashMap::new();
+        let mut manifest = None;
+        // Each file is parsed and compiled on its own, in parallel: `specval check` waits for
+        // the contract before it reads any traffic. The first error in file order is reported,
+        // whatever the thread count.
+        let files: Vec<(String, String)> = files.into_iter().collect();
+        let compiled: Vec<_> = files
+            .into_par_iter()
+            .map(|(path, text)| {
+                let invalid = |message: String| ContractError::Invalid {
+                    path: path.clone(),
+                    message,
+                };
+                if path == "manifest.json" {
+                    let manifest = Manifest::parse(&text).map_err(invalid)?;
+                    return Ok((path, Compiled::Manifest(Box::new(manifest))));
+                }
+                let value: Value =
+                    serde_json::from_str(&text).map_err(|err| invalid(err.to_string()))?;
+                let validator = compile(&value, &path)?;
+                let plan = crate::drift::Plan::new(&value);
+                Ok((path, Compiled::Schema(value, validator, plan)))
+            })
+            .collect();
+        for file in compiled {
+            match file? {
+                (_, Compiled::Manifest(read)) => manifest = Some(*read),
+                (path, Compiled::Schema(value, validator, plan)) => {
+                    validators.insert(path.clone(), validator);
+                    drift_plans.insert(path.clone(), plan);
+                    schemas.insert(path, value);
+                }
+            }
+        }
+        let Some(manifest) = manifest else {
+            return Err(ContractError::Invalid {
+                path: "manifest.json".into(),
+                message: "missing".into(),
+            });
+        };
+        let schemes = security_schemes(&manifest);
+        let mut operations = Vec::new();
+        for entry in &manifest.operations {
+            operations.push(operation(entry, &schemes, &schemas)?);
+        }
+        let mut webhooks = Vec::new();
+        for entry in &manifest.webhooks {
+            webhooks.push(operation(entry, &schemes, &schemas)?);
+        }
+        Ok(Contract {
+            validators,
+            schemas,
+            drift_plans,
+            base_paths: base_paths(&manifest),
+            credentials: CREDENTIAL_HEADERS
+                .iter()
+                .map(|name| (Location::Header, (*name).to_string()))
+                .chain(schemes.values().flatten().cloned())
+                .collect(),
+            manifest,
+            operations,
+            webhooks,
+        })
+    }
+}
+
+fn compile(schema: &Value, path: &str) -> Result<Validator, ContractError> {
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|err| ContractError::Invalid {
+            path: path.to_string(),
+            message: err.to_string(),
+        })
+}
+
+/// The base paths of the manifest's servers, else its `basePath` (`/` when it has none).
+fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
+    let mut bases: Vec<BasePath> = Vec::new();
+    for server in &manifest.servers {
+        let base = BasePath::of(&server.url);
+        if !bases.contains(&base) {
+            bases.push(base);
+        }
+    }
+    if bases.is_empty() {
+        let path = if manifest.base_path.is_empty() {
+            "/"
+        } else {
+            &manifest.base_path
+        };
+        bases.push(BasePath::of(path));
+    }
+    bases
+}
+
+/// Every declared scheme, with where its credential travels; `None` for one traffic cannot
+/// show (mutual TLS, a type this version does not know), which a requirement then does not
+/// ask for.
+fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<(Location, String)>> {
+    manifest
+        .security_schemes
+        .iter()
+        .map(|(key, scheme)| {
+            let place = match scheme.kind.as_str() {
+                "apiKey" => scheme
+                    .location
+                    .zip(scheme.name.as_deref().map(str::to_ascii_lowercase)),
+                "http" | "oauth2" | "openIdConnect" => {
+                    Some((Location::Header, "authorization".to_string()))
+                }
+                _ => None,
+            };
+            (key.clone(), place)
+        })
+        .collect()
+}
+
+/// Whether a schema accepts every JSON value: `true`, or an object of nothing but
+/// annotations (`description`, `examples`, `$defs`, `x-…`, …).
+fn accepts_anything(schema: &Value) -> bool {
+    const ANNOTATIONS: &[&str] = &[
+        "$schema",
+        "$id",
+        "$comment",
+        "$defs",
+        "$anchor",
+        "title",
+        "description",
+        "examples",
+        "default",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+    ];
+    match schema {
+        Value::Bool(accepts) => *accepts,
+        Value::Object(map) => map
+            .keys()
+            .all(|key| ANNOTATIONS.contains(&key.as_str()) || key.starts_with("x-")),
+        _ => false,
+    }
+}
+
+fn operation(
+    entry: &manifest::Operation,
+    schemes: &HashMap<String, Option<(Location, String)>>,
+    schemas: &HashMap<String, Value>,
+) -> Result<OperationSpec, ContractError> {
+    let invalid = |message: String| ContractError::Invalid {
+        path: "manifest.json".into(),
+        message,
+    };
+    let id = entry.key().to_string();
+    let mut parameters = Vec::new();
+    for param in &entry.parameters {
+        let name = &param.name;
+        parameters.push(ParameterSpec {
+            validator: compile(
+                &param.schema,
+                &format!("manifest.json ({id} parameter {name})"),
+            )?,
+            name: name.clone(),
+            location: param.location,
+            required: param.required,
+            kind: param.kind(),
+            schema: param.schema.clone(),
+        });
+    }
+    let mut security = Vec::new();
+    for requirement in &entry.security {
+        let mut needs = Vec::new();
+        for key in requirement {
+            // An undeclared scheme would drop out of the requirement and leave the
+            // operation open: no 401 check at all.
+            match schemes.get(key) {
+                Some(Some(place)) => needs.push(place.clone()),
+                Some(None) => {}
+                None => {
+                    return Err(invalid(format!(
+                        "{id}: security names the scheme '{key}', which securitySchemes does not declare"
+                    )));
+                }
+            }
+        }
+        security.push(needs);
+    }
+    let request_body = entry.request_body.as_ref().map(|body| BodySpec {
+        required: body.required,
+        content_type: Some(body.content_type.clone()),
+        schema: Some(body.schema.clone()),
+    });
+    let responses = entry
+        .responses
+        .iter()
+        .map(|(key, response)| ResponseSpec {
+            key: key.clone(),
+            body: BodySpec {
+                // A schema that accepts every JSON value (the spec's "not shown") says
+                // nothing the absence of a body could break.
+                required: response
+                    .schema
+                    .as_ref()
+                    .and_then(|path| schemas.get(path))
+                    .is_some_and(|schema| !accepts_anything(schema)),
+                content_type: response.content_type.clone(),
+                schema: response.schema.clone(),
+            },
+            example_codes: response.example_codes.clone(),
+        })
+        .collect();
+    Ok(OperationSpec {
+        segments: segments(&entry.path),
+        id,
+        method: entry.method.to_ascii_uppercase(),
+        path: entry.path.clone(),
+        parameters,
+        security,
+        request_body,
+        responses,
+    })
+}
+
+fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(), ContractError> {
+    let io = |path: &Path, source| ContractError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| io(dir, e))?
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            collect(root, &path, out)?;
+        } else if path.extension().is_some_and(|ext| ext == "json") {
+            let text = std::fs::read_to_string(&path).map_err(|e| io(&path, e))?;
+            let relative = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((relative, text));
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,224 @@
+//! Matching traffic to the contract: a method and path to an operation (under a base path of
+//! the API) or to a webhook (at the receiver's delivery path).
+
+use super::{Contract, OperationSpec};
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Segment {
+    Literal(String),
+    Param(String),
+}
+impl OperationSpec {
+    /// Whether a delivery path ends with the template: a notification is delivered at the
+    /// receiver's base URL, which may have a path of its own
+    /// (`https://merchant/hooks` + `/v1/banking/transfers`).
+    fn ends(&self, path: &str) -> bool {
+        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
+        // The template's first segment is the empty one before its leading `/`.
+        let tail = self.segments.len().saturating_sub(1);
+        parts.len() > tail && self.fits_from(&parts[parts.len() - tail..], 1)
+    }
+
+    /// Whether a path, split at `/`, fits the template.
+    fn fits(&self, parts: &[&str]) -> bool {
+        self.fits_from(parts, 0)
+    }
+
+    /// Whether `parts` fit the template's segments from `skip` on.
+    fn fits_from(&self, parts: &[&str], skip: usize) -> bool {
+        parts.len() + skip == self.segments.len()
+            && parts
+                .iter()
+                .zip(&self.segments[skip..])
+                .all(|(part, segment)| match segment {
+                    Segment::Literal(text) => text == part,
+                    Segment::Param(_) => !part.is_empty(),
+                })
+    }
+
+    /// The path parameters of a path that fits.
+    fn params(&self, parts: &[&str]) -> Vec<(String, String)> {
+        parts
+            .iter()
+            .zip(&self.segments)
+            .filter_map(|(part, segment)| match segment {
+                Segment::Param(name) => {
+                    Some((name.clone(), specgen::load::percent_decode_lossy(part)))
+                }
+                Segment::Literal(_) => None,
+            })
+            .collect()
+    }
+
+    fn literal_count(&self) -> usize {
+        self.segments
+            .iter()
+            .filter(|s| matches!(s, Segment::Literal(_)))
+            .count()
+    }
+}
+
+/// What a method and path are to the contract.
+pub enum Match<'c> {
+    /// This operation, with these path parameters.
+    Operation(&'c OperationSpec, Vec<(String, String)>),
+    /// The path exists, but not with this method.
+    MethodNotAllowed(String),
+    /// No operation has this path (after the base path).
+    UnknownPath,
+    /// The path is not under any base path of the API (its servers, `--base-url`).
+    OutsideBasePath,
+}
+
+/// Where the API's paths begin: the path of a server URL, whose variables stand for anything
+/// (`{origin}/v1` is any address ending in `/v1`: `https://host/gateway/v1` too), or of a
+/// base URL given on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct BasePath {
+    /// The URL begins with a variable (`{origin}`), which may hold a path of its own: the
+    /// segments may come after any prefix.
+    any_prefix: bool,
+    /// The path's segments; `None` for one a variable fills.
+    segments: Vec<Option<String>>,
+}
+
+impl BasePath {
+    /// The base path of a server URL template (`{origin}/v1`, `https://{host}/api/{version}`,
+    /// `/v1`) or a plain URL.
+    pub(super) fn of(url: &str) -> BasePath {
+        let any_prefix = url.starts_with('{');
+        let after_scheme = match url.find("://") {
+            Some(at) => &url[at + 3..],
+            None if any_prefix => url.find('/').map_or("", |at| &url[at..]),
+            None => url,
+        };
+        let path = match after_scheme.find('/') {
+            _ if after_scheme.starts_with('/') => after_scheme,
+            Some(at) if url.contains("://") || any_prefix => &after_scheme[at..],
+            _ => "",
+        };
+        let path = path.split(['?', '#']).next().unwrap_or_default();
+        let segments = path
+            .split('/')
+            .filter(|segment| !segment.is_empty())
+            .map(|segment| (!segment.contains('{')).then(|| segment.to_string()))
+            .collect();
+        BasePath {
+            any_prefix,
+            segments,
+        }
+    }
+
+    /// The paths (from `/`) that remain of `path` after this base, most likely first: at the
+    /// start, or after each prefix an `{origin}` may hold.
+    fn strip<'p>(&self, path: &'p str) -> Vec<&'p str> {
+        // Byte offsets of each `/` of the path: segment i runs from slash[i] + 1.
+        let slashes: Vec<usize> = path.match_indices('/').map(|(at, _)| at).collect();
+        if !path.starts_with('/') {
+            return Vec::new();
+        }
+        let n = self.segments.len();
+        let starts = if self.any_prefix { slashes.len() } else { 1 };
+        let mut out = Vec::new();
+        for first in 0..starts {
+            if first + n > slashes.len() {
+                break;
+            }
+            let fits = (0..n).all(|i| {
+                let from = slashes[first + i] + 1;
+                let to = slashes.get(first + i + 1).copied().unwrap_or(path.len());
+                let segment = &path[from..to];
+                match &self.segments[i] {
+                    Some(literal) => literal == segment,
+                    None => !segment.is_empty(),
+                }
+            });
+            if fits {
+                let rest = slashes.get(first + n).map_or("", |&at| &path[at..]);
+                out.push(rest);
+            }
+        }
+        out
+    }
+}
+impl Contract {
+    /// Adds base addresses the API is reached at besides its servers (`--base-url`): a
+    /// gateway's `https://gw.example.com/payments/v1`; only the path counts.
+    pub fn add_base_urls(&mut self, urls: &[String]) {
+        for url in urls {
+            let base = BasePath {
+                any_prefix: false,
+                ..BasePath::of(url)
+            };
+            if !self.base_paths.contains(&base) {
+                self.base_paths.push(base);
+            }
+        }
+    }
+
+    /// The operation a request is for, after a base path is stripped: tried after every base
+    /// path that fits, the first operation found wins.
+    pub fn match_operation(&self, method: &str, path: &str) -> Match<'_> {
+        let mut fallback = Match::OutsideBasePath;
+        for base in &self.base_paths {
+            for relative in base.strip(path) {
+                match self.match_relative(method, relative) {
+                    found @ Match::Operation(..) => return found,
+                    other @ Match::MethodNotAllowed(_) => fallback = other,
+                    Match::UnknownPath if matches!(fallback, Match::OutsideBasePath) => {
+                        fallback = Match::UnknownPath;
+                    }
+                    Match::UnknownPath | Match::OutsideBasePath => {}
+                }
+            }
+        }
+        fallback
+    }
+
+    /// The operation of a path relative to the base path (`/banking/accounts`).
+    fn match_relative(&self, method: &str, relative: &str) -> Match<'_> {
+        let relative = if relative.is_empty() { "/" } else { relative };
+        let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
+        let mut best: Option<&OperationSpec> = None;
+        let mut path_known = None;
+        for op in &self.operations {
+            if !op.fits(&parts) {
+                continue;
+            }
+            if !op.method.eq_ignore_ascii_case(method) {
+                path_known.get_or_insert_with(|| op.path.clone());
+                continue;
+            }
+            // The most literal template wins: /accounts/new before /accounts/{id}.
+            if best.is_none_or(|b| op.literal_count() > b.literal_count()) {
+                best = Some(op);
+            }
+        }
+        match (best, path_known) {
+            (Some(op), _) => Match::Operation(op, op.params(&parts)),
+            (None, Some(template)) => Match::MethodNotAllowed(template),
+            (None, None) => Match::UnknownPath,
+        }
+    }
+
+    /// The webhook delivered at `method` and `path`: its delivery path, on any host and after
+    /// any base path of the receiver.
+    pub fn match_webhook(&self, method: &str, path: &str) -> Option<&OperationSpec> {
+        self.webhooks
+            .iter()
+            .find(|hook| hook.method.eq_ignore_ascii_case(method) && hook.ends(path))
+    }
+}
+
+pub(super) fn segments(template: &str) -> Vec<Segment> {
+    template
+        .trim_end_matches('/')
+        .split('/')
+        .map(
+            |part| match part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
+                Some(name) => Segment::Param(name.to_string()),
+                None => Segment::Literal(part.to_string()),
+            },
+        )
+        .collect()
+}

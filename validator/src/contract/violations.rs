@@ -1,0 +1,134 @@
+//! Checking instances against the contract's schemas: every violation, named by pointer,
+//! keyword and schema location, with instance values masked unless asked for.
+
+use jsonschema::ValidationError;
+use serde_json::Value;
+
+use super::{Contract, ContractError, ParameterSpec};
+
+/// One violation of a schema.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer into the instance.
+    pub pointer: String,
+    /// Contract file and the pointer of the failing keyword in it.
+    pub schema_location: String,
+    /// The keyword.
+    pub rule: String,
+    /// For a person.
+    pub message: String,
+}
+impl Contract {
+    /// Every rule the instance breaks against a schema file; empty when it conforms.
+    /// `show_values` lets instance values appear in messages (masked by default).
+    pub fn check(
+        &self,
+        schema: &str,
+        instance: &Value,
+        show_values: bool,
+    ) -> Result<Vec<Violation>, ContractError> {
+        let validator = self
+            .validators
+            .get(schema)
+            .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
+        // Most payloads conform: the yes-or-no walk stops early and builds no errors.
+        if validator.is_valid(instance) {
+            return Ok(Vec::new());
+        }
+        Ok(validator
+            .iter_errors(instance)
+            .map(|error| violation(schema, &error, show_values))
+            .collect())
+    }
+
+    /// Like [`Contract::check`], with a schema named by component or path (`specval message`).
+    pub fn validate(
+        &self,
+        schema: &str,
+        instance: &Value,
+        show_values: bool,
+    ) -> Result<Vec<Violation>, ContractError> {
+        let path = self
+            .resolve(schema)
+            .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
+        self.check(path, instance, show_values)
+    }
+
+    /// Checks a parameter's text against its schema (numbers and booleans parsed first).
+    pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
+        let Some(instance) = param.kind.value(text) else {
+            return vec![Violation {
+                pointer: String::new(),
+                schema_location: "manifest.json".into(),
+                rule: "type".into(),
+                message: format!(
+                    "{} is not of type {}",
+                    if show_values {
+                        format!("{text:?}")
+                    } else {
+                        "value".into()
+                    },
+                    param.schema["type"]
+                ),
+            }];
+        };
+        // Most values conform: the yes-or-no walk stops early and builds no errors.
+        if param.validator.is_valid(&instance) {
+            return Vec::new();
+        }
+        param
+            .validator
+            .iter_errors(&instance)
+            .map(|error| violation("manifest.json", &error, show_values))
+            .collect()
+    }
+}
+
+fn message(error: &ValidationError<'_>, show_values: bool) -> String {
+    if show_values {
+        error.to_string()
+    } else {
+        error.masked().to_string()
+    }
+}
+
+/// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
+fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
+    use jsonschema::error::ValidationErrorKind;
+    let mut text = message(error, show_values);
+    if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
+        error.kind()
+        && let Some((index, branch)) = context
+            .iter()
+            .enumerate()
+            .filter(|(_, errors)| !errors.is_empty())
+            .min_by_key(|(_, errors)| errors.len())
+    {
+        let reasons: Vec<String> = branch
+            .iter()
+            .take(3)
+            .map(|e| {
+                let at = e.instance_path().as_str();
+                let at = if at.is_empty() { "(root)" } else { at };
+                format!("{at}: {}", message(e, show_values))
+            })
+            .collect();
+        let more = branch.len().saturating_sub(3);
+        text = format!(
+            "{text}; closest is alternative {index} ({}), which fails: {}{}",
+            branch[0].schema_path().as_str(),
+            reasons.join("; "),
+            if more > 0 {
+                format!(" (and {more} more)")
+            } else {
+                String::new()
+            }
+        );
+    }
+    Violation {
+        pointer: error.instance_path().as_str().to_string(),
+        schema_location: format!("{file}#{}", error.schema_path().as_str()),
+        rule: error.kind().keyword().to_string(),
+        message: text,
+    }
+}
