@@ -1,0 +1,144 @@
+//! The checks of a request's credentials and parameters.
+
+use serde_json::Value;
+
+use super::{Checker, Parsed, parse_body};
+use crate::contract::{Contract, Location, OperationSpec};
+use crate::coverage;
+use crate::exchange::{Request, Response};
+use crate::finding::Part;
+
+impl Checker<'_> {
+    /// Whether one security requirement is met; an open operation always is.
+    pub(super) fn credentials_present(&self, op: &OperationSpec, request: &Request) -> bool {
+        op.security.is_empty()
+            || op.security.iter().any(|requirement| {
+                requirement.iter().all(|(location, name)| {
+                    value(request, *location, name).is_some_and(|v| !v.trim().is_empty())
+                })
+            })
+    }
+
+    /// A request without credentials must have been answered 401 with the documented code.
+    pub(super) fn unauthenticated_answer(&mut self, op: &OperationSpec, response: &Response) {
+        let wanted: Vec<String> = op
+            .security
+            .iter()
+            .map(|r| {
+                r.iter()
+                    .map(|(_, name)| name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            })
+            .collect();
+        if response.status != 401 {
+            self.push(
+                Part::Response,
+                "",
+                "manifest.json#/securitySchemes",
+                "credentials",
+                format!(
+                    "the request lacks credentials ({}) but was answered {}, not 401",
+                    wanted.join(", or "),
+                    response.status
+                ),
+            );
+            return;
+        }
+        let codes = op
+            .response(401)
+            .map(|r| r.example_codes.clone())
+            .unwrap_or_default();
+        if codes.is_empty() {
+            return;
+        }
+        let code = match parse_body(response.body.as_ref()) {
+            Parsed::Json(body) => body.get("code").and_then(Value::as_str).map(str::to_string),
+            _ => None,
+        };
+        if !code.as_ref().is_some_and(|code| codes.contains(code)) {
+            self.push(
+                Part::Response,
+                "/code",
+                format!("manifest.json#/operations ({} 401)", op.id),
+                "credentials",
+                format!(
+                    "a request without credentials must be answered 401 {}",
+                    codes.join(" or ")
+                ),
+            );
+        }
+    }
+
+    pub(super) fn parameters(
+        &mut self,
+        op: &OperationSpec,
+        request: &Request,
+        path_params: &[(String, String)],
+    ) {
+        for param in &op.parameters {
+            let text = match param.location {
+                Location::Path => path_params
+                    .iter()
+                    .find(|(k, _)| k == &param.name)
+                    .map(|(_, v)| v.as_str()),
+                other => value(request, other, &param.name),
+            };
+            // Spelled out only for a finding: most parameters keep the contract.
+            let pointer = || format!("{}:{}", param.location.as_str(), param.name);
+            let location = || {
+                format!(
+                    "manifest.json#/operations ({} parameter {})",
+                    op.id, param.name
+                )
+            };
+            match text {
+                None if param.required => {
+                    self.push(
+                        Part::Request,
+                        pointer(),
+                        location(),
+                        "required",
+                        format!("{} {} is required", param.location.as_str(), param.name),
+                    );
+                }
+                None => {}
+                Some(text) => {
+                    self.cover(|| coverage::Key::parameter(op, param));
+                    let show = self.options.show_values
+                        && !self.contract.is_credential(param.location, &param.name);
+                    for violation in Contract::check_parameter(param, text, show) {
+                        self.push(
+                            Part::Request,
+                            pointer(),
+                            location(),
+                            &violation.rule,
+                            violation.message,
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A parameter's or credential's text in a request.
+fn value<'r>(request: &'r Request, location: Location, name: &str) -> Option<&'r str> {
+    match location {
+        Location::Query => request
+            .query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str()),
+        Location::Header => request.header(name),
+        Location::Cookie => request
+            .headers
+            .iter()
+            .filter(|(k, _)| k.eq_ignore_ascii_case("cookie"))
+            .flat_map(|(_, v)| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| v),
+        Location::Path => None,
+    }
+}

@@ -1,0 +1,144 @@
+//! The checks of a response or reply: its status documented, its body, its `http_code`, and a
+//! receiver's rejection of a notification that keeps the contract.
+
+use super::{Checker, Parsed, REJECTED_RULE, is_json, parse_body};
+use crate::contract::OperationSpec;
+use crate::coverage;
+use crate::exchange::Response;
+use crate::finding::Part;
+use crate::report::DriftKey;
+
+impl Checker<'_> {
+    /// A notification that keeps the contract must be accepted: a documented 4XX (the
+    /// receiver's "your request is wrong") is for a payload that breaks it. 5XX answers stay
+    /// allowed: they ask for a retry, which the webhook's rules provide for.
+    pub(super) fn rejection(&mut self, hook: &OperationSpec, reply: &Response) {
+        if !(400..500).contains(&reply.status) {
+            return;
+        }
+        let Some(spec) = hook.response(reply.status) else {
+            // Undocumented: `status-documented` says so already.
+            return;
+        };
+        let success: Vec<&str> = hook
+            .responses
+            .iter()
+            .map(|r| r.key.as_str())
+            .filter(|key| key.starts_with('2'))
+            .collect();
+        self.push(
+            Part::Reply,
+            "",
+            format!(
+                "manifest.json#/webhooks ({} responses {})",
+                hook.id, spec.key
+            ),
+            REJECTED_RULE,
+            format!(
+                "the notification keeps the contract, but the receiver answered {} (a rejection); it must answer {}",
+                reply.status,
+                if success.is_empty() {
+                    "with a success status".to_string()
+                } else {
+                    success.join(" or ")
+                }
+            ),
+        );
+    }
+
+    pub(super) fn response(&mut self, op: &OperationSpec, response: &Response, part: Part) {
+        let Some(spec) = op.response(response.status) else {
+            let documented: Vec<&str> = op.responses.iter().map(|r| r.key.as_str()).collect();
+            self.push(
+                part,
+                "",
+                format!("manifest.json#/operations ({} responses)", op.id),
+                "status-documented",
+                format!(
+                    "status {} is not documented for {} (documented: {})",
+                    response.status,
+                    op.id,
+                    documented.join(", ")
+                ),
+            );
+            *self
+                .outcome
+                .drift
+                .statuses
+                .entry(DriftKey {
+                    operation: op.id.clone(),
+                    part,
+                    location: "status".into(),
+                    value: Some(response.status.to_string()),
+                })
+                .or_default() += 1;
+            return;
+        };
+        let location = || {
+            format!(
+                "manifest.json#/operations ({} responses {})",
+                op.id, spec.key
+            )
+        };
+        self.cover(|| coverage::Key::status(op, &spec.key));
+        match parse_body(response.body.as_ref()) {
+            Parsed::None => {
+                if spec.body.required {
+                    self.push(
+                        part,
+                        "",
+                        location(),
+                        "required",
+                        format!(
+                            "status {} documents a body, but none was recorded",
+                            response.status
+                        ),
+                    );
+                }
+            }
+            Parsed::NotJson(error) => {
+                // Only a documented JSON body has to be JSON; a status whose body the spec
+                // does not show (a 503 page, say) may carry anything.
+                if spec.body.schema.is_some()
+                    && spec.body.content_type.as_deref().is_none_or(is_json)
+                {
+                    self.push(
+                        part,
+                        "",
+                        location(),
+                        "json",
+                        format!("the body is not JSON: {error}"),
+                    );
+                }
+            }
+            Parsed::Json(value) => {
+                if spec.body.schema.is_some() {
+                    self.content_type(&spec.body, response.content_type(), part, &location);
+                }
+                if let Some(schema) = &spec.body.schema {
+                    self.schema(schema, &value, part);
+                    self.drift(op, schema, &value, part);
+                    if self.coverage {
+                        let message = coverage::message(part, Some(&spec.key));
+                        self.cover_body(op, schema, &value, &message);
+                    }
+                }
+                // Error bodies carry their own status: it must be the HTTP status.
+                if let Some(code) = value.get("http_code")
+                    && code.as_u64() != Some(u64::from(response.status))
+                {
+                    self.push(
+                        part,
+                        "/http_code",
+                        location(),
+                        "http-code",
+                        format!(
+                            "http_code is {code}, but the HTTP status is {}",
+                            response.status
+                        ),
+                    );
+                }
+            }
+        }
+    }
+}
