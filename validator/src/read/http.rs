@@ -1,0 +1,116 @@
+//! The HTTP pieces of a record: the method, the request target split into path and query,
+//! the query decoded, a body recorded as text or base64.
+
+use base64::Engine as _;
+
+use crate::exchange::Body;
+
+/// Uppercases a method in place, refusing an empty one.
+pub(super) fn method(mut method: String, name: &str, problems: &mut Vec<String>) -> Option<String> {
+    if method.is_empty() {
+        problems.push(format!("{name} is empty"));
+        return None;
+    }
+    method.make_ascii_uppercase();
+    Some(method)
+}
+
+/// Splits a URL (`https://host/p?q#f`) or an origin-form target (`/p?q`) into the path as
+/// written (`/` when the URL has none) and the raw query string.
+pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), String> {
+    let target = target.split_once('#').map_or(target, |(before, _)| before);
+    let after_authority = if target.starts_with('/') {
+        target
+    } else {
+        match target.split_once("://") {
+            Some((scheme, rest))
+                if !scheme.is_empty()
+                    && scheme
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
+            {
+                &rest[rest.find(['/', '?']).unwrap_or(rest.len())..]
+            }
+            _ => return Err(" is neither an absolute URL nor a path starting with /".into()),
+        }
+    };
+    let (path, query) = match after_authority.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (after_authority, None),
+    };
+    let path = if path.is_empty() { "/" } else { path };
+    Ok((path.to_owned(), query))
+}
+
+/// Parses a query string into decoded pairs (`application/x-www-form-urlencoded` rules:
+/// `+` is a space; a name without `=` has an empty value; empty pieces are skipped).
+pub(crate) fn parse_query(query: &str) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(name, value)| (name.into_owned(), value.into_owned()))
+        .collect()
+}
+
+/// A body recorded as text, possibly base64: empty is no body; decoded bytes are text when
+/// they are UTF-8.
+pub(super) fn text_body(
+    text: String,
+    base64: bool,
+    name: &str,
+    problems: &mut Vec<String>,
+) -> Option<Body> {
+    if text.is_empty() {
+        return None;
+    }
+    if !base64 {
+        return Some(Body::Text(text));
+    }
+    let engine = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    let decoded = if text.bytes().any(|b| b.is_ascii_whitespace()) {
+        let compact: String = text.split_ascii_whitespace().collect();
+        engine.decode(compact)
+    } else {
+        engine.decode(&text)
+    };
+    match decoded {
+        Ok(bytes) if bytes.is_empty() => None,
+        Ok(bytes) => Some(match String::from_utf8(bytes) {
+            Ok(text) => Body::Text(text),
+            Err(err) => Body::Binary(err.into_bytes()),
+        }),
+        Err(err) => {
+            problems.push(format!("{name} is not valid base64 ({err})"));
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_query;
+
+    #[test]
+    fn a_query_string_is_decoded_as_a_form() {
+        let pairs = |query: &str| -> Vec<(String, String)> { parse_query(query) };
+        let owned = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            pairs("a=1&b=x+y&c&&d=%2B%zz&e=%C3%A9&f=%FF"),
+            owned(&[
+                ("a", "1"),
+                ("b", "x y"),
+                ("c", ""),
+                ("d", "+%zz"),
+                ("e", "é"),
+                ("f", "\u{FFFD}")
+            ])
+        );
+    }
+}
