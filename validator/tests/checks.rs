@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! Each rule of the exchange checks, against the embedded contract: one clean exchange per
 //! kind, then one broken exchange per rule, asserting the exact finding (rule and pointer).
 

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! The `specval` binary as a user runs it: exit codes, standard input, every report format
 //! parsed back with its counts, `--output`, `--strict`, `--show-values`, the three sources of
 //! a contract, `specval message`, and credentials that never reach any output.

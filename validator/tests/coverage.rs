@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! `specval coverage` as a user runs it: a small hand-written JSON Lines capture against
 //! `spec/openapi.yaml`, with the numbers a person would check by hand; the HTML page against
 //! the JSON; `--min-coverage` exit codes; HAR and JSON Lines giving the same tally; empty

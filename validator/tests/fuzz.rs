@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! A fuzz harness over specval's readers (HAR, JSON Lines), the checks and the four report
 //! formats, as proptest properties (cargo-fuzz needs a nightly toolchain; this runs on
 //! stable, as part of `cargo test`).

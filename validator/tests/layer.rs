@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! The tower layer (`specval::layer`, feature `tower`) around small axum routers that answer
 //! like the API: documented and undocumented bodies, report and enforce modes, the body
 //! limit, and credentials kept out of findings and logs.

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! `specval proxy` (feature `proxy`): the binary in front of a small axum upstream on
 //! 127.0.0.1 that answers like the API, some answers conforming and some not. Every wait is
 //! bounded: a child that does not say where it listens, or does not exit, fails the test.

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! The traffic readers: clean HAR and JSON Lines files read into the exact exchanges, every
 //! kind of malformed input becomes the expected `Malformed` without losing the entries around
 //! it, nothing overflows the stack, and HAR entries are streamed.

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! The four report formats, on a report built by hand: two inputs, findings across two
 //! operations, an unmatched and a malformed entry, drift, and a message and an id that try to
 //! break out of their markup.

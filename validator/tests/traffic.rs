@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary per feature keeps link time down.
 //! Whole traffic files through [`specval::run::run`] with the embedded contract: the corpus in
 //! `tests/traffic/corpus/` (clean traffic with no finding, one exchange per rule with the exact
 //! findings of `rules.expected.json`, a cut-off HAR), nesting bombs written at test time, drift
