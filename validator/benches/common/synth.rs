@@ -357,7 +357,7 @@ fn credentials(root: &Value, security: Option<&Value>) -> Vec<(String, String)> 
         let Some(scheme) = root
             .pointer(&format!(
                 "/components/securitySchemes/{}",
-                name.replace('~', "~0").replace('/', "~1")
+                specgen::load::escape_segment(name)
             ))
             .map(|s| resolve(root, s))
         else {
