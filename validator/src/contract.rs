@@ -17,8 +17,8 @@ use jsonschema::Validator;
 use serde_json::Value;
 use specgen::manifest::{Manifest, ValueKind};
 
-pub use matching::Match;
 use matching::{BasePath, Segment};
+pub use matching::{Match, delivered_at};
 pub use violations::Violation;
 
 /// A contract that cannot be read or compiled.
@@ -182,7 +182,8 @@ impl Contract {
         })
     }
 
-    /// The `(METHOD, path)` pairs at which notifications are delivered.
+    /// The `(METHOD, path template)` pairs at which notifications are delivered, as the traffic
+    /// readers take them (see [`delivered_at`]).
     pub fn webhook_paths(&self) -> Vec<(String, String)> {
         self.webhooks
             .iter()
@@ -390,6 +391,23 @@ mod tests {
                 .match_webhook("POST", "/v1/banking/transfers")
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_notification_is_delivered_at_the_end_of_its_path_template() {
+        let at =
+            |template: &str, method: &str, path: &str| delivered_at("POST", template, method, path);
+        let transfers = "/v1/banking/transfers";
+        assert!(at(transfers, "post", "/v1/banking/transfers"));
+        assert!(at(transfers, "POST", "/hooks/v1/banking/transfers/"));
+        assert!(!at(transfers, "GET", "/v1/banking/transfers"));
+        assert!(!at(transfers, "POST", "/xv1/banking/transfers"));
+        assert!(!at(transfers, "POST", "v1/banking/transfers"));
+        assert!(!at(transfers, "POST", "/v1/banking"));
+        let templated = "/hooks/{tenant}/events";
+        assert!(at(templated, "POST", "/base/hooks/t-1/events"));
+        assert!(!at(templated, "POST", "/hooks//events"));
+        assert!(!at(templated, "POST", "/hooks/t-1/other"));
     }
 
     #[test]

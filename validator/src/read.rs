@@ -22,10 +22,11 @@
 //! - A response with status `0` (HAR's "no response", e.g. an aborted request) is no
 //!   response.
 //! - An exchange whose method is that of one of the `webhook_paths` and whose path ends with
-//!   its path (on any host, after any base path of the receiver:
+//!   its path template (on any host, after any base path of the receiver:
 //!   `https://merchant/hooks/v1/banking/transfers`) is a [`ExchangeKind::Notification`],
 //!   every other one an [`ExchangeKind::Operation`] (a JSON Lines record can also say which
-//!   it is).
+//!   it is). The rule is the contract's, [`crate::contract::delivered_at`], which the checks
+//!   follow as well.
 //!
 //! Here what both readers share: the entry points, [`Limits`], and the [`Context`] that turns
 //! a record into an [`Entry`]; `detect.rs` guesses a file's [`Format`], `fields.rs` is the
@@ -105,8 +106,12 @@ impl TooLarge {
 /// Streams every entry of a traffic file to `sink`, in input order.
 ///
 /// `source_name` goes into every entry's `source`. `webhook_paths` lists `(METHOD, path)`
-/// of the notifications the API sends: an exchange with that method and exactly that path,
-/// on any host, is a notification.
+/// of the notifications the API sends ([`Contract::webhook_paths`]): an exchange with that
+/// method whose path ends with that path template, on any host, is a notification
+/// ([`delivered_at`]).
+///
+/// [`Contract::webhook_paths`]: crate::contract::Contract::webhook_paths
+/// [`delivered_at`]: crate::contract::delivered_at
 ///
 /// Returns `Err` only when the input cannot be read at all (an I/O error before anything
 /// was read), or not on: an entry over the [`Limits`] (a [`TooLarge`]). Everything else,
@@ -175,12 +180,10 @@ struct Context<'a> {
 
 impl Context<'_> {
     fn kind(&self, method: &str, path: &str) -> ExchangeKind {
-        // After any base path of the receiver: a webhook path starts with `/`, so a suffix
-        // match is a match of whole segments.
         let webhook = self
             .webhook_paths
             .iter()
-            .any(|(m, p)| path.ends_with(p.as_str()) && m.eq_ignore_ascii_case(method));
+            .any(|(m, p)| crate::contract::delivered_at(m, p, method, path));
         if webhook {
             ExchangeKind::Notification
         } else {

@@ -522,7 +522,9 @@ fn urls_split_into_path_and_decoded_query() {
         );
         assert_eq!(request.query, strings(query), "{url}");
     }
-    // A notification is recognised by its path on any host; method and path must match.
+    // A notification is recognised by its path on any host; method and path must match, by
+    // the contract's rule (`specval::contract::delivered_at`, the checks' too): a trailing `/`
+    // does not count, as it does not for operations.
     let lines = [
         json!({"request": {"method": "post", "url": "https://anywhere:9/v1/banking/transfers"}}),
         json!({"request": {"method": "GET", "url": "https://h/v1/banking/transfers"}}),
@@ -540,7 +542,13 @@ fn urls_split_into_path_and_decoded_query() {
     use ExchangeKind::{Notification, Operation};
     assert_eq!(
         kinds,
-        [Notification, Operation, Operation, Notification, Operation]
+        [
+            Notification,
+            Operation,
+            Notification,
+            Notification,
+            Operation
+        ]
     );
 }
 

@@ -8,17 +8,41 @@ pub(super) enum Segment {
     Literal(String),
     Param(String),
 }
-impl OperationSpec {
-    /// Whether a delivery path ends with the template: a notification is delivered at the
-    /// receiver's base URL, which may have a path of its own
-    /// (`https://merchant/hooks` + `/v1/banking/transfers`).
-    fn ends(&self, path: &str) -> bool {
-        let parts: Vec<&str> = path.trim_end_matches('/').split('/').collect();
-        // The template's first segment is the empty one before its leading `/`.
-        let tail = self.segments.len().saturating_sub(1);
-        parts.len() > tail && self.fits_from(&parts[parts.len() - tail..], 1)
-    }
 
+/// Whether an exchange at `method` and `path` delivers the notification of the webhook at
+/// `hook_method` and the path template `template`: the same method (in any case), and a path
+/// that ends with the template (`{param}` fits any non-empty segment; a trailing `/` does not
+/// count), on any host and after any path of the receiver's base URL
+/// (`https://merchant/hooks` + `/v1/banking/transfers`).
+///
+/// The one rule of what a notification is: [`Contract::match_webhook`] (and through it the
+/// checks) and the traffic readers (on the webhook paths they are given) both ask it.
+pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str) -> bool {
+    if !hook_method.eq_ignore_ascii_case(method) {
+        return false;
+    }
+    let template = template.trim_end_matches('/');
+    // The template's first segment is the empty one before its leading `/`: the others are
+    // matched against the path's last ones, and the path must have one more.
+    let tail = template.matches('/').count();
+    let mut parts = path.trim_end_matches('/').rsplit('/');
+    let mut segments = template.rsplit('/');
+    for _ in 0..tail {
+        let (Some(part), Some(segment)) = (parts.next(), segments.next()) else {
+            return false;
+        };
+        let fits = match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+            Some(_) => !part.is_empty(),
+            None => segment == part,
+        };
+        if !fits {
+            return false;
+        }
+    }
+    parts.next().is_some()
+}
+
+impl OperationSpec {
     /// Whether a path, split at `/`, fits the template.
     fn fits(&self, parts: &[&str]) -> bool {
         self.fits_from(parts, 0)
@@ -202,11 +226,11 @@ impl Contract {
     }
 
     /// The webhook delivered at `method` and `path`: its delivery path, on any host and after
-    /// any base path of the receiver.
+    /// any base path of the receiver (see [`delivered_at`]).
     pub fn match_webhook(&self, method: &str, path: &str) -> Option<&OperationSpec> {
         self.webhooks
             .iter()
-            .find(|hook| hook.method.eq_ignore_ascii_case(method) && hook.ends(path))
+            .find(|hook| delivered_at(&hook.method, &hook.path, method, path))
     }
 }
 
