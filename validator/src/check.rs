@@ -19,9 +19,7 @@ use crate::coverage::{self, Category};
 use crate::exchange::{Body, Exchange, ExchangeKind};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::report::Drift;
-
-/// The rule of a valid notification answered with a rejection.
-pub const REJECTED_RULE: &str = "reply-rejects-valid";
+use crate::rule::Rule;
 
 /// How much of a method or path from the traffic a message shows.
 const TEXT: usize = 256;
@@ -199,7 +197,7 @@ impl Checker<'_> {
         part: Part,
         pointer: impl Into<String>,
         location: impl Into<String>,
-        rule: &str,
+        rule: Rule,
         message: impl Into<String>,
     ) {
         let finding = self.site.finding(part, pointer, location, rule, message);
@@ -218,7 +216,7 @@ impl Checker<'_> {
                     Part::Entry,
                     "",
                     format!("manifest.json#/operations ({template})"),
-                    "operation-method",
+                    Rule::OperationMethod,
                     format!(
                         "{} is not an operation of {template}",
                         shorten(&request.method, TEXT)
@@ -231,7 +229,7 @@ impl Checker<'_> {
                     Part::Entry,
                     "",
                     "manifest.json#/operations",
-                    "operation-path",
+                    Rule::OperationPath,
                     format!(
                         "no operation has the path {} {}",
                         shorten(&request.method, TEXT),
@@ -245,7 +243,7 @@ impl Checker<'_> {
                     Part::Entry,
                     "",
                     "manifest.json#/servers",
-                    "operation-path",
+                    Rule::OperationPath,
                     format!(
                         "{} is not under a base path of the API (its servers; --base-url adds others)",
                         shorten(&request.path, TEXT)
@@ -271,7 +269,7 @@ impl Checker<'_> {
                 Part::Request,
                 "",
                 "manifest.json#/securitySchemes",
-                "credentials",
+                Rule::Credentials,
                 "the request has no credentials, and no response was recorded",
             ),
             None => {}
@@ -285,7 +283,7 @@ impl Checker<'_> {
                 Part::Entry,
                 "",
                 "manifest.json#/webhooks",
-                "webhook-path",
+                Rule::WebhookPath,
                 format!(
                     "no notification is delivered at {} {}",
                     shorten(&request.method, TEXT),
@@ -322,7 +320,7 @@ impl Checker<'_> {
                 Part::Reply,
                 "",
                 "manifest.json#/webhooks",
-                "reply",
+                Rule::Reply,
                 "no reply was recorded",
             ),
         }

@@ -7,6 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::contract::{Contract, ContractError};
+use crate::rule::Rule;
 
 /// One example that contradicts its schema.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -18,7 +19,7 @@ pub struct InvalidExample {
     /// JSON pointer into the example.
     pub pointer: String,
     /// The failing keyword.
-    pub rule: String,
+    pub rule: Rule,
     /// Contract file and pointer of the rule, or the parameter.
     pub schema_location: String,
     /// For a person.
@@ -153,7 +154,7 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
                             site.place,
                             error.schema_path().as_str()
                         ),
-                        rule: error.kind().keyword().to_string(),
+                        rule: Rule::from(error.kind().keyword()),
                         message: error.to_string(),
                     })
                     .collect()

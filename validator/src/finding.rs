@@ -3,6 +3,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::exchange::ExchangeKind;
+use crate::rule::Rule;
 
 /// Which message of an exchange a finding is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -54,7 +55,7 @@ pub struct Finding {
     /// Where the rule is: a contract file and the pointer inside it, or a manifest entry.
     pub schema_location: String,
     /// The rule that is broken, e.g. `required`, `format`, `status-documented`.
-    pub rule: String,
+    pub rule: Rule,
     /// What is wrong, for a person.
     pub message: String,
     /// Error, or warning for strict-mode drift.
@@ -85,7 +86,7 @@ impl Site {
         part: Part,
         pointer: impl Into<String>,
         schema_location: impl Into<String>,
-        rule: impl Into<String>,
+        rule: Rule,
         message: impl Into<String>,
     ) -> Finding {
         Finding {
@@ -97,7 +98,7 @@ impl Site {
             operation: self.operation.clone(),
             pointer: pointer.into(),
             schema_location: schema_location.into(),
-            rule: rule.into(),
+            rule,
             message: message.into(),
             severity: Severity::Error,
         }

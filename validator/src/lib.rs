@@ -39,7 +39,9 @@ pub mod output;
 pub mod proxy;
 pub mod read;
 pub mod report;
+pub mod rule;
 pub mod run;
 
 pub use contract::{Contract, ContractError};
 pub use finding::Finding;
+pub use rule::Rule;

@@ -13,18 +13,6 @@ use serde::{Deserialize, Serialize};
 
 use crate::finding::{Finding, Part};
 
-/// The rules specval reports about inputs and entries rather than about the contract.
-pub mod rules {
-    /// An entry that could not be read as an exchange.
-    pub const MALFORMED: &str = "malformed";
-    /// An input without a single exchange (an empty capture).
-    pub const NO_EXCHANGES: &str = "no-exchanges";
-    /// An input that could not be opened or read (to the end).
-    pub const UNREADABLE: &str = "unreadable";
-    /// An entry over the size limit, where reading of its input stopped.
-    pub const TOO_LARGE: &str = "too-large";
-}
-
 /// Counts for one operation (or `(unmatched)`, `(malformed)`, `(input)`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct OperationStats {

@@ -25,7 +25,8 @@ use crate::exchange::{Entry, Exchange};
 use crate::finding::{Finding, Part, Severity, Site};
 use crate::read;
 use crate::report::text::{INPUT, MALFORMED, UNMATCHED};
-use crate::report::{ExchangeOutcome, RunReport, rules};
+use crate::report::{ExchangeOutcome, RunReport};
+use crate::rule::Rule;
 
 /// Exchanges per batch handed to the checking threads.
 const BATCH: usize = 1024;
@@ -178,7 +179,7 @@ fn run_inner(
                         input,
                         large.index,
                         large.line,
-                        rules::TOO_LARGE,
+                        Rule::TooLarge,
                         large.to_string(),
                     );
                     sink.finding(finding)?;
@@ -195,7 +196,7 @@ fn run_inner(
                 input,
                 0,
                 None,
-                rules::NO_EXCHANGES,
+                Rule::NoExchanges,
                 "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it",
             );
             count(&mut report, INPUT, 0, 1);
@@ -257,13 +258,7 @@ fn unreadable(
     let message = format!("cannot read {input}: {error}");
     report.unreadable.push(message.clone());
     count(report, INPUT, 0, 1);
-    sink.finding(input_finding(
-        input,
-        index,
-        None,
-        rules::UNREADABLE,
-        message,
-    ))?;
+    sink.finding(input_finding(input, index, None, Rule::Unreadable, message))?;
     Ok(())
 }
 
@@ -272,7 +267,7 @@ fn input_finding(
     input: &str,
     index: usize,
     line: Option<usize>,
-    rule: &str,
+    rule: Rule,
     message: impl Into<String>,
 ) -> Finding {
     let site = Site {
@@ -584,7 +579,7 @@ fn fold(
                 Part::Entry,
                 pointer,
                 "",
-                rules::MALFORMED,
+                Rule::Malformed,
                 malformed.message,
             ))?;
         }

@@ -87,7 +87,7 @@ fn found(outcome: &Outcome) -> Vec<(Part, String, String)> {
     outcome
         .findings
         .iter()
-        .map(|f| (f.part, f.rule.clone(), f.pointer.clone()))
+        .map(|f| (f.part, f.rule.to_string(), f.pointer.clone()))
         .collect()
 }
 

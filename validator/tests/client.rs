@@ -88,7 +88,7 @@ fn rules(checks: &ClientCheck) -> Vec<(String, String)> {
     checks
         .findings()
         .into_iter()
-        .map(|finding| (finding.rule, finding.pointer))
+        .map(|finding| (finding.rule.to_string(), finding.pointer))
         .collect()
 }
 

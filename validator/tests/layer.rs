@@ -242,7 +242,11 @@ async fn in_background_the_answer_does_not_wait_for_its_check_and_every_finding_
         assert!(stats.wait_idle(Duration::from_secs(10)));
         assert_eq!(stats.pending(), 0);
         assert_eq!(stats.checked(), 3);
-        let rules: Vec<String> = collected.findings().into_iter().map(|f| f.rule).collect();
+        let rules: Vec<String> = collected
+            .findings()
+            .into_iter()
+            .map(|f| f.rule.to_string())
+            .collect();
         assert_eq!(rules, ["required", "required", "required"]);
     })
     .await;

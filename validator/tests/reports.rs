@@ -43,7 +43,7 @@ fn finding(
             "operation-path" => "manifest.json#/operations".into(),
             _ => String::new(),
         },
-        rule: rule.to_string(),
+        rule: rule.into(),
         message: message.to_string(),
         severity: Severity::Error,
     }
@@ -583,9 +583,9 @@ fn sarif_has_the_required_fields_and_a_result_per_finding() {
     let results = runs[0]["results"].as_array().unwrap();
     assert_eq!(results.len(), report.findings.len());
     for (result, finding) in results.iter().zip(&report.findings) {
-        assert_eq!(result["ruleId"], finding.rule);
+        assert_eq!(result["ruleId"], finding.rule.as_str());
         let index = result["ruleIndex"].as_u64().unwrap() as usize;
-        assert_eq!(rules[index], finding.rule);
+        assert_eq!(rules[index], finding.rule.as_str());
         let level = match finding.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",

@@ -91,7 +91,7 @@ fn key(finding: &Finding) -> Key {
     (
         finding.id.clone(),
         part_name(finding.part).to_string(),
-        finding.rule.clone(),
+        finding.rule.to_string(),
         finding.pointer.clone(),
     )
 }

@@ -10,6 +10,7 @@ use crate::drift;
 use crate::exchange::{Body, Request};
 use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
+use crate::rule::Rule;
 
 impl Checker<'_> {
     pub(super) fn request_body(&mut self, op: &OperationSpec, request: &Request) {
@@ -27,7 +28,7 @@ impl Checker<'_> {
                         Part::Request,
                         "",
                         format!("manifest.json#/operations ({})", op.id),
-                        "body-unexpected",
+                        Rule::BodyUnexpected,
                         format!("{} takes no request body, but one was sent", op.id),
                     );
                 }
@@ -48,7 +49,7 @@ impl Checker<'_> {
         match parse_body(body) {
             Parsed::None => {
                 if spec.required {
-                    self.push(part, "", location(), "required", "the body is required");
+                    self.push(part, "", location(), Rule::Required, "the body is required");
                 }
             }
             Parsed::NotJson(error) => {
@@ -56,7 +57,7 @@ impl Checker<'_> {
                     part,
                     "",
                     location(),
-                    "json",
+                    Rule::Json,
                     format!("the body is not JSON: {error}"),
                 );
             }
@@ -98,7 +99,7 @@ impl Checker<'_> {
                 part,
                 "header:content-type",
                 location(),
-                "content-type",
+                Rule::ContentType,
                 format!(
                     "Content-Type should be {expected}, not {}",
                     actual.as_deref().unwrap_or("absent")
@@ -115,12 +116,18 @@ impl Checker<'_> {
                         part,
                         violation.pointer,
                         violation.schema_location,
-                        &violation.rule,
+                        violation.rule,
                         violation.message,
                     );
                 }
             }
-            Err(err) => self.push(part, "", schema.to_string(), "contract", err.to_string()),
+            Err(err) => self.push(
+                part,
+                "",
+                schema.to_string(),
+                Rule::Contract,
+                err.to_string(),
+            ),
         }
     }
 
@@ -135,12 +142,12 @@ impl Checker<'_> {
             let (map, rule, what) = match item.kind {
                 drift::Kind::Property => (
                     &mut self.outcome.drift.properties,
-                    "undocumented-property",
+                    Rule::UndocumentedProperty,
                     "property",
                 ),
                 drift::Kind::EnumValue => (
                     &mut self.outcome.drift.enum_values,
-                    "undocumented-enum-value",
+                    Rule::UndocumentedEnumValue,
                     "value",
                 ),
             };

@@ -7,6 +7,7 @@ use crate::contract::{Contract, Location, OperationSpec};
 use crate::coverage;
 use crate::exchange::{Request, Response};
 use crate::finding::Part;
+use crate::rule::Rule;
 
 impl Checker<'_> {
     /// Whether one security requirement is met; an open operation always is.
@@ -36,7 +37,7 @@ impl Checker<'_> {
                 Part::Response,
                 "",
                 "manifest.json#/securitySchemes",
-                "credentials",
+                Rule::Credentials,
                 format!(
                     "the request lacks credentials ({}) but was answered {}, not 401",
                     wanted.join(", or "),
@@ -61,7 +62,7 @@ impl Checker<'_> {
                 Part::Response,
                 "/code",
                 format!("manifest.json#/operations ({} 401)", op.id),
-                "credentials",
+                Rule::Credentials,
                 format!(
                     "a request without credentials must be answered 401 {}",
                     codes.join(" or ")
@@ -98,7 +99,7 @@ impl Checker<'_> {
                         Part::Request,
                         pointer(),
                         location(),
-                        "required",
+                        Rule::Required,
                         format!("{} {} is required", param.location.as_str(), param.name),
                     );
                 }
@@ -112,7 +113,7 @@ impl Checker<'_> {
                             Part::Request,
                             pointer(),
                             location(),
-                            &violation.rule,
+                            violation.rule,
                             violation.message,
                         );
                     }

@@ -1,12 +1,13 @@
 //! The checks of a response or reply: its status documented, its body, its `http_code`, and a
 //! receiver's rejection of a notification that keeps the contract.
 
-use super::{Checker, Parsed, REJECTED_RULE, is_json, parse_body};
+use super::{Checker, Parsed, is_json, parse_body};
 use crate::contract::OperationSpec;
 use crate::coverage;
 use crate::exchange::Response;
 use crate::finding::Part;
 use crate::report::DriftKey;
+use crate::rule::Rule;
 
 impl Checker<'_> {
     /// A notification that keeps the contract must be accepted: a documented 4XX (the
@@ -33,7 +34,7 @@ impl Checker<'_> {
                 "manifest.json#/webhooks ({} responses {})",
                 hook.id, spec.key
             ),
-            REJECTED_RULE,
+            Rule::ReplyRejectsValid,
             format!(
                 "the notification keeps the contract, but the receiver answered {} (a rejection); it must answer {}",
                 reply.status,
@@ -53,7 +54,7 @@ impl Checker<'_> {
                 part,
                 "",
                 format!("manifest.json#/operations ({} responses)", op.id),
-                "status-documented",
+                Rule::StatusDocumented,
                 format!(
                     "status {} is not documented for {} (documented: {})",
                     response.status,
@@ -88,7 +89,7 @@ impl Checker<'_> {
                         part,
                         "",
                         location(),
-                        "required",
+                        Rule::Required,
                         format!(
                             "status {} documents a body, but none was recorded",
                             response.status
@@ -106,7 +107,7 @@ impl Checker<'_> {
                         part,
                         "",
                         location(),
-                        "json",
+                        Rule::Json,
                         format!("the body is not JSON: {error}"),
                     );
                 }
@@ -131,7 +132,7 @@ impl Checker<'_> {
                         part,
                         "/http_code",
                         location(),
-                        "http-code",
+                        Rule::HttpCode,
                         format!(
                             "http_code is {code}, but the HTTP status is {}",
                             response.status

@@ -5,6 +5,7 @@ use jsonschema::ValidationError;
 use serde_json::Value;
 
 use super::{Contract, ContractError, ParameterSpec};
+use crate::rule::Rule;
 
 /// One violation of a schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,7 +15,7 @@ pub struct Violation {
     /// Contract file and the pointer of the failing keyword in it.
     pub schema_location: String,
     /// The keyword.
-    pub rule: String,
+    pub rule: Rule,
     /// For a person.
     pub message: String,
 }
@@ -60,7 +61,7 @@ impl Contract {
             return vec![Violation {
                 pointer: String::new(),
                 schema_location: "manifest.json".into(),
-                rule: "type".into(),
+                rule: Rule::Type,
                 message: format!(
                     "{} is not of type {}",
                     if show_values {
@@ -128,7 +129,7 @@ fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Viol
     Violation {
         pointer: error.instance_path().as_str().to_string(),
         schema_location: format!("{file}#{}", error.schema_path().as_str()),
-        rule: error.kind().keyword().to_string(),
+        rule: Rule::from(error.kind().keyword()),
         message: text,
     }
 }

@@ -46,7 +46,8 @@ use serde::Serialize;
 
 use crate::contract::{Contract, OperationSpec, ParameterSpec};
 use crate::finding::{Finding, Part};
-use crate::report::{ExchangeOutcome, RunReport, rules};
+use crate::report::{ExchangeOutcome, RunReport};
+use crate::rule::Rule;
 use crate::run::{Covered, Sink};
 
 /// What kind of documented thing.
@@ -532,7 +533,7 @@ pub struct InputProblems {
 
 impl Sink for InputProblems {
     fn finding(&mut self, finding: Finding) -> std::io::Result<()> {
-        if finding.rule == rules::NO_EXCHANGES {
+        if finding.rule == Rule::NoExchanges {
             self.empty
                 .push(format!("{}: {}", finding.source, finding.message));
         }

@@ -8,13 +8,14 @@ use bytes::Bytes;
 use http::{HeaderValue, Request, Response, StatusCode};
 use hyper::body::Incoming;
 
-use super::{Finished, Lane, SOURCE, Shared, State, UPSTREAM_RULE, record, upstream};
+use super::{Finished, Lane, SOURCE, Shared, State, record, upstream};
 use crate::check;
 use crate::exchange::{Exchange, ExchangeKind};
 use crate::finding::{Finding, Part, Site};
 use crate::http_exchange::{request_of, response_of};
 use crate::live::{Buffered, ContractBody, buffer};
 use crate::report::ExchangeOutcome;
+use crate::rule::Rule;
 use crate::run::{Sink, fold_exchange};
 
 /// The report's findings and verdicts, kept in it.
@@ -176,7 +177,7 @@ impl Shared {
                 part,
                 "",
                 "",
-                UPSTREAM_RULE,
+                Rule::UpstreamError,
                 format!("{reason}; the client was answered 502"),
             ));
         }

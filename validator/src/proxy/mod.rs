@@ -14,13 +14,13 @@
 //! [`check_covering`](crate::check::check_covering), exactly as `specval check` checks a recorded one. Findings are
 //! handed to [`Options::on_finding`] as they happen and folded into a
 //! [`RunReport`] with [`crate::run::fold_exchange`], so the report at the end is the one
-//! `specval check` writes for the recording, but for the proxy's own [`UPSTREAM_RULE`]
+//! `specval check` writes for the recording, but for the proxy's own [`Rule::UpstreamError`]
 //! findings. The per-request work is in `forward.rs`, the recording in [`record`], the
 //! upstream's address and headers in [`upstream`].
 //!
 //! An upstream that does not answer (connection refused, reset, …) gets the client a `502`
 //! with the API's error body; the exchange is recorded without a response and gets an
-//! [`UPSTREAM_RULE`] finding. A body over the limit is forwarded as a stream and the exchange
+//! [`Rule::UpstreamError`] finding. A body over the limit is forwarded as a stream and the exchange
 //! is neither checked nor recorded (counted in [`Finished::skipped`]).
 //!
 //! Serving ends when the `shutdown` future given to [`Proxy::serve`] completes (Ctrl-C in the
@@ -50,14 +50,12 @@ use crate::contract::Contract;
 use crate::exchange::ExchangeKind;
 use crate::finding::{Finding, Part, Severity, Site};
 use crate::live::ContractBody;
-use crate::report::{RunReport, rules};
+use crate::report::RunReport;
+use crate::rule::Rule;
 use crate::run::Covered;
 
 pub use record::{REDACTED, RecordFormat, Recorder};
 pub use upstream::{Upstream, UpstreamError};
-
-/// The rule of a request the upstream did not answer (the client got a `502`).
-pub const UPSTREAM_RULE: &str = "upstream-error";
 
 /// What the proxy's [`RunReport`] names as its input, and its findings as
 /// their source.
@@ -350,7 +348,7 @@ pub fn no_exchanges(report: &mut RunReport) {
         Part::Entry,
         "",
         "",
-        rules::NO_EXCHANGES,
+        Rule::NoExchanges,
         "no exchanges: nothing went through the proxy; --allow-empty accepts it",
     );
     debug_assert_eq!(finding.severity, Severity::Error);

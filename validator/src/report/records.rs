@@ -15,6 +15,7 @@ use serde::{Deserialize, Serialize};
 use super::text::group;
 use super::{ExchangeOutcome, RunReport};
 use crate::finding::{Finding, Severity};
+use crate::rule::Rule;
 use crate::run::Sink;
 
 /// One after another, each possibly failing (a spool that cannot be read back).
@@ -40,7 +41,7 @@ pub struct Tally {
     /// Warning findings.
     pub warnings: u64,
     /// The rules findings name.
-    pub rules: BTreeSet<String>,
+    pub rules: BTreeSet<Rule>,
     /// The groups findings are listed under (operations, `(unmatched)`, …).
     pub groups: BTreeSet<String>,
 }

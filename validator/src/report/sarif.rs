@@ -9,7 +9,8 @@
 //! per step, and carry a line of text, nothing more.
 //!
 //! The document: one run whose `tool.driver` is specval (its version, one `rules` entry per
-//! distinct rule, sorted, with a short description), and one result per finding, in the
+//! distinct rule, sorted, with a short description:
+//! [`Rule::description`](crate::rule::Rule::description)), and one result per finding, in the
 //! report's order, with
 //! - `ruleId` and `ruleIndex`, `level` `error` or `warning`, and `message.text`, the finding
 //!   as the text format writes it (`#4 [pay-2] createPayment request /amount/value: …`);
@@ -56,12 +57,14 @@ pub fn write(
         .enumerate()
         .map(|(at, name)| (name.as_str(), at))
         .collect();
-    let descriptors: Vec<Value> = rules
-        .keys()
+    // In the order of `rules`: a rule sorts as its id.
+    let descriptors: Vec<Value> = tally
+        .rules
+        .iter()
         .map(|rule| {
             json!({
-                "id": rule,
-                "shortDescription": {"text": description(rule)},
+                "id": rule.as_str(),
+                "shortDescription": {"text": rule.description()},
             })
         })
         .collect();
@@ -230,62 +233,4 @@ fn uri(source: &str) -> String {
     } else {
         utf8_percent_encode(&path, PATH).to_string()
     }
-}
-
-/// A rule's short description: the JSON Schema keywords the contract uses, and specval's
-/// own rules by name.
-fn description(rule: &str) -> String {
-    let known = match rule {
-        "required" => "A required property, parameter, header or body is missing",
-        "type" => "A value has the wrong JSON type",
-        "format" => "A string does not have the documented format",
-        "enum" => "A value is not one of the documented values",
-        "const" => "A value differs from the one the contract fixes",
-        "pattern" => "A string does not match the documented pattern",
-        "minLength" => "A string is shorter than the contract allows",
-        "maxLength" => "A string is longer than the contract allows",
-        "minimum" | "exclusiveMinimum" => "A number is below the documented minimum",
-        "maximum" | "exclusiveMaximum" => "A number is above the documented maximum",
-        "multipleOf" => "A number is not a multiple of the documented step",
-        "minItems" => "An array has fewer items than the contract allows",
-        "maxItems" => "An array has more items than the contract allows",
-        "uniqueItems" => "An array repeats an item that must be unique",
-        "minProperties" => "An object has fewer properties than the contract allows",
-        "maxProperties" => "An object has more properties than the contract allows",
-        "additionalProperties" | "unevaluatedProperties" => {
-            "An object has a property the contract does not allow"
-        }
-        "propertyNames" => "An object has a property name the contract does not allow",
-        "dependentRequired" => "A property is missing that another property requires",
-        "oneOf" => "A value matches none, or more than one, of the documented alternatives",
-        "anyOf" => "A value matches none of the documented alternatives",
-        "allOf" => "A value breaks one of the schemas it must satisfy",
-        "not" => "A value matches a schema the contract excludes",
-        "contains" | "minContains" | "maxContains" => {
-            "An array lacks the items the contract asks for"
-        }
-        "if" | "then" | "else" => "A value breaks a conditional rule of the contract",
-        "false schema" => "A value is present where the contract allows none",
-        super::rules::MALFORMED => "An entry of the traffic could not be read",
-        super::rules::NO_EXCHANGES => "An input holds no exchange (an empty capture)",
-        super::rules::UNREADABLE => "An input could not be read (to the end)",
-        super::rules::TOO_LARGE => "An entry is larger than the size limit; reading stopped there",
-        "operation-path" => "A request's path is not an operation of the API",
-        "operation-method" => "A request's method is not an operation of its path",
-        "webhook-path" => "A notification was delivered where no webhook is documented",
-        "credentials" => "A request without credentials was not answered 401 as documented",
-        "body-unexpected" => "A body was sent to an operation that takes none",
-        "json" => "A body that should be JSON is not",
-        "content-type" => "A body's Content-Type is not the documented one",
-        "status-documented" => "A response status is not documented for the operation",
-        "http-code" => "A body's http_code differs from the HTTP status",
-        "reply" => "A notification has no recorded reply",
-        crate::check::REJECTED_RULE => {
-            "A receiver rejected (4XX) a notification that keeps the contract"
-        }
-        "undocumented-property" => "A property is not documented (strict mode)",
-        "undocumented-enum-value" => "A value is not among the documented ones (strict mode)",
-        _ => return format!("Contract rule `{rule}`"),
-    };
-    known.to_string()
 }

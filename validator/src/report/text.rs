@@ -31,6 +31,7 @@ use std::io::{self, Write};
 use super::records::{Records, Tally};
 use super::{DriftKey, OperationStats, RunReport};
 use crate::finding::{Finding, Part, Severity};
+use crate::rule::Rule;
 
 /// The group of findings whose exchange matched no operation.
 pub(crate) const UNMATCHED: &str = "(unmatched)";
@@ -38,10 +39,6 @@ pub(crate) const UNMATCHED: &str = "(unmatched)";
 pub(crate) const MALFORMED: &str = "(malformed)";
 /// The group of findings about an input as a whole (empty, unreadable).
 pub(crate) const INPUT: &str = "(input)";
-/// The rule of the finding a malformed entry gets. A finding without an operation belongs to
-/// `(malformed)` when it has this rule, to `(input)` when it is about the input as a whole,
-/// to `(unmatched)` otherwise.
-pub(crate) const MALFORMED_RULE: &str = super::rules::MALFORMED;
 
 /// Writes the report as text, its findings read from `records` a group at a time.
 pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write) -> io::Result<()> {
@@ -159,16 +156,14 @@ fn summary(report: &RunReport, tally: &Tally, text: &mut String) {
     }
 }
 
-/// The group a finding is listed under: its operation, or `(unmatched)` / `(malformed)`.
+/// The group a finding is listed under: its operation, else `(malformed)` for an entry that
+/// could not be read (or stopped reading), `(input)` for a finding about an input as a whole,
+/// `(unmatched)` for the rest.
 pub(crate) fn group(finding: &Finding) -> &str {
     match &finding.operation {
         Some(operation) => operation,
-        None if [MALFORMED_RULE, super::rules::TOO_LARGE].contains(&&*finding.rule) => MALFORMED,
-        None if [super::rules::NO_EXCHANGES, super::rules::UNREADABLE]
-            .contains(&&*finding.rule) =>
-        {
-            INPUT
-        }
+        None if matches!(finding.rule, Rule::Malformed | Rule::TooLarge) => MALFORMED,
+        None if matches!(finding.rule, Rule::NoExchanges | Rule::Unreadable) => INPUT,
         None => UNMATCHED,
     }
 }
@@ -238,7 +233,7 @@ pub(crate) fn describe(finding: &Finding) -> String {
         text,
         "{} (rule {}",
         clean(&finding.message),
-        clean(&finding.rule)
+        clean(finding.rule.as_str())
     );
     if !finding.schema_location.is_empty() {
         let _ = write!(text, "; {}", clean(&finding.schema_location));
