@@ -28,7 +28,7 @@
 //!   it is). The rule is the contract's, [`crate::contract::delivered_at`], which the checks
 //!   follow as well.
 //!
-//! Here what both readers share: the entry points, [`Limits`], and the [`Context`] that turns
+//! Here what both readers share: the entry points, [`Limits`], and the `Context` that turns
 //! a record into an [`Entry`]; `detect.rs` guesses a file's [`Format`], `fields.rs` is the
 //! lenient field kit records are deserialized with, `http.rs` the HTTP pieces (method, target,
 //! query, body text).

@@ -35,7 +35,7 @@
 //! included. An I/O error after the first line ends the file with one `Malformed`.
 //!
 //! Reading has two steps: `jsonl/chunks.rs` cuts the input into chunks of whole lines without
-//! parsing them ([`split`]), and each line is then parsed into an entry here ([`parse`]), on
+//! parsing them (`split`), and each line is then parsed into an entry here (`parse`), on
 //! the reading thread or, in a run, on many.
 
 mod chunks;
