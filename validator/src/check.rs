@@ -18,6 +18,7 @@ use crate::contract::{Contract, Match, OperationSpec};
 use crate::coverage::{self, Category};
 use crate::exchange::{Body, Exchange, ExchangeKind};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
+use crate::in_place::Doc;
 use crate::report::Drift;
 use crate::rule::Rule;
 
@@ -132,6 +133,25 @@ struct Checker<'c> {
     coverage: bool,
     site: Site,
     outcome: Outcome,
+}
+
+impl Checker<'_> {
+    /// A body read in place that conforms to `schema`, when nothing else needs it as a
+    /// `Value`: a live check (no drift walk, no coverage) of a body that keeps the contract is
+    /// then judged without building one. Anything else (not JSON, not conforming, drift or
+    /// coverage wanted) is left to the full path, so findings do not depend on which answered.
+    fn conforming<'b>(&self, schema: Option<&str>, body: Option<&'b Body>) -> Option<Doc<'b>> {
+        if self.drift || self.coverage {
+            return None;
+        }
+        let bytes = match body? {
+            Body::Text(text) => text.as_bytes(),
+            Body::Binary(bytes) => bytes.as_slice(),
+            Body::Json(_) => return None,
+        };
+        let doc = Doc::parse(bytes)?;
+        self.contract.conforms(schema?, &doc).then_some(doc)
+    }
 }
 
 /// A body parsed, or why it could not be.

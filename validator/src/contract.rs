@@ -12,12 +12,15 @@ mod violations;
 
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use serde_json::Value;
 use specgen::manifest::{Manifest, ValueKind};
 
 use matching::{BasePath, Segment};
+
+use crate::in_place::InPlace;
 pub use matching::{Match, delivered_at};
 pub use violations::Violation;
 
@@ -134,6 +137,9 @@ pub const CREDENTIAL_HEADERS: &[&str] = &["public-api-key", "private-secret-key"
 /// Compiled schemas and the operations of the manifest.
 pub struct Contract {
     validators: HashMap<String, Validator>,
+    /// The same schemas compiled for bodies read in place ([`Contract::conforms`]), each on
+    /// first use: only live checks ask, and only of the schemas their traffic reaches.
+    in_place: HashMap<String, OnceLock<Option<Validator<InPlace>>>>,
     schemas: HashMap<String, Value>,
     /// Each schema prepared for the drift walk.
     drift_plans: HashMap<String, crate::drift::Plan>,

@@ -31,8 +31,9 @@ pub mod finding;
 #[cfg(feature = "http")]
 pub mod http_exchange;
 #[cfg(feature = "tower")]
-pub mod layer;
+mod in_place;
 #[cfg(feature = "tower")]
+pub mod layer;
 mod live;
 pub mod output;
 #[cfg(feature = "proxy")]

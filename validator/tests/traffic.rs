@@ -921,3 +921,49 @@ fn the_receiver_rejects_invalid_notifications_with_a_documented_status() {
         .collect();
     assert!(rejected.is_empty(), "{}", describe(&rejected));
 }
+
+/// Live checks judge a conforming body read in place (`findings_of`, no `Value` built) and
+/// recorded runs parse it into a `Value` (`check`): over every recorded exchange of the
+/// corpus and the end-to-end traffic, in both modes, the two must find exactly the same
+/// things, and the traffic must hold both conforming and broken bodies for that to mean
+/// anything.
+#[test]
+fn live_and_recorded_checks_find_the_same_on_every_recorded_exchange() {
+    use specval::check::{check, findings_of};
+    let files = [
+        "corpus/clean.har",
+        "corpus/clean.jsonl",
+        "corpus/rules.har",
+        "corpus/rules.jsonl",
+        "e2e.har",
+        "e2e-invalid.har",
+    ];
+    let webhooks = contract().webhook_paths();
+    let (mut exchanges, mut with_body_findings) = (0, 0);
+    for file in files {
+        let path = traffic(file);
+        let mut read = Vec::new();
+        specval::read::read_path(path.to_str().unwrap(), None, &webhooks, &mut |entry| {
+            read.extend(entry.ok());
+        })
+        .unwrap();
+        assert!(!read.is_empty(), "{file}: no exchange read");
+        for exchange in &read {
+            for show_values in [false, true] {
+                let options = CheckOptions {
+                    strict: false,
+                    show_values,
+                };
+                let live = findings_of(contract(), exchange, options);
+                let recorded = check(contract(), exchange, options).findings;
+                assert_eq!(live, recorded, "{file}: exchange {}", exchange.index);
+                if recorded.iter().any(|f| f.pointer.starts_with('/')) {
+                    with_body_findings += 1;
+                }
+            }
+            exchanges += 1;
+        }
+    }
+    assert!(exchanges > 100, "{exchanges}");
+    assert!(with_body_findings >= 10, "{with_body_findings}");
+}

@@ -46,6 +46,10 @@ impl Checker<'_> {
         part: Part,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        if self.conforming(spec.schema.as_deref(), body).is_some() {
+            self.content_type(spec, content_type, part, &location);
+            return;
+        }
         match parse_body(body) {
             Parsed::None => {
                 if spec.required {

@@ -1,11 +1,14 @@
 //! The checks of a response or reply: its status documented, its body, its `http_code`, and a
 //! receiver's rejection of a notification that keeps the contract.
 
+use serde_json::Value;
+
 use super::{Checker, Parsed, is_json, parse_body};
 use crate::contract::OperationSpec;
 use crate::coverage;
 use crate::exchange::Response;
 use crate::finding::Part;
+use crate::in_place::Doc;
 use crate::report::DriftKey;
 use crate::rule::Rule;
 
@@ -82,6 +85,12 @@ impl Checker<'_> {
             )
         };
         self.cover(|| coverage::Key::status(op, &spec.key));
+        if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {
+            self.content_type(&spec.body, response.content_type(), part, &location);
+            let code = doc.get("http_code").map(Doc::to_value);
+            self.http_code(code.as_ref(), response.status, part, &location);
+            return;
+        }
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
                 if spec.body.required {
@@ -124,22 +133,29 @@ impl Checker<'_> {
                         self.cover_body(op, schema, &value, &message);
                     }
                 }
-                // Error bodies carry their own status: it must be the HTTP status.
-                if let Some(code) = value.get("http_code")
-                    && code.as_u64() != Some(u64::from(response.status))
-                {
-                    self.push(
-                        part,
-                        "/http_code",
-                        location(),
-                        Rule::HttpCode,
-                        format!(
-                            "http_code is {code}, but the HTTP status is {}",
-                            response.status
-                        ),
-                    );
-                }
+                self.http_code(value.get("http_code"), response.status, part, &location);
             }
+        }
+    }
+
+    /// Error bodies carry their own status: it must be the HTTP status.
+    fn http_code(
+        &mut self,
+        code: Option<&Value>,
+        status: u16,
+        part: Part,
+        location: &dyn Fn() -> String,
+    ) {
+        if let Some(code) = code
+            && code.as_u64() != Some(u64::from(status))
+        {
+            self.push(
+                part,
+                "/http_code",
+                location(),
+                Rule::HttpCode,
+                format!("http_code is {code}, but the HTTP status is {status}"),
+            );
         }
     }
 }

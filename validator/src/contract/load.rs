@@ -3,8 +3,9 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
-use jsonschema::{Draft, Validator};
+use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 use specgen::manifest::{self, Manifest};
 
@@ -101,6 +102,10 @@ impl Contract {
             webhooks.push(operation(entry, &schemes, &schemas)?);
         }
         Ok(Contract {
+            in_place: validators
+                .keys()
+                .map(|path| (path.clone(), OnceLock::new()))
+                .collect(),
             validators,
             schemas,
             drift_plans,
@@ -118,14 +123,20 @@ impl Contract {
 }
 
 fn compile(schema: &Value, path: &str) -> Result<Validator, ContractError> {
-    jsonschema::options()
+    compile_for(schema).map_err(|err| ContractError::Invalid {
+        path: path.to_string(),
+        message: err.to_string(),
+    })
+}
+
+/// The contract's one set of validation options, for either instance representation.
+pub(super) fn compile_for<F: jsonschema::json::Json>(
+    schema: &Value,
+) -> Result<Validator<F>, ValidationError<'static>> {
+    jsonschema::options_for::<F>()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .build(schema)
-        .map_err(|err| ContractError::Invalid {
-            path: path.to_string(),
-            message: err.to_string(),
-        })
 }
 
 /// The base paths of the manifest's servers, else its `basePath` (`/` when it has none).

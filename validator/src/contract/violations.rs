@@ -5,6 +5,7 @@ use jsonschema::ValidationError;
 use serde_json::Value;
 
 use super::{Contract, ContractError, ParameterSpec};
+use crate::in_place::Doc;
 use crate::rule::Rule;
 
 /// One violation of a schema.
@@ -20,6 +21,19 @@ pub struct Violation {
     pub message: String,
 }
 impl Contract {
+    /// Whether a body read in place conforms to `schema`: the yes-or-no half of
+    /// [`Contract::check`] without a `Value` (see `crate::in_place`). `false` also when the
+    /// schema is unknown, so that the caller falls back on `check`, which says why.
+    pub(crate) fn conforms(&self, schema: &str, body: &Doc<'_>) -> bool {
+        let (Some(cell), Some(source)) = (self.in_place.get(schema), self.schemas.get(schema))
+        else {
+            return false;
+        };
+        cell.get_or_init(|| super::load::compile_for(source).ok())
+            .as_ref()
+            .is_some_and(|validator| validator.is_valid(body))
+    }
+
     /// Every rule the instance breaks against a schema file; empty when it conforms.
     /// `show_values` lets instance values appear in messages (masked by default).
     pub fn check(
