@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::naming::{self, NameHint};
+use super::naming::{self, NameHint, Slot};
 use super::schema::{docs_of, is_null_schema, operation_docs, scalar_for, string_enum, types_of};
 use super::*;
 use crate::error::{Error, Result};
@@ -45,12 +45,6 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
 }
 
 const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
-
-/// A type that will be declared, before it has a name.
-pub(crate) struct Slot {
-    pub hint: NameHint,
-    pub def: TypeDef,
-}
 
 struct Builder<'a> {
     doc: &'a Document,

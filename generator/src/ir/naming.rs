@@ -9,9 +9,15 @@ use std::collections::{HashMap, HashSet};
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use indexmap::IndexMap;
 
-use super::build::Slot;
 use super::*;
 use crate::error::{Error, Result};
+
+/// A type that will be declared, before it has a name: what the builder found, and where
+/// its name is to come from.
+pub(crate) struct Slot {
+    pub hint: NameHint,
+    pub def: TypeDef,
+}
 
 /// Where a type's name comes from.
 #[derive(Debug, Clone, PartialEq)]
