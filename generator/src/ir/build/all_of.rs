@@ -17,8 +17,8 @@
 use serde_json::{Map, Value};
 
 use super::objects::ObjectShape;
+use super::state::{Builder, Converted, child};
 use super::unions::UnionSource;
-use super::{Builder, Converted, child};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::{docs_of, is_null_schema, types_of};

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{Builder, child, wrap_nullable};
+use super::state::{Builder, child, wrap_nullable};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::docs_of;

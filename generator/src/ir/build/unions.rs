@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::objects::ObjectShape;
-use super::{
+use super::state::{
     Builder, COMPONENT_SCHEMAS, Converted, child, component_name, spec_error, string_at,
     wrap_nullable,
 };
