@@ -178,7 +178,11 @@ impl Api {
             TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
                 self.collect_named(inner, deep, seen)
             }
-            TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+            TypeRef::Scalar(_)
+            | TypeRef::Object
+            | TypeRef::Any
+            | TypeRef::Custom(_)
+            | TypeRef::Pointer(_) => {}
         }
     }
 

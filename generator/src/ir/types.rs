@@ -198,6 +198,10 @@ pub struct Discriminator {
 pub enum TypeRef {
     /// A type declared in [`super::Api::types`], by Rust name.
     Named(String),
+    /// A type that will be declared but has no name yet, by the JSON pointer of its schema.
+    /// Only the builder makes these; the naming pass replaces each with [`TypeRef::Named`],
+    /// so an [`super::Api`] the emitters read has none.
+    Pointer(String),
     /// A scalar.
     Scalar(Scalar),
     /// `type: array`.

@@ -229,7 +229,7 @@ impl Builder<'_> {
         }
         let def = self.struct_from_shape(shape, at)?;
         self.set_kind(at, TypeKind::Struct(def));
-        Ok((TypeRef::Named(at.to_string()), nullable))
+        Ok((TypeRef::Pointer(at.to_string()), nullable))
     }
 
     /// The parts of the schema `map` at `at`, its `allOf` flattened.

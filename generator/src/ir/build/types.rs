@@ -22,7 +22,7 @@ impl Builder<'_> {
     pub(super) fn component(&mut self, name: &str) -> Result<TypeRef> {
         let at = child("#/components/schemas", name);
         if self.slots.contains_key(&at) || self.redirects.contains_key(&at) {
-            return Ok(TypeRef::Named(at));
+            return Ok(TypeRef::Pointer(at));
         }
         let schema = self
             .doc
@@ -39,7 +39,7 @@ impl Builder<'_> {
         // Reserve the slot first so that a schema referring to itself finds it.
         self.reserve(&at, hint.clone(), docs_of(&map), Some(name.to_string()));
         let (ty, _nullable) = self.convert_body(&schema, &at, &hint)?;
-        if let TypeRef::Named(inner) = &ty
+        if let TypeRef::Pointer(inner) = &ty
             && inner.starts_with(&format!("{at}/"))
             && self.slots.get(inner).is_some_and(|slot| slot.hint == hint)
         {
@@ -54,10 +54,10 @@ impl Builder<'_> {
                 }
             }
             self.redirects.insert(at.clone(), inner.clone());
-            return Ok(TypeRef::Named(at));
+            return Ok(TypeRef::Pointer(at));
         }
         let kind = match ty {
-            TypeRef::Named(ref pointer) if pointer == &at => None,
+            TypeRef::Pointer(ref pointer) if pointer == &at => None,
             TypeRef::Scalar(_) | TypeRef::Custom(_) => Some(TypeKind::Newtype(ty)),
             other => Some(TypeKind::Alias(other)),
         };
@@ -67,7 +67,7 @@ impl Builder<'_> {
             }
             slot.def.examples = examples;
         }
-        Ok(TypeRef::Named(at))
+        Ok(TypeRef::Pointer(at))
     }
 
     pub(super) fn reserve(
@@ -134,7 +134,7 @@ impl Builder<'_> {
             // union was declared before its members were read, so it can be named; an array
             // or map that contains itself has no type to name and is kept as JSON.
             if self.slots.contains_key(reference) {
-                return Ok((TypeRef::Named(reference.to_string()), false));
+                return Ok((TypeRef::Pointer(reference.to_string()), false));
             }
             self.warn(
                 at,
@@ -259,7 +259,7 @@ impl Builder<'_> {
                     catch_all: String::new(),
                 }),
             );
-            return Ok((TypeRef::Named(at.to_string()), nullable));
+            return Ok((TypeRef::Pointer(at.to_string()), nullable));
         }
 
         let is_object = types.iter().any(|t| t == "object")
@@ -281,7 +281,7 @@ impl Builder<'_> {
                 shape.add(map, at);
                 let def = self.struct_from_shape(shape, at)?;
                 self.set_kind(at, TypeKind::Struct(def));
-                return Ok((TypeRef::Named(at.to_string()), nullable));
+                return Ok((TypeRef::Pointer(at.to_string()), nullable));
             }
             return match map.get("additionalProperties") {
                 Some(Value::Object(values)) if !values.is_empty() => {

@@ -81,7 +81,7 @@ impl Builder<'_> {
         if self.slots.contains_key(at)
             && !matches!(self.slots[at].def.kind, TypeKind::Alias(TypeRef::Any))
         {
-            return Ok((TypeRef::Named(at.to_string()), nullable));
+            return Ok((TypeRef::Pointer(at.to_string()), nullable));
         }
         if !self.slots.contains_key(at) {
             self.reserve(at, source.hint.clone(), source.docs.clone(), None);
@@ -124,7 +124,7 @@ impl Builder<'_> {
                 };
                 UnionVariant {
                     rust_name: String::new(),
-                    ty: TypeRef::Named(merged_at),
+                    ty: TypeRef::Pointer(merged_at),
                     facts,
                     schema,
                 }
@@ -171,7 +171,7 @@ impl Builder<'_> {
                 exclusive: key == "oneOf",
             }),
         );
-        Ok((TypeRef::Named(at.to_string()), nullable))
+        Ok((TypeRef::Pointer(at.to_string()), nullable))
     }
 
     fn discriminator(
