@@ -1,12 +1,12 @@
 //! From a loaded document to the IR. Walks components, paths and webhooks in document order,
 //! turns every schema into a [`super::TypeRef`], and records a name hint for every type that
 //! needs a name. Names are chosen afterwards, all at once, by [`super::naming`]; what needs
-//! the names (nullable unions, contract repairs) is settled after that.
+//! the names (boxing, nullable unions, contract repairs) is settled after that.
 //!
 //! Each job has a file: `types.rs` (schemas to types),
 //! `objects.rs`, `unions.rs` and `all_of.rs` (the shapes that need more than one schema),
 //! `operations.rs`, `security.rs`, `servers.rs`, `contract.rs` (schemas in contract form),
-//! `repair.rs` (contract schemas JSON Schema would refuse);
+//! `repair.rs` (contract schemas JSON Schema would refuse) and `boxing.rs` (recursive members);
 //! `state.rs` holds what they share.
 
 use std::collections::BTreeMap;
@@ -20,6 +20,7 @@ use state::{Builder, as_object, string_at};
 use types::mark_null_accepting_unions;
 
 mod all_of;
+mod boxing;
 mod contract;
 mod objects;
 mod operations;
@@ -83,6 +84,7 @@ impl Builder<'_> {
             tag_features: None,
         };
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
+        boxing::mark_recursive_members(&mut api);
         mark_null_accepting_unions(&mut api);
         self.repair_contract(&mut api);
         for (pointer, message) in renamed {

@@ -74,6 +74,9 @@ pub struct Field {
     pub docs: Option<String>,
     /// `default` of the property schema.
     pub default: Option<Value>,
+    /// The type contains the struct itself without an indirection, so the field holds a
+    /// `Box` (set after naming, for the whole API at once).
+    pub boxed: bool,
 }
 
 /// A string enumeration.
@@ -124,6 +127,9 @@ pub struct UnionVariant {
     /// The alternative's schema as JSON Schema with refs to components (the generated
     /// round-trip tests check that a value landing here satisfies it).
     pub schema: Value,
+    /// The payload contains the union itself without an indirection, so the variant holds a
+    /// `Box` (set after naming, for the whole API at once).
+    pub boxed: bool,
 }
 
 /// The facts that tell the alternatives of a union apart.

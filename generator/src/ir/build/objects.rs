@@ -73,6 +73,7 @@ impl Builder<'_> {
                 nullable,
                 docs,
                 default: prop_map.and_then(|m| m.get("default")).cloned(),
+                boxed: false,
             });
         }
         let additional = match &shape.additional {

@@ -127,6 +127,7 @@ impl Builder<'_> {
                     ty: TypeRef::Pointer(merged_at),
                     facts,
                     schema,
+                    boxed: false,
                 }
             } else {
                 let mut facts = self.facts_of(branch, &branch_at, 0)?;
@@ -147,6 +148,7 @@ impl Builder<'_> {
                     ty: wrap_nullable(ty, n),
                     facts,
                     schema,
+                    boxed: false,
                 }
             };
             variants.push(variant);
