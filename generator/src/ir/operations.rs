@@ -102,6 +102,13 @@ pub struct Operation {
     pub examples: Vec<MessageExample>,
 }
 
+impl Operation {
+    /// The header that carries the operation's idempotency key, when it has one.
+    pub fn idempotency_header(&self) -> Option<&Parameter> {
+        self.parameters.iter().find(|p| p.idempotency_key)
+    }
+}
+
 /// A webhook: a request the API sends to a receiver its user runs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Webhook {
@@ -156,6 +163,9 @@ pub struct Parameter {
     pub docs: Option<String>,
     /// Examples of the parameter's value, with their pointers.
     pub examples: Vec<Example>,
+    /// This header carries the operation's idempotency key (`Idempotency-Key` or
+    /// `X-Idempotency-Key`, the first of them); at most one parameter of an operation has it.
+    pub idempotency_key: bool,
 }
 
 /// A request body.

@@ -176,6 +176,7 @@ impl Builder<'_> {
             let param_examples = self.example_objects(&param, &param_at)?;
             parameters.push(Parameter {
                 examples: param_examples,
+                idempotency_key: false,
                 name,
                 rust_name: String::new(),
                 location,
@@ -193,6 +194,7 @@ impl Builder<'_> {
             });
         }
         parameters.sort_by_key(|p| p.location);
+        mark_idempotency_key(&mut parameters);
 
         let mut examples = Vec::new();
         let request_body = match op_map.get("requestBody") {
@@ -370,6 +372,20 @@ struct Media {
     ty: TypeRef,
     schema: Value,
     examples: Vec<Example>,
+}
+
+/// Marks the header that carries the idempotency key: the first header named
+/// `Idempotency-Key` or `X-Idempotency-Key` (in any case).
+fn mark_idempotency_key(parameters: &mut [Parameter]) {
+    if let Some(header) = parameters.iter_mut().find(|p| {
+        p.location == ParamLocation::Header
+            && matches!(
+                p.name.to_ascii_lowercase().as_str(),
+                "x-idempotency-key" | "idempotency-key"
+            )
+    }) {
+        header.idempotency_key = true;
+    }
 }
 
 fn is_json_media(media: &str) -> bool {
