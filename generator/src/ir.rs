@@ -20,6 +20,9 @@ pub use types::*;
 /// path then method, so every emitter's output is deterministic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Api {
+    /// Package name of the generated crate: the caller's choice, else `info.x-crate-name`,
+    /// else the kebab-case of `info.title`.
+    pub crate_name: String,
     /// `info.title` of the document.
     pub title: String,
     /// `info.version` of the document.

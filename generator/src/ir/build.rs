@@ -3,7 +3,7 @@
 //! needs a name. Names are chosen afterwards, all at once, by [`super::naming`]; what needs
 //! the names (boxing, nullable unions, contract repairs) is settled after that.
 //!
-//! Each job has a file: `types.rs` (schemas to types),
+//! Each job has a file: `crate_name.rs` (the package name), `types.rs` (schemas to types),
 //! `objects.rs`, `unions.rs` and `all_of.rs` (the shapes that need more than one schema),
 //! `operations.rs`, `security.rs`, `servers.rs`, `contract.rs` (schemas in contract form),
 //! `repair.rs` (contract schemas JSON Schema would refuse) and `boxing.rs` (recursive members);
@@ -16,12 +16,13 @@ use super::naming;
 use crate::error::Result;
 use crate::load::Document;
 use servers::servers;
-use state::{Builder, as_object, string_at};
+use state::{Builder, as_object, check_type_overrides, string_at};
 use types::mark_null_accepting_unions;
 
 mod all_of;
 mod boxing;
 mod contract;
+mod crate_name;
 mod objects;
 mod operations;
 mod repair;
@@ -36,6 +37,9 @@ pub(crate) use state::component_target;
 /// Choices a caller makes about the IR beyond what the document says.
 #[derive(Debug, Clone, Default)]
 pub struct BuildOptions {
+    /// Package name of the generated crate, instead of the document's (see
+    /// [`crate::Options::crate_name`]).
+    pub crate_name: Option<String>,
     /// Rust types to use instead of the generated mapping, keyed by `Component`,
     /// `Component.property` or a JSON pointer to a schema (`#/components/schemas/A/properties/b`).
     pub type_overrides: BTreeMap<String, String>,
@@ -43,12 +47,15 @@ pub struct BuildOptions {
 
 /// Builds the IR of a document.
 pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
+    // The caller's options and the crate's name first: they are cheap to check.
+    let crate_name = crate_name::crate_name(doc, options.crate_name.as_deref())?;
+    check_type_overrides(&options.type_overrides)?;
     let mut builder = Builder::new(doc, &options.type_overrides);
-    builder.build_api()
+    builder.build_api(crate_name)
 }
 
 impl Builder<'_> {
-    fn build_api(&mut self) -> Result<Api> {
+    fn build_api(&mut self, crate_name: String) -> Result<Api> {
         let root = as_object(&self.doc.root).cloned().unwrap_or_default();
         let info = root
             .get("info")
@@ -70,6 +77,7 @@ impl Builder<'_> {
         let servers = servers(root.get("servers"));
         let slots = std::mem::take(&mut self.slots);
         let mut api = Api {
+            crate_name,
             title: string_at(&info, "title").unwrap_or("API").to_string(),
             version: string_at(&info, "version").unwrap_or("0.0.0").to_string(),
             description: string_at(&info, "description").map(str::to_string),

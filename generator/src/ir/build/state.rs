@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use crate::error::Error;
+use crate::error::{Error, Result};
 use crate::ir::naming::Slot;
 use crate::ir::{SchemaExample, TypeRef, Warning};
 use crate::load::{Document, escape_segment};
@@ -63,6 +63,19 @@ impl<'a> Builder<'a> {
             message,
         });
     }
+}
+
+/// Every type override must be a Rust type.
+pub(super) fn check_type_overrides(type_overrides: &BTreeMap<String, String>) -> Result<()> {
+    for (key, ty) in type_overrides {
+        if let Err(err) = syn::parse_str::<syn::Type>(ty) {
+            return Err(Error::Option {
+                option: format!("type override {key}={ty}"),
+                message: format!("type override `{ty}` is not a Rust type: {err}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn override_pointer(key: &str) -> String {
