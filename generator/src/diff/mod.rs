@@ -52,8 +52,8 @@ pub fn diff(old: &Document, new: &Document, options: &Options) -> Result<Report>
     );
     let mut findings = wire;
     findings.extend(rust_api::compare(&old_surface?, &new_surface?, old, new));
-    let old_version = version(old, &old_api, options)?;
-    let new_version = version(new, &new_api, options)?;
+    let old_version = version(old, &old_api);
+    let new_version = version(new, &new_api);
     let semver = verdict(
         &findings,
         &old_version.crate_version,
@@ -71,14 +71,14 @@ pub fn diff(old: &Document, new: &Document, options: &Options) -> Result<Report>
     })
 }
 
-fn version(doc: &Document, api: &ir::Api, options: &Options) -> Result<Version> {
-    Ok(Version {
+fn version(doc: &Document, api: &ir::Api) -> Version {
+    Version {
         source: doc.source.clone(),
         title: api.title.clone(),
         version: api.version.clone(),
-        crate_name: crate::crate_name(doc, options).map_err(|err| doc.locate(err))?,
+        crate_name: api.crate_name.clone(),
         crate_version: crate::semver_or_default(&api.version),
-    })
+    }
 }
 
 /// The bump the Rust findings need, and the one the versions make.

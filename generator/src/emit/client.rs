@@ -5,9 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::operations::{
-    body_type, error_body_type, idempotency_header, is_success, param_type, path_format,
-};
+use super::operations::{body_type, error_body_type, is_success, param_type, path_format};
 use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
@@ -489,7 +487,7 @@ pub(crate) fn method(
     let name = ident(&op.fn_name);
     // The idempotency-key header, and the key the client makes when the caller gives none
     // (only where the header's type can hold a fresh UUID).
-    let idempotency = idempotency_header(op);
+    let idempotency = op.idempotency_header();
     let key = idempotency.and_then(|param| automatic_key(api, &param.ty).map(|kind| (param, kind)));
     let mut args = Vec::new();
     let mut steps = Vec::new();

@@ -101,7 +101,7 @@ fn misfit(api: &Api, ty: &TypeRef, value: &Value, at: &mut String) -> Option<Str
         ))
     };
     match ty {
-        TypeRef::Any | TypeRef::Custom(_) => None,
+        TypeRef::Any | TypeRef::Custom(_) | TypeRef::Pointer(_) => None,
         TypeRef::Nullable(_) if value.is_null() => None,
         TypeRef::Nullable(inner) => misfit(api, inner, value, at),
         TypeRef::Object if value.is_object() => None,

@@ -3,8 +3,6 @@
 //! Lenient by design: structs keep unknown properties, enums keep unknown values, unions keep
 //! what no alternative accepts. Rejecting drift is the validator's job, not deserialization's.
 
-use std::collections::{HashMap, HashSet};
-
 use proc_macro2::TokenStream;
 use quote::quote;
 
@@ -25,14 +23,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
 /// The models module's contents.
 pub fn tokens(api: &Api) -> Result<TokenStream> {
-    let boxed = recursive_fields(api);
     let mut items = Vec::new();
     for def in &api.types {
         let gate = super::tag_features::named_type(api, &def.name);
-        items.push(super::tag_features::gate(
-            type_def(api, def, &boxed)?,
-            &gate,
-        )?);
+        items.push(super::tag_features::gate(type_def(api, def)?, &gate)?);
     }
     Ok(quote! {
         //! Types of the API's schemas.
@@ -42,14 +36,14 @@ pub fn tokens(api: &Api) -> Result<TokenStream> {
     })
 }
 
-fn type_def(api: &Api, def: &TypeDef, boxed: &HashSet<(String, String)>) -> Result<TokenStream> {
+fn type_def(api: &Api, def: &TypeDef) -> Result<TokenStream> {
     let docs = doc_attrs(def.docs.as_deref());
     let name = ident(&def.name);
     let here = TokenStream::new();
     Ok(match &def.kind {
-        TypeKind::Struct(object) => struct_def(api, def, object, boxed)?,
+        TypeKind::Struct(object) => struct_def(api, def, object)?,
         TypeKind::Enum(values) => enum_def(def, values),
-        TypeKind::Union(union) => union_def(def, union, boxed)?,
+        TypeKind::Union(union) => union_def(def, union)?,
         TypeKind::Newtype(inner) => {
             let inner = rust_type(inner, &here)?;
             quote! {
@@ -84,20 +78,14 @@ fn type_def(api: &Api, def: &TypeDef, boxed: &HashSet<(String, String)>) -> Resu
     })
 }
 
-fn struct_def(
-    api: &Api,
-    def: &TypeDef,
-    object: &StructDef,
-    boxed: &HashSet<(String, String)>,
-) -> Result<TokenStream> {
+fn struct_def(api: &Api, def: &TypeDef, object: &StructDef) -> Result<TokenStream> {
     let docs = doc_attrs(def.docs.as_deref());
     let name = ident(&def.name);
     let here = TokenStream::new();
     let mut fields = Vec::new();
     let mut all_optional = true;
     for field in &object.fields {
-        let is_boxed = boxed.contains(&(def.name.clone(), field.rust_name.clone()));
-        let (tokens, optional) = field_tokens(field, is_boxed, &here)?;
+        let (tokens, optional) = field_tokens(field, &here)?;
         all_optional &= optional;
         fields.push(tokens);
     }
@@ -222,11 +210,7 @@ pub(crate) fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> 
 }
 
 /// A struct field and whether it may be left out (so the struct can derive `Default`).
-pub(crate) fn field_tokens(
-    field: &Field,
-    boxed: bool,
-    here: &TokenStream,
-) -> Result<(TokenStream, bool)> {
+pub(crate) fn field_tokens(field: &Field, here: &TokenStream) -> Result<(TokenStream, bool)> {
     let mut docs_text = field.docs.clone().unwrap_or_default();
     if let Some(default) = &field.default {
         if !docs_text.is_empty() {
@@ -242,7 +226,7 @@ pub(crate) fn field_tokens(
         args.push(quote!(rename = #wire));
     }
     let mut inner = rust_type(&field.ty, here)?;
-    if boxed {
+    if field.boxed {
         inner = quote!(Box<#inner>);
     }
     // An unconstrained value holds null itself, so it is never wrapped in a second Option;
@@ -403,11 +387,7 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
     }
 }
 
-fn union_def(
-    def: &TypeDef,
-    union: &UnionDef,
-    boxed: &HashSet<(String, String)>,
-) -> Result<TokenStream> {
+fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
     let docs = doc_attrs(def.docs.as_deref());
     let name = ident(&def.name);
     let here = TokenStream::new();
@@ -419,7 +399,7 @@ fn union_def(
         let variant_name = ident(&variant.rust_name);
         let payload = rust_type(&variant.ty, &here)?;
         let index = proc_macro2::Literal::usize_unsuffixed(index);
-        if boxed.contains(&(def.name.clone(), variant.rust_name.clone())) {
+        if variant.boxed {
             payloads.push(quote!(Box<#payload>));
             builds.push(quote! {
                 #index => ::serde::Deserialize::deserialize(value).ok().map(|inner| #name::#variant_name(Box::new(inner))),
@@ -580,76 +560,5 @@ fn literal(value: &Value) -> TokenStream {
             let text = other.to_string();
             quote!(Literal::Json(#text))
         }
-    }
-}
-
-/// Fields that must be boxed because their type contains the struct itself without an
-/// indirection (a `Vec` or map already is one).
-pub(crate) fn recursive_fields(api: &Api) -> HashSet<(String, String)> {
-    let mut edges: HashMap<&str, Vec<&str>> = HashMap::new();
-    for def in &api.types {
-        let targets = edges.entry(def.name.as_str()).or_default();
-        match &def.kind {
-            TypeKind::Struct(object) => {
-                for field in &object.fields {
-                    targets.extend(direct_target(&field.ty));
-                }
-            }
-            TypeKind::Union(union) => {
-                for variant in &union.variants {
-                    targets.extend(direct_target(&variant.ty));
-                }
-            }
-            TypeKind::Newtype(inner) | TypeKind::Alias(inner) => {
-                targets.extend(direct_target(inner))
-            }
-            TypeKind::Enum(_) => {}
-        }
-    }
-    let reaches = |from: &str, to: &str| -> bool {
-        let mut stack = vec![from];
-        let mut seen = HashSet::new();
-        while let Some(node) = stack.pop() {
-            if node == to {
-                return true;
-            }
-            if seen.insert(node) {
-                stack.extend(edges.get(node).into_iter().flatten().copied());
-            }
-        }
-        false
-    };
-    let mut boxed = HashSet::new();
-    for def in &api.types {
-        match &def.kind {
-            TypeKind::Struct(object) => {
-                for field in &object.fields {
-                    if let Some(target) = direct_target(&field.ty)
-                        && reaches(target, &def.name)
-                    {
-                        boxed.insert((def.name.clone(), field.rust_name.clone()));
-                    }
-                }
-            }
-            TypeKind::Union(union) => {
-                for variant in &union.variants {
-                    if let Some(target) = direct_target(&variant.ty)
-                        && reaches(target, &def.name)
-                    {
-                        boxed.insert((def.name.clone(), variant.rust_name.clone()));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    boxed
-}
-
-fn direct_target(ty: &TypeRef) -> Option<&str> {
-    match ty {
-        TypeRef::Named(name) => Some(name),
-        TypeRef::Nullable(inner) => direct_target(inner),
-        _ => None,
     }
 }

@@ -112,17 +112,6 @@ pub(crate) fn is_success(response: &Response) -> bool {
     }
 }
 
-/// The idempotency-key header of an operation, when it has one.
-pub(crate) fn idempotency_header(op: &Operation) -> Option<&crate::ir::Parameter> {
-    op.parameters.iter().find(|p| {
-        p.location == ParamLocation::Header
-            && matches!(
-                p.name.to_ascii_lowercase().as_str(),
-                "x-idempotency-key" | "idempotency-key"
-            )
-    })
-}
-
 /// The body type most error responses share (the API's error body), if any.
 pub(crate) fn error_body_type(api: &Api) -> Option<TypeRef> {
     crate::ir::error_envelope::error_body(api)

@@ -34,6 +34,12 @@ pub(crate) fn rust_type(ty: &TypeRef, models: &TokenStream) -> Result<TokenStrea
             let inner = rust_type(inner, models)?;
             quote!(Option<#inner>)
         }
+        TypeRef::Pointer(pointer) => {
+            return Err(Error::Emit {
+                file: "models".into(),
+                message: format!("the type of {pointer} was never named"),
+            });
+        }
         TypeRef::Custom(path) => {
             let parsed: syn::Type = syn::parse_str(path).map_err(|err| Error::Emit {
                 file: "models".into(),

@@ -9,9 +9,15 @@ use std::collections::{HashMap, HashSet};
 use heck::{ToSnakeCase, ToUpperCamelCase};
 use indexmap::IndexMap;
 
-use super::build::Slot;
 use super::*;
 use crate::error::{Error, Result};
+
+/// A type that will be declared, before it has a name: what the builder found, and where
+/// its name is to come from.
+pub(crate) struct Slot {
+    pub hint: NameHint,
+    pub def: TypeDef,
+}
 
 /// Where a type's name comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -414,7 +420,7 @@ fn base_names(slots: &IndexMap<String, Slot>) -> HashMap<String, String> {
 
 fn rename_ref(ty: &mut TypeRef, names: &HashMap<String, String>) -> Result<()> {
     match ty {
-        TypeRef::Named(pointer) => {
+        TypeRef::Pointer(pointer) => {
             let name = names
                 .get(pointer.as_str())
                 .ok_or_else(|| Error::Unsupported {
@@ -425,12 +431,16 @@ fn rename_ref(ty: &mut TypeRef, names: &HashMap<String, String>) -> Result<()> {
                           under components/schemas to give it a name"
                         .into(),
                 })?;
-            *pointer = name.clone();
+            *ty = TypeRef::Named(name.clone());
         }
         TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
             rename_ref(inner, names)?
         }
-        TypeRef::Scalar(_) | TypeRef::Object | TypeRef::Any | TypeRef::Custom(_) => {}
+        TypeRef::Named(_)
+        | TypeRef::Scalar(_)
+        | TypeRef::Object
+        | TypeRef::Any
+        | TypeRef::Custom(_) => {}
     }
     Ok(())
 }
@@ -478,6 +488,7 @@ fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>
 fn variant_name(ty: &TypeRef) -> String {
     match ty {
         TypeRef::Named(name) => name.clone(),
+        TypeRef::Pointer(_) => unreachable!("a variant's type is named before its variant"),
         TypeRef::Scalar(scalar) => format!("{scalar:?}"),
         TypeRef::Array(inner) => format!("{}List", variant_name(inner)),
         TypeRef::Map(inner) => format!("{}Map", variant_name(inner)),

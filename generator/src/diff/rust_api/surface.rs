@@ -298,7 +298,6 @@ fn accessor(tokens: TokenStream) -> Option<(String, TokenStream)> {
 }
 
 fn models(api: &Api, surface: &mut Surface) -> Result<()> {
-    let boxed = emit::models::recursive_fields(api);
     let here = quote!(crate::models::);
     let none = Locals::new();
     for def in &api.types {
@@ -309,9 +308,8 @@ fn models(api: &Api, surface: &mut Surface) -> Result<()> {
                 let mut fields = Vec::new();
                 let mut default = true;
                 for field in &object.fields {
-                    let is_boxed = boxed.contains(&(def.name.clone(), field.rust_name.clone()));
                     let (tokens, optional) =
-                        emit::models::field_tokens(field, is_boxed, &quote!(crate::models::))?;
+                        emit::models::field_tokens(field, &quote!(crate::models::))?;
                     default &= optional;
                     fields.push(Member {
                         name: field.rust_name.clone(),
@@ -357,7 +355,7 @@ fn models(api: &Api, surface: &mut Surface) -> Result<()> {
                 let mut variants = Vec::new();
                 for variant in &union.variants {
                     let mut ty = emit::types::rust_type(&variant.ty, &here)?;
-                    if boxed.contains(&(def.name.clone(), variant.rust_name.clone())) {
+                    if variant.boxed {
                         ty = quote!(Box<#ty>);
                     }
                     variants.push(Variant {

@@ -17,8 +17,8 @@
 use serde_json::{Map, Value};
 
 use super::objects::ObjectShape;
+use super::state::{Builder, Converted, child};
 use super::unions::UnionSource;
-use super::{Builder, Converted, child};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::{docs_of, is_null_schema, types_of};
@@ -229,7 +229,7 @@ impl Builder<'_> {
         }
         let def = self.struct_from_shape(shape, at)?;
         self.set_kind(at, TypeKind::Struct(def));
-        Ok((TypeRef::Named(at.to_string()), nullable))
+        Ok((TypeRef::Pointer(at.to_string()), nullable))
     }
 
     /// The parts of the schema `map` at `at`, its `allOf` flattened.

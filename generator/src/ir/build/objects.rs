@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
 
-use super::{Builder, child, wrap_nullable};
+use super::state::{Builder, child, wrap_nullable};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::docs_of;
@@ -73,6 +73,7 @@ impl Builder<'_> {
                 nullable,
                 docs,
                 default: prop_map.and_then(|m| m.get("default")).cloned(),
+                boxed: false,
             });
         }
         let additional = match &shape.additional {

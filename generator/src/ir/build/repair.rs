@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use super::{Builder, child};
+use super::state::{Builder, child};
 use crate::ir::{Api, TypeKind};
 
 /// How many passes repair makes; each removes every keyword the meta-schema rejects, and a

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value, json};
 
 use super::objects::ObjectShape;
-use super::{
+use super::state::{
     Builder, COMPONENT_SCHEMAS, Converted, child, component_name, spec_error, string_at,
     wrap_nullable,
 };
@@ -81,7 +81,7 @@ impl Builder<'_> {
         if self.slots.contains_key(at)
             && !matches!(self.slots[at].def.kind, TypeKind::Alias(TypeRef::Any))
         {
-            return Ok((TypeRef::Named(at.to_string()), nullable));
+            return Ok((TypeRef::Pointer(at.to_string()), nullable));
         }
         if !self.slots.contains_key(at) {
             self.reserve(at, source.hint.clone(), source.docs.clone(), None);
@@ -124,9 +124,10 @@ impl Builder<'_> {
                 };
                 UnionVariant {
                     rust_name: String::new(),
-                    ty: TypeRef::Named(merged_at),
+                    ty: TypeRef::Pointer(merged_at),
                     facts,
                     schema,
+                    boxed: false,
                 }
             } else {
                 let mut facts = self.facts_of(branch, &branch_at, 0)?;
@@ -147,6 +148,7 @@ impl Builder<'_> {
                     ty: wrap_nullable(ty, n),
                     facts,
                     schema,
+                    boxed: false,
                 }
             };
             variants.push(variant);
@@ -171,7 +173,7 @@ impl Builder<'_> {
                 exclusive: key == "oneOf",
             }),
         );
-        Ok((TypeRef::Named(at.to_string()), nullable))
+        Ok((TypeRef::Pointer(at.to_string()), nullable))
     }
 
     fn discriminator(

@@ -1,0 +1,118 @@
+//! The contract's form of a schema: refs to component schemas kept (the contract bundles
+//! them), every other local ref inlined, so that each schema stands alone.
+
+use serde_json::{Map, Value};
+
+use super::state::{Builder, as_object, child, component_target, spec_error, unsupported};
+use crate::error::Result;
+
+impl Builder<'_> {
+    /// Every component schema in contract form, keyed by component name, in document order.
+    pub(super) fn component_contracts(&mut self) -> Result<Vec<(String, Value)>> {
+        let mut schemas = Vec::new();
+        if let Some(all) = self.doc.pointer("#/components/schemas").and_then(as_object) {
+            for (name, schema) in all {
+                let at = child("#/components/schemas", name);
+                schemas.push((name.clone(), self.contract_schema(schema, &at)?));
+            }
+        }
+        Ok(schemas)
+    }
+
+    /// A schema as the contract needs it: refs to component schemas kept (the contract bundles
+    /// them), any other local ref replaced by its target so that the schema stands alone.
+    pub(super) fn contract_schema(&mut self, schema: &Value, at: &str) -> Result<Value> {
+        match schema {
+            Value::Object(map) => {
+                let mut out = Map::new();
+                for (key, value) in map {
+                    if key == "$ref"
+                        && let Some(reference) = value.as_str()
+                        && !is_component_schema_ref(reference)
+                    {
+                        let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
+                            spec_error(self.doc, at, format!("$ref '{reference}' does not exist"))
+                        })?;
+                        if !self.inlining.insert(reference.to_string()) {
+                            return Err(unsupported(
+                                self.doc,
+                                at,
+                                "$ref",
+                                format!(
+                                    "'{reference}' refers to itself outside components/schemas; move it there to give it a name"
+                                ),
+                            ));
+                        }
+                        let inlined = self.contract_schema(&target, reference);
+                        self.inlining.remove(reference);
+                        if let Value::Object(inlined) = inlined? {
+                            for (k, v) in inlined {
+                                out.entry(k).or_insert(v);
+                            }
+                        }
+                        continue;
+                    }
+                    let value = if is_schema_map_keyword(key)
+                        && let Value::Object(schemas) = value
+                    {
+                        let key_at = child(at, key);
+                        let mut visited = Map::new();
+                        for (name, schema) in schemas {
+                            let schema = self.contract_schema(schema, &child(&key_at, name))?;
+                            visited.insert(name.clone(), schema);
+                        }
+                        Value::Object(visited)
+                    } else if is_schema_keyword(key) {
+                        self.contract_schema(value, &child(at, key))?
+                    } else {
+                        value.clone()
+                    };
+                    out.insert(key.clone(), value);
+                }
+                Ok(Value::Object(out))
+            }
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| self.contract_schema(item, &child(at, &i.to_string())))
+                .collect::<Result<Vec<_>>>()
+                .map(Value::Array),
+            other => Ok(other.clone()),
+        }
+    }
+}
+
+/// Keywords whose value is a subschema or an array of subschemas.
+fn is_schema_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "additionalProperties"
+            | "items"
+            | "prefixItems"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedItems"
+            | "unevaluatedProperties"
+    )
+}
+
+/// Keywords whose value maps names to subschemas.
+fn is_schema_map_keyword(key: &str) -> bool {
+    matches!(
+        key,
+        "properties" | "patternProperties" | "dependentSchemas" | "$defs" | "definitions"
+    )
+}
+
+/// Whether a `$ref` points at a component schema or into one: the contract keeps such refs
+/// (it bundles components whole), so recursion there needs no name of its own.
+fn is_component_schema_ref(reference: &str) -> bool {
+    component_target(reference).is_some()
+}

@@ -1,0 +1,522 @@
+//! Operations under `paths` and `webhooks`: parameters (path-item ones merged in), the JSON
+//! request and response bodies, their examples, security, and operation ids made unique as
+//! Rust names.
+
+use std::collections::HashSet;
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use super::state::{Builder, as_object, child, spec_error, string_at, wrap_nullable};
+use crate::error::Result;
+use crate::ir::naming::{self, NameHint};
+use crate::ir::schema::operation_docs;
+use crate::ir::{
+    Example, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter, RequestBody,
+    Response, ResponseBody, StatusSpec, TypeRef, Webhook,
+};
+
+impl Builder<'_> {
+    /// Every operation under `paths`, with unique ids, sorted by path then method.
+    pub(super) fn operations(
+        &mut self,
+        root: &Map<String, Value>,
+        default_security: &[Vec<String>],
+    ) -> Result<Vec<Operation>> {
+        let mut operations = Vec::new();
+        if let Some(paths) = root.get("paths").and_then(as_object) {
+            for (path, item) in paths {
+                let at = child("#/paths", path);
+                let (item, item_at) = self.doc.deref(item, &at)?;
+                let item = item.as_object().cloned().unwrap_or_default();
+                for method in Method::ALL {
+                    if let Some(op) = item.get(method.key()) {
+                        let op_at = child(&item_at, method.key());
+                        operations.push(self.operation(
+                            op,
+                            &op_at,
+                            method,
+                            path,
+                            &item,
+                            &item_at,
+                            default_security,
+                        )?);
+                    }
+                }
+            }
+        }
+        for (pointer, message) in disambiguate_operation_ids(&mut operations) {
+            self.warn(&pointer, message);
+        }
+        operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
+        Ok(operations)
+    }
+
+    /// Every operation under `webhooks`, in document order.
+    pub(super) fn webhooks(&mut self, root: &Map<String, Value>) -> Result<Vec<Webhook>> {
+        let mut webhooks = Vec::new();
+        if let Some(hooks) = root.get("webhooks").and_then(as_object) {
+            for (name, item) in hooks {
+                let at = child("#/webhooks", name);
+                let (item, item_at) = self.doc.deref(item, &at)?;
+                let item = item.as_object().cloned().unwrap_or_default();
+                for method in Method::ALL {
+                    if let Some(op) = item.get(method.key()) {
+                        let op_at = child(&item_at, method.key());
+                        let path = op
+                            .get("x-delivery-path")
+                            .or_else(|| item.get("x-delivery-path"))
+                            .and_then(Value::as_str)
+                            .map(str::to_string)
+                            .unwrap_or_else(|| format!("/{name}"));
+                        let mut operation =
+                            self.operation(op, &op_at, method, &path, &item, &item_at, &[])?;
+                        if op.get("operationId").is_none() {
+                            operation.id = name.clone();
+                        }
+                        webhooks.push(Webhook {
+                            name: name.clone(),
+                            operation,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(webhooks)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn operation(
+        &mut self,
+        op: &Value,
+        at: &str,
+        method: Method,
+        path: &str,
+        item: &Map<String, Value>,
+        item_at: &str,
+        default_security: &[Vec<String>],
+    ) -> Result<Operation> {
+        let op_map = op
+            .as_object()
+            .ok_or_else(|| spec_error(self.doc, at, "an operation must be an object"))?;
+        let id = match string_at(op_map, "operationId") {
+            Some(id) => id.to_string(),
+            None => derived_operation_id(method, path),
+        };
+        let words = vec![id.clone()];
+
+        // Path-item parameters first, replaced by operation parameters of the same name and place.
+        let mut raw: IndexMap<(String, String), (Value, String)> = IndexMap::new();
+        for (source, source_at) in [
+            (item.get("parameters"), child(item_at, "parameters")),
+            (op_map.get("parameters"), child(at, "parameters")),
+        ] {
+            if let Some(list) = source.and_then(Value::as_array) {
+                for (index, param) in list.iter().enumerate() {
+                    let param_at = child(&source_at, &index.to_string());
+                    let (param, param_at) = self.doc.deref(param, &param_at)?;
+                    let name = param
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    let location = param
+                        .get("in")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                    raw.insert((name, location), (param.clone(), param_at));
+                }
+            }
+        }
+        let mut parameters = Vec::new();
+        for ((name, location), (param, param_at)) in raw {
+            let location = match location.as_str() {
+                "path" => ParamLocation::Path,
+                "query" => ParamLocation::Query,
+                "header" => ParamLocation::Header,
+                "cookie" => ParamLocation::Cookie,
+                other => {
+                    self.warn(
+                        &param_at,
+                        format!(
+                            "parameter location '{other}' is not one of path, query, header, \
+                             cookie; the parameter is left out"
+                        ),
+                    );
+                    continue;
+                }
+            };
+            if name.is_empty() {
+                self.warn(&param_at, "parameter without a name; it is left out");
+                continue;
+            }
+            let (schema, schema_at) = match (
+                param.get("schema"),
+                param.get("content").and_then(Value::as_object),
+            ) {
+                (Some(schema), _) => (schema.clone(), child(&param_at, "schema")),
+                (None, Some(content)) => match content.iter().next() {
+                    Some((media, media_obj)) => (
+                        media_obj
+                            .get("schema")
+                            .cloned()
+                            .unwrap_or(Value::Bool(true)),
+                        child(&child(&child(&param_at, "content"), media), "schema"),
+                    ),
+                    None => (Value::Bool(true), param_at.clone()),
+                },
+                _ => (Value::Bool(true), param_at.clone()),
+            };
+            let (ty, nullable) = self.convert(
+                &schema,
+                &schema_at,
+                NameHint::Words(vec![id.clone(), name.clone()]),
+            )?;
+            let param_examples = self.example_objects(&param, &param_at)?;
+            parameters.push(Parameter {
+                examples: param_examples,
+                idempotency_key: false,
+                name,
+                rust_name: String::new(),
+                location,
+                required: location == ParamLocation::Path
+                    || param
+                        .get("required")
+                        .and_then(Value::as_bool)
+                        .unwrap_or(false),
+                ty: wrap_nullable(ty, nullable),
+                schema: self.contract_schema(&schema, &schema_at)?,
+                docs: param
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(|s| s.trim().to_string()),
+            });
+        }
+        parameters.sort_by_key(|p| p.location);
+        mark_idempotency_key(&mut parameters);
+
+        let mut examples = Vec::new();
+        let request_body = match op_map.get("requestBody") {
+            Some(body) => {
+                let (body, body_at) = self.doc.deref(body, &child(at, "requestBody"))?;
+                let body_map = body.as_object().cloned().unwrap_or_default();
+                match self.media(
+                    &body_map,
+                    &body_at,
+                    NameHint::Words(vec![id.clone(), "Request".into()]),
+                )? {
+                    Some(media) => {
+                        examples.extend(media.examples.into_iter().map(|example| MessageExample {
+                            part: MessagePart::Request,
+                            example,
+                        }));
+                        Some(RequestBody {
+                            required: body_map
+                                .get("required")
+                                .and_then(Value::as_bool)
+                                .unwrap_or(false),
+                            content_type: media.content_type,
+                            ty: media.ty,
+                            schema: media.schema,
+                            docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
+                        })
+                    }
+                    None => None,
+                }
+            }
+            None => None,
+        };
+
+        let mut responses = Vec::new();
+        if let Some(all) = op_map.get("responses").and_then(Value::as_object) {
+            for (key, response) in all {
+                let response_at = child(&child(at, "responses"), key);
+                let status = parse_status(key).ok_or_else(|| {
+                    spec_error(
+                        self.doc,
+                        &response_at,
+                        format!(
+                            "'{key}' is not a status code, a status class like 2XX, or default"
+                        ),
+                    )
+                })?;
+                let (response, response_at) = self.doc.deref(response, &response_at)?;
+                let response_map = response.as_object().cloned().unwrap_or_default();
+                let mut hint_words = words.clone();
+                hint_words.push(naming::status_word(status));
+                hint_words.push("Body".into());
+                let body =
+                    match self.media(&response_map, &response_at, NameHint::Words(hint_words))? {
+                        Some(media) => {
+                            examples.extend(media.examples.into_iter().map(|example| {
+                                MessageExample {
+                                    part: MessagePart::Response(status),
+                                    example,
+                                }
+                            }));
+                            Some(ResponseBody {
+                                content_type: media.content_type,
+                                ty: media.ty,
+                                schema: media.schema,
+                            })
+                        }
+                        None => None,
+                    };
+                responses.push(Response {
+                    status,
+                    variant: String::new(),
+                    docs: string_at(&response_map, "description").map(|s| s.trim().to_string()),
+                    body,
+                });
+            }
+        }
+
+        let security = match op_map.get("security") {
+            Some(value) => self.security_requirements(Some(value), &child(at, "security"))?,
+            None => default_security.to_vec(),
+        };
+        let _ = item;
+        Ok(Operation {
+            id,
+            fn_name: String::new(),
+            type_prefix: String::new(),
+            method,
+            path: path.to_string(),
+            pointer: at.to_string(),
+            tags: op_map
+                .get("tags")
+                .and_then(Value::as_array)
+                .map(|tags| {
+                    tags.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_string)
+                        .collect()
+                })
+                .unwrap_or_default(),
+            docs: operation_docs(op_map),
+            parameters,
+            request_body,
+            responses,
+            security,
+            deprecated: op_map
+                .get("deprecated")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+            examples,
+        })
+    }
+
+    /// The `example` and `examples` (Example Objects, possibly `$ref`s) of a media type or
+    /// parameter at `at`.
+    fn example_objects(&self, owner: &Value, at: &str) -> Result<Vec<Example>> {
+        let mut examples = Vec::new();
+        if let Some(value) = owner.get("example") {
+            examples.push(Example {
+                pointer: child(at, "example"),
+                value: value.clone(),
+            });
+        }
+        if let Some(named) = owner.get("examples").and_then(Value::as_object) {
+            for (name, example) in named {
+                let example_at = child(&child(at, "examples"), name);
+                let (example, example_at) = self.doc.deref(example, &example_at)?;
+                if let Some(value) = example.get("value") {
+                    examples.push(Example {
+                        pointer: child(&example_at, "value"),
+                        value: value.clone(),
+                    });
+                }
+            }
+        }
+        Ok(examples)
+    }
+
+    /// The JSON media type of a request body or response, converted.
+    fn media(
+        &mut self,
+        owner: &Map<String, Value>,
+        owner_at: &str,
+        hint: NameHint,
+    ) -> Result<Option<Media>> {
+        let Some(content) = owner.get("content").and_then(Value::as_object) else {
+            return Ok(None);
+        };
+        let chosen = content
+            .iter()
+            .find(|(media, _)| is_json_media(media))
+            .or_else(|| content.iter().next());
+        let Some((content_type, media)) = chosen else {
+            return Ok(None);
+        };
+        let media_at = child(&child(owner_at, "content"), content_type);
+        let schema = media.get("schema").cloned().unwrap_or(Value::Bool(true));
+        let schema_at = child(&media_at, "schema");
+        let (ty, nullable) = if is_json_media(content_type) {
+            self.convert(&schema, &schema_at, hint)?
+        } else {
+            (TypeRef::Any, false)
+        };
+        let examples = self.example_objects(media, &media_at)?;
+        Ok(Some(Media {
+            content_type: content_type.clone(),
+            ty: wrap_nullable(ty, nullable),
+            schema: self.contract_schema(&schema, &schema_at)?,
+            examples,
+        }))
+    }
+}
+
+struct Media {
+    content_type: String,
+    ty: TypeRef,
+    schema: Value,
+    examples: Vec<Example>,
+}
+
+/// Marks the header that carries the idempotency key: the first header named
+/// `Idempotency-Key` or `X-Idempotency-Key` (in any case).
+fn mark_idempotency_key(parameters: &mut [Parameter]) {
+    if let Some(header) = parameters.iter_mut().find(|p| {
+        p.location == ParamLocation::Header
+            && matches!(
+                p.name.to_ascii_lowercase().as_str(),
+                "x-idempotency-key" | "idempotency-key"
+            )
+    }) {
+        header.idempotency_key = true;
+    }
+}
+
+fn is_json_media(media: &str) -> bool {
+    let essence = media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
+}
+
+fn parse_status(key: &str) -> Option<StatusSpec> {
+    if key == "default" {
+        return Some(StatusSpec::Default);
+    }
+    let upper = key.to_ascii_uppercase();
+    if let Some(class) = upper.strip_suffix("XX")
+        && class.len() == 1
+    {
+        let class: u8 = class.parse().ok()?;
+        return (1..=5).contains(&class).then_some(StatusSpec::Range(class));
+    }
+    let code: u16 = key.parse().ok()?;
+    (100..=599)
+        .contains(&code)
+        .then_some(StatusSpec::Code(code))
+}
+
+fn derived_operation_id(method: Method, path: &str) -> String {
+    format!("{}_{}", method.key(), path_words(path, false))
+}
+
+/// The segments of a path joined by `_`, parameters without braces (or, with `mark_params`,
+/// as `by_<name>`, so that `/a/{id}` and `/a/id` differ).
+fn path_words(path: &str, mark_params: bool) -> String {
+    path.split('/')
+        .filter(|segment| !segment.is_empty())
+        .map(
+            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
+                Some(param) if mark_params => format!("by_{param}"),
+                Some(param) => param.to_string(),
+                None => segment.to_string(),
+            },
+        )
+        .collect::<Vec<_>>()
+        .join("_")
+}
+
+/// Makes operation ids unique as Rust names: operations whose ids are equal (a duplicate
+/// `operationId`) or become the same function name (`listRules`, `list_rules`) each get their
+/// method, and where the method does not tell them apart their path, appended, so the generated
+/// names say where they came from. Returns a warning for each renamed operation.
+fn disambiguate_operation_ids(operations: &mut [Operation]) -> Vec<(String, String)> {
+    let mut groups: IndexMap<String, Vec<usize>> = IndexMap::new();
+    for (index, op) in operations.iter().enumerate() {
+        groups
+            .entry(naming::snake(&op.id, "operation"))
+            .or_default()
+            .push(index);
+    }
+    let mut warnings = Vec::new();
+    for members in groups.values().filter(|members| members.len() > 1) {
+        let methods: HashSet<Method> = members.iter().map(|&i| operations[i].method).collect();
+        let by_method_alone = methods.len() == members.len();
+        let same_id = members
+            .iter()
+            .all(|&i| operations[i].id == operations[members[0]].id);
+        let others: Vec<String> = members
+            .iter()
+            .map(|&i| format!("{} {}", operations[i].method.as_http(), operations[i].path))
+            .collect();
+        for &i in members {
+            let op = &mut operations[i];
+            let written = op.id.clone();
+            op.id = if by_method_alone {
+                format!("{written}_{}", op.method.key())
+            } else if written == derived_operation_id(op.method, &op.path) {
+                // Derived from method and path already: tell `{id}` from a literal `id`.
+                format!("{}_{}", op.method.key(), path_words(&op.path, true))
+            } else {
+                format!(
+                    "{written}_{}_{}",
+                    op.method.key(),
+                    path_words(&op.path, false)
+                )
+            };
+            let why = if written == derived_operation_id(op.method, &op.path) {
+                format!(
+                    "{} operations without an operationId derive the same name '{written}'",
+                    members.len()
+                )
+            } else if same_id {
+                format!(
+                    "operationId '{written}' is used by {} operations",
+                    members.len()
+                )
+            } else {
+                format!("operationId '{written}' makes the same Rust name as another operation's")
+            };
+            warnings.push((
+                op.pointer.clone(),
+                format!(
+                    "{why} ({}); this one is generated as '{}'",
+                    others.join(", "),
+                    op.id
+                ),
+            ));
+        }
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_parse_codes_classes_and_default() {
+        assert_eq!(parse_status("201"), Some(StatusSpec::Code(201)));
+        assert_eq!(parse_status("2XX"), Some(StatusSpec::Range(2)));
+        assert_eq!(parse_status("default"), Some(StatusSpec::Default));
+        assert_eq!(parse_status("20"), None);
+        assert_eq!(parse_status("9XX"), None);
+    }
+
+    #[test]
+    fn operation_ids_are_derived_when_absent() {
+        assert_eq!(
+            derived_operation_id(Method::Get, "/pets/{petId}"),
+            "get_pets_petId"
+        );
+    }
+}

@@ -1,0 +1,114 @@
+//! `components/securitySchemes` and the `security` requirements of the document and its
+//! operations: every scheme a requirement names must be declared.
+
+use serde_json::Value;
+
+use super::state::{Builder, as_object, child, spec_error, string_at};
+use crate::error::Result;
+use crate::ir::{ParamLocation, SecurityKind, SecurityScheme};
+
+impl Builder<'_> {
+    /// The scheme names of a `security` list at `at`, each of which must be declared under
+    /// `components/securitySchemes` (a requirement naming an undeclared one could never be
+    /// checked, and would quietly leave the operation open).
+    pub(super) fn security_requirements(
+        &self,
+        value: Option<&Value>,
+        at: &str,
+    ) -> Result<Vec<Vec<String>>> {
+        let requirements = security_requirements(value);
+        let declared = self
+            .doc
+            .pointer("#/components/securitySchemes")
+            .and_then(as_object);
+        // Indices of the document's own list (entries that are not objects are skipped
+        // above, so the requirements' own positions could point elsewhere).
+        let entries = value.and_then(Value::as_array).into_iter().flatten();
+        for (index, requirement) in entries.enumerate() {
+            let Some(requirement) = requirement.as_object() else {
+                continue;
+            };
+            for name in requirement.keys() {
+                if !declared.is_some_and(|schemes| schemes.contains_key(name)) {
+                    return Err(spec_error(
+                        self.doc,
+                        &child(&child(at, &index.to_string()), name),
+                        format!(
+                            "security names the scheme '{name}', which components/securitySchemes does not declare"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(requirements)
+    }
+
+    pub(super) fn security_schemes(&self) -> Result<Vec<SecurityScheme>> {
+        let mut out = Vec::new();
+        let Some(schemes) = self
+            .doc
+            .pointer("#/components/securitySchemes")
+            .and_then(as_object)
+        else {
+            return Ok(out);
+        };
+        for (key, scheme) in schemes {
+            let at = child("#/components/securitySchemes", key);
+            let (scheme, _) = self.doc.deref(scheme, &at)?;
+            let scheme = scheme.as_object().cloned().unwrap_or_default();
+            let kind = match (
+                string_at(&scheme, "type"),
+                string_at(&scheme, "scheme").map(str::to_ascii_lowercase),
+            ) {
+                (Some("apiKey"), _) => {
+                    let name = string_at(&scheme, "name").ok_or_else(|| {
+                        spec_error(self.doc, &at, "apiKey security scheme without a name")
+                    })?;
+                    let location = match string_at(&scheme, "in") {
+                        Some("header") => ParamLocation::Header,
+                        Some("query") => ParamLocation::Query,
+                        Some("cookie") => ParamLocation::Cookie,
+                        other => {
+                            return Err(spec_error(
+                                self.doc,
+                                &at,
+                                format!(
+                                    "apiKey security scheme 'in' must be header, query or cookie, not {other:?}"
+                                ),
+                            ));
+                        }
+                    };
+                    SecurityKind::ApiKey {
+                        name: name.to_string(),
+                        location,
+                    }
+                }
+                (Some("http"), Some(s)) if s == "bearer" => SecurityKind::Bearer,
+                (Some("http"), Some(s)) if s == "basic" => SecurityKind::Basic,
+                (Some(other), _) => SecurityKind::Other(other.to_string()),
+                (None, _) => {
+                    return Err(spec_error(self.doc, &at, "security scheme without a type"));
+                }
+            };
+            out.push(SecurityScheme {
+                key: key.clone(),
+                rust_name: String::new(),
+                kind,
+                docs: string_at(&scheme, "description").map(|s| s.trim().to_string()),
+            });
+        }
+        Ok(out)
+    }
+}
+
+fn security_requirements(value: Option<&Value>) -> Vec<Vec<String>> {
+    value
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_object)
+                .map(|requirement| requirement.keys().cloned().collect())
+                .collect()
+        })
+        .unwrap_or_default()
+}

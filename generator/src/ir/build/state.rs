@@ -1,0 +1,179 @@
+//! What the build keeps while it walks the document, and the small helpers every job of the
+//! build shares: pointers, errors, warnings, nullability.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::ir::naming::Slot;
+use crate::ir::{SchemaExample, TypeRef, Warning};
+use crate::load::{Document, escape_segment};
+
+pub(super) const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
+
+/// One build of the IR: the document, and what has been found in it so far.
+pub(super) struct Builder<'a> {
+    pub(super) doc: &'a Document,
+    pub(super) overrides: HashMap<String, String>,
+    /// Types to declare, keyed by the JSON pointer of the schema they come from.
+    pub(super) slots: IndexMap<String, Slot>,
+    /// Pointers being inlined into a contract schema, to turn a ref cycle into an error.
+    pub(super) inlining: HashSet<String>,
+    /// Examples found on inline and nested schemas.
+    pub(super) inline_examples: Vec<SchemaExample>,
+    /// Choices made where the document is ambiguous, in the order met.
+    pub(super) warnings: Vec<Warning>,
+    /// Component pointers whose type is declared under another pointer (see `component`).
+    pub(super) redirects: HashMap<String, String>,
+}
+
+impl<'a> Builder<'a> {
+    /// A builder for `doc`, with the caller's type overrides (keyed as
+    /// [`super::BuildOptions::type_overrides`]).
+    pub(super) fn new(doc: &'a Document, type_overrides: &BTreeMap<String, String>) -> Builder<'a> {
+        Builder {
+            doc,
+            overrides: type_overrides
+                .iter()
+                .map(|(key, ty)| (override_pointer(key), ty.clone()))
+                .collect(),
+            slots: IndexMap::new(),
+            inlining: HashSet::new(),
+            inline_examples: Vec::new(),
+            warnings: Vec::new(),
+            redirects: HashMap::new(),
+        }
+    }
+
+    /// Records a warning about the place at `pointer` (once per place and message).
+    pub(super) fn warn(&mut self, pointer: &str, message: impl Into<String>) {
+        let message = message.into();
+        if self
+            .warnings
+            .iter()
+            .any(|w| w.pointer == pointer && w.message == message)
+        {
+            return;
+        }
+        self.warnings.push(Warning {
+            pointer: pointer.to_string(),
+            location: self.doc.location(pointer),
+            message,
+        });
+    }
+}
+
+/// Every type override must be a Rust type.
+pub(super) fn check_type_overrides(type_overrides: &BTreeMap<String, String>) -> Result<()> {
+    for (key, ty) in type_overrides {
+        if let Err(err) = syn::parse_str::<syn::Type>(ty) {
+            return Err(Error::Option {
+                option: format!("type override {key}={ty}"),
+                message: format!("type override `{ty}` is not a Rust type: {err}"),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn override_pointer(key: &str) -> String {
+    if key.starts_with("#/") {
+        return key.to_string();
+    }
+    match key.split_once('.') {
+        Some((component, property)) => format!(
+            "{COMPONENT_SCHEMAS}{}/properties/{}",
+            escape_segment(component),
+            escape_segment(property)
+        ),
+        None => format!("{COMPONENT_SCHEMAS}{}", escape_segment(key)),
+    }
+}
+
+pub(super) fn spec_error(doc: &Document, pointer: &str, message: impl Into<String>) -> Error {
+    Error::Spec {
+        pointer: pointer.to_string(),
+        location: doc.location(pointer),
+        message: message.into(),
+    }
+}
+
+pub(super) fn unsupported(
+    doc: &Document,
+    pointer: &str,
+    construct: &str,
+    message: impl Into<String>,
+) -> Error {
+    Error::Unsupported {
+        pointer: pointer.to_string(),
+        location: doc.location(pointer),
+        construct: construct.to_string(),
+        message: message.into(),
+    }
+}
+
+pub(super) fn child(at: &str, segment: &str) -> String {
+    format!("{at}/{}", escape_segment(segment))
+}
+
+pub(super) fn as_object(value: &Value) -> Option<&Map<String, Value>> {
+    value.as_object()
+}
+
+pub(super) fn string_at<'v>(map: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
+    map.get(key).and_then(Value::as_str)
+}
+
+/// A converted schema: its type, and whether it also admits null.
+pub(super) type Converted = (TypeRef, bool);
+
+pub(super) fn wrap_nullable(ty: TypeRef, nullable: bool) -> TypeRef {
+    if nullable && !matches!(ty, TypeRef::Any | TypeRef::Nullable(_)) {
+        TypeRef::Nullable(Box::new(ty))
+    } else {
+        ty
+    }
+}
+
+/// The component a `$ref` points at or into, and the pointer segments below it
+/// (`#/components/schemas/A/definitions/b` → `A`, `[definitions, b]`).
+pub(crate) fn component_target(reference: &str) -> Option<(String, Vec<String>)> {
+    let segments = crate::load::decode_pointer(reference)?;
+    match segments.as_slice() {
+        [components, schemas, name, rest @ ..]
+            if components == "components" && schemas == "schemas" =>
+        {
+            Some((name.clone(), rest.to_vec()))
+        }
+        _ => None,
+    }
+}
+
+/// The component name when a `$ref` points at `#/components/schemas/<name>` (in any
+/// spelling: `~1` escapes and percent-encoding are decoded).
+pub(crate) fn component_name(reference: &str) -> Option<String> {
+    let segments = crate::load::decode_pointer(reference)?;
+    match segments.as_slice() {
+        [components, schemas, name] if components == "components" && schemas == "schemas" => {
+            Some(name.clone())
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_accept_component_property_and_pointer_keys() {
+        assert_eq!(
+            override_pointer("Amount.value"),
+            "#/components/schemas/Amount/properties/value"
+        );
+        assert_eq!(override_pointer("Amount"), "#/components/schemas/Amount");
+        assert_eq!(override_pointer("#/x/y"), "#/x/y");
+    }
+}

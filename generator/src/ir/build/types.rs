@@ -1,0 +1,380 @@
+//! Schemas to types: every component schema declared once under its own pointer, every other
+//! schema converted where it is met, and a slot reserved for each type that needs a name
+//! (named afterwards by [`crate::ir::naming`]). Objects, unions and `allOf` have files of their
+//! own (`objects.rs`, `unions.rs`, `all_of.rs`).
+
+use serde_json::{Map, Value};
+
+use super::objects::ObjectShape;
+use super::state::{
+    Builder, COMPONENT_SCHEMAS, Converted, child, component_name, spec_error, string_at,
+    wrap_nullable,
+};
+use crate::error::Result;
+use crate::ir::naming::{self, NameHint, Slot};
+use crate::ir::schema::{docs_of, is_null_schema, scalar_for, string_enum, types_of};
+use crate::ir::{
+    Api, EnumDef, EnumVariant, Example, JsonKind, SchemaExample, TypeDef, TypeKind, TypeRef,
+};
+
+impl Builder<'_> {
+    /// Declares the type of a component schema (once) and returns a reference to it.
+    pub(super) fn component(&mut self, name: &str) -> Result<TypeRef> {
+        let at = child("#/components/schemas", name);
+        if self.slots.contains_key(&at) || self.redirects.contains_key(&at) {
+            return Ok(TypeRef::Pointer(at));
+        }
+        let schema = self
+            .doc
+            .pointer(&at)
+            .cloned()
+            .ok_or_else(|| spec_error(self.doc, &at, "component schema does not exist"))?;
+        if schema.get("$ref").is_some() {
+            // `A: {$ref: A}` or `A: {$ref: B}, B: {$ref: A}` never reaches a definition.
+            self.doc.deref(&schema, &at)?;
+        }
+        let hint = NameHint::Component(name.to_string());
+        let map = schema.as_object().cloned().unwrap_or_default();
+        let examples = schema_examples(&map, &at);
+        // Reserve the slot first so that a schema referring to itself finds it.
+        self.reserve(&at, hint.clone(), docs_of(&map), Some(name.to_string()));
+        let (ty, _nullable) = self.convert_body(&schema, &at, &hint)?;
+        if let TypeRef::Pointer(inner) = &ty
+            && inner.starts_with(&format!("{at}/"))
+            && self.slots.get(inner).is_some_and(|slot| slot.hint == hint)
+        {
+            // The component only wraps an inline schema (`oneOf: [{…}, {type: null}]`, a
+            // one-part `oneOf`): it is that schema's type, under the component's name.
+            let wrapper = self.slots.shift_remove(&at);
+            if let Some(slot) = self.slots.get_mut(inner) {
+                slot.def.component = Some(name.to_string());
+                slot.def.examples = examples;
+                if slot.def.docs.is_none() {
+                    slot.def.docs = wrapper.and_then(|w| w.def.docs);
+                }
+            }
+            self.redirects.insert(at.clone(), inner.clone());
+            return Ok(TypeRef::Pointer(at));
+        }
+        let kind = match ty {
+            TypeRef::Pointer(ref pointer) if pointer == &at => None,
+            TypeRef::Scalar(_) | TypeRef::Custom(_) => Some(TypeKind::Newtype(ty)),
+            other => Some(TypeKind::Alias(other)),
+        };
+        if let Some(slot) = self.slots.get_mut(&at) {
+            if let Some(kind) = kind {
+                slot.def.kind = kind;
+            }
+            slot.def.examples = examples;
+        }
+        Ok(TypeRef::Pointer(at))
+    }
+
+    pub(super) fn reserve(
+        &mut self,
+        at: &str,
+        hint: NameHint,
+        docs: Option<String>,
+        component: Option<String>,
+    ) {
+        self.slots.insert(
+            at.to_string(),
+            Slot {
+                hint,
+                def: TypeDef {
+                    name: String::new(),
+                    origin: at.to_string(),
+                    component,
+                    docs,
+                    kind: TypeKind::Alias(TypeRef::Any),
+                    examples: Vec::new(),
+                },
+            },
+        );
+    }
+
+    pub(super) fn set_kind(&mut self, at: &str, kind: TypeKind) {
+        if let Some(slot) = self.slots.get_mut(at) {
+            slot.def.kind = kind;
+        }
+    }
+
+    /// Converts a schema found at `at`, whose type (if it needs a name) is named by `hint`.
+    pub(super) fn convert(
+        &mut self,
+        schema: &Value,
+        at: &str,
+        hint: NameHint,
+    ) -> Result<Converted> {
+        if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
+            let map = schema.as_object();
+            let nullable = map.is_some_and(|m| types_of(m).1);
+            if let Some(ty) = self.overrides.get(at).cloned() {
+                return Ok((TypeRef::Custom(ty), nullable));
+            }
+            return self
+                .convert_ref(reference, at)
+                .map(|(ty, n)| (ty, n || nullable));
+        }
+        self.convert_body(schema, at, &hint)
+    }
+
+    pub(super) fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
+        if let Some(name) = component_name(reference) {
+            let target = self.doc.pointer(reference).cloned().unwrap_or(Value::Null);
+            let nullable = target.as_object().is_some_and(admits_null);
+            return Ok((self.component(&name)?, nullable));
+        }
+        let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
+            spec_error(self.doc, at, format!("$ref '{reference}' does not exist"))
+        })?;
+        let hint = naming::hint_from_pointer(reference);
+        if !self.inlining.insert(reference.to_string()) {
+            // Recursion through a schema outside components/schemas: its struct, enum or
+            // union was declared before its members were read, so it can be named; an array
+            // or map that contains itself has no type to name and is kept as JSON.
+            if self.slots.contains_key(reference) {
+                return Ok((TypeRef::Pointer(reference.to_string()), false));
+            }
+            self.warn(
+                at,
+                format!("'{reference}' contains itself without an object in between; kept as JSON"),
+            );
+            return Ok((TypeRef::Any, false));
+        }
+        let result = self.convert(&target, reference, hint);
+        self.inlining.remove(reference);
+        result
+    }
+
+    /// Converts a schema that is not a bare `$ref`.
+    pub(super) fn convert_body(
+        &mut self,
+        schema: &Value,
+        at: &str,
+        hint: &NameHint,
+    ) -> Result<Converted> {
+        let converted = self.convert_shape(schema, at, hint)?;
+        // Examples written on an inline or nested schema (a component's own are on its type).
+        if let Some(map) = schema.as_object()
+            && !(at.starts_with(COMPONENT_SCHEMAS) && component_name(at).is_some())
+            && (map.contains_key("examples") || map.contains_key("example"))
+            && !self
+                .inline_examples
+                .iter()
+                .any(|e| e.example.pointer.starts_with(&format!("{at}/example")))
+        {
+            let contract = self.contract_schema(schema, at)?;
+            let ty = wrap_nullable(converted.0.clone(), converted.1);
+            for example in schema_examples(map, at) {
+                self.inline_examples.push(SchemaExample {
+                    example,
+                    schema: contract.clone(),
+                    ty: ty.clone(),
+                });
+            }
+        }
+        Ok(converted)
+    }
+
+    /// Converts a schema that is not a bare `$ref`, examples aside.
+    pub(super) fn convert_shape(
+        &mut self,
+        schema: &Value,
+        at: &str,
+        hint: &NameHint,
+    ) -> Result<Converted> {
+        let Some(map) = schema.as_object() else {
+            return Ok((TypeRef::Any, false));
+        };
+        let (types, mut nullable) = types_of(map);
+        if let Some(ty) = self.overrides.get(at).cloned() {
+            return Ok((TypeRef::Custom(ty), nullable));
+        }
+        if let Some(ty) = string_at(map, "x-rust-type") {
+            if let Err(err) = syn::parse_str::<syn::Type>(ty) {
+                let at = child(at, "x-rust-type");
+                return Err(spec_error(
+                    self.doc,
+                    &at,
+                    format!("x-rust-type `{ty}` is not a Rust type: {err}"),
+                ));
+            }
+            return Ok((TypeRef::Custom(ty.to_string()), nullable));
+        }
+        if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
+            let (ty, n) = self.convert_ref(reference, at)?;
+            return Ok((ty, n || nullable));
+        }
+
+        if map.contains_key("allOf") {
+            return self.all_of(map, at, hint, nullable);
+        }
+
+        // A nullable anyOf/oneOf: [X, {type: null}] is X, nullable.
+        for key in ["oneOf", "anyOf"] {
+            if let Some(branches) = map.get(key).and_then(Value::as_array) {
+                let (nulls, rest): (Vec<_>, Vec<_>) = branches
+                    .iter()
+                    .enumerate()
+                    .partition(|(_, branch)| is_null_schema(branch));
+                if !nulls.is_empty() {
+                    nullable = true;
+                }
+                let has_shape = map.contains_key("properties") || map.contains_key("discriminator");
+                if rest.len() == 1 && !has_shape {
+                    let (index, only) = rest[0];
+                    let (ty, n) = self.convert(
+                        only,
+                        &child(&child(at, key), &index.to_string()),
+                        hint.clone(),
+                    )?;
+                    return Ok((ty, n || nullable));
+                }
+                if !rest.is_empty() {
+                    let (ty, n) = self.union(map, at, hint)?;
+                    return Ok((ty, n || nullable));
+                }
+            }
+        }
+
+        if let Some((values, extensible)) = string_enum(map)
+            && types.iter().all(|t| t == "string")
+        {
+            if !self.slots.contains_key(at) {
+                self.reserve(at, hint.clone(), docs_of(map), None);
+            }
+            let variants = values
+                .into_iter()
+                .map(|wire| EnumVariant {
+                    rust_name: String::new(),
+                    wire,
+                })
+                .collect();
+            self.set_kind(
+                at,
+                TypeKind::Enum(EnumDef {
+                    variants,
+                    extensible,
+                    catch_all: String::new(),
+                }),
+            );
+            return Ok((TypeRef::Pointer(at.to_string()), nullable));
+        }
+
+        let is_object = types.iter().any(|t| t == "object")
+            || (types.is_empty()
+                && (map.contains_key("properties") || map.contains_key("additionalProperties")));
+        if types.len() > 1 {
+            return Ok((TypeRef::Any, nullable));
+        }
+        if is_object {
+            let has_properties = map
+                .get("properties")
+                .and_then(Value::as_object)
+                .is_some_and(|p| !p.is_empty());
+            if has_properties {
+                if !self.slots.contains_key(at) {
+                    self.reserve(at, hint.clone(), docs_of(map), None);
+                }
+                let mut shape = ObjectShape::default();
+                shape.add(map, at);
+                let def = self.struct_from_shape(shape, at)?;
+                self.set_kind(at, TypeKind::Struct(def));
+                return Ok((TypeRef::Pointer(at.to_string()), nullable));
+            }
+            return match map.get("additionalProperties") {
+                Some(Value::Object(values)) if !values.is_empty() => {
+                    let (inner, inner_null) = self.convert(
+                        &Value::Object(values.clone()),
+                        &child(at, "additionalProperties"),
+                        hint.suffixed("Value"),
+                    )?;
+                    Ok((
+                        TypeRef::Map(Box::new(wrap_nullable(inner, inner_null))),
+                        nullable,
+                    ))
+                }
+                _ => Ok((TypeRef::Object, nullable)),
+            };
+        }
+        match types.first().map(String::as_str) {
+            Some("array") => {
+                let (inner, inner_null) = match map.get("items") {
+                    Some(items) => {
+                        self.convert(items, &child(at, "items"), hint.suffixed("Item"))?
+                    }
+                    None => (TypeRef::Any, false),
+                };
+                Ok((
+                    TypeRef::Array(Box::new(wrap_nullable(inner, inner_null))),
+                    nullable,
+                ))
+            }
+            Some(ty) => match scalar_for(ty, string_at(map, "format")) {
+                Some(scalar) => Ok((TypeRef::Scalar(scalar), nullable)),
+                None => Ok((TypeRef::Any, nullable)),
+            },
+            None => Ok((TypeRef::Any, nullable)),
+        }
+    }
+}
+
+/// Whether a schema admits null at its top: `type` lists it, or a `oneOf`/`anyOf` branch is
+/// null (OpenAPI 3.0's `nullable` beside a schema without `type` is loaded in that form).
+fn admits_null(map: &Map<String, Value>) -> bool {
+    types_of(map).1
+        || ["oneOf", "anyOf"].iter().any(|key| {
+            map.get(*key)
+                .and_then(Value::as_array)
+                .is_some_and(|branches| branches.iter().any(is_null_schema))
+        })
+}
+
+/// A field whose union has an alternative that accepts null (`anyOf: [{type: object,
+/// nullable: true}, {$ref: …}]`, DigitalOcean's shape) is nullable: as an optional field it
+/// must tell a null apart from an absent member, or a round trip drops `"droplet": null`.
+pub(super) fn mark_null_accepting_unions(api: &mut Api) {
+    let accepts_null: std::collections::HashSet<String> = api
+        .types
+        .iter()
+        .filter(|def| match &def.kind {
+            TypeKind::Union(union) => union.variants.iter().any(|variant| {
+                variant.facts.kinds.contains(&JsonKind::Null)
+                    || matches!(variant.ty, TypeRef::Nullable(_))
+            }),
+            _ => false,
+        })
+        .map(|def| def.name.clone())
+        .collect();
+    for def in &mut api.types {
+        if let TypeKind::Struct(object) = &mut def.kind {
+            for field in &mut object.fields {
+                if let TypeRef::Named(name) = &field.ty
+                    && accepts_null.contains(name)
+                {
+                    field.nullable = true;
+                }
+            }
+        }
+    }
+}
+
+fn schema_examples(map: &Map<String, Value>, at: &str) -> Vec<Example> {
+    let mut out = Vec::new();
+    if let Some(list) = map.get("examples").and_then(Value::as_array) {
+        for (index, value) in list.iter().enumerate() {
+            out.push(Example {
+                pointer: child(&child(at, "examples"), &index.to_string()),
+                value: value.clone(),
+            });
+        }
+    }
+    if let Some(value) = map.get("example") {
+        out.push(Example {
+            pointer: child(at, "example"),
+            value: value.clone(),
+        });
+    }
+    out
+}

@@ -1,0 +1,257 @@
+//! The operations of the API (under `paths` and `webhooks`): methods, parameters, request and
+//! response bodies, and the examples of their messages.
+
+use serde_json::Value;
+
+use super::types::{Example, TypeRef};
+
+/// HTTP methods that OpenAPI path items know.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Method {
+    /// GET
+    Get,
+    /// PUT
+    Put,
+    /// POST
+    Post,
+    /// DELETE
+    Delete,
+    /// OPTIONS
+    Options,
+    /// HEAD
+    Head,
+    /// PATCH
+    Patch,
+    /// TRACE
+    Trace,
+}
+
+impl Method {
+    /// All methods, in the order OpenAPI lists them.
+    pub const ALL: [Method; 8] = [
+        Method::Get,
+        Method::Put,
+        Method::Post,
+        Method::Delete,
+        Method::Options,
+        Method::Head,
+        Method::Patch,
+        Method::Trace,
+    ];
+
+    /// Lowercase key in a path item.
+    pub fn key(self) -> &'static str {
+        match self {
+            Method::Get => "get",
+            Method::Put => "put",
+            Method::Post => "post",
+            Method::Delete => "delete",
+            Method::Options => "options",
+            Method::Head => "head",
+            Method::Patch => "patch",
+            Method::Trace => "trace",
+        }
+    }
+
+    /// Uppercase HTTP token.
+    pub fn as_http(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Put => "PUT",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+            Method::Options => "OPTIONS",
+            Method::Head => "HEAD",
+            Method::Patch => "PATCH",
+            Method::Trace => "TRACE",
+        }
+    }
+}
+
+/// An operation under `paths`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Operation {
+    /// `operationId` as written (or derived from method and path when absent).
+    pub id: String,
+    /// Rust function name (snake_case).
+    pub fn_name: String,
+    /// Prefix for the operation's own types (PascalCase), e.g. `CreateAccount`.
+    pub type_prefix: String,
+    /// HTTP method.
+    pub method: Method,
+    /// Path template relative to the server URL, e.g. `/banking/accounts/{account_id}`.
+    pub path: String,
+    /// JSON pointer of the operation object.
+    pub pointer: String,
+    /// First tag, if any.
+    pub tags: Vec<String>,
+    /// `summary` and `description`.
+    pub docs: Option<String>,
+    /// Parameters (path-item ones merged in), path first, then query, header, cookie.
+    pub parameters: Vec<Parameter>,
+    /// Request body, if the operation declares one.
+    pub request_body: Option<RequestBody>,
+    /// Responses by status.
+    pub responses: Vec<Response>,
+    /// Security requirements: any one inner list satisfied is enough; an empty outer list
+    /// means no authentication.
+    pub security: Vec<Vec<String>>,
+    /// `deprecated: true`.
+    pub deprecated: bool,
+    /// Examples of the operation's parameters, request and responses.
+    pub examples: Vec<MessageExample>,
+}
+
+impl Operation {
+    /// The header that carries the operation's idempotency key, when it has one.
+    pub fn idempotency_header(&self) -> Option<&Parameter> {
+        self.parameters.iter().find(|p| p.idempotency_key)
+    }
+}
+
+/// A webhook: a request the API sends to a receiver its user runs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Webhook {
+    /// Name under `webhooks`.
+    pub name: String,
+    /// The operation describing the delivery. Its `path` is the `x-delivery-path` extension
+    /// when the spec gives one, otherwise `/` + name.
+    pub operation: Operation,
+}
+
+/// Where a parameter travels.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ParamLocation {
+    /// In the path template.
+    Path,
+    /// In the query string.
+    Query,
+    /// A request header.
+    Header,
+    /// A cookie.
+    Cookie,
+}
+
+impl ParamLocation {
+    /// The `in` value of the parameter object.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParamLocation::Path => "path",
+            ParamLocation::Query => "query",
+            ParamLocation::Header => "header",
+            ParamLocation::Cookie => "cookie",
+        }
+    }
+}
+
+/// A parameter of an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parameter {
+    /// Name on the wire.
+    pub name: String,
+    /// Rust identifier (snake_case).
+    pub rust_name: String,
+    /// Where it travels.
+    pub location: ParamLocation,
+    /// Whether it must be present.
+    pub required: bool,
+    /// Its Rust type.
+    pub ty: TypeRef,
+    /// Its schema as JSON Schema, for the contract.
+    pub schema: Value,
+    /// Documentation.
+    pub docs: Option<String>,
+    /// Examples of the parameter's value, with their pointers.
+    pub examples: Vec<Example>,
+    /// This header carries the operation's idempotency key (`Idempotency-Key` or
+    /// `X-Idempotency-Key`, the first of them); at most one parameter of an operation has it.
+    pub idempotency_key: bool,
+}
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestBody {
+    /// Whether a body must be sent.
+    pub required: bool,
+    /// Media type, e.g. `application/json`.
+    pub content_type: String,
+    /// Rust type of the body.
+    pub ty: TypeRef,
+    /// JSON Schema of the body, for the contract.
+    pub schema: Value,
+    /// Documentation.
+    pub docs: Option<String>,
+}
+
+/// Which statuses a response covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum StatusSpec {
+    /// One status code, e.g. 201.
+    Code(u16),
+    /// A class, e.g. `2XX` is `Range(2)`.
+    Range(u8),
+    /// `default`: every status not listed.
+    Default,
+}
+
+impl StatusSpec {
+    /// Whether it covers only error statuses (4xx and 5xx; `default` may cover anything).
+    pub fn is_error(self) -> bool {
+        match self {
+            StatusSpec::Code(code) => code >= 400,
+            StatusSpec::Range(class) => class >= 4,
+            StatusSpec::Default => false,
+        }
+    }
+
+    /// The key as written in a responses object.
+    pub fn key(self) -> String {
+        match self {
+            StatusSpec::Code(code) => code.to_string(),
+            StatusSpec::Range(class) => format!("{class}XX"),
+            StatusSpec::Default => "default".to_string(),
+        }
+    }
+}
+
+/// One documented response of an operation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    /// The status or statuses it covers.
+    pub status: StatusSpec,
+    /// Rust variant name in the operation's response enum, e.g. `Created`.
+    pub variant: String,
+    /// The response description.
+    pub docs: Option<String>,
+    /// The JSON body, if the response has one.
+    pub body: Option<ResponseBody>,
+}
+
+/// A response body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseBody {
+    /// Media type.
+    pub content_type: String,
+    /// Rust type.
+    pub ty: TypeRef,
+    /// JSON Schema, for the contract.
+    pub schema: Value,
+}
+
+/// Which message of an operation an example belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MessagePart {
+    /// The request body.
+    Request,
+    /// The body of a response with this status.
+    Response(StatusSpec),
+}
+
+/// An example of an operation's request or response body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MessageExample {
+    /// Which body it illustrates.
+    pub part: MessagePart,
+    /// The example and its pointer.
+    pub example: Example,
+}

@@ -1,0 +1,259 @@
+//! The types the generated crate declares ([`TypeDef`]) and every use of one ([`TypeRef`]):
+//! structs, enums, unions, newtypes and aliases, with the facts the emitters read about them.
+
+use serde_json::Value;
+
+/// A type the generated crate declares.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TypeDef {
+    /// Rust identifier of the type (PascalCase, unique in the crate).
+    pub name: String,
+    /// JSON pointer of the schema this type was made from.
+    pub origin: String,
+    /// Component name when the type is a component schema.
+    pub component: Option<String>,
+    /// Documentation from `title` / `description`.
+    pub docs: Option<String>,
+    /// What kind of type it is.
+    pub kind: TypeKind,
+    /// Examples given for the schema, with their JSON pointers in the document.
+    pub examples: Vec<Example>,
+}
+
+/// The shape of a named type.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TypeKind {
+    /// An object with known properties.
+    Struct(StructDef),
+    /// A string enumeration; unknown values are kept in a catch-all variant.
+    Enum(EnumDef),
+    /// `oneOf` / `anyOf`: one of several shapes.
+    Union(UnionDef),
+    /// A distinct type wrapping another (a scalar component schema).
+    Newtype(TypeRef),
+    /// Another name for a type (a container component schema).
+    Alias(TypeRef),
+}
+
+/// An object type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StructDef {
+    /// Declared properties, in document order.
+    pub fields: Vec<Field>,
+    /// What happens to properties that are not declared.
+    pub additional: Additional,
+    /// Rust name of the field that keeps undeclared properties (unique in the struct).
+    pub additional_name: String,
+}
+
+/// Treatment of undeclared properties of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Additional {
+    /// `additionalProperties: false`: nothing to keep.
+    Forbidden,
+    /// Unknown properties are kept as JSON so that a round trip loses nothing.
+    Any,
+    /// `additionalProperties: <schema>`: kept as a typed map.
+    Typed(TypeRef),
+}
+
+/// One property of an object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Field {
+    /// Rust identifier (snake_case, keyword-safe, unique in the struct).
+    pub rust_name: String,
+    /// Property name on the wire.
+    pub wire_name: String,
+    /// Type of a present, non-null value.
+    pub ty: TypeRef,
+    /// Listed in `required`.
+    pub required: bool,
+    /// The schema admits `null`.
+    pub nullable: bool,
+    /// Documentation from the property schema.
+    pub docs: Option<String>,
+    /// `default` of the property schema.
+    pub default: Option<Value>,
+    /// The type contains the struct itself without an indirection, so the field holds a
+    /// `Box` (set after naming, for the whole API at once).
+    pub boxed: bool,
+}
+
+/// A string enumeration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumDef {
+    /// Known values, in document order.
+    pub variants: Vec<EnumVariant>,
+    /// The spec says the list is incomplete (`x-extensible-enum`), rather than closed (`enum`).
+    /// Both kinds of Rust enum accept unknown values; the flag feeds documentation and the
+    /// validator's strict mode.
+    pub extensible: bool,
+    /// Rust name of the variant that keeps a value the spec does not list.
+    pub catch_all: String,
+}
+
+/// One known value of a string enumeration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EnumVariant {
+    /// Rust identifier (PascalCase, unique in the enum).
+    pub rust_name: String,
+    /// The value on the wire.
+    pub wire: String,
+}
+
+/// `oneOf` / `anyOf`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionDef {
+    /// The alternatives, in document order.
+    pub variants: Vec<UnionVariant>,
+    /// Set when the spec names a discriminator property.
+    pub discriminator: Option<Discriminator>,
+    /// Rust name of the variant that keeps, as JSON, a value no alternative accepts.
+    pub catch_all: String,
+    /// `oneOf` (a valid value matches exactly one alternative) rather than `anyOf`.
+    pub exclusive: bool,
+}
+
+/// One alternative of a union.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UnionVariant {
+    /// Rust identifier of the variant.
+    pub rust_name: String,
+    /// Its payload type.
+    pub ty: TypeRef,
+    /// What a value must look like to be this alternative, read from its schema once; the
+    /// generated deserializer chooses by these facts, not by serde's first success.
+    pub facts: VariantFacts,
+    /// The alternative's schema as JSON Schema with refs to components (the generated
+    /// round-trip tests check that a value landing here satisfies it).
+    pub schema: Value,
+    /// The payload contains the union itself without an indirection, so the variant holds a
+    /// `Box` (set after naming, for the whole API at once).
+    pub boxed: bool,
+}
+
+/// The facts that tell the alternatives of a union apart.
+///
+/// A lenient alternative (an open object, an enum with a catch-all) accepts nearly any value,
+/// so "the first alternative that deserializes" is usually the wrong one. These facts rule
+/// alternatives out (wrong JSON type, a required member missing, a tag with another value, a
+/// member a closed object does not declare) and rank the rest (tags matched, members declared).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VariantFacts {
+    /// JSON types the alternative accepts; empty when it accepts any.
+    pub kinds: Vec<JsonKind>,
+    /// Members an object must have.
+    pub required: Vec<String>,
+    /// Members whose value is fixed by a `const` or a closed `enum` (implicit tags), with the
+    /// values allowed, in document order.
+    pub tags: Vec<(String, Vec<Value>)>,
+    /// Members the object declares.
+    pub declared: Vec<String>,
+    /// `additionalProperties: false`: a member not in `declared` rules the alternative out.
+    pub closed: bool,
+    /// For a scalar alternative with a closed `enum` or `const`: the values allowed.
+    pub values: Option<Vec<Value>>,
+}
+
+/// A JSON value's type, as JSON Schema's `type` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum JsonKind {
+    /// `null`
+    Null,
+    /// `boolean`
+    Boolean,
+    /// `integer`: a number without a fractional part.
+    Integer,
+    /// `number` (integers included).
+    Number,
+    /// `string`
+    String,
+    /// `array`
+    Array,
+    /// `object`
+    Object,
+}
+
+impl JsonKind {
+    /// The kind for a JSON Schema `type` name.
+    pub fn from_name(name: &str) -> Option<JsonKind> {
+        Some(match name {
+            "null" => JsonKind::Null,
+            "boolean" => JsonKind::Boolean,
+            "integer" => JsonKind::Integer,
+            "number" => JsonKind::Number,
+            "string" => JsonKind::String,
+            "array" => JsonKind::Array,
+            "object" => JsonKind::Object,
+            _ => return None,
+        })
+    }
+}
+
+/// A discriminator: which property selects the alternative, and the values for each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Discriminator {
+    /// Wire name of the property.
+    pub property: String,
+    /// Discriminator value to index into [`UnionDef::variants`], in document order.
+    pub mapping: Vec<(String, usize)>,
+}
+
+/// A use of a type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TypeRef {
+    /// A type declared in [`super::Api::types`], by Rust name.
+    Named(String),
+    /// A type that will be declared but has no name yet, by the JSON pointer of its schema.
+    /// Only the builder makes these; the naming pass replaces each with [`TypeRef::Named`],
+    /// so an [`super::Api`] the emitters read has none.
+    Pointer(String),
+    /// A scalar.
+    Scalar(Scalar),
+    /// `type: array`.
+    Array(Box<TypeRef>),
+    /// An object used as a dictionary (`additionalProperties` only).
+    Map(Box<TypeRef>),
+    /// A JSON object whose properties are not described.
+    Object,
+    /// Anything: the schema does not constrain the value.
+    Any,
+    /// A nullable value inside a container or alias (fields track nullability themselves).
+    Nullable(Box<TypeRef>),
+    /// A Rust type chosen by the user (`x-rust-type` or [`crate::Builder::type_override`]).
+    Custom(String),
+}
+
+/// Scalar types, each a deliberate mapping of a JSON Schema type and format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scalar {
+    /// `type: string`.
+    String,
+    /// `type: boolean`.
+    Bool,
+    /// `integer`, `format: int32`.
+    I32,
+    /// `integer` (default `int64`).
+    I64,
+    /// `number`, `format: double` or `float` (f64 holds every float32 exactly).
+    F64,
+    /// `number` without a format: a decimal that keeps every digit it was given.
+    Decimal,
+    /// `string`, `format: uuid`.
+    Uuid,
+    /// `string`, `format: date-time`: kept as written, offset included.
+    DateTime,
+    /// `string`, `format: date`.
+    Date,
+    /// `string`, `format: byte`: base64 kept as written, decoded on demand.
+    Base64,
+}
+
+/// An example value and where it stands in the document.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    /// JSON pointer of the example value in the document.
+    pub pointer: String,
+    /// The example.
+    pub value: Value,
+}
