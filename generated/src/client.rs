@@ -66,15 +66,6 @@ impl ::std::error::Error for ClientError {
     }
 }
 
-/// The successful answers of `createAccount`.
-#[derive(Debug, Clone)]
-pub enum CreateAccountSuccess {
-    /// `200`
-    Ok(::serde_json::Value),
-    /// `201`
-    Created(crate::models::Account),
-}
-
 /// A client of the API.
 #[derive(Debug, Clone)]
 pub struct Client {
@@ -272,16 +263,6 @@ impl Client {
             observer: None,
         }
     }
-    fn with_credentials(
-        &self,
-        mut request: ::reqwest::RequestBuilder,
-    ) -> ::reqwest::RequestBuilder {
-        let secret = &self.credentials.public_api_key;
-        request = request.header("public-api-key", secret.expose());
-        let secret = &self.credentials.private_secret_key;
-        request = request.header("private-secret-key", secret.expose());
-        request
-    }
     /// Sends a request, retrying when `retryable` and the failure is a transport
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
@@ -356,6 +337,28 @@ impl Client {
                 None => return outcome.map_err(ClientError::Transport),
             }
         }
+    }
+}
+
+/// The successful answers of `createAccount`.
+#[derive(Debug, Clone)]
+pub enum CreateAccountSuccess {
+    /// `200`
+    Ok(::serde_json::Value),
+    /// `201`
+    Created(crate::models::Account),
+}
+
+impl Client {
+    fn with_credentials(
+        &self,
+        mut request: ::reqwest::RequestBuilder,
+    ) -> ::reqwest::RequestBuilder {
+        let secret = &self.credentials.public_api_key;
+        request = request.header("public-api-key", secret.expose());
+        let secret = &self.credentials.private_secret_key;
+        request = request.header("private-secret-key", secret.expose());
+        request
     }
     /// `POST /banking/accounts`
     ///

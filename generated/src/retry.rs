@@ -105,8 +105,8 @@ pub(crate) fn unsupported_scheme(url: &str) -> Option<String> {
         .then(|| {
             format!(
                 "an https:// URL needs the `rustls` feature of the {name} crate, which \
-                         this build does not enable: add it to the features of {name} in \
-                         Cargo.toml",
+             this build does not enable: add it to the features of {name} in \
+             Cargo.toml",
                 name = env!("CARGO_PKG_NAME"),
             )
         })

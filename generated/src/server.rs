@@ -9,8 +9,8 @@
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
 use ::std::sync::Arc;
-use ::axum::response::{IntoResponse, Response};
 use crate::credentials::Credentials;
+use ::axum::response::{IntoResponse, Response};
 use crate::validation::Location;
 
 /// Inputs of `createAccount` other than its body.
@@ -567,26 +567,6 @@ pub trait Api: Send + Sync + 'static {
     ) -> impl ::std::future::Future<Output = ReverseTransferOnboardingResponse> + Send;
 }
 
-/// Everything [`router_with`] can be told.
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// Largest request body accepted, in bytes; larger ones are rejected with 400.
-    pub body_limit: usize,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        ServerConfig {
-            body_limit: 1024 * 1024,
-        }
-    }
-}
-
-struct Shared<A> {
-    api: A,
-    config: ServerConfig,
-}
-
 /// Every operation under its path (with the servers' base path), with the default
 /// [`ServerConfig`].
 pub fn router<A: Api>(api: A) -> ::axum::Router {
@@ -991,6 +971,26 @@ pub fn error_response(
     json_response(status, &body)
 }
 
+/// Everything [`router_with`] can be told.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes; larger ones are rejected with 400.
+    pub body_limit: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            body_limit: 1024 * 1024,
+        }
+    }
+}
+
+struct Shared<A> {
+    api: A,
+    config: ServerConfig,
+}
+
 /// A JSON answer, as `axum::Json` gives it (`Content-Type: application/json`; 500 with
 /// the error as text if the body cannot be serialised), but serialised into a `Vec`:
 /// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
@@ -1111,7 +1111,7 @@ fn authenticate(
     }
     let wanted: Vec<String> = requirements
         .iter()
-        .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
+        .map(|r| { r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and ") })
         .collect();
     Err(
         error_response(

@@ -7,18 +7,6 @@ use ::std::sync::Arc;
 use ::std::time::Duration;
 use ::axum::response::{IntoResponse, Response};
 
-/// A receiver's handler failed; the receiver answers 500 so that the sender retries.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct HandlerError(pub String);
-
-impl ::std::fmt::Display for HandlerError {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl ::std::error::Error for HandlerError {}
-
 /// The receiving side: one method per notification. A returned reply is answered
 /// with the documented success status; an error with 500.
 pub trait Webhooks: Send + Sync + 'static {
@@ -48,9 +36,6 @@ pub trait Webhooks: Send + Sync + 'static {
     > + Send;
 }
 
-/// Largest payload the receiver accepts, in bytes.
-pub const RECEIVER_BODY_LIMIT: usize = 1024 * 1024;
-
 /// The receiving endpoints, at the paths the spec fixes for each notification. An
 /// invalid payload is answered 400 with `messages`; nothing reaches the handler.
 pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
@@ -60,36 +45,6 @@ pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
             ::axum::routing::post(receive_incoming_transfer::<W>),
         )
         .with_state(Arc::new(handler))
-}
-
-fn invalid(messages: Vec<String>) -> Response {
-    (
-        ::http::StatusCode::BAD_REQUEST,
-        ::axum::Json(::serde_json::json!({ "messages" : messages })),
-    )
-        .into_response()
-}
-
-async fn read_payload(
-    hook: &str,
-    body: ::axum::body::Body,
-) -> Result<::serde_json::Value, Response> {
-    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
-        .await
-        .map_err(|_| invalid(
-            vec![
-                format!("payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short")
-            ],
-        ))?;
-    let value: ::serde_json::Value = ::serde_json::from_slice(&bytes)
-        .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?;
-    if let Some(rules) = crate::validation::rules().webhook(hook) {
-        let messages = rules.check_body(&value);
-        if !messages.is_empty() {
-            return Err(invalid(messages));
-        }
-    }
-    Ok(value)
 }
 
 async fn receive_incoming_transfer<W: Webhooks>(
@@ -119,6 +74,76 @@ async fn receive_incoming_transfer<W: Webhooks>(
                 .into_response()
         }
     }
+}
+
+impl Sender {
+    /// Delivers notification `incomingTransfer` to `{base_url}/v1/banking/transfers`: `base_url` is the receiver's own base address, without a trailing slash.
+    pub async fn incoming_transfer(
+        &self,
+        base_url: &str,
+        payload: &crate::models::IncomingTransferNotification,
+    ) -> Delivery {
+        let payload = match ::serde_json::to_value(payload) {
+            Ok(payload) => payload,
+            Err(err) => {
+                return Delivery::GaveUp {
+                    attempts: 0,
+                    reason: GaveUp::Invalid(err.to_string()),
+                };
+            }
+        };
+        let url = format!(
+            "{}{}", base_url.trim_end_matches('/'), "/v1/banking/transfers"
+        );
+        self.deliver("incomingTransfer", url, payload, 200u16).await
+    }
+}
+
+/// A receiver's handler failed; the receiver answers 500 so that the sender retries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerError(pub String);
+
+impl ::std::fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl ::std::error::Error for HandlerError {}
+
+/// Largest payload the receiver accepts, in bytes.
+pub const RECEIVER_BODY_LIMIT: usize = 1024 * 1024;
+
+fn invalid(messages: Vec<String>) -> Response {
+    (
+        ::http::StatusCode::BAD_REQUEST,
+        ::axum::Json(::serde_json::json!({ "messages" : messages })),
+    )
+        .into_response()
+}
+
+async fn read_payload(
+    hook: &str,
+    body: ::axum::body::Body,
+) -> Result<::serde_json::Value, Response> {
+    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
+        .await
+        .map_err(|_| {
+            invalid(
+                vec![
+                    format!("payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short")
+                ],
+            )
+        })?;
+    let value: ::serde_json::Value = ::serde_json::from_slice(&bytes)
+        .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?;
+    if let Some(rules) = crate::validation::rules().webhook(hook) {
+        let messages = rules.check_body(&value);
+        if !messages.is_empty() {
+            return Err(invalid(messages));
+        }
+    }
+    Ok(value)
 }
 
 /// How a [`Sender`] delivers. The interface leaves retry counts, intervals and the
@@ -341,26 +366,6 @@ impl Sender {
                 }
             }
         }
-    }
-    /// Delivers notification `incomingTransfer` to `{base_url}/v1/banking/transfers`: `base_url` is the receiver's own base address, without a trailing slash.
-    pub async fn incoming_transfer(
-        &self,
-        base_url: &str,
-        payload: &crate::models::IncomingTransferNotification,
-    ) -> Delivery {
-        let payload = match ::serde_json::to_value(payload) {
-            Ok(payload) => payload,
-            Err(err) => {
-                return Delivery::GaveUp {
-                    attempts: 0,
-                    reason: GaveUp::Invalid(err.to_string()),
-                };
-            }
-        };
-        let url = format!(
-            "{}{}", base_url.trim_end_matches('/'), "/v1/banking/transfers"
-        );
-        self.deliver("incomingTransfer", url, payload, 200u16).await
     }
 }
 

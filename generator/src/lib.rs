@@ -32,20 +32,6 @@ pub mod output;
 #[path = "../runtime/manifest.rs"]
 pub mod manifest;
 
-/// The runtime that `support::union` of every generated crate is copied from, compiled here so
-/// that its unit tests run as part of specgen's.
-#[cfg(test)]
-#[path = "../runtime/union.rs"]
-#[allow(dead_code)] // used by the generated models, not by specgen
-mod union_runtime;
-
-/// The runtime that `server::path` of every generated crate is copied from, compiled here so
-/// that its unit tests run as part of specgen's.
-#[cfg(test)]
-#[path = "../runtime/path.rs"]
-#[allow(dead_code)] // used by the generated server, not by specgen
-mod path_runtime;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 

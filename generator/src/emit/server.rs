@@ -8,7 +8,7 @@ use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 
 use super::operations::{body_type, param_type, status_code};
-use super::runtime::credential_fields;
+use super::runtime::{credential_fields, location_word};
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
@@ -108,7 +108,12 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
     };
     let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
-    let runtime = runtime(api);
+    let error_response = error_response(api);
+    // The rest is the same for every API: `generator/runtime/server.rs` (with `path.rs`).
+    let super::splice::Fragment {
+        uses: runtime_uses,
+        items: runtime_items,
+    } = super::splice::fragment("server.rs");
     let rejections = match api.error_envelope() {
         ErrorEnvelope::Documented { .. } => "Every rejection uses the API's documented error body.",
         ErrorEnvelope::ProblemDetails => {
@@ -116,7 +121,6 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
              problem details (`application/problem+json`)."
         }
     };
-    let path = super::support::runtime_module("path", include_str!("../../runtime/path.rs"));
     rust_file(
         "src/server.rs",
         quote! {
@@ -131,10 +135,8 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
 
             use ::std::sync::Arc;
 
-            use ::axum::response::{IntoResponse, Response};
-
             use crate::credentials::Credentials;
-            use crate::validation::Location;
+            #runtime_uses
 
             #(#items)*
 
@@ -144,24 +146,6 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
             #example
             pub trait Api: Send + Sync + 'static {
                 #(#methods)*
-            }
-
-            /// Everything [`router_with`] can be told.
-            #[derive(Debug, Clone)]
-            pub struct ServerConfig {
-                /// Largest request body accepted, in bytes; larger ones are rejected with 400.
-                pub body_limit: usize,
-            }
-
-            impl Default for ServerConfig {
-                fn default() -> Self {
-                    ServerConfig { body_limit: 1024 * 1024 }
-                }
-            }
-
-            struct Shared<A> {
-                api: A,
-                config: ServerConfig,
             }
 
             /// Every operation under its path (with the servers' base path), with the default
@@ -185,9 +169,9 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
 
             #credentials_fn
 
-            #runtime
+            #error_response
 
-            #path
+            #runtime_items
         },
     )
 }
@@ -232,15 +216,6 @@ pub(crate) fn params_struct(api: &Api, op: &Operation) -> TokenStream {
         pub struct #name {
             #(#fields)*
         }
-    }
-}
-
-fn location_word(location: ParamLocation) -> &'static str {
-    match location {
-        ParamLocation::Path => "path parameter",
-        ParamLocation::Query => "query parameter",
-        ParamLocation::Header => "header",
-        ParamLocation::Cookie => "cookie",
     }
 }
 
@@ -601,9 +576,11 @@ fn doc_example(api: &Api, crate_ident: &str, doc_test: bool) -> Result<TokenStre
     Ok(quote!(#(#[doc = #lines])*))
 }
 
-/// The request reading, checking and rejection shared by every handler.
-fn runtime(api: &Api) -> TokenStream {
-    let error_response = match api.error_envelope() {
+/// `error_response`, which words every rejection: as the API documents its errors, else as
+/// RFC 9457 problem details. The rest of the request reading, checking and rejection shared by
+/// every handler is `generator/runtime/server.rs`.
+fn error_response(api: &Api) -> TokenStream {
+    match api.error_envelope() {
         ErrorEnvelope::Documented {
             code,
             messages,
@@ -650,325 +627,7 @@ fn runtime(api: &Api) -> TokenStream {
                 }
             }
         }
-        ErrorEnvelope::ProblemDetails => quote! {
-            /// The error body of a rejected request: RFC 9457 problem details, the API
-            /// documenting no error body the server can fill. The code and each message are
-            /// extension members (`code`, `errors`).
-            pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
-                let body = ::serde_json::json!({
-                    "type": "about:blank",
-                    "title": status.canonical_reason().unwrap_or("Error"),
-                    "status": status.as_u16(),
-                    "detail": messages.join("; "),
-                    "code": code,
-                    "errors": messages,
-                });
-                let mut response = json_response(status, &body);
-                response.headers_mut().insert(
-                    ::http::header::CONTENT_TYPE,
-                    ::http::HeaderValue::from_static("application/problem+json"),
-                );
-                response
-            }
-        },
-    };
-    quote! {
-        #error_response
-
-        /// A JSON answer, as `axum::Json` gives it (`Content-Type: application/json`; 500 with
-        /// the error as text if the body cannot be serialised), but serialised into a `Vec`:
-        /// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
-        /// bodies of a few hundred bytes. The `Vec` starts at 1 KiB, which most answers fit
-        /// without growing (`to_vec` starts at 128 bytes and doubles).
-        fn json_response<T: ::serde::Serialize>(status: ::http::StatusCode, body: &T) -> Response {
-            let mut bytes = Vec::with_capacity(1024);
-            match ::serde_json::to_writer(&mut bytes, body) {
-                Ok(()) => (
-                    status,
-                    [(::http::header::CONTENT_TYPE, ::http::HeaderValue::from_static("application/json"))],
-                    bytes,
-                )
-                    .into_response(),
-                Err(err) => (
-                    ::http::StatusCode::INTERNAL_SERVER_ERROR,
-                    [(::http::header::CONTENT_TYPE, ::http::HeaderValue::from_static("text/plain; charset=utf-8"))],
-                    err.to_string(),
-                )
-                    .into_response(),
-            }
-        }
-
-        fn validation_error(messages: Vec<String>) -> Response {
-            error_response(::http::StatusCode::BAD_REQUEST, "VALIDATION_ERROR", messages)
-        }
-
-        async fn not_found(uri: ::http::Uri) -> Response {
-            error_response(::http::StatusCode::NOT_FOUND, "NOT_FOUND", vec![format!("no operation at {}", uri.path())])
-        }
-
-        async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
-            error_response(
-                ::http::StatusCode::METHOD_NOT_ALLOWED,
-                "METHOD_NOT_ALLOWED",
-                vec![format!("{method} is not an operation of {}", uri.path())],
-            )
-        }
-
-        /// The text of a credential in the headers (query and cookie credentials included).
-        fn credential<'h>(headers: &'h ::http::HeaderMap, query: Option<&'h str>, location: Location, name: &str) -> Option<std::borrow::Cow<'h, str>> {
-            match location {
-                Location::Header => headers.get(name).and_then(|v| v.to_str().ok()).map(std::borrow::Cow::Borrowed),
-                Location::Query => ::serde_urlencoded::from_str::<Vec<(String, String)>>(query?)
-                    .ok()?
-                    .into_iter()
-                    .find(|(k, _)| k == name)
-                    .map(|(_, v)| std::borrow::Cow::Owned(v)),
-                Location::Cookie => headers
-                    .get_all(::http::header::COOKIE)
-                    .iter()
-                    .filter_map(|v| v.to_str().ok())
-                    .flat_map(|v| v.split(';'))
-                    .filter_map(|pair| pair.trim().split_once('='))
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| std::borrow::Cow::Borrowed(v)),
-                Location::Path => None,
-            }
-        }
-
-        /// 401 unless one of the security requirements is met (every credential it names
-        /// present and not empty). An empty list means the operation is open.
-        fn authenticate(headers: &::http::HeaderMap, query: Option<&str>, requirements: &[&[(Location, &str)]]) -> Result<(), Response> {
-            if requirements.is_empty() {
-                return Ok(());
-            }
-            let met = requirements.iter().any(|requirement| {
-                requirement.iter().all(|(location, name)| {
-                    credential(headers, query, *location, name).is_some_and(|v| !v.trim().is_empty())
-                })
-            });
-            if met {
-                return Ok(());
-            }
-            let wanted: Vec<String> = requirements
-                .iter()
-                .map(|r| r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and "))
-                .collect();
-            Err(error_response(
-                ::http::StatusCode::UNAUTHORIZED,
-                "NOT_AUTHENTICATED",
-                vec![format!("authentication headers missing: send {}", wanted.join(", or "))],
-            ))
-        }
-
-        /// A request being checked: its parts, its body, and the violations found so far.
-        struct Incoming {
-            operation: &'static str,
-            // Matched against the operation's own template (see `path`), decoded.
-            path: Vec<(&'static str, String)>,
-            query: Vec<(String, String)>,
-            headers: ::http::HeaderMap,
-            body: ::axum::body::Bytes,
-            json: Option<::serde_json::Value>,
-            messages: Vec<String>,
-        }
-
-        // Which helpers a handler needs depends on the operation's inputs.
-        #[allow(dead_code)]
-        impl Incoming {
-            /// Reads a request. Credentials are checked first, from the headers alone, so a
-            /// request without them is answered 401 whatever else is wrong with it.
-            async fn read(
-                operation: &'static str,
-                template: &'static str,
-                request: ::axum::extract::Request,
-                requirements: &[&[(Location, &str)]],
-                limit: usize,
-            ) -> Result<Incoming, Response> {
-                let (parts, body) = request.into_parts();
-                // The route matched by position; a segment mixing text and a parameter
-                // (`{name}:cancel`) is checked here.
-                let Some(decoded) = path::params(template, parts.uri.path()) else {
-                    return Err(not_found(parts.uri).await);
-                };
-                authenticate(&parts.headers, parts.uri.query(), requirements)?;
-                let mut path = Vec::with_capacity(decoded.len());
-                for (name, value) in decoded {
-                    match value {
-                        Some(value) => path.push((name, value)),
-                        None => return Err(validation_error(vec![format!("path parameter {name}: not UTF-8 once percent-decoded")])),
-                    }
-                }
-                let query = match parts.uri.query() {
-                    Some(query) => match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
-                        Ok(pairs) => pairs,
-                        Err(err) => return Err(validation_error(vec![format!("query string: {err}")])),
-                    },
-                    None => Vec::new(),
-                };
-                let body = match ::axum::body::to_bytes(body, limit).await {
-                    Ok(body) => body,
-                    Err(_) => return Err(validation_error(vec![format!("request body: larger than {limit} bytes, or cut short")])),
-                };
-                Ok(Incoming { operation, path, query, headers: parts.headers, body, json: None, messages: Vec::new() })
-            }
-
-            /// The text of a parameter, header names compared case-insensitively.
-            fn value(&self, location: Location, name: &str) -> Option<&str> {
-                match location {
-                    Location::Path => self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str()),
-                    Location::Query => self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str()),
-                    Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
-                    Location::Cookie => self
-                        .headers
-                        .get_all(::http::header::COOKIE)
-                        .iter()
-                        .filter_map(|v| v.to_str().ok())
-                        .flat_map(|v| v.split(';'))
-                        .filter_map(|pair| pair.trim().split_once('='))
-                        .find(|(k, _)| *k == name)
-                        .map(|(_, v)| v),
-                }
-            }
-
-            #[allow(dead_code)]
-            fn bearer_token(&self) -> Option<&str> {
-                self.value(Location::Header, "authorization")?.strip_prefix("Bearer ")
-            }
-
-            /// Checks parameters, headers and the body against the contract; 400 listing every
-            /// violation.
-            fn validate(&mut self) -> Result<(), Response> {
-                let Some(rules) = crate::validation::rules().operation(self.operation) else {
-                    return Ok(());
-                };
-                let mut messages = rules.check_parameters(|location, name| self.value(location, name));
-                let has_body = !self.body.is_empty();
-                if rules.body.is_some() && has_body {
-                    let content_type = self.headers.get(::http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
-                    let json_type = content_type.is_some_and(|ct| {
-                        let essence = ct.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
-                        essence == "application/json" || essence.ends_with("+json")
-                    });
-                    if !json_type {
-                        messages.push(format!(
-                            "Content-Type must be application/json, not {}",
-                            content_type.unwrap_or("absent")
-                        ));
-                    } else {
-                        match ::serde_json::from_slice::<::serde_json::Value>(&self.body) {
-                            Ok(value) => {
-                                messages.extend(rules.check_body(&value));
-                                self.json = Some(value);
-                            }
-                            Err(err) => messages.push(format!("request body is not JSON: {err}")),
-                        }
-                    }
-                } else if rules.body_required() {
-                    messages.push("request body is required".to_string());
-                }
-                if messages.is_empty() {
-                    Ok(())
-                } else {
-                    Err(validation_error(messages))
-                }
-            }
-
-            /// A parameter parsed into `T`: `None` when absent, the message when unparsable.
-            fn typed<T>(&self, location: Location, name: &str) -> Option<Result<T, String>>
-            where
-                T: ::std::str::FromStr,
-                T::Err: ::std::fmt::Display,
-            {
-                let text = self.value(location, name)?;
-                Some(text.parse::<T>().map_err(|err| format!("{location:?} {name}: {err}")))
-            }
-
-            /// A required parameter, typed; `None` (with a message) when absent or unparsable.
-            fn required<T>(&mut self, location: Location, name: &str) -> Option<T>
-            where
-                T: ::std::str::FromStr,
-                T::Err: ::std::fmt::Display,
-            {
-                match self.typed(location, name) {
-                    Some(Ok(value)) => Some(value),
-                    Some(Err(message)) => {
-                        self.messages.push(message);
-                        None
-                    }
-                    None => {
-                        self.messages.push(format!("{location:?} {name} is required"));
-                        None
-                    }
-                }
-            }
-
-            /// An optional parameter, typed: `Some(None)` when absent, `None` when unparsable.
-            fn optional<T>(&mut self, location: Location, name: &str) -> Option<Option<T>>
-            where
-                T: ::std::str::FromStr,
-                T::Err: ::std::fmt::Display,
-            {
-                match self.typed(location, name) {
-                    Some(Ok(value)) => Some(Some(value)),
-                    Some(Err(message)) => {
-                        self.messages.push(message);
-                        None
-                    }
-                    None => Some(None),
-                }
-            }
-
-            #[allow(dead_code)]
-            fn json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<T> {
-                match self.optional_json_body::<T>() {
-                    Some(Some(body)) => Some(body),
-                    Some(None) => {
-                        self.messages.push("request body is required".to_string());
-                        None
-                    }
-                    None => None,
-                }
-            }
-
-            #[allow(dead_code)]
-            fn optional_json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<Option<T>> {
-                let value = match self.json.take() {
-                    Some(value) => value,
-                    None if self.body.is_empty() => return Some(None),
-                    None => match ::serde_json::from_slice(&self.body) {
-                        Ok(value) => value,
-                        Err(err) => {
-                            self.messages.push(format!("request body is not JSON: {err}"));
-                            return None;
-                        }
-                    },
-                };
-                match ::serde_json::from_value(value) {
-                    Ok(body) => Some(Some(body)),
-                    Err(err) => {
-                        self.messages.push(format!("request body: {err}"));
-                        None
-                    }
-                }
-            }
-
-            #[allow(dead_code)]
-            fn raw_body(&mut self) -> Option<::axum::body::Bytes> {
-                if self.body.is_empty() {
-                    self.messages.push("request body is required".to_string());
-                    return None;
-                }
-                Some(self.body.clone())
-            }
-
-            #[allow(dead_code)]
-            fn optional_raw_body(&mut self) -> Option<Option<::axum::body::Bytes>> {
-                Some((!self.body.is_empty()).then(|| self.body.clone()))
-            }
-
-            fn reject(&mut self) -> Response {
-                validation_error(std::mem::take(&mut self.messages))
-            }
-        }
+        // The same for every such API: `generator/runtime/problem_details.rs`.
+        ErrorEnvelope::ProblemDetails => super::splice::fragment("problem_details.rs").items,
     }
 }

@@ -1,0 +1,574 @@
+// The static half of `src/client.rs` in every generated crate with a client: the error, the
+// builder, and sending with retries. specgen (`emit::client`) splices these items into the
+// module before the generated half (`ErrorBody`, the API's error body, which this half names
+// unqualified, and a second `impl Client` with `with_credentials` and a method per
+// operation), and its `use` items among the module's own. It is a fragment of that module,
+// not a module of its own, compiled and unit-tested as itself by being `include!`d into a
+// stand-in for the module (`generator/tests/runtime/client.rs`).
+
+use ::std::time::Duration;
+
+use crate::credentials::Credentials;
+use crate::retry::RetryPolicy;
+
+/// Why a call did not return a success.
+#[derive(Debug)]
+pub enum ClientError {
+    /// The API answered with an error status and its error body.
+    Api {
+        /// The HTTP status.
+        status: ::http::StatusCode,
+        /// The error body.
+        body: ErrorBody,
+    },
+    /// The API answered with a status the spec does not document for the operation,
+    /// or with a body that does not match it.
+    UnexpectedResponse {
+        /// The HTTP status.
+        status: ::http::StatusCode,
+        /// The body as received.
+        body: String,
+        /// What did not match.
+        reason: String,
+    },
+    /// The request could not be sent or its answer not received (connection,
+    /// time-out), after the retries allowed.
+    Transport(::reqwest::Error),
+    /// The request could not be built (for example an invalid base URL).
+    InvalidRequest(String),
+}
+
+impl ::std::fmt::Display for ClientError {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        match self {
+            ClientError::Api { status, body } => write!(f, "the API answered {status}: {body:?}"),
+            ClientError::UnexpectedResponse { status, reason, .. } => {
+                write!(f, "unexpected response {status}: {reason}")
+            }
+            ClientError::Transport(err) => write!(f, "transport error: {err}"),
+            ClientError::InvalidRequest(reason) => write!(f, "invalid request: {reason}"),
+        }
+    }
+}
+
+impl ::std::error::Error for ClientError {
+    fn source(&self) -> Option<&(dyn ::std::error::Error + 'static)> {
+        match self {
+            ClientError::Transport(err) => Some(err),
+            _ => None,
+        }
+    }
+}
+
+/// A client of the API.
+#[derive(Debug, Clone)]
+pub struct Client {
+    base_url: String,
+    credentials: Credentials,
+    http: ::reqwest::Client,
+    retry: RetryPolicy,
+    observer: Option<Observer>,
+}
+
+/// What [`ClientBuilder::observe`] is given.
+type ObserveFn = dyn Fn(&::http::Request<Vec<u8>>, &::http::Response<Vec<u8>>) + Send + Sync;
+
+/// The observer of a [`Client`]'s exchanges (a closure has no `Debug`).
+#[derive(Clone)]
+struct Observer(::std::sync::Arc<ObserveFn>);
+
+impl ::std::fmt::Debug for Observer {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("Observer")
+    }
+}
+
+/// Options of a [`Client`].
+#[derive(Debug)]
+pub struct ClientBuilder {
+    base_url: String,
+    credentials: Credentials,
+    timeout: Option<Duration>,
+    connect_timeout: Option<Duration>,
+    retry: RetryPolicy,
+    http: Option<::reqwest::Client>,
+    observer: Option<Observer>,
+}
+
+impl ClientBuilder {
+    /// Time-out of each attempt, from sending to the end of the answer (default 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// Time-out of establishing a connection (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = Some(timeout);
+        self
+    }
+
+    /// How to retry transport failures, time-outs, 429 and 5xx answers (a
+    /// `Retry-After` on a 429 or a 503 is honoured up to the policy's `max_delay`).
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = policy;
+        self
+    }
+
+    /// Use the caller's own reqwest client (its time-outs then apply; the builder's
+    /// are ignored, and whether it speaks HTTPS depends on how it was built).
+    pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
+        self.http = Some(http);
+        self
+    }
+
+    /// Calls `observer` with every exchange the client makes: each attempt's request
+    /// as sent and its answer once read in full (an attempt that fails in transport
+    /// has no answer and is not observed). Meant for tests that check the service's
+    /// answers against the contract, such as `specval::client::ClientCheck`. The
+    /// request carries the credentials: an observer must not log them.
+    pub fn observe(
+        mut self,
+        observer: impl Fn(&::http::Request<Vec<u8>>, &::http::Response<Vec<u8>>) + Send + Sync + 'static,
+    ) -> Self {
+        self.observer = Some(Observer(::std::sync::Arc::new(observer)));
+        self
+    }
+
+    /// The client.
+    ///
+    /// # Errors
+    ///
+    /// [`ClientError::InvalidRequest`] when the base URL is `https://` and this
+    /// crate's `rustls` feature is off (unless the caller gave its own reqwest
+    /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
+    pub fn build(self) -> Result<Client, ClientError> {
+        let http = match self.http {
+            Some(http) => http,
+            None => {
+                if let Some(reason) = crate::retry::unsupported_scheme(&self.base_url) {
+                    return Err(ClientError::InvalidRequest(reason));
+                }
+                ::reqwest::Client::builder()
+                    .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
+                    .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
+                    .build()
+                    .map_err(ClientError::Transport)?
+            }
+        };
+        Ok(Client {
+            base_url: self.base_url.trim_end_matches('/').to_string(),
+            credentials: self.credentials,
+            http,
+            retry: self.retry,
+            observer: self.observer,
+        })
+    }
+}
+
+/// Characters escaped in a path segment: all but RFC 3986's unreserved ones.
+#[allow(dead_code)]
+const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// A request as an observer sees it: what reqwest will send, body included (a
+/// streamed body, which this client never makes, would be seen empty).
+fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {
+    let body = request
+        .body()
+        .and_then(|body| body.as_bytes())
+        .unwrap_or_default();
+    let mut sent = ::http::Request::builder()
+        .method(request.method().clone())
+        .uri(request.url().as_str())
+        .version(request.version())
+        .body(body.to_vec())
+        .ok()?;
+    *sent.headers_mut() = request.headers().clone();
+    Some(sent)
+}
+
+/// A body read in full, with its status.
+struct Answer {
+    status: ::http::StatusCode,
+    body: Vec<u8>,
+    /// The wait its `Retry-After` asked for (on a 429 or a 503).
+    retry_after: Option<Duration>,
+}
+
+impl Answer {
+    #[allow(dead_code)]
+    fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
+        let bytes: &[u8] = if self.body.is_empty() {
+            b"null"
+        } else {
+            &self.body
+        };
+        ::serde_json::from_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
+            status: self.status,
+            body: String::from_utf8_lossy(&self.body).into_owned(),
+            reason: format!("the body does not match the documented type: {err}"),
+        })
+    }
+
+    fn error(&self, documented: bool) -> ClientError {
+        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+            Ok(body) => ClientError::Api {
+                status: self.status,
+                body,
+            },
+            Err(err) => ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
+                reason: if documented {
+                    format!("the error body does not match: {err}")
+                } else {
+                    "status not documented for this operation".to_string()
+                },
+            },
+        }
+    }
+}
+
+impl Client {
+    /// A client of the API at `base_url` (the server URL, base path included, e.g.
+    /// `https://host/v1`), with default time-outs and retries.
+    pub fn new(
+        base_url: impl Into<String>,
+        credentials: Credentials,
+    ) -> Result<Client, ClientError> {
+        Client::builder(base_url, credentials).build()
+    }
+
+    /// A builder for time-outs, retries and a caller's own reqwest client.
+    pub fn builder(base_url: impl Into<String>, credentials: Credentials) -> ClientBuilder {
+        ClientBuilder {
+            base_url: base_url.into(),
+            credentials,
+            timeout: None,
+            connect_timeout: None,
+            retry: RetryPolicy::default(),
+            http: None,
+            observer: None,
+        }
+    }
+
+    /// Sends a request, retrying when `retryable` and the failure is a transport
+    /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
+    /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
+    /// returned at once.
+    async fn send(
+        &self,
+        retryable: bool,
+        build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
+    ) -> Result<Answer, ClientError> {
+        let attempts = if retryable {
+            self.retry.max_attempts.max(1)
+        } else {
+            1
+        };
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let request = match self.with_credentials(build(&self.http)).build() {
+                Ok(request) => request,
+                // Nothing was sent: a bad base URL or header value, not a transport failure.
+                Err(err) => return Err(ClientError::InvalidRequest(err.to_string())),
+            };
+            let sent = self
+                .observer
+                .as_ref()
+                .and_then(|_| observed_request(&request));
+            let outcome = match self.http.execute(request).await {
+                Ok(response) => {
+                    let status = response.status();
+                    let retry_after =
+                        crate::retry::retry_after(status.as_u16(), response.headers());
+                    let head = sent
+                        .as_ref()
+                        .map(|_| (response.version(), response.headers().clone()));
+                    match response.bytes().await {
+                        Ok(body) => {
+                            if let (Some(observer), Some(sent), Some((version, headers))) =
+                                (&self.observer, &sent, head)
+                            {
+                                let mut answer = ::http::Response::new(body.to_vec());
+                                *answer.status_mut() = status;
+                                *answer.version_mut() = version;
+                                *answer.headers_mut() = headers;
+                                (observer.0)(sent, &answer);
+                            }
+                            Ok(Answer {
+                                status,
+                                body: body.to_vec(),
+                                retry_after,
+                            })
+                        }
+                        Err(err) => Err(err),
+                    }
+                }
+                Err(err) => Err(err),
+            };
+            if let Err(err) = &outcome
+                && err.is_builder()
+            {
+                // Nothing was sent: a bad base URL or header value, not a transport failure.
+                return Err(ClientError::InvalidRequest(err.to_string()));
+            }
+            let retry = match &outcome {
+                Ok(answer) => {
+                    answer.status.is_server_error()
+                        || answer.status == ::http::StatusCode::TOO_MANY_REQUESTS
+                }
+                Err(err) => {
+                    err.is_timeout() || err.is_connect() || err.is_request() || err.is_body()
+                }
+            };
+            if !retry || attempt >= attempts {
+                return outcome.map_err(ClientError::Transport);
+            }
+            let asked = outcome.as_ref().ok().and_then(|answer| answer.retry_after);
+            match self.retry.delay_after(attempt, asked) {
+                Some(wait) => ::tokio::time::sleep(wait).await,
+                // The server will not take it within the wait the policy allows.
+                None => return outcome.map_err(ClientError::Transport),
+            }
+        }
+    }
+}
+
+// In the stand-in client of `generator/tests/runtime/client.rs`: `ErrorBody` is
+// `{"code": …}`, and `credentials.api_key` goes in `x-key`.
+#[cfg(test)]
+mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::loopback::{Loopback, Reply};
+
+    fn credentials() -> Credentials {
+        Credentials {
+            api_key: Some("secret".into()),
+        }
+    }
+
+    /// A client of `url` retrying up to three times, quickly.
+    fn client(url: &str) -> Client {
+        Client::builder(url, credentials())
+            .retry(RetryPolicy {
+                max_attempts: 3,
+                base_delay: Duration::from_millis(1),
+                max_delay: Duration::from_millis(500),
+            })
+            .build()
+            .unwrap()
+    }
+
+    fn answer(status: u16, body: &str) -> Answer {
+        Answer {
+            status: ::http::StatusCode::from_u16(status).unwrap(),
+            body: body.as_bytes().to_vec(),
+            retry_after: None,
+        }
+    }
+
+    #[test]
+    fn https_without_rustls_is_refused_unless_the_caller_brings_a_client() {
+        match Client::new("https://api.example.com/v1", credentials()) {
+            Err(ClientError::InvalidRequest(reason)) => {
+                assert!(reason.contains("rustls"), "{reason}")
+            }
+            other => panic!("{other:?}"),
+        }
+        let client = Client::builder("https://api.example.com/v1/", credentials())
+            .http_client(::reqwest::Client::new())
+            .build()
+            .unwrap();
+        assert_eq!(client.base_url, "https://api.example.com/v1");
+    }
+
+    #[test]
+    fn an_answer_decodes_into_the_documented_type_or_says_why_not() {
+        let decoded: Result<Option<u8>, _> = answer(204, "").decode();
+        assert_eq!(decoded.unwrap(), None, "an empty body reads as null");
+        assert_eq!(answer(200, "[1]").decode::<Vec<u8>>().unwrap(), [1]);
+        match answer(200, r#"{"a": 1}"#).decode::<Vec<u8>>() {
+            Err(ClientError::UnexpectedResponse {
+                status,
+                body,
+                reason,
+            }) => {
+                assert_eq!((status.as_u16(), body.as_str()), (200, r#"{"a": 1}"#));
+                assert!(
+                    reason.starts_with("the body does not match the documented type"),
+                    "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_error_answer_carries_the_error_body_when_it_has_one() {
+        match answer(404, r#"{"code": "NOT_FOUND"}"#).error(true) {
+            ClientError::Api { status, body } => {
+                assert_eq!((status.as_u16(), body.code.as_str()), (404, "NOT_FOUND"));
+            }
+            other => panic!("{other:?}"),
+        }
+        for (documented, expected) in [
+            (true, "the error body does not match: "),
+            (false, "status not documented for this operation"),
+        ] {
+            match answer(418, "teapot").error(documented) {
+                ClientError::UnexpectedResponse { reason, body, .. } => {
+                    assert!(reason.starts_with(expected), "{reason}");
+                    assert_eq!(body, "teapot");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        let shown = answer(500, r#"{"code": "DOWN"}"#).error(true).to_string();
+        assert_eq!(
+            shown,
+            r#"the API answered 500 Internal Server Error: Problem { code: "DOWN" }"#
+        );
+    }
+
+    #[test]
+    fn an_observer_sees_the_request_as_sent() {
+        let request = ::reqwest::Client::new()
+            .post("http://127.0.0.1:9/things?x=1")
+            .header("x-key", "k")
+            .json(&json!({"name": "lamp"}))
+            .build()
+            .unwrap();
+        let seen = observed_request(&request).unwrap();
+        assert_eq!(seen.method(), ::http::Method::POST);
+        assert_eq!(seen.uri(), "http://127.0.0.1:9/things?x=1");
+        assert_eq!(seen.headers()["x-key"], "k");
+        assert_eq!(seen.body(), br#"{"name":"lamp"}"#);
+    }
+
+    #[tokio::test]
+    async fn a_retryable_call_is_retried_on_5xx_and_429_and_observed() {
+        let server = Loopback::start(vec![
+            Reply::status(503),
+            Reply::status(429).header("retry-after", "0"),
+            Reply::status(200).json(json!([7])),
+        ])
+        .await;
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let log = seen.clone();
+        let client = Client::builder(&server.url, credentials())
+            .retry(RetryPolicy {
+                max_attempts: 3,
+                base_delay: Duration::from_millis(1),
+                max_delay: Duration::from_millis(500),
+            })
+            .observe(move |request, response| {
+                log.lock()
+                    .unwrap()
+                    .push((request.uri().to_string(), response.status().as_u16()));
+            })
+            .build()
+            .unwrap();
+        let url = format!("{}/things", server.url);
+        let answer = client.send(true, |http| http.get(&url)).await.unwrap();
+        assert_eq!(
+            (answer.status.as_u16(), answer.body.as_slice()),
+            (200, &b"[7]"[..])
+        );
+        let received = server.received();
+        assert_eq!(received.len(), 3);
+        assert!(
+            received.iter().all(|r| r.headers["x-key"] == "secret"),
+            "credentials on each attempt"
+        );
+        let statuses: Vec<u16> = seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(_, status)| *status)
+            .collect();
+        assert_eq!(statuses, [503, 429, 200]);
+    }
+
+    #[tokio::test]
+    async fn a_call_that_is_not_retryable_is_made_once() {
+        let server = Loopback::start(vec![Reply::status(503), Reply::status(200)]).await;
+        let url = format!("{}/things", server.url);
+        let answer = client(&server.url)
+            .send(false, |http| http.post(&url))
+            .await
+            .unwrap();
+        assert_eq!(answer.status.as_u16(), 503);
+        assert_eq!(server.received().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn only_transient_failures_are_retried_and_only_so_often() {
+        // 4xx but 429: the answer stands.
+        let server = Loopback::start(vec![Reply::status(409), Reply::status(200)]).await;
+        let url = format!("{}/things", server.url);
+        let answer = client(&server.url)
+            .send(true, |http| http.get(&url))
+            .await
+            .unwrap();
+        assert_eq!((answer.status.as_u16(), server.received().len()), (409, 1));
+        // Always 500: the third answer stands.
+        let server = Loopback::start(vec![Reply::status(500)]).await;
+        let url = format!("{}/things", server.url);
+        let answer = client(&server.url)
+            .send(true, |http| http.get(&url))
+            .await
+            .unwrap();
+        assert_eq!((answer.status.as_u16(), server.received().len()), (500, 3));
+    }
+
+    #[tokio::test]
+    async fn a_retry_after_longer_than_max_delay_is_answered_at_once() {
+        let server = Loopback::start(vec![
+            Reply::status(503).header("retry-after", "60"),
+            Reply::status(200),
+        ])
+        .await;
+        let url = format!("{}/things", server.url);
+        let answer = client(&server.url)
+            .send(true, |http| http.get(&url))
+            .await
+            .unwrap();
+        assert_eq!(answer.status.as_u16(), 503);
+        assert_eq!(answer.retry_after, Some(Duration::from_secs(60)));
+        assert_eq!(server.received().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn transport_and_request_errors_are_told_apart() {
+        // Nothing listens on a port just released.
+        let listener = ::std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}/things", listener.local_addr().unwrap());
+        drop(listener);
+        match client("http://unused")
+            .send(true, |http| http.get(&url))
+            .await
+        {
+            Err(ClientError::Transport(err)) => assert!(err.is_connect(), "{err}"),
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("answered"),
+        }
+        match client("http://unused")
+            .send(true, |http| http.get("not a url"))
+            .await
+        {
+            Err(ClientError::InvalidRequest(_)) => {}
+            Err(other) => panic!("{other}"),
+            Ok(_) => panic!("answered"),
+        }
+    }
+}

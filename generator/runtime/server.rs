@@ -1,0 +1,694 @@
+// The static half of `src/server.rs` in every generated crate with a server: the request
+// reading, checking and rejection every handler shares, and the router's configuration.
+// specgen (`emit::server`) splices these items into the module after the generated half (the
+// `Api` trait, the router, a handler per operation, and `error_response`, which words a
+// rejection as the API documents its errors), and its `use` items among the module's own. It
+// is a fragment of that module, not a module of its own: it names the generated half's items
+// unqualified, and is compiled and unit-tested as itself by being `include!`d into a stand-in
+// for the module (`generator/tests/runtime/server.rs`).
+
+use ::axum::response::{IntoResponse, Response};
+
+use crate::validation::Location;
+
+/// Everything [`router_with`] can be told.
+#[derive(Debug, Clone)]
+pub struct ServerConfig {
+    /// Largest request body accepted, in bytes; larger ones are rejected with 400.
+    pub body_limit: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        ServerConfig {
+            body_limit: 1024 * 1024,
+        }
+    }
+}
+
+struct Shared<A> {
+    api: A,
+    config: ServerConfig,
+}
+
+/// A JSON answer, as `axum::Json` gives it (`Content-Type: application/json`; 500 with
+/// the error as text if the body cannot be serialised), but serialised into a `Vec`:
+/// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
+/// bodies of a few hundred bytes. The `Vec` starts at 1 KiB, which most answers fit
+/// without growing (`to_vec` starts at 128 bytes and doubles).
+fn json_response<T: ::serde::Serialize>(status: ::http::StatusCode, body: &T) -> Response {
+    let mut bytes = Vec::with_capacity(1024);
+    match ::serde_json::to_writer(&mut bytes, body) {
+        Ok(()) => (
+            status,
+            [(
+                ::http::header::CONTENT_TYPE,
+                ::http::HeaderValue::from_static("application/json"),
+            )],
+            bytes,
+        )
+            .into_response(),
+        Err(err) => (
+            ::http::StatusCode::INTERNAL_SERVER_ERROR,
+            [(
+                ::http::header::CONTENT_TYPE,
+                ::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+            )],
+            err.to_string(),
+        )
+            .into_response(),
+    }
+}
+
+fn validation_error(messages: Vec<String>) -> Response {
+    error_response(
+        ::http::StatusCode::BAD_REQUEST,
+        "VALIDATION_ERROR",
+        messages,
+    )
+}
+
+async fn not_found(uri: ::http::Uri) -> Response {
+    error_response(
+        ::http::StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        vec![format!("no operation at {}", uri.path())],
+    )
+}
+
+async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
+    error_response(
+        ::http::StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        vec![format!("{method} is not an operation of {}", uri.path())],
+    )
+}
+
+/// The text of a credential in the headers (query and cookie credentials included).
+fn credential<'h>(
+    headers: &'h ::http::HeaderMap,
+    query: Option<&'h str>,
+    location: Location,
+    name: &str,
+) -> Option<std::borrow::Cow<'h, str>> {
+    match location {
+        Location::Header => headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .map(std::borrow::Cow::Borrowed),
+        Location::Query => ::serde_urlencoded::from_str::<Vec<(String, String)>>(query?)
+            .ok()?
+            .into_iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| std::borrow::Cow::Owned(v)),
+        Location::Cookie => headers
+            .get_all(::http::header::COOKIE)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(';'))
+            .filter_map(|pair| pair.trim().split_once('='))
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| std::borrow::Cow::Borrowed(v)),
+        Location::Path => None,
+    }
+}
+
+/// 401 unless one of the security requirements is met (every credential it names
+/// present and not empty). An empty list means the operation is open.
+fn authenticate(
+    headers: &::http::HeaderMap,
+    query: Option<&str>,
+    requirements: &[&[(Location, &str)]],
+) -> Result<(), Response> {
+    if requirements.is_empty() {
+        return Ok(());
+    }
+    let met = requirements.iter().any(|requirement| {
+        requirement.iter().all(|(location, name)| {
+            credential(headers, query, *location, name).is_some_and(|v| !v.trim().is_empty())
+        })
+    });
+    if met {
+        return Ok(());
+    }
+    let wanted: Vec<String> = requirements
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|(_, name)| *name)
+                .collect::<Vec<_>>()
+                .join(" and ")
+        })
+        .collect();
+    Err(error_response(
+        ::http::StatusCode::UNAUTHORIZED,
+        "NOT_AUTHENTICATED",
+        vec![format!(
+            "authentication headers missing: send {}",
+            wanted.join(", or ")
+        )],
+    ))
+}
+
+/// A request being checked: its parts, its body, and the violations found so far.
+struct Incoming {
+    operation: &'static str,
+    // Matched against the operation's own template (see `path`), decoded.
+    path: Vec<(&'static str, String)>,
+    query: Vec<(String, String)>,
+    headers: ::http::HeaderMap,
+    body: ::axum::body::Bytes,
+    json: Option<::serde_json::Value>,
+    messages: Vec<String>,
+}
+
+// Which helpers a handler needs depends on the operation's inputs.
+#[allow(dead_code)]
+impl Incoming {
+    /// Reads a request. Credentials are checked first, from the headers alone, so a
+    /// request without them is answered 401 whatever else is wrong with it.
+    async fn read(
+        operation: &'static str,
+        template: &'static str,
+        request: ::axum::extract::Request,
+        requirements: &[&[(Location, &str)]],
+        limit: usize,
+    ) -> Result<Incoming, Response> {
+        let (parts, body) = request.into_parts();
+        // The route matched by position; a segment mixing text and a parameter
+        // (`{name}:cancel`) is checked here.
+        let Some(decoded) = path::params(template, parts.uri.path()) else {
+            return Err(not_found(parts.uri).await);
+        };
+        authenticate(&parts.headers, parts.uri.query(), requirements)?;
+        let mut path = Vec::with_capacity(decoded.len());
+        for (name, value) in decoded {
+            match value {
+                Some(value) => path.push((name, value)),
+                None => {
+                    return Err(validation_error(vec![format!(
+                        "path parameter {name}: not UTF-8 once percent-decoded"
+                    )]));
+                }
+            }
+        }
+        let query = match parts.uri.query() {
+            Some(query) => match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
+                Ok(pairs) => pairs,
+                Err(err) => return Err(validation_error(vec![format!("query string: {err}")])),
+            },
+            None => Vec::new(),
+        };
+        let body = match ::axum::body::to_bytes(body, limit).await {
+            Ok(body) => body,
+            Err(_) => {
+                return Err(validation_error(vec![format!(
+                    "request body: larger than {limit} bytes, or cut short"
+                )]));
+            }
+        };
+        Ok(Incoming {
+            operation,
+            path,
+            query,
+            headers: parts.headers,
+            body,
+            json: None,
+            messages: Vec::new(),
+        })
+    }
+
+    /// The text of a parameter, header names compared case-insensitively.
+    fn value(&self, location: Location, name: &str) -> Option<&str> {
+        match location {
+            Location::Path => self
+                .path
+                .iter()
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v.as_str()),
+            Location::Query => self
+                .query
+                .iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str()),
+            Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
+            Location::Cookie => self
+                .headers
+                .get_all(::http::header::COOKIE)
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .flat_map(|v| v.split(';'))
+                .filter_map(|pair| pair.trim().split_once('='))
+                .find(|(k, _)| *k == name)
+                .map(|(_, v)| v),
+        }
+    }
+
+    #[allow(dead_code)]
+    fn bearer_token(&self) -> Option<&str> {
+        self.value(Location::Header, "authorization")?
+            .strip_prefix("Bearer ")
+    }
+
+    /// Checks parameters, headers and the body against the contract; 400 listing every
+    /// violation.
+    fn validate(&mut self) -> Result<(), Response> {
+        let Some(rules) = crate::validation::rules().operation(self.operation) else {
+            return Ok(());
+        };
+        let mut messages = rules.check_parameters(|location, name| self.value(location, name));
+        let has_body = !self.body.is_empty();
+        if rules.body.is_some() && has_body {
+            let content_type = self
+                .headers
+                .get(::http::header::CONTENT_TYPE)
+                .and_then(|v| v.to_str().ok());
+            let json_type = content_type.is_some_and(|ct| {
+                let essence = ct
+                    .split(';')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .to_ascii_lowercase();
+                essence == "application/json" || essence.ends_with("+json")
+            });
+            if !json_type {
+                messages.push(format!(
+                    "Content-Type must be application/json, not {}",
+                    content_type.unwrap_or("absent")
+                ));
+            } else {
+                match ::serde_json::from_slice::<::serde_json::Value>(&self.body) {
+                    Ok(value) => {
+                        messages.extend(rules.check_body(&value));
+                        self.json = Some(value);
+                    }
+                    Err(err) => messages.push(format!("request body is not JSON: {err}")),
+                }
+            }
+        } else if rules.body_required() {
+            messages.push("request body is required".to_string());
+        }
+        if messages.is_empty() {
+            Ok(())
+        } else {
+            Err(validation_error(messages))
+        }
+    }
+
+    /// A parameter parsed into `T`: `None` when absent, the message when unparsable.
+    fn typed<T>(&self, location: Location, name: &str) -> Option<Result<T, String>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        let text = self.value(location, name)?;
+        Some(
+            text.parse::<T>()
+                .map_err(|err| format!("{location:?} {name}: {err}")),
+        )
+    }
+
+    /// A required parameter, typed; `None` (with a message) when absent or unparsable.
+    fn required<T>(&mut self, location: Location, name: &str) -> Option<T>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        match self.typed(location, name) {
+            Some(Ok(value)) => Some(value),
+            Some(Err(message)) => {
+                self.messages.push(message);
+                None
+            }
+            None => {
+                self.messages
+                    .push(format!("{location:?} {name} is required"));
+                None
+            }
+        }
+    }
+
+    /// An optional parameter, typed: `Some(None)` when absent, `None` when unparsable.
+    fn optional<T>(&mut self, location: Location, name: &str) -> Option<Option<T>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        match self.typed(location, name) {
+            Some(Ok(value)) => Some(Some(value)),
+            Some(Err(message)) => {
+                self.messages.push(message);
+                None
+            }
+            None => Some(None),
+        }
+    }
+
+    #[allow(dead_code)]
+    fn json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<T> {
+        match self.optional_json_body::<T>() {
+            Some(Some(body)) => Some(body),
+            Some(None) => {
+                self.messages.push("request body is required".to_string());
+                None
+            }
+            None => None,
+        }
+    }
+
+    #[allow(dead_code)]
+    fn optional_json_body<T: ::serde::de::DeserializeOwned>(&mut self) -> Option<Option<T>> {
+        let value = match self.json.take() {
+            Some(value) => value,
+            None if self.body.is_empty() => return Some(None),
+            None => match ::serde_json::from_slice(&self.body) {
+                Ok(value) => value,
+                Err(err) => {
+                    self.messages
+                        .push(format!("request body is not JSON: {err}"));
+                    return None;
+                }
+            },
+        };
+        match ::serde_json::from_value(value) {
+            Ok(body) => Some(Some(body)),
+            Err(err) => {
+                self.messages.push(format!("request body: {err}"));
+                None
+            }
+        }
+    }
+
+    #[allow(dead_code)]
+    fn raw_body(&mut self) -> Option<::axum::body::Bytes> {
+        if self.body.is_empty() {
+            self.messages.push("request body is required".to_string());
+            return None;
+        }
+        Some(self.body.clone())
+    }
+
+    #[allow(dead_code)]
+    fn optional_raw_body(&mut self) -> Option<Option<::axum::body::Bytes>> {
+        Some((!self.body.is_empty()).then(|| self.body.clone()))
+    }
+
+    fn reject(&mut self) -> Response {
+        validation_error(std::mem::take(&mut self.messages))
+    }
+}
+
+#[path = "path.rs"]
+pub mod path;
+
+// In the stand-in server of `generator/tests/runtime/server.rs` (rejections as problem
+// details), against the stand-in contract (`createThing` is `POST /things/{id}`).
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    const KEY: &[&[(Location, &str)]] = &[&[(Location::Header, "x-key")]];
+
+    const LIMIT: usize = 64;
+
+    fn request(uri: &str, headers: &[(&str, &str)], body: &str) -> ::axum::extract::Request {
+        let mut request = ::http::Request::builder().method("POST").uri(uri);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        request
+            .body(::axum::body::Body::from(body.to_string()))
+            .unwrap()
+    }
+
+    /// A JSON request to `uri` with the credential.
+    fn json_request(uri: &str, body: &str) -> ::axum::extract::Request {
+        request(
+            uri,
+            &[("x-key", "secret"), ("content-type", "application/json")],
+            body,
+        )
+    }
+
+    async fn read(request: ::axum::extract::Request) -> Result<Incoming, Response> {
+        Incoming::read("createThing", "/things/{id}", request, KEY, LIMIT).await
+    }
+
+    /// Status, `Content-Type` and JSON body of a response.
+    async fn answer(response: Response) -> (u16, String, Value) {
+        let status = response.status().as_u16();
+        let content_type = response.headers()[::http::header::CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .to_string();
+        let body = ::axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (status, content_type, serde_json::from_slice(&body).unwrap())
+    }
+
+    /// The status, code and messages of a rejection.
+    async fn rejection(response: Response) -> (u16, String, Vec<String>) {
+        let (status, _, body) = answer(response).await;
+        let messages = body["errors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap().to_string())
+            .collect();
+        (status, body["code"].as_str().unwrap().to_string(), messages)
+    }
+
+    /// The messages of a request rejected as invalid.
+    async fn invalid(request: ::axum::extract::Request) -> Vec<String> {
+        let rejected = match read(request).await {
+            Ok(mut incoming) => incoming.validate().unwrap_err(),
+            Err(rejected) => rejected,
+        };
+        let (status, code, messages) = rejection(rejected).await;
+        assert_eq!(
+            (status, code.as_str()),
+            (400, "VALIDATION_ERROR"),
+            "{messages:?}"
+        );
+        messages
+    }
+
+    #[tokio::test]
+    async fn a_json_answer_has_its_status_type_and_body() {
+        let response = json_response(::http::StatusCode::CREATED, &json!({"name": "lamp"}));
+        assert_eq!(
+            answer(response).await,
+            (201, "application/json".into(), json!({"name": "lamp"}))
+        );
+    }
+
+    #[tokio::test]
+    async fn a_valid_request_is_read_typed() {
+        let request = request(
+            "/things/7?limit=3",
+            &[
+                ("x-key", "secret"),
+                ("X-Trace", "ab"),
+                ("content-type", "application/json; charset=utf-8"),
+            ],
+            r#"{"name": "lamp"}"#,
+        );
+        let mut incoming = read(request).await.unwrap();
+        assert!(incoming.validate().is_ok());
+        assert_eq!(incoming.required::<u32>(Location::Path, "id"), Some(7));
+        assert_eq!(
+            incoming.optional::<u8>(Location::Query, "limit"),
+            Some(Some(3))
+        );
+        // Header names are case-insensitive.
+        assert_eq!(
+            incoming.optional::<String>(Location::Header, "x-trace"),
+            Some(Some("ab".to_string()))
+        );
+        assert_eq!(incoming.optional::<u8>(Location::Query, "page"), Some(None));
+        assert_eq!(incoming.json_body::<Value>(), Some(json!({"name": "lamp"})));
+        assert!(incoming.messages.is_empty(), "{:?}", incoming.messages);
+    }
+
+    #[tokio::test]
+    async fn credentials_are_checked_before_anything_else() {
+        // Nothing is right with it, but what it lacks first is the credential.
+        for headers in [&[][..], &[("x-key", " ")]] {
+            let rejected = read(request("/things/zero?limit=x", headers, "{")).await;
+            assert_eq!(
+                rejection(rejected.err().unwrap()).await,
+                (
+                    401,
+                    "NOT_AUTHENTICATED".into(),
+                    vec!["authentication headers missing: send x-key".to_string()]
+                )
+            );
+        }
+        // Any one requirement will do; each needs all it names.
+        let either: &[&[(Location, &str)]] = &[
+            &[(Location::Header, "x-id"), (Location::Header, "x-secret")],
+            &[(Location::Query, "key")],
+        ];
+        let headers = ::http::HeaderMap::new();
+        let response = authenticate(&headers, Some("other=1"), either).unwrap_err();
+        assert_eq!(
+            rejection(response).await.2,
+            ["authentication headers missing: send x-id and x-secret, or key"]
+        );
+        assert!(authenticate(&headers, Some("other=1&key=k"), either).is_ok());
+        assert!(authenticate(&headers, None, &[]).is_ok());
+    }
+
+    #[test]
+    fn a_credential_is_read_where_its_scheme_puts_it() {
+        let mut headers = ::http::HeaderMap::new();
+        headers.insert("x-key", "h".parse().unwrap());
+        headers.insert(
+            ::http::header::COOKIE,
+            "theme=dark; session=c".parse().unwrap(),
+        );
+        let read = |location, name| {
+            credential(&headers, Some("a=1&token=q%20r"), location, name).map(|v| v.into_owned())
+        };
+        assert_eq!(read(Location::Header, "x-key").as_deref(), Some("h"));
+        assert_eq!(read(Location::Query, "token").as_deref(), Some("q r"));
+        assert_eq!(read(Location::Cookie, "session").as_deref(), Some("c"));
+        assert_eq!(read(Location::Cookie, "x-key"), None);
+        assert_eq!(read(Location::Path, "x-key"), None);
+    }
+
+    #[tokio::test]
+    async fn every_violation_is_listed_at_once() {
+        let messages = invalid(json_request("/things/0?limit=11", "{}")).await;
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(
+            messages[0].starts_with("path parameter id: "),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].starts_with("query parameter limit: "),
+            "{messages:?}"
+        );
+        assert!(messages[2].starts_with("(root): "), "{messages:?}");
+    }
+
+    #[tokio::test]
+    async fn the_body_must_be_there_json_and_within_the_limit() {
+        let cases = [
+            (
+                request("/things/1", &[("x-key", "k")], ""),
+                "request body is required",
+            ),
+            (
+                request(
+                    "/things/1",
+                    &[("x-key", "k"), ("content-type", "text/plain")],
+                    "{}",
+                ),
+                "Content-Type must be application/json, not text/plain",
+            ),
+            (
+                request("/things/1", &[("x-key", "k")], "{}"),
+                "Content-Type must be application/json, not absent",
+            ),
+            (
+                json_request("/things/1", "{name"),
+                "request body is not JSON: ",
+            ),
+            (
+                json_request("/things/1", &" ".repeat(LIMIT + 1)),
+                "request body: larger than 64 bytes, or cut short",
+            ),
+        ];
+        for (request, expected) in cases {
+            let messages = invalid(request).await;
+            assert_eq!(messages.len(), 1, "{messages:?}");
+            assert!(messages[0].starts_with(expected), "{messages:?}");
+        }
+        // `+json` media types are JSON too.
+        let request = request(
+            "/things/1",
+            &[
+                ("x-key", "k"),
+                ("content-type", "application/merge-patch+json"),
+            ],
+            r#"{"name": "lamp"}"#,
+        );
+        assert!(read(request).await.unwrap().validate().is_ok());
+    }
+
+    #[tokio::test]
+    async fn a_path_outside_the_template_is_not_found() {
+        let rejected = read(json_request("/things/1/parts", "{}"))
+            .await
+            .err()
+            .unwrap();
+        assert_eq!(
+            rejection(rejected).await,
+            (
+                404,
+                "NOT_FOUND".into(),
+                vec!["no operation at /things/1/parts".to_string()]
+            )
+        );
+        let response =
+            method_not_allowed(::http::Method::DELETE, "/things/1".parse().unwrap()).await;
+        assert_eq!(
+            rejection(response).await,
+            (
+                405,
+                "METHOD_NOT_ALLOWED".into(),
+                vec!["DELETE is not an operation of /things/1".to_string()]
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn what_does_not_parse_into_its_type_is_collected_and_rejected() {
+        let mut incoming = read(json_request("/things/300?limit=x", "[1]"))
+            .await
+            .unwrap();
+        assert_eq!(incoming.required::<u8>(Location::Path, "id"), None);
+        assert_eq!(incoming.optional::<u8>(Location::Query, "limit"), None);
+        assert_eq!(incoming.required::<u8>(Location::Header, "x-count"), None);
+        assert_eq!(
+            incoming.json_body::<::std::collections::HashMap<String, u8>>(),
+            None
+        );
+        let messages = rejection(incoming.reject()).await.2;
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(messages[0].starts_with("Path id: "), "{messages:?}");
+        assert!(messages[1].starts_with("Query limit: "), "{messages:?}");
+        assert_eq!(messages[2], "Header x-count is required");
+        assert!(messages[3].starts_with("request body: "), "{messages:?}");
+    }
+
+    #[tokio::test]
+    async fn raw_bodies_and_bearer_tokens() {
+        let request = request(
+            "/things/1",
+            &[("authorization", "Bearer t0k"), ("x-key", "k")],
+            "bytes",
+        );
+        let mut incoming = read(request).await.unwrap();
+        assert_eq!(incoming.bearer_token(), Some("t0k"));
+        assert_eq!(incoming.raw_body().as_deref(), Some(&b"bytes"[..]));
+        assert_eq!(
+            incoming.optional_raw_body(),
+            Some(Some(::axum::body::Bytes::from_static(b"bytes")))
+        );
+        let mut empty = read(request_without_body()).await.unwrap();
+        assert_eq!(empty.optional_raw_body(), Some(None));
+        assert_eq!(empty.raw_body(), None);
+        assert_eq!(empty.optional_json_body::<Value>(), Some(None));
+        assert_eq!(empty.messages, ["request body is required"]);
+    }
+
+    fn request_without_body() -> ::axum::extract::Request {
+        request("/things/1", &[("x-key", "k")], "")
+    }
+}

@@ -1,0 +1,503 @@
+//! Lossless value types used by the models.
+
+// `src/support.rs` of every generated crate, spliced in whole by specgen (`emit::support`):
+// the few types that make the models lossless. Each keeps the text it was given so that
+// serializing writes back exactly what arrived: a date-time keeps its offset and precision,
+// a decimal its digits, base64 its alphabet and padding. specgen keeps it as an ordinary Rust
+// file so that it is compiled and unit-tested as itself (`generator/tests/runtime/`).
+
+/// An RFC 3339 date-time that serializes back exactly as it was written: offset,
+/// precision and case included. A `chrono::DateTime<Utc>` would rewrite `+02:00` as `Z`
+/// and send a different string than it received.
+#[derive(Debug, Clone)]
+pub struct DateTime {
+    text: String,
+    value: ::chrono::DateTime<::chrono::FixedOffset>,
+}
+
+impl DateTime {
+    /// The date-time as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The instant, with the offset it was written in.
+    pub fn value(&self) -> ::chrono::DateTime<::chrono::FixedOffset> {
+        self.value
+    }
+}
+
+impl PartialEq for DateTime {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for DateTime {}
+
+impl ::std::hash::Hash for DateTime {
+    fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
+}
+
+impl ::std::str::FromStr for DateTime {
+    type Err = ::chrono::ParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let value = ::chrono::DateTime::parse_from_rfc3339(text)?;
+        Ok(DateTime {
+            text: text.to_string(),
+            value,
+        })
+    }
+}
+
+impl<Tz: ::chrono::TimeZone> From<::chrono::DateTime<Tz>> for DateTime
+where
+    Tz::Offset: ::std::fmt::Display,
+{
+    fn from(value: ::chrono::DateTime<Tz>) -> Self {
+        let value = value.fixed_offset();
+        DateTime {
+            text: value.to_rfc3339(),
+            value,
+        }
+    }
+}
+
+impl ::std::fmt::Display for DateTime {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl ::serde::Serialize for DateTime {
+    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for DateTime {
+    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(|err| {
+            ::serde::de::Error::custom(format_args!("`{text}` is not an RFC 3339 date-time: {err}"))
+        })
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for DateTime {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        "DateTime".into()
+    }
+
+    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        ::schemars::json_schema!({ "type": "string", "format": "date-time" })
+    }
+}
+
+/// A JSON number kept as a decimal, for amounts. It keeps every digit of numbers up to
+/// 15 significant digits, where a binary float would turn `0.1 + 0.2` into
+/// `0.30000000000000004`; it serializes back as a JSON number, an integer when it was
+/// written as one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Decimal(pub ::rust_decimal::Decimal);
+
+impl Decimal {
+    /// The decimal value.
+    pub fn value(&self) -> ::rust_decimal::Decimal {
+        self.0
+    }
+}
+
+impl From<::rust_decimal::Decimal> for Decimal {
+    fn from(value: ::rust_decimal::Decimal) -> Self {
+        Decimal(value)
+    }
+}
+
+impl From<Decimal> for ::rust_decimal::Decimal {
+    fn from(value: Decimal) -> Self {
+        value.0
+    }
+}
+
+impl From<i64> for Decimal {
+    fn from(value: i64) -> Self {
+        Decimal(value.into())
+    }
+}
+
+impl ::std::str::FromStr for Decimal {
+    type Err = ::rust_decimal::Error;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        text.parse().map(Decimal)
+    }
+}
+
+impl ::std::fmt::Display for Decimal {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        ::std::fmt::Display::fmt(&self.0, f)
+    }
+}
+
+impl ::serde::Serialize for Decimal {
+    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use ::rust_decimal::prelude::ToPrimitive;
+        if self.0.scale() == 0
+            && let Some(integer) = self.0.to_i64()
+        {
+            return serializer.serialize_i64(integer);
+        }
+        match self.0.to_f64() {
+            Some(float) => serializer.serialize_f64(float),
+            None => Err(::serde::ser::Error::custom(
+                "decimal out of the range of a JSON number",
+            )),
+        }
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for Decimal {
+    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DecimalVisitor)
+    }
+}
+
+struct DecimalVisitor;
+
+impl<'de> ::serde::de::Visitor<'de> for DecimalVisitor {
+    type Value = Decimal;
+
+    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str("a number")
+    }
+
+    fn visit_i64<E: ::serde::de::Error>(self, value: i64) -> Result<Decimal, E> {
+        Ok(Decimal(value.into()))
+    }
+
+    fn visit_u64<E: ::serde::de::Error>(self, value: u64) -> Result<Decimal, E> {
+        Ok(Decimal(value.into()))
+    }
+
+    fn visit_f64<E: ::serde::de::Error>(self, value: f64) -> Result<Decimal, E> {
+        // The shortest text that reads back as the same float is the number as written,
+        // for every number of up to 15 significant digits.
+        let mut text = value.to_string();
+        if !text.contains(['.', 'e', 'E']) {
+            // Written as a float (`100.0`): keep it one, so it serializes as one.
+            text.push_str(".0");
+        }
+        text.parse::<::rust_decimal::Decimal>()
+            .or_else(|_| ::rust_decimal::Decimal::from_scientific(&text))
+            .map(Decimal)
+            .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))
+    }
+
+    fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<Decimal, E> {
+        value
+            .parse()
+            .map(Decimal)
+            .map_err(|_| E::custom(format_args!("`{value}` is not a decimal number")))
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Decimal {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        "Decimal".into()
+    }
+
+    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        ::schemars::json_schema!({ "type": "number" })
+    }
+}
+
+/// Base64 content (`format: byte`) kept as written, decoded on demand. Decoding is
+/// lenient about padding and trailing bits, so valid but non-canonical input decodes,
+/// and the original text is what serializes back.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Base64(String);
+
+impl Base64 {
+    /// The base64 text as written.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The decoded bytes.
+    pub fn decode(&self) -> Result<Vec<u8>, ::base64::DecodeError> {
+        use ::base64::Engine as _;
+        lenient_base64().decode(self.0.trim_end_matches('='))
+    }
+
+    /// Canonical base64 of some bytes.
+    pub fn encode(bytes: impl AsRef<[u8]>) -> Self {
+        use ::base64::Engine as _;
+        Base64(::base64::engine::general_purpose::STANDARD.encode(bytes))
+    }
+}
+
+fn lenient_base64() -> ::base64::engine::GeneralPurpose {
+    ::base64::engine::GeneralPurpose::new(
+        &::base64::alphabet::STANDARD,
+        ::base64::engine::GeneralPurposeConfig::new()
+            .with_decode_allow_trailing_bits(true)
+            .with_decode_padding_mode(::base64::engine::DecodePaddingMode::Indifferent),
+    )
+}
+
+impl ::serde::Serialize for Base64 {
+    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.0)
+    }
+}
+
+/// Any string is kept, base64 or not (JSON Schema does not assert `format: byte`, and
+/// a placeholder like `[file data]` is common): [`Base64::decode`] says whether it is.
+impl<'de> ::serde::Deserialize<'de> for Base64 {
+    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(Base64)
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Base64 {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        "Base64".into()
+    }
+
+    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        ::schemars::json_schema!({ "type": "string", "format": "byte" })
+    }
+}
+
+/// Deserializes a present field as `Some`, even when it is null: for optional fields
+/// whose type holds null itself (`serde_json::Value`), so a null survives a round trip.
+pub fn present<'de, T, D>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    T: ::serde::Deserialize<'de>,
+    D: ::serde::Deserializer<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
+/// Serde glue for optional fields that may also be null: `None` is absent,
+/// `Some(None)` is an explicit null, `Some(Some(v))` a value. Used with
+/// `#[serde(default, skip_serializing_if = "Option::is_none", with = ...)]`.
+pub mod double_option {
+    /// Writes `Some(None)` as null and `Some(Some(v))` as `v`.
+    pub fn serialize<T, S>(value: &Option<Option<T>>, serializer: S) -> Result<S::Ok, S::Error>
+    where
+        T: ::serde::Serialize,
+        S: ::serde::Serializer,
+    {
+        match value {
+            Some(inner) => ::serde::Serialize::serialize(inner, serializer),
+            None => serializer.serialize_none(),
+        }
+    }
+
+    /// Reads a present field: null as `Some(None)`, a value as `Some(Some(v))`.
+    pub fn deserialize<'de, T, D>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+    where
+        T: ::serde::Deserialize<'de>,
+        D: ::serde::Deserializer<'de>,
+    {
+        <Option<T> as ::serde::Deserialize>::deserialize(deserializer).map(Some)
+    }
+}
+
+#[path = "union.rs"]
+pub mod union;
+
+/// The schema of a string enum that keeps unknown values: one of `known`, or any
+/// string. Built at run time because `json_schema!` hits the macro recursion limit on
+/// enums of a few hundred values.
+#[cfg(feature = "schemars")]
+pub fn open_enum_schema(known: &[&str]) -> ::schemars::Schema {
+    let known: Vec<::serde_json::Value> = known.iter().map(|value| (*value).into()).collect();
+    let mut schema = ::serde_json::Map::new();
+    schema.insert("type".into(), "string".into());
+    schema.insert(
+        "anyOf".into(),
+        ::serde_json::json!([{ "enum": known }, { "type": "string" }]),
+    );
+    schema.into()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    /// `text` read as a `T` and written back.
+    fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(value: Value) -> Value {
+        let read: T = serde_json::from_value(value).unwrap();
+        serde_json::to_value(&read).unwrap()
+    }
+
+    #[test]
+    fn a_date_time_writes_back_as_written() {
+        for text in [
+            "2024-05-01T10:00:00+02:00",
+            "2024-05-01T08:00:00.120Z",
+            "2024-05-01t08:00:00.123456789z",
+            "2024-05-01T08:00:00-00:00",
+        ] {
+            assert_eq!(round_trip::<DateTime>(json!(text)), json!(text));
+            let value: DateTime = text.parse().unwrap();
+            assert_eq!((value.as_str(), value.to_string().as_str()), (text, text));
+        }
+    }
+
+    #[test]
+    fn date_times_are_equal_when_written_alike() {
+        let local: DateTime = "2024-05-01T10:00:00+02:00".parse().unwrap();
+        let utc: DateTime = "2024-05-01T08:00:00Z".parse().unwrap();
+        // The same instant, each with the offset it was written in...
+        assert_eq!(local.value(), utc.value());
+        assert_eq!(local.value().offset().local_minus_utc(), 2 * 3600);
+        // ...but not the same text, which is what is sent back.
+        assert_ne!(local, utc);
+        assert_eq!(local, "2024-05-01T10:00:00+02:00".parse().unwrap());
+    }
+
+    #[test]
+    fn a_date_time_from_chrono_is_written_in_rfc_3339() {
+        let instant = ::chrono::DateTime::parse_from_rfc3339("2024-05-01T08:00:00Z")
+            .unwrap()
+            .with_timezone(&::chrono::Utc);
+        let value = DateTime::from(instant);
+        assert_eq!(value.as_str(), "2024-05-01T08:00:00+00:00");
+        assert_eq!(value.value(), instant);
+    }
+
+    #[test]
+    fn a_date_time_that_is_not_rfc_3339_is_refused_with_its_text() {
+        for text in ["2024-05-01", "2024-05-01T08:00:00", "yesterday"] {
+            let err = serde_json::from_value::<DateTime>(json!(text)).unwrap_err();
+            assert!(
+                err.to_string()
+                    .contains(&format!("`{text}` is not an RFC 3339 date-time")),
+                "{err}"
+            );
+        }
+        assert!(serde_json::from_value::<DateTime>(json!(5)).is_err());
+    }
+
+    #[test]
+    fn a_decimal_keeps_its_digits_and_its_form() {
+        // Integers stay integers, numbers written with a point stay so.
+        for number in [
+            "0",
+            "-3",
+            "100",
+            "100.0",
+            "0.1",
+            "12.5",
+            "-0.007",
+            "123456789.12345",
+        ] {
+            let value: Value = serde_json::from_str(number).unwrap();
+            let back = round_trip::<Decimal>(value);
+            assert_eq!(back.to_string(), number);
+        }
+        // Beyond an f64's integers, as long as an i64 holds them.
+        let big: Decimal = serde_json::from_str("9007199254740993").unwrap();
+        assert_eq!(serde_json::to_string(&big).unwrap(), "9007199254740993");
+    }
+
+    #[test]
+    fn decimals_add_without_binary_rounding() {
+        let tenth: Decimal = serde_json::from_str("0.1").unwrap();
+        let fifth: Decimal = serde_json::from_str("0.2").unwrap();
+        let sum = Decimal(tenth.value() + fifth.value());
+        assert_eq!(serde_json::to_string(&sum).unwrap(), "0.3");
+        assert_eq!(sum, "0.3".parse().unwrap());
+        assert_eq!(sum.to_string(), "0.3");
+    }
+
+    #[test]
+    fn a_decimal_reads_a_numeric_string_and_refuses_the_rest() {
+        let value: Decimal = serde_json::from_value(json!("12.50")).unwrap();
+        assert_eq!(value.to_string(), "12.50");
+        assert_eq!(Decimal::from(7).value(), ::rust_decimal::Decimal::from(7));
+        let err = serde_json::from_value::<Decimal>(json!("twelve")).unwrap_err();
+        assert!(
+            err.to_string().contains("`twelve` is not a decimal number"),
+            "{err}"
+        );
+        let err = serde_json::from_str::<Decimal>("1e30").unwrap_err();
+        assert!(err.to_string().contains("does not fit a decimal"), "{err}");
+        assert!(serde_json::from_value::<Decimal>(json!(true)).is_err());
+    }
+
+    #[test]
+    fn base64_keeps_its_text_and_decodes_leniently() {
+        for (text, bytes) in [
+            ("aGk=", &b"hi"[..]),
+            // Without padding.
+            ("aGk", b"hi"),
+            // Trailing bits set: not canonical, still the same bytes.
+            ("aGl=", b"hi"),
+            ("", b""),
+        ] {
+            assert_eq!(round_trip::<Base64>(json!(text)), json!(text));
+            let value: Base64 = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(value.as_str(), text);
+            assert_eq!(value.decode().unwrap(), bytes, "{text}");
+        }
+        assert_eq!(Base64::encode(b"hi").as_str(), "aGk=");
+    }
+
+    #[test]
+    fn text_that_is_not_base64_is_kept_and_fails_to_decode() {
+        let value: Base64 = serde_json::from_value(json!("[file data]")).unwrap();
+        assert_eq!(value.as_str(), "[file data]");
+        assert!(value.decode().is_err());
+        assert!(serde_json::from_value::<Base64>(json!(1)).is_err());
+    }
+
+    #[derive(Debug, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+    struct Patch {
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "double_option"
+        )]
+        note: Option<Option<String>>,
+        #[serde(
+            default,
+            deserialize_with = "present",
+            skip_serializing_if = "Option::is_none"
+        )]
+        extra: Option<Value>,
+    }
+
+    #[test]
+    fn absent_null_and_a_value_stay_apart() {
+        for (json, note, extra) in [
+            (json!({}), None, None),
+            (
+                json!({"note": null, "extra": null}),
+                Some(None),
+                Some(Value::Null),
+            ),
+            (
+                json!({"note": "hi", "extra": [1]}),
+                Some(Some("hi".to_string())),
+                Some(json!([1])),
+            ),
+        ] {
+            let patch: Patch = serde_json::from_value(json.clone()).unwrap();
+            assert_eq!(patch, Patch { note, extra }, "{json}");
+            assert_eq!(serde_json::to_value(&patch).unwrap(), json);
+        }
+    }
+}

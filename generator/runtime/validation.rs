@@ -1,0 +1,371 @@
+//! The contract's rules, compiled once from the embedded `schemas/`: what the server
+//! and the webhook receiver check before any handler runs. The same files are what
+//! `specval` checks recorded traffic against.
+
+// `src/validation.rs` of every generated crate with a server or webhooks, spliced in whole by
+// specgen (`emit::runtime::validation`), `manifest` included. specgen keeps it as an ordinary
+// Rust file so that it is compiled and unit-tested as itself (`generator/tests/runtime/`).
+
+use ::std::collections::HashMap;
+use ::std::sync::OnceLock;
+
+use ::jsonschema::Validator;
+use ::serde_json::Value;
+
+pub use self::manifest::{Location, ValueKind};
+
+#[path = "manifest.rs"]
+pub mod manifest;
+
+/// A parameter's rule.
+pub struct ParameterRule {
+    /// Its name.
+    pub name: String,
+    /// Where it travels.
+    pub location: Location,
+    /// Whether it must be present.
+    pub required: bool,
+    schema: Validator,
+    kind: ValueKind,
+}
+
+/// The rules of one operation or webhook.
+pub struct OperationRules {
+    /// Parameters, in the manifest's order.
+    pub parameters: Vec<ParameterRule>,
+    /// The request body's schema and whether the body is required.
+    pub body: Option<(bool, Validator)>,
+    /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
+    pub responses: HashMap<String, Validator>,
+}
+
+/// Every operation's and webhook's rules.
+pub struct Rules {
+    operations: HashMap<String, OperationRules>,
+    webhooks: HashMap<String, OperationRules>,
+}
+
+/// The compiled contract, built on first use.
+pub fn rules() -> &'static Rules {
+    static RULES: OnceLock<Rules> = OnceLock::new();
+    RULES.get_or_init(|| match Rules::compile() {
+        Ok(rules) => rules,
+        // The contract is generated and tested with the crate: failing here means
+        // the crate was edited by hand.
+        Err(message) => panic!("the embedded contract does not compile: {message}"),
+    })
+}
+
+impl Rules {
+    fn compile() -> Result<Rules, String> {
+        let manifest = manifest::Manifest::parse(crate::contract::manifest())
+            .map_err(|err| format!("manifest.json: {err}"))?;
+        let mut rules = Rules {
+            operations: HashMap::new(),
+            webhooks: HashMap::new(),
+        };
+        for entry in &manifest.operations {
+            rules
+                .operations
+                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
+        }
+        for entry in &manifest.webhooks {
+            rules
+                .webhooks
+                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
+        }
+        Ok(rules)
+    }
+
+    /// The rules of an operation, by operationId.
+    pub fn operation(&self, operation_id: &str) -> Option<&OperationRules> {
+        self.operations.get(operation_id)
+    }
+
+    /// The rules of a webhook, by its name under `webhooks`.
+    pub fn webhook(&self, name: &str) -> Option<&OperationRules> {
+        self.webhooks.get(name)
+    }
+}
+
+fn compile_schema(schema: &Value) -> Result<Validator, String> {
+    ::jsonschema::options()
+        .with_draft(::jsonschema::Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(schema)
+        .map_err(|err| err.to_string())
+}
+
+fn schema_file(path: &str) -> Result<Validator, String> {
+    let text = crate::contract::file(path).ok_or_else(|| format!("{path} is not embedded"))?;
+    let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("{path}: {err}"))?;
+    compile_schema(&schema).map_err(|err| format!("{path}: {err}"))
+}
+
+impl OperationRules {
+    fn compile(entry: &manifest::Operation) -> Result<OperationRules, String> {
+        let mut parameters = Vec::new();
+        for param in &entry.parameters {
+            parameters.push(ParameterRule {
+                name: param.name.clone(),
+                location: param.location,
+                required: param.required,
+                schema: compile_schema(&param.schema)?,
+                kind: param.kind(),
+            });
+        }
+        let body = match &entry.request_body {
+            Some(body) => Some((body.required, schema_file(&body.schema)?)),
+            None => None,
+        };
+        let mut responses = HashMap::new();
+        for (status, response) in &entry.responses {
+            if let Some(path) = &response.schema {
+                responses.insert(status.clone(), schema_file(path)?);
+            }
+        }
+        Ok(OperationRules {
+            parameters,
+            body,
+            responses,
+        })
+    }
+
+    /// Every rule the parameters break; `value` looks a parameter up by location and
+    /// name (header names case-insensitively).
+    pub fn check_parameters<'a>(
+        &self,
+        value: impl Fn(Location, &str) -> Option<&'a str>,
+    ) -> Vec<String> {
+        let mut messages = Vec::new();
+        for rule in &self.parameters {
+            let place = match rule.location {
+                Location::Path => "path parameter",
+                Location::Query => "query parameter",
+                Location::Header => "header",
+                Location::Cookie => "cookie",
+            };
+            match value(rule.location, &rule.name) {
+                None if rule.required => {
+                    messages.push(format!("{place} {} is required", rule.name))
+                }
+                None => {}
+                Some(text) => {
+                    let Some(instance) = rule.kind.value(text) else {
+                        messages.push(format!(
+                            "{place} {}: `{text}` is not a valid {:?}",
+                            rule.name, rule.kind
+                        ));
+                        continue;
+                    };
+                    // `is_valid` stops at the first failure and builds no error:
+                    // the common case, a valid value, costs the least.
+                    if !rule.schema.is_valid(&instance) {
+                        for error in rule.schema.iter_errors(&instance) {
+                            messages.push(format!("{place} {}: {error}", rule.name));
+                        }
+                    }
+                }
+            }
+        }
+        messages
+    }
+
+    /// Every rule a JSON request body breaks, each as `pointer: message`.
+    pub fn check_body(&self, body: &Value) -> Vec<String> {
+        match &self.body {
+            Some((_, validator)) => describe(validator, body),
+            None => Vec::new(),
+        }
+    }
+
+    /// Whether the operation requires a request body.
+    pub fn body_required(&self) -> bool {
+        self.body.as_ref().is_some_and(|(required, _)| *required)
+    }
+
+    /// Every rule a response body breaks against the schema documented for `status`
+    /// (an exact code first, then its class such as `2XX`, then `default`); `None`
+    /// when no body schema is documented for it.
+    pub fn check_response(&self, status: u16, body: &Value) -> Option<Vec<String>> {
+        let validator = self
+            .responses
+            .get(&status.to_string())
+            .or_else(|| self.responses.get(&format!("{}XX", status / 100)))
+            .or_else(|| self.responses.get("default"))?;
+        Some(describe(validator, body))
+    }
+}
+
+/// Validation errors as `pointer: message`, the pointer `(root)` for the whole value.
+pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
+    // Collecting errors costs about twice a yes-or-no check; most values are valid.
+    if validator.is_valid(instance) {
+        return Vec::new();
+    }
+    validator
+        .iter_errors(instance)
+        .map(|error| {
+            let pointer = error.instance_path().to_string();
+            let pointer = if pointer.is_empty() {
+                "(root)".to_string()
+            } else {
+                pointer
+            };
+            format!("{pointer}: {error}")
+        })
+        .collect()
+}
+
+// Against the stand-in contract of `generator/tests/runtime/contract.rs`.
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn create_thing() -> &'static OperationRules {
+        rules().operation("createThing").expect("createThing")
+    }
+
+    /// The messages for parameters given as `(location, name, text)`.
+    fn parameters(given: &[(Location, &str, &'static str)]) -> Vec<String> {
+        create_thing().check_parameters(|location, name| {
+            given
+                .iter()
+                .find(|(l, n, _)| *l == location && *n == name)
+                .map(|(_, _, text)| *text)
+        })
+    }
+
+    #[test]
+    fn the_contract_compiles_by_operation_and_webhook() {
+        let rules = rules();
+        assert!(rules.operation("createThing").is_some());
+        assert!(rules.webhook("thingCreated").is_some());
+        // Operations and webhooks are apart.
+        assert!(rules.operation("thingCreated").is_none());
+        assert!(rules.webhook("createThing").is_none());
+        let names: Vec<&str> = create_thing()
+            .parameters
+            .iter()
+            .map(|rule| rule.name.as_str())
+            .collect();
+        assert_eq!(names, ["id", "limit", "x-trace"]);
+        assert!(create_thing().body_required());
+    }
+
+    #[test]
+    fn parameter_text_is_coerced_to_its_type_before_the_schema_checks_it() {
+        assert_eq!(
+            parameters(&[(Location::Path, "id", "7")]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            parameters(&[
+                (Location::Path, "id", "7"),
+                (Location::Query, "limit", "10")
+            ]),
+            Vec::<String>::new()
+        );
+        // Text where an integer is wanted: refused before the schema, by its kind.
+        assert_eq!(
+            parameters(&[(Location::Path, "id", "seven")]),
+            ["path parameter id: `seven` is not a valid Integer"]
+        );
+        assert_eq!(
+            parameters(&[(Location::Path, "id", "1.5")]),
+            ["path parameter id: `1.5` is not a valid Integer"]
+        );
+        // An integer the schema refuses.
+        let messages = parameters(&[
+            (Location::Path, "id", "0"),
+            (Location::Query, "limit", "11"),
+        ]);
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        assert!(
+            messages[0].starts_with("path parameter id: 0 "),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].starts_with("query parameter limit: 11 "),
+            "{messages:?}"
+        );
+        // A string stays a string: "123456" is six characters, not a number.
+        let messages = parameters(&[
+            (Location::Path, "id", "1"),
+            (Location::Header, "x-trace", "123456"),
+        ]);
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("header x-trace: \"123456\" "),
+            "{messages:?}"
+        );
+    }
+
+    #[test]
+    fn a_missing_parameter_is_reported_only_when_required() {
+        assert_eq!(parameters(&[]), ["path parameter id is required"]);
+        // The optional ones may be absent; the lookup is by location too.
+        assert_eq!(
+            parameters(&[(Location::Query, "id", "7")]),
+            ["path parameter id is required"]
+        );
+    }
+
+    #[test]
+    fn body_errors_are_pointed_at() {
+        let rules = create_thing();
+        assert!(rules.check_body(&json!({"name": "lamp"})).is_empty());
+        let messages = rules.check_body(&json!({"name": ""}));
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].starts_with("/name: "), "{messages:?}");
+        let messages = rules.check_body(&json!({"name": 3, "id": "x"}));
+        assert_eq!(messages.len(), 2, "{messages:?}");
+        let messages = rules.check_body(&json!([]));
+        assert!(messages[0].starts_with("(root): "), "{messages:?}");
+    }
+
+    #[test]
+    fn a_response_is_checked_against_its_code_then_its_class_then_default() {
+        let rules = create_thing();
+        assert_eq!(
+            rules.check_response(201, &json!({"name": "lamp"})),
+            Some(Vec::new())
+        );
+        assert_eq!(
+            rules.check_response(201, &json!({})).map(|m| m.len()),
+            Some(1)
+        );
+        // 404 falls under 4XX, 500 under default: both the error body.
+        assert_eq!(
+            rules.check_response(404, &json!({"code": "NOT_FOUND"})),
+            Some(Vec::new())
+        );
+        assert_eq!(
+            rules
+                .check_response(404, &json!({"name": "lamp"}))
+                .map(|m| m.len()),
+            Some(1)
+        );
+        assert_eq!(
+            rules.check_response(500, &json!({})).map(|m| m.len()),
+            Some(1)
+        );
+        // No body schema documented for the webhook's 5XX, and no default.
+        let webhook = super::rules().webhook("thingCreated").unwrap();
+        assert_eq!(webhook.check_response(503, &json!("busy")), None);
+        assert_eq!(
+            webhook.check_response(200, &json!({"ok": true})),
+            Some(Vec::new())
+        );
+    }
+
+    #[test]
+    fn formats_are_asserted() {
+        let schema = compile_schema(&json!({"type": "string", "format": "date-time"})).unwrap();
+        assert!(describe(&schema, &json!("2024-05-01T08:00:00Z")).is_empty());
+        assert_eq!(describe(&schema, &json!("yesterday")).len(), 1);
+        assert!(compile_schema(&json!({"type": 5})).is_err());
+    }
+}

@@ -1,0 +1,531 @@
+// The static half of `src/webhooks.rs` in every generated crate with webhooks: reading and
+// checking a payload on the receiving side, delivering one with retries on the sending side.
+// specgen (`emit::webhooks`) splices these items into the module after the generated half
+// (the `Webhooks` trait, `receiver`, a handler per notification and a second `impl Sender`
+// with a method per notification, which calls `deliver`), and its `use` items among the
+// module's own. It is a fragment of that module, not a module of its own, compiled and
+// unit-tested as itself by being `include!`d into a stand-in for the module
+// (`generator/tests/runtime/webhooks.rs`).
+
+use ::std::time::Duration;
+
+use ::axum::response::{IntoResponse, Response};
+
+/// A receiver's handler failed; the receiver answers 500 so that the sender retries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HandlerError(pub String);
+
+impl ::std::fmt::Display for HandlerError {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl ::std::error::Error for HandlerError {}
+
+/// Largest payload the receiver accepts, in bytes.
+pub const RECEIVER_BODY_LIMIT: usize = 1024 * 1024;
+
+fn invalid(messages: Vec<String>) -> Response {
+    (
+        ::http::StatusCode::BAD_REQUEST,
+        ::axum::Json(::serde_json::json!({ "messages": messages })),
+    )
+        .into_response()
+}
+
+async fn read_payload(
+    hook: &str,
+    body: ::axum::body::Body,
+) -> Result<::serde_json::Value, Response> {
+    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
+        .await
+        .map_err(|_| {
+            invalid(vec![format!(
+                "payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short"
+            )])
+        })?;
+    let value: ::serde_json::Value = ::serde_json::from_slice(&bytes)
+        .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?;
+    if let Some(rules) = crate::validation::rules().webhook(hook) {
+        let messages = rules.check_body(&value);
+        if !messages.is_empty() {
+            return Err(invalid(messages));
+        }
+    }
+    Ok(value)
+}
+
+/// How a [`Sender`] delivers. The interface leaves retry counts, intervals and the
+/// time-out open, so they are the caller's choice.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeliveryPolicy {
+    /// Attempts in all, the first included.
+    pub max_attempts: u32,
+    /// Delay before the first retry, doubled for each further one (with jitter).
+    pub base_delay: Duration,
+    /// The longest delay between two attempts, also the longest `Retry-After`
+    /// waited for: a receiver asking for more is not tried again.
+    pub max_delay: Duration,
+    /// Time-out of each attempt.
+    pub timeout: Duration,
+}
+
+impl Default for DeliveryPolicy {
+    fn default() -> Self {
+        DeliveryPolicy {
+            max_attempts: 5,
+            base_delay: Duration::from_millis(500),
+            max_delay: Duration::from_secs(30),
+            timeout: Duration::from_secs(10),
+        }
+    }
+}
+
+/// Why a delivery was given up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GaveUp {
+    /// The receiver answered 4xx (but 429): retrying would not help.
+    Rejected {
+        /// The status.
+        status: u16,
+        /// The body as received.
+        body: String,
+    },
+    /// The receiver answered, but not with the documented acknowledgement.
+    NotAcknowledged {
+        /// The status.
+        status: u16,
+        /// The body as received.
+        body: String,
+        /// What was missing.
+        reason: String,
+    },
+    /// Every attempt failed with a 5xx or a 429, a time-out or a connection
+    /// error; or the receiver asked (`Retry-After`, on a 429 or a 503) for a
+    /// longer wait than the policy's `max_delay`, so the rest were not made.
+    Exhausted {
+        /// What the last attempt got.
+        last: String,
+    },
+    /// The payload or the URL could not be used.
+    Invalid(String),
+}
+
+/// The outcome of a delivery.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Delivery {
+    /// Acknowledged after this many attempts.
+    Delivered {
+        /// Attempts made, the successful one included.
+        attempts: u32,
+    },
+    /// Not delivered.
+    GaveUp {
+        /// Attempts made.
+        attempts: u32,
+        /// Why it stopped.
+        reason: GaveUp,
+    },
+}
+
+impl Delivery {
+    /// Whether the receiver acknowledged the notification.
+    pub fn is_delivered(&self) -> bool {
+        matches!(self, Delivery::Delivered { .. })
+    }
+}
+
+/// The delivering side: sends notifications with only `Content-Type:
+/// application/json`, retrying 5xx and 429 answers, time-outs and connection
+/// errors with exponential backoff, and stopping on any other 4xx. A 429 or 503
+/// with `Retry-After` is retried no sooner than it asks, nor sooner than the
+/// backoff; one asking for more than the policy's `max_delay` ends the delivery
+/// ([`GaveUp::Exhausted`]).
+#[derive(Debug, Clone)]
+pub struct Sender {
+    http: ::reqwest::Client,
+    policy: DeliveryPolicy,
+    /// Whether `http` is the sender's own, so that this crate's features decide
+    /// whether it speaks HTTPS.
+    own_client: bool,
+}
+
+impl Sender {
+    /// A sender with its own HTTP client. It reaches `https://` receivers only
+    /// with this crate's `rustls` feature; without it, a delivery to one is given
+    /// up at once as [`GaveUp::Invalid`], naming the feature.
+    pub fn new(policy: DeliveryPolicy) -> Sender {
+        Sender {
+            http: ::reqwest::Client::new(),
+            policy,
+            own_client: true,
+        }
+    }
+
+    /// A sender using the caller's HTTP client (the policy's time-out still applies
+    /// to each attempt; whether it speaks HTTPS depends on how it was built).
+    pub fn with_client(http: ::reqwest::Client, policy: DeliveryPolicy) -> Sender {
+        Sender {
+            http,
+            policy,
+            own_client: false,
+        }
+    }
+
+    /// Delivers one payload to `{base_url}{path}` and judges the reply.
+    async fn deliver(
+        &self,
+        hook: &str,
+        url: String,
+        payload: ::serde_json::Value,
+        success: u16,
+    ) -> Delivery {
+        let retry = crate::retry::RetryPolicy {
+            max_attempts: self.policy.max_attempts.max(1),
+            base_delay: self.policy.base_delay,
+            max_delay: self.policy.max_delay,
+        };
+        if self.own_client
+            && let Some(reason) = crate::retry::unsupported_scheme(&url)
+        {
+            return Delivery::GaveUp {
+                attempts: 0,
+                reason: GaveUp::Invalid(reason),
+            };
+        }
+        let body = match ::serde_json::to_vec(&payload) {
+            Ok(body) => body,
+            Err(err) => {
+                return Delivery::GaveUp {
+                    attempts: 0,
+                    reason: GaveUp::Invalid(err.to_string()),
+                };
+            }
+        };
+        let mut attempts = 0;
+        loop {
+            attempts += 1;
+            let sent = self
+                .http
+                .post(&url)
+                .header(::http::header::CONTENT_TYPE, "application/json")
+                .timeout(self.policy.timeout)
+                .body(body.clone())
+                .send()
+                .await;
+            // What went wrong, and the wait a 429 or 503 asked for.
+            let (failure, asked) = match sent {
+                Ok(response) => {
+                    let status = response.status().as_u16();
+                    let asked = crate::retry::retry_after(status, response.headers());
+                    match response.text().await {
+                        Err(err) => (format!("reading the reply: {err}"), None),
+                        Ok(_) if status == 429 || (500..600).contains(&status) => {
+                            (format!("answered {status}"), asked)
+                        }
+                        Ok(text) if (400..500).contains(&status) => {
+                            return Delivery::GaveUp {
+                                attempts,
+                                reason: GaveUp::Rejected { status, body: text },
+                            };
+                        }
+                        Ok(text) => {
+                            return match acknowledged(hook, status, success, &text) {
+                                Ok(()) => Delivery::Delivered { attempts },
+                                Err(reason) => Delivery::GaveUp {
+                                    attempts,
+                                    reason: GaveUp::NotAcknowledged {
+                                        status,
+                                        body: text,
+                                        reason,
+                                    },
+                                },
+                            };
+                        }
+                    }
+                }
+                Err(err) if err.is_builder() => {
+                    return Delivery::GaveUp {
+                        attempts,
+                        reason: GaveUp::Invalid(err.to_string()),
+                    };
+                }
+                Err(err) if err.is_timeout() => {
+                    (format!("timed out after {:?}", self.policy.timeout), None)
+                }
+                Err(err) => (format!("could not connect or send: {err}"), None),
+            };
+            if attempts >= retry.max_attempts {
+                return Delivery::GaveUp {
+                    attempts,
+                    reason: GaveUp::Exhausted { last: failure },
+                };
+            }
+            match retry.delay_after(attempts, asked) {
+                Some(wait) => ::tokio::time::sleep(wait).await,
+                None => {
+                    let last = format!(
+                        "{failure} and asked (Retry-After) to wait {:?}, longer than the policy's max_delay of {:?}",
+                        asked.unwrap_or_default(),
+                        retry.max_delay,
+                    );
+                    return Delivery::GaveUp {
+                        attempts,
+                        reason: GaveUp::Exhausted { last },
+                    };
+                }
+            }
+        }
+    }
+}
+
+/// A reply acknowledges a notification when it has the documented success status
+/// and its body matches the documented reply schema.
+fn acknowledged(hook: &str, status: u16, success: u16, text: &str) -> Result<(), String> {
+    if status != success {
+        return Err(format!("expected status {success}"));
+    }
+    let Some(rules) = crate::validation::rules().webhook(hook) else {
+        return Ok(());
+    };
+    let body: ::serde_json::Value = if text.trim().is_empty() {
+        ::serde_json::Value::Null
+    } else {
+        ::serde_json::from_str(text).map_err(|err| format!("reply is not JSON: {err}"))?
+    };
+    match rules.check_response(status, &body) {
+        Some(messages) if !messages.is_empty() => Err(messages.join("; ")),
+        _ => Ok(()),
+    }
+}
+
+// Against the stand-in contract of `generator/tests/runtime/contract.rs`: `thingCreated`
+// posts a `Thing` (`name`, a non-empty string) and expects 200 with `{"ok": true}`.
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::loopback::{Loopback, Reply};
+
+    fn policy() -> DeliveryPolicy {
+        DeliveryPolicy {
+            max_attempts: 3,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(500),
+            timeout: Duration::from_secs(5),
+        }
+    }
+
+    async fn deliver(script: Vec<Reply>, policy: DeliveryPolicy) -> (Delivery, usize) {
+        let server = Loopback::start(script).await;
+        let delivery = Sender::new(policy)
+            .deliver(
+                "thingCreated",
+                format!("{}/hooks/thing", server.url),
+                json!({"name": "lamp"}),
+                200,
+            )
+            .await;
+        (delivery, server.received().len())
+    }
+
+    /// The status and `messages` of a receiver's answer.
+    async fn answer(response: Response) -> (u16, ::serde_json::Value) {
+        let status = response.status().as_u16();
+        let body = ::axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        (
+            status,
+            ::serde_json::from_slice::<::serde_json::Value>(&body).unwrap()["messages"].clone(),
+        )
+    }
+
+    #[tokio::test]
+    async fn a_payload_is_read_and_checked_before_the_handler() {
+        let read =
+            |body: &str| read_payload("thingCreated", ::axum::body::Body::from(body.to_string()));
+        assert_eq!(
+            read(r#"{"name": "lamp"}"#).await.unwrap(),
+            json!({"name": "lamp"})
+        );
+        let (status, messages) = answer(read(r#"{"name": ""}"#).await.unwrap_err()).await;
+        assert_eq!(status, 400);
+        assert!(
+            messages[0].as_str().unwrap().starts_with("/name: "),
+            "{messages}"
+        );
+        let (_, messages) = answer(read("{name").await.unwrap_err()).await;
+        assert!(
+            messages[0]
+                .as_str()
+                .unwrap()
+                .starts_with("payload is not JSON: "),
+            "{messages}"
+        );
+        let (_, messages) = answer(
+            read(&" ".repeat(RECEIVER_BODY_LIMIT + 1))
+                .await
+                .unwrap_err(),
+        )
+        .await;
+        assert_eq!(
+            messages,
+            json!(["payload larger than 1048576 bytes, or cut short"])
+        );
+        // A notification the contract does not know is only read.
+        let unknown = read_payload("other", ::axum::body::Body::from("[]"))
+            .await
+            .unwrap();
+        assert_eq!(unknown, json!([]));
+    }
+
+    #[test]
+    fn a_reply_acknowledges_with_the_documented_status_and_body() {
+        assert_eq!(
+            acknowledged("thingCreated", 200, 200, r#"{"ok": true}"#),
+            Ok(())
+        );
+        assert_eq!(
+            acknowledged("thingCreated", 202, 200, r#"{"ok": true}"#),
+            Err("expected status 200".to_string())
+        );
+        // An empty reply is null, which the reply schema refuses.
+        assert!(acknowledged("thingCreated", 200, 200, "").is_err());
+        assert!(acknowledged("thingCreated", 200, 200, r#"{"ok": false}"#).is_err());
+        let err = acknowledged("thingCreated", 200, 200, "ok").unwrap_err();
+        assert!(err.starts_with("reply is not JSON: "), "{err}");
+        // A notification the contract does not know: the status is enough.
+        assert_eq!(acknowledged("other", 200, 200, "ok"), Ok(()));
+    }
+
+    #[tokio::test]
+    async fn a_delivery_is_retried_until_acknowledged() {
+        let (delivery, received) = deliver(
+            vec![
+                Reply::status(500),
+                Reply::status(429).header("retry-after", "0"),
+                Reply::status(200).json(json!({"ok": true})),
+            ],
+            policy(),
+        )
+        .await;
+        assert_eq!(delivery, Delivery::Delivered { attempts: 3 });
+        assert!(delivery.is_delivered());
+        assert_eq!(received, 3);
+    }
+
+    #[tokio::test]
+    async fn a_delivery_stops_on_a_4xx_or_a_reply_that_does_not_acknowledge() {
+        let (delivery, received) =
+            deliver(vec![Reply::status(410), Reply::status(200)], policy()).await;
+        assert_eq!(
+            delivery,
+            Delivery::GaveUp {
+                attempts: 1,
+                reason: GaveUp::Rejected {
+                    status: 410,
+                    body: String::new()
+                }
+            }
+        );
+        assert!(!delivery.is_delivered());
+        assert_eq!(received, 1);
+        let (delivery, _) = deliver(
+            vec![Reply::status(200).json(json!({"ok": false}))],
+            policy(),
+        )
+        .await;
+        match delivery {
+            Delivery::GaveUp {
+                attempts: 1,
+                reason: GaveUp::NotAcknowledged { status: 200, .. },
+            } => {}
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[tokio::test]
+    async fn a_delivery_gives_up_after_max_attempts_or_a_long_retry_after() {
+        let (delivery, received) = deliver(vec![Reply::status(502)], policy()).await;
+        assert_eq!(
+            delivery,
+            Delivery::GaveUp {
+                attempts: 3,
+                reason: GaveUp::Exhausted {
+                    last: "answered 502".into()
+                }
+            }
+        );
+        assert_eq!(received, 3);
+        let (delivery, received) = deliver(
+            vec![
+                Reply::status(503).header("retry-after", "60"),
+                Reply::status(200),
+            ],
+            policy(),
+        )
+        .await;
+        match delivery {
+            Delivery::GaveUp {
+                attempts: 1,
+                reason: GaveUp::Exhausted { last },
+            } => {
+                assert!(
+                    last.starts_with("answered 503 and asked (Retry-After) to wait 60s"),
+                    "{last}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(received, 1);
+    }
+
+    #[tokio::test]
+    async fn each_attempt_has_the_policy_time_out() {
+        let policy = DeliveryPolicy {
+            max_attempts: 2,
+            timeout: Duration::from_millis(50),
+            ..policy()
+        };
+        let (delivery, received) = deliver(
+            vec![Reply::status(200).after(Duration::from_secs(2))],
+            policy,
+        )
+        .await;
+        assert_eq!(
+            delivery,
+            Delivery::GaveUp {
+                attempts: 2,
+                reason: GaveUp::Exhausted {
+                    last: "timed out after 50ms".into()
+                }
+            }
+        );
+        assert_eq!(received, 2);
+    }
+
+    #[tokio::test]
+    async fn https_needs_the_rustls_feature_unless_the_caller_brings_a_client() {
+        let delivery = Sender::new(policy())
+            .deliver(
+                "thingCreated",
+                "https://hooks.example.com/thing".into(),
+                json!({}),
+                200,
+            )
+            .await;
+        match delivery {
+            Delivery::GaveUp {
+                attempts: 0,
+                reason: GaveUp::Invalid(reason),
+            } => {
+                assert!(reason.contains("rustls"), "{reason}");
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(DeliveryPolicy::default().max_attempts, 5);
+    }
+}

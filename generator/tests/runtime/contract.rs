@@ -1,0 +1,91 @@
+//! Stand-in for `src/contract.rs`: the contract of an API with one operation and one webhook.
+//!
+//! `createThing` is `POST /things/{id}` with `id` (path, an integer from 1), `limit` (query,
+//! an optional integer up to 10), `x-trace` (an optional header of up to 5 characters) and
+//! a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
+//! 201 with a `Thing`, 4XX with an `Error` (`code`), and documents a `default` with an
+//! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`.
+
+/// Every contract file as `(path under schemas/, contents)`.
+pub static FILES: &[(&str, &str)] = &[
+    ("manifest.json", MANIFEST),
+    ("components/Thing.json", THING),
+    ("components/Error.json", ERROR),
+    ("webhooks/thingCreated.response.200.json", ACKNOWLEDGEMENT),
+];
+
+/// The contents of one contract file.
+pub fn file(path: &str) -> Option<&'static str> {
+    FILES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, contents)| *contents)
+}
+
+/// The manifest.
+pub fn manifest() -> &'static str {
+    file("manifest.json").unwrap_or("{}")
+}
+
+const MANIFEST: &str = r#"{
+  "format": 1,
+  "title": "Things",
+  "version": "1.0.0",
+  "basePath": "",
+  "servers": [],
+  "securitySchemes": {"api-key": {"type": "apiKey", "in": "header", "name": "x-key"}},
+  "operations": [{
+    "operationId": "createThing",
+    "method": "POST",
+    "path": "/things/{id}",
+    "security": [["api-key"]],
+    "parameters": [
+      {"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}},
+      {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "maximum": 10}},
+      {"name": "x-trace", "in": "header", "required": false, "schema": {"type": "string", "maxLength": 5}}
+    ],
+    "requestBody": {"required": true, "contentType": "application/json", "schema": "components/Thing.json"},
+    "responses": {
+      "201": {"contentType": "application/json", "schema": "components/Thing.json", "exampleCodes": []},
+      "4XX": {"contentType": "application/json", "schema": "components/Error.json", "exampleCodes": []},
+      "default": {"contentType": "application/json", "schema": "components/Error.json", "exampleCodes": []}
+    },
+    "hasDefaultResponse": true
+  }],
+  "webhooks": [{
+    "operationId": "thingCreated",
+    "name": "thingCreated",
+    "method": "POST",
+    "path": "/hooks/thing",
+    "security": [],
+    "parameters": [],
+    "requestBody": {"required": true, "contentType": "application/json", "schema": "components/Thing.json"},
+    "responses": {
+      "200": {"contentType": "application/json", "schema": "webhooks/thingCreated.response.200.json", "exampleCodes": []},
+      "5XX": {"contentType": null, "schema": null, "exampleCodes": []}
+    },
+    "hasDefaultResponse": false
+  }],
+  "components": {"Thing": "components/Thing.json", "Error": "components/Error.json"}
+}"#;
+
+const THING: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["name"],
+  "properties": {"name": {"type": "string", "minLength": 1}, "id": {"type": "integer"}}
+}"#;
+
+const ERROR: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["code"],
+  "properties": {"code": {"type": "string"}}
+}"#;
+
+const ACKNOWLEDGEMENT: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "object",
+  "required": ["ok"],
+  "properties": {"ok": {"const": true}}
+}"#;
