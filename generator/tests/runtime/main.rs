@@ -26,3 +26,28 @@ mod webhooks;
 
 /// A loopback HTTP server for the tests of the client and the webhook sender.
 mod loopback;
+
+/// `cargo fmt` formats the modules reached through `#[path]`, but not the files pulled in with
+/// `include!` (the static halves of `server`, `client` and `webhooks`): every runtime file is
+/// checked here, so none drifts from rustfmt's layout unnoticed.
+#[test]
+fn every_runtime_file_is_formatted_by_rustfmt() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("runtime");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .expect("generator/runtime")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "rs"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 8, "{files:?}");
+    let output = std::process::Command::new("rustfmt")
+        .args(["--check", "--edition", "2024"])
+        .args(&files)
+        .output()
+        .expect("rustfmt runs (rustup component add rustfmt)");
+    assert!(
+        output.status.success(),
+        "rustfmt would change generator/runtime/ (run `rustfmt --edition 2024 generator/runtime/*.rs`):\n{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}
