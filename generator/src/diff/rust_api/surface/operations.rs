@@ -1,0 +1,150 @@
+//! The items generated for each operation and webhook: the `server` module's parameter
+//! structs, response enums and trait methods, the `client` module's methods and success enums,
+//! and the `webhooks` module's receiver and sender methods.
+
+use quote::quote;
+
+use super::items::{Kind, Surface};
+use super::tokens::{
+    enum_variants, locals, parse, parse_items, qualify, signature, struct_fields, type_text,
+};
+use crate::diff::place;
+use crate::emit;
+use crate::error::Result;
+use crate::ir::{Api, Operation};
+
+fn operation_identity(op: &Operation) -> String {
+    place::operation_label(op.method.key(), &op.path)
+}
+
+pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
+    let mut names: Vec<String> = Vec::new();
+    for op in &api.operations {
+        names.push(format!("{}Params", op.type_prefix));
+        names.push(format!("{}Response", op.type_prefix));
+    }
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let local = locals(&names);
+    for op in &api.operations {
+        let label = operation_identity(op);
+        let params: syn::ItemStruct =
+            parse(emit::server::params_struct(api, op), "a parameters struct")?;
+        let mut fields = struct_fields(&params, "server", &local);
+        for field in &mut fields {
+            if let Some(param) = op.parameters.iter().find(|p| p.rust_name == field.name) {
+                field.wire = format!("{} {}", param.location.as_str(), param.name);
+            }
+        }
+        surface.insert(
+            format!("server::{}", params.ident),
+            Kind::Struct {
+                fields,
+                default: false,
+            },
+            &op.pointer,
+            format!("{label} params"),
+        );
+        for item in parse_items(emit::server::response_enum(op)?, "a response enum")? {
+            if let syn::Item::Enum(item) = item {
+                surface.insert(
+                    format!("server::{}", item.ident),
+                    Kind::Enum {
+                        variants: enum_variants(&item, "server", &local),
+                    },
+                    &op.pointer,
+                    format!("{label} responses"),
+                );
+            }
+        }
+        let method: syn::TraitItemFn = parse(emit::server::trait_method(op)?, "a trait method")?;
+        surface.insert(
+            format!("server::Api::{}", method.sig.ident),
+            Kind::TraitMethod(signature(&method.sig, "server", &local)),
+            &op.pointer,
+            label,
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
+    let mut names: Vec<String> = ["ClientError", "ErrorBody"].map(String::from).to_vec();
+    names.extend(
+        api.operations
+            .iter()
+            .map(|op| format!("{}Success", op.type_prefix)),
+    );
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let local = locals(&names);
+    let error_body = match emit::operations::error_body_type(api) {
+        Some(ty) => emit::operations::body_type(&ty)?,
+        None => quote!(::serde_json::Value),
+    };
+    surface.insert(
+        "client::ErrorBody".into(),
+        Kind::Alias(type_text(&qualify(error_body, "client", &local))),
+        "#/paths",
+        "error body".into(),
+    );
+    for op in &api.operations {
+        let label = operation_identity(op);
+        let (success_type, success_item, arms) = emit::client::success(op)?;
+        if let Some(item) = success_item {
+            let item: syn::ItemEnum = parse(item, "a success enum")?;
+            surface.insert(
+                format!("client::{}", item.ident),
+                Kind::Enum {
+                    variants: enum_variants(&item, "client", &local),
+                },
+                &op.pointer,
+                format!("{label} successes"),
+            );
+        }
+        let method: syn::ImplItemFn = parse(
+            emit::client::method(api, op, &success_type, arms)?,
+            "a client method",
+        )?;
+        let mut sig = signature(&method.sig, "client", &local);
+        for arg in &mut sig.args {
+            if let Some(param) = op.parameters.iter().find(|p| p.rust_name == arg.name) {
+                arg.wire = format!("{} {}", param.location.as_str(), param.name);
+            }
+        }
+        surface.insert(
+            format!("client::Client::{}", method.sig.ident),
+            Kind::Method(sig),
+            &op.pointer,
+            label,
+        );
+    }
+    Ok(())
+}
+
+pub(super) fn webhooks(api: &Api, surface: &mut Surface) -> Result<()> {
+    let local = locals(&["HandlerError", "Delivery", "Sender"]);
+    for hook in &api.webhooks {
+        let parts = emit::webhooks::Parts::of(hook)?;
+        let label = place::webhook_label(&hook.name);
+        let receiver: syn::TraitItemFn = parse(
+            emit::webhooks::receiver_method(hook, &parts),
+            "a receiver method",
+        )?;
+        surface.insert(
+            format!("webhooks::Webhooks::{}", receiver.sig.ident),
+            Kind::TraitMethod(signature(&receiver.sig, "webhooks", &local)),
+            &hook.operation.pointer,
+            format!("{label} receiver"),
+        );
+        let sender: syn::ImplItemFn = parse(
+            emit::webhooks::sender_method(hook, &parts),
+            "a sender method",
+        )?;
+        surface.insert(
+            format!("webhooks::Sender::{}", sender.sig.ident),
+            Kind::Method(signature(&sender.sig, "webhooks", &local)),
+            &hook.operation.pointer,
+            format!("{label} sender"),
+        );
+    }
+    Ok(())
+}
