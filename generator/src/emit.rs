@@ -10,6 +10,7 @@ pub mod krate;
 pub mod models;
 pub(crate) mod operations;
 mod print;
+mod routes;
 pub mod runtime;
 pub mod server;
 mod splice;

@@ -2,9 +2,7 @@
 //! per operation with typed inputs and a per-operation response enum, and an axum router that
 //! checks every request against the contract before the trait is called.
 
-use std::collections::BTreeMap;
-
-use proc_macro2::{Ident, TokenStream};
+use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::operations::{body_type, param_type, status_code};
@@ -13,7 +11,7 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
-use crate::ir::{Api, Method, Operation, ParamLocation, StatusSpec};
+use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
 /// compiles when `doc_test` (a crate of its own) and only shows otherwise (code included in
@@ -22,11 +20,6 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
     let mut items = Vec::new();
     let mut methods = Vec::new();
     let mut handlers = Vec::new();
-    // Operations by axum route and method. Routes name each parameter segment by its
-    // position, so templates that differ only in parameter names, or that mix a parameter and
-    // text in one segment (`{name}:cancel`, `{id}.json`, which axum cannot route), share a
-    // route; each handler matches the request against its own template.
-    let mut routes: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
     let base = api.base_path();
     for op in &api.operations {
         let gate = super::tag_features::operation(api, op);
@@ -35,77 +28,8 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
         let method = trait_method(op)?;
         methods.push(quote!(#gate #method));
         handlers.push(super::tag_features::gate(handler(api, op, &base)?, &gate)?);
-        routes
-            .entry(axum_route(&format!("{base}{}", op.path)))
-            .or_default()
-            .entry(op.method)
-            .or_default()
-            .push(op);
     }
-    let mut dispatchers = Vec::new();
-    // (route, method router, its gate) for every route and method.
-    let mut entries: Vec<(String, TokenStream, TokenStream)> = Vec::new();
-    for by_method in routes.values() {
-        // The route keeps the parameter names of its first operation, so axum's matched
-        // path (what logs show) reads like the spec.
-        let first = by_method
-            .values()
-            .flatten()
-            .next()
-            .expect("a route has operations");
-        let route = route_text(&format!("{base}{}", first.path));
-        for (method, ops) in by_method {
-            let verb = format_ident!("{}", method.key());
-            let (target, gate) = match ops.as_slice() {
-                [only] => {
-                    let handler = format_ident!("handle_{}", only.fn_name);
-                    (
-                        quote!(#handler::<A>),
-                        super::tag_features::operation(api, only),
-                    )
-                }
-                several => {
-                    let (name, tokens) = dispatcher(several, &base, dispatchers.len());
-                    let gate = super::tag_features::all_operations(api, several);
-                    dispatchers.push(super::tag_features::gate(tokens, &gate)?);
-                    (quote!(#name::<A>), gate)
-                }
-            };
-            entries.push((route.clone(), quote!(#verb(#target)), gate));
-        }
-    }
-    let build_router = if api.tag_features.is_some() {
-        // Each method of a route behind its operation's feature: one `route` call each (axum
-        // merges the methods of a path).
-        let statements = entries.iter().map(|(route, method, gate)| {
-            quote! {
-                #gate
-                let router = router.route(#route, ::axum::routing::#method);
-            }
-        });
-        quote! {
-            ({
-                let router = ::axum::Router::new();
-                #(#statements)*
-                router
-            })
-        }
-    } else {
-        let mut chained: Vec<TokenStream> = Vec::new();
-        let mut index = 0;
-        while index < entries.len() {
-            let route = &entries[index].0;
-            let mut methods = Vec::new();
-            while index < entries.len() && &entries[index].0 == route {
-                methods.push(entries[index].1.clone());
-                index += 1;
-            }
-            let first = &methods[0];
-            let rest = &methods[1..];
-            chained.push(quote!(.route(#route, ::axum::routing::#first #(.#rest)*)));
-        }
-        quote!(::axum::Router::new() #(#chained)*)
-    };
+    let (build_router, dispatchers) = super::routes::router(api, &base)?;
     let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
     let error_response = error_response(api);
@@ -405,78 +329,6 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
             shared_.api.#method(params_ #body_arg).await.into_response()
         }
     })
-}
-
-/// The route a template is grouped under: every segment holding a parameter becomes
-/// `{p<n>}`, `n` its position, so templates that differ only in parameter names meet.
-fn axum_route(template: &str) -> String {
-    template
-        .split('/')
-        .enumerate()
-        .map(|(index, segment)| {
-            if segment.contains('{') {
-                format!("{{p{index}}}")
-            } else {
-                segment.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// The route axum is given for a template: a segment that is one parameter keeps its name,
-/// a segment mixing text and parameters (which axum refuses) becomes `{p<n>}`.
-fn route_text(template: &str) -> String {
-    template
-        .split('/')
-        .enumerate()
-        .map(|(index, segment)| {
-            let whole = segment.starts_with('{')
-                && segment.ends_with('}')
-                && segment.matches('{').count() == 1;
-            if segment.contains('{') && !whole {
-                format!("{{p{index}}}")
-            } else {
-                segment.to_string()
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("/")
-}
-
-/// A handler for operations sharing a route and method (`/v1/{name}:cancel` and
-/// `/v1/{name}:run`): the first whose template the path matches, the one with the most text
-/// first.
-fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStream) {
-    let name = format_ident!("dispatch_{index}");
-    let mut ordered: Vec<&&Operation> = ops.iter().collect();
-    ordered.sort_by_key(|op| {
-        let literal: usize = op
-            .path
-            .split('{')
-            .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
-            .sum();
-        (std::cmp::Reverse(literal), op.path.clone())
-    });
-    let arms = ordered.iter().map(|op| {
-        let template = format!("{base}{}", op.path);
-        let handler = format_ident!("handle_{}", op.fn_name);
-        quote! {
-            if path::params(#template, request.uri().path()).is_some() {
-                return #handler::<A>(::axum::extract::State(shared), request).await;
-            }
-        }
-    });
-    let tokens = quote! {
-        async fn #name<A: Api>(
-            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-            request: ::axum::extract::Request,
-        ) -> Response {
-            #(#arms)*
-            not_found(request.uri().clone()).await
-        }
-    };
-    (name, tokens)
 }
 
 fn location_tokens(location: ParamLocation) -> TokenStream {

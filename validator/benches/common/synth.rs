@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one generator of synthetic traffic, shared by the benchmark, an example and a script, kept whole.
 //! Synthetic recorded traffic built from a spec's examples, for the throughput benchmark
 //! (`benches/validate.rs`), `examples/synth_traffic.rs` and `scripts/bench-validate.sh`.
 //!
