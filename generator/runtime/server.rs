@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: about 290 of them are its unit tests (`mod tests`), left out of the output.
 // The static half of `src/server.rs` in every generated crate with a server: the request
 // reading, checking and rejection every handler shares, and the router's configuration.
 // specgen (`emit::server`) splices these items into the module after the generated half (the

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one case per refused construct, in one test binary.
 //! The `specgen` binary on documents it must refuse, and its `check` subcommand.
 //!
 //! A refused document makes `generate` and `check` exit 2 with a message that says what is

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one test binary for the sandbox's whole API keeps link time down.
 //! The control API seeds state that the API then serves, following the interface
 //! document's state tables; idempotent replay; reset. Every control answer is checked
 //! against `control-api.yaml`.

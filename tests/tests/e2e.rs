@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: one end-to-end binary (one server, one client, one link) for every flow.
 //! End to end over real HTTP on 127.0.0.1: the generated server (`server::router`) serving the
 //! in-memory implementation of the API (`integration_tests::inmemory`), driven by the
 //! generated `Client` and by raw reqwest requests for what the typed client cannot express;

@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: the recorder's tests share one server fixture and one binary.
 //! The HAR 1.2 recorder (`integration_tests::har`): a small axum server wrapped in the
 //! recorder's layer, driven by reqwest over 127.0.0.1, and the HAR it records.
 

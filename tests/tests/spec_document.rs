@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: every check of the spec document in one test binary (one link).
 //! Checks on the OpenAPI document itself, `spec/openapi.yaml`:
 //!
 //! 1. it validates against the official OpenAPI 3.1 schema (`../shared/openapi-3.1/`);

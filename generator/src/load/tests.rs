@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: the loader's unit tests, one per construct, kept apart from its code.
 use std::path::PathBuf;
 
 use serde_json::json;
