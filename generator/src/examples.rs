@@ -118,21 +118,37 @@ pub fn check<'s>(
     sites: &'s [Site<'s>],
     contract: &[GeneratedFile],
 ) -> Result<Vec<(&'s Site<'s>, Vec<String>)>> {
+    let files = contract.iter().filter_map(|file| {
+        let path = file.path.to_string_lossy().replace('\\', "/");
+        Some((
+            path.strip_prefix("schemas/")?.to_string(),
+            file.contents.as_str(),
+        ))
+    });
+    check_with(api, sites, files, |error, _| {
+        let at = error.instance_path().as_str();
+        let at = if at.is_empty() { "(root)" } else { at };
+        format!("{at}: {error}")
+    })
+}
+
+/// The one example-checking loop, for specgen (which keeps the valid examples as round-trip
+/// tests) and specval (which lists the invalid ones): each site checked against its contract
+/// file (`files`: `(path under schemas/, contents)`) or its inline schema with the components
+/// bundled in, and each violation handed to `describe` with where its schema is (the contract
+/// file's path, or `<place> schema` for an inline one).
+pub fn check_with<'s, 'f, V>(
+    api: &Api,
+    sites: &'s [Site<'s>],
+    files: impl IntoIterator<Item = (String, &'f str)>,
+    mut describe: impl FnMut(&jsonschema::ValidationError<'_>, &str) -> V,
+) -> Result<Vec<(&'s Site<'s>, Vec<V>)>> {
     let components: std::collections::BTreeMap<&str, &Value> = api
         .schemas
         .iter()
         .map(|(name, schema)| (name.as_str(), schema))
         .collect();
-    let files: HashMap<String, &str> = contract
-        .iter()
-        .filter_map(|file| {
-            let path = file.path.to_string_lossy().replace('\\', "/");
-            Some((
-                path.strip_prefix("schemas/")?.to_string(),
-                file.contents.as_str(),
-            ))
-        })
-        .collect();
+    let files: HashMap<String, &str> = files.into_iter().collect();
     let mut compiled: HashMap<String, Validator> = HashMap::new();
     let mut out = Vec::new();
     for site in sites {
@@ -149,11 +165,18 @@ pub fn check<'s>(
                     })?;
                     compiled.insert(path.clone(), compile(&schema, path)?);
                 }
-                describe(&compiled[path], &site.example.value)
+                compiled[path]
+                    .iter_errors(&site.example.value)
+                    .map(|error| describe(&error, path))
+                    .collect()
             }
             Target::Inline(schema) => {
                 let bundled = crate::emit::contract::bundle(schema, &components)?;
-                describe(&compile(&bundled, &site.place)?, &site.example.value)
+                let location = format!("{} schema", site.place);
+                compile(&bundled, &site.place)?
+                    .iter_errors(&site.example.value)
+                    .map(|error| describe(&error, &location))
+                    .collect()
             }
         };
         out.push((site, violations));
@@ -170,15 +193,4 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
             file: name.to_string(),
             message: format!("the schema does not compile: {err}"),
         })
-}
-
-fn describe(validator: &Validator, value: &Value) -> Vec<String> {
-    validator
-        .iter_errors(value)
-        .map(|error| {
-            let at = error.instance_path().as_str();
-            let at = if at.is_empty() { "(root)" } else { at };
-            format!("{at}: {error}")
-        })
-        .collect()
 }

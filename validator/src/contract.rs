@@ -9,6 +9,7 @@
 mod load;
 mod matching;
 mod violations;
+pub(crate) use violations::violation;
 
 use std::collections::HashMap;
 use std::path::PathBuf;

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde::Serialize;
 
-use crate::contract::{Contract, ContractError};
+use crate::contract::ContractError;
+use crate::contract::violation;
 use crate::rule::Rule;
 
 /// One example that contradicts its schema.
@@ -107,59 +108,28 @@ impl ExamplesReport {
     }
 }
 
-fn specgen_components(
-    api: &specgen::ir::Api,
-) -> std::collections::BTreeMap<&str, &serde_json::Value> {
-    api.schemas
-        .iter()
-        .map(|(name, schema)| (name.as_str(), schema))
-        .collect()
-}
-
-/// Checks every example of the document at `spec`.
+/// Checks every example of the document at `spec`, with specgen's one example loop
+/// ([`specgen::examples::check_with`]) and `specval check`'s wording of a violation.
 pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
     let fail = |e: specgen::Error| ContractError::Spec(e.to_string());
     let doc = specgen::load::load_file(spec).map_err(fail)?;
     let specgen::ContractOnly { api, files } =
         specgen::contract(&doc, &specgen::Options::default()).map_err(fail)?;
-    let contract = Contract::from_files(files)?;
     let sites = specgen::examples::sites(&api);
+    let checked = specgen::examples::check_with(
+        &api,
+        &sites,
+        files
+            .iter()
+            .map(|(path, text)| (path.clone(), text.as_str())),
+        |error, schema| violation(schema, error, true),
+    )
+    .map_err(fail)?;
     let mut report = ExamplesReport {
         found: sites.len(),
         ..ExamplesReport::default()
     };
-    for site in &sites {
-        let violations = match &site.target {
-            specgen::examples::Target::File(path) => {
-                contract.check(path, &site.example.value, true)?
-            }
-            specgen::examples::Target::Inline(schema) => {
-                let components = specgen_components(&api);
-                let schema = specgen::emit::contract::bundle_with(schema, &components)
-                    .map_err(|e| ContractError::Spec(e.to_string()))?;
-                let validator = jsonschema::options()
-                    .with_draft(jsonschema::Draft::Draft202012)
-                    .should_validate_formats(true)
-                    .build(&schema)
-                    .map_err(|err| ContractError::Invalid {
-                        path: site.place.clone(),
-                        message: err.to_string(),
-                    })?;
-                validator
-                    .iter_errors(&site.example.value)
-                    .map(|error| crate::contract::Violation {
-                        pointer: error.instance_path().as_str().to_string(),
-                        schema_location: format!(
-                            "{} schema#{}",
-                            site.place,
-                            error.schema_path().as_str()
-                        ),
-                        rule: Rule::from(error.kind().keyword()),
-                        message: error.to_string(),
-                    })
-                    .collect()
-            }
-        };
+    for (site, violations) in checked {
         if violations.is_empty() {
             report.valid += 1;
         }

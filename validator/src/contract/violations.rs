@@ -108,7 +108,9 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
 }
 
 /// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
-fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
+/// One validation error as a [`Violation`] of the schema in `file`: masked unless
+/// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative.
+pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
     use jsonschema::error::ValidationErrorKind;
     let mut text = message(error, show_values);
     if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
