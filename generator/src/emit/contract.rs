@@ -233,11 +233,6 @@ fn schema_file(
     json_file(&format!("schemas/{path}"), &Value::Object(out))
 }
 
-/// `bundle` for callers outside the crate (specval checks inline schemas with it).
-pub fn bundle_with(schema: &Value, components: &BTreeMap<&str, &Value>) -> Result<Value> {
-    bundle(schema, components)
-}
-
 /// The schema with refs to components rewritten to `#/$defs/…` and those components (and
 /// the ones they need, transitively) added under `$defs`.
 pub(crate) fn bundle(schema: &Value, components: &BTreeMap<&str, &Value>) -> Result<Value> {
