@@ -34,7 +34,7 @@ pub struct Account {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub routing_number: Option<Option<String>>,
     /// Present for UK and EU accounts.
     #[serde(
@@ -42,7 +42,7 @@ pub struct Account {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub iban: Option<Option<String>>,
     /// ISO 4217, 3 characters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -97,7 +97,7 @@ pub struct AccountDetails {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub sort_code: Option<Option<String>>,
     /// Australia.
     #[serde(
@@ -105,7 +105,7 @@ pub struct AccountDetails {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub bsb: Option<Option<String>>,
     /// SWIFT/BIC.
     #[serde(
@@ -113,7 +113,7 @@ pub struct AccountDetails {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub swift: Option<Option<String>>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -185,12 +185,9 @@ impl From<&str> for AccountStatus {
 
 impl From<String> for AccountStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "ACTIVE" => AccountStatus::Active,
-            "PENDING" => AccountStatus::Pending,
-            "INACTIVE" => AccountStatus::Inactive,
-            "CLOSED" => AccountStatus::Closed,
-            _ => AccountStatus::Unknown(value),
+        match AccountStatus::from(value.as_str()) {
+            AccountStatus::Unknown(_) => AccountStatus::Unknown(value),
+            known => known,
         }
     }
 }
@@ -279,11 +276,9 @@ impl From<&str> for AccountType {
 
 impl From<String> for AccountType {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "CHECKING" => AccountType::Checking,
-            "SAVINGS" => AccountType::Savings,
-            "INVESTMENT" => AccountType::Investment,
-            _ => AccountType::Unknown(value),
+        match AccountType::from(value.as_str()) {
+            AccountType::Unknown(_) => AccountType::Unknown(value),
+            known => known,
         }
     }
 }
@@ -645,9 +640,9 @@ impl From<&str> for ContentCategory {
 
 impl From<String> for ContentCategory {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "VAT_DOCUMENT" => ContentCategory::VatDocument,
-            _ => ContentCategory::Unknown(value),
+        match ContentCategory::from(value.as_str()) {
+            ContentCategory::Unknown(_) => ContentCategory::Unknown(value),
+            known => known,
         }
     }
 }
@@ -827,35 +822,35 @@ pub struct DestinationAccount {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub routing_number: Option<Option<String>>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub iban: Option<Option<String>>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub bsb: Option<Option<String>>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub swift: Option<Option<String>>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub sort_code: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub account_name: Option<String>,
@@ -973,7 +968,7 @@ pub struct EntityDetail {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < Individual >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<Individual>"))]
     pub individual: Option<Option<Individual>>,
     /// Filled when national_entity is ENTITY (object|null).
     #[serde(
@@ -981,7 +976,7 @@ pub struct EntityDetail {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < Company >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<Company>"))]
     pub entity: Option<Option<Company>>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1004,7 +999,7 @@ pub struct EntityTransfer {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub destination_account_id: Option<Option<String>>,
     /// The merchant's own account identifier.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -1112,13 +1107,9 @@ impl From<&str> for ErrorCode {
 
 impl From<String> for ErrorCode {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "VALIDATION_ERROR" => ErrorCode::ValidationError,
-            "NOT_AUTHENTICATED" => ErrorCode::NotAuthenticated,
-            "ONBOARDING_NOT_FOUND" => ErrorCode::OnboardingNotFound,
-            "ACCOUNT_NOT_FOUND" => ErrorCode::AccountNotFound,
-            "DUPLICATE_ENTITY" => ErrorCode::DuplicateEntity,
-            _ => ErrorCode::Unknown(value),
+        match ErrorCode::from(value.as_str()) {
+            ErrorCode::Unknown(_) => ErrorCode::Unknown(value),
+            known => known,
         }
     }
 }
@@ -1180,7 +1171,7 @@ pub struct IdentityDocument {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub expires_at: Option<Option<String>>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -1262,9 +1253,11 @@ impl From<&str> for IncomingTransferNotificationDirection {
 
 impl From<String> for IncomingTransferNotificationDirection {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "INCOMING" => IncomingTransferNotificationDirection::Incoming,
-            _ => IncomingTransferNotificationDirection::Unknown(value),
+        match IncomingTransferNotificationDirection::from(value.as_str()) {
+            IncomingTransferNotificationDirection::Unknown(_) => {
+                IncomingTransferNotificationDirection::Unknown(value)
+            }
+            known => known,
         }
     }
 }
@@ -1561,10 +1554,9 @@ impl From<&str> for NationalEntity {
 
 impl From<String> for NationalEntity {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "INDIVIDUAL" => NationalEntity::Individual,
-            "ENTITY" => NationalEntity::Entity,
-            _ => NationalEntity::Unknown(value),
+        match NationalEntity::from(value.as_str()) {
+            NationalEntity::Unknown(_) => NationalEntity::Unknown(value),
+            known => known,
         }
     }
 }
@@ -1641,7 +1633,7 @@ pub struct Onboarding {
         skip_serializing_if = "Option::is_none",
         with = "super::support::double_option"
     )]
-    #[cfg_attr(feature = "schemars", schemars(with = "Option < String >"))]
+    #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub response_message: Option<Option<String>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_url: Option<String>,
@@ -1827,10 +1819,9 @@ impl From<&str> for OnboardingStatus {
 
 impl From<String> for OnboardingStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "SUCCEEDED" => OnboardingStatus::Succeeded,
-            "INACTIVE" => OnboardingStatus::Inactive,
-            _ => OnboardingStatus::Unknown(value),
+        match OnboardingStatus::from(value.as_str()) {
+            OnboardingStatus::Unknown(_) => OnboardingStatus::Unknown(value),
+            known => known,
         }
     }
 }
@@ -1913,9 +1904,9 @@ impl From<&str> for OnboardingType {
 
 impl From<String> for OnboardingType {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "ONE_STEP_ONBOARDING" => OnboardingType::OneStepOnboarding,
-            _ => OnboardingType::Unknown(value),
+        match OnboardingType::from(value.as_str()) {
+            OnboardingType::Unknown(_) => OnboardingType::Unknown(value),
+            known => known,
         }
     }
 }
@@ -1998,9 +1989,9 @@ impl From<&str> for OnboardingWorkflow {
 
 impl From<String> for OnboardingWorkflow {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "DIRECT" => OnboardingWorkflow::Direct,
-            _ => OnboardingWorkflow::Unknown(value),
+        match OnboardingWorkflow::from(value.as_str()) {
+            OnboardingWorkflow::Unknown(_) => OnboardingWorkflow::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2143,9 +2134,7 @@ pub struct Payment {
     )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(
-            with = "Option < :: serde_json :: Map < String , :: serde_json :: Value > >"
-        )
+        schemars(with = "Option<::serde_json::Map<String, ::serde_json::Value>>")
     )]
     pub additional_data: Option<Option<::serde_json::Map<String, ::serde_json::Value>>>,
     #[serde(
@@ -2155,7 +2144,7 @@ pub struct Payment {
     )]
     #[cfg_attr(
         feature = "schemars",
-        schemars(with = "Option < Vec < :: serde_json :: Value > >")
+        schemars(with = "Option<Vec<::serde_json::Value>>")
     )]
     pub taxes: Option<Option<Vec<::serde_json::Value>>>,
     /// Every transaction of the payment (in the payment lookup response transactions is the full array; in payment webhook payloads, which are not part of this description, it holds a single object).
@@ -2283,9 +2272,9 @@ impl From<&str> for PaymentMethodType {
 
 impl From<String> for PaymentMethodType {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "BANK_TRANSFER" => PaymentMethodType::BankTransfer,
-            _ => PaymentMethodType::Unknown(value),
+        match PaymentMethodType::from(value.as_str()) {
+            PaymentMethodType::Unknown(_) => PaymentMethodType::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2413,18 +2402,9 @@ impl From<&str> for PaymentRail {
 
 impl From<String> for PaymentRail {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "ACH_STANDARD" => PaymentRail::AchStandard,
-            "ACH_SAME_DAY" => PaymentRail::AchSameDay,
-            "WIRE" => PaymentRail::Wire,
-            "RTP" => PaymentRail::Rtp,
-            "FPS" => PaymentRail::Fps,
-            "CHAPS" => PaymentRail::Chaps,
-            "BACS" => PaymentRail::Bacs,
-            "NPP" => PaymentRail::Npp,
-            "PAYTO" => PaymentRail::Payto,
-            "BPAY" => PaymentRail::Bpay,
-            _ => PaymentRail::Unknown(value),
+        match PaymentRail::from(value.as_str()) {
+            PaymentRail::Unknown(_) => PaymentRail::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2522,9 +2502,9 @@ impl From<&str> for PaymentStatus {
 
 impl From<String> for PaymentStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "READY_TO_PAY" => PaymentStatus::ReadyToPay,
-            _ => PaymentStatus::Unknown(value),
+        match PaymentStatus::from(value.as_str()) {
+            PaymentStatus::Unknown(_) => PaymentStatus::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2607,9 +2587,9 @@ impl From<&str> for PaymentSubStatus {
 
 impl From<String> for PaymentSubStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "CREATED" => PaymentSubStatus::Created,
-            _ => PaymentSubStatus::Unknown(value),
+        match PaymentSubStatus::from(value.as_str()) {
+            PaymentSubStatus::Unknown(_) => PaymentSubStatus::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2692,9 +2672,9 @@ impl From<&str> for PaymentWorkflow {
 
 impl From<String> for PaymentWorkflow {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "SDK_CHECKOUT" => PaymentWorkflow::SdkCheckout,
-            _ => PaymentWorkflow::Unknown(value),
+        match PaymentWorkflow::from(value.as_str()) {
+            PaymentWorkflow::Unknown(_) => PaymentWorkflow::Unknown(value),
+            known => known,
         }
     }
 }
@@ -2777,9 +2757,9 @@ impl From<&str> for PayoutSchedule {
 
 impl From<String> for PayoutSchedule {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "HOLD" => PayoutSchedule::Hold,
-            _ => PayoutSchedule::Unknown(value),
+        match PayoutSchedule::from(value.as_str()) {
+            PayoutSchedule::Unknown(_) => PayoutSchedule::Unknown(value),
+            known => known,
         }
     }
 }
@@ -3074,9 +3054,9 @@ impl From<&str> for TransactionCategory {
 
 impl From<String> for TransactionCategory {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "BANK_TRANSFER" => TransactionCategory::BankTransfer,
-            _ => TransactionCategory::Unknown(value),
+        match TransactionCategory::from(value.as_str()) {
+            TransactionCategory::Unknown(_) => TransactionCategory::Unknown(value),
+            known => known,
         }
     }
 }
@@ -3270,9 +3250,9 @@ impl From<&str> for TransactionStatus {
 
 impl From<String> for TransactionStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "SUCCEEDED" => TransactionStatus::Succeeded,
-            _ => TransactionStatus::Unknown(value),
+        match TransactionStatus::from(value.as_str()) {
+            TransactionStatus::Unknown(_) => TransactionStatus::Unknown(value),
+            known => known,
         }
     }
 }
@@ -3355,9 +3335,9 @@ impl From<&str> for TransactionType {
 
 impl From<String> for TransactionType {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "PURCHASE" => TransactionType::Purchase,
-            _ => TransactionType::Unknown(value),
+        match TransactionType::from(value.as_str()) {
+            TransactionType::Unknown(_) => TransactionType::Unknown(value),
+            known => known,
         }
     }
 }
@@ -3442,10 +3422,9 @@ impl From<&str> for TransferDirection {
 
 impl From<String> for TransferDirection {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "OUTGOING" => TransferDirection::Outgoing,
-            "INCOMING" => TransferDirection::Incoming,
-            _ => TransferDirection::Unknown(value),
+        match TransferDirection::from(value.as_str()) {
+            TransferDirection::Unknown(_) => TransferDirection::Unknown(value),
+            known => known,
         }
     }
 }
@@ -3582,10 +3561,9 @@ impl From<&str> for TransferStatus {
 
 impl From<String> for TransferStatus {
     fn from(value: String) -> Self {
-        match value.as_str() {
-            "PENDING" => TransferStatus::Pending,
-            "COMPLETED" => TransferStatus::Completed,
-            _ => TransferStatus::Unknown(value),
+        match TransferStatus::from(value.as_str()) {
+            TransferStatus::Unknown(_) => TransferStatus::Unknown(value),
+            known => known,
         }
     }
 }

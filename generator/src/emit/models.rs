@@ -267,7 +267,7 @@ pub(crate) fn field_tokens(field: &Field, here: &TokenStream) -> Result<(TokenSt
     let serde = (!args.is_empty()).then(|| quote!(#[serde(#(#args),*)]));
     // schemars reads serde's `with` as a type; tell it the schema is that of a nullable value.
     let schemars = (!field.required && nullable).then(|| {
-        let nullable = quote!(Option<#inner>).to_string();
+        let nullable = type_text(&quote!(Option<#inner>));
         quote!(#[cfg_attr(feature = "schemars", schemars(with = #nullable))])
     });
     Ok((
@@ -341,9 +341,9 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
 
         impl From<String> for #name {
             fn from(value: String) -> Self {
-                match value.as_str() {
-                    #(#wires => #name::#variants,)*
-                    _ => #name::#catch_all(value),
+                match #name::from(value.as_str()) {
+                    #name::#catch_all(_) => #name::#catch_all(value),
+                    known => known,
                 }
             }
         }
@@ -561,4 +561,19 @@ fn literal(value: &Value) -> TokenStream {
             quote!(Literal::Json(#text))
         }
     }
+}
+
+/// A type as a person writes it (`Option<Vec<String>>`), for the string schemars reads as a
+/// type: printed by prettyplease, where the token printer would space every token
+/// (`Option < Vec < String > >`).
+fn type_text(ty: &TokenStream) -> String {
+    let Ok(ty) = syn::parse2::<syn::Type>(ty.clone()) else {
+        return ty.to_string();
+    };
+    let printed = prettyplease::unparse(&syn::parse_quote!(type T = #ty;));
+    printed
+        .trim()
+        .strip_prefix("type T = ")
+        .and_then(|rest| rest.strip_suffix(';'))
+        .map_or_else(|| printed.trim().to_string(), str::to_string)
 }
