@@ -425,7 +425,7 @@ mod tests {
 
     fn modification_times(dir: &Path) -> Vec<(PathBuf, std::time::SystemTime)> {
         let mut files = Vec::new();
-        crate::output::list_files(dir, dir, &mut files);
+        crate::tree::list_files(dir, dir, &mut files);
         files.sort();
         files
             .into_iter()

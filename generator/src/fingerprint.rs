@@ -87,10 +87,10 @@ pub(crate) fn lists_current_files(out: &Path, path: &Path, inputs: u64, alone: b
     // Nothing else may stand in the crate (a stray file would not be removed otherwise), but
     // what cargo writes there.
     let mut present = Vec::new();
-    crate::output::list_files(out, out, &mut present);
+    crate::tree::list_files(out, out, &mut present);
     let present = present
         .iter()
-        .filter(|path| !crate::output::is_cargo_own(path))
+        .filter(|path| !crate::tree::is_cargo_own(path))
         .count();
     present == listed + 1
 }

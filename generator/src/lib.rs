@@ -26,6 +26,7 @@ pub mod fingerprint;
 pub mod ir;
 pub mod load;
 pub mod output;
+mod tree;
 
 /// The contract's manifest as types: written by [`emit::contract`], read by specval and by
 /// the `validation` module of every generated crate, which has a copy of this file.

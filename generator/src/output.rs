@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::emit::GeneratedFile;
 use crate::error::{Error, Result};
+use crate::tree::{is_cargo_own, list_files};
 
 /// The marker `Cargo.toml` of a generated crate starts with; specgen only replaces a
 /// directory that carries it (or is empty), never a directory of hand-written code.
@@ -130,12 +131,6 @@ fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     })
 }
 
-/// What cargo itself writes into a crate built on its own (`target/`, `Cargo.lock`), which
-/// regenerating leaves alone.
-pub(crate) fn is_cargo_own(path: &Path) -> bool {
-    path.starts_with("target") || path == Path::new("Cargo.lock")
-}
-
 /// Creates every directory the files need, once each.
 fn create_dirs(root: &Path, files: &[GeneratedFile]) -> Result<()> {
     let dirs: BTreeSet<PathBuf> = files
@@ -221,28 +216,6 @@ pub fn compare(out: &Path, files: &[GeneratedFile]) -> Vec<Drift> {
         }
     }
     drift
-}
-
-/// Every file under `dir`, relative to `root`, sorted; cargo's `target/` is not entered.
-pub(crate) fn list_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            if path
-                .strip_prefix(root)
-                .is_ok_and(|p| p.starts_with("target"))
-            {
-                continue;
-            }
-            list_files(root, &path, out);
-        } else if let Ok(relative) = path.strip_prefix(root) {
-            out.push(relative.to_path_buf());
-        }
-    }
 }
 
 /// The first lines of a unified diff from `actual` (on disk) to `expected` (generated).

@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use serde_json::Value;
 
 use crate::contract::{Contract, Match, OperationSpec};
-use crate::coverage::{self, Category};
+use crate::coverage::key::{self as coverage, Category};
 use crate::exchange::{Body, Exchange, ExchangeKind};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::in_place::Doc;

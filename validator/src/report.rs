@@ -1,6 +1,7 @@
 //! The outcome of a run, and the formats it is written in: human text (`text`), JSON
 //! (`json`), JUnit XML (`junit`, a testcase per exchange) and SARIF 2.1.0 (`sarif`).
 
+pub mod group;
 pub mod json;
 pub mod junit;
 pub mod records;

@@ -24,7 +24,7 @@ use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
 use crate::finding::{Finding, Part, Severity, Site};
 use crate::read;
-use crate::report::text::{INPUT, MALFORMED, UNMATCHED};
+use crate::report::group::{INPUT, MALFORMED, UNMATCHED};
 use crate::report::{ExchangeOutcome, RunReport};
 use crate::rule::Rule;
 
@@ -128,7 +128,7 @@ pub fn run_covering(
 }
 
 /// How many exchanges exercised each documented thing.
-pub type Covered = std::collections::BTreeMap<crate::coverage::Key, u64>;
+pub type Covered = std::collections::BTreeMap<crate::coverage::key::Key, u64>;
 
 fn run_inner(
     contract: &Contract,

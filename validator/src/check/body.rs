@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Checker, Parsed, is_json, parse_body};
 use crate::contract::{BodySpec, OperationSpec};
-use crate::coverage;
+use crate::coverage::key as coverage;
 use crate::drift;
 use crate::exchange::{Body, Request};
 use crate::finding::{Part, Severity};

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, Location, OperationSpec};
-use crate::coverage;
+use crate::coverage::key as coverage;
 use crate::exchange::{Request, Response};
 use crate::finding::Part;
 use crate::rule::Rule;

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Checker, Parsed, is_json, parse_body};
 use crate::contract::OperationSpec;
-use crate::coverage;
+use crate::coverage::key as coverage;
 use crate::exchange::Response;
 use crate::finding::Part;
 use crate::in_place::Doc;

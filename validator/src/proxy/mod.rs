@@ -354,7 +354,7 @@ pub fn no_exchanges(report: &mut RunReport) {
     debug_assert_eq!(finding.severity, Severity::Error);
     let stats = report
         .per_operation
-        .entry(crate::report::text::INPUT.to_string())
+        .entry(crate::report::group::INPUT.to_string())
         .or_default();
     stats.errors += 1;
     report.findings.push(finding);

@@ -34,8 +34,9 @@ use quick_xml::Writer;
 use quick_xml::events::{BytesDecl, BytesText, Event};
 
 use super::RunReport;
+use super::group::{MALFORMED, UNMATCHED, group};
 use super::records::{self, Records, Stream};
-use super::text::{MALFORMED, UNMATCHED, clean, describe, group};
+use super::text::{clean, describe};
 use crate::finding::{Finding, Severity};
 
 /// Writes the report as JUnit XML, its testcases streamed from `records` (twice: the counts

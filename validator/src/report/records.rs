@@ -12,7 +12,7 @@ use std::io::{self, BufRead, BufReader, BufWriter, Write};
 
 use serde::{Deserialize, Serialize};
 
-use super::text::group;
+use super::group::group;
 use super::{ExchangeOutcome, RunReport};
 use crate::finding::{Finding, Severity};
 use crate::rule::Rule;

@@ -37,8 +37,9 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::RunReport;
+use super::group::group;
 use super::records::{Records, Stream};
-use super::text::{clean, describe, group, part_name};
+use super::text::{clean, describe, part_name};
 use crate::finding::{Finding, Severity};
 
 /// The schema a SARIF 2.1.0 log names.

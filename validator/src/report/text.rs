@@ -28,17 +28,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use super::group::{INPUT, MALFORMED, UNMATCHED};
 use super::records::{Records, Tally};
 use super::{DriftKey, OperationStats, RunReport};
 use crate::finding::{Finding, Part, Severity};
-use crate::rule::Rule;
-
-/// The group of findings whose exchange matched no operation.
-pub(crate) const UNMATCHED: &str = "(unmatched)";
-/// The group of entries that could not be read as exchanges.
-pub(crate) const MALFORMED: &str = "(malformed)";
-/// The group of findings about an input as a whole (empty, unreadable).
-pub(crate) const INPUT: &str = "(input)";
 
 /// Writes the report as text, its findings read from `records` a group at a time.
 pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write) -> io::Result<()> {
@@ -153,18 +146,6 @@ fn summary(report: &RunReport, tally: &Tally, text: &mut String) {
             count(tally.errors, "error"),
             count(tally.warnings, "warning"),
         );
-    }
-}
-
-/// The group a finding is listed under: its operation, else `(malformed)` for an entry that
-/// could not be read (or stopped reading), `(input)` for a finding about an input as a whole,
-/// `(unmatched)` for the rest.
-pub(crate) fn group(finding: &Finding) -> &str {
-    match &finding.operation {
-        Some(operation) => operation,
-        None if matches!(finding.rule, Rule::Malformed | Rule::TooLarge) => MALFORMED,
-        None if matches!(finding.rule, Rule::NoExchanges | Rule::Unreadable) => INPUT,
-        None => UNMATCHED,
     }
 }
 
