@@ -37,6 +37,9 @@ pub struct Api {
     pub webhooks: Vec<Webhook>,
     /// `components/securitySchemes` that the generated code can enforce or send.
     pub security_schemes: Vec<SecurityScheme>,
+    /// The credentials a client sends and a server checks: each scheme the generated code
+    /// can carry that some operation asks for, in scheme order.
+    pub credentials: Vec<Credential>,
     /// `servers`, with their variables.
     pub servers: Vec<Server>,
     /// Component schemas as JSON Schema (draft 2020-12), normalised to OpenAPI 3.1 form and
@@ -84,6 +87,19 @@ pub struct SchemaExample {
     pub schema: Value,
     /// The Rust type at that place (before the naming pass: refs by pointer; after: by name).
     pub ty: TypeRef,
+}
+
+/// A credential the generated code sends and checks (see [`Api::credentials`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Credential {
+    /// The scheme.
+    pub scheme: SecurityScheme,
+    /// Where the value travels and under which name (`Authorization` for bearer tokens).
+    pub location: ParamLocation,
+    /// Header, query parameter or cookie name.
+    pub name: String,
+    /// Whether every secured operation asks for it, so the field is not an `Option`.
+    pub required: bool,
 }
 
 /// A security scheme the generated code knows how to send and check.

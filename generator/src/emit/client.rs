@@ -6,7 +6,6 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::operations::{body_type, error_body_type, is_success, param_type, path_format};
-use super::runtime::credential_fields;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
@@ -68,7 +67,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
 /// Puts the credentials on a request.
 fn apply_credentials(api: &Api) -> TokenStream {
-    let steps = credential_fields(api).into_iter().map(|field| {
+    let steps = api.credentials.iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let wire = &field.name;
         let required = field.required;

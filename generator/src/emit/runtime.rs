@@ -10,62 +10,15 @@ use quote::quote;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
-use crate::ir::{Api, ParamLocation, SecurityKind, SecurityScheme};
-
-/// A credential the generated code sends and checks: a scheme it knows how to carry.
-pub(crate) struct CredentialField<'a> {
-    /// The scheme.
-    pub scheme: &'a SecurityScheme,
-    /// Where the value travels and under which name (`Authorization` for bearer tokens).
-    pub location: ParamLocation,
-    /// Header, query parameter or cookie name.
-    pub name: String,
-    /// Whether every secured operation asks for it, so the field is not an `Option`.
-    pub required: bool,
-}
-
-/// The credentials of the API, in scheme order.
-pub(crate) fn credential_fields(api: &Api) -> Vec<CredentialField<'_>> {
-    let secured: Vec<&Vec<Vec<String>>> = api
-        .operations
-        .iter()
-        .map(|op| &op.security)
-        .filter(|security| !security.is_empty())
-        .collect();
-    api.security_schemes
-        .iter()
-        .filter_map(|scheme| {
-            let (location, name) = match &scheme.kind {
-                SecurityKind::ApiKey { name, location } => (*location, name.clone()),
-                SecurityKind::Bearer => (ParamLocation::Header, "authorization".to_string()),
-                SecurityKind::Basic | SecurityKind::Other(_) => return None,
-            };
-            let used = secured
-                .iter()
-                .any(|security| security.iter().any(|req| req.contains(&scheme.key)));
-            if !used {
-                return None;
-            }
-            let required = secured
-                .iter()
-                .all(|security| security.iter().all(|req| req.contains(&scheme.key)));
-            Some(CredentialField {
-                scheme,
-                location,
-                name,
-                required,
-            })
-        })
-        .collect()
-}
+use crate::ir::{Api, ParamLocation, SecurityKind};
 
 /// `src/credentials.rs`.
 pub fn credentials(api: &Api) -> Result<GeneratedFile> {
-    let fields = credential_fields(api);
+    let fields = &api.credentials;
     let mut declarations = Vec::new();
     let mut params = Vec::new();
     let mut inits = Vec::new();
-    for field in &fields {
+    for field in fields {
         let name = ident(&field.scheme.rust_name);
         let where_ = match (&field.scheme.kind, field.location) {
             (SecurityKind::Bearer, _) => "the `Authorization: Bearer` header".to_string(),

@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::operations::{body_type, param_type, status_code};
-use super::runtime::{credential_fields, location_word};
+use super::runtime::location_word;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, rust_file};
 use crate::error::Result;
@@ -257,9 +257,7 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
     let params_type = format_ident!("{}Params", op.type_prefix);
     let requirements = op.security.iter().map(|requirement| {
         let pairs = requirement.iter().filter_map(|key| {
-            let field = credential_fields(api)
-                .into_iter()
-                .find(|f| &f.scheme.key == key)?;
+            let field = api.credentials.iter().find(|f| &f.scheme.key == key)?;
             let location = location_tokens(field.location);
             let name = field.name.to_ascii_lowercase();
             Some(quote!((#location, #name)))
@@ -342,7 +340,7 @@ fn location_tokens(location: ParamLocation) -> TokenStream {
 
 /// Reads the credentials a request presented into [`Credentials`].
 fn credentials_fn(api: &Api) -> TokenStream {
-    let inits = credential_fields(api).into_iter().map(|field| {
+    let inits = api.credentials.iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let location = location_tokens(field.location);
         let wire = field.name.to_ascii_lowercase();

@@ -85,6 +85,7 @@ impl Builder<'_> {
             operations,
             webhooks,
             security_schemes,
+            credentials: Vec::new(),
             servers,
             schemas,
             schema_examples: std::mem::take(&mut self.inline_examples),
@@ -92,6 +93,8 @@ impl Builder<'_> {
             tag_features: None,
         };
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
+        // After naming: a credential carries its scheme's Rust name.
+        api.credentials = security::credentials(&api.security_schemes, &api.operations);
         boxing::mark_recursive_members(&mut api);
         mark_null_accepting_unions(&mut api);
         self.repair_contract(&mut api);

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::state::{Builder, as_object, child, spec_error, string_at};
 use crate::error::Result;
-use crate::ir::{ParamLocation, SecurityKind, SecurityScheme};
+use crate::ir::{Credential, Operation, ParamLocation, SecurityKind, SecurityScheme};
 
 impl Builder<'_> {
     /// The scheme names of a `security` list at `at`, each of which must be declared under
@@ -111,4 +111,39 @@ fn security_requirements(value: Option<&Value>) -> Vec<Vec<String>> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// The credentials of the API, in scheme order: each scheme the generated code can carry that
+/// some operation asks for, required when every secured operation asks for it.
+pub(super) fn credentials(schemes: &[SecurityScheme], operations: &[Operation]) -> Vec<Credential> {
+    let secured: Vec<&Vec<Vec<String>>> = operations
+        .iter()
+        .map(|op| &op.security)
+        .filter(|security| !security.is_empty())
+        .collect();
+    schemes
+        .iter()
+        .filter_map(|scheme| {
+            let (location, name) = match &scheme.kind {
+                SecurityKind::ApiKey { name, location } => (*location, name.clone()),
+                SecurityKind::Bearer => (ParamLocation::Header, "authorization".to_string()),
+                SecurityKind::Basic | SecurityKind::Other(_) => return None,
+            };
+            let used = secured
+                .iter()
+                .any(|security| security.iter().any(|req| req.contains(&scheme.key)));
+            if !used {
+                return None;
+            }
+            let required = secured
+                .iter()
+                .all(|security| security.iter().all(|req| req.contains(&scheme.key)));
+            Some(Credential {
+                scheme: scheme.clone(),
+                location,
+                name,
+                required,
+            })
+        })
+        .collect()
 }
