@@ -23,6 +23,9 @@ pub(super) struct Builder<'a> {
     pub(super) inlining: HashSet<String>,
     /// Examples found on inline and nested schemas.
     pub(super) inline_examples: Vec<SchemaExample>,
+    /// The schemas whose examples are in `inline_examples` (a schema reached twice, through
+    /// two references, contributes its examples once).
+    pub(super) examples_taken_at: HashSet<String>,
     /// Choices made where the document is ambiguous, in the order met.
     pub(super) warnings: Vec<Warning>,
     /// Component pointers whose type is declared under another pointer (see `component`).
@@ -42,6 +45,7 @@ impl<'a> Builder<'a> {
             slots: IndexMap::new(),
             inlining: HashSet::new(),
             inline_examples: Vec::new(),
+            examples_taken_at: HashSet::new(),
             warnings: Vec::new(),
             redirects: HashMap::new(),
         }

@@ -159,10 +159,7 @@ impl Builder<'_> {
         if let Some(map) = schema.as_object()
             && !(at.starts_with(COMPONENT_SCHEMAS) && component_name(at).is_some())
             && (map.contains_key("examples") || map.contains_key("example"))
-            && !self
-                .inline_examples
-                .iter()
-                .any(|e| e.example.pointer.starts_with(&format!("{at}/example")))
+            && self.examples_taken_at.insert(at.to_string())
         {
             let contract = self.contract_schema(schema, at)?;
             let ty = wrap_nullable(converted.0.clone(), converted.1);
