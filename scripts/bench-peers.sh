@@ -9,6 +9,12 @@
 #                 else): the difference is what a regeneration with nothing to do costs beyond
 #                 loading
 #
+# Every run writes into a directory of its own, and no output is deleted before the script
+# exits: for about a minute after ~1,400 files are deleted, ext4 creates files 5-10 times
+# slower (its inode allocator scans past the recently deleted inodes; measured here: 1,000
+# creates 0.7-1.0 s within a minute of a deletion, 0.09 s after), so deleting one run's output
+# before the next would time the file system's recovery from the benchmark's own cleanup.
+#
 # The commands of one spec run interleaved (a, b, c, d, a, b, ...), REPS times each after a
 # warm-up, so a change of load on a shared machine hits them alike; the table shows medians
 # and ratios. Nothing is asserted.
@@ -79,14 +85,16 @@ printf '| spec | specgen generate | openapi-to-rust | time ratio | peak RSS spec
 printf '|---|---|---|---|---|---|---|---|---|\n'
 for spec in "$@"; do
     rm -f "$TMP"/sg "$TMP"/o2r "$TMP"/regen "$TMP"/load
+    spec_number=$((${spec_number:-0} + 1))
     for ((i = 0; i <= REPS; i++)); do
-        rm -rf "$TMP/out-sg" "$TMP/out-o2r"
-        run sg "$SPECGEN" generate --spec "$spec" --out "$TMP/out-sg"
-        run o2r "$O2R" generate "$spec" --output-dir "$TMP/out-o2r" --quiet
-        run regen "$SPECGEN" generate --spec "$spec" --out "$TMP/out-sg"
+        out=$TMP/runs/$spec_number-$i
+        mkdir -p "$out"
+        run sg "$SPECGEN" generate --spec "$spec" --out "$out/sg"
+        run o2r "$O2R" generate "$spec" --output-dir "$out/o2r" --quiet
+        run regen "$SPECGEN" generate --spec "$spec" --out "$out/sg"
         run load "$LOAD_ONLY" "$spec"
         if [ "$i" -eq 0 ]; then # the warm-up
-            grep -q . "$TMP/out-sg/.specgen-fingerprint"
+            grep -q . "$out/sg/.specgen-fingerprint"
             rm -f "$TMP"/sg "$TMP"/o2r "$TMP"/regen "$TMP"/load
         fi
     done
