@@ -7,7 +7,7 @@ use quote::{format_ident, quote};
 
 use super::operations::{body_type, error_body_type, is_success, param_type, path_format};
 use super::types::{doc_attrs, ident};
-use super::{GeneratedFile, rust_file};
+use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::{
     Api, Method, Operation, ParamLocation, Parameter, Scalar, StatusSpec, TypeKind, TypeRef,
@@ -36,32 +36,34 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         uses: runtime_uses,
         items: runtime_items,
     } = super::splice::fragment("client.rs");
-    rust_file(
+    rust_file_of_parts(
         "src/client.rs",
-        quote! {
-            //! The client side: [`Client`], one async method per operation.
-            //!
-            //! Success returns the typed body; a documented error status returns
-            //! [`ClientError::Api`] with the status and the error body; transport failures are
-            //! [`ClientError::Transport`]. Credentials go with every call and never into
-            //! `Debug` output.
-            #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+        vec![
+            Part::Tokens(quote! {
+                //! The client side: [`Client`], one async method per operation.
+                //!
+                //! Success returns the typed body; a documented error status returns
+                //! [`ClientError::Api`] with the status and the error body; transport failures are
+                //! [`ClientError::Transport`]. Credentials go with every call and never into
+                //! `Debug` output.
+                #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
-            #runtime_uses
+                #runtime_uses
 
-            /// The error body of the API's documented error responses.
-            pub type ErrorBody = #error_body;
+                /// The error body of the API's documented error responses.
+                pub type ErrorBody = #error_body;
+            }),
+            Part::Printed(runtime_items),
+            Part::Tokens(quote! {
+                #(#items)*
 
-            #runtime_items
+                impl Client {
+                    #apply_credentials
 
-            #(#items)*
-
-            impl Client {
-                #apply_credentials
-
-                #(#methods)*
-            }
-        },
+                    #(#methods)*
+                }
+            }),
+        ],
     )
 }
 

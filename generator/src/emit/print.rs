@@ -5,28 +5,66 @@
 use syn::visit_mut::VisitMut;
 
 /// `file` as formatted Rust source.
-pub(crate) fn print(mut file: syn::File) -> String {
-    SpacedDocs.visit_file_mut(&mut file);
-    let items = std::mem::take(&mut file.items);
-    let mut out = prettyplease::unparse(&file);
-    let mut after_use = false;
-    let mut single = syn::File {
-        shebang: None,
-        attrs: Vec::new(),
-        items: Vec::with_capacity(1),
-    };
-    for item in items {
-        let is_use = matches!(item, syn::Item::Use(_));
-        let uses_together = after_use && is_use;
-        if !out.is_empty() && !uses_together {
-            out.push('\n');
+pub(crate) fn print(file: syn::File) -> String {
+    let mut printer = Printer::default();
+    printer.file(file);
+    printer.finish()
+}
+
+/// A file printed part by part: parsed parts item by item, and parts printed beforehand (the
+/// runtime files, printed once at specgen's build) as they are. The result is the same as
+/// printing the whole file at once.
+#[derive(Default)]
+pub(crate) struct Printer {
+    out: String,
+    after_use: bool,
+}
+
+impl Printer {
+    /// Appends a parsed part: its inner attributes (which only the first part may have), then
+    /// its items.
+    pub(crate) fn file(&mut self, mut file: syn::File) {
+        SpacedDocs.visit_file_mut(&mut file);
+        let items = std::mem::take(&mut file.items);
+        self.out.push_str(&prettyplease::unparse(&file));
+        let mut single = syn::File {
+            shebang: None,
+            attrs: Vec::new(),
+            items: Vec::with_capacity(1),
+        };
+        for item in items {
+            let is_use = matches!(item, syn::Item::Use(_));
+            self.separate(is_use);
+            single.items.push(item);
+            self.out.push_str(&prettyplease::unparse(&single));
+            single.items.clear();
+            self.after_use = is_use;
         }
-        single.items.push(item);
-        out.push_str(&prettyplease::unparse(&single));
-        single.items.clear();
-        after_use = is_use;
     }
-    out
+
+    /// Appends items printed beforehand by [`print`], none of them a `use` item.
+    pub(crate) fn printed(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.separate(false);
+        self.out.push_str(text);
+        self.after_use = false;
+    }
+
+    /// A blank line before every item but the first, except between `use` items.
+    fn separate(&mut self, is_use: bool) {
+        let first = self.out.is_empty();
+        let uses_together = self.after_use && is_use;
+        if !first && !uses_together {
+            self.out.push('\n');
+        }
+    }
+
+    /// The printed file.
+    pub(crate) fn finish(self) -> String {
+        self.out
+    }
 }
 
 /// Puts a space after `///` (and `//!`): doc text written without one prints as `///Text`.

@@ -116,14 +116,17 @@ pub(crate) fn location_word(location: ParamLocation) -> &'static str {
 
 /// `src/retry.rs`: `generator/runtime/retry.rs`, the same for every API.
 pub fn retry() -> Result<GeneratedFile> {
-    rust_file("src/retry.rs", super::splice::module_file("retry.rs"))
+    Ok(super::printed_file(
+        "src/retry.rs",
+        super::splice::module_text("retry.rs"),
+    ))
 }
 
 /// `src/validation.rs`: `generator/runtime/validation.rs` (with `manifest.rs`), the same for
 /// every API.
 pub fn validation() -> Result<GeneratedFile> {
-    rust_file(
+    Ok(super::printed_file(
         "src/validation.rs",
-        super::splice::module_file("validation.rs"),
-    )
+        super::splice::module_text("validation.rs"),
+    ))
 }

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 use super::operations::{body_type, param_type, status_code};
 use super::runtime::location_word;
 use super::types::{doc_attrs, ident};
-use super::{GeneratedFile, rust_file};
+use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
 use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
@@ -45,58 +45,59 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
              problem details (`application/problem+json`)."
         }
     };
-    rust_file(
+    rust_file_of_parts(
         "src/server.rs",
-        quote! {
-            //! The server side: implement [`Api`] and serve [`router`].
-            //!
-            //! Before a method of [`Api`] runs, the router has checked the request against the
-            //! contract (`schemas/`): credentials (else 401), parameters, headers and the body
-            //! (else 400 listing every violation).
-            #![doc = #rejections]
-            // A response is built once and moved into the reply; boxing would not pay.
-            #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+        vec![
+            Part::Tokens(quote! {
+                //! The server side: implement [`Api`] and serve [`router`].
+                //!
+                //! Before a method of [`Api`] runs, the router has checked the request against the
+                //! contract (`schemas/`): credentials (else 401), parameters, headers and the body
+                //! (else 400 listing every violation).
+                #![doc = #rejections]
+                // A response is built once and moved into the reply; boxing would not pay.
+                #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
-            use ::std::sync::Arc;
+                use ::std::sync::Arc;
 
-            use crate::credentials::Credentials;
-            #runtime_uses
+                use crate::credentials::Credentials;
+                #runtime_uses
 
-            #(#items)*
+                #(#items)*
 
-            /// The API, one method per operation. Implementations return the operation's
-            /// response enum; the router turns it into the documented status and body.
-            ///
-            #example
-            pub trait Api: Send + Sync + 'static {
-                #(#methods)*
-            }
+                /// The API, one method per operation. Implementations return the operation's
+                /// response enum; the router turns it into the documented status and body.
+                ///
+                #example
+                pub trait Api: Send + Sync + 'static {
+                    #(#methods)*
+                }
 
-            /// Every operation under its path (with the servers' base path), with the default
-            /// [`ServerConfig`].
-            pub fn router<A: Api>(api: A) -> ::axum::Router {
-                router_with(api, ServerConfig::default())
-            }
+                /// Every operation under its path (with the servers' base path), with the default
+                /// [`ServerConfig`].
+                pub fn router<A: Api>(api: A) -> ::axum::Router {
+                    router_with(api, ServerConfig::default())
+                }
 
-            /// Every operation under its path (with the servers' base path).
-            pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
-                let shared = Arc::new(Shared { api, config });
-                #build_router
-                    .fallback(not_found)
-                    .method_not_allowed_fallback(method_not_allowed)
-                    .with_state(shared)
-            }
+                /// Every operation under its path (with the servers' base path).
+                pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
+                    let shared = Arc::new(Shared { api, config });
+                    #build_router
+                        .fallback(not_found)
+                        .method_not_allowed_fallback(method_not_allowed)
+                        .with_state(shared)
+                }
 
-            #(#handlers)*
+                #(#handlers)*
 
-            #(#dispatchers)*
+                #(#dispatchers)*
 
-            #credentials_fn
+                #credentials_fn
 
-            #error_response
-
-            #runtime_items
-        },
+                #error_response
+            }),
+            Part::Printed(runtime_items),
+        ],
     )
 }
 
@@ -478,6 +479,8 @@ fn error_response(api: &Api) -> TokenStream {
             }
         }
         // The same for every such API: `generator/runtime/problem_details.rs`.
-        ErrorEnvelope::ProblemDetails => super::splice::fragment("problem_details.rs").items,
+        ErrorEnvelope::ProblemDetails => {
+            super::splice::fragment("problem_details.rs").item_tokens()
+        }
     }
 }

@@ -7,186 +7,186 @@
 //! `//!` docs.
 //!
 //! A runtime file is either a whole module of the crate (`support.rs`, `retry.rs`,
-//! `validation.rs`; [`module_file`]) or the static half of one whose other half depends on the
-//! IR (`server.rs` and `problem_details.rs`, `client.rs`, `webhooks.rs`; [`fragment`]): a fragment names the generated
-//! half's items unqualified, has no `//!` docs, and its `use` items are placed among the
-//! module's own. In either, a submodule declared from another runtime file
-//! (`#[path = "union.rs"] pub mod union;`) is spliced in as an inline module.
+//! `validation.rs`; [`module_text`]) or the static half of one whose other half depends on the
+//! IR (`server.rs` and `problem_details.rs`, `client.rs`, `webhooks.rs`; [`fragment`]): a
+//! fragment names the generated half's items unqualified, has no `//!` docs, and its `use`
+//! items are placed among the module's own. In either, a submodule declared from another
+//! runtime file (`#[path = "union.rs"] pub mod union;`) is spliced in as an inline module
+//! (`splice/syntax.rs`).
+//!
+//! Their output never changes for a given specgen, so the build script (`build.rs`) prints
+//! them once, with the same printer as every generated file; this module hands out the text.
+
+use std::str::FromStr;
 
 use proc_macro2::TokenStream;
-use quote::quote;
+
+#[cfg(test)]
+pub(crate) mod syntax;
 
 /// Every file under `generator/runtime/`, by name.
-const FILES: &[(&str, &str)] = &[
-    ("client.rs", include_str!("../../runtime/client.rs")),
-    ("manifest.rs", include_str!("../../runtime/manifest.rs")),
-    ("path.rs", include_str!("../../runtime/path.rs")),
-    (
-        "problem_details.rs",
-        include_str!("../../runtime/problem_details.rs"),
-    ),
-    ("retry.rs", include_str!("../../runtime/retry.rs")),
-    ("server.rs", include_str!("../../runtime/server.rs")),
-    ("support.rs", include_str!("../../runtime/support.rs")),
-    ("union.rs", include_str!("../../runtime/union.rs")),
-    ("validation.rs", include_str!("../../runtime/validation.rs")),
-    ("webhooks.rs", include_str!("../../runtime/webhooks.rs")),
+#[cfg(test)]
+const FILES: &[&str] = &[
+    "client.rs",
+    "manifest.rs",
+    "path.rs",
+    "problem_details.rs",
+    "retry.rs",
+    "server.rs",
+    "support.rs",
+    "union.rs",
+    "validation.rs",
+    "webhooks.rs",
 ];
 
-/// The contents of a module file of the generated crate that is, whole, the runtime file
-/// `name`: its `//!` docs and its items.
-pub(crate) fn module_file(name: &str) -> TokenStream {
-    let file = parse(name);
-    let attrs = file.attrs;
-    let items = items(file.items);
-    quote! {
-        #(#attrs)*
-        #(#items)*
-    }
+/// A text the build script wrote under `$OUT_DIR/runtime/`.
+macro_rules! printed {
+    ($name:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/runtime/", $name))
+    };
 }
 
-/// The static half of a module, the runtime file `name`, in two parts for the emitter to place.
+/// What the build script printed, by the name it wrote it under.
+const PRINTED: &[(&str, &str)] = &[
+    ("support.rs", printed!("support.rs")),
+    ("retry.rs", printed!("retry.rs")),
+    ("validation.rs", printed!("validation.rs")),
+    ("server.rs.uses", printed!("server.rs.uses")),
+    ("server.rs.items", printed!("server.rs.items")),
+    (
+        "problem_details.rs.uses",
+        printed!("problem_details.rs.uses"),
+    ),
+    (
+        "problem_details.rs.items",
+        printed!("problem_details.rs.items"),
+    ),
+    ("client.rs.uses", printed!("client.rs.uses")),
+    ("client.rs.items", printed!("client.rs.items")),
+    ("webhooks.rs.uses", printed!("webhooks.rs.uses")),
+    ("webhooks.rs.items", printed!("webhooks.rs.items")),
+];
+
+fn printed(name: &str) -> &'static str {
+    PRINTED
+        .iter()
+        .find(|(printed, _)| *printed == name)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("the build script prints no runtime text {name}"))
+}
+
+/// The module file of the generated crate that is, whole, the runtime file `name`: its `//!`
+/// docs and its items, printed.
+pub(crate) fn module_text(name: &str) -> &'static str {
+    printed(name)
+}
+
+/// The static half of a module, in two parts for the emitter to place.
 pub(crate) struct Fragment {
     /// Its `use` items, for the head of the module.
     pub uses: TokenStream,
-    /// Everything else.
-    pub items: TokenStream,
+    /// Everything else, printed: for [`crate::emit::Part::Printed`].
+    pub items: &'static str,
+}
+
+impl Fragment {
+    /// The items as tokens, for a fragment placed inside generated tokens.
+    pub fn item_tokens(&self) -> TokenStream {
+        tokens(self.items)
+    }
 }
 
 /// The runtime file `name`, the static half of a module.
 pub(crate) fn fragment(name: &str) -> Fragment {
-    let file = parse(name);
-    // `include!`, which compiles a fragment in the tests, refuses inner attributes.
-    assert!(
-        file.attrs.is_empty(),
-        "runtime fragment {name} has inner attributes"
-    );
-    let (uses, rest): (Vec<syn::Item>, Vec<syn::Item>) = items(file.items)
-        .into_iter()
-        .partition(|item| matches!(item, syn::Item::Use(_)));
     Fragment {
-        uses: quote!(#(#uses)*),
-        items: quote!(#(#rest)*),
+        uses: tokens(printed(&format!("{name}.uses"))),
+        items: printed(&format!("{name}.items")),
     }
 }
 
-/// The runtime file `name`, parsed.
-fn parse(name: &str) -> syn::File {
-    let source = FILES
-        .iter()
-        .find(|(file, _)| *file == name)
-        .map(|(_, source)| *source)
-        .unwrap_or_else(|| panic!("{name} is not a file under generator/runtime/"));
-    // The files are part of specgen and each is parsed by its tests; a failure here is a
-    // build defect, caught by `every_runtime_file_splices`.
-    syn::parse_file(source).unwrap_or_else(|err| panic!("runtime file {name}: {err}"))
-}
-
-/// `items` as they go into the output: without test-only items, and with each submodule
-/// declared from another runtime file spliced in.
-fn items(items: Vec<syn::Item>) -> Vec<syn::Item> {
-    items
-        .into_iter()
-        .filter(|item| !is_test_only(item))
-        .map(|item| match item {
-            syn::Item::Mod(module) if module.content.is_none() => {
-                syn::Item::Mod(splice_submodule(module))
-            }
-            item => item,
-        })
-        .collect()
-}
-
-/// `#[path = "union.rs"] pub mod union;` as `pub mod union { … }`, the file's `//!` docs and
-/// items inside.
-fn splice_submodule(mut module: syn::ItemMod) -> syn::ItemMod {
-    let position = module
-        .attrs
-        .iter()
-        .position(|attr| attr.path().is_ident("path"))
-        .unwrap_or_else(|| {
-            panic!(
-                "runtime submodule `{}` names no runtime file with #[path]",
-                module.ident
-            )
-        });
-    let attr = module.attrs.remove(position);
-    let file = match &attr.meta {
-        syn::Meta::NameValue(syn::MetaNameValue {
-            value:
-                syn::Expr::Lit(syn::ExprLit {
-                    lit: syn::Lit::Str(file),
-                    ..
-                }),
-            ..
-        }) => file.value(),
-        _ => panic!("#[path] of `{}` is not a string", module.ident),
-    };
-    let file = parse(&file);
-    // Inner attributes print inside the braces.
-    module.attrs.extend(file.attrs);
-    module.content = Some((syn::token::Brace::default(), items(file.items)));
-    module.semi = None;
-    module
-}
-
-/// Whether an item is compiled only for tests (`#[cfg(test)]`).
-fn is_test_only(item: &syn::Item) -> bool {
-    let attrs = match item {
-        syn::Item::Mod(item) => &item.attrs,
-        syn::Item::Fn(item) => &item.attrs,
-        syn::Item::Use(item) => &item.attrs,
-        syn::Item::Impl(item) => &item.attrs,
-        syn::Item::Struct(item) => &item.attrs,
-        syn::Item::Enum(item) => &item.attrs,
-        syn::Item::Const(item) => &item.attrs,
-        syn::Item::Static(item) => &item.attrs,
-        _ => return false,
-    };
-    attrs.iter().any(|attr| {
-        attr.path().is_ident("cfg")
-            && attr
-                .parse_args::<syn::Ident>()
-                .is_ok_and(|ident| ident == "test")
-    })
+fn tokens(text: &str) -> TokenStream {
+    // Printed by the build script from Rust that parsed; a failure is a build defect, caught by
+    // `every_runtime_file_splices`.
+    TokenStream::from_str(text).unwrap_or_else(|err| panic!("runtime text: {err}"))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{FILES, fragment, module_file};
+    use super::{FILES, fragment, module_text};
 
     #[test]
     fn every_runtime_file_splices() {
-        for (name, _) in FILES {
+        for name in FILES {
             let text = match *name {
                 "server.rs" | "client.rs" | "webhooks.rs" | "problem_details.rs" => {
-                    fragment(name).items.to_string()
+                    let fragment = fragment(name);
+                    assert!(!fragment.item_tokens().is_empty(), "{name}");
+                    format!("{}{}", fragment.uses, fragment.items)
                 }
-                _ => module_file(name).to_string(),
+                "support.rs" | "retry.rs" | "validation.rs" => module_text(name).to_string(),
+                _ => continue,
             };
             assert!(
                 !text.contains("mod tests"),
                 "{name}: test items are left out"
             );
             assert!(
-                !text.contains("# [path"),
+                !text.contains("#[path"),
                 "{name}: submodules are spliced in"
             );
+            assert!(
+                !text.contains("#[cfg(test)]"),
+                "{name}: test items are left out"
+            );
         }
-        let support = module_file("support.rs").to_string();
+        let support = module_text("support.rs");
         assert!(support.contains("pub mod union"), "{support}");
         assert!(support.contains("fn choose"), "union.rs is spliced in");
-        let validation = module_file("validation.rs").to_string();
+        let validation = module_text("validation.rs");
         assert!(
             validation.contains("pub const FORMAT"),
             "manifest.rs is spliced in"
         );
-        assert!(
-            fragment("server.rs")
-                .items
-                .to_string()
-                .contains("pub fn params")
-        );
+        assert!(fragment("server.rs").items.contains("pub fn params"));
+        assert!(fragment("server.rs").uses.to_string().contains("use"));
+    }
+
+    /// The build script's printing, done again here from the sources: the text it wrote is
+    /// what parsing and printing the runtime files gives today.
+    #[test]
+    fn the_printed_runtime_is_what_printing_the_sources_gives() {
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/runtime"));
+        let parse = |name: &str| -> syn::File {
+            syn::parse_file(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap()
+        };
+        let print = |attrs, items| {
+            crate::emit::print::print(syn::File {
+                shebang: None,
+                attrs,
+                items,
+            })
+        };
+        for name in ["support.rs", "retry.rs", "validation.rs"] {
+            let (attrs, items) = super::syntax::spliced(parse(name), &parse);
+            assert_eq!(module_text(name), print(attrs, items), "{name}");
+        }
+        for name in [
+            "server.rs",
+            "problem_details.rs",
+            "client.rs",
+            "webhooks.rs",
+        ] {
+            let (_, items) = super::syntax::spliced(parse(name), &parse);
+            let (uses, rest): (Vec<_>, Vec<_>) = items
+                .into_iter()
+                .partition(|item| matches!(item, syn::Item::Use(_)));
+            assert_eq!(fragment(name).items, print(Vec::new(), rest), "{name}");
+            assert_eq!(
+                super::printed(&format!("{name}.uses")),
+                print(Vec::new(), uses),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -197,7 +197,6 @@ mod tests {
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
             .collect();
         on_disk.sort();
-        let listed: Vec<&str> = FILES.iter().map(|(name, _)| *name).collect();
-        assert_eq!(on_disk, listed);
+        assert_eq!(on_disk, FILES);
     }
 }

@@ -4,17 +4,13 @@
 //! padding. The module is the same for every API: it is `generator/runtime/support.rs`
 //! (with `union.rs`), spliced in whole.
 
-use proc_macro2::TokenStream;
-
-use super::{GeneratedFile, rust_file, splice};
+use super::{GeneratedFile, printed_file, splice};
 use crate::error::Result;
 
 /// The support module file.
 pub fn emit() -> Result<GeneratedFile> {
-    rust_file("src/support.rs", tokens())
-}
-
-/// The support module's contents.
-pub fn tokens() -> TokenStream {
-    splice::module_file("support.rs")
+    Ok(printed_file(
+        "src/support.rs",
+        splice::module_text("support.rs"),
+    ))
 }

@@ -8,7 +8,7 @@ use quote::{format_ident, quote};
 
 use super::operations::{body_type, is_success};
 use super::types::{doc_attrs, ident};
-use super::{GeneratedFile, rust_file};
+use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::{Api, StatusSpec, Webhook};
 
@@ -33,38 +33,39 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         uses: runtime_uses,
         items: runtime_items,
     } = super::splice::fragment("webhooks.rs");
-    rust_file(
+    rust_file_of_parts(
         "src/webhooks.rs",
-        quote! {
-            //! Notifications the API sends: [`Webhooks`] and [`receiver`] for the side that
-            //! receives them, [`Sender`] for the side that delivers them.
+        vec![
+            Part::Tokens(quote! {
+                //! Notifications the API sends: [`Webhooks`] and [`receiver`] for the side that
+                //! receives them, [`Sender`] for the side that delivers them.
 
-            use ::std::sync::Arc;
+                use ::std::sync::Arc;
 
-            #runtime_uses
+                #runtime_uses
 
-            /// The receiving side: one method per notification. A returned reply is answered
-            /// with the documented success status; an error with 500.
-            pub trait Webhooks: Send + Sync + 'static {
-                #(#methods)*
-            }
+                /// The receiving side: one method per notification. A returned reply is answered
+                /// with the documented success status; an error with 500.
+                pub trait Webhooks: Send + Sync + 'static {
+                    #(#methods)*
+                }
 
-            /// The receiving endpoints, at the paths the spec fixes for each notification. An
-            /// invalid payload is answered 400 with `messages`; nothing reaches the handler.
-            pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
-                ::axum::Router::new()
-                    #(#routes)*
-                    .with_state(Arc::new(handler))
-            }
+                /// The receiving endpoints, at the paths the spec fixes for each notification. An
+                /// invalid payload is answered 400 with `messages`; nothing reaches the handler.
+                pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
+                    ::axum::Router::new()
+                        #(#routes)*
+                        .with_state(Arc::new(handler))
+                }
 
-            #(#handlers)*
+                #(#handlers)*
 
-            impl Sender {
-                #(#senders)*
-            }
-
-            #runtime_items
-        },
+                impl Sender {
+                    #(#senders)*
+                }
+            }),
+            Part::Printed(runtime_items),
+        ],
     )
 }
 
