@@ -220,6 +220,8 @@ impl Builder {
                 message: "the file to include must be a plain file name ending in .rs".into(),
             });
         }
+        // On another core while the document loads (see `crate::warm_up`).
+        rayon::spawn(crate::warm_up);
         let doc = load::load_file(&self.spec)?;
         let options = self.options();
         // The fingerprint sits in the modules' directory, so replacing that directory keeps

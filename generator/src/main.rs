@@ -252,6 +252,7 @@ fn diff_command(args: &DiffArgs) -> ExitCode {
 /// The crate for the target's spec; the warnings of the way there go to stderr.
 fn files_for(target: &Target) -> Result<Vec<specgen::GeneratedFile>, String> {
     let options = target.options()?;
+    rayon::spawn(specgen::warm_up);
     let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
     files_of(&doc, &options)
 }
@@ -269,6 +270,9 @@ fn files_of(
 
 fn generate(target: &Target) -> ExitCode {
     let loaded = target.options().and_then(|options| {
+        // On the other core while the document loads; unneeded when nothing changed, and
+        // then left unfinished when the process ends.
+        rayon::spawn(specgen::warm_up);
         let doc = load::load_file(&target.spec).map_err(|e| e.to_string())?;
         Ok((doc, options))
     });

@@ -4,6 +4,7 @@
 //! fail to load in the validator and the generated server. Each offending keyword is left out
 //! of the contract, with a warning naming where it is; the schema keeps everything else.
 
+use rayon::prelude::*;
 use serde_json::Value;
 
 use super::state::{Builder, child};
@@ -79,16 +80,12 @@ fn repair_keywords(schema: &mut Value) -> Vec<(String, String)> {
 
 impl Builder<'_> {
     /// Repairs every schema of the contract (see the module), warning at the place in the
-    /// document each removed keyword comes from.
+    /// document each removed keyword comes from. The schemas are repaired side by side
+    /// (rayon); their places are listed first, in document order, so the warnings keep it.
     pub(super) fn repair_contract(&mut self, api: &mut Api) {
-        let mut found: Vec<(String, String)> = Vec::new();
-        let mut note = |place: &str, removals: Vec<(String, String)>| {
-            for (pointer, message) in removals {
-                found.push((format!("{place}{pointer}"), message));
-            }
-        };
+        let mut schemas: Vec<(String, &mut Value)> = Vec::new();
         for (name, schema) in &mut api.schemas {
-            note(&child("#/components/schemas", name), repair(schema));
+            schemas.push((child("#/components/schemas", name), schema));
         }
         let operations = api
             .operations
@@ -98,26 +95,23 @@ impl Builder<'_> {
             for param in &mut op.parameters {
                 let place = parameter_schema(self.doc, &op.pointer, &param.name)
                     .unwrap_or_else(|| format!("{} (parameter {})", op.pointer, param.name));
-                note(&place, repair(&mut param.schema));
+                schemas.push((place, &mut param.schema));
             }
             if let Some(body) = &mut op.request_body {
                 let place = media_schema(&child(&op.pointer, "requestBody"), &body.content_type);
-                note(&place, repair(&mut body.schema));
+                schemas.push((place, &mut body.schema));
             }
             for response in &mut op.responses {
                 if let Some(body) = &mut response.body {
                     let at = child(&child(&op.pointer, "responses"), &response.status.key());
-                    note(
-                        &media_schema(&at, &body.content_type),
-                        repair(&mut body.schema),
-                    );
+                    schemas.push((media_schema(&at, &body.content_type), &mut body.schema));
                 }
             }
         }
         for def in &mut api.types {
             if let TypeKind::Union(union) = &mut def.kind {
                 for variant in &mut union.variants {
-                    note(&def.origin, repair(&mut variant.schema));
+                    schemas.push((def.origin.clone(), &mut variant.schema));
                 }
             }
         }
@@ -128,11 +122,19 @@ impl Builder<'_> {
                 Some((schema, _)) => schema,
                 None => pointer.trim_end_matches("/example"),
             };
-            let place = place.to_string();
-            note(&place, repair(&mut example.schema));
+            schemas.push((place.to_string(), &mut example.schema));
         }
-        for (pointer, message) in found {
-            self.warn(&pointer, message);
+        let removals: Vec<(String, Vec<(String, String)>)> = schemas
+            .into_par_iter()
+            .map(|(place, schema)| {
+                let removed = repair(schema);
+                (place, removed)
+            })
+            .collect();
+        for (place, removed) in removals {
+            for (pointer, message) in removed {
+                self.warn(&format!("{place}{pointer}"), message);
+            }
         }
     }
 }
