@@ -183,54 +183,7 @@ impl From<&str> for AccountStatus {
     }
 }
 
-impl From<String> for AccountStatus {
-    fn from(value: String) -> Self {
-        match AccountStatus::from(value.as_str()) {
-            AccountStatus::Unknown(_) => AccountStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for AccountStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for AccountStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for AccountStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for AccountStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(AccountStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AccountStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "AccountStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(AccountStatus::KNOWN)
-    }
-}
+super::support::open_enum!(AccountStatus, Unknown);
 
 /// Type of the bank account.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -274,54 +227,7 @@ impl From<&str> for AccountType {
     }
 }
 
-impl From<String> for AccountType {
-    fn from(value: String) -> Self {
-        match AccountType::from(value.as_str()) {
-            AccountType::Unknown(_) => AccountType::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for AccountType {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for AccountType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for AccountType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for AccountType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(AccountType::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for AccountType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "AccountType".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(AccountType::KNOWN)
-    }
-}
+super::support::open_enum!(AccountType, Unknown);
 
 /// Amount of a transfer. Unit of amount.value (whole units or minor units) is not shown. Transfer amount bounds are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -638,54 +544,7 @@ impl From<&str> for ContentCategory {
     }
 }
 
-impl From<String> for ContentCategory {
-    fn from(value: String) -> Self {
-        match ContentCategory::from(value.as_str()) {
-            ContentCategory::Unknown(_) => ContentCategory::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for ContentCategory {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for ContentCategory {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ContentCategory {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ContentCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(ContentCategory::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ContentCategory {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ContentCategory".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(ContentCategory::KNOWN)
-    }
-}
+super::support::open_enum!(ContentCategory, Unknown);
 
 /// Body of POST /banking/accounts; all fields required.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1105,54 +964,7 @@ impl From<&str> for ErrorCode {
     }
 }
 
-impl From<String> for ErrorCode {
-    fn from(value: String) -> Self {
-        match ErrorCode::from(value.as_str()) {
-            ErrorCode::Unknown(_) => ErrorCode::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for ErrorCode {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for ErrorCode {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for ErrorCode {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(ErrorCode::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for ErrorCode {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "ErrorCode".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(ErrorCode::KNOWN)
-    }
-}
+super::support::open_enum!(ErrorCode, Unknown);
 
 /// Identity document of an individual or beneficial owner. Allowed values of document_type are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -1251,57 +1063,7 @@ impl From<&str> for IncomingTransferNotificationDirection {
     }
 }
 
-impl From<String> for IncomingTransferNotificationDirection {
-    fn from(value: String) -> Self {
-        match IncomingTransferNotificationDirection::from(value.as_str()) {
-            IncomingTransferNotificationDirection::Unknown(_) => {
-                IncomingTransferNotificationDirection::Unknown(value)
-            }
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for IncomingTransferNotificationDirection {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for IncomingTransferNotificationDirection {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for IncomingTransferNotificationDirection {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for IncomingTransferNotificationDirection {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer)
-            .map(IncomingTransferNotificationDirection::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for IncomingTransferNotificationDirection {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "IncomingTransferNotificationDirection".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(IncomingTransferNotificationDirection::KNOWN)
-    }
-}
+super::support::open_enum!(IncomingTransferNotificationDirection, Unknown);
 
 /// The merchant's required reply to the incoming transfer notification; its field received is boolean true.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -1552,54 +1314,7 @@ impl From<&str> for NationalEntity {
     }
 }
 
-impl From<String> for NationalEntity {
-    fn from(value: String) -> Self {
-        match NationalEntity::from(value.as_str()) {
-            NationalEntity::Unknown(_) => NationalEntity::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for NationalEntity {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for NationalEntity {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for NationalEntity {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for NationalEntity {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(NationalEntity::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for NationalEntity {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "NationalEntity".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(NationalEntity::KNOWN)
-    }
-}
+super::support::open_enum!(NationalEntity, Unknown);
 
 /// A receiver's refusal of a notification payload that breaks this contract (not described by the interface document; see the 400 response of incomingTransfer).
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -1817,54 +1532,7 @@ impl From<&str> for OnboardingStatus {
     }
 }
 
-impl From<String> for OnboardingStatus {
-    fn from(value: String) -> Self {
-        match OnboardingStatus::from(value.as_str()) {
-            OnboardingStatus::Unknown(_) => OnboardingStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for OnboardingStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for OnboardingStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for OnboardingStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for OnboardingStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(OnboardingStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for OnboardingStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "OnboardingStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(OnboardingStatus::KNOWN)
-    }
-}
+super::support::open_enum!(OnboardingStatus, Unknown);
 
 /// Type of an onboarding. ONE_STEP_ONBOARDING observed; the complete list is not shown.
 ///
@@ -1902,54 +1570,7 @@ impl From<&str> for OnboardingType {
     }
 }
 
-impl From<String> for OnboardingType {
-    fn from(value: String) -> Self {
-        match OnboardingType::from(value.as_str()) {
-            OnboardingType::Unknown(_) => OnboardingType::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for OnboardingType {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for OnboardingType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for OnboardingType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for OnboardingType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(OnboardingType::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for OnboardingType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "OnboardingType".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(OnboardingType::KNOWN)
-    }
-}
+super::support::open_enum!(OnboardingType, Unknown);
 
 /// Workflow of an onboarding. DIRECT observed; the complete list is not shown.
 ///
@@ -1987,54 +1608,7 @@ impl From<&str> for OnboardingWorkflow {
     }
 }
 
-impl From<String> for OnboardingWorkflow {
-    fn from(value: String) -> Self {
-        match OnboardingWorkflow::from(value.as_str()) {
-            OnboardingWorkflow::Unknown(_) => OnboardingWorkflow::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for OnboardingWorkflow {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for OnboardingWorkflow {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for OnboardingWorkflow {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for OnboardingWorkflow {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(OnboardingWorkflow::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for OnboardingWorkflow {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "OnboardingWorkflow".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(OnboardingWorkflow::KNOWN)
-    }
-}
+super::support::open_enum!(OnboardingWorkflow, Unknown);
 
 /// Billing or shipping address of the payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -2270,54 +1844,7 @@ impl From<&str> for PaymentMethodType {
     }
 }
 
-impl From<String> for PaymentMethodType {
-    fn from(value: String) -> Self {
-        match PaymentMethodType::from(value.as_str()) {
-            PaymentMethodType::Unknown(_) => PaymentMethodType::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PaymentMethodType {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PaymentMethodType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PaymentMethodType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PaymentMethodType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PaymentMethodType::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PaymentMethodType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PaymentMethodType".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PaymentMethodType::KNOWN)
-    }
-}
+super::support::open_enum!(PaymentMethodType, Unknown);
 
 /// Payment rail of a transfer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -2400,54 +1927,7 @@ impl From<&str> for PaymentRail {
     }
 }
 
-impl From<String> for PaymentRail {
-    fn from(value: String) -> Self {
-        match PaymentRail::from(value.as_str()) {
-            PaymentRail::Unknown(_) => PaymentRail::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PaymentRail {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PaymentRail {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PaymentRail {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PaymentRail {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PaymentRail::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PaymentRail {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PaymentRail".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PaymentRail::KNOWN)
-    }
-}
+super::support::open_enum!(PaymentRail, Unknown);
 
 /// Payment rails of the account. The items are strings; the interface document does not restrict them to the PaymentRail values.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -2500,54 +1980,7 @@ impl From<&str> for PaymentStatus {
     }
 }
 
-impl From<String> for PaymentStatus {
-    fn from(value: String) -> Self {
-        match PaymentStatus::from(value.as_str()) {
-            PaymentStatus::Unknown(_) => PaymentStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PaymentStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PaymentStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PaymentStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PaymentStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PaymentStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PaymentStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PaymentStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PaymentStatus::KNOWN)
-    }
-}
+super::support::open_enum!(PaymentStatus, Unknown);
 
 /// Sub-status of a payment. CREATED observed; allowed values are not shown.
 ///
@@ -2585,54 +2018,7 @@ impl From<&str> for PaymentSubStatus {
     }
 }
 
-impl From<String> for PaymentSubStatus {
-    fn from(value: String) -> Self {
-        match PaymentSubStatus::from(value.as_str()) {
-            PaymentSubStatus::Unknown(_) => PaymentSubStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PaymentSubStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PaymentSubStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PaymentSubStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PaymentSubStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PaymentSubStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PaymentSubStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PaymentSubStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PaymentSubStatus::KNOWN)
-    }
-}
+super::support::open_enum!(PaymentSubStatus, Unknown);
 
 /// Workflow of a payment. SDK_CHECKOUT observed; the complete list is not shown.
 ///
@@ -2670,54 +2056,7 @@ impl From<&str> for PaymentWorkflow {
     }
 }
 
-impl From<String> for PaymentWorkflow {
-    fn from(value: String) -> Self {
-        match PaymentWorkflow::from(value.as_str()) {
-            PaymentWorkflow::Unknown(_) => PaymentWorkflow::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PaymentWorkflow {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PaymentWorkflow {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PaymentWorkflow {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PaymentWorkflow {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PaymentWorkflow::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PaymentWorkflow {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PaymentWorkflow".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PaymentWorkflow::KNOWN)
-    }
-}
+super::support::open_enum!(PaymentWorkflow, Unknown);
 
 /// Payout schedule of a bank withdrawal method. HOLD observed; the complete list is not shown.
 ///
@@ -2755,54 +2094,7 @@ impl From<&str> for PayoutSchedule {
     }
 }
 
-impl From<String> for PayoutSchedule {
-    fn from(value: String) -> Self {
-        match PayoutSchedule::from(value.as_str()) {
-            PayoutSchedule::Unknown(_) => PayoutSchedule::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for PayoutSchedule {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for PayoutSchedule {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for PayoutSchedule {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for PayoutSchedule {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(PayoutSchedule::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for PayoutSchedule {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "PayoutSchedule".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(PayoutSchedule::KNOWN)
-    }
-}
+super::support::open_enum!(PayoutSchedule, Unknown);
 
 /// document {document_type, document_number} of a legal representative or of a customer payer. The interface document does not state the types of these fields.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -3052,54 +2344,7 @@ impl From<&str> for TransactionCategory {
     }
 }
 
-impl From<String> for TransactionCategory {
-    fn from(value: String) -> Self {
-        match TransactionCategory::from(value.as_str()) {
-            TransactionCategory::Unknown(_) => TransactionCategory::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for TransactionCategory {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for TransactionCategory {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TransactionCategory {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TransactionCategory {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(TransactionCategory::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for TransactionCategory {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "TransactionCategory".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(TransactionCategory::KNOWN)
-    }
-}
+super::support::open_enum!(TransactionCategory, Unknown);
 
 /// Payment method of a transaction; same fields as the payment's, but the method detail is under the key detail.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -3248,54 +2493,7 @@ impl From<&str> for TransactionStatus {
     }
 }
 
-impl From<String> for TransactionStatus {
-    fn from(value: String) -> Self {
-        match TransactionStatus::from(value.as_str()) {
-            TransactionStatus::Unknown(_) => TransactionStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for TransactionStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for TransactionStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TransactionStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TransactionStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(TransactionStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for TransactionStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "TransactionStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(TransactionStatus::KNOWN)
-    }
-}
+super::support::open_enum!(TransactionStatus, Unknown);
 
 /// Type of a transaction. PURCHASE observed; allowed values are not shown.
 ///
@@ -3333,54 +2531,7 @@ impl From<&str> for TransactionType {
     }
 }
 
-impl From<String> for TransactionType {
-    fn from(value: String) -> Self {
-        match TransactionType::from(value.as_str()) {
-            TransactionType::Unknown(_) => TransactionType::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for TransactionType {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for TransactionType {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TransactionType {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TransactionType {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(TransactionType::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for TransactionType {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "TransactionType".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(TransactionType::KNOWN)
-    }
-}
+super::support::open_enum!(TransactionType, Unknown);
 
 /// Direction of a transfer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -3420,54 +2571,7 @@ impl From<&str> for TransferDirection {
     }
 }
 
-impl From<String> for TransferDirection {
-    fn from(value: String) -> Self {
-        match TransferDirection::from(value.as_str()) {
-            TransferDirection::Unknown(_) => TransferDirection::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for TransferDirection {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for TransferDirection {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TransferDirection {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TransferDirection {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(TransferDirection::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for TransferDirection {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "TransferDirection".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(TransferDirection::KNOWN)
-    }
-}
+super::support::open_enum!(TransferDirection, Unknown);
 
 /// Provider data of a transfer.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -3559,54 +2663,7 @@ impl From<&str> for TransferStatus {
     }
 }
 
-impl From<String> for TransferStatus {
-    fn from(value: String) -> Self {
-        match TransferStatus::from(value.as_str()) {
-            TransferStatus::Unknown(_) => TransferStatus::Unknown(value),
-            known => known,
-        }
-    }
-}
-
-impl ::std::str::FromStr for TransferStatus {
-    type Err = ::std::convert::Infallible;
-    fn from_str(value: &str) -> Result<Self, Self::Err> {
-        Ok(value.into())
-    }
-}
-
-impl ::std::fmt::Display for TransferStatus {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl ::serde::Serialize for TransferStatus {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.as_str())
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for TransferStatus {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        String::deserialize(deserializer).map(TransferStatus::from)
-    }
-}
-
-#[cfg(feature = "schemars")]
-impl ::schemars::JsonSchema for TransferStatus {
-    fn schema_name() -> ::std::borrow::Cow<'static, str> {
-        "TransferStatus".into()
-    }
-    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-        super::support::open_enum_schema(TransferStatus::KNOWN)
-    }
-}
+super::support::open_enum!(TransferStatus, Unknown);
 
 /// Body of PATCH /banking/accounts/{account_id}.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]

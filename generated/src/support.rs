@@ -597,3 +597,62 @@ pub fn open_enum_schema(known: &[&str]) -> ::schemars::Schema {
         );
     schema.into()
 }
+
+/// The impls every open enum of the models has beyond its own (`KNOWN`, `as_str`, `From<&str>`):
+/// conversions, `Display`, serde and schemars, each through `as_str` or `From<&str>`.
+/// `$catch_all` is the variant that keeps a value the spec does not list.
+#[allow(unused_macros)] // a spec without enums invokes it nowhere
+macro_rules! open_enum {
+    ($name:ident, $catch_all:ident) => {
+        impl From<String> for $name {
+            fn from(value: String) -> Self {
+                match $name::from(value.as_str()) {
+                    $name::$catch_all(_) => $name::$catch_all(value),
+                    known => known,
+                }
+            }
+        }
+
+        impl ::std::str::FromStr for $name {
+            type Err = ::std::convert::Infallible;
+
+            fn from_str(value: &str) -> Result<Self, Self::Err> {
+                Ok(value.into())
+            }
+        }
+
+        impl ::std::fmt::Display for $name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl ::serde::Serialize for $name {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $name {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                String::deserialize(deserializer).map($name::from)
+            }
+        }
+
+        #[cfg(feature = "schemars")]
+        impl ::schemars::JsonSchema for $name {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                stringify!($name).into()
+            }
+
+            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+                super::support::open_enum_schema($name::KNOWN)
+            }
+        }
+    };
+}
+
+#[allow(unused_imports)]
+pub(crate) use open_enum;

@@ -302,7 +302,6 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
         let text = format!(" `{wire}`");
         quote!(#[doc = #text])
     });
-    let type_name = def.name.as_str();
     quote! {
         #docs
         #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -339,51 +338,7 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
             }
         }
 
-        impl From<String> for #name {
-            fn from(value: String) -> Self {
-                match #name::from(value.as_str()) {
-                    #name::#catch_all(_) => #name::#catch_all(value),
-                    known => known,
-                }
-            }
-        }
-
-        impl ::std::str::FromStr for #name {
-            type Err = ::std::convert::Infallible;
-
-            fn from_str(value: &str) -> Result<Self, Self::Err> {
-                Ok(value.into())
-            }
-        }
-
-        impl ::std::fmt::Display for #name {
-            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl ::serde::Serialize for #name {
-            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                serializer.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> ::serde::Deserialize<'de> for #name {
-            fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-                String::deserialize(deserializer).map(#name::from)
-            }
-        }
-
-        #[cfg(feature = "schemars")]
-        impl ::schemars::JsonSchema for #name {
-            fn schema_name() -> ::std::borrow::Cow<'static, str> {
-                #type_name.into()
-            }
-
-            fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
-                super::support::open_enum_schema(#name::KNOWN)
-            }
-        }
+        super::support::open_enum!(#name, #catch_all);
     }
 }
 
