@@ -1,3 +1,4 @@
+// Over 600 lines on purpose: about 220 of them are its unit tests (`mod tests`), left out of the output.
 //! Lossless value types used by the models.
 
 // `src/support.rs` of every generated crate, spliced in whole by specgen (`emit::support`):
