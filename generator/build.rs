@@ -71,8 +71,12 @@ fn print_runtime(runtime: &Path) {
             items,
         })
     };
+    // Every text written, listed in `printed.rs` for `src/emit/splice.rs` to include, so the
+    // names are written here only.
+    let written = std::cell::RefCell::new(Vec::new());
     let write = |name: String, text: String| {
         std::fs::write(out.join(&name), text).expect("OUT_DIR is writable");
+        written.borrow_mut().push(name);
     };
     for name in MODULES {
         let (attrs, items) = syntax::spliced(parse(name), &parse);
@@ -92,6 +96,17 @@ fn print_runtime(runtime: &Path) {
         write(format!("{name}.uses"), print_items(Vec::new(), uses));
         write(format!("{name}.items"), print_items(Vec::new(), rest));
     }
+    let entries: String = written
+        .into_inner()
+        .iter()
+        .map(|name| {
+            format!(
+                "    ({name:?}, include_str!(concat!(env!(\"OUT_DIR\"), \"/runtime/{name}\"))),\n"
+            )
+        })
+        .collect();
+    std::fs::write(out.join("printed.rs"), format!("&[\n{entries}]\n"))
+        .expect("OUT_DIR is writable");
 }
 
 /// A module file as [`print::print`] prints it, except its `macro_rules!` items: prettyplease

@@ -39,33 +39,9 @@ const FILES: &[&str] = &[
     "webhooks.rs",
 ];
 
-/// A text the build script wrote under `$OUT_DIR/runtime/`.
-macro_rules! printed {
-    ($name:literal) => {
-        include_str!(concat!(env!("OUT_DIR"), "/runtime/", $name))
-    };
-}
-
-/// What the build script printed, by the name it wrote it under.
-const PRINTED: &[(&str, &str)] = &[
-    ("support.rs", printed!("support.rs")),
-    ("retry.rs", printed!("retry.rs")),
-    ("validation.rs", printed!("validation.rs")),
-    ("server.rs.uses", printed!("server.rs.uses")),
-    ("server.rs.items", printed!("server.rs.items")),
-    (
-        "problem_details.rs.uses",
-        printed!("problem_details.rs.uses"),
-    ),
-    (
-        "problem_details.rs.items",
-        printed!("problem_details.rs.items"),
-    ),
-    ("client.rs.uses", printed!("client.rs.uses")),
-    ("client.rs.items", printed!("client.rs.items")),
-    ("webhooks.rs.uses", printed!("webhooks.rs.uses")),
-    ("webhooks.rs.items", printed!("webhooks.rs.items")),
-];
+/// What the build script printed, by the name it wrote it under: `NAME` for a module file,
+/// `NAME.uses` and `NAME.items` for a fragment.
+const PRINTED: &[(&str, &str)] = include!(concat!(env!("OUT_DIR"), "/runtime/printed.rs"));
 
 fn printed(name: &str) -> &'static str {
     PRINTED
@@ -112,19 +88,39 @@ fn tokens(text: &str) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{FILES, fragment, module_text};
+    use super::{FILES, PRINTED, fragment, module_text};
+
+    fn is_module(name: &str) -> bool {
+        PRINTED.iter().any(|(printed, _)| *printed == name)
+    }
+
+    fn is_fragment(name: &str) -> bool {
+        let items = format!("{name}.items");
+        PRINTED.iter().any(|(printed, _)| *printed == items)
+    }
 
     #[test]
     fn every_runtime_file_splices() {
         for name in FILES {
-            let text = match *name {
-                "server.rs" | "client.rs" | "webhooks.rs" | "problem_details.rs" => {
-                    let fragment = fragment(name);
-                    assert!(!fragment.item_tokens().is_empty(), "{name}");
-                    format!("{}{}", fragment.uses, fragment.items)
-                }
-                "support.rs" | "retry.rs" | "validation.rs" => module_text(name).to_string(),
-                _ => continue,
+            let text = if is_fragment(name) {
+                let fragment = fragment(name);
+                assert!(!fragment.item_tokens().is_empty(), "{name}");
+                format!("{}{}", fragment.uses, fragment.items)
+            } else if is_module(name) {
+                module_text(name).to_string()
+            } else {
+                // A submodule only, spliced into the files above.
+                let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/runtime"));
+                let declared = format!("#[path = \"{name}\"]");
+                assert!(
+                    FILES
+                        .iter()
+                        .any(|file| std::fs::read_to_string(dir.join(file))
+                            .unwrap()
+                            .contains(&declared)),
+                    "{name} is neither printed nor a submodule of a runtime file"
+                );
+                continue;
             };
             assert!(
                 !text.contains("mod tests"),
@@ -169,7 +165,7 @@ mod tests {
         };
         let printed =
             |text: &str| crate::emit::print::print(syn::parse_file(text).expect("it parses"));
-        for name in ["support.rs", "retry.rs", "validation.rs"] {
+        for name in FILES.iter().filter(|name| is_module(name)) {
             let (attrs, items) = super::syntax::spliced(parse(name), &parse);
             assert_eq!(printed(module_text(name)), print(attrs, items), "{name}");
         }
