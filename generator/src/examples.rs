@@ -149,27 +149,14 @@ pub fn check_with<'s, 'f, V>(
         .map(|(name, schema)| (name.as_str(), schema))
         .collect();
     let files: HashMap<String, &str> = files.into_iter().collect();
-    let mut compiled: HashMap<String, Validator> = HashMap::new();
+    let compiled = compile_files(sites, &files)?;
     let mut out = Vec::new();
     for site in sites {
         let violations = match &site.target {
-            Target::File(path) => {
-                if !compiled.contains_key(path) {
-                    let text = files.get(path).ok_or_else(|| Error::Emit {
-                        file: format!("schemas/{path}"),
-                        message: "no contract file for this example's schema".into(),
-                    })?;
-                    let schema: Value = serde_json::from_str(text).map_err(|err| Error::Emit {
-                        file: format!("schemas/{path}"),
-                        message: err.to_string(),
-                    })?;
-                    compiled.insert(path.clone(), compile(&schema, path)?);
-                }
-                compiled[path]
-                    .iter_errors(&site.example.value)
-                    .map(|error| describe(&error, path))
-                    .collect()
-            }
+            Target::File(path) => compiled[path.as_str()]
+                .iter_errors(&site.example.value)
+                .map(|error| describe(&error, path))
+                .collect(),
             Target::Inline(schema) => {
                 let bundled = crate::emit::contract::bundle(schema, &components)?;
                 let location = format!("{} schema", site.place);
@@ -182,6 +169,42 @@ pub fn check_with<'s, 'f, V>(
         out.push((site, violations));
     }
     Ok(out)
+}
+
+/// The validator of every contract file some site stands under, each file read and compiled
+/// once. They compile side by side (rayon): compiling is most of the cost of checking examples,
+/// and it would otherwise run on one core beside the Rust emitters. The first error in the
+/// sites' order is the one reported, whichever thread met it.
+fn compile_files<'p>(
+    sites: &'p [Site<'_>],
+    files: &HashMap<String, &str>,
+) -> Result<HashMap<&'p str, Validator>> {
+    use rayon::prelude::*;
+    let mut paths: Vec<&str> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for site in sites {
+        if let Target::File(path) = &site.target
+            && seen.insert(path.as_str())
+        {
+            paths.push(path);
+        }
+    }
+    paths
+        .into_par_iter()
+        .map(|path| {
+            let text = files.get(path).ok_or_else(|| Error::Emit {
+                file: format!("schemas/{path}"),
+                message: "no contract file for this example's schema".into(),
+            })?;
+            let schema: Value = serde_json::from_str(text).map_err(|err| Error::Emit {
+                file: format!("schemas/{path}"),
+                message: err.to_string(),
+            })?;
+            Ok((path, compile(&schema, path)?))
+        })
+        .collect::<Vec<Result<_>>>()
+        .into_iter()
+        .collect()
 }
 
 fn compile(schema: &Value, name: &str) -> Result<Validator> {
