@@ -132,3 +132,50 @@ fn a_ref_to_a_subschema_is_inlined_in_the_contract() {
     );
     assert_contract_refs_resolve(&files);
 }
+
+/// Azure's specs point into other schemas' properties (`#/components/schemas/X/properties/y`)
+/// hundreds of times, through chains of such references. Each referenced schema is one type,
+/// converted once: this chain of 24 levels, each pointing twice at the next, took 2^24
+/// conversions (a generation that did not end) when every path to a schema converted it again.
+#[test]
+fn a_schema_reached_by_many_refs_into_properties_is_one_type() {
+    const DEPTH: usize = 24;
+    let mut components = String::from(
+        "components:\n  schemas:\n    Holder:\n      type: object\n      properties:\n        top:\n          $ref: '#/components/schemas/Level0/properties/inner'\n",
+    );
+    for level in 0..DEPTH {
+        let next = if level + 1 < DEPTH {
+            format!(
+                "          properties:\n            left:\n              $ref: '#/components/schemas/Level{n}/properties/inner'\n            right:\n              $ref: '#/components/schemas/Level{n}/properties/inner'\n",
+                n = level + 1
+            )
+        } else {
+            "          properties:\n            leaf: {type: string}\n".to_string()
+        };
+        components.push_str(&format!(
+            "    Level{level}:\n      type: object\n      properties:\n        inner:\n          type: object\n{next}"
+        ));
+    }
+    let files = generate(&format!("{OPERATION}{components}")).unwrap();
+    let models = files
+        .iter()
+        .find(|f| f.path.ends_with("src/models.rs"))
+        .unwrap();
+    // One struct per level's `inner` (both `left` and `right` name the same type), the
+    // components themselves, and `Holder`.
+    for level in 0..DEPTH - 1 {
+        let inner = format!("pub struct Level{level}Inner {{");
+        assert_eq!(models.contents.matches(&inner).count(), 1, "{inner}");
+        let next = format!("Level{}Inner", level + 1);
+        assert!(
+            models
+                .contents
+                .contains(&format!("pub left: Option<{next}>"))
+                && models
+                    .contents
+                    .contains(&format!("pub right: Option<{next}>")),
+            "Level{level}Inner's members are both {next}"
+        );
+    }
+    assert_contract_refs_resolve(&files);
+}

@@ -30,6 +30,15 @@ pub(super) struct Builder<'a> {
     pub(super) warnings: Vec<Warning>,
     /// Component pointers whose type is declared under another pointer (see `component`).
     pub(super) redirects: HashMap<String, String>,
+    /// The type of every schema outside `components/schemas` reached through a `$ref`, once
+    /// converted: a schema referred to from many places (Azure's specs point into other
+    /// schemas' properties hundreds of times) is converted once, not once per path to it,
+    /// which grew exponentially with the depth of such references.
+    pub(super) converted_refs: HashMap<String, Converted>,
+    /// How many times a reference cycle without an object in between was kept as JSON: a
+    /// conversion during which this grew depended on what was being inlined around it, so
+    /// its result is not remembered.
+    pub(super) cycles_kept_as_json: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -48,6 +57,8 @@ impl<'a> Builder<'a> {
             examples_taken_at: HashSet::new(),
             warnings: Vec::new(),
             redirects: HashMap::new(),
+            converted_refs: HashMap::new(),
+            cycles_kept_as_json: 0,
         }
     }
 

@@ -125,6 +125,9 @@ impl Builder<'_> {
             let nullable = target.as_object().is_some_and(admits_null);
             return Ok((self.component(&name)?, nullable));
         }
+        if let Some(converted) = self.converted_refs.get(reference) {
+            return Ok(converted.clone());
+        }
         let target = self.doc.pointer(reference).cloned().ok_or_else(|| {
             spec_error(self.doc, at, format!("$ref '{reference}' does not exist"))
         })?;
@@ -140,10 +143,18 @@ impl Builder<'_> {
                 at,
                 format!("'{reference}' contains itself without an object in between; kept as JSON"),
             );
+            self.cycles_kept_as_json += 1;
             return Ok((TypeRef::Any, false));
         }
+        let cycles_before = self.cycles_kept_as_json;
         let result = self.convert(&target, reference, hint);
         self.inlining.remove(reference);
+        if let Ok(converted) = &result
+            && self.cycles_kept_as_json == cycles_before
+        {
+            self.converted_refs
+                .insert(reference.to_string(), converted.clone());
+        }
         result
     }
 
