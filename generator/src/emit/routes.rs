@@ -88,9 +88,37 @@ pub(super) fn router(api: &Api, base: &str) -> Result<(TokenStream, Vec<TokenStr
             let rest = &methods[1..];
             chained.push(quote!(.route(#route, ::axum::routing::#first #(.#rest)*)));
         }
-        quote!(::axum::Router::new() #(#chained)*)
+        chain_in_statements(&chained)
     };
     Ok((build_router, dispatchers))
+}
+
+/// The most `.route(…)` calls chained in one expression. A method chain is a nested
+/// expression, which prettyplease (and rustc) walk recursively: Microsoft Graph's 5,000 routes
+/// in one chain overflowed the printing thread's stack.
+const ROUTES_PER_CHAIN: usize = 64;
+
+/// `Router::new()` followed by `calls`: one chain while they are few (as a person writes it), a
+/// statement per [`ROUTES_PER_CHAIN`] calls beyond that.
+fn chain_in_statements(calls: &[TokenStream]) -> TokenStream {
+    if calls.len() <= ROUTES_PER_CHAIN {
+        return quote!(::axum::Router::new() #(#calls)*);
+    }
+    let chunks: Vec<&[TokenStream]> = calls.chunks(ROUTES_PER_CHAIN).collect();
+    let (first, rest) = chunks
+        .split_first()
+        .expect("more calls than one chain holds");
+    let (last, middle) = rest.split_last().expect("more calls than one chain holds");
+    let middle = middle
+        .iter()
+        .map(|chunk| quote!(let router = router #(#chunk)*;));
+    quote! {
+        ({
+            let router = ::axum::Router::new() #(#first)*;
+            #(#middle)*
+            router #(#last)*
+        })
+    }
 }
 
 /// The route a template is grouped under: every segment holding a parameter becomes
@@ -163,4 +191,90 @@ fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStre
         }
     };
     (name, tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::quote;
+
+    use super::{ROUTES_PER_CHAIN, chain_in_statements};
+
+    /// The deepest run of nested method calls in the router expression, and the paths of its
+    /// `route` calls, each chain read from its last call inwards.
+    #[derive(Default)]
+    struct Calls {
+        deepest: usize,
+        routes: Vec<String>,
+    }
+
+    impl Calls {
+        fn expr(&mut self, expr: &syn::Expr, depth: usize) {
+            match expr {
+                syn::Expr::MethodCall(call) => {
+                    if call.method == "route"
+                        && let Some(syn::Expr::Lit(syn::ExprLit {
+                            lit: syn::Lit::Str(path),
+                            ..
+                        })) = call.args.first()
+                    {
+                        self.routes.push(path.value());
+                    }
+                    self.deepest = self.deepest.max(depth + 1);
+                    self.expr(&call.receiver, depth + 1);
+                }
+                syn::Expr::Paren(paren) => self.expr(&paren.expr, depth),
+                syn::Expr::Block(block) => {
+                    for stmt in &block.block.stmts {
+                        match stmt {
+                            syn::Stmt::Local(syn::Local {
+                                init: Some(init), ..
+                            }) => self.expr(&init.expr, 0),
+                            syn::Stmt::Expr(expr, _) => self.expr(expr, 0),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn calls(n: usize) -> (syn::Expr, Vec<String>) {
+        let paths: Vec<String> = (0..n).map(|i| format!("/r{i}")).collect();
+        let tokens: Vec<_> = paths
+            .iter()
+            .map(|path| quote!(.route(#path, ::axum::routing::get(h))))
+            .collect();
+        (syn::parse2(chain_in_statements(&tokens)).unwrap(), paths)
+    }
+
+    #[test]
+    fn a_few_routes_are_one_chain() {
+        let (expr, paths) = calls(ROUTES_PER_CHAIN);
+        assert!(matches!(expr, syn::Expr::MethodCall(_)), "one chain");
+        let mut seen = Calls::default();
+        seen.expr(&expr, 0);
+        assert_eq!(seen.routes.iter().rev().cloned().collect::<Vec<_>>(), paths);
+    }
+
+    /// Thousands of routes stay in order, in chains no deeper than a person would write.
+    #[test]
+    fn many_routes_are_chained_a_bounded_depth_deep() {
+        for n in [ROUTES_PER_CHAIN + 1, 2 * ROUTES_PER_CHAIN, 5_000] {
+            let (expr, paths) = calls(n);
+            let mut seen = Calls::default();
+            seen.expr(&expr, 0);
+            // Each chain is visited from its last call inwards.
+            let mut routes = Vec::new();
+            for chain in seen.routes.chunks(ROUTES_PER_CHAIN) {
+                routes.extend(chain.iter().rev().cloned());
+            }
+            assert_eq!(routes, paths, "{n} routes");
+            assert!(
+                seen.deepest <= ROUTES_PER_CHAIN,
+                "{n} routes: {}",
+                seen.deepest
+            );
+        }
+    }
 }
