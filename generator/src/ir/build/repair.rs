@@ -4,6 +4,9 @@
 //! fail to load in the validator and the generated server. Each offending keyword is left out
 //! of the contract, with a warning naming where it is; the schema keeps everything else.
 
+use std::collections::HashMap;
+use std::sync::{LazyLock, Mutex, PoisonError};
+
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -277,13 +280,31 @@ fn fixed_pattern(pattern: &str) -> Fix {
 /// Whether the validator (the `jsonschema` crate, as the contract's readers use it, formats
 /// asserted) compiles `pattern`: the meta-schema's `format: regex` wants ECMA-262, which is
 /// stricter than the regex engine itself (it refuses `\A`).
+///
+/// Each verdict is kept for the process: specs repeat their patterns (Seldon's 13 KB spec has
+/// `^.{1,2097152}` 30 times), and compiling a large counted repetition takes the regex engine
+/// about 50 ms each time.
 fn compiles(pattern: &str) -> bool {
+    static VERDICTS: LazyLock<Mutex<HashMap<String, bool>>> = LazyLock::new(Default::default);
+    let known = VERDICTS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(pattern)
+        .copied();
+    if let Some(verdict) = known {
+        return verdict;
+    }
     let schema = serde_json::json!({ "pattern": pattern });
-    jsonschema::options()
+    let verdict = jsonschema::options()
         .with_draft(jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
         .build(&schema)
-        .is_ok()
+        .is_ok();
+    VERDICTS
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .insert(pattern.to_string(), verdict);
+    verdict
 }
 
 fn pointer(path: &[String]) -> String {
