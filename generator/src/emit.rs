@@ -87,6 +87,33 @@ pub(crate) fn rust_file_of_parts(path: &str, parts: Vec<Part>) -> Result<Generat
     ))
 }
 
+/// One run of items printed on its own, to be joined by [`rust_file_of_chunks`]. Token
+/// streams cannot cross threads, so a caller printing chunks side by side builds and prints
+/// each chunk on the thread that joins it.
+pub(crate) fn print_chunk(path: &str, tokens: TokenStream) -> Result<String> {
+    Ok(print::print(parse(path, tokens)?))
+}
+
+/// A Rust file of `header` (inner docs and attributes, no items) followed by `chunks` printed
+/// by [`print_chunk`], joined as printing them together would have laid them out. No chunk
+/// may hold a `use` item (the joins put a blank line between chunks, which would split a run
+/// of `use` lines).
+pub(crate) fn rust_file_of_chunks(
+    path: &str,
+    header: TokenStream,
+    chunks: &[String],
+) -> Result<GeneratedFile> {
+    let mut printer = print::Printer::default();
+    printer.file(parse(path, header)?);
+    for text in chunks {
+        printer.printed(text);
+    }
+    Ok(GeneratedFile::new(
+        path,
+        format!("{BANNER}{}", printer.finish()),
+    ))
+}
+
 /// A Rust file that is, whole, text printed at specgen's build.
 pub(crate) fn printed_file(path: &str, text: &str) -> GeneratedFile {
     GeneratedFile::new(path, format!("{BANNER}{text}"))
