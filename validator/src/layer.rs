@@ -110,6 +110,7 @@ use crate::finding::{Finding, Part, Severity};
 use crate::http_exchange::{request_of, response_of};
 pub use crate::live::ContractBody;
 use crate::live::{Buffered, buffer};
+use crate::rule::Rule;
 
 /// The default [`ContractLayer::body_limit`]: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
@@ -486,7 +487,7 @@ fn rejects(finding: &Finding) -> bool {
 /// The finding a request without credentials gets when it is checked alone: whether it was
 /// answered 401 is for the response to show.
 fn awaits_response(finding: &Finding) -> bool {
-    finding.part == Part::Request && finding.rule == "credentials"
+    finding.part == Part::Request && finding.rule == Rule::Credentials
 }
 
 /// A finding as a line of the error body, the way the generated server words its own.
