@@ -64,16 +64,17 @@ fn parse(path: &str, tokens: TokenStream) -> Result<syn::File> {
 }
 
 /// A part of a Rust file: generated tokens, or items printed beforehand.
-pub(crate) enum Part {
+pub(crate) enum Part<'a> {
     /// Generated tokens, parsed and printed; only the first part may have inner attributes.
     Tokens(TokenStream),
-    /// Items printed at specgen's build (a runtime file's, [`splice`]), none of them `use`.
-    Printed(&'static str),
+    /// Items printed beforehand, none of them `use`: a runtime file's, printed at specgen's
+    /// build ([`splice`]), or a chunk printed by [`print_chunk`].
+    Printed(&'a str),
 }
 
 /// Prints a Rust file made of `parts`, in order: the same text as printing their tokens
-/// together, without parsing and printing again what was printed at specgen's build.
-pub(crate) fn rust_file_of_parts(path: &str, parts: Vec<Part>) -> Result<GeneratedFile> {
+/// together, without parsing and printing again what was printed beforehand.
+pub(crate) fn rust_file_of_parts(path: &str, parts: Vec<Part<'_>>) -> Result<GeneratedFile> {
     let mut printer = print::Printer::default();
     for part in parts {
         match part {
@@ -87,31 +88,11 @@ pub(crate) fn rust_file_of_parts(path: &str, parts: Vec<Part>) -> Result<Generat
     ))
 }
 
-/// One run of items printed on its own, to be joined by [`rust_file_of_chunks`]. Token
-/// streams cannot cross threads, so a caller printing chunks side by side builds and prints
-/// each chunk on the thread that joins it.
+/// One run of items printed on its own, to be placed as a [`Part::Printed`]. Token streams
+/// cannot cross threads, so a caller printing chunks side by side builds and prints each
+/// chunk on the same thread.
 pub(crate) fn print_chunk(path: &str, tokens: TokenStream) -> Result<String> {
     Ok(print::print(parse(path, tokens)?))
-}
-
-/// A Rust file of `header` (inner docs and attributes, no items) followed by `chunks` printed
-/// by [`print_chunk`], joined as printing them together would have laid them out. No chunk
-/// may hold a `use` item (the joins put a blank line between chunks, which would split a run
-/// of `use` lines).
-pub(crate) fn rust_file_of_chunks(
-    path: &str,
-    header: TokenStream,
-    chunks: &[String],
-) -> Result<GeneratedFile> {
-    let mut printer = print::Printer::default();
-    printer.file(parse(path, header)?);
-    for text in chunks {
-        printer.printed(text);
-    }
-    Ok(GeneratedFile::new(
-        path,
-        format!("{BANNER}{}", printer.finish()),
-    ))
 }
 
 /// A Rust file that is, whole, text printed at specgen's build.

@@ -6,8 +6,8 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::GeneratedFile;
 use super::types::{doc_attrs, ident, rust_type};
+use super::{GeneratedFile, Part};
 use crate::error::Result;
 use serde_json::Value;
 
@@ -20,8 +20,8 @@ use crate::ir::{
 ///
 /// The file is the largest the emitters print (a fifth of the crate's Rust on a small spec,
 /// the longest single task of a generation), so each type's items are built, parsed and
-/// printed side by side ([`super::rust_file_of_chunks`]); the text is the same as printing
-/// [`tokens`] whole.
+/// printed side by side ([`super::print_chunk`]); the text is the same as printing [`tokens`]
+/// whole.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
     use rayon::prelude::*;
     const PATH: &str = "src/models.rs";
@@ -30,7 +30,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         .par_iter()
         .map(|def| super::print_chunk(PATH, gated_type_def(api, def)?))
         .collect::<Result<Vec<String>>>()?;
-    super::rust_file_of_chunks(PATH, header(), &types)
+    let mut parts = vec![Part::Tokens(header())];
+    parts.extend(types.iter().map(|text| Part::Printed(text)));
+    super::rust_file_of_parts(PATH, parts)
 }
 
 /// The models module's contents.
