@@ -168,14 +168,104 @@ pub mod manifest {
         Number,
         /// `type: boolean`.
         Boolean,
+        /// Text or another type (`anyOf: [integer, {enum: [all]}]`, `type: [string, integer]`):
+        /// a number or boolean when the text reads as one, else the text.
+        Mixed,
     }
     impl ValueKind {
-        /// The kind of a parameter with `schema`.
+        /// The kind of a parameter with `schema`: its `type`, through a `$ref` into the schema's
+        /// own `$defs` (a parameter whose schema is a component), a type list (`[integer, "null"]`)
+        /// and `allOf`/`oneOf`/`anyOf`. Text when a string is among the types allowed, or when no
+        /// type is said.
         pub fn of(schema: &Value) -> ValueKind {
-            match schema.get("type").and_then(Value::as_str) {
-                Some("integer") => ValueKind::Integer,
-                Some("number") => ValueKind::Number,
-                Some("boolean") => ValueKind::Boolean,
+            Self::within(schema, schema, 0).unwrap_or(ValueKind::Text)
+        }
+        /// The kind of each item, when `schema` is an array's: the items of a parameter that
+        /// carries a list (`?id=1&id=2`, `?ids=1,2`, a header `a, b`).
+        pub fn of_items(schema: &Value) -> Option<ValueKind> {
+            let mut at = schema;
+            for _ in 0..32 {
+                let is_array = match at.get("type") {
+                    Some(Value::String(name)) => name == "array",
+                    Some(Value::Array(names)) => names.iter().any(|name| name == "array"),
+                    _ => false,
+                };
+                if is_array {
+                    let items = at.get("items").unwrap_or(&Value::Bool(true));
+                    return Some(
+                        Self::within(items, schema, 0).unwrap_or(ValueKind::Text),
+                    );
+                }
+                let target = at.get("$ref").and_then(Value::as_str)?;
+                let pointer = target
+                    .split_once('#')
+                    .map_or(target, |(_, fragment)| fragment);
+                at = schema.pointer(pointer)?;
+            }
+            None
+        }
+        /// The kind `schema` (found in `root`) says, if it says one.
+        fn within(schema: &Value, root: &Value, depth: usize) -> Option<ValueKind> {
+            if depth > 32 {
+                return None;
+            }
+            if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+                let pointer = target
+                    .split_once('#')
+                    .map_or(target, |(_, fragment)| fragment);
+                let kind = root
+                    .pointer(pointer)
+                    .and_then(|target| Self::within(target, root, depth + 1));
+                if kind.is_some() {
+                    return kind;
+                }
+            }
+            match schema.get("type") {
+                Some(Value::String(name)) => return Some(Self::named(name)),
+                Some(Value::Array(names)) => {
+                    let kinds = names.iter().filter(|name| *name != "null");
+                    let kind = Self::either(
+                        kinds.filter_map(Value::as_str).map(Self::named),
+                    );
+                    if kind.is_some() {
+                        return kind;
+                    }
+                }
+                _ => {}
+            }
+            let members = |key: &str| {
+                schema
+                    .get(key)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|member| Self::within(member, root, depth + 1))
+                    .collect::<Vec<_>>()
+            };
+            if let Some(kind) = members("allOf")
+                .into_iter()
+                .find(|k| *k != ValueKind::Text)
+            {
+                return Some(kind);
+            }
+            Self::either([members("oneOf"), members("anyOf")].concat())
+        }
+        /// The kind of a value that may be any of `kinds`.
+        fn either(kinds: impl IntoIterator<Item = ValueKind>) -> Option<ValueKind> {
+            kinds
+                .into_iter()
+                .reduce(|a, b| match (a, b) {
+                    _ if a == b => a,
+                    (ValueKind::Integer, ValueKind::Number)
+                    | (ValueKind::Number, ValueKind::Integer) => ValueKind::Number,
+                    _ => ValueKind::Mixed,
+                })
+        }
+        fn named(name: &str) -> ValueKind {
+            match name {
+                "integer" => ValueKind::Integer,
+                "number" => ValueKind::Number,
+                "boolean" => ValueKind::Boolean,
                 _ => ValueKind::Text,
             }
         }
@@ -192,6 +282,12 @@ pub mod manifest {
                 }
                 ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
                 ValueKind::Text => Some(Value::String(text.to_string())),
+                ValueKind::Mixed => {
+                    [ValueKind::Integer, ValueKind::Number, ValueKind::Boolean]
+                        .into_iter()
+                        .find_map(|kind| kind.value(text))
+                        .or_else(|| ValueKind::Text.value(text))
+                }
             }
         }
     }

@@ -169,15 +169,103 @@ pub enum ValueKind {
     Number,
     /// `type: boolean`.
     Boolean,
+    /// Text or another type (`anyOf: [integer, {enum: [all]}]`, `type: [string, integer]`):
+    /// a number or boolean when the text reads as one, else the text.
+    Mixed,
 }
 
 impl ValueKind {
-    /// The kind of a parameter with `schema`.
+    /// The kind of a parameter with `schema`: its `type`, through a `$ref` into the schema's
+    /// own `$defs` (a parameter whose schema is a component), a type list (`[integer, "null"]`)
+    /// and `allOf`/`oneOf`/`anyOf`. Text when a string is among the types allowed, or when no
+    /// type is said.
     pub fn of(schema: &Value) -> ValueKind {
-        match schema.get("type").and_then(Value::as_str) {
-            Some("integer") => ValueKind::Integer,
-            Some("number") => ValueKind::Number,
-            Some("boolean") => ValueKind::Boolean,
+        Self::within(schema, schema, 0).unwrap_or(ValueKind::Text)
+    }
+
+    /// The kind of each item, when `schema` is an array's: the items of a parameter that
+    /// carries a list (`?id=1&id=2`, `?ids=1,2`, a header `a, b`).
+    pub fn of_items(schema: &Value) -> Option<ValueKind> {
+        let mut at = schema;
+        for _ in 0..32 {
+            let is_array = match at.get("type") {
+                Some(Value::String(name)) => name == "array",
+                Some(Value::Array(names)) => names.iter().any(|name| name == "array"),
+                _ => false,
+            };
+            if is_array {
+                let items = at.get("items").unwrap_or(&Value::Bool(true));
+                return Some(Self::within(items, schema, 0).unwrap_or(ValueKind::Text));
+            }
+            let target = at.get("$ref").and_then(Value::as_str)?;
+            let pointer = target
+                .split_once('#')
+                .map_or(target, |(_, fragment)| fragment);
+            at = schema.pointer(pointer)?;
+        }
+        None
+    }
+
+    /// The kind `schema` (found in `root`) says, if it says one.
+    fn within(schema: &Value, root: &Value, depth: usize) -> Option<ValueKind> {
+        // Deep enough for any real chain of refs, and an end to a ref to itself.
+        if depth > 32 {
+            return None;
+        }
+        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
+            let pointer = target
+                .split_once('#')
+                .map_or(target, |(_, fragment)| fragment);
+            let kind = root
+                .pointer(pointer)
+                .and_then(|target| Self::within(target, root, depth + 1));
+            if kind.is_some() {
+                return kind;
+            }
+        }
+        match schema.get("type") {
+            Some(Value::String(name)) => return Some(Self::named(name)),
+            Some(Value::Array(names)) => {
+                let kinds = names.iter().filter(|name| *name != "null");
+                let kind = Self::either(kinds.filter_map(Value::as_str).map(Self::named));
+                if kind.is_some() {
+                    return kind;
+                }
+            }
+            _ => {}
+        }
+        let members = |key: &str| {
+            schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|member| Self::within(member, root, depth + 1))
+                .collect::<Vec<_>>()
+        };
+        // Every member of an `allOf` applies: the first that names a kind says it.
+        if let Some(kind) = members("allOf").into_iter().find(|k| *k != ValueKind::Text) {
+            return Some(kind);
+        }
+        Self::either([members("oneOf"), members("anyOf")].concat())
+    }
+
+    /// The kind of a value that may be any of `kinds`.
+    fn either(kinds: impl IntoIterator<Item = ValueKind>) -> Option<ValueKind> {
+        kinds.into_iter().reduce(|a, b| match (a, b) {
+            _ if a == b => a,
+            (ValueKind::Integer, ValueKind::Number) | (ValueKind::Number, ValueKind::Integer) => {
+                ValueKind::Number
+            }
+            _ => ValueKind::Mixed,
+        })
+    }
+
+    fn named(name: &str) -> ValueKind {
+        match name {
+            "integer" => ValueKind::Integer,
+            "number" => ValueKind::Number,
+            "boolean" => ValueKind::Boolean,
             _ => ValueKind::Text,
         }
     }
@@ -194,6 +282,10 @@ impl ValueKind {
                 .map(Value::Number),
             ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
             ValueKind::Text => Some(Value::String(text.to_string())),
+            ValueKind::Mixed => [ValueKind::Integer, ValueKind::Number, ValueKind::Boolean]
+                .into_iter()
+                .find_map(|kind| kind.value(text))
+                .or_else(|| ValueKind::Text.value(text)),
         }
     }
 }
@@ -316,5 +408,76 @@ mod tests {
             Some("007".into())
         );
         assert_eq!(kind(serde_json::json!({})).value("x"), Some("x".into()));
+    }
+
+    #[test]
+    fn the_kind_is_found_through_refs_type_lists_and_alternatives() {
+        use serde_json::json;
+        let kind = |schema: Value| ValueKind::of(&schema);
+        // A parameter whose schema is a component: the contract bundles it under `$defs`.
+        let limit = json!({"$ref": "#/$defs/Limit", "$defs": {"Limit": {"type": "integer"}}});
+        assert_eq!(kind(limit).value("5"), Some(5.into()));
+        let chained = json!({
+            "$ref": "#/$defs/A",
+            "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "boolean"}}
+        });
+        assert_eq!(kind(chained), ValueKind::Boolean);
+        assert_eq!(
+            kind(json!({"type": ["integer", "null"]})),
+            ValueKind::Integer
+        );
+        assert_eq!(kind(json!({"type": ["null", "number"]})), ValueKind::Number);
+        assert_eq!(kind(json!({"type": ["string", "null"]})), ValueKind::Text);
+        assert_eq!(
+            kind(json!({"type": ["integer", "number"]})),
+            ValueKind::Number
+        );
+        assert_eq!(
+            kind(json!({"type": ["string", "integer"]})).value("7"),
+            Some(7.into())
+        );
+        assert_eq!(
+            kind(json!({"allOf": [{"description": "d"}, {"type": "number"}]})),
+            ValueKind::Number
+        );
+        assert_eq!(
+            kind(json!({"oneOf": [{"type": "boolean"}]})),
+            ValueKind::Boolean
+        );
+        // `7` or `all`: what reads as a number is one, the rest stays text.
+        let count =
+            kind(json!({"anyOf": [{"type": "integer"}, {"type": "string", "enum": ["all"]}]}));
+        assert_eq!(count.value("7"), Some(7.into()));
+        assert_eq!(count.value("all"), Some("all".into()));
+        assert_eq!(count.value("true"), Some(true.into()));
+        // A ref to itself or to nowhere ends, as text.
+        assert_eq!(
+            kind(json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}})),
+            ValueKind::Text
+        );
+        assert_eq!(kind(json!({"$ref": "#/$defs/Missing"})), ValueKind::Text);
+    }
+
+    #[test]
+    fn a_list_parameter_names_the_kind_of_its_items() {
+        use serde_json::json;
+        let items = |schema: Value| ValueKind::of_items(&schema);
+        assert_eq!(
+            items(json!({"type": "array", "items": {"type": "integer"}})),
+            Some(ValueKind::Integer)
+        );
+        assert_eq!(
+            items(json!({"$ref": "#/$defs/Ids", "$defs": {
+                "Ids": {"type": ["array", "null"], "items": {"$ref": "#/$defs/Id"}},
+                "Id": {"type": "number"}
+            }})),
+            Some(ValueKind::Number)
+        );
+        assert_eq!(items(json!({"type": "array"})), Some(ValueKind::Text));
+        assert_eq!(items(json!({"type": "integer"})), None);
+        assert_eq!(
+            items(json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}})),
+            None
+        );
     }
 }

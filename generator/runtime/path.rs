@@ -17,6 +17,17 @@ pub type Decoded = Option<String>;
 /// occurrence of that text when nothing follows it (`{name}:cancel` on `a:b:cancel` gives
 /// `a:b`). Parameters are never empty.
 pub fn params(template: &'static str, path: &str) -> Option<Vec<(&'static str, Decoded)>> {
+    raw_params(template, path).map(|list| {
+        list.into_iter()
+            .map(|(name, raw)| (name, decode(raw)))
+            .collect()
+    })
+}
+
+/// [`params`] as they stand in the path, not decoded: the one rule of where a parameter
+/// begins and ends, for whoever decodes them otherwise (specval matches recorded traffic with
+/// it).
+pub fn raw_params<'t, 'p>(template: &'t str, path: &'p str) -> Option<Vec<(&'t str, &'p str)>> {
     let mut params = Vec::new();
     let mut wanted = template.split('/');
     let mut given = path.split('/');
@@ -34,12 +45,12 @@ pub fn params(template: &'static str, path: &str) -> Option<Vec<(&'static str, D
 }
 
 /// Matches one segment, adding its parameters to `params`.
-fn segment(
-    mut pattern: &'static str,
-    mut text: &str,
-    params: &mut Vec<(&'static str, Decoded)>,
+fn segment<'t, 'p>(
+    mut pattern: &'t str,
+    mut text: &'p str,
+    params: &mut Vec<(&'t str, &'p str)>,
 ) -> bool {
-    let mut open: Option<&'static str> = None;
+    let mut open: Option<&'t str> = None;
     while !pattern.is_empty() {
         if let Some(after) = pattern.strip_prefix('{')
             && let Some(end) = after.find('}')
@@ -73,7 +84,7 @@ fn segment(
                 };
                 match at {
                     Some(at) if at > 0 => {
-                        params.push((name, decode(&text[..at])));
+                        params.push((name, &text[..at]));
                         text = &text[at + literal.len()..];
                     }
                     _ => return false,
@@ -83,7 +94,7 @@ fn segment(
     }
     match open {
         Some(name) if !text.is_empty() => {
-            params.push((name, decode(text)));
+            params.push((name, text));
             true
         }
         Some(_) => false,

@@ -33,6 +33,12 @@ mod tree;
 #[path = "../runtime/manifest.rs"]
 pub mod manifest;
 
+/// Where the parameters of a path template begin and end in a path, also within a segment
+/// (`{name}:cancel`, `{Sid}.json`): the generated server's rule, which specval applies to
+/// recorded traffic too. Every generated server has a copy of this file.
+#[path = "../runtime/path.rs"]
+pub mod path;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 

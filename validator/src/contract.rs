@@ -72,6 +72,8 @@ pub struct ParameterSpec {
     pub schema: Value,
     /// How its text becomes the JSON value the schema checks.
     pub kind: ValueKind,
+    /// For a parameter whose schema is an array: how each item's text becomes JSON.
+    pub items: Option<ValueKind>,
 }
 
 /// A body's rule.

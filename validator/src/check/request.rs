@@ -78,12 +78,20 @@ impl Checker<'_> {
         path_params: &[(String, String)],
     ) {
         for param in &op.parameters {
-            let text = match param.location {
+            // Every occurrence: a list parameter may repeat its query key (`?id=1&id=2`).
+            let texts: Vec<&str> = match param.location {
+                Location::Query => request
+                    .query
+                    .iter()
+                    .filter(|(k, _)| k == &param.name)
+                    .map(|(_, v)| v.as_str())
+                    .collect(),
                 Location::Path => path_params
                     .iter()
-                    .find(|(k, _)| k == &param.name)
-                    .map(|(_, v)| v.as_str()),
-                other => value(request, other, &param.name),
+                    .filter(|(k, _)| k == &param.name)
+                    .map(|(_, v)| v.as_str())
+                    .collect(),
+                other => value(request, other, &param.name).into_iter().collect(),
             };
             // Spelled out only for a finding: most parameters keep the contract.
             let pointer = || format!("{}:{}", param.location.as_str(), param.name);
@@ -93,8 +101,8 @@ impl Checker<'_> {
                     op.id, param.name
                 )
             };
-            match text {
-                None if param.required => {
+            let Some(first) = texts.first() else {
+                if param.required {
                     self.push(
                         Part::Request,
                         pointer(),
@@ -103,21 +111,30 @@ impl Checker<'_> {
                         format!("{} {} is required", param.location.as_str(), param.name),
                     );
                 }
-                None => {}
-                Some(text) => {
-                    self.cover(|| coverage::Key::parameter(op, param));
-                    let show = self.options.show_values
-                        && !self.contract.is_credential(param.location, &param.name);
-                    for violation in Contract::check_parameter(param, text, show) {
-                        self.push(
-                            Part::Request,
-                            pointer(),
-                            location(),
-                            violation.rule,
-                            violation.message,
-                        );
-                    }
+                continue;
+            };
+            self.cover(|| coverage::Key::parameter(op, param));
+            let show = self.options.show_values
+                && !self.contract.is_credential(param.location, &param.name);
+            let violations = match (param.items, texts.as_slice()) {
+                (None, _) => Contract::check_parameter(param, first, show),
+                // A list in one value (`?ids=1,2`: `explode: false`, and path and header
+                // parameters always), or a query key repeated (form style exploded, the
+                // default).
+                (Some(_), [one]) => {
+                    let items: Vec<&str> = one.split(',').map(str::trim).collect();
+                    Contract::check_parameter_items(param, &items, show)
                 }
+                (Some(_), many) => Contract::check_parameter_items(param, many, show),
+            };
+            for violation in violations {
+                self.push(
+                    Part::Request,
+                    pointer(),
+                    location(),
+                    violation.rule,
+                    violation.message,
+                );
             }
         }
     }

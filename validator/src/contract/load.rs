@@ -229,6 +229,7 @@ fn operation(
             location: param.location,
             required: param.required,
             kind: param.kind(),
+            items: manifest::ValueKind::of_items(&param.schema),
             schema: param.schema.clone(),
         });
     }

@@ -5,8 +5,33 @@ use super::{Contract, OperationSpec};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Segment {
+    /// Text only: `accounts`.
     Literal(String),
+    /// A parameter filling the segment: `{account_id}`.
     Param(String),
+    /// Text and parameters sharing the segment: `{Sid}.json`, `{name}:cancel`, `v{major}`.
+    Mixed(String),
+}
+
+impl Segment {
+    /// Whether a path's segment fits this one.
+    fn fits(&self, part: &str) -> bool {
+        match self {
+            Segment::Literal(text) => text == part,
+            Segment::Param(_) => !part.is_empty(),
+            Segment::Mixed(pattern) => specgen::path::raw_params(pattern, part).is_some(),
+        }
+    }
+
+    /// How much of the segment is fixed text, for preferring the most specific template:
+    /// `/files/new` over `/files/{id}.json` over `/files/{id}`.
+    fn specificity(&self) -> usize {
+        match self {
+            Segment::Literal(_) => 2,
+            Segment::Mixed(_) => 1,
+            Segment::Param(_) => 0,
+        }
+    }
 }
 
 /// Whether an exchange at `method` and `path` delivers the notification of the webhook at
@@ -31,11 +56,7 @@ pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str)
         let (Some(part), Some(segment)) = (parts.next(), segments.next()) else {
             return false;
         };
-        let fits = match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-            Some(_) => !part.is_empty(),
-            None => segment == part,
-        };
-        if !fits {
+        if !segment_of(segment).fits(part) {
             return false;
         }
     }
@@ -54,31 +75,31 @@ impl OperationSpec {
             && parts
                 .iter()
                 .zip(&self.segments[skip..])
-                .all(|(part, segment)| match segment {
-                    Segment::Literal(text) => text == part,
-                    Segment::Param(_) => !part.is_empty(),
-                })
+                .all(|(part, segment)| segment.fits(part))
     }
 
     /// The path parameters of a path that fits.
     fn params(&self, parts: &[&str]) -> Vec<(String, String)> {
-        parts
-            .iter()
-            .zip(&self.segments)
-            .filter_map(|(part, segment)| match segment {
-                Segment::Param(name) => {
-                    Some((name.clone(), specgen::load::percent_decode_lossy(part)))
-                }
-                Segment::Literal(_) => None,
-            })
-            .collect()
+        let decoded =
+            |name: &str, raw: &str| (name.to_string(), specgen::load::percent_decode_lossy(raw));
+        let mut params = Vec::new();
+        for (part, segment) in parts.iter().zip(&self.segments) {
+            match segment {
+                Segment::Param(name) => params.push(decoded(name, part)),
+                Segment::Mixed(pattern) => params.extend(
+                    specgen::path::raw_params(pattern, part)
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|(name, raw)| decoded(name, raw)),
+                ),
+                Segment::Literal(_) => {}
+            }
+        }
+        params
     }
 
-    fn literal_count(&self) -> usize {
-        self.segments
-            .iter()
-            .filter(|s| matches!(s, Segment::Literal(_)))
-            .count()
+    fn specificity(&self) -> usize {
+        self.segments.iter().map(Segment::specificity).sum()
     }
 }
 
@@ -214,7 +235,7 @@ impl Contract {
                 continue;
             }
             // The most literal template wins: /accounts/new before /accounts/{id}.
-            if best.is_none_or(|b| op.literal_count() > b.literal_count()) {
+            if best.is_none_or(|b| op.specificity() > b.specificity()) {
                 best = Some(op);
             }
         }
@@ -238,11 +259,19 @@ pub(super) fn segments(template: &str) -> Vec<Segment> {
     template
         .trim_end_matches('/')
         .split('/')
-        .map(
-            |part| match part.strip_prefix('{').and_then(|p| p.strip_suffix('}')) {
-                Some(name) => Segment::Param(name.to_string()),
-                None => Segment::Literal(part.to_string()),
-            },
-        )
+        .map(segment_of)
         .collect()
+}
+
+/// One segment of a template.
+fn segment_of(part: &str) -> Segment {
+    let whole = part
+        .strip_prefix('{')
+        .and_then(|p| p.strip_suffix('}'))
+        .filter(|name| !name.contains(['{', '}']));
+    match whole {
+        Some(name) => Segment::Param(name.to_string()),
+        None if part.contains('{') && part.contains('}') => Segment::Mixed(part.to_string()),
+        None => Segment::Literal(part.to_string()),
+    }
 }

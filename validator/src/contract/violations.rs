@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::{Contract, ContractError, ParameterSpec};
 use crate::in_place::Doc;
 use crate::rule::Rule;
+use specgen::manifest::ValueKind;
 
 /// One violation of a schema.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,6 +70,27 @@ impl Contract {
         self.check(path, instance, show_values)
     }
 
+    /// Checks the items of a list parameter against its array schema: each item's text
+    /// parsed by the items' kind, and kept as text when it does not parse, so that the schema
+    /// names the item and the rule it breaks.
+    pub fn check_parameter_items(
+        param: &ParameterSpec,
+        items: &[&str],
+        show_values: bool,
+    ) -> Vec<Violation> {
+        let kind = param.items.unwrap_or(ValueKind::Text);
+        let instance = Value::Array(
+            items
+                .iter()
+                .map(|text| {
+                    kind.value(text)
+                        .unwrap_or_else(|| Value::String(text.to_string()))
+                })
+                .collect(),
+        );
+        parameter_violations(param, &instance, show_values)
+    }
+
     /// Checks a parameter's text against its schema (numbers and booleans parsed first).
     pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
         let Some(instance) = param.kind.value(text) else {
@@ -83,20 +105,34 @@ impl Contract {
                     } else {
                         "value".into()
                     },
-                    param.schema["type"]
+                    match param.kind {
+                        ValueKind::Integer => "integer",
+                        ValueKind::Number => "number",
+                        ValueKind::Boolean => "boolean",
+                        ValueKind::Text | ValueKind::Mixed => "string",
+                    }
                 ),
             }];
         };
-        // Most values conform: the yes-or-no walk stops early and builds no errors.
-        if param.validator.is_valid(&instance) {
-            return Vec::new();
-        }
-        param
-            .validator
-            .iter_errors(&instance)
-            .map(|error| violation("manifest.json", &error, show_values))
-            .collect()
+        parameter_violations(param, &instance, show_values)
     }
+}
+
+/// What a parameter's value breaks of its schema.
+fn parameter_violations(
+    param: &ParameterSpec,
+    instance: &Value,
+    show_values: bool,
+) -> Vec<Violation> {
+    // Most values conform: the yes-or-no walk stops early and builds no errors.
+    if param.validator.is_valid(instance) {
+        return Vec::new();
+    }
+    param
+        .validator
+        .iter_errors(instance)
+        .map(|error| violation("manifest.json", &error, show_values))
+        .collect()
 }
 
 fn message(error: &ValidationError<'_>, show_values: bool) -> String {
