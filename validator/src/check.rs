@@ -7,6 +7,7 @@
 //! statuses, response bodies and a receiver's rejections.
 
 mod body;
+mod form;
 mod request;
 mod response;
 

@@ -678,3 +678,262 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
     );
     assert_eq!(values(&shown), [Some("CANCELLED".to_string())]);
 }
+
+// Constructs of other vendors' specs, against a contract made from a document of their
+// shape: mixed path segments (Twilio's `{Sid}.json`, Google's `{name}:cancel`), parameters
+// whose schema is a component or a type list, list parameters, and form bodies.
+
+const VENDOR_SPEC: &str = r##"
+openapi: 3.1.0
+info: {title: Vendor, version: "1"}
+servers: [{url: "https://api.example.com/2010-04-01"}]
+paths:
+  /Messages/{Sid}.json:
+    get:
+      operationId: fetchMessage
+      parameters:
+        - {name: Sid, in: path, required: true, schema: {type: string, pattern: "^SM[0-9a-f]{4}$"}}
+      responses: {'200': {description: ok}}
+  /Messages/{Sid}:
+    get:
+      operationId: fetchMessageBare
+      parameters:
+        - {name: Sid, in: path, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /operations/{name}:cancel:
+    post:
+      operationId: cancelOperation
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: integer}}
+      responses: {'204': {description: cancelled}}
+  /Messages.json:
+    get:
+      operationId: listMessages
+      parameters:
+        - {name: PageSize, in: query, schema: {$ref: '#/components/schemas/PageSize'}}
+        - {name: Page, in: query, schema: {type: [integer, "null"]}}
+        - {name: Ids, in: query, schema: {type: array, items: {type: integer}}}
+        - {name: Count, in: query, schema: {anyOf: [{type: integer}, {type: string, enum: [all]}]}}
+      responses: {'200': {description: ok}}
+    post:
+      operationId: createMessage
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: [To]
+              properties:
+                To: {type: string}
+                Attempt: {type: integer, minimum: 1}
+                ProvideFeedback: {type: boolean}
+                MediaUrl: {type: array, items: {type: string}}
+                Status: {$ref: '#/components/schemas/Status'}
+      responses: {'201': {description: created}}
+  /Media.json:
+    post:
+      operationId: uploadMedia
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: {type: object, properties: {file: {type: string, format: binary}}}
+      responses: {'201': {description: created}}
+components:
+  schemas:
+    PageSize: {type: integer, minimum: 1, maximum: 1000}
+    Status: {type: string, enum: [queued, sent]}
+"##;
+
+fn vendor_contract() -> &'static Contract {
+    static CONTRACT: std::sync::OnceLock<Contract> = std::sync::OnceLock::new();
+    CONTRACT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("vendor.yaml");
+        std::fs::write(&spec, VENDOR_SPEC).unwrap();
+        Contract::from_spec(&spec).expect("the vendor-shaped spec makes a contract")
+    })
+}
+
+/// An exchange with the vendor's API: `target` is the path and query after its base path.
+fn vendor(method: &str, target: &str, body: Option<(&str, &str)>, status: u16) -> Exchange {
+    let (path, query) = target.split_once('?').unwrap_or((target, ""));
+    let mut headers = Vec::new();
+    if let Some((content_type, _)) = body {
+        headers.push(("Content-Type".to_string(), content_type.to_string()));
+    }
+    Exchange {
+        index: 0,
+        line: Some(1),
+        id: None,
+        source: "vendor.jsonl".into(),
+        kind: None,
+        request: Request {
+            method: method.into(),
+            path: format!("/2010-04-01{path}"),
+            query: form_urlencoded::parse(query.as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+            headers,
+            body: body.map(|(_, text)| Body::Text(text.into())),
+            mime_type: None,
+        },
+        response: Some(Response {
+            status,
+            headers: Vec::new(),
+            body: None,
+            mime_type: None,
+        }),
+    }
+}
+
+fn vendor_run(exchange: &Exchange) -> Outcome {
+    check(vendor_contract(), exchange, CheckOptions::default())
+}
+
+#[test]
+fn a_parameter_may_share_its_segment_with_text() {
+    let fetch = vendor_run(&vendor("GET", "/Messages/SM12ab.json", None, 200));
+    assert_eq!(fetch.operation.as_deref(), Some("fetchMessage"));
+    assert_eq!(found(&fetch), vec![]);
+    // The parameter is the text before `.json`, and its rules apply to it alone.
+    let bad = vendor_run(&vendor("GET", "/Messages/XX12.json", None, 200));
+    assert_eq!(bad.operation.as_deref(), Some("fetchMessage"));
+    assert_eq!(found(&bad), one(Part::Request, "pattern", "path:Sid"));
+    // Without the suffix the other template matches.
+    let bare = vendor_run(&vendor("GET", "/Messages/SM12ab", None, 200));
+    assert_eq!(bare.operation.as_deref(), Some("fetchMessageBare"));
+    let cancel = vendor_run(&vendor("POST", "/operations/42:cancel", None, 204));
+    assert_eq!(cancel.operation.as_deref(), Some("cancelOperation"));
+    assert_eq!(found(&cancel), vec![]);
+    let not_a_number = vendor_run(&vendor("POST", "/operations/x:cancel", None, 204));
+    assert_eq!(
+        found(&not_a_number),
+        one(Part::Request, "type", "path:name")
+    );
+    let other_verb = vendor_run(&vendor("POST", "/operations/42:undo", None, 204));
+    assert_eq!(found(&other_verb), one(Part::Entry, "operation-path", ""));
+}
+
+#[test]
+fn parameters_are_parsed_by_the_schema_they_refer_to() {
+    let clean = vendor_run(&vendor(
+        "GET",
+        "/Messages.json?PageSize=50&Page=2&Count=7",
+        None,
+        200,
+    ));
+    assert_eq!(found(&clean), vec![]);
+    let all = vendor_run(&vendor("GET", "/Messages.json?Count=all", None, 200));
+    assert_eq!(found(&all), vec![]);
+    let too_big = vendor_run(&vendor("GET", "/Messages.json?PageSize=5000", None, 200));
+    assert_eq!(
+        found(&too_big),
+        one(Part::Request, "maximum", "query:PageSize")
+    );
+    let not_a_page = vendor_run(&vendor("GET", "/Messages.json?Page=first", None, 200));
+    assert_eq!(found(&not_a_page), one(Part::Request, "type", "query:Page"));
+}
+
+#[test]
+fn a_list_parameter_takes_repeated_keys_or_commas() {
+    for target in [
+        "/Messages.json?Ids=1&Ids=2",
+        "/Messages.json?Ids=1,2",
+        "/Messages.json?Ids=3",
+    ] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            vec![],
+            "{target}"
+        );
+    }
+    let bad = vendor_run(&vendor("GET", "/Messages.json?Ids=1&Ids=two", None, 200));
+    assert_eq!(found(&bad), one(Part::Request, "type", "query:Ids"));
+}
+
+#[test]
+fn a_form_body_is_checked_field_by_field() {
+    const FORM: &str = "application/x-www-form-urlencoded";
+    let clean = vendor_run(&vendor(
+        "POST",
+        "/Messages.json",
+        Some((
+            FORM,
+            "To=%2B15558675310&Attempt=2&ProvideFeedback=true&MediaUrl=a&MediaUrl=b&Status=queued",
+        )),
+        201,
+    ));
+    assert_eq!(clean.operation.as_deref(), Some("createMessage"));
+    assert_eq!(found(&clean), vec![]);
+    let broken = vendor_run(&vendor(
+        "POST",
+        "/Messages.json",
+        Some((FORM, "To=x&Attempt=zero&ProvideFeedback=maybe&Status=lost")),
+        201,
+    ));
+    let mut rules = found(&broken);
+    rules.sort();
+    assert_eq!(
+        rules,
+        vec![
+            (Part::Request, "enum".into(), "/Status".into()),
+            (Part::Request, "type".into(), "/Attempt".into()),
+            (Part::Request, "type".into(), "/ProvideFeedback".into()),
+        ]
+    );
+    let below = vendor_run(&vendor(
+        "POST",
+        "/Messages.json",
+        Some((FORM, "To=x&Attempt=0")),
+        201,
+    ));
+    assert_eq!(found(&below), one(Part::Request, "minimum", "/Attempt"));
+    let missing = vendor_run(&vendor(
+        "POST",
+        "/Messages.json",
+        Some((FORM, "Attempt=1")),
+        201,
+    ));
+    assert_eq!(found(&missing), one(Part::Request, "required", ""));
+    let empty = vendor_run(&vendor("POST", "/Messages.json", None, 201));
+    assert_eq!(found(&empty), one(Part::Request, "required", ""));
+    // JSON where the spec documents a form: the media type is the finding.
+    let json = vendor_run(&vendor(
+        "POST",
+        "/Messages.json",
+        Some(("application/json", r#"{"To": "x"}"#)),
+        201,
+    ));
+    assert_eq!(
+        found(&json),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+}
+
+#[test]
+fn a_multipart_body_is_not_read_as_json() {
+    let upload = vendor_run(&vendor(
+        "POST",
+        "/Media.json",
+        Some((
+            "multipart/form-data; boundary=x",
+            "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\r\nPNG\r\n--x--\r\n",
+        )),
+        201,
+    ));
+    assert_eq!(found(&upload), vec![]);
+    let wrong_type = vendor_run(&vendor(
+        "POST",
+        "/Media.json",
+        Some(("text/plain", "PNG")),
+        201,
+    ));
+    assert_eq!(
+        found(&wrong_type),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+    let missing = vendor_run(&vendor("POST", "/Media.json", None, 201));
+    assert_eq!(found(&missing), one(Part::Request, "required", ""));
+}

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Checker, Parsed, is_json, parse_body};
+use super::{Checker, Parsed, form, is_json, parse_body};
 use crate::contract::{BodySpec, OperationSpec};
 use crate::coverage::key as coverage;
 use crate::drift;
@@ -46,6 +46,26 @@ impl Checker<'_> {
         part: Part,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        let media = spec.content_type.as_deref().map(essence);
+        match media.as_deref() {
+            None => {}
+            Some(media) if is_json(media) => {}
+            Some("application/x-www-form-urlencoded") => {
+                return self.form_body(op, spec, content_type, body, part);
+            }
+            // Multipart, binary, text and XML bodies: their presence and media type are
+            // checked; their contents are not JSON, and no schema of the contract reads them.
+            Some(_) => {
+                if matches!(parse_body(body), Parsed::None) {
+                    if spec.required {
+                        self.push(part, "", location(), Rule::Required, "the body is required");
+                    }
+                } else {
+                    self.content_type(spec, content_type, part, &location);
+                }
+                return;
+            }
+        }
         if self.conforming(spec.schema.as_deref(), body).is_some() {
             self.content_type(spec, content_type, part, &location);
             return;
@@ -78,6 +98,51 @@ impl Checker<'_> {
         }
     }
 
+    /// A form body: its fields as the JSON object its schema checks (see [`form`]).
+    fn form_body(
+        &mut self,
+        op: &OperationSpec,
+        spec: &BodySpec,
+        content_type: Option<String>,
+        body: Option<&Body>,
+        part: Part,
+    ) {
+        let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        let bytes: &[u8] = match body {
+            None => &[],
+            Some(Body::Text(text)) => text.as_bytes(),
+            Some(Body::Binary(bytes)) => bytes,
+            // A reader that found JSON where a form was documented: the JSON is what was sent.
+            Some(Body::Json(_)) => {
+                self.content_type(spec, content_type, part, &location);
+                return;
+            }
+        };
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            if spec.required {
+                self.push(part, "", location(), Rule::Required, "the body is required");
+            }
+            return;
+        }
+        // A body sent as another media type does not hold form fields to check.
+        let sent_as_form = content_type
+            .as_deref()
+            .is_none_or(|media| media == "application/x-www-form-urlencoded");
+        self.content_type(spec, content_type, part, &location);
+        let Some(schema) = spec.schema.as_ref().filter(|_| sent_as_form) else {
+            return;
+        };
+        let Some(written) = self.contract.schema(schema) else {
+            return;
+        };
+        let value = form::form_value(bytes, written);
+        self.schema(schema, &value, part);
+        self.drift(op, schema, &value, part);
+        if self.coverage {
+            self.cover_body(op, schema, &value, &coverage::message(part, None));
+        }
+    }
+
     pub(super) fn content_type(
         &mut self,
         spec: &BodySpec,
@@ -88,12 +153,7 @@ impl Checker<'_> {
         let Some(expected) = spec.content_type.as_deref() else {
             return;
         };
-        let expected = expected
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
+        let expected = essence(expected);
         let fits = match actual.as_deref() {
             Some(actual) => actual == expected || (is_json(&expected) && is_json(actual)),
             None => false,
@@ -186,4 +246,14 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// A media type without its parameters, in lower case: `application/json`.
+fn essence(media: &str) -> String {
+    media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
 }

@@ -1,0 +1,266 @@
+//! A form body (`application/x-www-form-urlencoded`) as the JSON object its schema checks.
+//!
+//! Form fields are text; the schema says what each one is. A field is parsed by the kind its
+//! property's schema names (`Attempt=2` is the integer 2, `ProvideFeedback=true` the boolean),
+//! a key repeated or a property that is an array makes a list (`MediaUrl=a&MediaUrl=b`), and
+//! brackets nest (`metadata[order]=7`, `items[0][price]=p`, `expand[]=x`, as Stripe writes
+//! them). Text that does not parse as its kind stays text, so that the schema names the field
+//! and the rule it breaks instead of the body being refused whole.
+
+use serde_json::{Map, Value};
+use specgen::manifest::ValueKind;
+
+/// How deep `$ref`s and brackets are followed: far beyond any real form.
+const DEPTH: usize = 32;
+
+/// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
+/// components under `$defs`) says of it.
+pub(super) fn form_value(body: &[u8], schema: &Value) -> Value {
+    let mut object = Value::Object(Map::new());
+    for (key, text) in form_urlencoded::parse(body) {
+        let path = key_path(&key);
+        insert(&mut object, &path, &text, Some(schema), schema);
+    }
+    object
+}
+
+/// `a[b][0]` as `["a", "b", "0"]`; `a[]` as `["a", ""]`; a key without brackets, or whose
+/// brackets do not close, as itself.
+fn key_path(key: &str) -> Vec<&str> {
+    let Some(open) = key.find('[').filter(|&at| at > 0 && key.ends_with(']')) else {
+        return vec![key];
+    };
+    let mut path = vec![&key[..open]];
+    let inner = &key[open + 1..key.len() - 1];
+    path.extend(inner.split("]["));
+    if path.len() > DEPTH {
+        return vec![key];
+    }
+    path
+}
+
+/// Puts `text` at `path` under `node`, whose schema is `schema`.
+fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, root: &Value) {
+    let Some((first, rest)) = path.split_first() else {
+        return;
+    };
+    let schema = schema.map(|schema| resolve(schema, root));
+    match node {
+        Value::Array(items) => {
+            let item_schema = schema.and_then(|s| s.get("items"));
+            if rest.is_empty() {
+                items.push(scalar(text, item_schema, root));
+                return;
+            }
+            // `items[0][price]`: the index names the item; `items[][price]` a new one.
+            let index = first.parse::<usize>().ok().filter(|&i| i < items.len());
+            let at = match index {
+                Some(at) => at,
+                None => {
+                    items.push(Value::Object(Map::new()));
+                    items.len() - 1
+                }
+            };
+            insert(&mut items[at], rest, text, item_schema, root);
+        }
+        Value::Object(fields) => {
+            let field_schema = schema.and_then(|s| property(s, first, root, 0));
+            let is_list = field_schema.is_some_and(|s| is_array(resolve(s, root)))
+                || rest
+                    .first()
+                    .is_some_and(|next| next.is_empty() || next.parse::<usize>().is_ok());
+            if rest.is_empty() && !is_list {
+                let value = scalar(text, field_schema, root);
+                match fields.get_mut(*first) {
+                    // A field given twice is a list, which the schema then judges.
+                    Some(Value::Array(items)) => items.push(value),
+                    Some(previous) => *previous = Value::Array(vec![previous.take(), value]),
+                    None => {
+                        fields.insert(first.to_string(), value);
+                    }
+                }
+                return;
+            }
+            let child = fields.entry(first.to_string()).or_insert_with(|| {
+                if is_list {
+                    Value::Array(Vec::new())
+                } else {
+                    Value::Object(Map::new())
+                }
+            });
+            // `MediaUrl=a` for an array property: the one item; `expand[]=x` likewise.
+            let rest = match rest {
+                [""] => &[][..],
+                _ if is_list && !rest.is_empty() && rest[0].parse::<usize>().is_err() => &rest[1..],
+                _ => rest,
+            };
+            if rest.is_empty() {
+                match child {
+                    Value::Array(items) => {
+                        let item_schema = field_schema
+                            .map(|s| resolve(s, root))
+                            .and_then(|s| s.get("items"));
+                        items.push(scalar(text, item_schema, root));
+                    }
+                    other => *other = scalar(text, field_schema, root),
+                }
+            } else {
+                insert(child, rest, text, field_schema, root);
+            }
+        }
+        // A field that is text already, given again with brackets: the text stands.
+        _ => {}
+    }
+}
+
+/// The schema a `$ref` leads to, within the contract file.
+fn resolve<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
+    for _ in 0..DEPTH {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let pointer = target
+            .split_once('#')
+            .map_or(target, |(_, fragment)| fragment);
+        match root.pointer(pointer) {
+            Some(next) => schema = next,
+            None => break,
+        }
+    }
+    schema
+}
+
+/// The schema of `name` in the object schema `schema`: its `properties`, those of its `allOf`,
+/// `oneOf` and `anyOf` members, else its `additionalProperties`.
+fn property<'s>(schema: &'s Value, name: &str, root: &'s Value, depth: usize) -> Option<&'s Value> {
+    if depth > DEPTH {
+        return None;
+    }
+    let schema = resolve(schema, root);
+    if let Some(found) = schema.get("properties").and_then(|p| p.get(name)) {
+        return Some(found);
+    }
+    for key in ["allOf", "oneOf", "anyOf"] {
+        let members = schema
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten();
+        for member in members {
+            if let Some(found) = property(member, name, root, depth + 1) {
+                return Some(found);
+            }
+        }
+    }
+    schema.get("additionalProperties").filter(|s| s.is_object())
+}
+
+fn is_array(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(name)) => name == "array",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "array"),
+        _ => false,
+    }
+}
+
+/// One field's text as the JSON its schema names, or as text when it names none or the text
+/// does not parse.
+fn scalar(text: &str, schema: Option<&Value>, root: &Value) -> Value {
+    let kind = schema.map_or(ValueKind::Text, |schema| {
+        // The kind is read within the contract file, where the schema's `$ref`s point.
+        ValueKind::of(&with_defs(resolve(schema, root), root))
+    });
+    kind.value(text)
+        .unwrap_or_else(|| Value::String(text.to_string()))
+}
+
+/// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.
+fn with_defs(schema: &Value, root: &Value) -> Value {
+    let mut schema = schema.clone();
+    if let (Value::Object(fields), Some(defs)) = (&mut schema, root.get("$defs")) {
+        fields.entry("$defs").or_insert_with(|| defs.clone());
+    }
+    schema
+}
+
+#[cfg(test)]
+mod tests {
+    use super::form_value;
+    use serde_json::{Value, json};
+
+    fn form(body: &str, schema: Value) -> Value {
+        form_value(body.as_bytes(), &schema)
+    }
+
+    #[test]
+    fn fields_are_parsed_by_their_property_schema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "To": {"type": "string"},
+                "Attempt": {"type": "integer"},
+                "MaxPrice": {"type": "number"},
+                "ProvideFeedback": {"type": "boolean"},
+                "Status": {"$ref": "#/$defs/status"}
+            },
+            "$defs": {"status": {"type": "string", "enum": ["active"]}}
+        });
+        assert_eq!(
+            form(
+                "To=%2B15558675310&Attempt=2&MaxPrice=0.5&ProvideFeedback=true&Status=active&Extra=x+y",
+                schema.clone()
+            ),
+            json!({"To": "+15558675310", "Attempt": 2, "MaxPrice": 0.5,
+                   "ProvideFeedback": true, "Status": "active", "Extra": "x y"})
+        );
+        // Text that is not the field's kind stays text, for the schema to name.
+        assert_eq!(form("Attempt=abc", schema), json!({"Attempt": "abc"}));
+    }
+
+    #[test]
+    fn lists_come_from_repeated_keys_and_array_properties() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "MediaUrl": {"type": "array", "items": {"type": "string"}},
+                "Ids": {"type": "array", "items": {"type": "integer"}},
+                "Name": {"type": "string"}
+            }
+        });
+        assert_eq!(
+            form("MediaUrl=a&MediaUrl=b&Ids=1&Name=x", schema.clone()),
+            json!({"MediaUrl": ["a", "b"], "Ids": [1], "Name": "x"})
+        );
+        // A single field given twice is a list, which its schema refuses.
+        assert_eq!(form("Name=x&Name=y", schema), json!({"Name": ["x", "y"]}));
+    }
+
+    #[test]
+    fn brackets_nest_objects_and_lists() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "metadata": {"type": "object", "additionalProperties": {"type": "string"}},
+                "items": {"type": "array", "items": {"$ref": "#/$defs/item"}},
+                "expand": {"type": "array", "items": {"type": "string"}}
+            },
+            "$defs": {"item": {"type": "object", "properties": {"quantity": {"type": "integer"}}}}
+        });
+        assert_eq!(
+            form(
+                "metadata[order]=7&items[0][price]=p1&items[0][quantity]=2&items[1][quantity]=3&expand[]=a&expand[]=b",
+                schema
+            ),
+            json!({
+                "metadata": {"order": "7"},
+                "items": [{"price": "p1", "quantity": 2}, {"quantity": 3}],
+                "expand": ["a", "b"]
+            })
+        );
+    }
+
+    #[test]
+    fn an_empty_body_is_an_empty_object() {
+        assert_eq!(form("", json!({"type": "object"})), json!({}));
+    }
+}
