@@ -183,6 +183,50 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// A body as the fields of a form (`application/x-www-form-urlencoded`), the way the
+/// generated servers and specval read one back: a list as its key repeated
+/// (`MediaUrl=a&MediaUrl=b`, OpenAPI's default for a form), an object's members and a list's
+/// objects in brackets (`metadata[order]=7`, `items[0][price]=p`), `null` left out.
+#[allow(dead_code)]
+fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)> {
+    fn add(
+        key: String,
+        value: &::serde_json::Value,
+        top: bool,
+        pairs: &mut Vec<(String, String)>,
+    ) {
+        use ::serde_json::Value;
+        match value {
+            Value::Null => {}
+            Value::String(text) => pairs.push((key, text.clone())),
+            Value::Bool(_) | Value::Number(_) => pairs.push((key, value.to_string())),
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    let scalar = !matches!(item, Value::Array(_) | Value::Object(_));
+                    let key = if top && scalar {
+                        key.clone()
+                    } else {
+                        format!("{key}[{index}]")
+                    };
+                    add(key, item, false, pairs);
+                }
+            }
+            Value::Object(members) => {
+                for (name, member) in members {
+                    add(format!("{key}[{name}]"), member, false, pairs);
+                }
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    if let Ok(::serde_json::Value::Object(fields)) = ::serde_json::to_value(body) {
+        for (name, value) in &fields {
+            add(name.clone(), value, true, &mut pairs);
+        }
+    }
+    pairs
+}
+
 /// A request as an observer sees it: what reqwest will send, body included (a
 /// streamed body, which this client never makes, would be seen empty).
 fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {

@@ -1241,17 +1241,43 @@ impl Incoming {
                 .headers
                 .get(::http::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok());
-            let json_type = content_type
-                .is_some_and(|ct| {
-                    let essence = ct
-                        .split(';')
-                        .next()
-                        .unwrap_or_default()
-                        .trim()
-                        .to_ascii_lowercase();
+            let essence = content_type.map(crate::validation::essence);
+            let json_type = essence
+                .as_deref()
+                .is_some_and(|essence| {
                     essence == "application/json" || essence.ends_with("+json")
                 });
-            if !json_type {
+            let documented = rules.body_media.as_deref().unwrap_or("application/json");
+            let sent_as_documented = essence
+                .as_deref()
+                .is_some_and(|sent| crate::validation::media_fits(documented, sent));
+            if rules.form.is_some() {
+                match rules.read_form(&self.body) {
+                    Some(value) if sent_as_documented => {
+                        messages.extend(rules.check_body(&value));
+                        self.json = Some(value);
+                    }
+                    _ => {
+                        messages
+                            .push(
+                                format!(
+                                    "Content-Type must be {documented}, not {}", content_type
+                                    .unwrap_or("absent")
+                                ),
+                            )
+                    }
+                }
+            } else if !crate::validation::is_json_media(documented) {
+                if !sent_as_documented {
+                    messages
+                        .push(
+                            format!(
+                                "Content-Type must be {documented}, not {}", content_type
+                                .unwrap_or("absent")
+                            ),
+                        );
+                }
+            } else if !json_type {
                 messages
                     .push(
                         format!(

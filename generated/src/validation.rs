@@ -343,6 +343,204 @@ pub mod manifest {
     }
 }
 
+pub mod form {
+    //! A form body (`application/x-www-form-urlencoded`) as the JSON object its schema checks.
+    //!
+    //! Form fields are text; the schema says what each one is. A field is parsed by the kind its
+    //! property's schema names (`Attempt=2` is the integer 2, `ProvideFeedback=true` the boolean),
+    //! a key repeated or a property that is an array makes a list (`MediaUrl=a&MediaUrl=b`), and
+    //! brackets nest (`metadata[order]=7`, `items[0][price]=p`, `expand[]=x`, as Stripe writes
+    //! them). Text that does not parse as its kind stays text, so that the schema names the field
+    //! and the rule it breaks instead of the body being refused whole.
+    //!
+    //! The one reading of a form: every generated server that takes one decodes it here before
+    //! checking and typing it, and specval does the same with recorded traffic.
+    use ::serde_json::{Map, Value};
+    use super::manifest::ValueKind;
+    /// How deep `$ref`s and brackets are followed: far beyond any real form.
+    const DEPTH: usize = 32;
+    /// The media type of a form body.
+    pub const MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
+    /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
+    /// components under `$defs`) says of it.
+    pub fn decode(body: &[u8], schema: &Value) -> Value {
+        let mut object = Value::Object(Map::new());
+        let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body)
+            .unwrap_or_default();
+        for (key, text) in &pairs {
+            let path = key_path(key);
+            insert(&mut object, &path, text, Some(schema), schema);
+        }
+        object
+    }
+    /// `a[b][0]` as `["a", "b", "0"]`; `a[]` as `["a", ""]`; a key without brackets, or whose
+    /// brackets do not close, as itself.
+    fn key_path(key: &str) -> Vec<&str> {
+        let Some(open) = key.find('[').filter(|&at| at > 0 && key.ends_with(']')) else {
+            return vec![key];
+        };
+        let mut path = vec![& key[..open]];
+        let inner = &key[open + 1..key.len() - 1];
+        path.extend(inner.split("]["));
+        if path.len() > DEPTH {
+            return vec![key];
+        }
+        path
+    }
+    /// Puts `text` at `path` under `node`, whose schema is `schema`.
+    fn insert(
+        node: &mut Value,
+        path: &[&str],
+        text: &str,
+        schema: Option<&Value>,
+        root: &Value,
+    ) {
+        let Some((first, rest)) = path.split_first() else {
+            return;
+        };
+        let schema = schema.map(|schema| resolve(schema, root));
+        match node {
+            Value::Array(items) => {
+                let item_schema = schema.and_then(|s| s.get("items"));
+                if rest.is_empty() {
+                    items.push(scalar(text, item_schema, root));
+                    return;
+                }
+                let index = first.parse::<usize>().ok().filter(|&i| i < items.len());
+                let at = match index {
+                    Some(at) => at,
+                    None => {
+                        items.push(Value::Object(Map::new()));
+                        items.len() - 1
+                    }
+                };
+                insert(&mut items[at], rest, text, item_schema, root);
+            }
+            Value::Object(fields) => {
+                let field_schema = schema.and_then(|s| property(s, first, root, 0));
+                let is_list = field_schema.is_some_and(|s| is_array(resolve(s, root)))
+                    || rest
+                        .first()
+                        .is_some_and(|next| {
+                            next.is_empty() || next.parse::<usize>().is_ok()
+                        });
+                if rest.is_empty() && !is_list {
+                    let value = scalar(text, field_schema, root);
+                    match fields.get_mut(*first) {
+                        Some(Value::Array(items)) => items.push(value),
+                        Some(previous) => {
+                            *previous = Value::Array(vec![previous.take(), value]);
+                        }
+                        None => {
+                            fields.insert(first.to_string(), value);
+                        }
+                    }
+                    return;
+                }
+                let child = fields
+                    .entry(first.to_string())
+                    .or_insert_with(|| {
+                        if is_list {
+                            Value::Array(Vec::new())
+                        } else {
+                            Value::Object(Map::new())
+                        }
+                    });
+                let rest = match rest {
+                    [""] => &[][..],
+                    _ if is_list && !rest.is_empty()
+                        && rest[0].parse::<usize>().is_err() => &rest[1..],
+                    _ => rest,
+                };
+                if rest.is_empty() {
+                    match child {
+                        Value::Array(items) => {
+                            let item_schema = field_schema
+                                .map(|s| resolve(s, root))
+                                .and_then(|s| s.get("items"));
+                            items.push(scalar(text, item_schema, root));
+                        }
+                        other => *other = scalar(text, field_schema, root),
+                    }
+                } else {
+                    insert(child, rest, text, field_schema, root);
+                }
+            }
+            _ => {}
+        }
+    }
+    /// The schema a `$ref` leads to, within the contract file.
+    fn resolve<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
+        for _ in 0..DEPTH {
+            let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            let pointer = target
+                .split_once('#')
+                .map_or(target, |(_, fragment)| fragment);
+            match root.pointer(pointer) {
+                Some(next) => schema = next,
+                None => break,
+            }
+        }
+        schema
+    }
+    /// The schema of `name` in the object schema `schema`: its `properties`, those of its `allOf`,
+    /// `oneOf` and `anyOf` members, else its `additionalProperties`.
+    fn property<'s>(
+        schema: &'s Value,
+        name: &str,
+        root: &'s Value,
+        depth: usize,
+    ) -> Option<&'s Value> {
+        if depth > DEPTH {
+            return None;
+        }
+        let schema = resolve(schema, root);
+        if let Some(found) = schema.get("properties").and_then(|p| p.get(name)) {
+            return Some(found);
+        }
+        for key in ["allOf", "oneOf", "anyOf"] {
+            let members = schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten();
+            for member in members {
+                if let Some(found) = property(member, name, root, depth + 1) {
+                    return Some(found);
+                }
+            }
+        }
+        schema.get("additionalProperties").filter(|s| s.is_object())
+    }
+    fn is_array(schema: &Value) -> bool {
+        match schema.get("type") {
+            Some(Value::String(name)) => name == "array",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "array"),
+            _ => false,
+        }
+    }
+    /// One field's text as the JSON its schema names, or as text when it names none or the text
+    /// does not parse.
+    fn scalar(text: &str, schema: Option<&Value>, root: &Value) -> Value {
+        let kind = schema
+            .map_or(
+                ValueKind::Text,
+                |schema| { ValueKind::of(&with_defs(resolve(schema, root), root)) },
+            );
+        kind.value(text).unwrap_or_else(|| Value::String(text.to_string()))
+    }
+    /// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.
+    fn with_defs(schema: &Value, root: &Value) -> Value {
+        let mut schema = schema.clone();
+        if let (Value::Object(fields), Some(defs)) = (&mut schema, root.get("$defs")) {
+            fields.entry("$defs").or_insert_with(|| defs.clone());
+        }
+        schema
+    }
+}
+
 /// A parameter's rule.
 pub struct ParameterRule {
     /// Its name.
@@ -361,6 +559,11 @@ pub struct OperationRules {
     pub parameters: Vec<ParameterRule>,
     /// The request body's schema and whether the body is required.
     pub body: Option<(bool, Validator)>,
+    /// The request body's media type, without parameters and in lower case.
+    pub body_media: Option<String>,
+    /// The request body's schema as written, when the body is a form
+    /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
+    pub form: Option<Value>,
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
 }
@@ -444,6 +647,21 @@ impl OperationRules {
             Some(body) => Some((body.required, schema_file(&body.schema)?)),
             None => None,
         };
+        let body_media = entry
+            .request_body
+            .as_ref()
+            .map(|body| essence(&body.content_type));
+        let form = match &entry.request_body {
+            Some(body) if is_form(&body.content_type) => {
+                let text = crate::contract::file(&body.schema)
+                    .ok_or_else(|| format!("{} is not embedded", body.schema))?;
+                Some(
+                    ::serde_json::from_str(text)
+                        .map_err(|err| format!("{}: {err}", body.schema))?,
+                )
+            }
+            _ => None,
+        };
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {
             if let Some(path) = &response.schema {
@@ -453,6 +671,8 @@ impl OperationRules {
         Ok(OperationRules {
             parameters,
             body,
+            body_media,
+            form,
             responses,
         })
     }
@@ -503,6 +723,11 @@ impl OperationRules {
             None => Vec::new(),
         }
     }
+    /// A form body's fields as the JSON object its schema checks; `None` when the operation
+    /// does not take a form.
+    pub fn read_form(&self, body: &[u8]) -> Option<Value> {
+        self.form.as_ref().map(|schema| form::decode(body, schema))
+    }
     /// Whether the operation requires a request body.
     pub fn body_required(&self) -> bool {
         self.body.as_ref().is_some_and(|(required, _)| *required)
@@ -517,6 +742,31 @@ impl OperationRules {
             .or_else(|| self.responses.get(&format!("{}XX", status / 100)))
             .or_else(|| self.responses.get("default"))?;
         Some(describe(validator, body))
+    }
+}
+
+/// Whether a media type is a form's, whatever its parameters and case.
+fn is_form(media: &str) -> bool {
+    essence(media) == form::MEDIA_TYPE
+}
+
+/// A media type without its parameters, in lower case: `multipart/form-data`.
+pub fn essence(media: &str) -> String {
+    media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+}
+
+/// Whether a body the spec documents as `documented` may be read as JSON: JSON, a `+json`
+/// type, or any type at all (`*/*`).
+pub fn is_json_media(documented: &str) -> bool {
+    documented == "application/json" || documented.ends_with("+json")
+        || documented == "*/*"
+}
+
+/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).
+pub fn media_fits(documented: &str, sent: &str) -> bool {
+    match documented.strip_suffix('*') {
+        Some(prefix) => sent.starts_with(prefix),
+        None => documented == sent,
     }
 }
 

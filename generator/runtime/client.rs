@@ -174,6 +174,46 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// A body as the fields of a form (`application/x-www-form-urlencoded`), the way the
+/// generated servers and specval read one back: a list as its key repeated
+/// (`MediaUrl=a&MediaUrl=b`, OpenAPI's default for a form), an object's members and a list's
+/// objects in brackets (`metadata[order]=7`, `items[0][price]=p`), `null` left out.
+#[allow(dead_code)]
+fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)> {
+    fn add(key: String, value: &::serde_json::Value, top: bool, pairs: &mut Vec<(String, String)>) {
+        use ::serde_json::Value;
+        match value {
+            Value::Null => {}
+            Value::String(text) => pairs.push((key, text.clone())),
+            Value::Bool(_) | Value::Number(_) => pairs.push((key, value.to_string())),
+            Value::Array(items) => {
+                for (index, item) in items.iter().enumerate() {
+                    let scalar = !matches!(item, Value::Array(_) | Value::Object(_));
+                    let key = if top && scalar {
+                        key.clone()
+                    } else {
+                        format!("{key}[{index}]")
+                    };
+                    add(key, item, false, pairs);
+                }
+            }
+            Value::Object(members) => {
+                for (name, member) in members {
+                    add(format!("{key}[{name}]"), member, false, pairs);
+                }
+            }
+        }
+    }
+    let mut pairs = Vec::new();
+    // A body that is not an object (which a form cannot carry) sends no fields.
+    if let Ok(::serde_json::Value::Object(fields)) = ::serde_json::to_value(body) {
+        for (name, value) in &fields {
+            add(name.clone(), value, true, &mut pairs);
+        }
+    }
+    pairs
+}
+
 /// A request as an observer sees it: what reqwest will send, body included (a
 /// streamed body, which this client never makes, would be seen empty).
 fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {
@@ -367,6 +407,39 @@ mod tests {
             })
             .build()
             .unwrap()
+    }
+
+    #[test]
+    fn a_form_body_is_sent_as_the_servers_read_it() {
+        let body = json!({
+            "To": "+15558675310",
+            "Attempt": 2,
+            "ProvideFeedback": true,
+            "MediaUrl": ["a", "b"],
+            "metadata": {"order": 7},
+            "items": [{"price": "p1"}],
+            "Gone": null
+        });
+        let pairs = form_pairs(&body);
+        let mut pairs: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        // Fields in any order (serde_json may keep the body's), a list's items in its order.
+        pairs.sort_by_key(|(key, _)| *key);
+        assert_eq!(
+            pairs,
+            [
+                ("Attempt", "2"),
+                ("MediaUrl", "a"),
+                ("MediaUrl", "b"),
+                ("ProvideFeedback", "true"),
+                ("To", "+15558675310"),
+                ("items[0][price]", "p1"),
+                ("metadata[order]", "7"),
+            ]
+        );
+        assert!(form_pairs(&json!([1, 2])).is_empty());
     }
 
     fn answer(status: u16, body: &str) -> Answer {

@@ -17,6 +17,9 @@ pub use self::manifest::{Location, ValueKind};
 #[path = "manifest.rs"]
 pub mod manifest;
 
+#[path = "form.rs"]
+pub mod form;
+
 /// A parameter's rule.
 pub struct ParameterRule {
     /// Its name.
@@ -35,6 +38,11 @@ pub struct OperationRules {
     pub parameters: Vec<ParameterRule>,
     /// The request body's schema and whether the body is required.
     pub body: Option<(bool, Validator)>,
+    /// The request body's media type, without parameters and in lower case.
+    pub body_media: Option<String>,
+    /// The request body's schema as written, when the body is a form
+    /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
+    pub form: Option<Value>,
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
 }
@@ -118,6 +126,21 @@ impl OperationRules {
             Some(body) => Some((body.required, schema_file(&body.schema)?)),
             None => None,
         };
+        let body_media = entry
+            .request_body
+            .as_ref()
+            .map(|body| essence(&body.content_type));
+        let form = match &entry.request_body {
+            Some(body) if is_form(&body.content_type) => {
+                let text = crate::contract::file(&body.schema)
+                    .ok_or_else(|| format!("{} is not embedded", body.schema))?;
+                Some(
+                    ::serde_json::from_str(text)
+                        .map_err(|err| format!("{}: {err}", body.schema))?,
+                )
+            }
+            _ => None,
+        };
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {
             if let Some(path) = &response.schema {
@@ -127,6 +150,8 @@ impl OperationRules {
         Ok(OperationRules {
             parameters,
             body,
+            body_media,
+            form,
             responses,
         })
     }
@@ -179,6 +204,12 @@ impl OperationRules {
         }
     }
 
+    /// A form body's fields as the JSON object its schema checks; `None` when the operation
+    /// does not take a form.
+    pub fn read_form(&self, body: &[u8]) -> Option<Value> {
+        self.form.as_ref().map(|schema| form::decode(body, schema))
+    }
+
     /// Whether the operation requires a request body.
     pub fn body_required(&self) -> bool {
         self.body.as_ref().is_some_and(|(required, _)| *required)
@@ -194,6 +225,35 @@ impl OperationRules {
             .or_else(|| self.responses.get(&format!("{}XX", status / 100)))
             .or_else(|| self.responses.get("default"))?;
         Some(describe(validator, body))
+    }
+}
+
+/// Whether a media type is a form's, whatever its parameters and case.
+fn is_form(media: &str) -> bool {
+    essence(media) == form::MEDIA_TYPE
+}
+
+/// A media type without its parameters, in lower case: `multipart/form-data`.
+pub fn essence(media: &str) -> String {
+    media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether a body the spec documents as `documented` may be read as JSON: JSON, a `+json`
+/// type, or any type at all (`*/*`).
+pub fn is_json_media(documented: &str) -> bool {
+    documented == "application/json" || documented.ends_with("+json") || documented == "*/*"
+}
+
+/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).
+pub fn media_fits(documented: &str, sent: &str) -> bool {
+    match documented.strip_suffix('*') {
+        Some(prefix) => sent.starts_with(prefix),
+        None => documented == sent,
     }
 }
 

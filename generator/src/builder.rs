@@ -52,7 +52,7 @@
 //! http = "1"
 //! httpdate = "1"
 //! percent-encoding = "2"
-//! reqwest = { version = "0.13", default-features = false, features = ["json", "query"] }
+//! reqwest = { version = "0.13", default-features = false, features = ["json", "query", "form"] }
 //! tokio = { version = "1", features = ["time"] }
 //! uuid = { version = "1", features = ["serde", "v4"] }
 //! # With .webhooks(true):
@@ -61,7 +61,8 @@
 //! http = "1"
 //! httpdate = "1"
 //! jsonschema = { version = "0.60", default-features = false }
-//! reqwest = { version = "0.13", default-features = false, features = ["json", "query"] }
+//! reqwest = { version = "0.13", default-features = false, features = ["json", "query", "form"] }
+//! serde_urlencoded = "0.7"
 //! tokio = { version = "1", features = ["time"] }
 //!
 //! [dev-dependencies]

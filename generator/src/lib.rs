@@ -39,6 +39,12 @@ pub mod manifest;
 #[path = "../runtime/path.rs"]
 pub mod path;
 
+/// A form body (`application/x-www-form-urlencoded`) as the JSON object its schema checks: the
+/// generated servers' reading, which specval applies to recorded traffic too. Every generated
+/// crate that validates has a copy of this file.
+#[path = "../runtime/form.rs"]
+pub mod form;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 

@@ -7,7 +7,6 @@
 //! statuses, response bodies and a receiver's rejections.
 
 mod body;
-mod form;
 mod request;
 mod response;
 

@@ -134,7 +134,8 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .map(|(_, value)| value.as_str())
 }
 
-fn media_type(value: &str) -> String {
+/// A media type without its parameters, in lower case: `application/json`.
+pub fn media_type(value: &str) -> String {
     value
         .split(';')
         .next()

@@ -268,13 +268,19 @@ pub(crate) fn method(
     let body_step = match &op.request_body {
         Some(body) => {
             let ty = body_type(&body.ty)?;
+            // A form goes as its fields, the way the servers read it back; anything else as JSON.
+            let send = if is_form(&body.content_type) {
+                quote!(request_ = request_.form(&form_pairs(body));)
+            } else {
+                quote!(request_ = request_.json(body);)
+            };
             if body.required {
                 args.push(quote!(body: &#ty));
-                quote!(request_ = request_.json(body);)
+                send
             } else {
                 args.push(quote!(body: Option<&#ty>));
                 quote!(if let Some(body) = body {
-                    request_ = request_.json(body);
+                    #send
                 })
             }
         }
@@ -407,4 +413,15 @@ enum Retryable<'a> {
     With(&'a Parameter),
     /// Never: repeating it could repeat its effect.
     Never,
+}
+
+/// Whether a media type is a form's (`application/x-www-form-urlencoded`), whatever its
+/// parameters and case.
+fn is_form(media: &str) -> bool {
+    media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .eq_ignore_ascii_case(crate::form::MEDIA_TYPE)
 }

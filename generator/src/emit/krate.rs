@@ -102,7 +102,7 @@ pub const DEPENDENCIES: &[Dependency] = &[
     dependency("percent-encoding", "2", &[Part::Client]),
     Dependency {
         default_features: false,
-        features: &["json", "query"],
+        features: &["json", "query", "form"],
         ..dependency("reqwest", "0.13", &[Part::Client, Part::Webhooks])
     },
     Dependency {
@@ -122,7 +122,7 @@ pub const DEPENDENCIES: &[Dependency] = &[
         optional_in_crate: false,
         ..dependency("serde_json", "1", &[Part::Models])
     },
-    dependency("serde_urlencoded", "0.7", &[Part::Server]),
+    dependency("serde_urlencoded", "0.7", &[Part::Server, Part::Webhooks]),
     Dependency {
         features: &["time"],
         ..dependency("tokio", "1", &[Part::Client, Part::Webhooks])

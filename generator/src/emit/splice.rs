@@ -28,6 +28,7 @@ pub(crate) mod syntax;
 #[cfg(test)]
 const FILES: &[&str] = &[
     "client.rs",
+    "form.rs",
     "manifest.rs",
     "path.rs",
     "problem_details.rs",

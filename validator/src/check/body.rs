@@ -3,11 +3,11 @@
 
 use serde_json::Value;
 
-use super::{Checker, Parsed, form, is_json, parse_body};
+use super::{Checker, Parsed, is_json, parse_body};
 use crate::contract::{BodySpec, OperationSpec};
 use crate::coverage::key as coverage;
 use crate::drift;
-use crate::exchange::{Body, Request};
+use crate::exchange::{Body, Request, media_type as essence};
 use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -50,7 +50,7 @@ impl Checker<'_> {
         match media.as_deref() {
             None => {}
             Some(media) if is_json(media) => {}
-            Some("application/x-www-form-urlencoded") => {
+            Some(specgen::form::MEDIA_TYPE) => {
                 return self.form_body(op, spec, content_type, body, part);
             }
             // Multipart, binary, text and XML bodies: their presence and media type are
@@ -98,7 +98,7 @@ impl Checker<'_> {
         }
     }
 
-    /// A form body: its fields as the JSON object its schema checks (see [`form`]).
+    /// A form body: its fields as the JSON object its schema checks (see [`specgen::form`]).
     fn form_body(
         &mut self,
         op: &OperationSpec,
@@ -127,7 +127,7 @@ impl Checker<'_> {
         // A body sent as another media type does not hold form fields to check.
         let sent_as_form = content_type
             .as_deref()
-            .is_none_or(|media| media == "application/x-www-form-urlencoded");
+            .is_none_or(|media| media == specgen::form::MEDIA_TYPE);
         self.content_type(spec, content_type, part, &location);
         let Some(schema) = spec.schema.as_ref().filter(|_| sent_as_form) else {
             return;
@@ -135,7 +135,7 @@ impl Checker<'_> {
         let Some(written) = self.contract.schema(schema) else {
             return;
         };
-        let value = form::form_value(bytes, written);
+        let value = specgen::form::decode(bytes, written);
         self.schema(schema, &value, part);
         self.drift(op, schema, &value, part);
         if self.coverage {
@@ -246,14 +246,4 @@ impl Checker<'_> {
             }
         }
     }
-}
-
-/// A media type without its parameters, in lower case: `application/json`.
-fn essence(media: &str) -> String {
-    media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
 }

@@ -1,7 +1,9 @@
 //! Serves the `routes.yaml` fixture's generated router and sends a request to every
 //! operation: paths whose parameters share a segment with text, operations on one shape of
 //! path told apart only by that text, and templates that differ only in parameter names must
-//! all reach their own handler with their own parameters, and nothing else may.
+//! all reach their own handler with their own parameters, and nothing else may. A form body
+//! sent by the generated client over loopback reaches its handler as sent, and the server
+//! checks its fields (and a query parameter whose schema is a component) by their schemas.
 
 #[cfg(test)]
 mod tests {
@@ -26,6 +28,20 @@ mod tests {
         }
         async fn get_file_json(&self, params: GetFileJsonParams) -> GetFileJsonResponse {
             GetFileJsonResponse::Ok(format!("file {}", params.id))
+        }
+        async fn update_message(
+            &self,
+            params: UpdateMessageParams,
+            body: axum::body::Bytes,
+        ) -> UpdateMessageResponse {
+            let mut echo = serde_json::Map::new();
+            echo.insert("sid".into(), params.sid.into());
+            echo.insert("limit".into(), params.limit.into());
+            echo.insert("form".into(), String::from_utf8_lossy(&body).into_owned().into());
+            UpdateMessageResponse::Ok(echo)
+        }
+        async fn upload(&self, _params: UploadParams, body: axum::body::Bytes) -> UploadResponse {
+            UploadResponse::Ok(body.len() as i64)
         }
         async fn get_repo(&self, params: GetRepoParams) -> GetRepoResponse {
             GetRepoResponse::Ok(format!("repo {}/{}", params.owner, params.repo))
@@ -101,5 +117,95 @@ mod tests {
         assert_eq!(body["errors"][0], "no operation at /files/report.xml");
         assert_eq!(body["detail"], "no operation at /files/report.xml");
         assert!(body.get("http_code").is_none() && body.get("messages").is_none());
+    }
+
+    /// The fixture's router on a loopback port, and its address.
+    async fn serve() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
+        format!("http://{address}")
+    }
+
+    /// The fields of a form, sorted, to compare whatever order they were sent in.
+    fn fields(form: &str) -> Vec<(String, String)> {
+        let mut fields: Vec<(String, String)> = serde_urlencoded::from_str(form).unwrap();
+        fields.sort();
+        fields
+    }
+
+    #[tokio::test]
+    async fn the_client_sends_a_form_the_server_checks_and_passes_on() {
+        use fixture_routes::client::{Client, ClientError};
+        let client = Client::new(serve().await, fixture_routes::credentials::Credentials::new())
+            .unwrap();
+        let body = serde_json::json!({"Body": "hi there", "Attempt": 2, "MediaUrl": ["a", "b&c"]});
+        let echo = client
+            .update_message(&"SM1".to_string(), Some(&5), &body)
+            .await
+            .unwrap();
+        assert_eq!(echo["sid"], "SM1");
+        assert_eq!(echo["limit"], 5, "a query parameter whose schema is a component");
+        let sent = fields(echo["form"].as_str().unwrap());
+        let expected = [("Attempt", "2"), ("Body", "hi there"), ("MediaUrl", "a"), ("MediaUrl", "b&c")];
+        let expected: Vec<(String, String)> =
+            expected.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        assert_eq!(sent, expected);
+        // Fields and parameters that break their schemas are refused before the handler.
+        for (limit, body) in [
+            (Some(50), serde_json::json!({"Body": "hi"})),
+            (None, serde_json::json!({"Body": "hi", "Attempt": 0})),
+            (None, serde_json::json!({"Attempt": 1})),
+        ] {
+            let refused = client
+                .update_message(&"SM1".to_string(), limit.as_ref(), &body)
+                .await
+                .unwrap_err();
+            assert!(
+                matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
+                "{body} {limit:?}: {refused}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_form_operation_refuses_json() {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri("/messages/SM1.json")
+            .header("content-type", "application/json")
+            .body(Body::from(r#"{"Body": "hi"}"#))
+            .unwrap();
+        let response = router(Echo).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(text.contains("application/x-www-form-urlencoded"), "{text}");
+    }
+
+    /// A multipart upload reaches its handler as sent; another media type is refused.
+    #[tokio::test]
+    async fn a_multipart_upload_passes_unread_and_only_as_documented() {
+        let upload = "--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nPNG\r\n--b--\r\n";
+        for (content_type, status, answer) in [
+            ("multipart/form-data; boundary=b", StatusCode::OK, upload.len().to_string()),
+            ("text/plain", StatusCode::BAD_REQUEST, String::new()),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/uploads")
+                .header("content-type", content_type)
+                .body(Body::from(upload))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            assert_eq!(response.status(), status, "{content_type}");
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            if status == StatusCode::OK {
+                assert_eq!(String::from_utf8_lossy(&bytes), answer);
+            } else {
+                let text = String::from_utf8_lossy(&bytes);
+                assert!(text.contains("multipart/form-data"), "{text}");
+            }
+        }
     }
 }

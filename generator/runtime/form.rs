@@ -6,20 +6,32 @@
 //! brackets nest (`metadata[order]=7`, `items[0][price]=p`, `expand[]=x`, as Stripe writes
 //! them). Text that does not parse as its kind stays text, so that the schema names the field
 //! and the rule it breaks instead of the body being refused whole.
+//!
+//! The one reading of a form: every generated server that takes one decodes it here before
+//! checking and typing it, and specval does the same with recorded traffic.
 
-use serde_json::{Map, Value};
-use specgen::manifest::ValueKind;
+// This file is spliced into each generated crate's `validation` module, beside `manifest.rs`,
+// and is `specgen::form` beside `specgen::manifest`.
+
+use ::serde_json::{Map, Value};
+
+use super::manifest::ValueKind;
 
 /// How deep `$ref`s and brackets are followed: far beyond any real form.
 const DEPTH: usize = 32;
 
+/// The media type of a form body.
+pub const MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
+
 /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
 /// components under `$defs`) says of it.
-pub(super) fn form_value(body: &[u8], schema: &Value) -> Value {
+pub fn decode(body: &[u8], schema: &Value) -> Value {
     let mut object = Value::Object(Map::new());
-    for (key, text) in form_urlencoded::parse(body) {
-        let path = key_path(&key);
-        insert(&mut object, &path, &text, Some(schema), schema);
+    // Decoding is lossy (bytes that are not UTF-8 become U+FFFD): it cannot fail.
+    let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body).unwrap_or_default();
+    for (key, text) in &pairs {
+        let path = key_path(key);
+        insert(&mut object, &path, text, Some(schema), schema);
     }
     object
 }
@@ -185,11 +197,11 @@ fn with_defs(schema: &Value, root: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::form_value;
+    use super::decode;
     use serde_json::{Value, json};
 
     fn form(body: &str, schema: Value) -> Value {
-        form_value(body.as_bytes(), &schema)
+        decode(body.as_bytes(), &schema)
     }
 
     #[test]
