@@ -46,6 +46,7 @@
 //! axum = { version = "0.8", default-features = false, features = ["http1", "json", "tokio"] }
 //! http = "1"
 //! jsonschema = { version = "0.60", default-features = false }
+//! percent-encoding = "2"
 //! serde_urlencoded = "0.7"
 //! # With .client(true); uuid gains the `v4` feature:
 //! fastrand = "2"

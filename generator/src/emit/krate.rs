@@ -99,7 +99,7 @@ pub const DEPENDENCIES: &[Dependency] = &[
         default_features: false,
         ..dependency("jsonschema", "0.60", &[Part::Server, Part::Webhooks])
     },
-    dependency("percent-encoding", "2", &[Part::Client]),
+    dependency("percent-encoding", "2", &[Part::Server, Part::Client]),
     Dependency {
         default_features: false,
         features: &["json", "query", "form"],
@@ -214,11 +214,11 @@ default = [{default}]
 # Derives `schemars::JsonSchema` on every model.
 schemars = ["dep:schemars"]
 # The API as an async trait, served by an axum router that checks requests against the contract.
-server = ["dep:axum", "dep:jsonschema", "dep:percent-encoding", "dep:serde_urlencoded"]
+server = [{server}]
 # A reqwest client with retries and idempotency keys.
-client = ["dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate", "dep:percent-encoding", "uuid/v4"]
+client = [{client}]
 # Receiver (axum) and sender (reqwest) of the API's notifications.
-webhooks = ["dep:axum", "dep:jsonschema", "dep:reqwest", "dep:tokio", "dep:fastrand", "dep:httpdate"]
+webhooks = [{webhooks}]
 # HTTPS for the client and the sender (rustls).
 rustls = ["reqwest?/rustls"]
 {tag_features}
@@ -237,8 +237,29 @@ tokio = {{ version = "1", features = ["macros", "rt-multi-thread", "net"] }}
             ""
         },
         tag_features = tag_features_toml(api),
+        server = side_feature(Part::Server),
+        client = side_feature(Part::Client),
+        webhooks = side_feature(Part::Webhooks),
     );
     GeneratedFile::new("Cargo.toml", text)
+}
+
+/// What a side's cargo feature enables, from [`DEPENDENCIES`]: each optional dependency that
+/// side uses (`"dep:axum"`), and for the client the features it needs besides (`"uuid/v4"`).
+fn side_feature(part: Part) -> String {
+    let mut entries: Vec<String> = DEPENDENCIES
+        .iter()
+        .filter(|dep| dep.optional_in_crate && dep.parts.contains(&part))
+        .map(|dep| format!("\"dep:{}\"", dep.name))
+        .collect();
+    if part == Part::Client {
+        for dep in DEPENDENCIES {
+            for feature in dep.client_features {
+                entries.push(format!("\"{}/{feature}\"", dep.name));
+            }
+        }
+    }
+    entries.join(", ")
 }
 
 /// The per-tag features' lines of `[features]`, when the crate has them.
