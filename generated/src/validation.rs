@@ -130,6 +130,10 @@ pub mod manifest {
         /// A webhook's key under `webhooks`.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub name: Option<String>,
+        /// The URLs of the servers of this operation alone (its own or its path's `servers`);
+        /// empty when it is served at the API's.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub servers: Vec<String>,
     }
     impl Operation {
         /// What the operation is known by: a webhook's name, else its operationId.

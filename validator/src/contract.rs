@@ -109,6 +109,9 @@ pub struct OperationSpec {
     /// Path template (relative to the base path for operations, full for webhooks).
     pub path: String,
     segments: Vec<Segment>,
+    /// Where this operation alone is served (its own or its path's `servers`); empty when at
+    /// the API's base paths.
+    base_paths: Vec<BasePath>,
     /// Parameters.
     pub parameters: Vec<ParameterSpec>,
     /// Security requirements: one satisfied is enough; empty means open.
@@ -148,6 +151,8 @@ pub struct Contract {
     drift_plans: HashMap<String, crate::drift::Plan>,
     manifest: Manifest,
     base_paths: Vec<BasePath>,
+    /// The base paths of operations served elsewhere than the API, each once.
+    operation_base_paths: Vec<BasePath>,
     /// Where credentials travel: the declared security schemes, and the API's two headers.
     credentials: Vec<(Location, String)>,
     operations: Vec<OperationSpec>,

@@ -740,6 +740,11 @@ paths:
           multipart/form-data:
             schema: {type: object, properties: {file: {type: string, format: binary}}}
       responses: {'201': {description: created}}
+  /uploads:
+    post:
+      operationId: createUpload
+      servers: [{url: "https://upload.example.com/files/v1"}]
+      responses: {'201': {description: created}}
 components:
   schemas:
     PageSize: {type: integer, minimum: 1, maximum: 1000}
@@ -936,4 +941,25 @@ fn a_multipart_body_is_not_read_as_json() {
     );
     let missing = vendor_run(&vendor("POST", "/Media.json", None, 201));
     assert_eq!(found(&missing), one(Part::Request, "required", ""));
+}
+
+#[test]
+fn an_operation_with_its_own_servers_is_matched_under_them_only() {
+    let at = |path: &str, method: &str| {
+        let mut exchange = vendor(method, "/", None, 201);
+        exchange.request.path = path.to_string();
+        vendor_run(&exchange)
+    };
+    let upload = at("/files/v1/uploads", "POST");
+    assert_eq!(upload.operation.as_deref(), Some("createUpload"));
+    assert_eq!(found(&upload), vec![]);
+    // Not at the API's base path, and the API's operations are not at the upload server's.
+    assert_eq!(
+        found(&at("/2010-04-01/uploads", "POST")),
+        one(Part::Entry, "operation-path", "")
+    );
+    assert_eq!(
+        found(&at("/files/v1/Messages.json", "GET")),
+        one(Part::Entry, "operation-path", "")
+    );
 }

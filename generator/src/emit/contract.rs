@@ -202,6 +202,7 @@ fn operation_entry(
         responses,
         has_default_response: op.responses.iter().any(|r| r.status == StatusSpec::Default),
         name: None,
+        servers: op.servers.iter().map(|server| server.url.clone()).collect(),
     })
 }
 

@@ -100,6 +100,9 @@ pub struct Operation {
     pub deprecated: bool,
     /// Examples of the operation's parameters, request and responses.
     pub examples: Vec<MessageExample>,
+    /// The servers of this operation alone (its own `servers`, else its path's); empty when
+    /// it is served where the API is (Box's uploads go to `https://upload.box.com/api/2.0`).
+    pub servers: Vec<super::Server>,
 }
 
 impl Operation {

@@ -101,6 +101,13 @@ impl Contract {
         for entry in &manifest.webhooks {
             webhooks.push(operation(entry, &schemes, &schemas)?);
         }
+        let api_base_paths = base_paths(&manifest);
+        let mut operation_base_paths: Vec<BasePath> = Vec::new();
+        for base in operations.iter().flat_map(|op| &op.base_paths) {
+            if !api_base_paths.contains(base) && !operation_base_paths.contains(base) {
+                operation_base_paths.push(base.clone());
+            }
+        }
         Ok(Contract {
             in_place: validators
                 .keys()
@@ -109,7 +116,8 @@ impl Contract {
             validators,
             schemas,
             drift_plans,
-            base_paths: base_paths(&manifest),
+            base_paths: api_base_paths,
+            operation_base_paths,
             credentials: CREDENTIAL_HEADERS
                 .iter()
                 .map(|name| (Location::Header, (*name).to_string()))
@@ -275,8 +283,16 @@ fn operation(
             example_codes: response.example_codes.clone(),
         })
         .collect();
+    let mut base_paths: Vec<BasePath> = Vec::new();
+    for url in &entry.servers {
+        let base = BasePath::of(url);
+        if !base_paths.contains(&base) {
+            base_paths.push(base);
+        }
+    }
     Ok(OperationSpec {
         segments: segments(&entry.path),
+        base_paths,
         id,
         method: entry.method.to_ascii_uppercase(),
         path: entry.path.clone(),

@@ -195,6 +195,12 @@ impl Contract {
                 any_prefix: false,
                 ..BasePath::of(url)
             };
+            // A gateway's address fronts every operation, those served elsewhere too.
+            for op in &mut self.operations {
+                if !op.base_paths.is_empty() && !op.base_paths.contains(&base) {
+                    op.base_paths.push(base.clone());
+                }
+            }
             if !self.base_paths.contains(&base) {
                 self.base_paths.push(base);
             }
@@ -205,9 +211,20 @@ impl Contract {
     /// path that fits, the first operation found wins.
     pub fn match_operation(&self, method: &str, path: &str) -> Match<'_> {
         let mut fallback = Match::OutsideBasePath;
-        for base in &self.base_paths {
+        let api = self.base_paths.iter().map(|base| (base, true));
+        let elsewhere = self.operation_base_paths.iter().map(|base| (base, false));
+        for (base, of_api) in api.chain(elsewhere) {
+            // Under the API's base, the operations served there; under any base, those
+            // whose own servers name it.
+            let served_here = |op: &OperationSpec| {
+                if op.base_paths.is_empty() {
+                    of_api
+                } else {
+                    op.base_paths.contains(base)
+                }
+            };
             for relative in base.strip(path) {
-                match self.match_relative(method, relative) {
+                match self.match_relative(method, relative, &served_here) {
                     found @ Match::Operation(..) => return found,
                     other @ Match::MethodNotAllowed(_) => fallback = other,
                     Match::UnknownPath if matches!(fallback, Match::OutsideBasePath) => {
@@ -221,13 +238,18 @@ impl Contract {
     }
 
     /// The operation of a path relative to the base path (`/banking/accounts`).
-    fn match_relative(&self, method: &str, relative: &str) -> Match<'_> {
+    fn match_relative(
+        &self,
+        method: &str,
+        relative: &str,
+        served_here: &dyn Fn(&OperationSpec) -> bool,
+    ) -> Match<'_> {
         let relative = if relative.is_empty() { "/" } else { relative };
         let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
         let mut best: Option<&OperationSpec> = None;
         let mut path_known = None;
         for op in &self.operations {
-            if !op.fits(&parts) {
+            if !op.fits(&parts) || !served_here(op) {
                 continue;
             }
             if !op.method.eq_ignore_ascii_case(method) {

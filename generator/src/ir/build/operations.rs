@@ -276,8 +276,10 @@ impl Builder<'_> {
             Some(value) => self.security_requirements(Some(value), &child(at, "security"))?,
             None => default_security.to_vec(),
         };
-        let _ = item;
+        let servers =
+            super::servers::servers(op_map.get("servers").or_else(|| item.get("servers")));
         Ok(Operation {
+            servers,
             id,
             fn_name: String::new(),
             type_prefix: String::new(),
