@@ -78,20 +78,12 @@ impl Checker<'_> {
         path_params: &[(String, String)],
     ) {
         for param in &op.parameters {
-            // Every occurrence: a list parameter may repeat its query key (`?id=1&id=2`).
-            let texts: Vec<&str> = match param.location {
-                Location::Query => request
-                    .query
-                    .iter()
-                    .filter(|(k, _)| k == &param.name)
-                    .map(|(_, v)| v.as_str())
-                    .collect(),
+            let first = match param.location {
                 Location::Path => path_params
                     .iter()
-                    .filter(|(k, _)| k == &param.name)
-                    .map(|(_, v)| v.as_str())
-                    .collect(),
-                other => value(request, other, &param.name).into_iter().collect(),
+                    .find(|(k, _)| k == &param.name)
+                    .map(|(_, v)| v.as_str()),
+                other => value(request, other, &param.name),
             };
             // Spelled out only for a finding: most parameters keep the contract.
             let pointer = || format!("{}:{}", param.location.as_str(), param.name);
@@ -101,7 +93,7 @@ impl Checker<'_> {
                     op.id, param.name
                 )
             };
-            let Some(first) = texts.first() else {
+            let Some(first) = first else {
                 if param.required {
                     self.push(
                         Part::Request,
@@ -116,16 +108,27 @@ impl Checker<'_> {
             self.cover(|| coverage::Key::parameter(op, param));
             let show = self.options.show_values
                 && !self.contract.is_credential(param.location, &param.name);
-            let violations = match (param.items, texts.as_slice()) {
-                (None, _) => Contract::check_parameter(param, first, show),
-                // A list in one value (`?ids=1,2`: `explode: false`, and path and header
-                // parameters always), or a query key repeated (form style exploded, the
-                // default).
-                (Some(_), [one]) => {
-                    let items: Vec<&str> = one.split(',').map(str::trim).collect();
+            let violations = match param.items {
+                None => Contract::check_parameter(param, first, show),
+                Some(_) => {
+                    // A query key repeated (form style exploded, the default), or a list in
+                    // one value (`?ids=1,2`: `explode: false`, and path and header parameters
+                    // always).
+                    let repeated: Vec<&str> = match param.location {
+                        Location::Query => request
+                            .query
+                            .iter()
+                            .filter(|(k, _)| k == &param.name)
+                            .map(|(_, v)| v.as_str())
+                            .collect(),
+                        _ => vec![first],
+                    };
+                    let items: Vec<&str> = match repeated.as_slice() {
+                        [one] => one.split(',').map(str::trim).collect(),
+                        many => many.to_vec(),
+                    };
                     Contract::check_parameter_items(param, &items, show)
                 }
-                (Some(_), many) => Contract::check_parameter_items(param, many, show),
             };
             for violation in violations {
                 self.push(
