@@ -555,6 +555,9 @@ pub struct ParameterRule {
     pub required: bool,
     schema: Validator,
     kind: ValueKind,
+    /// For a parameter whose schema is an array: how each comma-separated item's text
+    /// becomes JSON.
+    items: Option<ValueKind>,
 }
 
 /// The rules of one operation or webhook.
@@ -645,6 +648,7 @@ impl OperationRules {
                     required: param.required,
                     schema: compile_schema(&param.schema)?,
                     kind: param.kind(),
+                    items: ValueKind::of_items(&param.schema),
                 });
         }
         let body = match &entry.request_body {
@@ -700,15 +704,34 @@ impl OperationRules {
                 }
                 None => {}
                 Some(text) => {
-                    let Some(instance) = rule.kind.value(text) else {
-                        messages
-                            .push(
-                                format!(
-                                    "{place} {}: `{text}` is not a valid {:?}", rule.name, rule
-                                    .kind
-                                ),
-                            );
-                        continue;
+                    let instance = match rule.items {
+                        Some(kind) => {
+                            Value::Array(
+                                text
+                                    .split(',')
+                                    .map(str::trim)
+                                    .map(|item| {
+                                        kind.value(item)
+                                            .unwrap_or_else(|| Value::String(item.to_string()))
+                                    })
+                                    .collect(),
+                            )
+                        }
+                        None => {
+                            match rule.kind.value(text) {
+                                Some(instance) => instance,
+                                None => {
+                                    messages
+                                        .push(
+                                            format!(
+                                                "{place} {}: `{text}` is not a valid {:?}", rule.name, rule
+                                                .kind
+                                            ),
+                                        );
+                                    continue;
+                                }
+                            }
+                        }
                     };
                     if !rule.schema.is_valid(&instance) {
                         for error in rule.schema.iter_errors(&instance) {

@@ -30,6 +30,9 @@ pub struct ParameterRule {
     pub required: bool,
     schema: Validator,
     kind: ValueKind,
+    /// For a parameter whose schema is an array: how each comma-separated item's text
+    /// becomes JSON.
+    items: Option<ValueKind>,
 }
 
 /// The rules of one operation or webhook.
@@ -120,6 +123,7 @@ impl OperationRules {
                 required: param.required,
                 schema: compile_schema(&param.schema)?,
                 kind: param.kind(),
+                items: ValueKind::of_items(&param.schema),
             });
         }
         let body = match &entry.request_body {
@@ -176,12 +180,28 @@ impl OperationRules {
                 }
                 None => {}
                 Some(text) => {
-                    let Some(instance) = rule.kind.value(text) else {
-                        messages.push(format!(
-                            "{place} {}: `{text}` is not a valid {:?}",
-                            rule.name, rule.kind
-                        ));
-                        continue;
+                    let instance = match rule.items {
+                        // A list: its items separated by commas (`?ids=1,2`; a header `a, b`),
+                        // each kept as text when it does not parse, for the schema to name.
+                        Some(kind) => Value::Array(
+                            text.split(',')
+                                .map(str::trim)
+                                .map(|item| {
+                                    kind.value(item)
+                                        .unwrap_or_else(|| Value::String(item.to_string()))
+                                })
+                                .collect(),
+                        ),
+                        None => match rule.kind.value(text) {
+                            Some(instance) => instance,
+                            None => {
+                                messages.push(format!(
+                                    "{place} {}: `{text}` is not a valid {:?}",
+                                    rule.name, rule.kind
+                                ));
+                                continue;
+                            }
+                        },
                     };
                     // `is_valid` stops at the first failure and builds no error:
                     // the common case, a valid value, costs the least.
@@ -311,8 +331,35 @@ mod tests {
             .iter()
             .map(|rule| rule.name.as_str())
             .collect();
-        assert_eq!(names, ["id", "limit", "x-trace"]);
+        assert_eq!(names, ["id", "limit", "x-trace", "tags"]);
         assert!(create_thing().body_required());
+    }
+
+    #[test]
+    fn a_list_parameter_is_checked_item_by_item() {
+        // `tags` is a list of at most two integers.
+        for text in ["1", "1,2", "3, 4"] {
+            assert_eq!(
+                parameters(&[(Location::Path, "id", "7"), (Location::Query, "tags", text)]),
+                Vec::<String>::new(),
+                "{text}"
+            );
+        }
+        let messages = parameters(&[
+            (Location::Path, "id", "7"),
+            (Location::Query, "tags", "1,x"),
+        ]);
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(
+            messages[0].starts_with("query parameter tags: "),
+            "{messages:?}"
+        );
+        assert!(messages[0].contains("integer"), "{messages:?}");
+        let messages = parameters(&[
+            (Location::Path, "id", "7"),
+            (Location::Query, "tags", "1,2,3"),
+        ]);
+        assert_eq!(messages.len(), 1, "{messages:?}");
     }
 
     #[test]

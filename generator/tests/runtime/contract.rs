@@ -1,7 +1,8 @@
 //! Stand-in for `src/contract.rs`: the contract of an API with one operation and one webhook.
 //!
 //! `createThing` is `POST /things/{id}` with `id` (path, an integer from 1), `limit` (query,
-//! an optional integer up to 10), `x-trace` (an optional header of up to 5 characters) and
+//! an optional integer up to 10), `x-trace` (an optional header of up to 5 characters), `tags`
+//! (query, an optional list of at most two integers) and
 //! a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
 //! 201 with a `Thing`, 4XX with an `Error` (`code`), and documents a `default` with an
 //! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`.
@@ -42,7 +43,8 @@ const MANIFEST: &str = r#"{
     "parameters": [
       {"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}},
       {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "maximum": 10}},
-      {"name": "x-trace", "in": "header", "required": false, "schema": {"type": "string", "maxLength": 5}}
+      {"name": "x-trace", "in": "header", "required": false, "schema": {"type": "string", "maxLength": 5}},
+      {"name": "tags", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "integer"}, "maxItems": 2}}
     ],
     "requestBody": {"required": true, "contentType": "application/json", "schema": "components/Thing.json"},
     "responses": {
