@@ -745,10 +745,29 @@ paths:
       operationId: createUpload
       servers: [{url: "https://upload.example.com/files/v1"}]
       responses: {'201': {description: created}}
+  /pets:
+    post:
+      operationId: createPet
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+      responses:
+        '201':
+          description: created
+          content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
 components:
   schemas:
     PageSize: {type: integer, minimum: 1, maximum: 1000}
     Status: {type: string, enum: [queued, sent]}
+    Pet:
+      type: object
+      required: [id, name, secret, owner]
+      properties:
+        id: {type: string, readOnly: true}
+        name: {type: string}
+        secret: {type: string, writeOnly: true}
+        owner: {$ref: '#/components/schemas/OwnerId'}
+    OwnerId: {type: string, readOnly: true}
 "##;
 
 fn vendor_contract() -> &'static Contract {
@@ -961,5 +980,40 @@ fn an_operation_with_its_own_servers_is_matched_under_them_only() {
     assert_eq!(
         found(&at("/files/v1/Messages.json", "GET")),
         one(Part::Entry, "operation-path", "")
+    );
+}
+
+#[test]
+fn read_only_and_write_only_properties_are_required_one_way() {
+    let exchange = |request: &str, response: &str| {
+        let mut exchange = vendor("POST", "/pets", Some(("application/json", request)), 201);
+        let answer = exchange.response.as_mut().unwrap();
+        answer.headers = vec![("Content-Type".into(), "application/json".into())];
+        answer.body = Some(Body::Text(response.into()));
+        exchange
+    };
+    // A request leaves out what the server assigns (`id`, and `owner` through its `$ref`),
+    // and a response leaves out what only a client sends (`secret`): OpenAPI's reading of
+    // `required` beside `readOnly` and `writeOnly`.
+    let clean = exchange(
+        r#"{"name": "Rex", "secret": "s3"}"#,
+        r#"{"id": "p1", "name": "Rex", "owner": "o1"}"#,
+    );
+    let outcome = vendor_run(&clean);
+    assert_eq!(outcome.operation.as_deref(), Some("createPet"));
+    assert_eq!(found(&outcome), vec![]);
+    // The same live check agrees.
+    assert_eq!(
+        specval::check::findings_of(vendor_contract(), &clean, CheckOptions::default()),
+        vec![]
+    );
+    // Each side still requires the rest.
+    let missing = exchange(r#"{"name": "Rex"}"#, r#"{"name": "Rex", "owner": "o1"}"#);
+    assert_eq!(
+        found(&vendor_run(&missing)),
+        vec![
+            (Part::Request, "required".to_string(), String::new()),
+            (Part::Response, "required".to_string(), String::new()),
+        ]
     );
 }

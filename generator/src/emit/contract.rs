@@ -7,6 +7,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
+mod one_way;
+
+use one_way::Flow;
+
 use super::GeneratedFile;
 use crate::error::{Error, Result};
 use crate::ir::{Api, MessagePart, Operation, ParamLocation, SecurityKind, StatusSpec};
@@ -27,7 +31,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
     for (name, _) in &api.schemas {
         let path = component_path(name);
         let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
-        files.push(schema_file(crate_name, &path, &root, &components)?);
+        files.push(schema_file(crate_name, &path, &root, &components, None)?);
         component_files.insert(name.clone(), path);
     }
 
@@ -151,7 +155,14 @@ fn operation_entry(
     let request_body = match &op.request_body {
         Some(body) => {
             let path = request_path(folder, &stem);
-            files.push(schema_file(crate_name, &path, &body.schema, components)?);
+            let flow = Some(Flow::Request);
+            files.push(schema_file(
+                crate_name,
+                &path,
+                &body.schema,
+                components,
+                flow,
+            )?);
             Some(manifest::RequestBody {
                 required: body.required,
                 content_type: body.content_type.clone(),
@@ -177,7 +188,14 @@ fn operation_entry(
         let entry = match &response.body {
             Some(body) => {
                 let path = response_path(folder, &stem, &key);
-                files.push(schema_file(crate_name, &path, &body.schema, components)?);
+                let flow = Some(Flow::Response);
+                files.push(schema_file(
+                    crate_name,
+                    &path,
+                    &body.schema,
+                    components,
+                    flow,
+                )?);
                 manifest::Response {
                     content_type: Some(body.content_type.clone()),
                     schema: Some(path),
@@ -206,14 +224,20 @@ fn operation_entry(
     })
 }
 
-/// A schema file: the schema with every component it needs under `$defs`.
+/// A schema file: the schema with every component it needs under `$defs`; a message's
+/// (`flow` given) without the `required` properties its direction does not send.
 fn schema_file(
     crate_name: &str,
     path: &str,
     schema: &Value,
     components: &BTreeMap<&str, &Value>,
+    flow: Option<Flow>,
 ) -> Result<GeneratedFile> {
-    let mut bundled = match bundle(schema, components)? {
+    let mut bundled = bundle(schema, components)?;
+    if let Some(flow) = flow {
+        one_way::relax_required(&mut bundled, flow);
+    }
+    let mut bundled = match bundled {
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
         other => {

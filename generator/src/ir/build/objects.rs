@@ -58,18 +58,60 @@ impl ObjectShape {
 }
 
 impl Builder<'_> {
+    /// Which of `readOnly` and `writeOnly` a property's schema is marked with, if either: on
+    /// the schema itself, or on the schema it refers to (`$ref`, or a lone `allOf` member as
+    /// 3.0 documents wrap one).
+    pub(super) fn one_way(&self, schema: &Value) -> Option<&'static str> {
+        let mut schema = schema;
+        // A bound, not a cycle check: refs that loop say nothing about direction.
+        for _ in 0..16 {
+            let map = schema.as_object()?;
+            if let Some(keyword) = ["readOnly", "writeOnly"]
+                .into_iter()
+                .find(|key| map.get(*key) == Some(&Value::Bool(true)))
+            {
+                return Some(keyword);
+            }
+            let next = match (map.get("$ref"), map.get("allOf")) {
+                (Some(Value::String(reference)), _) => self.doc.pointer(reference),
+                (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
+                _ => None,
+            };
+            schema = next?;
+        }
+        None
+    }
+
     /// The struct of a gathered shape; property types are named under `at`.
     pub(super) fn struct_from_shape(&mut self, shape: ObjectShape, at: &str) -> Result<StructDef> {
         let mut fields = Vec::new();
         for (wire, (schema, prop_at)) in &shape.properties {
             let prop_map = schema.as_object();
             let (ty, nullable) = self.convert(schema, prop_at, NameHint::child_of(at, wire))?;
-            let docs = prop_map.and_then(docs_of);
+            let mut docs = prop_map.and_then(docs_of);
+            // One type serves both directions, and a `readOnly` (`writeOnly`) property listed
+            // in `required` is required in responses (requests) only: OpenAPI says a request
+            // (response) leaves it out. Required in the type, it would refuse those messages.
+            let one_way = self
+                .one_way(schema)
+                .filter(|_| shape.required.contains(wire));
+            let required = shape.required.contains(wire) && one_way.is_none();
+            if let Some(keyword) = one_way {
+                let side = match keyword {
+                    "readOnly" => "responses (`readOnly`); requests leave it out",
+                    _ => "requests (`writeOnly`); responses leave it out",
+                };
+                let note = format!("Required in {side}.");
+                docs = Some(match docs {
+                    Some(text) => format!("{text}\n\n{note}"),
+                    None => note,
+                });
+            }
             fields.push(Field {
                 rust_name: String::new(),
                 wire_name: wire.clone(),
                 ty,
-                required: shape.required.contains(wire),
+                required,
                 nullable,
                 docs,
                 default: prop_map.and_then(|m| m.get("default")).cloned(),

@@ -46,6 +46,19 @@ mod tests {
         async fn get_repo(&self, params: GetRepoParams) -> GetRepoResponse {
             GetRepoResponse::Ok(format!("repo {}/{}", params.owner, params.repo))
         }
+        async fn create_pet(
+            &self,
+            _params: CreatePetParams,
+            body: fixture_routes::models::Pet,
+        ) -> CreatePetResponse {
+            // What a service does with a pet: assigns its id, keeps its secret to itself.
+            let secret = body.secret.unwrap_or_default();
+            CreatePetResponse::Created(fixture_routes::models::Pet {
+                id: Some(format!("pet-{}-{}", body.name, secret.len())),
+                secret: None,
+                ..body
+            })
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -207,5 +220,30 @@ mod tests {
                 assert!(text.contains("multipart/form-data"), "{text}");
             }
         }
+    }
+
+    /// A required `readOnly` property is left out of requests and a required `writeOnly` one
+    /// out of responses, as OpenAPI reads `required` beside them: the generated server takes a
+    /// new pet without the id it assigns, and the client reads the answer without the secret.
+    #[tokio::test]
+    async fn a_request_leaves_out_what_the_server_assigns() {
+        use fixture_routes::client::{Client, ClientError};
+        use fixture_routes::models::Pet;
+        let client = Client::new(serve().await, fixture_routes::credentials::Credentials::new())
+            .unwrap();
+        let pet: Pet = serde_json::from_value(serde_json::json!({"name": "Rex", "secret": "s3"}))
+            .unwrap();
+        let created = client.create_pet(&pet).await.unwrap();
+        assert_eq!(created.id.as_deref(), Some("pet-Rex-2"));
+        assert_eq!(created.name, "Rex");
+        assert_eq!(created.secret, None);
+        // The other properties stay required: a pet without its secret is refused before
+        // the handler.
+        let unnamed: Pet = serde_json::from_value(serde_json::json!({"name": "Rex"})).unwrap();
+        let refused = client.create_pet(&unnamed).await.unwrap_err();
+        assert!(
+            matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
+            "{refused}"
+        );
     }
 }
