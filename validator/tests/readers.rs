@@ -892,3 +892,41 @@ fn an_entry_over_the_size_limit_stops_the_read_after_the_entries_before_it() {
     .expect_err("stops");
     assert!(read::TooLarge::of(&err).is_some(), "{err}");
 }
+
+/// HAR 1.2 gives a posted form either as `postData.text` or as `postData.params`; browsers
+/// and proxies write either. A form recorded as params is the form that was sent, not a
+/// request without a body.
+#[test]
+fn a_har_form_given_as_params_is_the_form_sent() {
+    let har = json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+        {"request": {"method": "POST", "url": "https://api.example.com/Messages.json",
+            "headers": [{"name": "Content-Type", "value": "application/x-www-form-urlencoded"}],
+            "postData": {"mimeType": "application/x-www-form-urlencoded", "params": [
+                {"name": "To", "value": "+1 555"}, {"name": "MediaUrl", "value": "a&b"},
+                {"name": "MediaUrl", "value": "c"}]}},
+         "response": {"status": 201, "headers": [], "content": {"size": 0, "mimeType": ""}}},
+        {"request": {"method": "POST", "url": "https://api.example.com/Media.json",
+            "headers": [], "postData": {"mimeType": "multipart/form-data; boundary=x",
+            "params": [{"name": "file", "fileName": "cat.png", "contentType": "image/png"}]}},
+         "response": {"status": 201, "headers": [], "content": {"size": 0, "mimeType": ""}}},
+        {"request": {"method": "POST", "url": "https://api.example.com/empty",
+            "headers": [], "postData": {"mimeType": "application/x-www-form-urlencoded", "params": []}},
+         "response": {"status": 201, "headers": [], "content": {"size": 0, "mimeType": ""}}}
+    ]}});
+    let bodies: Vec<Option<Body>> = oks(read_bytes(
+        "forms.har",
+        har.to_string().as_bytes(),
+        Format::Har,
+    ))
+    .into_iter()
+    .map(|exchange| exchange.request.body)
+    .collect();
+    assert_eq!(
+        bodies,
+        vec![
+            text("To=%2B1+555&MediaUrl=a%26b&MediaUrl=c"),
+            text("file=cat.png"),
+            None
+        ]
+    );
+}

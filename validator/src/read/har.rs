@@ -14,7 +14,7 @@
 //! | `request.path` | the path of `request.url`, as written (percent-encoded, no query) |
 //! | `request.query` | the query of `request.url`, decoded; `request.queryString` only when the URL has no query (exporters disagree on whether `queryString` values are decoded, the URL is what was sent) |
 //! | `request.headers` | `request.headers` (`[{"name", "value"}]`) |
-//! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded) |
+//! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded); without a `text`, `postData.params` (HAR 1.2 lists a form's fields there instead) as the form it lists |
 //! | `request.mime_type`, `response.mime_type` | `postData.mimeType`, `content.mimeType`: the body's media type when the headers have no Content-Type |
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
@@ -379,6 +379,9 @@ struct RawContent {
     encoding: Field<String>,
     #[serde(default, rename = "mimeType")]
     mime_type: Field<String>,
+    /// `postData.params`: a posted form's fields, which HAR 1.2 may give instead of `text`.
+    #[serde(default)]
+    params: Field<serde_json::Value>,
 }
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
@@ -496,18 +499,21 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 /// Field names of `postData` / `content`, for messages.
 struct ContentNames {
     encoding: &'static str,
+    params: &'static str,
     text: &'static str,
     mime_type: &'static str,
 }
 
 const POST_DATA: ContentNames = ContentNames {
     encoding: "request.postData.encoding",
+    params: "request.postData.params",
     text: "request.postData.text",
     mime_type: "request.postData.mimeType",
 };
 
 const CONTENT: ContentNames = ContentNames {
     encoding: "response.content.encoding",
+    params: "response.content.params",
     text: "response.content.text",
     mime_type: "response.content.mimeType",
 };
@@ -522,7 +528,28 @@ fn body(
         .mime_type
         .optional(names.mime_type, problems)
         .filter(|mime| !mime.trim().is_empty());
-    (text(raw.text, raw.encoding, names, problems), mime_type)
+    let body = text(raw.text, raw.encoding, names, problems);
+    let params = raw.params.optional(names.params, problems);
+    (body.or_else(|| form_of(params?)), mime_type)
+}
+
+/// A form's fields as HAR lists them (`[{"name", "value"}]`, a file as its `fileName`), as
+/// the form text that was sent. Only what is being posted decides the verdict on a form (its
+/// fields) or on a multipart body (that there is one), so the text stands for either.
+fn form_of(params: serde_json::Value) -> Option<Body> {
+    let serde_json::Value::Array(params) = params else {
+        return None;
+    };
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for param in &params {
+        let text = |key: &str| param.get(key).and_then(serde_json::Value::as_str);
+        if let Some(name) = text("name") {
+            let value = text("value").or_else(|| text("fileName")).unwrap_or("");
+            form.append_pair(name, value);
+        }
+    }
+    let form = form.finish();
+    (!form.is_empty()).then_some(Body::Text(form))
 }
 
 fn text(
