@@ -153,6 +153,12 @@ pub mod manifest {
         pub required: bool,
         /// Its schema, self-contained (components it needs under `$defs`).
         pub schema: Value,
+        /// Its `style` (`form`, `deepObject`, ...), when the spec gives one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub style: Option<String>,
+        /// Its `explode`, when the spec gives one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        pub explode: Option<bool>,
     }
     impl Parameter {
         /// How its text (a path segment, a query value, a header) becomes the JSON value its
@@ -303,6 +309,10 @@ pub mod manifest {
         pub required: bool,
         /// Its media type.
         pub content_type: String,
+        /// The other media types the spec documents for it (`application/xml` beside JSON), as
+        /// written; the schema is the one of `content_type`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub other_content_types: Vec<String>,
         /// The contract file of its schema.
         pub schema: String,
     }
@@ -312,6 +322,10 @@ pub mod manifest {
     pub struct Response {
         /// Its body's media type, when a body is documented.
         pub content_type: Option<String>,
+        /// The other media types the spec documents for its body, as written; the schema is the
+        /// one of `content_type`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub other_content_types: Vec<String>,
         /// The contract file of its body's schema, when a body is documented.
         pub schema: Option<String>,
         /// The error codes (`code` of an error body) the spec's examples show for it.

@@ -211,12 +211,22 @@ impl Api {
     }
 
     /// The path prefix the servers share (e.g. `/v1`), taken from the first server URL's
-    /// path; empty when there is none.
+    /// path, its variables replaced by their defaults (`/{basePath}` with default `api/v2` is
+    /// `/api/v2`); empty when there is none.
     pub fn base_path(&self) -> String {
-        self.servers
-            .first()
-            .map(|server| url_path(&server.url))
-            .unwrap_or_default()
+        self.servers.first().map(Server::path).unwrap_or_default()
+    }
+}
+
+impl Server {
+    /// The path of its URL, the variables in it replaced by their defaults.
+    pub fn path(&self) -> String {
+        let mut path = url_path(&self.url);
+        for variable in &self.variables {
+            let placeholder = format!("{{{}}}", variable.name);
+            path = path.replace(&placeholder, variable.default.trim_matches('/'));
+        }
+        path.trim_end_matches('/').to_string()
     }
 }
 
@@ -236,7 +246,29 @@ fn url_path(url: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::url_path;
+    use super::{Server, ServerVariable, url_path};
+
+    #[test]
+    fn a_server_variable_in_the_path_is_its_default() {
+        let variable = |name: &str, default: &str| ServerVariable {
+            name: name.into(),
+            default: default.into(),
+            allowed: Vec::new(),
+            docs: None,
+        };
+        let server = Server {
+            url: "https://{region}.example.com/{basePath}/".into(),
+            description: None,
+            variables: vec![variable("region", "eu"), variable("basePath", "api/v2")],
+        };
+        assert_eq!(server.path(), "/api/v2");
+        let origin = Server {
+            url: "{origin}/v1".into(),
+            description: None,
+            variables: vec![variable("origin", "https://sandbox.invalid")],
+        };
+        assert_eq!(origin.path(), "/v1");
+    }
 
     #[test]
     fn server_base_path_is_the_path_of_the_url() {

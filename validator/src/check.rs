@@ -178,8 +178,19 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     }
 }
 
-fn is_json(media: &str) -> bool {
+pub(crate) fn is_json(media: &str) -> bool {
     media == "application/json" || media.ends_with("+json")
+}
+
+/// Whether a body sent as `sent` is of the documented media type `documented` (both without
+/// parameters, lower case): the same type, both JSON, or within a documented range (`*/*`,
+/// `image/*`).
+pub(crate) fn media_fits(documented: &str, sent: &str) -> bool {
+    match documented.strip_suffix("/*") {
+        Some("*") => true,
+        Some(kind) => sent.split('/').next() == Some(kind),
+        None => documented == sent || (is_json(documented) && is_json(sent)),
+    }
 }
 
 impl Checker<'_> {

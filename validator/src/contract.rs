@@ -74,6 +74,20 @@ pub struct ParameterSpec {
     pub kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     pub items: Option<ValueKind>,
+    /// For a query parameter whose schema is an object: how its members travel.
+    pub object: Option<ObjectStyle>,
+}
+
+/// How an object travels in a query (OpenAPI's `style` and `explode`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectStyle {
+    /// `deepObject`: `filter[name]=rex&filter[age]=3`.
+    Deep,
+    /// `form`, exploded (the default): each member its own key, `name=rex&age=3`; the names
+    /// the schema declares.
+    Exploded(Vec<String>),
+    /// `form` with `explode: false`: `filter=name,rex,age,3`.
+    Joined,
 }
 
 /// A body's rule.
@@ -85,8 +99,33 @@ pub struct BodySpec {
     pub required: bool,
     /// Media type.
     pub content_type: Option<String>,
+    /// The other media types documented for it (without parameters, lower case); the schema
+    /// is the one of `content_type`.
+    pub other_content_types: Vec<String>,
     /// Contract file of its schema.
     pub schema: Option<String>,
+}
+
+impl BodySpec {
+    /// Whether a body sent as `sent` (without parameters, lower case) is in a documented
+    /// media type the contract has no schema for: another media type of the message (XML
+    /// beside JSON), or a non-JSON one within a documented range (`text/plain` where `*/*`
+    /// is documented). Such a body is checked for presence only.
+    pub(crate) fn sent_in_another_media(&self, sent: Option<&str>) -> bool {
+        use crate::check::{is_json, media_fits};
+        let (Some(sent), Some(documented)) = (sent, self.content_type.as_deref()) else {
+            return false;
+        };
+        let documented = crate::exchange::media_type(documented);
+        if documented.ends_with("/*") {
+            return !is_json(sent) && media_fits(&documented, sent);
+        }
+        !media_fits(&documented, sent)
+            && self
+                .other_content_types
+                .iter()
+                .any(|other| media_fits(other, sent))
+    }
 }
 
 /// A documented response.

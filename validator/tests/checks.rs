@@ -1017,3 +1017,284 @@ fn read_only_and_write_only_properties_are_required_one_way() {
         ]
     );
 }
+
+// Media types and server URLs as real specs write them: several media types for one body
+// (XML beside JSON, a file as bytes or text), springdoc's `*/*`, parameters in the media
+// type key, and a server variable that stands for several path segments.
+
+const MEDIA_SPEC: &str = r##"
+openapi: 3.0.3
+info: {title: Media, version: "1"}
+servers:
+  - url: "https://{region}.example.com/{basePath}"
+    variables:
+      region: {default: eu, enum: [eu, us]}
+      basePath: {default: api/v2, enum: [api/v2, api/v2-beta]}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200':
+          description: ok
+          content: {"*/*": {schema: {type: array, items: {$ref: '#/components/schemas/Pet'}}}}
+    post:
+      operationId: createPet
+      requestBody:
+        required: true
+        content:
+          "application/json;charset=UTF-8": {schema: {$ref: '#/components/schemas/Pet'}}
+          application/xml: {schema: {$ref: '#/components/schemas/Pet'}}
+      responses:
+        '201':
+          description: created
+          content: {"application/json;charset=UTF-8": {schema: {$ref: '#/components/schemas/Pet'}}}
+  /search:
+    get:
+      operationId: search
+      parameters:
+        - {name: filter, in: query, required: true, style: deepObject, schema: {$ref: '#/components/schemas/Filter'}}
+        - {name: page, in: query, required: true, schema: {type: object, properties: {size: {type: integer}, number: {type: integer}}}}
+        - {name: at, in: query, explode: false, schema: {type: object, properties: {lat: {type: number}, long: {type: number}}}}
+      responses: {'200': {description: ok}}
+  /files/{name}:
+    get:
+      operationId: getFile
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: the file
+          content:
+            application/octet-stream: {schema: {type: string, format: binary}}
+            text/plain: {schema: {type: string}}
+components:
+  schemas:
+    Pet: {type: object, required: [name], properties: {name: {type: string}}}
+    Filter: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+"##;
+
+fn media_contract() -> &'static Contract {
+    static CONTRACT: std::sync::OnceLock<Contract> = std::sync::OnceLock::new();
+    CONTRACT.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("media.yaml");
+        std::fs::write(&spec, MEDIA_SPEC).unwrap();
+        Contract::from_spec(&spec).expect("the media spec makes a contract")
+    })
+}
+
+/// An exchange with `path` (from `/`), bodies as `(content type, text)`.
+fn media_exchange(
+    method: &str,
+    path: &str,
+    request: Option<(&str, &str)>,
+    status: u16,
+    response: Option<(&str, &str)>,
+) -> Exchange {
+    let headers = |body: Option<(&str, &str)>| -> Vec<(String, String)> {
+        body.map(|(media, _)| vec![("Content-Type".to_string(), media.to_string())])
+            .unwrap_or_default()
+    };
+    Exchange {
+        index: 0,
+        line: None,
+        id: None,
+        source: "media.jsonl".into(),
+        kind: None,
+        request: Request {
+            method: method.into(),
+            path: path.into(),
+            headers: headers(request),
+            body: request.map(|(_, text)| Body::Text(text.into())),
+            ..Request::default()
+        },
+        response: Some(Response {
+            status,
+            headers: headers(response),
+            body: response.map(|(_, text)| Body::Text(text.into())),
+            mime_type: None,
+        }),
+    }
+}
+
+fn media_run(exchange: &Exchange) -> Outcome {
+    check(media_contract(), exchange, CheckOptions::default())
+}
+
+#[test]
+fn a_server_variable_may_stand_for_several_segments() {
+    for path in ["/api/v2/pets", "/api/v2-beta/pets", "/gateway/pets"] {
+        let outcome = media_run(&media_exchange(
+            "GET",
+            path,
+            None,
+            200,
+            Some(("application/json", "[]")),
+        ));
+        assert_eq!(outcome.operation.as_deref(), Some("listPets"), "{path}");
+        assert_eq!(found(&outcome), vec![], "{path}");
+    }
+    let elsewhere = media_run(&media_exchange("GET", "/api/v3/pets", None, 200, None));
+    assert_eq!(found(&elsewhere), one(Part::Entry, "operation-path", ""));
+}
+
+#[test]
+fn every_documented_media_type_is_accepted_and_json_still_checked() {
+    let pet = r#"{"name": "Rex"}"#;
+    let clean = [
+        // `*/*` admits JSON, checked by its schema, and anything else, unread.
+        media_exchange(
+            "GET",
+            "/api/v2/pets",
+            None,
+            200,
+            Some(("application/json", "[]")),
+        ),
+        media_exchange(
+            "GET",
+            "/api/v2/pets",
+            None,
+            200,
+            Some(("text/csv", "name\nRex")),
+        ),
+        // A key with parameters, and a body sent with others.
+        media_exchange(
+            "POST",
+            "/api/v2/pets",
+            Some(("application/json; charset=utf-8", pet)),
+            201,
+            Some(("application/json;charset=UTF-8", pet)),
+        ),
+        // The XML the spec documents beside JSON: no schema reads it.
+        media_exchange(
+            "POST",
+            "/api/v2/pets",
+            Some(("application/xml", "<pet><name>Rex</name></pet>")),
+            201,
+            Some(("application/json", pet)),
+        ),
+        // Either documented media type of a file.
+        media_exchange(
+            "GET",
+            "/api/v2/files/a",
+            None,
+            200,
+            Some(("text/plain", "hi")),
+        ),
+        media_exchange(
+            "GET",
+            "/api/v2/files/a",
+            None,
+            200,
+            Some(("application/octet-stream", "hi")),
+        ),
+    ];
+    for exchange in &clean {
+        assert_eq!(found(&media_run(exchange)), vec![], "{exchange:?}");
+    }
+    // What breaks the contract still does.
+    let unnamed = media_run(&media_exchange(
+        "GET",
+        "/api/v2/pets",
+        None,
+        200,
+        Some(("application/json", r#"[{"tag": "x"}]"#)),
+    ));
+    assert_eq!(found(&unnamed), one(Part::Response, "required", "/0"));
+    let image = media_run(&media_exchange(
+        "GET",
+        "/api/v2/files/a",
+        None,
+        200,
+        Some(("image/png", "PNG")),
+    ));
+    assert_eq!(
+        found(&image),
+        one(Part::Response, "content-type", "header:content-type")
+    );
+    assert!(
+        image.findings[0]
+            .message
+            .contains("application/octet-stream or text/plain"),
+        "{}",
+        image.findings[0].message
+    );
+    let yaml = media_run(&media_exchange(
+        "POST",
+        "/api/v2/pets",
+        Some(("application/yaml", "name: Rex")),
+        201,
+        Some(("application/json", pet)),
+    ));
+    assert!(
+        found(&yaml).contains(&(
+            Part::Request,
+            "content-type".to_string(),
+            "header:content-type".to_string()
+        )),
+        "{:?}",
+        found(&yaml)
+    );
+    let xml_without_body = media_run(&media_exchange(
+        "POST",
+        "/api/v2/pets",
+        Some(("application/xml", "")),
+        201,
+        Some(("application/json", pet)),
+    ));
+    assert_eq!(found(&xml_without_body), one(Part::Request, "required", ""));
+}
+
+/// Query parameters whose schema is an object travel as their members: `filter[age]=3`
+/// (`deepObject`), `size=10&number=2` (form, exploded: the default), `at=lat,1.5,long,2.5`
+/// (form, `explode: false`). Each member is parsed by its property's type and checked.
+#[test]
+fn an_object_parameter_is_read_from_its_members() {
+    let search = |query: &str| {
+        let mut exchange = media_exchange("GET", "/api/v2/search", None, 200, None);
+        exchange.request.query = form_urlencoded::parse(query.as_bytes())
+            .map(|(k, v)| (k.into_owned(), v.into_owned()))
+            .collect();
+        media_run(&exchange)
+    };
+    let clean = search("filter[name]=rex&filter[age]=3&size=10&number=2&at=lat,1.5,long,2.5");
+    assert_eq!(clean.operation.as_deref(), Some("search"));
+    assert_eq!(found(&clean), vec![]);
+    let wrong = search("filter[age]=old&size=ten&at=lat,north");
+    assert_eq!(
+        found(&wrong),
+        vec![
+            (
+                Part::Request,
+                "type".to_string(),
+                "query:filter/age".to_string()
+            ),
+            (
+                Part::Request,
+                "type".to_string(),
+                "query:page/size".to_string()
+            ),
+            (
+                Part::Request,
+                "type".to_string(),
+                "query:at/lat".to_string()
+            ),
+        ]
+    );
+    let absent = search("q=1");
+    assert_eq!(
+        found(&absent),
+        vec![
+            (
+                Part::Request,
+                "required".to_string(),
+                "query:filter".to_string()
+            ),
+            (
+                Part::Request,
+                "required".to_string(),
+                "query:page".to_string()
+            ),
+        ]
+    );
+}

@@ -149,6 +149,8 @@ fn operation_entry(
                 location: location(param.location),
                 required: param.required,
                 schema: bundle(&param.schema, components)?,
+                style: param.style.clone(),
+                explode: param.explode,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -166,6 +168,7 @@ fn operation_entry(
             Some(manifest::RequestBody {
                 required: body.required,
                 content_type: body.content_type.clone(),
+                other_content_types: body.other_content_types.clone(),
                 schema: path,
             })
         }
@@ -198,12 +201,14 @@ fn operation_entry(
                 )?);
                 manifest::Response {
                     content_type: Some(body.content_type.clone()),
+                    other_content_types: body.other_content_types.clone(),
                     schema: Some(path),
                     example_codes: codes,
                 }
             }
             None => manifest::Response {
                 content_type: None,
+                other_content_types: Vec::new(),
                 schema: None,
                 example_codes: codes,
             },

@@ -162,6 +162,10 @@ pub struct Parameter {
     pub ty: TypeRef,
     /// Its schema as JSON Schema, for the contract.
     pub schema: Value,
+    /// Its `style` (`form`, `deepObject`, ...), when the spec gives one.
+    pub style: Option<String>,
+    /// Its `explode`, when the spec gives one.
+    pub explode: Option<bool>,
     /// Documentation.
     pub docs: Option<String>,
     /// Examples of the parameter's value, with their pointers.
@@ -178,6 +182,8 @@ pub struct RequestBody {
     pub required: bool,
     /// Media type, e.g. `application/json`.
     pub content_type: String,
+    /// The other media types documented for it, as written (`application/xml` beside JSON).
+    pub other_content_types: Vec<String>,
     /// Rust type of the body.
     pub ty: TypeRef,
     /// JSON Schema of the body, for the contract.
@@ -235,6 +241,8 @@ pub struct Response {
 pub struct ResponseBody {
     /// Media type.
     pub content_type: String,
+    /// The other media types documented for it, as written.
+    pub other_content_types: Vec<String>,
     /// Rust type.
     pub ty: TypeRef,
     /// JSON Schema, for the contract.

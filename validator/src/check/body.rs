@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Checker, Parsed, is_json, parse_body};
+use super::{Checker, Parsed, is_json, media_fits, parse_body};
 use crate::contract::{BodySpec, OperationSpec};
 use crate::coverage::key as coverage;
 use crate::drift;
@@ -46,6 +46,13 @@ impl Checker<'_> {
         part: Part,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        if spec.sent_in_another_media(content_type.as_deref()) {
+            // Its contents are in a media type the contract has no schema for.
+            if spec.required && matches!(parse_body(body), Parsed::None) {
+                self.push(part, "", location(), Rule::Required, "the body is required");
+            }
+            return;
+        }
         let media = spec.content_type.as_deref().map(essence);
         match media.as_deref() {
             None => {}
@@ -77,6 +84,7 @@ impl Checker<'_> {
                 }
             }
             Parsed::NotJson(error) => {
+                self.content_type(spec, content_type, part, &location);
                 self.push(
                     part,
                     "",
@@ -154,11 +162,13 @@ impl Checker<'_> {
             return;
         };
         let expected = essence(expected);
+        let documented = || std::iter::once(&expected).chain(&spec.other_content_types);
         let fits = match actual.as_deref() {
-            Some(actual) => actual == expected || (is_json(&expected) && is_json(actual)),
+            Some(actual) => documented().any(|media| media_fits(media, actual)),
             None => false,
         };
         if !fits {
+            let expected = documented().cloned().collect::<Vec<_>>().join(" or ");
             self.push(
                 part,
                 "header:content-type",

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{Checker, Parsed, parse_body};
-use crate::contract::{Contract, Location, OperationSpec};
+use crate::contract::{Contract, Location, ObjectStyle, OperationSpec, ParameterSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::{Request, Response};
 use crate::finding::Part;
@@ -78,6 +78,10 @@ impl Checker<'_> {
         path_params: &[(String, String)],
     ) {
         for param in &op.parameters {
+            if let Some(style) = &param.object {
+                self.object_parameter(op, param, style, request);
+                continue;
+            }
             let first = match param.location {
                 Location::Path => path_params
                     .iter()
@@ -139,6 +143,86 @@ impl Checker<'_> {
                     violation.message,
                 );
             }
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// A query parameter whose schema is an object: its members gathered from the keys they
+    /// travel in, each parsed by its property's type (as a form's fields are), then checked.
+    fn object_parameter(
+        &mut self,
+        op: &OperationSpec,
+        param: &ParameterSpec,
+        style: &ObjectStyle,
+        request: &Request,
+    ) {
+        let name = param.name.as_str();
+        let members: Option<Vec<(String, &str)>> = match style {
+            ObjectStyle::Deep => {
+                let members: Vec<(String, &str)> = request
+                    .query
+                    .iter()
+                    .filter_map(|(key, text)| {
+                        let inner = key.strip_prefix(name)?.strip_prefix('[')?;
+                        let (member, deeper) = inner.split_once(']')?;
+                        Some((format!("{member}{deeper}"), text.as_str()))
+                    })
+                    .collect();
+                (!members.is_empty()).then_some(members)
+            }
+            // A free-form object's members cannot be told from other keys.
+            ObjectStyle::Exploded(names) if names.is_empty() => return,
+            ObjectStyle::Exploded(names) => {
+                let members: Vec<(String, &str)> = request
+                    .query
+                    .iter()
+                    .filter(|(key, _)| names.contains(key))
+                    .map(|(key, text)| (key.clone(), text.as_str()))
+                    .collect();
+                (!members.is_empty()).then_some(members)
+            }
+            ObjectStyle::Joined => value(request, Location::Query, name).map(|text| {
+                let parts: Vec<&str> = text.split(',').collect();
+                parts
+                    .chunks(2)
+                    .map(|pair| (pair[0].to_string(), pair.get(1).copied().unwrap_or("")))
+                    .collect()
+            }),
+        };
+        let location = || {
+            format!(
+                "manifest.json#/operations ({} parameter {})",
+                op.id, param.name
+            )
+        };
+        let Some(members) = members else {
+            if param.required {
+                self.push(
+                    Part::Request,
+                    format!("query:{name}"),
+                    location(),
+                    Rule::Required,
+                    format!("query {name} is required"),
+                );
+            }
+            return;
+        };
+        self.cover(|| coverage::Key::parameter(op, param));
+        let mut form = form_urlencoded::Serializer::new(String::new());
+        for (member, text) in &members {
+            form.append_pair(member, text);
+        }
+        let instance = specgen::form::decode(form.finish().as_bytes(), &param.schema);
+        let show = self.options.show_values;
+        for violation in Contract::check_parameter_value(param, &instance, show) {
+            self.push(
+                Part::Request,
+                format!("query:{name}{}", violation.pointer),
+                location(),
+                violation.rule,
+                violation.message,
+            );
         }
     }
 }

@@ -85,6 +85,25 @@ impl Checker<'_> {
             )
         };
         self.cover(|| coverage::Key::status(op, &spec.key));
+        if spec
+            .body
+            .sent_in_another_media(response.content_type().as_deref())
+        {
+            // Its contents are in a media type the contract has no schema for.
+            if spec.body.required && matches!(parse_body(response.body.as_ref()), Parsed::None) {
+                self.push(
+                    part,
+                    "",
+                    location(),
+                    Rule::Required,
+                    format!(
+                        "status {} documents a body, but none was recorded",
+                        response.status
+                    ),
+                );
+            }
+            return;
+        }
         if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {
             self.content_type(&spec.body, response.content_type(), part, &location);
             let code = doc.get("http_code").map(Doc::to_value);
@@ -109,9 +128,8 @@ impl Checker<'_> {
             Parsed::NotJson(error) => {
                 // Only a documented JSON body has to be JSON; a status whose body the spec
                 // does not show (a 503 page, say) may carry anything.
-                if spec.body.schema.is_some()
-                    && spec.body.content_type.as_deref().is_none_or(is_json)
-                {
+                let documented_json = spec.body.content_type.as_deref().is_none_or(is_json);
+                if spec.body.schema.is_some() && documented_json {
                     self.push(
                         part,
                         "",
@@ -119,6 +137,9 @@ impl Checker<'_> {
                         Rule::Json,
                         format!("the body is not JSON: {error}"),
                     );
+                } else if spec.body.schema.is_some() {
+                    // Bytes or text as documented: their media type is what can be checked.
+                    self.content_type(&spec.body, response.content_type(), part, &location);
                 }
             }
             Parsed::Json(value) => {

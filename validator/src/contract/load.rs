@@ -11,8 +11,8 @@ use specgen::manifest::{self, Manifest};
 
 use super::matching::{BasePath, segments};
 use super::{
-    BodySpec, CREDENTIAL_HEADERS, Contract, ContractError, Location, OperationSpec, ParameterSpec,
-    ResponseSpec,
+    BodySpec, CREDENTIAL_HEADERS, Contract, ContractError, Location, ObjectStyle, OperationSpec,
+    ParameterSpec, ResponseSpec,
 };
 
 /// One contract file, read and compiled.
@@ -151,9 +151,11 @@ pub(super) fn compile_for<F: jsonschema::json::Json>(
 fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
     let mut bases: Vec<BasePath> = Vec::new();
     for server in &manifest.servers {
-        let base = BasePath::of(&server.url);
-        if !bases.contains(&base) {
-            bases.push(base);
+        for url in server_paths(server) {
+            let base = BasePath::of(&url);
+            if !bases.contains(&base) {
+                bases.push(base);
+            }
         }
     }
     if bases.is_empty() {
@@ -165,6 +167,102 @@ fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
         bases.push(BasePath::of(path));
     }
     bases
+}
+
+/// How a query parameter whose schema is an object travels; `None` for any other parameter.
+fn object_style(param: &manifest::Parameter) -> Option<ObjectStyle> {
+    if param.location != Location::Query {
+        return None;
+    }
+    // The schema itself, or the component it names (`$ref` into its `$defs`, a lone `allOf`).
+    let mut schema = &param.schema;
+    for _ in 0..8 {
+        let next = match (schema.get("$ref"), schema.get("allOf")) {
+            (Some(Value::String(reference)), _) => reference
+                .strip_prefix('#')
+                .and_then(|pointer| param.schema.pointer(pointer)),
+            (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
+            _ => None,
+        };
+        match next {
+            Some(next) => schema = next,
+            None => break,
+        }
+    }
+    let properties = schema.get("properties").and_then(Value::as_object);
+    let is_object = match schema.get("type") {
+        Some(Value::String(kind)) => kind == "object",
+        Some(_) => false,
+        None => properties.is_some(),
+    };
+    if !is_object {
+        return None;
+    }
+    Some(match (param.style.as_deref(), param.explode) {
+        (Some("deepObject"), _) => ObjectStyle::Deep,
+        (None | Some("form"), Some(false)) => ObjectStyle::Joined,
+        _ => ObjectStyle::Exploded(
+            properties
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default(),
+        ),
+    })
+}
+
+/// Media types without their parameters, in lower case.
+fn essences(media_types: &[String]) -> Vec<String> {
+    media_types
+        .iter()
+        .map(|media| crate::exchange::media_type(media))
+        .collect()
+}
+
+/// How many spellings of one server URL [`server_paths`] gives at most.
+const SERVER_SPELLINGS: usize = 32;
+
+/// A server URL template as written (each variable of its path one segment, any value), and
+/// with the variables of its path replaced by their default and by each value they allow:
+/// a variable may stand for several segments (`/{basePath}` with default `api/v2`).
+fn server_paths(server: &manifest::Server) -> Vec<String> {
+    let url = server.url.as_str();
+    // The path begins at the first `/` after the scheme and host (`{origin}/v1`,
+    // `https://{host}/{base}`, `/{base}`); variables before it name a deployment.
+    let after_scheme = url.find("://").map_or(0, |at| at + 3);
+    let path_start = if url.starts_with('/') {
+        0
+    } else {
+        url[after_scheme..]
+            .find('/')
+            .map_or(url.len(), |at| after_scheme + at)
+    };
+    let (head, path) = url.split_at(path_start);
+    let mut paths = vec![path.to_string()];
+    for (name, variable) in &server.variables {
+        let placeholder = format!("{{{name}}}");
+        if !path.contains(&placeholder) {
+            continue;
+        }
+        let mut values: Vec<&str> = vec![variable.default.as_str()];
+        for value in &variable.allowed {
+            if !values.contains(&value.as_str()) {
+                values.push(value);
+            }
+        }
+        let mut spelled = Vec::new();
+        for path in &paths {
+            for value in &values {
+                if paths.len() + spelled.len() >= SERVER_SPELLINGS {
+                    break;
+                }
+                spelled.push(path.replace(&placeholder, value.trim_matches('/')));
+            }
+        }
+        paths.extend(spelled);
+    }
+    paths
+        .into_iter()
+        .map(|path| format!("{head}{path}"))
+        .collect()
 }
 
 /// Every declared scheme, with where its credential travels; `None` for one traffic cannot
@@ -238,6 +336,7 @@ fn operation(
             required: param.required,
             kind: param.kind(),
             items: manifest::ValueKind::of_items(&param.schema),
+            object: object_style(param),
             schema: param.schema.clone(),
         });
     }
@@ -262,6 +361,7 @@ fn operation(
     let request_body = entry.request_body.as_ref().map(|body| BodySpec {
         required: body.required,
         content_type: Some(body.content_type.clone()),
+        other_content_types: essences(&body.other_content_types),
         schema: Some(body.schema.clone()),
     });
     let responses = entry
@@ -278,6 +378,7 @@ fn operation(
                     .and_then(|path| schemas.get(path))
                     .is_some_and(|schema| !accepts_anything(schema)),
                 content_type: response.content_type.clone(),
+                other_content_types: essences(&response.other_content_types),
                 schema: response.schema.clone(),
             },
             example_codes: response.example_codes.clone(),

@@ -91,6 +91,15 @@ impl Contract {
         parameter_violations(param, &instance, show_values)
     }
 
+    /// Checks a parameter's value already read into JSON (an object parameter's members).
+    pub fn check_parameter_value(
+        param: &ParameterSpec,
+        instance: &Value,
+        show_values: bool,
+    ) -> Vec<Violation> {
+        parameter_violations(param, instance, show_values)
+    }
+
     /// Checks a parameter's text against its schema (numbers and booleans parsed first).
     pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
         let Some(instance) = param.kind.value(text) else {

@@ -187,6 +187,11 @@ impl Builder<'_> {
                         .unwrap_or(false),
                 ty: wrap_nullable(ty, nullable),
                 schema: self.contract_schema(&schema, &schema_at)?,
+                style: param
+                    .get("style")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                explode: param.get("explode").and_then(Value::as_bool),
                 docs: param
                     .get("description")
                     .and_then(Value::as_str)
@@ -217,6 +222,7 @@ impl Builder<'_> {
                                 .and_then(Value::as_bool)
                                 .unwrap_or(false),
                             content_type: media.content_type,
+                            other_content_types: media.other_content_types,
                             ty: media.ty,
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
@@ -257,6 +263,7 @@ impl Builder<'_> {
                             }));
                             Some(ResponseBody {
                                 content_type: media.content_type,
+                                other_content_types: media.other_content_types,
                                 ty: media.ty,
                                 schema: media.schema,
                             })
@@ -360,8 +367,14 @@ impl Builder<'_> {
             (TypeRef::Any, false)
         };
         let examples = self.example_objects(media, &media_at)?;
+        let other_content_types = content
+            .keys()
+            .filter(|other| *other != content_type)
+            .cloned()
+            .collect();
         Ok(Some(Media {
             content_type: content_type.clone(),
+            other_content_types,
             ty: wrap_nullable(ty, nullable),
             schema: self.contract_schema(&schema, &schema_at)?,
             examples,
@@ -371,6 +384,7 @@ impl Builder<'_> {
 
 struct Media {
     content_type: String,
+    other_content_types: Vec<String>,
     ty: TypeRef,
     schema: Value,
     examples: Vec<Example>,
