@@ -158,6 +158,10 @@ pub struct Parameter {
     /// Its `explode`, when the spec gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explode: Option<bool>,
+    /// The media type its value is written in, when the spec gives `content` instead of a
+    /// schema (`application/json`: `?filter={"a":1}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
 }
 
 impl Parameter {

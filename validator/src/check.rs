@@ -178,21 +178,6 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     }
 }
 
-pub(crate) fn is_json(media: &str) -> bool {
-    media == "application/json" || media.ends_with("+json")
-}
-
-/// Whether a body sent as `sent` is of the documented media type `documented` (both without
-/// parameters, lower case): the same type, both JSON, or within a documented range (`*/*`,
-/// `image/*`).
-pub(crate) fn media_fits(documented: &str, sent: &str) -> bool {
-    match documented.strip_suffix("/*") {
-        Some("*") => true,
-        Some(kind) => sent.split('/').next() == Some(kind),
-        None => documented == sent || (is_json(documented) && is_json(sent)),
-    }
-}
-
 impl Checker<'_> {
     /// Notes a thing the exchange exercised, when coverage is wanted.
     fn cover(&mut self, key: impl FnOnce() -> coverage::Key) {

@@ -76,6 +76,8 @@ pub struct ParameterSpec {
     pub items: Option<ValueKind>,
     /// For a query parameter whose schema is an object: how its members travel.
     pub object: Option<ObjectStyle>,
+    /// Its value is a JSON text (`content: {application/json: …}` instead of a schema).
+    pub json: bool,
 }
 
 /// How an object travels in a query (OpenAPI's `style` and `explode`).
@@ -112,7 +114,7 @@ impl BodySpec {
     /// beside JSON), or a non-JSON one within a documented range (`text/plain` where `*/*`
     /// is documented). Such a body is checked for presence only.
     pub(crate) fn sent_in_another_media(&self, sent: Option<&str>) -> bool {
-        use crate::check::{is_json, media_fits};
+        use crate::exchange::{is_json, media_fits};
         let (Some(sent), Some(documented)) = (sent, self.content_type.as_deref()) else {
             return false;
         };

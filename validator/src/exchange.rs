@@ -143,3 +143,20 @@ pub fn media_type(value: &str) -> String {
         .trim()
         .to_ascii_lowercase()
 }
+
+/// Whether a media type (without parameters, lower case) is JSON: `application/json` or a
+/// `+json` type.
+pub fn is_json(media: &str) -> bool {
+    media == "application/json" || media.ends_with("+json")
+}
+
+/// Whether a body sent as `sent` is of the documented media type `documented` (both without
+/// parameters, lower case): the same type, both JSON, or within a documented range (`*/*`,
+/// `image/*`).
+pub fn media_fits(documented: &str, sent: &str) -> bool {
+    match documented.strip_suffix("/*") {
+        Some("*") => true,
+        Some(kind) => sent.split('/').next() == Some(kind),
+        None => documented == sent || (is_json(documented) && is_json(sent)),
+    }
+}

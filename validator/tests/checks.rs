@@ -1056,7 +1056,15 @@ paths:
         - {name: filter, in: query, required: true, style: deepObject, schema: {$ref: '#/components/schemas/Filter'}}
         - {name: page, in: query, required: true, schema: {type: object, properties: {size: {type: integer}, number: {type: integer}}}}
         - {name: at, in: query, explode: false, schema: {type: object, properties: {lat: {type: number}, long: {type: number}}}}
+        - {name: where, in: query, content: {application/json: {schema: {type: object, properties: {n: {type: integer}}}}}}
       responses: {'200': {description: ok}}
+  /animals:
+    get:
+      operationId: listAnimals
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Animal'}}}}
   /files/{name}:
     get:
       operationId: getFile
@@ -1071,6 +1079,11 @@ components:
   schemas:
     Pet: {type: object, required: [name], properties: {name: {type: string}}}
     Filter: {type: object, properties: {name: {type: string}, age: {type: integer}}}
+    Animal:
+      oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+      discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}
+    Cat: {type: object, required: [kind], properties: {kind: {type: string}, name: {type: string}}}
+    Dog: {type: object, required: [kind], properties: {kind: {type: string}, barks: {type: boolean}}}
 "##;
 
 fn media_contract() -> &'static Contract {
@@ -1281,6 +1294,15 @@ fn an_object_parameter_is_read_from_its_members() {
             ),
         ]
     );
+    // A parameter written as JSON (`content` instead of a schema) is read as JSON.
+    assert_eq!(
+        found(&search(r#"filter[age]=1&size=1&where={"n": 2}"#)),
+        vec![]
+    );
+    assert_eq!(
+        found(&search(r#"filter[age]=1&size=1&where={"n": "two"}"#)),
+        one(Part::Request, "type", "query:where")
+    );
     let absent = search("q=1");
     assert_eq!(
         found(&absent),
@@ -1296,5 +1318,33 @@ fn an_object_parameter_is_read_from_its_members() {
                 "query:page".to_string()
             ),
         ]
+    );
+}
+
+/// A discriminated `oneOf` whose alternatives overlap (a cat is also a valid dog: neither
+/// forbids the other's members): the discriminator's value picks the alternative, as OpenAPI
+/// says, where JSON Schema alone would find the value valid under both and refuse it.
+#[test]
+fn the_discriminator_picks_the_alternative() {
+    let animals = |body: &str| {
+        media_run(&media_exchange(
+            "GET",
+            "/api/v2/animals",
+            None,
+            200,
+            Some(("application/json", body)),
+        ))
+    };
+    let clean = animals(r#"[{"kind": "cat", "name": "Tom"}, {"kind": "Dog", "barks": true}]"#);
+    assert_eq!(clean.operation.as_deref(), Some("listAnimals"));
+    assert_eq!(found(&clean), vec![]);
+    // The tag picks the dog, whose rules then apply; an unknown tag fits no alternative.
+    assert_eq!(
+        found(&animals(r#"[{"kind": "Dog", "barks": "loud"}]"#)),
+        one(Part::Response, "oneOf", "/0")
+    );
+    assert_eq!(
+        found(&animals(r#"[{"kind": "bird"}]"#)),
+        one(Part::Response, "oneOf", "/0")
     );
 }

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Map, Value, json};
 
+mod discriminator;
 mod one_way;
 
 use one_way::Flow;
@@ -151,6 +152,7 @@ fn operation_entry(
                 schema: bundle(&param.schema, components)?,
                 style: param.style.clone(),
                 explode: param.explode,
+                content_type: param.content_type.clone(),
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -239,6 +241,7 @@ fn schema_file(
     flow: Option<Flow>,
 ) -> Result<GeneratedFile> {
     let mut bundled = bundle(schema, components)?;
+    discriminator::select_by_discriminator(&mut bundled);
     if let Some(flow) = flow {
         one_way::relax_required(&mut bundled, flow);
     }

@@ -166,6 +166,9 @@ pub struct Parameter {
     pub style: Option<String>,
     /// Its `explode`, when the spec gives one.
     pub explode: Option<bool>,
+    /// The media type its value is written in, when the spec gives `content` instead of a
+    /// schema (`application/json`: `?filter={"a":1}`).
+    pub content_type: Option<String>,
     /// Documentation.
     pub docs: Option<String>,
     /// Examples of the parameter's value, with their pointers.

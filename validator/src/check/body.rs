@@ -3,11 +3,12 @@
 
 use serde_json::Value;
 
-use super::{Checker, Parsed, is_json, media_fits, parse_body};
+use super::{Checker, Parsed, parse_body};
 use crate::contract::{BodySpec, OperationSpec};
 use crate::coverage::key as coverage;
 use crate::drift;
 use crate::exchange::{Body, Request, media_type as essence};
+use crate::exchange::{is_json, media_fits};
 use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
 use crate::rule::Rule;

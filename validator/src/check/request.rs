@@ -113,6 +113,12 @@ impl Checker<'_> {
             let show = self.options.show_values
                 && !self.contract.is_credential(param.location, &param.name);
             let violations = match param.items {
+                // A JSON text: what it holds is checked (text that is not JSON, as text).
+                _ if param.json => {
+                    let value = serde_json::from_str(first)
+                        .unwrap_or_else(|_| Value::String(first.to_string()));
+                    Contract::check_parameter_value(param, &value, show)
+                }
                 None => Contract::check_parameter(param, first, show),
                 Some(_) => {
                     // A query key repeated (form style exploded, the default), or a list in

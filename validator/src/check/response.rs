@@ -3,10 +3,11 @@
 
 use serde_json::Value;
 
-use super::{Checker, Parsed, is_json, parse_body};
+use super::{Checker, Parsed, parse_body};
 use crate::contract::OperationSpec;
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
+use crate::exchange::is_json;
 use crate::finding::Part;
 use crate::in_place::Doc;
 use crate::report::DriftKey;

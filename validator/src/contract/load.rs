@@ -336,7 +336,11 @@ fn operation(
             required: param.required,
             kind: param.kind(),
             items: manifest::ValueKind::of_items(&param.schema),
-            object: object_style(param),
+            object: object_style(param).filter(|_| param.content_type.is_none()),
+            json: param
+                .content_type
+                .as_deref()
+                .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
             schema: param.schema.clone(),
         });
     }

@@ -151,19 +151,23 @@ impl Builder<'_> {
                 self.warn(&param_at, "parameter without a name; it is left out");
                 continue;
             }
+            let mut content_type = None;
             let (schema, schema_at) = match (
                 param.get("schema"),
                 param.get("content").and_then(Value::as_object),
             ) {
                 (Some(schema), _) => (schema.clone(), child(&param_at, "schema")),
                 (None, Some(content)) => match content.iter().next() {
-                    Some((media, media_obj)) => (
-                        media_obj
-                            .get("schema")
-                            .cloned()
-                            .unwrap_or(Value::Bool(true)),
-                        child(&child(&child(&param_at, "content"), media), "schema"),
-                    ),
+                    Some((media, media_obj)) => {
+                        content_type = Some(media.clone());
+                        (
+                            media_obj
+                                .get("schema")
+                                .cloned()
+                                .unwrap_or(Value::Bool(true)),
+                            child(&child(&child(&param_at, "content"), media), "schema"),
+                        )
+                    }
                     None => (Value::Bool(true), param_at.clone()),
                 },
                 _ => (Value::Bool(true), param_at.clone()),
@@ -192,6 +196,7 @@ impl Builder<'_> {
                     .and_then(Value::as_str)
                     .map(str::to_string),
                 explode: param.get("explode").and_then(Value::as_bool),
+                content_type,
                 docs: param
                     .get("description")
                     .and_then(Value::as_str)
