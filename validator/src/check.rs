@@ -104,6 +104,7 @@ fn check_with(
         options,
         coverage,
         drift,
+        head: false,
         site: Site {
             exchange: exchange.index,
             id: exchange.id.clone(),
@@ -131,6 +132,8 @@ struct Checker<'c> {
     drift: bool,
     /// Note what the exchange exercises.
     coverage: bool,
+    /// A `HEAD` checked as the `GET` it stands for: its response has no body.
+    head: bool,
     site: Site,
     outcome: Outcome,
 }
@@ -227,6 +230,24 @@ impl Checker<'_> {
             .match_operation(&request.method, &request.path)
         {
             Match::Operation(op, params) => (op, params),
+            // A browser's CORS preflight asks whether a documented method may be called: it
+            // is not a call of the API, and a recording of a web client holds many.
+            Match::MethodNotAllowed(_)
+                if request.method == "OPTIONS"
+                    && request.header("access-control-request-method").is_some() =>
+            {
+                return;
+            }
+            // HEAD is GET without a body (RFC 9110), and servers answer it for every GET:
+            // checked as that GET, its response without a body.
+            Match::MethodNotAllowed(_)
+                if request.method == "HEAD"
+                    && let Match::Operation(op, params) =
+                        self.contract.match_operation("GET", &request.path) =>
+            {
+                self.head = true;
+                (op, params)
+            }
             Match::MethodNotAllowed(template) => {
                 self.push(
                     Part::Entry,

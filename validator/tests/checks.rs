@@ -1348,3 +1348,31 @@ fn the_discriminator_picks_the_alternative() {
         one(Part::Response, "oneOf", "/0")
     );
 }
+
+/// A recording of a web client holds CORS preflights and HEAD requests: neither is a call the
+/// spec documents, and neither breaks it. A HEAD is checked as the GET it stands for.
+#[test]
+fn preflights_pass_and_head_is_checked_as_get() {
+    let mut preflight = media_exchange("OPTIONS", "/api/v2/pets", None, 204, None);
+    preflight.request.headers = vec![
+        ("Origin".into(), "https://app.example.com".into()),
+        ("Access-Control-Request-Method".into(), "POST".into()),
+    ];
+    let outcome = media_run(&preflight);
+    assert_eq!(found(&outcome), vec![]);
+    // Without the preflight's header, OPTIONS is a method the path does not document.
+    let mut options = preflight.clone();
+    options.request.headers.clear();
+    assert_eq!(
+        found(&media_run(&options)),
+        one(Part::Entry, "operation-method", "")
+    );
+    let head = media_run(&media_exchange("HEAD", "/api/v2/files/a", None, 200, None));
+    assert_eq!(head.operation.as_deref(), Some("getFile"));
+    assert_eq!(found(&head), vec![]);
+    let undocumented = media_run(&media_exchange("HEAD", "/api/v2/files/a", None, 418, None));
+    assert_eq!(
+        found(&undocumented),
+        one(Part::Response, "status-documented", "")
+    );
+}

@@ -86,6 +86,9 @@ impl Checker<'_> {
             )
         };
         self.cover(|| coverage::Key::status(op, &spec.key));
+        if self.head {
+            return;
+        }
         if spec
             .body
             .sent_in_another_media(response.content_type().as_deref())
