@@ -9,38 +9,59 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-/// Rewrites every `oneOf` that has a `discriminator` under `schema` (a bundled contract file:
+/// Rewrites every `oneOf` that has a `discriminator` under `root` (a bundled contract file:
 /// refs as `#/$defs/…`).
-pub(crate) fn select_by_discriminator(schema: &mut Value) {
-    match schema {
+pub(crate) fn select_by_discriminator(root: &mut Value) {
+    let mut places = Vec::new();
+    find(root, String::new(), &mut places);
+    for pointer in places {
+        let Some(Value::Object(map)) = root.pointer(&pointer) else {
+            continue;
+        };
+        let Some(tagged) = tagged_alternatives(root, map) else {
+            continue;
+        };
+        if let Some(Value::Object(map)) = root.pointer_mut(&pointer) {
+            map.insert("oneOf".into(), Value::Array(tagged));
+        }
+    }
+}
+
+/// The pointers of the schema objects with a discriminated `oneOf`.
+fn find(value: &Value, pointer: String, out: &mut Vec<String>) {
+    match value {
         Value::Object(map) => {
-            rewrite(map);
-            for (key, inner) in map.iter_mut() {
+            if map.contains_key("discriminator") && map.contains_key("oneOf") {
+                out.push(pointer.clone());
+            }
+            for (key, inner) in map {
                 if !matches!(key.as_str(), "enum" | "const" | "examples" | "default") {
-                    select_by_discriminator(inner);
+                    let key = key.replace('~', "~0").replace('/', "~1");
+                    find(inner, format!("{pointer}/{key}"), out);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(select_by_discriminator),
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                find(item, format!("{pointer}/{index}"), out);
+            }
+        }
         _ => {}
     }
 }
 
-/// One schema object's `oneOf`, if it has a discriminator.
-fn rewrite(map: &mut Map<String, Value>) {
-    let Some(property) = map
-        .get("discriminator")
-        .and_then(|d| d.get("propertyName"))
-        .and_then(Value::as_str)
-        .map(str::to_string)
-    else {
-        return;
+/// One schema object's `oneOf`, each alternative paired with the values that name it.
+fn tagged_alternatives(root: &Value, map: &Map<String, Value>) -> Option<Vec<Value>> {
+    let property = map
+        .get("discriminator")?
+        .get("propertyName")?
+        .as_str()?
+        .to_string();
+    let Value::Array(alternatives) = map.get("oneOf")? else {
+        return None;
     };
-    let Some(Value::Array(alternatives)) = map.get("oneOf") else {
-        return;
-    };
-    // The values that name each component: the mapping's, else the component's own name.
-    let mut names: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    // The values the mapping gives each component.
+    let mut mapped: BTreeMap<String, Vec<String>> = BTreeMap::new();
     if let Some(mapping) = map
         .get("discriminator")
         .and_then(|d| d.get("mapping"))
@@ -48,25 +69,27 @@ fn rewrite(map: &mut Map<String, Value>) {
     {
         for (value, target) in mapping {
             if let Some(component) = target.as_str().map(component_name) {
-                names.entry(component).or_default().push(value.clone());
+                mapped.entry(component).or_default().push(value.clone());
             }
         }
     }
-    let tagged: Vec<Value> = alternatives
+    let tagged = alternatives
         .iter()
         .map(|alternative| {
-            let Some(component) = alternative
-                .get("$ref")
-                .and_then(Value::as_str)
-                .map(component_name)
-            else {
+            let Some(reference) = alternative.get("$ref").and_then(Value::as_str) else {
                 // An inline alternative has no name a value could give.
                 return alternative.clone();
             };
-            let values = names
-                .get(&component)
-                .cloned()
-                .unwrap_or_else(|| vec![component.clone()]);
+            let component = component_name(reference);
+            let values = match mapped.get(&component) {
+                Some(values) => values.clone(),
+                // An alternative that pins the tag itself (`enum: [cat]`) is told apart by
+                // it already, whatever its component is called.
+                None if pins(root, resolve(root, reference), &property, DEPTH) => {
+                    return alternative.clone();
+                }
+                None => vec![component],
+            };
             json!({
                 "allOf": [
                     {"properties": {&property: {"enum": values}}, "required": [&property]},
@@ -75,7 +98,47 @@ fn rewrite(map: &mut Map<String, Value>) {
             })
         })
         .collect();
-    map.insert("oneOf".into(), Value::Array(tagged));
+    Some(tagged)
+}
+
+/// How deep `$ref`s and `allOf`s are followed to find a pinned tag.
+const DEPTH: usize = 8;
+
+/// Whether `schema` constrains `property` to given values (`enum` or `const`), in its own
+/// `properties` or those of what it refers to or its `allOf` parts.
+fn pins(root: &Value, schema: Option<&Value>, property: &str, depth: usize) -> bool {
+    let Some(schema) = schema else {
+        return false;
+    };
+    let pinned = schema
+        .get("properties")
+        .and_then(|p| p.get(property))
+        .is_some_and(|p| p.get("enum").is_some() || p.get("const").is_some());
+    if pinned || depth == 0 {
+        return pinned;
+    }
+    let referred = schema
+        .get("$ref")
+        .and_then(Value::as_str)
+        .is_some_and(|reference| pins(root, resolve(root, reference), property, depth - 1));
+    referred
+        || schema
+            .get("allOf")
+            .and_then(Value::as_array)
+            .is_some_and(|parts| {
+                parts
+                    .iter()
+                    .any(|part| pins(root, Some(part), property, depth - 1))
+            })
+}
+
+/// The target of a `#/…` ref inside the bundle.
+fn resolve<'r>(root: &'r Value, reference: &str) -> Option<&'r Value> {
+    let fragment = reference.strip_prefix('#')?;
+    let pointer = percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .ok()?;
+    root.pointer(&pointer)
 }
 
 /// The component a ref or mapping value names: the last segment of `#/$defs/Cat`,
@@ -113,6 +176,25 @@ mod tests {
                 ]},
                 {"type": "null"}
             ])
+        );
+    }
+
+    #[test]
+    fn an_alternative_that_pins_the_tag_keeps_its_own_values() {
+        let mut schema = json!({
+            "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+            "discriminator": {"propertyName": "kind"},
+            "$defs": {
+                "Cat": {"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"kind": {"enum": ["cat"]}}}]},
+                "Dog": {"properties": {"kind": {"type": "string"}}},
+                "Base": {"properties": {"kind": {"type": "string"}}}
+            }
+        });
+        select_by_discriminator(&mut schema);
+        assert_eq!(schema["oneOf"][0], json!({"$ref": "#/$defs/Cat"}));
+        assert_eq!(
+            schema["oneOf"][1]["allOf"][0],
+            json!({"properties": {"kind": {"enum": ["Dog"]}}, "required": ["kind"]})
         );
     }
 
