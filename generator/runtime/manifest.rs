@@ -334,6 +334,9 @@ pub struct Response {
     pub schema: Option<String>,
     /// The error codes (`code` of an error body) the spec's examples show for it.
     pub example_codes: Vec<String>,
+    /// The headers it documents, as header parameters (`Content-Type` aside).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub headers: Vec<Parameter>,
 }
 
 /// The layout version alone, read first so that a manifest of another layout is refused

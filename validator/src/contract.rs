@@ -12,6 +12,7 @@ mod violations;
 pub(crate) use violations::violation;
 
 use std::collections::HashMap;
+use std::fmt;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -131,7 +132,6 @@ impl BodySpec {
 }
 
 /// A documented response.
-#[derive(Debug, Clone)]
 pub struct ResponseSpec {
     /// `201`, `2XX` or `default`.
     pub key: String,
@@ -139,6 +139,20 @@ pub struct ResponseSpec {
     pub body: BodySpec,
     /// Error codes the spec's examples show for it.
     pub example_codes: Vec<String>,
+    /// The headers it documents.
+    pub headers: Vec<ParameterSpec>,
+}
+
+impl fmt::Debug for ResponseSpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let headers: Vec<&str> = self.headers.iter().map(|h| h.name.as_str()).collect();
+        f.debug_struct("ResponseSpec")
+            .field("key", &self.key)
+            .field("body", &self.body)
+            .field("example_codes", &self.example_codes)
+            .field("headers", &headers)
+            .finish()
+    }
 }
 
 /// An operation or webhook of the manifest.

@@ -1058,6 +1058,16 @@ paths:
         - {name: at, in: query, explode: false, schema: {type: object, properties: {lat: {type: number}, long: {type: number}}}}
         - {name: where, in: query, content: {application/json: {schema: {type: object, properties: {n: {type: integer}}}}}}
       responses: {'200': {description: ok}}
+  /limits:
+    get:
+      operationId: getLimits
+      responses:
+        '200':
+          description: ok
+          headers:
+            X-Rate-Limit: {required: true, schema: {type: integer, minimum: 0}}
+            X-Tags: {schema: {type: array, items: {type: string, enum: [a, b]}}}
+            Content-Type: {required: true, schema: {type: string, enum: [never]}}
   /animals:
     get:
       operationId: listAnimals
@@ -1374,5 +1384,42 @@ fn preflights_pass_and_head_is_checked_as_get() {
     assert_eq!(
         found(&undocumented),
         one(Part::Response, "status-documented", "")
+    );
+}
+
+/// The headers a response documents: a required one must be there, and each value keeps its
+/// schema (a list header item by item). `Content-Type` is left to the media type check, as
+/// OpenAPI says.
+#[test]
+fn documented_response_headers_are_checked() {
+    let limits = |headers: &[(&str, &str)]| {
+        let mut exchange = media_exchange("GET", "/api/v2/limits", None, 200, None);
+        exchange.response.as_mut().unwrap().headers = headers
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        media_run(&exchange)
+    };
+    let clean = limits(&[("x-rate-limit", "10"), ("X-Tags", "a, b")]);
+    assert_eq!(clean.operation.as_deref(), Some("getLimits"));
+    assert_eq!(found(&clean), vec![]);
+    assert_eq!(
+        found(&limits(&[("X-Tags", "a")])),
+        one(Part::Response, "required", "header:x-rate-limit")
+    );
+    assert_eq!(
+        found(&limits(&[("X-Rate-Limit", "-1"), ("X-Tags", "a,c")])),
+        vec![
+            (
+                Part::Response,
+                "minimum".to_string(),
+                "header:x-rate-limit".to_string()
+            ),
+            (
+                Part::Response,
+                "enum".to_string(),
+                "header:x-tags".to_string()
+            ),
+        ]
     );
 }

@@ -190,6 +190,21 @@ fn operation_entry(
             .collect();
         codes.sort_unstable();
         codes.dedup();
+        let headers = response
+            .headers
+            .iter()
+            .map(|header| {
+                Ok(manifest::Parameter {
+                    name: header.name.clone(),
+                    location: manifest::Location::Header,
+                    required: header.required,
+                    schema: bundle(&header.schema, components)?,
+                    style: None,
+                    explode: None,
+                    content_type: None,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
         let entry = match &response.body {
             Some(body) => {
                 let path = response_path(folder, &stem, &key);
@@ -206,6 +221,7 @@ fn operation_entry(
                     other_content_types: body.other_content_types.clone(),
                     schema: Some(path),
                     example_codes: codes,
+                    headers,
                 }
             }
             None => manifest::Response {
@@ -213,6 +229,7 @@ fn operation_entry(
                 other_content_types: Vec::new(),
                 schema: None,
                 example_codes: codes,
+                headers,
             },
         };
         responses.insert(key, entry);

@@ -237,6 +237,19 @@ pub struct Response {
     pub docs: Option<String>,
     /// The JSON body, if the response has one.
     pub body: Option<ResponseBody>,
+    /// The headers it documents (`Content-Type` aside, which OpenAPI says to ignore there).
+    pub headers: Vec<ResponseHeader>,
+}
+
+/// A header a response documents.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResponseHeader {
+    /// Its name.
+    pub name: String,
+    /// Whether the response must carry it.
+    pub required: bool,
+    /// Its schema as JSON Schema, for the contract.
+    pub schema: Value,
 }
 
 /// A response body.

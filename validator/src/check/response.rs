@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Checker, Parsed, parse_body};
-use crate::contract::OperationSpec;
+use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
 use crate::exchange::is_json;
@@ -86,6 +86,7 @@ impl Checker<'_> {
             )
         };
         self.cover(|| coverage::Key::status(op, &spec.key));
+        self.response_headers(op, spec, response, part);
         if self.head {
             return;
         }
@@ -181,6 +182,50 @@ impl Checker<'_> {
                 Rule::HttpCode,
                 format!("http_code is {code}, but the HTTP status is {status}"),
             );
+        }
+    }
+}
+
+impl Checker<'_> {
+    /// The headers a response documents: present when required, and each value by its schema.
+    fn response_headers(
+        &mut self,
+        op: &OperationSpec,
+        spec: &ResponseSpec,
+        response: &Response,
+        part: Part,
+    ) {
+        for header in &spec.headers {
+            let location = || {
+                format!(
+                    "manifest.json#/operations ({} responses {} header {})",
+                    op.id, spec.key, header.name
+                )
+            };
+            let pointer = || format!("header:{}", header.name.to_ascii_lowercase());
+            let Some(text) = response.header(&header.name) else {
+                if header.required {
+                    let message = format!("the response has no {} header", header.name);
+                    self.push(part, pointer(), location(), Rule::Required, message);
+                }
+                continue;
+            };
+            let violations = match header.items {
+                Some(_) => {
+                    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+                    Contract::check_parameter_items(header, &items, self.options.show_values)
+                }
+                None => Contract::check_parameter(header, text, self.options.show_values),
+            };
+            for violation in violations {
+                self.push(
+                    part,
+                    pointer(),
+                    location(),
+                    violation.rule,
+                    violation.message,
+                );
+            }
         }
     }
 }

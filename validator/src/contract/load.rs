@@ -169,6 +169,27 @@ fn base_paths(manifest: &Manifest) -> Vec<BasePath> {
     bases
 }
 
+/// A parameter (or a response's header) of the manifest, compiled; `place` names it in errors.
+fn parameter_spec(
+    param: &manifest::Parameter,
+    place: &str,
+) -> Result<ParameterSpec, ContractError> {
+    Ok(ParameterSpec {
+        validator: compile(&param.schema, place)?,
+        name: param.name.clone(),
+        location: param.location,
+        required: param.required,
+        kind: param.kind(),
+        items: manifest::ValueKind::of_items(&param.schema),
+        object: object_style(param).filter(|_| param.content_type.is_none()),
+        json: param
+            .content_type
+            .as_deref()
+            .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
+        schema: param.schema.clone(),
+    })
+}
+
 /// How a query parameter whose schema is an object travels; `None` for any other parameter.
 fn object_style(param: &manifest::Parameter) -> Option<ObjectStyle> {
     if param.location != Location::Query {
@@ -325,24 +346,8 @@ fn operation(
     let id = entry.key().to_string();
     let mut parameters = Vec::new();
     for param in &entry.parameters {
-        let name = &param.name;
-        parameters.push(ParameterSpec {
-            validator: compile(
-                &param.schema,
-                &format!("manifest.json ({id} parameter {name})"),
-            )?,
-            name: name.clone(),
-            location: param.location,
-            required: param.required,
-            kind: param.kind(),
-            items: manifest::ValueKind::of_items(&param.schema),
-            object: object_style(param).filter(|_| param.content_type.is_none()),
-            json: param
-                .content_type
-                .as_deref()
-                .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
-            schema: param.schema.clone(),
-        });
+        let place = format!("manifest.json ({id} parameter {})", param.name);
+        parameters.push(parameter_spec(param, &place)?);
     }
     let mut security = Vec::new();
     for requirement in &entry.security {
@@ -368,10 +373,14 @@ fn operation(
         other_content_types: essences(&body.other_content_types),
         schema: Some(body.schema.clone()),
     });
-    let responses = entry
-        .responses
-        .iter()
-        .map(|(key, response)| ResponseSpec {
+    let mut responses = Vec::new();
+    for (key, response) in &entry.responses {
+        let mut headers = Vec::new();
+        for header in &response.headers {
+            let place = format!("manifest.json ({id} response {key} header {})", header.name);
+            headers.push(parameter_spec(header, &place)?);
+        }
+        responses.push(ResponseSpec {
             key: key.clone(),
             body: BodySpec {
                 // A schema that accepts every JSON value (the spec's "not shown") says
@@ -386,8 +395,9 @@ fn operation(
                 schema: response.schema.clone(),
             },
             example_codes: response.example_codes.clone(),
-        })
-        .collect();
+            headers,
+        });
+    }
     let mut base_paths: Vec<BasePath> = Vec::new();
     for url in &entry.servers {
         let base = BasePath::of(url);

@@ -13,7 +13,7 @@ use crate::ir::naming::{self, NameHint};
 use crate::ir::schema::operation_docs;
 use crate::ir::{
     Example, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter, RequestBody,
-    Response, ResponseBody, StatusSpec, TypeRef, Webhook,
+    Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
 };
 
 impl Builder<'_> {
@@ -275,11 +275,13 @@ impl Builder<'_> {
                         }
                         None => None,
                     };
+                let headers = self.response_headers(&response_map, &response_at)?;
                 responses.push(Response {
                     status,
                     variant: String::new(),
                     docs: string_at(&response_map, "description").map(|s| s.trim().to_string()),
                     body,
+                    headers,
                 });
             }
         }
@@ -344,6 +346,52 @@ impl Builder<'_> {
             }
         }
         Ok(examples)
+    }
+
+    /// The headers a response documents, each through its `$ref`; `Content-Type` is left
+    /// out, as OpenAPI says.
+    fn response_headers(
+        &mut self,
+        response: &Map<String, Value>,
+        response_at: &str,
+    ) -> Result<Vec<ResponseHeader>> {
+        let Some(all) = response.get("headers").and_then(Value::as_object) else {
+            return Ok(Vec::new());
+        };
+        let mut headers = Vec::new();
+        for (name, header) in all {
+            if name.eq_ignore_ascii_case("content-type") {
+                continue;
+            }
+            let header_at = child(&child(response_at, "headers"), name);
+            let (header, header_at) = self.doc.deref(header, &header_at)?;
+            let (schema, schema_at) = match (
+                header.get("schema"),
+                header.get("content").and_then(Value::as_object),
+            ) {
+                (Some(schema), _) => (schema.clone(), child(&header_at, "schema")),
+                (None, Some(content)) => match content.iter().next() {
+                    Some((media, media_obj)) => (
+                        media_obj
+                            .get("schema")
+                            .cloned()
+                            .unwrap_or(Value::Bool(true)),
+                        child(&child(&child(&header_at, "content"), media), "schema"),
+                    ),
+                    None => (Value::Bool(true), header_at.clone()),
+                },
+                _ => (Value::Bool(true), header_at.clone()),
+            };
+            headers.push(ResponseHeader {
+                name: name.clone(),
+                required: header
+                    .get("required")
+                    .and_then(Value::as_bool)
+                    .unwrap_or(false),
+                schema: self.contract_schema(&schema, &schema_at)?,
+            });
+        }
+        Ok(headers)
     }
 
     /// The JSON media type of a request body or response, converted.
