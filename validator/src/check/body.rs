@@ -47,7 +47,7 @@ impl Checker<'_> {
         part: Part,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
-        if spec.sent_in_another_media(content_type.as_deref()) {
+        if spec.sent_in_another_media(|| content_type.clone()) {
             // Its contents are in a media type the contract has no schema for.
             if spec.required && matches!(parse_body(body), Parsed::None) {
                 self.push(part, "", location(), Rule::Required, "the body is required");
