@@ -134,6 +134,10 @@ pub mod manifest {
         /// empty when it is served at the API's.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub servers: Vec<String>,
+        /// A webhook whose delivery path the spec does not give (no `x-delivery-path`): its
+        /// `path` is only its name, and its receivers register URLs of their own.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        pub delivered_anywhere: bool,
     }
     impl Operation {
         /// What the operation is known by: a webhook's name, else its operationId.

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::contract::{Contract, Match, OperationSpec};
 use crate::coverage::key::{self as coverage, Category};
-use crate::exchange::{Body, Exchange, ExchangeKind};
+use crate::exchange::{Body, Exchange, ExchangeKind, Request};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::in_place::Doc;
 use crate::report::Drift;
@@ -155,6 +155,29 @@ impl Checker<'_> {
         let doc = Doc::parse(bytes)?;
         self.contract.conforms(schema?, &doc).then_some(doc)
     }
+}
+
+/// The notification a payload is, for one delivered where no webhook's path says: an OpenAPI
+/// 3.1 `webhooks` entry has no path (its receiver registers a URL of its own), so a recording
+/// marked as a notification is matched by the first such webhook of its method whose payload
+/// schema the body keeps. A webhook whose delivery path the spec gives is delivered there.
+fn webhook_by_payload<'c>(contract: &'c Contract, request: &Request) -> Option<&'c OperationSpec> {
+    let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
+        return None;
+    };
+    contract.webhooks().iter().find(|hook| {
+        hook.delivered_anywhere
+            && hook.method.eq_ignore_ascii_case(&request.method)
+            && hook
+                .request_body
+                .as_ref()
+                .and_then(|body| body.schema.as_deref())
+                .is_some_and(|schema| {
+                    contract
+                        .check(schema, &payload, false)
+                        .is_ok_and(|violations| violations.is_empty())
+                })
+    })
 }
 
 /// A body parsed, or why it could not be.
@@ -315,14 +338,19 @@ impl Checker<'_> {
 
     fn notification(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
-        let Some(hook) = self.contract.match_webhook(&request.method, &request.path) else {
+        let hook = self
+            .contract
+            .match_webhook(&request.method, &request.path)
+            .or_else(|| webhook_by_payload(self.contract, request));
+        let Some(hook) = hook else {
             self.push(
                 Part::Entry,
                 "",
                 "manifest.json#/webhooks",
                 Rule::WebhookPath,
                 format!(
-                    "no notification is delivered at {} {}",
+                    "no notification is delivered at {} {}, and its payload fits no \
+                     notification's schema",
                     shorten(&request.method, TEXT),
                     shorten(&request.path, TEXT)
                 ),

@@ -182,6 +182,8 @@ pub struct OperationSpec {
     pub request_body: Option<BodySpec>,
     /// Documented responses.
     pub responses: Vec<ResponseSpec>,
+    /// A webhook whose delivery path the spec does not give: known by its payload instead.
+    pub delivered_anywhere: bool,
 }
 
 impl OperationSpec {

@@ -1423,3 +1423,60 @@ fn documented_response_headers_are_checked() {
         ]
     );
 }
+
+// OpenAPI 3.1 `webhooks` of a vendor: no delivery path (each receiver registers its own URL).
+
+const HOOKS_SPEC: &str = r##"
+openapi: 3.1.0
+info: {title: Hooks, version: "1"}
+paths: {}
+webhooks:
+  petCreated:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, required: [event, pet], properties: {event: {const: pet.created}, pet: {type: object}}}}}
+      responses: {'200': {description: ok}}
+  petDeleted:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, required: [event, id], properties: {event: {const: pet.deleted}, id: {type: string}}}}}
+      responses: {'204': {description: ok}}
+"##;
+
+/// A recording marked as a notification, delivered to a receiver's own URL, is the webhook
+/// whose payload it keeps; the rest of the checks (the reply's status) then follow that one.
+#[test]
+fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("hooks.yaml");
+    std::fs::write(&spec, HOOKS_SPEC).unwrap();
+    let contract = Contract::from_spec(&spec).expect("the hooks spec makes a contract");
+    let delivery = |payload: &str, status: u16| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/hooks/pets",
+            Some(("application/json", payload)),
+            status,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let created = delivery(r#"{"event": "pet.created", "pet": {}}"#, 200);
+    assert_eq!(created.operation.as_deref(), Some("petCreated"));
+    assert_eq!(found(&created), vec![]);
+    let deleted = delivery(r#"{"event": "pet.deleted", "id": "p1"}"#, 204);
+    assert_eq!(deleted.operation.as_deref(), Some("petDeleted"));
+    assert_eq!(found(&deleted), vec![]);
+    // The reply is judged by the webhook the payload named: petDeleted answers 204.
+    let wrong_reply = delivery(r#"{"event": "pet.deleted", "id": "p1"}"#, 200);
+    assert_eq!(
+        found(&wrong_reply),
+        one(Part::Reply, "status-documented", "")
+    );
+    let unknown = delivery(r#"{"event": "pet.renamed"}"#, 200);
+    assert_eq!(unknown.operation, None);
+    assert_eq!(found(&unknown), one(Part::Entry, "webhook-path", ""));
+}

@@ -58,6 +58,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             &mut files,
         )?;
         entry.name = Some(hook.name.clone());
+        entry.delivered_anywhere = !hook.path_documented;
         webhooks.push(entry);
     }
 
@@ -245,6 +246,7 @@ fn operation_entry(
         has_default_response: op.responses.iter().any(|r| r.status == StatusSpec::Default),
         name: None,
         servers: op.servers.iter().map(|server| server.url.clone()).collect(),
+        delivered_anywhere: false,
     })
 }
 

@@ -120,6 +120,9 @@ pub struct Webhook {
     /// The operation describing the delivery. Its `path` is the `x-delivery-path` extension
     /// when the spec gives one, otherwise `/` + name.
     pub operation: Operation,
+    /// The spec gives its delivery path (`x-delivery-path`); otherwise each receiver
+    /// registers a URL of its own, and the path is only a name.
+    pub path_documented: bool,
 }
 
 /// Where a parameter travels.

@@ -415,6 +415,7 @@ fn operation(
         security,
         request_body,
         responses,
+        delivered_anywhere: entry.delivered_anywhere,
     })
 }
 

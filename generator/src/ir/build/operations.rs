@@ -63,12 +63,13 @@ impl Builder<'_> {
                 for method in Method::ALL {
                     if let Some(op) = item.get(method.key()) {
                         let op_at = child(&item_at, method.key());
-                        let path = op
+                        let documented = op
                             .get("x-delivery-path")
                             .or_else(|| item.get("x-delivery-path"))
                             .and_then(Value::as_str)
-                            .map(str::to_string)
-                            .unwrap_or_else(|| format!("/{name}"));
+                            .map(str::to_string);
+                        let path_documented = documented.is_some();
+                        let path = documented.unwrap_or_else(|| format!("/{name}"));
                         let mut operation =
                             self.operation(op, &op_at, method, &path, &item, &item_at, &[])?;
                         if op.get("operationId").is_none() {
@@ -77,6 +78,7 @@ impl Builder<'_> {
                         webhooks.push(Webhook {
                             name: name.clone(),
                             operation,
+                            path_documented,
                         });
                     }
                 }
