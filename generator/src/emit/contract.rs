@@ -379,6 +379,16 @@ fn rewrite(value: &Value) -> Value {
     }
 }
 
+/// The target of a `#/…` ref inside a bundled schema, whose pointer segments are
+/// percent-encoded as a URI fragment (see [`bundled_ref`]).
+fn resolve<'r>(root: &'r Value, reference: &str) -> Option<&'r Value> {
+    let fragment = reference.strip_prefix('#')?;
+    let pointer = percent_encoding::percent_decode_str(fragment)
+        .decode_utf8()
+        .ok()?;
+    root.pointer(&pointer)
+}
+
 /// Characters a URI fragment holds as they are (RFC 3986 `pchar`, `/` and `?` aside):
 /// everything else in a pointer segment is percent-encoded.
 const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC

@@ -47,11 +47,11 @@ impl Checker<'_> {
         part: Part,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
-        if spec.sent_in_another_media(|| content_type.clone()) {
-            // Its contents are in a media type the contract has no schema for.
-            if spec.required && matches!(parse_body(body), Parsed::None) {
-                self.push(part, "", location(), Rule::Required, "the body is required");
-            }
+        // A body in a media type the contract has no schema for: only its absence is judged,
+        // below.
+        if spec.sent_in_another_media(|| content_type.clone())
+            && !matches!(parse_body(body), Parsed::None)
+        {
             return;
         }
         let media = spec.content_type.as_deref().map(essence);

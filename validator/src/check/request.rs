@@ -91,22 +91,9 @@ impl Checker<'_> {
             };
             // Spelled out only for a finding: most parameters keep the contract.
             let pointer = || format!("{}:{}", param.location.as_str(), param.name);
-            let location = || {
-                format!(
-                    "manifest.json#/operations ({} parameter {})",
-                    op.id, param.name
-                )
-            };
+            let location = || parameter_location(op, param);
             let Some(first) = first else {
-                if param.required {
-                    self.push(
-                        Part::Request,
-                        pointer(),
-                        location(),
-                        Rule::Required,
-                        format!("{} {} is required", param.location.as_str(), param.name),
-                    );
-                }
+                self.absent(op, param);
                 continue;
             };
             self.cover(|| coverage::Key::parameter(op, param));
@@ -196,22 +183,8 @@ impl Checker<'_> {
                     .collect()
             }),
         };
-        let location = || {
-            format!(
-                "manifest.json#/operations ({} parameter {})",
-                op.id, param.name
-            )
-        };
         let Some(members) = members else {
-            if param.required {
-                self.push(
-                    Part::Request,
-                    format!("query:{name}"),
-                    location(),
-                    Rule::Required,
-                    format!("query {name} is required"),
-                );
-            }
+            self.absent(op, param);
             return;
         };
         self.cover(|| coverage::Key::parameter(op, param));
@@ -225,12 +198,36 @@ impl Checker<'_> {
             self.push(
                 Part::Request,
                 format!("query:{name}{}", violation.pointer),
-                location(),
+                parameter_location(op, param),
                 violation.rule,
                 violation.message,
             );
         }
     }
+}
+
+impl Checker<'_> {
+    /// A parameter the request does not send: a finding when it is required.
+    fn absent(&mut self, op: &OperationSpec, param: &ParameterSpec) {
+        if param.required {
+            let place = param.location.as_str();
+            self.push(
+                Part::Request,
+                format!("{place}:{}", param.name),
+                parameter_location(op, param),
+                Rule::Required,
+                format!("{place} {} is required", param.name),
+            );
+        }
+    }
+}
+
+/// Where a parameter's rule stands in the contract, for a finding.
+fn parameter_location(op: &OperationSpec, param: &ParameterSpec) -> String {
+    format!(
+        "manifest.json#/operations ({} parameter {})",
+        op.id, param.name
+    )
 }
 
 /// A parameter's or credential's text in a request.

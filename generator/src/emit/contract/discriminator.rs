@@ -9,6 +9,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
+use super::resolve;
+use crate::load::escape_segment;
+
 /// Rewrites every `oneOf` that has a `discriminator` under `root` (a bundled contract file:
 /// refs as `#/$defs/…`).
 pub(crate) fn select_by_discriminator(root: &mut Value) {
@@ -36,8 +39,7 @@ fn find(value: &Value, pointer: String, out: &mut Vec<String>) {
             }
             for (key, inner) in map {
                 if !matches!(key.as_str(), "enum" | "const" | "examples" | "default") {
-                    let key = key.replace('~', "~0").replace('/', "~1");
-                    find(inner, format!("{pointer}/{key}"), out);
+                    find(inner, format!("{pointer}/{}", escape_segment(key)), out);
                 }
             }
         }
@@ -130,15 +132,6 @@ fn pins(root: &Value, schema: Option<&Value>, property: &str, depth: usize) -> b
                     .iter()
                     .any(|part| pins(root, Some(part), property, depth - 1))
             })
-}
-
-/// The target of a `#/…` ref inside the bundle.
-fn resolve<'r>(root: &'r Value, reference: &str) -> Option<&'r Value> {
-    let fragment = reference.strip_prefix('#')?;
-    let pointer = percent_encoding::percent_decode_str(fragment)
-        .decode_utf8()
-        .ok()?;
-    root.pointer(&pointer)
 }
 
 /// The component a ref or mapping value names: the last segment of `#/$defs/Cat`,

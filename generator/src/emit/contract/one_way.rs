@@ -8,6 +8,9 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
+use super::resolve;
+use crate::load::escape_segment;
+
 /// Which way a message goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Flow {
@@ -88,7 +91,7 @@ fn collect<'r>(
                 if DATA.contains(&key.as_str()) || key.starts_with("x-") {
                     continue;
                 }
-                let at = format!("{pointer}/{}", escape(key));
+                let at = format!("{pointer}/{}", escape_segment(key));
                 if SAME_INSTANCE.contains(&key.as_str()) {
                     if let Value::Array(parts) = inner {
                         for (index, part) in parts.iter().enumerate() {
@@ -123,7 +126,8 @@ fn declarations<'r>(
     if depth == 0 {
         return;
     }
-    if let Some(Value::Object(target)) = schema.get("$ref").and_then(|r| resolve(root, r)) {
+    if let Some(Value::Object(target)) = schema.get("$ref").and_then(|r| resolve(root, r.as_str()?))
+    {
         declarations(root, target, depth - 1, out);
     }
     if let Some(Value::Array(parts)) = schema.get("allOf") {
@@ -145,7 +149,7 @@ fn marked(root: &Value, schema: &Value, keyword: &str) -> bool {
             return true;
         }
         let next = match (map.get("$ref"), map.get("allOf")) {
-            (Some(reference), _) => resolve(root, reference),
+            (Some(reference), _) => reference.as_str().and_then(|r| resolve(root, r)),
             (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
             _ => None,
         };
@@ -155,20 +159,6 @@ fn marked(root: &Value, schema: &Value, keyword: &str) -> bool {
         }
     }
     false
-}
-
-/// The target of a `#/…` ref inside the bundle (its segments percent-encoded as a fragment).
-fn resolve<'r>(root: &'r Value, reference: &Value) -> Option<&'r Value> {
-    let fragment = reference.as_str()?.strip_prefix('#')?;
-    let pointer = percent_encoding::percent_decode_str(fragment)
-        .decode_utf8()
-        .ok()?;
-    root.pointer(&pointer)
-}
-
-/// A JSON pointer segment.
-fn escape(segment: &str) -> String {
-    segment.replace('~', "~0").replace('/', "~1")
 }
 
 #[cfg(test)]

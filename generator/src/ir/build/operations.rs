@@ -153,27 +153,7 @@ impl Builder<'_> {
                 self.warn(&param_at, "parameter without a name; it is left out");
                 continue;
             }
-            let mut content_type = None;
-            let (schema, schema_at) = match (
-                param.get("schema"),
-                param.get("content").and_then(Value::as_object),
-            ) {
-                (Some(schema), _) => (schema.clone(), child(&param_at, "schema")),
-                (None, Some(content)) => match content.iter().next() {
-                    Some((media, media_obj)) => {
-                        content_type = Some(media.clone());
-                        (
-                            media_obj
-                                .get("schema")
-                                .cloned()
-                                .unwrap_or(Value::Bool(true)),
-                            child(&child(&child(&param_at, "content"), media), "schema"),
-                        )
-                    }
-                    None => (Value::Bool(true), param_at.clone()),
-                },
-                _ => (Value::Bool(true), param_at.clone()),
-            };
+            let (schema, schema_at, content_type) = value_schema(&param, &param_at);
             let (ty, nullable) = self.convert(
                 &schema,
                 &schema_at,
@@ -367,23 +347,7 @@ impl Builder<'_> {
             }
             let header_at = child(&child(response_at, "headers"), name);
             let (header, header_at) = self.doc.deref(header, &header_at)?;
-            let (schema, schema_at) = match (
-                header.get("schema"),
-                header.get("content").and_then(Value::as_object),
-            ) {
-                (Some(schema), _) => (schema.clone(), child(&header_at, "schema")),
-                (None, Some(content)) => match content.iter().next() {
-                    Some((media, media_obj)) => (
-                        media_obj
-                            .get("schema")
-                            .cloned()
-                            .unwrap_or(Value::Bool(true)),
-                        child(&child(&child(&header_at, "content"), media), "schema"),
-                    ),
-                    None => (Value::Bool(true), header_at.clone()),
-                },
-                _ => (Value::Bool(true), header_at.clone()),
-            };
+            let (schema, schema_at, _) = value_schema(header, &header_at);
             headers.push(ResponseHeader {
                 name: name.clone(),
                 required: header
@@ -456,6 +420,29 @@ fn mark_idempotency_key(parameters: &mut [Parameter]) {
             )
     }) {
         header.idempotency_key = true;
+    }
+}
+
+/// The schema of a parameter or header (at `at`), with its pointer: its `schema`, or the
+/// schema of the first media type of its `content`, which is then named.
+fn value_schema(object: &Value, at: &str) -> (Value, String, Option<String>) {
+    if let Some(schema) = object.get("schema") {
+        return (schema.clone(), child(at, "schema"), None);
+    }
+    match object
+        .get("content")
+        .and_then(Value::as_object)
+        .and_then(|content| content.iter().next())
+    {
+        Some((media, media_obj)) => (
+            media_obj
+                .get("schema")
+                .cloned()
+                .unwrap_or(Value::Bool(true)),
+            child(&child(&child(at, "content"), media), "schema"),
+            Some(media.clone()),
+        ),
+        None => (Value::Bool(true), at.to_string(), None),
     }
 }
 
