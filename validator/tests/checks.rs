@@ -936,6 +936,28 @@ fn a_form_body_is_checked_field_by_field() {
     );
 }
 
+/// The same form written by hand in JSON Lines as a `body` string: its fields are checked,
+/// not only its media type.
+#[test]
+fn a_form_written_as_a_body_string_is_checked_field_by_field() {
+    let line = json!({"request": {"method": "POST",
+        "url": "https://api.example.com/2010-04-01/Messages.json",
+        "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+        "body": "To=x&Attempt=zero"}, "response": {"status": 201}});
+    let mut exchanges = Vec::new();
+    specval::read::read(
+        "hand.jsonl",
+        format!("{line}\n").as_bytes(),
+        specval::read::Format::JsonLines,
+        &[],
+        &mut |entry| exchanges.push(entry.expect("a well-formed line")),
+    )
+    .expect("reading from memory cannot fail");
+    let outcome = vendor_run(&exchanges[0]);
+    assert_eq!(outcome.operation.as_deref(), Some("createMessage"));
+    assert_eq!(found(&outcome), one(Part::Request, "type", "/Attempt"));
+}
+
 #[test]
 fn a_multipart_body_is_not_read_as_json() {
     let upload = vendor_run(&vendor(

@@ -930,3 +930,48 @@ fn a_har_form_given_as_params_is_the_form_sent() {
         ]
     );
 }
+
+/// A hand-written JSON Lines record often gives a form or a text body as a `body` string. Read
+/// as a JSON value it would be a JSON string, which no form is, and its fields would go
+/// unchecked; where the message's Content-Type says it is not JSON, the string is the body's
+/// text. Under a JSON Content-Type, or none, a string stays the JSON string it is.
+#[test]
+fn a_body_string_under_a_media_type_that_is_not_json_is_its_text() {
+    let lines = [
+        json!({"request": {"method": "POST", "path": "/Messages.json",
+            "headers": {"Content-Type": "application/x-www-form-urlencoded; charset=utf-8"},
+            "body": "To=%2B1&Attempt=2"},
+            "response": {"status": 200, "headers": {"content-type": "text/plain"}, "body": "ok"}}),
+        json!({"request": {"method": "POST", "path": "/echo",
+            "headers": {"Content-Type": "application/json"}, "body": "To=x"},
+            "response": {"status": 200, "headers": {"content-type": "application/problem+json"},
+            "body": "plain"}}),
+        json!({"request": {"method": "POST", "path": "/echo", "body": "To=x"},
+            "response": {"status": 200, "headers": {"content-type": "text/plain"}, "body": ""}}),
+    ];
+    let text_of_lines: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let bodies: Vec<(Option<Body>, Option<Body>)> = oks(read_bytes(
+        "hand.jsonl",
+        text_of_lines.as_bytes(),
+        Format::JsonLines,
+    ))
+    .into_iter()
+    .map(|exchange| {
+        (
+            exchange.request.body,
+            exchange.response.and_then(|response| response.body),
+        )
+    })
+    .collect();
+    assert_eq!(
+        bodies,
+        vec![
+            (text("To=%2B1&Attempt=2"), text("ok")),
+            (
+                Some(Body::Json(json!("To=x"))),
+                Some(Body::Json(json!("plain")))
+            ),
+            (Some(Body::Json(json!("To=x"))), None),
+        ]
+    );
+}

@@ -22,7 +22,9 @@
 //!   `url`/`path` is percent-decoded (`+` is a space).
 //! - Header and query values are strings; a number or boolean is taken as its text.
 //! - At most one of `body`, `bodyText`, `bodyBase64`. `body` is the body as a JSON value
-//!   (kept as parsed, not re-read; `null` is no body); `bodyText` is the body as raw text (the
+//!   (kept as parsed, not re-read; `null` is no body), except that a string `body` of a
+//!   message whose Content-Type is not JSON is its raw text (a form, plain text, XML);
+//!   `bodyText` is the body as raw text (the
 //!   checker parses it when the content type is JSON); `bodyBase64` is decoded, and is text
 //!   when the bytes are UTF-8. An empty `bodyText`/`bodyBase64` is no body.
 //! - `response` is optional; when given, `status` is required. Status `0` means no response.
@@ -48,7 +50,7 @@ use super::{
     Context, Field, Id, Limits, Pairs, Shape, Status, bare_message, object_shape, parse_query,
     split_target, text_body,
 };
-use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response};
+use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response, is_json};
 
 pub(crate) use chunks::{Chunk, ChunkSizes, LineAt, Split, split};
 
@@ -257,14 +259,16 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             .map(|query| parse_query(&query))
             .unwrap_or_default(),
     };
-    Some(Request {
+    let mut request = Request {
         method: method?,
         path,
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
         mime_type: None,
-    })
+    };
+    request.body = text_unless_json(request.body.take(), request.content_type());
+    Some(request)
 }
 
 /// The path and raw query of `url` or `path`.
@@ -301,12 +305,28 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     );
     match status? {
         Status(0) => None,
-        Status(status) => Some(Response {
-            status,
-            headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
-            body,
-            mime_type: None,
-        }),
+        Status(status) => {
+            let mut response = Response {
+                status,
+                headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+                body,
+                mime_type: None,
+            };
+            response.body = text_unless_json(response.body.take(), response.content_type());
+            Some(response)
+        }
+    }
+}
+
+/// A `body` string whose message says it is not JSON (a form, plain text, XML) is that text,
+/// as a HAR's `text` would hold it: read as a JSON value it would be a JSON string, which no
+/// such body can be, and a form's fields would go unchecked.
+fn text_unless_json(body: Option<Body>, content_type: Option<String>) -> Option<Body> {
+    match (body, content_type) {
+        (Some(Body::Json(serde_json::Value::String(text))), Some(media)) if !is_json(&media) => {
+            (!text.is_empty()).then_some(Body::Text(text))
+        }
+        (body, _) => body,
     }
 }
 
