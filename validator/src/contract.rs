@@ -75,6 +75,9 @@ pub struct ParameterSpec {
     pub kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     pub items: Option<ValueKind>,
+    /// For a parameter whose schema is an array: what parts its items in one value (`,`;
+    /// `|` for `pipeDelimited`, a space for `spaceDelimited`).
+    pub delimiter: char,
     /// For a query parameter whose schema is an object: how its members travel.
     pub object: Option<ObjectStyle>,
     /// Its value is a JSON text (`content: {application/json: …}` instead of a schema).

@@ -714,6 +714,8 @@ paths:
         - {name: Page, in: query, schema: {type: [integer, "null"]}}
         - {name: Ids, in: query, schema: {type: array, items: {type: integer}}}
         - {name: Count, in: query, schema: {anyOf: [{type: integer}, {type: string, enum: [all]}]}}
+        - {name: Sort, in: query, style: pipeDelimited, schema: {type: array, items: {type: string, enum: [date, to]}}}
+        - {name: Near, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: number}}}
       responses: {'200': {description: ok}}
     post:
       operationId: createMessage
@@ -875,6 +877,31 @@ fn a_list_parameter_takes_repeated_keys_or_commas() {
     }
     let bad = vendor_run(&vendor("GET", "/Messages.json?Ids=1&Ids=two", None, 200));
     assert_eq!(found(&bad), one(Part::Request, "type", "query:Ids"));
+}
+
+/// `pipeDelimited` and `spaceDelimited` lists part their items with `|` and a space; a
+/// repeated key still gives one item per value.
+#[test]
+fn a_delimited_list_parameter_is_split_by_its_style() {
+    for target in [
+        "/Messages.json?Sort=date|to",
+        "/Messages.json?Sort=to&Sort=date",
+        "/Messages.json?Near=1.5%202.5",
+        "/Messages.json?Near=1.5+2.5",
+    ] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            vec![],
+            "{target}"
+        );
+    }
+    let bad = vendor_run(&vendor("GET", "/Messages.json?Sort=date|from", None, 200));
+    assert_eq!(found(&bad), one(Part::Request, "enum", "query:Sort"));
+    // A comma does not part a pipe-delimited list: `date,to` is one value, and not an allowed one.
+    let comma = vendor_run(&vendor("GET", "/Messages.json?Sort=date,to", None, 200));
+    assert_eq!(found(&comma), one(Part::Request, "enum", "query:Sort"));
+    let bad = vendor_run(&vendor("GET", "/Messages.json?Near=1.5%20north", None, 200));
+    assert_eq!(found(&bad), one(Part::Request, "type", "query:Near"));
 }
 
 #[test]

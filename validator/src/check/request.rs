@@ -110,7 +110,7 @@ impl Checker<'_> {
                 Some(_) => {
                     // A query key repeated (form style exploded, the default), or a list in
                     // one value (`?ids=1,2`: `explode: false`, and path and header parameters
-                    // always).
+                    // always; `?ids=1|2` and `?ids=1%202` in the delimited styles).
                     let repeated: Vec<&str> = match param.location {
                         Location::Query => request
                             .query
@@ -121,7 +121,7 @@ impl Checker<'_> {
                         _ => vec![first],
                     };
                     let items: Vec<&str> = match repeated.as_slice() {
-                        [one] => one.split(',').map(str::trim).collect(),
+                        [one] => one.split(param.delimiter).map(str::trim).collect(),
                         many => many.to_vec(),
                     };
                     Contract::check_parameter_items(param, &items, show)

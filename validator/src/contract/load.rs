@@ -181,6 +181,11 @@ fn parameter_spec(
         required: param.required,
         kind: param.kind(),
         items: manifest::ValueKind::of_items(&param.schema),
+        delimiter: match param.style.as_deref() {
+            Some("pipeDelimited") => '|',
+            Some("spaceDelimited") => ' ',
+            _ => ',',
+        },
         object: object_style(param).filter(|_| param.content_type.is_none()),
         json: param
             .content_type
