@@ -374,8 +374,9 @@ impl<'d> Builder<'d> {
         id
     }
 
-    /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` into the list
-    /// of schemas that together describe one place, each with its pointer.
+    /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` and the
+    /// branches of `if` into the list of schemas that together describe one place, each with
+    /// its pointer.
     fn gather(
         &self,
         schema: &'d Value,
@@ -401,6 +402,13 @@ impl<'d> Builder<'d> {
                 for (index, branch) in branches.iter().enumerate() {
                     self.gather(branch, format!("{pointer}/{key}/{index}"), into, depth + 1);
                 }
+            }
+        }
+        // The branches of a condition, as alternatives: how the contract picks the subtype a
+        // discriminator names (the `if` only tells them apart).
+        for key in ["then", "else"] {
+            if let Some(branch) = map.get(key) {
+                self.gather(branch, format!("{pointer}/{key}"), into, depth + 1);
             }
         }
     }

@@ -1124,6 +1124,13 @@ paths:
         '200':
           description: ok
           content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Animal'}}}}
+  /rules:
+    get:
+      operationId: listRules
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Rule'}}}}
   /files/{name}:
     get:
       operationId: getFile
@@ -1143,6 +1150,21 @@ components:
       discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}
     Cat: {type: object, required: [kind], properties: {kind: {type: string}, name: {type: string}}}
     Dog: {type: object, required: [kind], properties: {kind: {type: string}, barks: {type: boolean}}}
+    Rule:
+      type: object
+      required: [kind]
+      properties: {kind: {type: string}}
+      additionalProperties: {type: object}
+      discriminator: {propertyName: kind}
+    NatRule:
+      x-ms-discriminator-value: nat
+      allOf:
+        - $ref: '#/components/schemas/Rule'
+        - {properties: {port: {type: string}}, additionalProperties: false}
+    FilterRule:
+      allOf:
+        - $ref: '#/components/schemas/Rule'
+        - {required: [action], properties: {kind: {const: filter}, action: {type: string}}}
 "##;
 
 fn media_contract() -> &'static Contract {
@@ -1405,6 +1427,62 @@ fn the_discriminator_picks_the_alternative() {
     assert_eq!(
         found(&animals(r#"[{"kind": "bird"}]"#)),
         one(Part::Response, "oneOf", "/0")
+    );
+}
+
+/// A discriminator on a base schema that subtypes extend with `allOf` (OpenAPI's
+/// inheritance): the tag names the subtype whose rules apply, each subtype holds the members of
+/// all its parts even where a part closes its own (`additionalProperties`), and a subtype's
+/// members are documented, not drift.
+#[test]
+fn the_discriminator_of_a_base_picks_the_subtype() {
+    let rules = |body: &str, options: CheckOptions| {
+        check(
+            media_contract(),
+            &media_exchange(
+                "GET",
+                "/api/v2/rules",
+                None,
+                200,
+                Some(("application/json", body)),
+            ),
+            options,
+        )
+    };
+    let strict = CheckOptions {
+        strict: true,
+        ..CheckOptions::default()
+    };
+    let clean = rules(
+        r#"[{"kind": "nat", "port": "80"}, {"kind": "filter", "action": "allow"},
+            {"kind": "later", "extra": {}}]"#,
+        strict,
+    );
+    assert_eq!(clean.operation.as_deref(), Some("listRules"));
+    assert_eq!(found(&clean), vec![], "{:?}", clean.findings);
+    let broken = |body: &str| found(&rules(body, CheckOptions::default()));
+    // The filter's own rules: before, checked as a Rule only, both passed.
+    assert_eq!(
+        broken(r#"[{"kind": "filter"}]"#),
+        one(Part::Response, "required", "/0")
+    );
+    assert_eq!(
+        broken(r#"[{"kind": "filter", "action": 7}]"#),
+        one(Part::Response, "type", "/0/action")
+    );
+    assert_eq!(
+        broken(r#"[{"kind": "nat", "port": 80}]"#),
+        one(Part::Response, "type", "/0/port")
+    );
+    // The nat rule is closed as a whole: `kind` and `port` are its members, `extra` is not.
+    assert_eq!(
+        broken(r#"[{"kind": "nat", "port": "80", "extra": {}}]"#),
+        one(Part::Response, "unevaluatedProperties", "/0")
+    );
+    // An untagged value is a Rule as written, closed as it was.
+    assert_eq!(
+        broken(r#"[{"kind": "later", "extra": 1}]"#),
+        one(Part::Response, "type", "/0/extra")
     );
 }
 

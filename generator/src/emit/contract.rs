@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 mod discriminator;
+mod inheritance;
 mod one_way;
 
 use one_way::Flow;
@@ -261,6 +262,7 @@ fn schema_file(
 ) -> Result<GeneratedFile> {
     let mut bundled = bundle(schema, components)?;
     discriminator::select_by_discriminator(&mut bundled);
+    inheritance::dispatch_to_subtypes(&mut bundled);
     if let Some(flow) = flow {
         one_way::relax_required(&mut bundled, flow);
     }
@@ -298,6 +300,7 @@ pub(crate) fn bundle(schema: &Value, components: &BTreeMap<&str, &Value>) -> Res
         })?;
         let mut more = BTreeSet::new();
         collect_refs(component, &mut more);
+        more.extend(inheritance::subtypes(&name, component, components));
         for next in more {
             if needed.insert(next.clone()) {
                 queue.push(next);

@@ -51,10 +51,11 @@ impl Contract {
         if validator.is_valid(instance) {
             return Ok(Vec::new());
         }
-        Ok(validator
+        let violations: Vec<Violation> = validator
             .iter_errors(instance)
             .map(|error| violation(schema, &error, show_values))
-            .collect())
+            .collect();
+        Ok(without_echoes(violations))
     }
 
     /// Like [`Contract::check`], with a schema named by component or path (`specval message`).
@@ -193,4 +194,27 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
         rule: Rule::from(error.kind().keyword()),
         message: text,
     }
+}
+
+/// Drops an `unevaluatedProperties` violation that only echoes another one inside the same
+/// object: a member whose own schema it breaks counts as not evaluated (JSON Schema keeps no
+/// annotations from a failed part), so the one mistake would be reported twice. The contract
+/// closes a subtype that way (see specgen's `emit/contract/inheritance.rs`).
+fn without_echoes(violations: Vec<Violation>) -> Vec<Violation> {
+    let echoes = |candidate: &Violation| {
+        candidate.rule == Rule::UnevaluatedProperties
+            && violations.iter().any(|other| {
+                other.rule != Rule::UnevaluatedProperties
+                    && other
+                        .pointer
+                        .strip_prefix(candidate.pointer.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+    };
+    let keep: Vec<bool> = violations.iter().map(|v| !echoes(v)).collect();
+    violations
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(violation, keep)| keep.then_some(violation))
+        .collect()
 }

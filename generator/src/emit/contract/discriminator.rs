@@ -87,7 +87,7 @@ fn tagged_alternatives(root: &Value, map: &Map<String, Value>) -> Option<Vec<Val
                 Some(values) => values.clone(),
                 // An alternative that pins the tag itself (`enum: [cat]`) is told apart by
                 // it already, whatever its component is called.
-                None if pins(root, resolve(root, reference), &property, DEPTH) => {
+                None if pinned(root, resolve(root, reference), &property, DEPTH).is_some() => {
                     return alternative.clone();
                 }
                 None => vec![component],
@@ -104,39 +104,43 @@ fn tagged_alternatives(root: &Value, map: &Map<String, Value>) -> Option<Vec<Val
 }
 
 /// How deep `$ref`s and `allOf`s are followed to find a pinned tag.
-const DEPTH: usize = 8;
+pub(super) const DEPTH: usize = 8;
 
-/// Whether `schema` constrains `property` to given values (`enum` or `const`), in its own
-/// `properties` or those of what it refers to or its `allOf` parts.
-fn pins(root: &Value, schema: Option<&Value>, property: &str, depth: usize) -> bool {
-    let Some(schema) = schema else {
-        return false;
-    };
-    let pinned = schema
-        .get("properties")
-        .and_then(|p| p.get(property))
-        .is_some_and(|p| p.get("enum").is_some() || p.get("const").is_some());
-    if pinned || depth == 0 {
-        return pinned;
+/// The values `schema` constrains `property` to (its `enum`, or its `const`), in its own
+/// `properties` or those of what it refers to or its `allOf` parts; `None` when it does not.
+pub(super) fn pinned(
+    root: &Value,
+    schema: Option<&Value>,
+    property: &str,
+    depth: usize,
+) -> Option<Vec<Value>> {
+    let schema = schema?;
+    let own = schema.get("properties").and_then(|p| p.get(property));
+    if let Some(values) = own.and_then(|p| p.get("enum")).and_then(Value::as_array) {
+        return Some(values.clone());
+    }
+    if let Some(value) = own.and_then(|p| p.get("const")) {
+        return Some(vec![value.clone()]);
+    }
+    if depth == 0 {
+        return None;
     }
     let referred = schema
         .get("$ref")
         .and_then(Value::as_str)
-        .is_some_and(|reference| pins(root, resolve(root, reference), property, depth - 1));
-    referred
-        || schema
+        .and_then(|reference| pinned(root, resolve(root, reference), property, depth - 1));
+    referred.or_else(|| {
+        schema
             .get("allOf")
-            .and_then(Value::as_array)
-            .is_some_and(|parts| {
-                parts
-                    .iter()
-                    .any(|part| pins(root, Some(part), property, depth - 1))
-            })
+            .and_then(Value::as_array)?
+            .iter()
+            .find_map(|part| pinned(root, Some(part), property, depth - 1))
+    })
 }
 
 /// The component a ref or mapping value names: the last segment of `#/$defs/Cat`,
 /// `#/components/schemas/Cat` or `Cat`, percent- and pointer-decoded.
-fn component_name(target: &str) -> String {
+pub(super) fn component_name(target: &str) -> String {
     let last = target.rsplit('/').next().unwrap_or(target);
     let decoded = percent_encoding::percent_decode_str(last).decode_utf8_lossy();
     decoded.replace("~1", "/").replace("~0", "~")

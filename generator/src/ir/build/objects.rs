@@ -21,6 +21,9 @@ pub(super) struct ObjectShape {
     pub(super) required: HashSet<String>,
     /// The last `additionalProperties` seen, with its pointer.
     pub(super) additional: Option<(Value, String)>,
+    /// A part is a base that subtypes extend: it has a `discriminator` and no union of its
+    /// own. Its value may be any subtype, so members it does not declare are the subtype's.
+    pub(super) extended: bool,
 }
 
 impl ObjectShape {
@@ -43,6 +46,12 @@ impl ObjectShape {
         }
         if let Some(additional) = map.get("additionalProperties") {
             self.additional = Some((additional.clone(), child(at, "additionalProperties")));
+        }
+        if map.contains_key("discriminator")
+            && !map.contains_key("oneOf")
+            && !map.contains_key("anyOf")
+        {
+            self.extended = true;
         }
     }
 
@@ -119,6 +128,9 @@ impl Builder<'_> {
             });
         }
         let additional = match &shape.additional {
+            // A subtype's members would have to fit the base's rule for others (Azure writes
+            // `{type: object}`, meaning "anything"): kept as JSON, whatever they are.
+            _ if shape.extended => Additional::Any,
             Some((Value::Bool(false), _)) => Additional::Forbidden,
             Some((Value::Object(values), add_at)) if !values.is_empty() => {
                 let (inner, inner_null) = self.convert(

@@ -1,0 +1,447 @@
+//! A `discriminator` on a base schema that others extend with `allOf`: OpenAPI's inheritance.
+//! `Pet` names `petType` as its discriminator and `Cat` is `allOf: [Pet, {huntingSkill…}]`; a
+//! value checked against `Pet` whose `petType` is `Cat` must be a valid `Cat`. JSON Schema
+//! checks it as a `Pet` only, so a cat without its `huntingSkill` passed, and every member
+//! only a subtype declares looked undocumented to the drift report.
+//!
+//! In each bundled file, such a base becomes a dispatcher: the value is checked against the
+//! subtype its discriminator names, or against the base alone when it names none (an unknown
+//! tag stays lenient, as the bindings are). The subtypes' own `allOf` reach the base as it was
+//! written, kept under the dispatcher's `$defs/base`, so a subtype never dispatches again.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value, json};
+
+use super::discriminator::{DEPTH, component_name, pinned};
+use super::{component_of, escape};
+
+/// Where a dispatcher keeps the base schema as written.
+const BASE: &str = "base";
+
+/// Where a dispatcher keeps the base without its `additionalProperties`, for the subtypes
+/// that extend it (see [`close_as_a_whole`]).
+const OPEN: &str = "open";
+
+/// The components a base schema stands for, when `schema` (the component `name`, as the spec
+/// writes it) is one: those its `discriminator` maps values to, and those whose `allOf`
+/// extends it. They join every bundle that needs the base.
+pub(crate) fn subtypes(
+    name: &str,
+    schema: &Value,
+    components: &BTreeMap<&str, &Value>,
+) -> Vec<String> {
+    let Some(discriminator) = base_discriminator(schema) else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = mapping(discriminator)
+        .map(|(_, target)| target)
+        .filter(|target| components.contains_key(target.as_str()))
+        .collect();
+    for (other, component) in components {
+        let extends = all_of_refs(component)
+            .any(|reference| component_of(reference).is_some_and(|referred| referred == name));
+        if extends {
+            out.push((*other).to_string());
+        }
+    }
+    out
+}
+
+/// Turns every base schema under `root`'s `$defs` (a bundled contract file, refs as
+/// `#/$defs/…`) into a dispatcher to its subtypes.
+pub(crate) fn dispatch_to_subtypes(root: &mut Value) {
+    let Some(Value::Object(defs)) = root.get("$defs") else {
+        return;
+    };
+    let plans: Vec<(String, Plan)> = defs
+        .iter()
+        .filter_map(|(name, schema)| Some((name.clone(), plan(root, defs, name, schema)?)))
+        .collect();
+    if plans.is_empty() {
+        return;
+    }
+    let plain: BTreeMap<String, String> = plans
+        .iter()
+        .map(|(name, _)| (def_ref(name), base_ref(name)))
+        .collect();
+    let extenders: Vec<(String, String)> = plans
+        .iter()
+        .flat_map(|(base, _)| {
+            let reference = def_ref(base);
+            defs.iter()
+                .filter(move |(_, schema)| all_of_refs(schema).any(|r| r == reference))
+                .map(move |(sub, _)| (sub.clone(), base.clone()))
+        })
+        .collect();
+    let closed: BTreeMap<String, Value> = plans
+        .iter()
+        .filter_map(|(base, _)| Some((base.clone(), closing(defs.get(base)?)?.clone())))
+        .collect();
+    let Some(Value::Object(defs)) = root.get_mut("$defs") else {
+        return;
+    };
+    // Wherever a component *is* a base (an `allOf` part, a `$ref` alias, an alternative),
+    // it is the base as written: only a place that holds a base's value dispatches. This also
+    // keeps the dispatch free of cycles, since no component reaches a dispatcher without
+    // stepping into a member or an item of its value first.
+    for schema in defs.values_mut() {
+        to_plain_base(schema, &plain);
+    }
+    for (sub, base) in extenders {
+        if let Some(schema) = defs.get_mut(&sub) {
+            close_as_a_whole(schema, &base, closed.get(&base));
+        }
+    }
+    for (name, plan) in plans {
+        if let Some(schema) = defs.get_mut(&name) {
+            let base = std::mem::take(schema);
+            *schema = dispatcher(&name, base, plan);
+        }
+    }
+}
+
+/// The `additionalProperties` of a schema that closes it to members it does not declare.
+fn closing(schema: &Value) -> Option<&Value> {
+    schema
+        .as_object()
+        .filter(|map| closes(map))?
+        .get("additionalProperties")
+}
+
+fn closes(schema: &Map<String, Value>) -> bool {
+    schema
+        .get("additionalProperties")
+        .is_some_and(|closing| *closing != Value::Bool(true))
+}
+
+/// Lets a subtype that extends `base` with `allOf` hold the members of all its parts.
+///
+/// JSON Schema's `additionalProperties` sees only the members declared beside it, so a base
+/// that closes its members (`additionalProperties: false`, or Azure's `{type: object}`), or a
+/// subtype part that closes its own, refuses every member the other parts declare; OpenAPI's
+/// inheritance means the members of all of them. Each closing moves to the subtype as
+/// `unevaluatedProperties`, which sees the members every part declares, and the subtype
+/// extends the base without its closing (`closed`, when it has one).
+fn close_as_a_whole(schema: &mut Value, base: &str, closed: Option<&Value>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if map.contains_key("unevaluatedProperties") {
+        return;
+    }
+    let mut closings: Vec<Value> = closed.into_iter().cloned().collect();
+    if closes(map) {
+        closings.extend(map.remove("additionalProperties"));
+    }
+    let (plain, open) = (base_ref(base), open_ref(base));
+    if let Some(Value::Array(parts)) = map.get_mut("allOf") {
+        for part in parts {
+            let Value::Object(part) = part else {
+                continue;
+            };
+            match part.get_mut("$ref") {
+                Some(Value::String(reference)) => {
+                    if closed.is_some() && *reference == plain {
+                        reference.clone_from(&open);
+                    }
+                }
+                _ => {
+                    if closes(part) {
+                        closings.extend(part.remove("additionalProperties"));
+                    }
+                }
+            }
+        }
+    }
+    let unevaluated = match closings.len() {
+        0 => return,
+        1 => closings.remove(0),
+        _ => json!({"allOf": closings}),
+    };
+    map.insert("unevaluatedProperties".into(), unevaluated);
+}
+
+/// A base's discriminator property and the values that name each subtype.
+struct Plan {
+    property: String,
+    /// Subtype component → the discriminator values that name it.
+    targets: BTreeMap<String, Vec<Value>>,
+}
+
+/// The plan of the component `name` when it is a base with at least one subtype in `defs`.
+fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> Option<Plan> {
+    let discriminator = base_discriminator(schema)?;
+    let property = discriminator.get("propertyName")?.as_str()?.to_string();
+    let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
+    for (value, target) in mapping(discriminator) {
+        if defs.contains_key(&target) {
+            targets
+                .entry(target)
+                .or_default()
+                .push(Value::String(value));
+        }
+    }
+    let own_ref = def_ref(name);
+    for (other, component) in defs {
+        if targets.contains_key(other) || !all_of_refs(component).any(|r| r == own_ref) {
+            continue;
+        }
+        // The values a subtype answers to: the one Azure's specs give it
+        // (`x-ms-discriminator-value`), those it pins the property to itself (not the base's
+        // list of every subtype's value, which it inherits), or else its own name.
+        let values = component
+            .get("x-ms-discriminator-value")
+            .filter(|value| value.is_string())
+            .map(|value| vec![value.clone()])
+            .or_else(|| pinned(root, Some(&without(component, &own_ref)), &property, DEPTH))
+            .unwrap_or_else(|| vec![Value::String(other.clone())]);
+        targets.insert(other.clone(), values);
+    }
+    (!targets.is_empty()).then_some(Plan { property, targets })
+}
+
+/// `schema` without the `allOf` parts that are `reference`.
+fn without(schema: &Value, reference: &str) -> Value {
+    let mut schema = schema.clone();
+    if let Some(Value::Array(parts)) = schema.get_mut("allOf") {
+        parts.retain(|part| part.get("$ref").and_then(Value::as_str) != Some(reference));
+    }
+    schema
+}
+
+/// The dispatcher that replaces the base `name`: each subtype for the values that name it,
+/// the base as written for a value that names none.
+fn dispatcher(name: &str, base: Value, plan: Plan) -> Value {
+    let Plan { property, targets } = plan;
+    let tagged = |values: Vec<Value>| {
+        json!({
+            "type": "object",
+            "properties": {&property: {"enum": values}},
+            "required": [&property],
+        })
+    };
+    let mut every_value = Vec::new();
+    let mut parts: Vec<Value> = targets
+        .into_iter()
+        .map(|(target, values)| {
+            every_value.extend(values.iter().cloned());
+            // A mapping back to the base itself names the base as written.
+            let reference = if target == name {
+                base_ref(name)
+            } else {
+                def_ref(&target)
+            };
+            json!({"if": tagged(values), "then": {"$ref": reference}})
+        })
+        .collect();
+    parts.push(json!({"if": tagged(every_value), "else": {"$ref": base_ref(name)}}));
+    let mut kept = Map::new();
+    if closing(&base).is_some() {
+        let mut open = base.clone();
+        if let Value::Object(open) = &mut open {
+            open.remove("additionalProperties");
+        }
+        kept.insert(OPEN.into(), open);
+    }
+    kept.insert(BASE.into(), base);
+    json!({"$defs": kept, "allOf": parts})
+}
+
+/// Rewrites the refs to a base that judge the same value as `schema` itself (through
+/// `$ref`, `allOf`, `anyOf`, `oneOf`, `not`, `if`, `then`, `else`) to the base as written.
+fn to_plain_base(schema: &mut Value, plain: &BTreeMap<String, String>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::String(reference)) = map.get_mut("$ref")
+        && let Some(base) = plain.get(reference.as_str())
+    {
+        *reference = base.clone();
+    }
+    for key in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(parts)) = map.get_mut(key) {
+            for part in parts {
+                to_plain_base(part, plain);
+            }
+        }
+    }
+    for key in ["not", "if", "then", "else"] {
+        if let Some(part) = map.get_mut(key) {
+            to_plain_base(part, plain);
+        }
+    }
+}
+
+/// The discriminator of a schema that is a base: it has one, and no `oneOf` or `anyOf` of its
+/// own to choose among (that case is [`super::discriminator`]'s).
+fn base_discriminator(schema: &Value) -> Option<&Value> {
+    let discriminator = schema.get("discriminator")?;
+    let choices = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
+    (!choices && discriminator.get("propertyName")?.is_string()).then_some(discriminator)
+}
+
+/// A discriminator's mapping: (value, component named).
+fn mapping(discriminator: &Value) -> impl Iterator<Item = (String, String)> + '_ {
+    discriminator
+        .get("mapping")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(value, target)| Some((value.clone(), component_name(target.as_str()?))))
+}
+
+/// The `$ref`s among a schema's `allOf` parts.
+fn all_of_refs(schema: &Value) -> impl Iterator<Item = &str> {
+    schema
+        .get("allOf")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|part| part.get("$ref").and_then(Value::as_str))
+}
+
+fn def_ref(name: &str) -> String {
+    format!("#/$defs/{}", escape(name))
+}
+
+fn base_ref(name: &str) -> String {
+    format!("#/$defs/{}/$defs/{BASE}", escape(name))
+}
+
+fn open_ref(name: &str) -> String {
+    format!("#/$defs/{}/$defs/{OPEN}", escape(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pets() -> Value {
+        json!({
+            "$ref": "#/$defs/Pet",
+            "$defs": {
+                "Pet": {
+                    "type": "object",
+                    "required": ["petType"],
+                    "properties": {"petType": {"type": "string", "enum": ["kitty", "dog", "fox", "Wolf"]}},
+                    "discriminator": {"propertyName": "petType", "mapping": {"kitty": "#/components/schemas/Cat"}}
+                },
+                "Cat": {"allOf": [{"$ref": "#/$defs/Pet"}, {"required": ["hunts"]}]},
+                "Dog": {"allOf": [{"$ref": "#/$defs/Pet"}, {"properties": {"petType": {"const": "dog"}}}]},
+                "Fox": {"allOf": [{"$ref": "#/$defs/Pet"}], "x-ms-discriminator-value": "fox"},
+                "Wolf": {"allOf": [{"$ref": "#/$defs/Pet"}]},
+                "Owner": {"properties": {"pet": {"$ref": "#/$defs/Pet"}}}
+            }
+        })
+    }
+
+    #[test]
+    fn a_base_dispatches_to_the_subtype_its_tag_names() {
+        let mut root = pets();
+        dispatch_to_subtypes(&mut root);
+        let pet = &root["$defs"]["Pet"];
+        let tagged = |values: Value| json!({"type": "object", "properties": {"petType": {"enum": values}}, "required": ["petType"]});
+        assert_eq!(
+            pet["allOf"],
+            json!([
+                {"if": tagged(json!(["kitty"])), "then": {"$ref": "#/$defs/Cat"}},
+                {"if": tagged(json!(["dog"])), "then": {"$ref": "#/$defs/Dog"}},
+                {"if": tagged(json!(["fox"])), "then": {"$ref": "#/$defs/Fox"}},
+                // The base's list of every value is not the subtype's own.
+                {"if": tagged(json!(["Wolf"])), "then": {"$ref": "#/$defs/Wolf"}},
+                {"if": tagged(json!(["kitty", "dog", "fox", "Wolf"])), "else": {"$ref": "#/$defs/Pet/$defs/base"}}
+            ])
+        );
+        assert_eq!(pet["$defs"]["base"]["required"], json!(["petType"]));
+        // The subtypes extend the base as written; a member typed Pet still dispatches.
+        assert_eq!(
+            root["$defs"]["Cat"]["allOf"][0],
+            json!({"$ref": "#/$defs/Pet/$defs/base"})
+        );
+        assert_eq!(
+            root["$defs"]["Owner"]["properties"]["pet"],
+            json!({"$ref": "#/$defs/Pet"})
+        );
+        assert_eq!(root["$ref"], json!("#/$defs/Pet"));
+    }
+
+    #[test]
+    fn a_subtype_holds_the_members_of_every_part_it_is_made_of() {
+        let mut root = json!({
+            "$ref": "#/$defs/Rule",
+            "$defs": {
+                "Rule": {
+                    "properties": {"kind": {"type": "string"}},
+                    "additionalProperties": {"type": "object"},
+                    "discriminator": {"propertyName": "kind"}
+                },
+                "Nat": {
+                    "allOf": [
+                        {"$ref": "#/$defs/Rule"},
+                        {"properties": {"port": {"type": "string"}}, "additionalProperties": false}
+                    ]
+                },
+                "Filter": {"allOf": [{"$ref": "#/$defs/Rule"}], "properties": {"action": {}}}
+            }
+        });
+        dispatch_to_subtypes(&mut root);
+        let defs = &root["$defs"];
+        assert_eq!(
+            defs["Nat"],
+            json!({
+                "allOf": [
+                    {"$ref": "#/$defs/Rule/$defs/open"},
+                    {"properties": {"port": {"type": "string"}}}
+                ],
+                "unevaluatedProperties": {"allOf": [{"type": "object"}, false]}
+            })
+        );
+        assert_eq!(
+            defs["Filter"]["unevaluatedProperties"],
+            json!({"type": "object"})
+        );
+        assert_eq!(
+            defs["Rule"]["$defs"]["open"].get("additionalProperties"),
+            None
+        );
+        // An untagged value is still the base as written, closed as it was.
+        assert_eq!(
+            defs["Rule"]["$defs"]["base"]["additionalProperties"],
+            json!({"type": "object"})
+        );
+    }
+
+    #[test]
+    fn a_schema_without_subtypes_or_with_choices_is_left_alone() {
+        for schema in [
+            json!({"$ref": "#/$defs/Pet", "$defs": {"Pet": {"discriminator": {"propertyName": "t"}}}}),
+            json!({"$defs": {
+                "Pet": {"discriminator": {"propertyName": "t"}, "oneOf": [{"$ref": "#/$defs/Cat"}]},
+                "Cat": {"allOf": [{"$ref": "#/$defs/Pet"}]}
+            }}),
+        ] {
+            let mut rewritten = schema.clone();
+            dispatch_to_subtypes(&mut rewritten);
+            assert_eq!(rewritten, schema);
+        }
+    }
+
+    #[test]
+    fn the_bundle_of_a_base_takes_its_subtypes() {
+        let pet = json!({"discriminator": {"propertyName": "t", "mapping": {"c": "Cat"}}});
+        let cat = json!({"properties": {"t": {"type": "string"}}});
+        let dog = json!({"allOf": [{"$ref": "#/components/schemas/Pet"}]});
+        let other = json!({"allOf": [{"$ref": "#/components/schemas/Owner"}]});
+        let components: BTreeMap<&str, &Value> = [
+            ("Pet", &pet),
+            ("Cat", &cat),
+            ("Dog", &dog),
+            ("Other", &other),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(subtypes("Pet", &pet, &components), ["Cat", "Dog"]);
+        assert!(subtypes("Dog", &dog, &components).is_empty());
+    }
+}
