@@ -153,9 +153,9 @@ impl ::serde::Serialize for Decimal {
         if self.0.scale() == 0 && let Some(integer) = self.0.to_i64() {
             return serializer.serialize_i64(integer);
         }
-        match self.0.to_f64() {
-            Some(float) => serializer.serialize_f64(float),
-            None => {
+        match self.0.to_string().parse::<f64>() {
+            Ok(float) if float.is_finite() => serializer.serialize_f64(float),
+            _ => {
                 Err(
                     ::serde::ser::Error::custom(
                         "decimal out of the range of a JSON number",

@@ -153,9 +153,12 @@ impl ::serde::Serialize for Decimal {
         {
             return serializer.serialize_i64(integer);
         }
-        match self.0.to_f64() {
-            Some(float) => serializer.serialize_f64(float),
-            None => Err(::serde::ser::Error::custom(
+        // Through its digits: Rust reads decimal text to the nearest float, where
+        // rust_decimal's own `to_f64` may land a few units off (a full-precision f64 such as
+        // 40.247749999999996 came back as 40.24775).
+        match self.0.to_string().parse::<f64>() {
+            Ok(float) if float.is_finite() => serializer.serialize_f64(float),
+            _ => Err(::serde::ser::Error::custom(
                 "decimal out of the range of a JSON number",
             )),
         }
@@ -514,6 +517,9 @@ mod tests {
             "12.5",
             "-0.007",
             "123456789.12345",
+            // Every digit of a full-precision float, as geographic coordinates carry them.
+            "40.247749999999996",
+            "-105.18816086351444",
         ] {
             let value: Value = serde_json::from_str(number).unwrap();
             let back = round_trip::<Decimal>(value);
