@@ -585,6 +585,22 @@ fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
     Ok(choices)
 }
 
+/// `format: uri` as the contract reads it (specgen's `manifest::is_uri`, which this
+/// module cannot reach without the validating features): any URI reference.
+fn is_uri(text: &str) -> bool {
+    static REFERENCE: ::std::sync::OnceLock<Option<::jsonschema::Validator>> = ::std::sync::OnceLock::new();
+    REFERENCE
+        .get_or_init(|| {
+            ::jsonschema::options()
+                .with_draft(::jsonschema::Draft::Draft202012)
+                .should_validate_formats(true)
+                .build(&::serde_json::json!({ "format" : "uri-reference" }))
+                .ok()
+        })
+        .as_ref()
+        .is_none_or(|check| check.is_valid(&Value::String(text.to_owned())))
+}
+
 /// Checks that a union value landed in an alternative whose schema it satisfies.
 fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
     let alternatives = UNIONS
@@ -615,6 +631,7 @@ fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
     let validator = ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("uri", is_uri)
         .build(&schema)
         .map_err(|err| {
             format!(

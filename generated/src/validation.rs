@@ -174,6 +174,15 @@ pub mod manifest {
         pub fn kind(&self) -> ValueKind {
             ValueKind::of(&self.schema)
         }
+        /// What parts the items of a list given in one value: `|` for `style: pipeDelimited`, a
+        /// space for `spaceDelimited`, else a comma (`form` with `explode: false`, `simple`).
+        pub fn delimiter(&self) -> char {
+            match self.style.as_deref() {
+                Some("pipeDelimited") => '|',
+                Some("spaceDelimited") => ' ',
+                _ => ',',
+            }
+        }
     }
     /// How a parameter's text becomes JSON: by its schema's `type`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -369,6 +378,26 @@ pub mod manifest {
             }
             serde_json::from_str(text).map_err(|err| err.to_string())
         }
+    }
+    /// The `format: uri` check every reader of the contract compiles its schemas with
+    /// (`with_format("uri", is_uri)`): any URI reference, relative ones included. JSON Schema's
+    /// `uri` wants an absolute URI, but real specs mark relative links `uri` (Twilio's
+    /// `first_page_uri` is `/2010-04-01/Accounts/…`, in every list it answers), so the strict
+    /// reading refused the vendor's own traffic. Text that is no URI reference at all (a space, a
+    /// stray `%`) is still refused.
+    pub fn is_uri(text: &str) -> bool {
+        static REFERENCE: std::sync::OnceLock<Option<jsonschema::Validator>> = std::sync::OnceLock::new();
+        let reference = REFERENCE
+            .get_or_init(|| {
+                jsonschema::options()
+                    .with_draft(jsonschema::Draft::Draft202012)
+                    .should_validate_formats(true)
+                    .build(&serde_json::json!({ "format" : "uri-reference" }))
+                    .ok()
+            });
+        reference
+            .as_ref()
+            .is_none_or(|check| check.is_valid(&Value::String(text.to_owned())))
     }
 }
 
@@ -583,6 +612,8 @@ pub struct ParameterRule {
     /// For a parameter whose schema is an array: how each comma-separated item's text
     /// becomes JSON.
     items: Option<ValueKind>,
+    /// What parts a list's items in one value ([`manifest::Parameter::delimiter`]).
+    delimiter: char,
 }
 
 /// The rules of one operation or webhook.
@@ -650,6 +681,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
     ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("uri", manifest::is_uri)
         .build(schema)
         .map_err(|err| err.to_string())
 }
@@ -674,6 +706,7 @@ impl OperationRules {
                     schema: compile_schema(&param.schema)?,
                     kind: param.kind(),
                     items: ValueKind::of_items(&param.schema),
+                    delimiter: param.delimiter(),
                 });
         }
         let body = match &entry.request_body {
@@ -733,7 +766,7 @@ impl OperationRules {
                         Some(kind) => {
                             Value::Array(
                                 text
-                                    .split(',')
+                                    .split(rule.delimiter)
                                     .map(str::trim)
                                     .map(|item| {
                                         kind.value(item)

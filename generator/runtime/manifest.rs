@@ -174,6 +174,16 @@ impl Parameter {
     pub fn kind(&self) -> ValueKind {
         ValueKind::of(&self.schema)
     }
+
+    /// What parts the items of a list given in one value: `|` for `style: pipeDelimited`, a
+    /// space for `spaceDelimited`, else a comma (`form` with `explode: false`, `simple`).
+    pub fn delimiter(&self) -> char {
+        match self.style.as_deref() {
+            Some("pipeDelimited") => '|',
+            Some("spaceDelimited") => ' ',
+            _ => ',',
+        }
+    }
 }
 
 /// How a parameter's text becomes JSON: by its schema's `type`.
@@ -368,6 +378,27 @@ impl Manifest {
     }
 }
 
+/// The `format: uri` check every reader of the contract compiles its schemas with
+/// (`with_format("uri", is_uri)`): any URI reference, relative ones included. JSON Schema's
+/// `uri` wants an absolute URI, but real specs mark relative links `uri` (Twilio's
+/// `first_page_uri` is `/2010-04-01/Accounts/…`, in every list it answers), so the strict
+/// reading refused the vendor's own traffic. Text that is no URI reference at all (a space, a
+/// stray `%`) is still refused.
+pub fn is_uri(text: &str) -> bool {
+    static REFERENCE: std::sync::OnceLock<Option<jsonschema::Validator>> =
+        std::sync::OnceLock::new();
+    let reference = REFERENCE.get_or_init(|| {
+        jsonschema::options()
+            .with_draft(jsonschema::Draft::Draft202012)
+            .should_validate_formats(true)
+            .build(&serde_json::json!({"format": "uri-reference"}))
+            .ok()
+    });
+    reference
+        .as_ref()
+        .is_none_or(|check| check.is_valid(&Value::String(text.to_owned())))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -508,5 +539,20 @@ mod tests {
             items(json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}})),
             None
         );
+    }
+
+    #[test]
+    fn a_uri_may_be_relative_but_must_be_a_uri_reference() {
+        for text in [
+            "https://api.example.com/v1/pets?page=2",
+            "/2010-04-01/Accounts/AC1/Messages.json?PageSize=50&Page=0",
+            "pets/7",
+            "urn:isbn:0451450523",
+        ] {
+            assert!(is_uri(text), "{text}");
+        }
+        for text in ["not a uri", "https://exa mple.com", "/a%zz"] {
+            assert!(!is_uri(text), "{text}");
+        }
     }
 }

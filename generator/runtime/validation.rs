@@ -33,6 +33,8 @@ pub struct ParameterRule {
     /// For a parameter whose schema is an array: how each comma-separated item's text
     /// becomes JSON.
     items: Option<ValueKind>,
+    /// What parts a list's items in one value ([`manifest::Parameter::delimiter`]).
+    delimiter: char,
 }
 
 /// The rules of one operation or webhook.
@@ -103,6 +105,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
     ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("uri", manifest::is_uri)
         .build(schema)
         .map_err(|err| err.to_string())
 }
@@ -124,6 +127,7 @@ impl OperationRules {
                 schema: compile_schema(&param.schema)?,
                 kind: param.kind(),
                 items: ValueKind::of_items(&param.schema),
+                delimiter: param.delimiter(),
             });
         }
         let body = match &entry.request_body {
@@ -181,10 +185,11 @@ impl OperationRules {
                 None => {}
                 Some(text) => {
                     let instance = match rule.items {
-                        // A list: its items separated by commas (`?ids=1,2`; a header `a, b`),
-                        // each kept as text when it does not parse, for the schema to name.
+                        // A list: its items separated by commas (`?ids=1,2`; a header `a, b`;
+                        // `|` or a space in the delimited styles), each kept as text when it
+                        // does not parse, for the schema to name.
                         Some(kind) => Value::Array(
-                            text.split(',')
+                            text.split(rule.delimiter)
                                 .map(str::trim)
                                 .map(|item| {
                                     kind.value(item)
@@ -331,7 +336,7 @@ mod tests {
             .iter()
             .map(|rule| rule.name.as_str())
             .collect();
-        assert_eq!(names, ["id", "limit", "x-trace", "tags"]);
+        assert_eq!(names, ["id", "limit", "x-trace", "tags", "sort"]);
         assert!(create_thing().body_required());
     }
 
@@ -360,6 +365,15 @@ mod tests {
             (Location::Query, "tags", "1,2,3"),
         ]);
         assert_eq!(messages.len(), 1, "{messages:?}");
+    }
+
+    #[test]
+    fn a_pipe_delimited_list_is_split_at_its_pipes() {
+        let sort =
+            |text| parameters(&[(Location::Path, "id", "7"), (Location::Query, "sort", text)]);
+        assert_eq!(sort("a|b"), Vec::<String>::new());
+        // A comma does not part it: `a,b` is one item, and not an allowed one.
+        assert_eq!(sort("a,b").len(), 1, "{:?}", sort("a,b"));
     }
 
     #[test]

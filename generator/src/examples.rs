@@ -211,6 +211,7 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
     jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("uri", crate::manifest::is_uri)
         .build(schema)
         .map_err(|err| Error::Emit {
             file: name.to_string(),

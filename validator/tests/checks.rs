@@ -733,6 +733,15 @@ paths:
                 MediaUrl: {type: array, items: {type: string}}
                 Status: {$ref: '#/components/schemas/Status'}
       responses: {'201': {description: created}}
+  /Pages.json:
+    get:
+      operationId: listPages
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {first_page_uri: {type: string, format: uri}}}
   /Media.json:
     post:
       operationId: uploadMedia
@@ -983,6 +992,29 @@ fn a_form_written_as_a_body_string_is_checked_field_by_field() {
     let outcome = vendor_run(&exchanges[0]);
     assert_eq!(outcome.operation.as_deref(), Some("createMessage"));
     assert_eq!(found(&outcome), one(Part::Request, "type", "/Attempt"));
+}
+
+/// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
+/// no URI reference is still a finding.
+#[test]
+fn a_uri_may_be_a_relative_reference() {
+    let page = |uri: &str| {
+        let mut exchange = vendor("GET", "/Pages.json", None, 200);
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = vec![("Content-Type".into(), "application/json".into())];
+        response.body = Some(Body::Json(json!({ "first_page_uri": uri })));
+        found(&vendor_run(&exchange))
+    };
+    for uri in [
+        "/2010-04-01/Accounts/AC1/Messages.json?PageSize=50&Page=0",
+        "https://api.example.com/2010-04-01/Pages.json",
+    ] {
+        assert_eq!(page(uri), vec![], "{uri}");
+    }
+    assert_eq!(
+        page("not a uri"),
+        one(Part::Response, "format", "/first_page_uri")
+    );
 }
 
 #[test]

@@ -250,6 +250,22 @@ fn tokens(
             Ok(choices)
         }
 
+        /// `format: uri` as the contract reads it (specgen's `manifest::is_uri`, which this
+        /// module cannot reach without the validating features): any URI reference.
+        fn is_uri(text: &str) -> bool {
+            static REFERENCE: ::std::sync::OnceLock<Option<::jsonschema::Validator>> = ::std::sync::OnceLock::new();
+            REFERENCE
+                .get_or_init(|| {
+                    ::jsonschema::options()
+                        .with_draft(::jsonschema::Draft::Draft202012)
+                        .should_validate_formats(true)
+                        .build(&::serde_json::json!({"format": "uri-reference"}))
+                        .ok()
+                })
+                .as_ref()
+                .is_none_or(|check| check.is_valid(&Value::String(text.to_owned())))
+        }
+
         /// Checks that a union value landed in an alternative whose schema it satisfies.
         fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
             let alternatives = UNIONS
@@ -269,6 +285,7 @@ fn tokens(
             let validator = ::jsonschema::options()
                 .with_draft(::jsonschema::Draft::Draft202012)
                 .should_validate_formats(true)
+                .with_format("uri", is_uri)
                 .build(&schema)
                 .map_err(|err| format!("the schema of `{}::{variant}` does not compile: {err}", choice.union))?;
             let errors: Vec<String> = validator.iter_errors(&choice.value).map(|err| format!("{}: {err}", err.instance_path())).collect();

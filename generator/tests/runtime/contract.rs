@@ -2,8 +2,8 @@
 //!
 //! `createThing` is `POST /things/{id}` with `id` (path, an integer from 1), `limit` (query,
 //! an optional integer up to 10), `x-trace` (an optional header of up to 5 characters), `tags`
-//! (query, an optional list of at most two integers) and
-//! a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
+//! (query, an optional list of at most two integers), `sort` (query, a `pipeDelimited` list of
+//! `a` and `b`) and a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
 //! 201 with a `Thing`, 4XX with an `Error` (`code`), and documents a `default` with an
 //! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`.
 
@@ -44,7 +44,8 @@ const MANIFEST: &str = r#"{
       {"name": "id", "in": "path", "required": true, "schema": {"type": "integer", "minimum": 1}},
       {"name": "limit", "in": "query", "required": false, "schema": {"type": "integer", "maximum": 10}},
       {"name": "x-trace", "in": "header", "required": false, "schema": {"type": "string", "maxLength": 5}},
-      {"name": "tags", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "integer"}, "maxItems": 2}}
+      {"name": "tags", "in": "query", "required": false, "schema": {"type": "array", "items": {"type": "integer"}, "maxItems": 2}},
+      {"name": "sort", "in": "query", "required": false, "style": "pipeDelimited", "schema": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}}
     ],
     "requestBody": {"required": true, "contentType": "application/json", "schema": "components/Thing.json"},
     "responses": {

@@ -144,6 +144,7 @@ pub(super) fn compile_for<F: jsonschema::json::Json>(
     jsonschema::options_for::<F>()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
+        .with_format("uri", specgen::manifest::is_uri)
         .build(schema)
 }
 
@@ -181,11 +182,7 @@ fn parameter_spec(
         required: param.required,
         kind: param.kind(),
         items: manifest::ValueKind::of_items(&param.schema),
-        delimiter: match param.style.as_deref() {
-            Some("pipeDelimited") => '|',
-            Some("spaceDelimited") => ' ',
-            _ => ',',
-        },
+        delimiter: param.delimiter(),
         object: object_style(param).filter(|_| param.content_type.is_none()),
         json: param
             .content_type
