@@ -1156,6 +1156,19 @@ paths:
         '200':
           description: ok
           content: {application/json: {schema: {type: array, items: {$ref: '#/components/schemas/Animal'}}}}
+  /zoo:
+    get:
+      operationId: listZoo
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: array
+                items:
+                  anyOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+                  discriminator: {propertyName: kind, mapping: {cat: '#/components/schemas/Cat'}}
   /rules:
     get:
       operationId: listRules
@@ -1460,6 +1473,32 @@ fn the_discriminator_picks_the_alternative() {
         found(&animals(r#"[{"kind": "bird"}]"#)),
         one(Part::Response, "oneOf", "/0")
     );
+}
+
+/// An `anyOf` with a discriminator: a tag that names an alternative picks it, so a cat is
+/// judged as a cat even where it would pass as a dog (which says nothing of `name`).
+#[test]
+fn the_discriminator_picks_among_any_of_alternatives() {
+    let zoo = |body: &str| {
+        found(&media_run(&media_exchange(
+            "GET",
+            "/api/v2/zoo",
+            None,
+            200,
+            Some(("application/json", body)),
+        )))
+    };
+    assert_eq!(
+        zoo(r#"[{"kind": "cat", "name": "Tom"}, {"kind": "Dog", "barks": true}]"#),
+        vec![]
+    );
+    assert_eq!(
+        zoo(r#"[{"kind": "cat", "name": 5}]"#),
+        one(Part::Response, "type", "/0/name")
+    );
+    // A tag that names no alternative (ExaVault tags with status codes) is left to the
+    // `anyOf` as written: a dog, here.
+    assert_eq!(zoo(r#"[{"kind": "bird", "name": 5}]"#), vec![]);
 }
 
 /// A discriminator on a base schema that subtypes extend with `allOf` (OpenAPI's

@@ -1,4 +1,4 @@
-//! `oneOf` with a `discriminator` in the contract's schemas. JSON Schema's `oneOf` fails when a
+//! `oneOf` (and `anyOf`) with a `discriminator` in the contract's schemas. JSON Schema's `oneOf` fails when a
 //! value fits more than one alternative, and the alternatives of a discriminated union often
 //! overlap (a `Cat` is also a valid `Dog` when neither forbids the other's members): OpenAPI
 //! has the discriminator's value pick the alternative instead. Each alternative is therefore
@@ -12,30 +12,83 @@ use serde_json::{Map, Value, json};
 use super::resolve;
 use crate::load::escape_segment;
 
-/// Rewrites every `oneOf` that has a `discriminator` under `root` (a bundled contract file:
-/// refs as `#/$defs/…`).
+/// Rewrites every `oneOf` and `anyOf` that has a `discriminator` under `root` (a bundled
+/// contract file: refs as `#/$defs/…`). A `oneOf`'s alternatives each require the values that
+/// name them. An `anyOf` never fails on overlapping alternatives, but it let a value tagged
+/// `cat` pass as a dog; it gains one condition per named alternative instead (a value tagged
+/// `cat` must be a cat), so a tag that names no alternative (some specs tag with status codes)
+/// is left to the `anyOf` as written.
 pub(crate) fn select_by_discriminator(root: &mut Value) {
     let mut places = Vec::new();
     find(root, String::new(), &mut places);
-    for pointer in places {
+    for (pointer, union) in places {
         let Some(Value::Object(map)) = root.pointer(&pointer) else {
             continue;
         };
-        let Some(tagged) = tagged_alternatives(root, map) else {
+        let Some((property, named)) = named_alternatives(root, map, union) else {
             continue;
         };
-        if let Some(Value::Object(map)) = root.pointer_mut(&pointer) {
-            map.insert("oneOf".into(), Value::Array(tagged));
+        let Some(Value::Object(map)) = root.pointer_mut(&pointer) else {
+            continue;
+        };
+        if union == "oneOf" {
+            let tagged = named
+                .into_iter()
+                .map(|(alternative, values)| match values {
+                    Some(values) => json!({
+                        "allOf": [
+                            {"properties": {&property: {"enum": values}}, "required": [&property]},
+                            alternative,
+                        ]
+                    }),
+                    None => alternative,
+                })
+                .collect();
+            map.insert(union.into(), Value::Array(tagged));
+            continue;
+        }
+        let conditions: Vec<Value> = named
+            .into_iter()
+            .filter_map(|(alternative, values)| {
+                Some(json!({
+                    "if": {
+                        "type": "object",
+                        "properties": {&property: {"enum": values?}},
+                        "required": [&property],
+                    },
+                    "then": alternative,
+                }))
+            })
+            .collect();
+        // No alternative is named (each pins its own tag): the `anyOf` tells them apart.
+        if conditions.is_empty() {
+            continue;
+        }
+        match map.entry("allOf") {
+            serde_json::map::Entry::Occupied(mut parts) => {
+                if let Value::Array(parts) = parts.get_mut() {
+                    parts.extend(conditions);
+                }
+            }
+            serde_json::map::Entry::Vacant(slot) => {
+                slot.insert(Value::Array(conditions));
+            }
         }
     }
 }
 
-/// The pointers of the schema objects with a discriminated `oneOf`.
-fn find(value: &Value, pointer: String, out: &mut Vec<String>) {
+/// The keywords whose alternatives a discriminator chooses among.
+const UNIONS: [&str; 2] = ["oneOf", "anyOf"];
+
+/// The pointers of the schema objects with a discriminated `oneOf` or `anyOf`, with the
+/// keyword.
+fn find(value: &Value, pointer: String, out: &mut Vec<(String, &'static str)>) {
     match value {
         Value::Object(map) => {
-            if map.contains_key("discriminator") && map.contains_key("oneOf") {
-                out.push(pointer.clone());
+            if map.contains_key("discriminator")
+                && let Some(union) = UNIONS.into_iter().find(|key| map.contains_key(*key))
+            {
+                out.push((pointer.clone(), union));
             }
             for (key, inner) in map {
                 if !matches!(key.as_str(), "enum" | "const" | "examples" | "default") {
@@ -52,14 +105,21 @@ fn find(value: &Value, pointer: String, out: &mut Vec<String>) {
     }
 }
 
-/// One schema object's `oneOf`, each alternative paired with the values that name it.
-fn tagged_alternatives(root: &Value, map: &Map<String, Value>) -> Option<Vec<Value>> {
+/// One schema object's discriminator property and its `oneOf` (or `anyOf`: `union`)
+/// alternatives, each with the values that name it; `None` for an alternative that needs no
+/// tag requirement (inline, or pinning the tag itself).
+#[allow(clippy::type_complexity)]
+fn named_alternatives(
+    root: &Value,
+    map: &Map<String, Value>,
+    union: &str,
+) -> Option<(String, Vec<(Value, Option<Vec<String>>)>)> {
     let property = map
         .get("discriminator")?
         .get("propertyName")?
         .as_str()?
         .to_string();
-    let Value::Array(alternatives) = map.get("oneOf")? else {
+    let Value::Array(alternatives) = map.get(union)? else {
         return None;
     };
     // The values the mapping gives each component.
@@ -75,32 +135,25 @@ fn tagged_alternatives(root: &Value, map: &Map<String, Value>) -> Option<Vec<Val
             }
         }
     }
-    let tagged = alternatives
+    let named = alternatives
         .iter()
         .map(|alternative| {
             let Some(reference) = alternative.get("$ref").and_then(Value::as_str) else {
                 // An inline alternative has no name a value could give.
-                return alternative.clone();
+                return (alternative.clone(), None);
             };
             let component = component_name(reference);
             let values = match mapped.get(&component) {
-                Some(values) => values.clone(),
+                Some(values) => Some(values.clone()),
                 // An alternative that pins the tag itself (`enum: [cat]`) is told apart by
                 // it already, whatever its component is called.
-                None if pinned(root, resolve(root, reference), &property, DEPTH).is_some() => {
-                    return alternative.clone();
-                }
-                None => vec![component],
+                None if pinned(root, resolve(root, reference), &property, DEPTH).is_some() => None,
+                None => Some(vec![component]),
             };
-            json!({
-                "allOf": [
-                    {"properties": {&property: {"enum": values}}, "required": [&property]},
-                    alternative,
-                ]
-            })
+            (alternative.clone(), values)
         })
         .collect();
-    Some(tagged)
+    Some((property, named))
 }
 
 /// How deep `$ref`s and `allOf`s are followed to find a pinned tag.
@@ -193,6 +246,38 @@ mod tests {
             schema["oneOf"][1]["allOf"][0],
             json!({"properties": {"kind": {"enum": ["Dog"]}}, "required": ["kind"]})
         );
+    }
+
+    #[test]
+    fn an_any_of_gains_a_condition_per_named_alternative() {
+        let mut schema = json!({
+            "anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+            "discriminator": {"propertyName": "kind"}
+        });
+        select_by_discriminator(&mut schema);
+        assert_eq!(
+            schema["anyOf"],
+            json!([{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}])
+        );
+        let condition = |name: &str| {
+            json!({
+                "if": {"type": "object", "properties": {"kind": {"enum": [name]}}, "required": ["kind"]},
+                "then": {"$ref": format!("#/$defs/{name}")},
+            })
+        };
+        assert_eq!(schema["allOf"], json!([condition("Cat"), condition("Dog")]));
+    }
+
+    #[test]
+    fn an_any_of_whose_alternatives_pin_their_tags_is_left_alone() {
+        let schema = json!({
+            "anyOf": [{"$ref": "#/$defs/Cat"}],
+            "discriminator": {"propertyName": "kind"},
+            "$defs": {"Cat": {"properties": {"kind": {"const": "cat"}}}}
+        });
+        let mut rewritten = schema.clone();
+        select_by_discriminator(&mut rewritten);
+        assert_eq!(rewritten, schema);
     }
 
     #[test]
