@@ -356,12 +356,17 @@ fn component_of(reference: &str) -> Option<String> {
 /// A `$ref` at or into a component, as a pointer into the bundle's `$defs`.
 fn bundled_ref(reference: &str) -> Option<String> {
     let (name, rest) = crate::ir::build::component_target(reference)?;
-    let mut out = format!("#/$defs/{}", escape(&name));
+    let mut out = def_ref(&name);
     for segment in rest {
         out.push('/');
         out.push_str(&escape(&segment));
     }
     Some(out)
+}
+
+/// The `$ref` of the component `name` in a bundle: `#/$defs/…`, escaped.
+fn def_ref(name: &str) -> String {
+    format!("#/$defs/{}", escape(name))
 }
 
 fn rewrite(value: &Value) -> Value {

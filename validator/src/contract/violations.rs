@@ -200,21 +200,21 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
 /// object: a member whose own schema it breaks counts as not evaluated (JSON Schema keeps no
 /// annotations from a failed part), so the one mistake would be reported twice. The contract
 /// closes a subtype that way (see specgen's `emit/contract/inheritance.rs`).
-fn without_echoes(violations: Vec<Violation>) -> Vec<Violation> {
-    let echoes = |candidate: &Violation| {
-        candidate.rule == Rule::UnevaluatedProperties
-            && violations.iter().any(|other| {
-                other.rule != Rule::UnevaluatedProperties
-                    && other
-                        .pointer
-                        .strip_prefix(candidate.pointer.as_str())
-                        .is_some_and(|rest| rest.starts_with('/'))
-            })
-    };
-    let keep: Vec<bool> = violations.iter().map(|v| !echoes(v)).collect();
+fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
+    let echoes: Vec<bool> = violations
+        .iter()
+        .map(|candidate| {
+            candidate.rule == Rule::UnevaluatedProperties
+                && violations.iter().any(|other| {
+                    other.rule != Rule::UnevaluatedProperties
+                        && other
+                            .pointer
+                            .strip_prefix(candidate.pointer.as_str())
+                            .is_some_and(|rest| rest.starts_with('/'))
+                })
+        })
+        .collect();
+    let mut echo = echoes.into_iter();
+    violations.retain(|_| !echo.next().unwrap_or(false));
     violations
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(violation, keep)| keep.then_some(violation))
-        .collect()
 }

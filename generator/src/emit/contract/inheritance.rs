@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::discriminator::{DEPTH, component_name, pinned};
-use super::{component_of, escape};
+use super::{component_of, def_ref};
 
 /// Where a dispatcher keeps the base schema as written.
 const BASE: &str = "base";
@@ -301,16 +301,12 @@ fn all_of_refs(schema: &Value) -> impl Iterator<Item = &str> {
         .filter_map(|part| part.get("$ref").and_then(Value::as_str))
 }
 
-fn def_ref(name: &str) -> String {
-    format!("#/$defs/{}", escape(name))
-}
-
 fn base_ref(name: &str) -> String {
-    format!("#/$defs/{}/$defs/{BASE}", escape(name))
+    format!("{}/$defs/{BASE}", def_ref(name))
 }
 
 fn open_ref(name: &str) -> String {
-    format!("#/$defs/{}/$defs/{OPEN}", escape(name))
+    format!("{}/$defs/{OPEN}", def_ref(name))
 }
 
 #[cfg(test)]
