@@ -408,8 +408,10 @@ pub mod form {
     //! property's schema names (`Attempt=2` is the integer 2, `ProvideFeedback=true` the boolean),
     //! a key repeated or a property that is an array makes a list (`MediaUrl=a&MediaUrl=b`), and
     //! brackets nest (`metadata[order]=7`, `items[0][price]=p`, `expand[]=x`, as Stripe writes
-    //! them). Text that does not parse as its kind stays text, so that the schema names the field
-    //! and the rule it breaks instead of the body being refused whole.
+    //! them). A field whose schema is an object is read as JSON, OpenAPI's default encoding of an
+    //! object in a form. Text that does not parse as its kind stays text, so that the schema names
+    //! the field and the rule it breaks instead of the body being refused whole. The parts of a
+    //! `multipart/form-data` body are fields too ([`decode_parts`]); a part may say it is JSON.
     //!
     //! The one reading of a form: every generated server that takes one decodes it here before
     //! checking and typing it, and specval does the same with recorded traffic.
@@ -422,14 +424,45 @@ pub mod form {
     /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
     /// components under `$defs`) says of it.
     pub fn decode(body: &[u8], schema: &Value) -> Value {
-        let mut object = Value::Object(Map::new());
         let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body)
             .unwrap_or_default();
-        for (key, text) in &pairs {
-            let path = key_path(key);
-            insert(&mut object, &path, text, Some(schema), schema);
+        let parts = pairs.iter().map(|(name, text)| Part { name, text, json: false });
+        decode_parts(parts, schema)
+    }
+    /// One named field of a body: a form's `name=text`, or a `multipart/form-data` part.
+    #[derive(Debug, Clone, Copy)]
+    pub struct Part<'a> {
+        /// The field's name, brackets included (`items[0][price]`).
+        pub name: &'a str,
+        /// Its text.
+        pub text: &'a str,
+        /// Whether the part's own Content-Type says JSON (a multipart part of `application/json`).
+        pub json: bool,
+    }
+    /// The fields as a JSON object, each parsed by what `schema` says of it, as [`decode`] reads a
+    /// form. A field whose schema is an object, or whose own Content-Type is JSON, is read as JSON
+    /// (OpenAPI's default encoding of an object in a form or a multipart body); text that does not
+    /// parse stays text, for the schema to name.
+    pub fn decode_parts<'a>(
+        parts: impl IntoIterator<Item = Part<'a>>,
+        schema: &Value,
+    ) -> Value {
+        let mut object = Value::Object(Map::new());
+        for part in parts {
+            let path = key_path(part.name);
+            let leaf = Leaf {
+                text: part.text,
+                json: part.json,
+            };
+            insert(&mut object, &path, leaf, Some(schema), schema);
         }
         object
+    }
+    /// A field's text, on its way to the place its name says.
+    #[derive(Clone, Copy)]
+    struct Leaf<'a> {
+        text: &'a str,
+        json: bool,
     }
     /// `a[b][0]` as `["a", "b", "0"]`; `a[]` as `["a", ""]`; a key without brackets, or whose
     /// brackets do not close, as itself.
@@ -445,11 +478,11 @@ pub mod form {
         }
         path
     }
-    /// Puts `text` at `path` under `node`, whose schema is `schema`.
+    /// Puts the leaf's value at `path` under `node`, whose schema is `schema`.
     fn insert(
         node: &mut Value,
         path: &[&str],
-        text: &str,
+        leaf: Leaf<'_>,
         schema: Option<&Value>,
         root: &Value,
     ) {
@@ -461,7 +494,7 @@ pub mod form {
             Value::Array(items) => {
                 let item_schema = schema.and_then(|s| s.get("items"));
                 if rest.is_empty() {
-                    items.push(scalar(text, item_schema, root));
+                    items.push(scalar(leaf, item_schema, root));
                     return;
                 }
                 let index = first.parse::<usize>().ok().filter(|&i| i < items.len());
@@ -472,7 +505,7 @@ pub mod form {
                         items.len() - 1
                     }
                 };
-                insert(&mut items[at], rest, text, item_schema, root);
+                insert(&mut items[at], rest, leaf, item_schema, root);
             }
             Value::Object(fields) => {
                 let field_schema = schema.and_then(|s| property(s, first, root, 0));
@@ -483,7 +516,7 @@ pub mod form {
                             next.is_empty() || next.parse::<usize>().is_ok()
                         });
                 if rest.is_empty() && !is_list {
-                    let value = scalar(text, field_schema, root);
+                    let value = scalar(leaf, field_schema, root);
                     match fields.get_mut(*first) {
                         Some(Value::Array(items)) => items.push(value),
                         Some(previous) => {
@@ -516,12 +549,15 @@ pub mod form {
                             let item_schema = field_schema
                                 .map(|s| resolve(s, root))
                                 .and_then(|s| s.get("items"));
-                            items.push(scalar(text, item_schema, root));
+                            match json_of(leaf, false) {
+                                Some(Value::Array(given)) => items.extend(given),
+                                _ => items.push(scalar(leaf, item_schema, root)),
+                            }
                         }
-                        other => *other = scalar(text, field_schema, root),
+                        other => *other = scalar(leaf, field_schema, root),
                     }
                 } else {
-                    insert(child, rest, text, field_schema, root);
+                    insert(child, rest, leaf, field_schema, root);
                 }
             }
             _ => {}
@@ -581,13 +617,35 @@ pub mod form {
     }
     /// One field's text as the JSON its schema names, or as text when it names none or the text
     /// does not parse.
-    fn scalar(text: &str, schema: Option<&Value>, root: &Value) -> Value {
+    fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
+        let structured = schema.is_some_and(|schema| is_object(resolve(schema, root)));
+        if let Some(value) = json_of(leaf, structured) {
+            return value;
+        }
         let kind = schema
             .map_or(
                 ValueKind::Text,
                 |schema| { ValueKind::of(&with_defs(resolve(schema, root), root)) },
             );
-        kind.value(text).unwrap_or_else(|| Value::String(text.to_string()))
+        kind.value(leaf.text).unwrap_or_else(|| Value::String(leaf.text.to_string()))
+    }
+    /// The field's JSON, when it is declared JSON (any value), or when its schema is an object's
+    /// (an object or a list: a scalar's text is read by its kind instead).
+    fn json_of(leaf: Leaf<'_>, structured: bool) -> Option<Value> {
+        if !leaf.json && !structured {
+            return None;
+        }
+        let value: Value = ::serde_json::from_str(leaf.text).ok()?;
+        (leaf.json || value.is_object() || value.is_array()).then_some(value)
+    }
+    /// Whether a schema is an object's: its `type` says so, or it has `properties` and no type.
+    fn is_object(schema: &Value) -> bool {
+        match schema.get("type") {
+            Some(Value::String(name)) => name == "object",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+            None => schema.get("properties").is_some(),
+            Some(_) => false,
+        }
     }
     /// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.
     fn with_defs(schema: &Value, root: &Value) -> Value {

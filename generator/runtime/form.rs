@@ -4,8 +4,10 @@
 //! property's schema names (`Attempt=2` is the integer 2, `ProvideFeedback=true` the boolean),
 //! a key repeated or a property that is an array makes a list (`MediaUrl=a&MediaUrl=b`), and
 //! brackets nest (`metadata[order]=7`, `items[0][price]=p`, `expand[]=x`, as Stripe writes
-//! them). Text that does not parse as its kind stays text, so that the schema names the field
-//! and the rule it breaks instead of the body being refused whole.
+//! them). A field whose schema is an object is read as JSON, OpenAPI's default encoding of an
+//! object in a form. Text that does not parse as its kind stays text, so that the schema names
+//! the field and the rule it breaks instead of the body being refused whole. The parts of a
+//! `multipart/form-data` body are fields too ([`decode_parts`]); a part may say it is JSON.
 //!
 //! The one reading of a form: every generated server that takes one decodes it here before
 //! checking and typing it, and specval does the same with recorded traffic.
@@ -26,14 +28,49 @@ pub const MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
 /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
 /// components under `$defs`) says of it.
 pub fn decode(body: &[u8], schema: &Value) -> Value {
-    let mut object = Value::Object(Map::new());
     // Decoding is lossy (bytes that are not UTF-8 become U+FFFD): it cannot fail.
     let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body).unwrap_or_default();
-    for (key, text) in &pairs {
-        let path = key_path(key);
-        insert(&mut object, &path, text, Some(schema), schema);
+    let parts = pairs.iter().map(|(name, text)| Part {
+        name,
+        text,
+        json: false,
+    });
+    decode_parts(parts, schema)
+}
+
+/// One named field of a body: a form's `name=text`, or a `multipart/form-data` part.
+#[derive(Debug, Clone, Copy)]
+pub struct Part<'a> {
+    /// The field's name, brackets included (`items[0][price]`).
+    pub name: &'a str,
+    /// Its text.
+    pub text: &'a str,
+    /// Whether the part's own Content-Type says JSON (a multipart part of `application/json`).
+    pub json: bool,
+}
+
+/// The fields as a JSON object, each parsed by what `schema` says of it, as [`decode`] reads a
+/// form. A field whose schema is an object, or whose own Content-Type is JSON, is read as JSON
+/// (OpenAPI's default encoding of an object in a form or a multipart body); text that does not
+/// parse stays text, for the schema to name.
+pub fn decode_parts<'a>(parts: impl IntoIterator<Item = Part<'a>>, schema: &Value) -> Value {
+    let mut object = Value::Object(Map::new());
+    for part in parts {
+        let path = key_path(part.name);
+        let leaf = Leaf {
+            text: part.text,
+            json: part.json,
+        };
+        insert(&mut object, &path, leaf, Some(schema), schema);
     }
     object
+}
+
+/// A field's text, on its way to the place its name says.
+#[derive(Clone, Copy)]
+struct Leaf<'a> {
+    text: &'a str,
+    json: bool,
 }
 
 /// `a[b][0]` as `["a", "b", "0"]`; `a[]` as `["a", ""]`; a key without brackets, or whose
@@ -51,8 +88,8 @@ fn key_path(key: &str) -> Vec<&str> {
     path
 }
 
-/// Puts `text` at `path` under `node`, whose schema is `schema`.
-fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, root: &Value) {
+/// Puts the leaf's value at `path` under `node`, whose schema is `schema`.
+fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) {
     let Some((first, rest)) = path.split_first() else {
         return;
     };
@@ -61,7 +98,7 @@ fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, r
         Value::Array(items) => {
             let item_schema = schema.and_then(|s| s.get("items"));
             if rest.is_empty() {
-                items.push(scalar(text, item_schema, root));
+                items.push(scalar(leaf, item_schema, root));
                 return;
             }
             // `items[0][price]`: the index names the item; `items[][price]` a new one.
@@ -73,7 +110,7 @@ fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, r
                     items.len() - 1
                 }
             };
-            insert(&mut items[at], rest, text, item_schema, root);
+            insert(&mut items[at], rest, leaf, item_schema, root);
         }
         Value::Object(fields) => {
             let field_schema = schema.and_then(|s| property(s, first, root, 0));
@@ -82,7 +119,7 @@ fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, r
                     .first()
                     .is_some_and(|next| next.is_empty() || next.parse::<usize>().is_ok());
             if rest.is_empty() && !is_list {
-                let value = scalar(text, field_schema, root);
+                let value = scalar(leaf, field_schema, root);
                 match fields.get_mut(*first) {
                     // A field given twice is a list, which the schema then judges.
                     Some(Value::Array(items)) => items.push(value),
@@ -112,12 +149,16 @@ fn insert(node: &mut Value, path: &[&str], text: &str, schema: Option<&Value>, r
                         let item_schema = field_schema
                             .map(|s| resolve(s, root))
                             .and_then(|s| s.get("items"));
-                        items.push(scalar(text, item_schema, root));
+                        // A list given whole, as a JSON part, is the list.
+                        match json_of(leaf, false) {
+                            Some(Value::Array(given)) => items.extend(given),
+                            _ => items.push(scalar(leaf, item_schema, root)),
+                        }
                     }
-                    other => *other = scalar(text, field_schema, root),
+                    other => *other = scalar(leaf, field_schema, root),
                 }
             } else {
-                insert(child, rest, text, field_schema, root);
+                insert(child, rest, leaf, field_schema, root);
             }
         }
         // A field that is text already, given again with brackets: the text stands.
@@ -177,13 +218,37 @@ fn is_array(schema: &Value) -> bool {
 
 /// One field's text as the JSON its schema names, or as text when it names none or the text
 /// does not parse.
-fn scalar(text: &str, schema: Option<&Value>, root: &Value) -> Value {
+fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
+    let structured = schema.is_some_and(|schema| is_object(resolve(schema, root)));
+    if let Some(value) = json_of(leaf, structured) {
+        return value;
+    }
     let kind = schema.map_or(ValueKind::Text, |schema| {
         // The kind is read within the contract file, where the schema's `$ref`s point.
         ValueKind::of(&with_defs(resolve(schema, root), root))
     });
-    kind.value(text)
-        .unwrap_or_else(|| Value::String(text.to_string()))
+    kind.value(leaf.text)
+        .unwrap_or_else(|| Value::String(leaf.text.to_string()))
+}
+
+/// The field's JSON, when it is declared JSON (any value), or when its schema is an object's
+/// (an object or a list: a scalar's text is read by its kind instead).
+fn json_of(leaf: Leaf<'_>, structured: bool) -> Option<Value> {
+    if !leaf.json && !structured {
+        return None;
+    }
+    let value: Value = ::serde_json::from_str(leaf.text).ok()?;
+    (leaf.json || value.is_object() || value.is_array()).then_some(value)
+}
+
+/// Whether a schema is an object's: its `type` says so, or it has `properties` and no type.
+fn is_object(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(name)) => name == "object",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+        None => schema.get("properties").is_some(),
+        Some(_) => false,
+    }
 }
 
 /// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.
@@ -197,7 +262,7 @@ fn with_defs(schema: &Value, root: &Value) -> Value {
 
 #[cfg(test)]
 mod tests {
-    use super::decode;
+    use super::{Part, decode, decode_parts};
     use serde_json::{Value, json};
 
     fn form(body: &str, schema: Value) -> Value {
@@ -274,5 +339,70 @@ mod tests {
     #[test]
     fn an_empty_body_is_an_empty_object() {
         assert_eq!(form("", json!({"type": "object"})), json!({}));
+    }
+
+    #[test]
+    fn an_object_field_is_read_as_json() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "attributes": {"$ref": "#/$defs/attributes"},
+                "note": {"type": "string"}
+            },
+            "$defs": {"attributes": {"type": "object", "properties": {"size": {"type": "integer"}}}}
+        });
+        // A string property keeps JSON-looking text as text; an object's text that is no JSON
+        // stays text, for the schema to refuse.
+        assert_eq!(
+            form(
+                "attributes=%7B%22size%22%3A3%7D&note=%7B%22a%22%3A1%7D",
+                schema.clone()
+            ),
+            json!({"attributes": {"size": 3}, "note": "{\"a\":1}"})
+        );
+        assert_eq!(form("attributes=big", schema), json!({"attributes": "big"}));
+    }
+
+    #[test]
+    fn a_part_declared_json_is_its_json_whatever_its_schema() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "count": {"type": "integer"},
+                "file": {"type": "string", "format": "binary"}
+            }
+        });
+        let parts = [
+            Part {
+                name: "tags",
+                text: r#"["a","b"]"#,
+                json: true,
+            },
+            Part {
+                name: "count",
+                text: "7",
+                json: false,
+            },
+            Part {
+                name: "file",
+                text: "[1, 2]",
+                json: false,
+            },
+        ];
+        assert_eq!(
+            decode_parts(parts, &schema),
+            json!({"tags": ["a", "b"], "count": 7, "file": "[1, 2]"})
+        );
+        // Without the declaration, the same text is one item of the list.
+        let plain = [Part {
+            name: "tags",
+            text: r#"["a","b"]"#,
+            json: false,
+        }];
+        assert_eq!(
+            decode_parts(plain, &schema),
+            json!({"tags": ["[\"a\",\"b\"]"]})
+        );
     }
 }

@@ -361,13 +361,7 @@ impl Checker<'_> {
         self.outcome.operation = Some(hook.id.clone());
         self.cover(|| coverage::Key::operation(hook, Category::Notification));
         if let Some(spec) = &hook.request_body {
-            self.body(
-                hook,
-                spec,
-                request.content_type(),
-                request.body.as_ref(),
-                Part::Notification,
-            );
+            self.body(hook, spec, request, Part::Notification);
         }
         let kept = !self
             .outcome

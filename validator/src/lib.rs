@@ -35,6 +35,7 @@ mod in_place;
 #[cfg(feature = "tower")]
 pub mod layer;
 mod live;
+pub mod multipart;
 pub mod output;
 #[cfg(feature = "proxy")]
 pub mod proxy;

@@ -155,6 +155,8 @@ rules! {
     BodyUnexpected = "body-unexpected" => "A body was sent to an operation that takes none";
     /// A body that should be JSON is not.
     Json = "json" => "A body that should be JSON is not";
+    /// A `multipart/form-data` body does not read as its parts.
+    Multipart = "multipart" => "A multipart body does not read as its parts";
     /// A body's Content-Type is not the documented one.
     ContentType = "content-type" => "A body's Content-Type is not the documented one";
     /// A response status is not documented for the operation.

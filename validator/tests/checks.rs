@@ -994,6 +994,73 @@ fn a_form_written_as_a_body_string_is_checked_field_by_field() {
     assert_eq!(found(&outcome), one(Part::Request, "type", "/Attempt"));
 }
 
+/// A `multipart/form-data` part, as a client builds one.
+fn part(name: &str, headers: &str, content: &str) -> String {
+    format!(
+        "--XyZ\r\nContent-Disposition: form-data; name=\"{name}\"{headers}\r\n\r\n{content}\r\n"
+    )
+}
+
+fn upload(parts: &[String], content_type: &str) -> Outcome {
+    let body = format!("{}--XyZ--\r\n", parts.concat());
+    media_run(&media_exchange(
+        "POST",
+        "/api/v2/uploads",
+        Some((content_type, &body)),
+        201,
+        None,
+    ))
+}
+
+/// Each part of a multipart body is a field its schema checks: an object part as its JSON, a
+/// number as its number, a repeated part as a list.
+#[test]
+fn a_multipart_body_is_checked_part_by_part() {
+    let json = "\r\nContent-Type: application/json";
+    let file = "; filename=\"a.txt\"\r\nContent-Type: text/plain";
+    let attributes = part("attributes", json, r#"{"name": "Rex"}"#);
+    let content = part("file", file, "line 1\r\nline 2");
+    let retries = part("retries", "", "2");
+    let tags = [part("tags", "", "a"), part("tags", "", "b")];
+    let form_data = "multipart/form-data; boundary=XyZ";
+    let clean = [
+        attributes.clone(),
+        content.clone(),
+        retries,
+        tags[0].clone(),
+        tags[1].clone(),
+    ];
+    assert_eq!(found(&upload(&clean, form_data)), vec![]);
+    // Without the boundary parameter, the body's first line gives it.
+    assert_eq!(found(&upload(&clean, "multipart/form-data")), vec![]);
+    let broken = [
+        (vec![attributes.clone()], one(Part::Request, "required", "")),
+        (
+            vec![part("attributes", json, r#"{"name": 5}"#), content.clone()],
+            one(Part::Request, "type", "/attributes/name"),
+        ),
+        (
+            vec![
+                attributes.clone(),
+                content.clone(),
+                part("retries", "", "9"),
+            ],
+            one(Part::Request, "maximum", "/retries"),
+        ),
+        (
+            vec![attributes.clone(), content.clone(), part("tags", "", "c")],
+            one(Part::Request, "enum", "/tags/0"),
+        ),
+    ];
+    for (parts, expected) in broken {
+        assert_eq!(found(&upload(&parts, form_data)), expected, "{parts:?}");
+    }
+    // A body whose parts are not split by the declared boundary is named, not passed.
+    let outcome = upload(&clean, "multipart/form-data; boundary=other");
+    assert_eq!(found(&outcome), one(Part::Request, "multipart", ""));
+    assert!(outcome.findings[0].message.contains("\"other\""));
+}
+
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
 /// no URI reference is still a finding.
 #[test]
@@ -1186,6 +1253,22 @@ paths:
           content:
             application/octet-stream: {schema: {type: string, format: binary}}
             text/plain: {schema: {type: string}}
+  /uploads:
+    post:
+      operationId: upload
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: [attributes, file]
+              properties:
+                attributes: {$ref: '#/components/schemas/Pet'}
+                file: {type: string, format: binary}
+                retries: {type: integer, maximum: 5}
+                tags: {type: array, items: {type: string, enum: [a, b]}}
+      responses: {'201': {description: uploaded}}
 components:
   schemas:
     Pet: {type: object, required: [name], properties: {name: {type: string}}}

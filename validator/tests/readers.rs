@@ -925,8 +925,49 @@ fn a_har_form_given_as_params_is_the_form_sent() {
         bodies,
         vec![
             text("To=%2B1+555&MediaUrl=a%26b&MediaUrl=c"),
-            text("file=cat.png"),
+            // A multipart form's fields are its parts, split by the boundary it declares; the
+            // file's content, not recorded, is empty.
+            text(
+                "--x\r\nContent-Disposition: form-data; name=\"file\"; filename=\"cat.png\"\r\n\
+                 Content-Type: image/png\r\n\r\n\r\n--x--\r\n"
+            ),
             None
+        ]
+    );
+}
+
+/// A multipart form listed as `params`, under a Content-Type without a boundary: the parts
+/// read back as the fields and values the recording lists.
+#[test]
+fn a_har_multipart_form_given_as_params_reads_as_its_parts() {
+    let har = json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"}, "entries": [
+        {"request": {"method": "POST", "url": "https://api.example.com/uploads",
+            "headers": [{"name": "Content-Type", "value": "multipart/form-data"}],
+            "postData": {"mimeType": "multipart/form-data", "params": [
+                {"name": "attributes", "value": "{\"name\": \"Rex\"}", "contentType": "application/json"},
+                {"name": "retries", "value": "2"},
+                {"name": "file", "fileName": "a.txt", "value": "hello"}]}},
+         "response": {"status": 201, "headers": [], "content": {"size": 0, "mimeType": ""}}}
+    ]}});
+    let exchanges = oks(read_bytes(
+        "upload.har",
+        har.to_string().as_bytes(),
+        Format::Har,
+    ));
+    let Some(Body::Text(body)) = &exchanges[0].request.body else {
+        panic!("a multipart body: {:?}", exchanges[0].request.body);
+    };
+    let parts = specval::multipart::parts(body.as_bytes(), None).expect("the parts read back");
+    let read: Vec<(&str, &str, bool)> = parts
+        .iter()
+        .map(|part| (part.name.as_str(), part.text.as_str(), part.json))
+        .collect();
+    assert_eq!(
+        read,
+        vec![
+            ("attributes", "{\"name\": \"Rex\"}", true),
+            ("retries", "2", false),
+            ("file", "hello", false)
         ]
     );
 }

@@ -10,19 +10,32 @@ use crate::drift;
 use crate::exchange::{Body, Request, media_type as essence};
 use crate::exchange::{is_json, media_fits};
 use crate::finding::{Part, Severity};
+use crate::multipart;
 use crate::report::DriftKey;
 use crate::rule::Rule;
+
+/// How a body made of named fields is written.
+#[derive(Debug, Clone, Copy)]
+enum Fields {
+    /// `application/x-www-form-urlencoded`.
+    Form,
+    /// `multipart/form-data`.
+    Multipart,
+}
+
+impl Fields {
+    fn media_type(self) -> &'static str {
+        match self {
+            Fields::Form => specgen::form::MEDIA_TYPE,
+            Fields::Multipart => multipart::FORM_DATA,
+        }
+    }
+}
 
 impl Checker<'_> {
     pub(super) fn request_body(&mut self, op: &OperationSpec, request: &Request) {
         match &op.request_body {
-            Some(spec) => self.body(
-                op,
-                spec,
-                request.content_type(),
-                request.body.as_ref(),
-                Part::Request,
-            ),
+            Some(spec) => self.body(op, spec, request, Part::Request),
             None => {
                 if !matches!(parse_body(request.body.as_ref()), Parsed::None) {
                     self.push(
@@ -42,10 +55,11 @@ impl Checker<'_> {
         &mut self,
         op: &OperationSpec,
         spec: &BodySpec,
-        content_type: Option<String>,
-        body: Option<&Body>,
+        request: &Request,
         part: Part,
     ) {
+        let content_type = request.content_type();
+        let body = request.body.as_ref();
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
         // A body in a media type the contract has no schema for: only its absence is judged,
         // below.
@@ -59,10 +73,13 @@ impl Checker<'_> {
             None => {}
             Some(media) if is_json(media) => {}
             Some(specgen::form::MEDIA_TYPE) => {
-                return self.form_body(op, spec, content_type, body, part);
+                return self.fields_body(op, spec, request, part, Fields::Form);
             }
-            // Multipart, binary, text and XML bodies: their presence and media type are
-            // checked; their contents are not JSON, and no schema of the contract reads them.
+            Some(multipart::FORM_DATA) => {
+                return self.fields_body(op, spec, request, part, Fields::Multipart);
+            }
+            // Binary, text and XML bodies: their presence and media type are checked; their
+            // contents are not JSON, and no schema of the contract reads them.
             Some(_) => {
                 if matches!(parse_body(body), Parsed::None) {
                     if spec.required {
@@ -107,21 +124,23 @@ impl Checker<'_> {
         }
     }
 
-    /// A form body: its fields as the JSON object its schema checks (see [`specgen::form`]).
-    fn form_body(
+    /// A body made of named fields, a form or a `multipart/form-data` body: its fields as the
+    /// JSON object its schema checks (see [`specgen::form`]).
+    fn fields_body(
         &mut self,
         op: &OperationSpec,
         spec: &BodySpec,
-        content_type: Option<String>,
-        body: Option<&Body>,
+        request: &Request,
         part: Part,
+        written_as: Fields,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
-        let bytes: &[u8] = match body {
+        let content_type = request.content_type();
+        let bytes: &[u8] = match &request.body {
             None => &[],
             Some(Body::Text(text)) => text.as_bytes(),
             Some(Body::Binary(bytes)) => bytes,
-            // A reader that found JSON where a form was documented: the JSON is what was sent.
+            // A reader that found JSON where fields were documented: the JSON is what was sent.
             Some(Body::Json(_)) => {
                 self.content_type(spec, content_type, part, &location);
                 return;
@@ -133,22 +152,49 @@ impl Checker<'_> {
             }
             return;
         }
-        // A body sent as another media type does not hold form fields to check.
-        let sent_as_form = content_type
+        // A body sent as another media type does not hold the fields to check.
+        let sent_as_documented = content_type
             .as_deref()
-            .is_none_or(|media| media == specgen::form::MEDIA_TYPE);
+            .is_none_or(|media| media == written_as.media_type());
         self.content_type(spec, content_type, part, &location);
-        let Some(schema) = spec.schema.as_ref().filter(|_| sent_as_form) else {
+        let Some(schema) = spec.schema.as_ref().filter(|_| sent_as_documented) else {
             return;
         };
         let Some(written) = self.contract.schema(schema) else {
             return;
         };
-        let value = specgen::form::decode(bytes, written);
-        self.schema(schema, &value, part);
-        self.drift(op, schema, &value, part);
+        let value = match written_as {
+            Fields::Form => specgen::form::decode(bytes, written),
+            Fields::Multipart => {
+                let declared = [request.header("content-type"), request.mime_type.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .find_map(multipart::boundary_of);
+                let parts = match multipart::parts(bytes, declared) {
+                    Ok(parts) => parts,
+                    Err(why) => {
+                        let message =
+                            format!("the multipart body does not read as its parts: {why}");
+                        return self.push(part, "", location(), Rule::Multipart, message);
+                    }
+                };
+                let fields = parts.iter().map(|field| specgen::form::Part {
+                    name: &field.name,
+                    text: &field.text,
+                    json: field.json,
+                });
+                specgen::form::decode_parts(fields, written)
+            }
+        };
+        self.fields(op, schema, &value, part);
+    }
+
+    /// The schema, drift and coverage checks of a body's fields, read as a JSON object.
+    fn fields(&mut self, op: &OperationSpec, schema: &str, value: &Value, part: Part) {
+        self.schema(schema, value, part);
+        self.drift(op, schema, value, part);
         if self.coverage {
-            self.cover_body(op, schema, &value, &coverage::message(part, None));
+            self.cover_body(op, schema, value, &coverage::message(part, None));
         }
     }
 

@@ -43,6 +43,7 @@ use super::{
     split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, Request, Response};
+use crate::multipart;
 
 /// Reads a HAR file; see the [module documentation](self) and [`super::read`].
 pub fn read(
@@ -457,10 +458,16 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     };
     let query_string = raw.query_string.optional("request.queryString", problems);
     let headers = raw.headers.optional("request.headers", problems);
+    let content_type = headers.as_ref().and_then(|Pairs(pairs)| {
+        let (_, value) = pairs
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))?;
+        Some(value.as_str())
+    });
     let (body, mime_type) = raw
         .post_data
         .optional("request.postData", problems)
-        .map(|content| self::body(content, &POST_DATA, problems))
+        .map(|content| self::body(content, &POST_DATA, content_type, problems))
         .unwrap_or_default();
     let (path, query) = target?;
     let query = match query {
@@ -483,7 +490,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let (body, mime_type) = raw
         .content
         .optional("response.content", problems)
-        .map(|content| self::body(content, &CONTENT, problems))
+        .map(|content| self::body(content, &CONTENT, None, problems))
         .unwrap_or_default();
     match status? {
         Status(0) => None,
@@ -518,10 +525,12 @@ const CONTENT: ContentNames = ContentNames {
     mime_type: "response.content.mimeType",
 };
 
-/// The body of `postData` / `content`, and its `mimeType` when not empty.
+/// The body of `postData` / `content`, and its `mimeType` when not empty. `content_type` is
+/// the message's Content-Type header, which says what its `params` were sent as.
 fn body(
     raw: RawContent,
     names: &ContentNames,
+    content_type: Option<&str>,
     problems: &mut Vec<String>,
 ) -> (Option<Body>, Option<String>) {
     let mime_type = raw
@@ -530,23 +539,54 @@ fn body(
         .filter(|mime| !mime.trim().is_empty());
     let body = text(raw.text, raw.encoding, names, problems);
     let params = raw.params.optional(names.params, problems);
-    (body.or_else(|| form_of(params?)), mime_type)
+    // The header, unless it leaves out the boundary the `mimeType` gives.
+    let sent_as = match (content_type, mime_type.as_deref()) {
+        (Some(header), Some(mime))
+            if multipart::boundary_of(header).is_none()
+                && multipart::boundary_of(mime).is_some() =>
+        {
+            Some(mime)
+        }
+        (header, mime) => header.or(mime),
+    };
+    (body.or_else(|| form_of(params?, sent_as)), mime_type)
 }
 
-/// A form's fields as HAR lists them (`[{"name", "value"}]`, a file as its `fileName`), as
-/// the form text that was sent. Only what is being posted decides the verdict on a form (its
-/// fields) or on a multipart body (that there is one), so the text stands for either.
-fn form_of(params: serde_json::Value) -> Option<Body> {
+/// A form's fields as HAR lists them (`[{"name", "value", "fileName", "contentType"}]`), as the
+/// body that was sent: the form's text, or under a `multipart/*` media type (`sent_as`) the
+/// parts, a file's content as its `value` (often left out: an empty file).
+fn form_of(params: serde_json::Value, sent_as: Option<&str>) -> Option<Body> {
     let serde_json::Value::Array(params) = params else {
         return None;
     };
-    let mut form = form_urlencoded::Serializer::new(String::new());
-    for param in &params {
+    let fields = params.iter().filter_map(|param| {
         let text = |key: &str| param.get(key).and_then(serde_json::Value::as_str);
-        if let Some(name) = text("name") {
-            let value = text("value").or_else(|| text("fileName")).unwrap_or("");
-            form.append_pair(name, value);
-        }
+        Some((
+            text("name")?,
+            text("value"),
+            text("fileName"),
+            text("contentType"),
+        ))
+    });
+    let is_multipart = sent_as.is_some_and(|media| {
+        media
+            .trim_start()
+            .to_ascii_lowercase()
+            .starts_with("multipart/")
+    });
+    if is_multipart {
+        let boundary = sent_as
+            .and_then(multipart::boundary_of)
+            .unwrap_or(multipart::RECORDED_FIELDS_BOUNDARY);
+        let parts = fields.map(|(name, value, file_name, content_type)| {
+            (name, value.unwrap_or(""), file_name, content_type)
+        });
+        let body = multipart::body_of(parts, boundary);
+        return (!params.is_empty()).then_some(Body::Text(body));
+    }
+    let mut form = form_urlencoded::Serializer::new(String::new());
+    for (name, value, file_name, _) in fields {
+        form.append_pair(name, value.or(file_name).unwrap_or(""));
     }
     let form = form.finish();
     (!form.is_empty()).then_some(Body::Text(form))
