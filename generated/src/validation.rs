@@ -379,6 +379,27 @@ pub mod manifest {
             serde_json::from_str(text).map_err(|err| err.to_string())
         }
     }
+    /// The `format: byte` check every reader of the contract compiles its schemas with
+    /// (`with_format("byte", is_base64)`): base64 text (RFC 4648), as OpenAPI defines the format.
+    /// Lenient where real services differ and a decoder still reads the text: the URL-safe
+    /// alphabet (Google's APIs), padding left out, and white space (MIME's line breaks).
+    pub fn is_base64(text: &str) -> bool {
+        let mut digits = 0usize;
+        let mut padding = 0usize;
+        for byte in text.bytes() {
+            match byte {
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                b'=' => padding += 1,
+                _ if padding > 0 => return false,
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'+' | b'/' | b'-' | b'_' => {
+                    digits += 1;
+                }
+                _ => return false,
+            }
+        }
+        let complete = (digits + padding).is_multiple_of(4);
+        padding <= 2 && digits % 4 != 1 && (padding == 0 || complete)
+    }
     /// The `format: uri` check every reader of the contract compiles its schemas with
     /// (`with_format("uri", is_uri)`): any URI reference, relative ones included. JSON Schema's
     /// `uri` wants an absolute URI, but real specs mark relative links `uri` (Twilio's
@@ -740,6 +761,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
         .with_draft(::jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
         .with_format("uri", manifest::is_uri)
+        .with_format("byte", manifest::is_base64)
         .build(schema)
         .map_err(|err| err.to_string())
 }

@@ -378,6 +378,27 @@ impl Manifest {
     }
 }
 
+/// The `format: byte` check every reader of the contract compiles its schemas with
+/// (`with_format("byte", is_base64)`): base64 text (RFC 4648), as OpenAPI defines the format.
+/// Lenient where real services differ and a decoder still reads the text: the URL-safe
+/// alphabet (Google's APIs), padding left out, and white space (MIME's line breaks).
+pub fn is_base64(text: &str) -> bool {
+    let mut digits = 0usize;
+    let mut padding = 0usize;
+    for byte in text.bytes() {
+        match byte {
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b'=' => padding += 1,
+            // A digit after padding: the padding was not at the end.
+            _ if padding > 0 => return false,
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'+' | b'/' | b'-' | b'_' => digits += 1,
+            _ => return false,
+        }
+    }
+    let complete = (digits + padding).is_multiple_of(4);
+    padding <= 2 && digits % 4 != 1 && (padding == 0 || complete)
+}
+
 /// The `format: uri` check every reader of the contract compiles its schemas with
 /// (`with_format("uri", is_uri)`): any URI reference, relative ones included. JSON Schema's
 /// `uri` wants an absolute URI, but real specs mark relative links `uri` (Twilio's
@@ -553,6 +574,33 @@ mod tests {
         }
         for text in ["not a uri", "https://exa mple.com", "/a%zz"] {
             assert!(!is_uri(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn base64_is_either_alphabet_padded_or_not() {
+        for text in [
+            "",
+            "aGk=",
+            "aGk",
+            "aGVsbG8=",
+            "a-_b",
+            "aGVs\r\nbG8=",
+            "aGVs bG8=",
+            "YQ==",
+        ] {
+            assert!(is_base64(text), "{text}");
+        }
+        for text in [
+            "***",
+            "a",
+            "aGk=x",
+            "aGk===",
+            "YQ=",
+            "hello, world",
+            "[file data]",
+        ] {
+            assert!(!is_base64(text), "{text}");
         }
     }
 }

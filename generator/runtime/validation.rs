@@ -106,6 +106,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
         .with_draft(::jsonschema::Draft::Draft202012)
         .should_validate_formats(true)
         .with_format("uri", manifest::is_uri)
+        .with_format("byte", manifest::is_base64)
         .build(schema)
         .map_err(|err| err.to_string())
 }

@@ -212,6 +212,7 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .with_format("uri", crate::manifest::is_uri)
+        .with_format("byte", crate::manifest::is_base64)
         .build(schema)
         .map_err(|err| Error::Emit {
             file: name.to_string(),

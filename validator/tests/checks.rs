@@ -1061,6 +1061,72 @@ fn a_multipart_body_is_checked_part_by_part() {
     assert!(outcome.findings[0].message.contains("\"other\""));
 }
 
+/// OpenAPI's formats are rules the contract checks: `int32` and `int64` are signed 32 and 64
+/// bits (a client's `i32` cannot hold more), `byte` is base64 text.
+#[test]
+fn integer_and_byte_formats_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("formats.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Formats, version: "1"}
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters: [{name: limit, in: query, schema: {type: integer, format: int32}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  small: {type: integer, format: int32}
+                  big: {type: integer, format: int64}
+                  capped: {type: integer, format: int32, maximum: 10}
+                  data: {type: string, format: byte}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |query: &str, body: serde_json::Value| {
+        let mut exchange = media_exchange("GET", "/things", None, 200, None);
+        exchange.request.query = vec![("limit".into(), query.into())];
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = vec![("Content-Type".into(), "application/json".into())];
+        response.body = Some(Body::Json(body));
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let clean = json!({"small": -2147483648, "big": 9007199254740993u64, "capped": 10,
+                       "data": "aGVsbG8="});
+    assert_eq!(run("2147483647", clean), vec![]);
+    assert_eq!(
+        run("2147483648", json!({})),
+        one(Part::Request, "maximum", "query:limit")
+    );
+    assert_eq!(
+        run("1", json!({"small": 2147483648u64})),
+        one(Part::Response, "maximum", "/small")
+    );
+    assert_eq!(
+        run("1", json!({"big": -1e19})),
+        one(Part::Response, "minimum", "/big")
+    );
+    // A bound the spec gives itself is the one checked.
+    assert_eq!(
+        run("1", json!({"capped": 11})),
+        one(Part::Response, "maximum", "/capped")
+    );
+    assert_eq!(
+        run("1", json!({"data": "[file data]"})),
+        one(Part::Response, "format", "/data")
+    );
+}
+
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
 /// no URI reference is still a finding.
 #[test]

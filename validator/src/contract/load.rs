@@ -145,6 +145,7 @@ pub(super) fn compile_for<F: jsonschema::json::Json>(
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .with_format("uri", specgen::manifest::is_uri)
+        .with_format("byte", specgen::manifest::is_base64)
         .build(schema)
 }
 

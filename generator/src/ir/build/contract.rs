@@ -69,6 +69,7 @@ impl Builder<'_> {
                     };
                     out.insert(key.clone(), value);
                 }
+                bound_integer_format(&mut out);
                 Ok(Value::Object(out))
             }
             Value::Array(items) => items
@@ -80,6 +81,30 @@ impl Builder<'_> {
             other => Ok(other.clone()),
         }
     }
+}
+
+/// The range an integer format promises (OpenAPI's `int32` and `int64`: signed 32 and 64
+/// bits), as the `minimum` and `maximum` JSON Schema checks: a value outside it cannot be held
+/// by the type a client generated from the spec (an `i32`), so the contract refuses it. A bound
+/// the spec gives itself stays as written.
+fn bound_integer_format(schema: &mut Map<String, Value>) {
+    let (low, high) = match schema.get("format").and_then(Value::as_str) {
+        Some("int32") => (i64::from(i32::MIN), i64::from(i32::MAX)),
+        Some("int64") => (i64::MIN, i64::MAX),
+        _ => return,
+    };
+    let numeric = match schema.get("type") {
+        Some(Value::String(name)) => name == "integer" || name == "number",
+        Some(Value::Array(names)) => names
+            .iter()
+            .any(|name| name == "integer" || name == "number"),
+        _ => false,
+    };
+    if !numeric {
+        return;
+    }
+    schema.entry("minimum").or_insert(Value::from(low));
+    schema.entry("maximum").or_insert(Value::from(high));
 }
 
 /// Keywords whose value is a subschema or an array of subschemas.
