@@ -40,11 +40,28 @@ pub(crate) fn parse_text(text: &str, source_name: &str) -> Result<Value, Error> 
 /// it reports only after it has read every token of the text.
 pub(crate) const MAX_YAML_DEPTH: usize = 128;
 
+/// Up to this many flow collections (`[`, `{`) in a text, libyaml stays fast however deeply
+/// they nest (its cost grows with the depth times the tokens inside), so the depth pass can
+/// wait until serde_norway has failed: a small document is parsed once, not twice.
+const FLOW_OPENERS_PARSED_ONCE: usize = 1024;
+
 fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
-    let saphyr_error = check_depth(text, source_name)?;
+    let checked_first = could_nest_deeply(text);
+    let saphyr_error = if checked_first {
+        check_depth(text, source_name)?
+    } else {
+        None
+    };
     match serde_norway::from_str::<Json>(text) {
         Ok(Json(value)) => Ok(value),
         Err(err) => {
+            // The depth pass's own findings (too deep, a second document) come first, as they
+            // would have had it run first.
+            let saphyr_error = if checked_first {
+                saphyr_error
+            } else {
+                check_depth(text, source_name)?
+            };
             let own = err.location().map(|l| (l.line(), l.column()));
             // Some of serde_norway's errors have no position (a text of several documents,
             // as libyaml reads it); saphyr's, where it failed too, is the place to look.
@@ -57,6 +74,14 @@ fn parse_yaml(text: &str, source_name: &str) -> Result<Value, Error> {
             })
         }
     }
+}
+
+/// Whether `text` holds enough flow collections to make libyaml slow if they nested: more
+/// than [`FLOW_OPENERS_PARSED_ONCE`] of `[` and `{` (every one counted, in strings too, so the
+/// count is never below the depth).
+fn could_nest_deeply(text: &str) -> bool {
+    let openers = text.bytes().filter(|byte| matches!(byte, b'[' | b'{'));
+    openers.take(FLOW_OPENERS_PARSED_ONCE + 1).count() > FLOW_OPENERS_PARSED_ONCE
 }
 
 /// Refuses a text that nests collections deeper than [`MAX_YAML_DEPTH`], at the line and

@@ -692,6 +692,21 @@ fn absurd_flow_nesting_is_refused_with_line_and_column() {
         }
         other => panic!("expected a parse error, got {other}"),
     }
+    // So is nesting too few collections to be slow, which the depth pass judges only once
+    // serde_norway has refused it.
+    let text = format!("{}{}\n", "[".repeat(200), "]".repeat(200));
+    match failed(&text) {
+        Error::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert!(message.contains("more than 128 levels deep"), "{message}");
+            assert_eq!((line, column), (Some(1), Some(129)));
+        }
+        other => panic!("expected a parse error, got {other}"),
+    }
     // Block nesting is refused the same way, on the line of the first mapping too deep.
     let text: String = (0..200)
         .map(|i| format!("{}a:\n", "  ".repeat(i)))
