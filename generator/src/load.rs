@@ -47,6 +47,10 @@ pub enum OpenApiVersion {
     V3_0,
     /// `openapi: 3.1.x`.
     V3_1,
+    /// `openapi: 3.2.x`, read as the 3.1 it extends: what 3.2 adds (the `query` method,
+    /// `additionalOperations`, `querystring` parameters, `itemSchema`) is left out, with a
+    /// warning where the IR meets it.
+    V3_2,
 }
 
 /// A loaded, checked OpenAPI document.
@@ -144,7 +148,7 @@ impl Document {
     /// same normalisation and checks as [`load_str`], but without source
     /// positions.
     ///
-    /// Fails if the version is not OpenAPI 3.0.x or 3.1.x, if a `$ref` is
+    /// Fails if the version is not OpenAPI 3.0.x, 3.1.x or 3.2.x, if a `$ref` is
     /// not local (`#/...`), or if a `$ref` does not resolve; the first such
     /// problem in document order is reported.
     pub fn from_value(value: Value, source_name: &str) -> Result<Document> {
@@ -188,7 +192,7 @@ impl Document {
     }
 
     fn detect_version(&self) -> Result<OpenApiVersion> {
-        const READS: &str = "specgen reads OpenAPI 3.0.x and 3.1.x documents";
+        const READS: &str = "specgen reads OpenAPI 3.0.x, 3.1.x and 3.2.x documents";
         if let Some(swagger) = self.root.get("swagger") {
             let version = scalar_text(swagger);
             return Err(self.unsupported(
@@ -212,6 +216,8 @@ impl Document {
             Ok(OpenApiVersion::V3_0)
         } else if is("3.1") {
             Ok(OpenApiVersion::V3_1)
+        } else if is("3.2") {
+            Ok(OpenApiVersion::V3_2)
         } else {
             Err(self.unsupported("#/openapi", format!("OpenAPI {version}"), READS))
         }

@@ -29,6 +29,7 @@ impl Builder<'_> {
                 let at = child("#/paths", path);
                 let (item, item_at) = self.doc.deref(item, &at)?;
                 let item = item.as_object().cloned().unwrap_or_default();
+                self.warn_of_methods_left_out(&item, &item_at);
                 for method in Method::ALL {
                     if let Some(op) = item.get(method.key()) {
                         let op_at = child(&item_at, method.key());
@@ -50,6 +51,24 @@ impl Builder<'_> {
         }
         operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
         Ok(operations)
+    }
+
+    /// OpenAPI 3.2's operations beyond the fixed methods (`query`, `additionalOperations`),
+    /// which the generated code has no place for: a warning each, and they are left out.
+    fn warn_of_methods_left_out(&mut self, item: &Map<String, Value>, item_at: &str) {
+        if item.contains_key("query") {
+            self.warn(
+                &child(item_at, "query"),
+                "the QUERY method (OpenAPI 3.2) is not generated; the operation is left out",
+            );
+        }
+        let additional = item.get("additionalOperations").and_then(as_object);
+        for method in additional.into_iter().flat_map(Map::keys) {
+            self.warn(
+                &child(&child(item_at, "additionalOperations"), method),
+                format!("the {method} method is not generated; the operation is left out"),
+            );
+        }
     }
 
     /// Every operation under `webhooks`, in document order.
@@ -138,6 +157,14 @@ impl Builder<'_> {
                 "query" => ParamLocation::Query,
                 "header" => ParamLocation::Header,
                 "cookie" => ParamLocation::Cookie,
+                "querystring" => {
+                    self.warn(
+                        &param_at,
+                        "a `querystring` parameter (OpenAPI 3.2: the whole query string as one \
+                         value) is not generated; the parameter is left out",
+                    );
+                    continue;
+                }
                 other => {
                     self.warn(
                         &param_at,
@@ -319,9 +346,13 @@ impl Builder<'_> {
             for (name, example) in named {
                 let example_at = child(&child(at, "examples"), name);
                 let (example, example_at) = self.doc.deref(example, &example_at)?;
-                if let Some(value) = example.get("value") {
+                // OpenAPI 3.2 names the value `dataValue` (beside its `serializedValue`).
+                let value = ["value", "dataValue"]
+                    .into_iter()
+                    .find_map(|key| Some((key, example.get(key)?)));
+                if let Some((key, value)) = value {
                     examples.push(Example {
-                        pointer: child(&example_at, "value"),
+                        pointer: child(&example_at, key),
                         value: value.clone(),
                     });
                 }
@@ -378,6 +409,13 @@ impl Builder<'_> {
             return Ok(None);
         };
         let media_at = child(&child(owner_at, "content"), content_type);
+        if media.get("schema").is_none() && media.get("itemSchema").is_some() {
+            self.warn(
+                &child(&media_at, "itemSchema"),
+                "a streamed body's `itemSchema` (OpenAPI 3.2) is not generated; the body is \
+                 any value",
+            );
+        }
         let schema = media.get("schema").cloned().unwrap_or(Value::Bool(true));
         let schema_at = child(&media_at, "schema");
         let (ty, nullable) = if is_json_media(content_type) {
@@ -568,6 +606,72 @@ mod tests {
         assert_eq!(parse_status("default"), Some(StatusSpec::Default));
         assert_eq!(parse_status("20"), None);
         assert_eq!(parse_status("9XX"), None);
+    }
+
+    /// OpenAPI 3.2 is read as the 3.1 it extends: its example `dataValue` is an example, and
+    /// what the generated code has no place for (the QUERY method, `additionalOperations`, a
+    /// `querystring` parameter) is left out with a warning that names it.
+    #[test]
+    fn an_openapi_3_2_document_keeps_what_3_1_has() {
+        let text = r#"
+openapi: 3.2.0
+info: {title: t, version: "1"}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: q, in: querystring, content: {application/json: {schema: {type: object}}}}
+        - {name: limit, in: query, schema: {type: integer}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: array}
+              examples: {two: {dataValue: [1, 2]}}
+    query:
+      responses: {'200': {description: ok}}
+    additionalOperations:
+      COPY:
+        responses: {'204': {description: copied}}
+  /stream:
+    get:
+      operationId: streamPets
+      responses:
+        '200':
+          description: one pet a line
+          content: {application/jsonl: {itemSchema: {type: object}}}
+"#;
+        let doc = crate::load::load_str(text, "v32.yaml").expect("3.2 loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("3.2 builds");
+        let ids: Vec<&str> = api.operations.iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids, ["listPets", "streamPets"]);
+        let operation = &api.operations[0];
+        let names: Vec<&str> = operation
+            .parameters
+            .iter()
+            .map(|p| p.name.as_str())
+            .collect();
+        assert_eq!(names, ["limit"]);
+        let examples: Vec<_> = operation
+            .examples
+            .iter()
+            .map(|e| (&e.example.pointer, &e.example.value))
+            .collect();
+        assert_eq!(examples.len(), 1, "{examples:?}");
+        assert!(examples[0].0.ends_with("/examples/two/dataValue"));
+        assert_eq!(examples[0].1, &serde_json::json!([1, 2]));
+        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        assert_eq!(
+            warned,
+            [
+                "#/paths/~1pets/query",
+                "#/paths/~1pets/additionalOperations/COPY",
+                "#/paths/~1pets/get/parameters/0",
+                "#/paths/~1stream/get/responses/200/content/application~1jsonl/itemSchema"
+            ]
+        );
     }
 
     #[test]
