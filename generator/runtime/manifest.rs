@@ -408,14 +408,46 @@ pub fn is_base64(text: &str) -> bool {
 pub fn is_uri(text: &str) -> bool {
     static REFERENCE: std::sync::OnceLock<Option<jsonschema::Validator>> =
         std::sync::OnceLock::new();
-    let reference = REFERENCE.get_or_init(|| {
+    has_format(&REFERENCE, "uri-reference", text)
+}
+
+/// The `format: duration` check every reader of the contract compiles its schemas with
+/// (`with_format("duration", is_duration)`): RFC 3339's durations, and a fraction on the
+/// seconds as ISO 8601 allows (`PT9.87S`). RFC 3339's grammar has none, but .NET writes a
+/// `TimeSpan` so, and Azure's specs and their own examples are full of them.
+pub fn is_duration(text: &str) -> bool {
+    static DURATION: std::sync::OnceLock<Option<jsonschema::Validator>> =
+        std::sync::OnceLock::new();
+    let whole_seconds = text
+        .strip_suffix('S')
+        .and_then(|rest| rest.rsplit_once(['.', ',']))
+        .filter(|(whole, fraction)| {
+            whole.ends_with(|c: char| c.is_ascii_digit())
+                && !fraction.is_empty()
+                && fraction.bytes().all(|b| b.is_ascii_digit())
+        })
+        .map(|(whole, _)| format!("{whole}S"));
+    has_format(
+        &DURATION,
+        "duration",
+        whole_seconds.as_deref().unwrap_or(text),
+    )
+}
+
+/// Whether `text` has JSON Schema's `format` (the jsonschema crate's check, compiled once).
+fn has_format(
+    check: &std::sync::OnceLock<Option<jsonschema::Validator>>,
+    format: &str,
+    text: &str,
+) -> bool {
+    let check = check.get_or_init(|| {
         jsonschema::options()
             .with_draft(jsonschema::Draft::Draft202012)
             .should_validate_formats(true)
-            .build(&serde_json::json!({"format": "uri-reference"}))
+            .build(&serde_json::json!({ "format": format }))
             .ok()
     });
-    reference
+    check
         .as_ref()
         .is_none_or(|check| check.is_valid(&Value::String(text.to_owned())))
 }
@@ -574,6 +606,16 @@ mod tests {
         }
         for text in ["not a uri", "https://exa mple.com", "/a%zz"] {
             assert!(!is_uri(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_duration_may_have_a_fraction_of_a_second() {
+        for text in ["P1DT2H", "PT9.87S", "PT0,5S", "P1DT1H1M1.123S", "P3W"] {
+            assert!(is_duration(text), "{text}");
+        }
+        for text in ["PT9.S", "PT.5S", "P1.5D", "9.87S", "PT9.87", "soon"] {
+            assert!(!is_duration(text), "{text}");
         }
     }
 

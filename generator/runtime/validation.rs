@@ -107,6 +107,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
         .should_validate_formats(true)
         .with_format("uri", manifest::is_uri)
         .with_format("byte", manifest::is_base64)
+        .with_format("duration", manifest::is_duration)
         .build(schema)
         .map_err(|err| err.to_string())
 }

@@ -213,6 +213,7 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
         .should_validate_formats(true)
         .with_format("uri", crate::manifest::is_uri)
         .with_format("byte", crate::manifest::is_base64)
+        .with_format("duration", crate::manifest::is_duration)
         .build(schema)
         .map_err(|err| Error::Emit {
             file: name.to_string(),

@@ -1062,9 +1062,10 @@ fn a_multipart_body_is_checked_part_by_part() {
 }
 
 /// OpenAPI's formats are rules the contract checks: `int32` and `int64` are signed 32 and 64
-/// bits (a client's `i32` cannot hold more), `byte` is base64 text.
+/// bits (a client's `i32` cannot hold more), `byte` is base64 text. A `duration` may have a
+/// fraction of a second, as .NET writes one (Azure's `PT9.87S`).
 #[test]
-fn integer_and_byte_formats_are_checked() {
+fn integer_byte_and_duration_formats_are_checked() {
     let dir = tempfile::tempdir().unwrap();
     let spec = dir.path().join("formats.yaml");
     std::fs::write(
@@ -1089,6 +1090,7 @@ paths:
                   big: {type: integer, format: int64}
                   capped: {type: integer, format: int32, maximum: 10}
                   data: {type: string, format: byte}
+                  wait: {type: string, format: duration}
 "#,
     )
     .unwrap();
@@ -1102,7 +1104,7 @@ paths:
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
     let clean = json!({"small": -2147483648, "big": 9007199254740993u64, "capped": 10,
-                       "data": "aGVsbG8="});
+                       "data": "aGVsbG8=", "wait": "P10675199DT2H48M5.4775807S"});
     assert_eq!(run("2147483647", clean), vec![]);
     assert_eq!(
         run("2147483648", json!({})),
@@ -1124,6 +1126,10 @@ paths:
     assert_eq!(
         run("1", json!({"data": "[file data]"})),
         one(Part::Response, "format", "/data")
+    );
+    assert_eq!(
+        run("1", json!({"wait": "PT7D"})),
+        one(Part::Response, "format", "/wait")
     );
 }
 

@@ -254,12 +254,33 @@ fn tokens(
         /// module cannot reach without the validating features): any URI reference.
         fn is_uri(text: &str) -> bool {
             static REFERENCE: ::std::sync::OnceLock<Option<::jsonschema::Validator>> = ::std::sync::OnceLock::new();
-            REFERENCE
+            has_format(&REFERENCE, "uri-reference", text)
+        }
+
+        /// `format: duration` as the contract reads it (specgen's `manifest::is_duration`):
+        /// RFC 3339's, and a fraction on the seconds (`PT9.87S`).
+        fn is_duration(text: &str) -> bool {
+            static DURATION: ::std::sync::OnceLock<Option<::jsonschema::Validator>> = ::std::sync::OnceLock::new();
+            let whole_seconds = text
+                .strip_suffix('S')
+                .and_then(|rest| rest.rsplit_once(['.', ',']))
+                .filter(|(whole, fraction)| {
+                    whole.ends_with(|c: char| c.is_ascii_digit())
+                        && !fraction.is_empty()
+                        && fraction.bytes().all(|b| b.is_ascii_digit())
+                })
+                .map(|(whole, _)| format!("{whole}S"));
+            has_format(&DURATION, "duration", whole_seconds.as_deref().unwrap_or(text))
+        }
+
+        /// Whether `text` has JSON Schema's `format` (the jsonschema crate's check, compiled once).
+        fn has_format(check: &::std::sync::OnceLock<Option<::jsonschema::Validator>>, format: &str, text: &str) -> bool {
+            check
                 .get_or_init(|| {
                     ::jsonschema::options()
                         .with_draft(::jsonschema::Draft::Draft202012)
                         .should_validate_formats(true)
-                        .build(&::serde_json::json!({"format": "uri-reference"}))
+                        .build(&::serde_json::json!({ "format": format }))
                         .ok()
                 })
                 .as_ref()
@@ -286,6 +307,7 @@ fn tokens(
                 .with_draft(::jsonschema::Draft::Draft202012)
                 .should_validate_formats(true)
                 .with_format("uri", is_uri)
+                .with_format("duration", is_duration)
                 .build(&schema)
                 .map_err(|err| format!("the schema of `{}::{variant}` does not compile: {err}", choice.union))?;
             let errors: Vec<String> = validator.iter_errors(&choice.value).map(|err| format!("{}: {err}", err.instance_path())).collect();

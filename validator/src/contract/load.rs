@@ -146,6 +146,7 @@ pub(super) fn compile_for<F: jsonschema::json::Json>(
         .should_validate_formats(true)
         .with_format("uri", specgen::manifest::is_uri)
         .with_format("byte", specgen::manifest::is_base64)
+        .with_format("duration", specgen::manifest::is_duration)
         .build(schema)
 }
 
