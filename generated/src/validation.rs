@@ -379,6 +379,15 @@ pub mod manifest {
             serde_json::from_str(text).map_err(|err| err.to_string())
         }
     }
+    /// Whether a string has a format.
+    pub type FormatCheck = fn(&str) -> bool;
+    /// The formats the contract reads its own way, with their checks: every reader of the contract
+    /// (specval, specgen's example checks, the generated servers) compiles its schemas with them.
+    pub const FORMATS: [(&str, FormatCheck); 3] = [
+        ("uri", is_uri),
+        ("byte", is_base64),
+        ("duration", is_duration),
+    ];
     /// The `format: byte` check every reader of the contract compiles its schemas with
     /// (`with_format("byte", is_base64)`): base64 text (RFC 4648), as OpenAPI defines the format.
     /// Lenient where real services differ and a decoder still reads the text: the URL-safe
@@ -781,12 +790,12 @@ impl Rules {
 }
 
 fn compile_schema(schema: &Value) -> Result<Validator, String> {
-    ::jsonschema::options()
+    let options = ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .with_format("uri", manifest::is_uri)
-        .with_format("byte", manifest::is_base64)
-        .with_format("duration", manifest::is_duration)
+        .should_validate_formats(true);
+    manifest::FORMATS
+        .into_iter()
+        .fold(options, |options, (name, check)| { options.with_format(name, check) })
         .build(schema)
         .map_err(|err| err.to_string())
 }

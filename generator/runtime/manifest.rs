@@ -378,6 +378,17 @@ impl Manifest {
     }
 }
 
+/// Whether a string has a format.
+pub type FormatCheck = fn(&str) -> bool;
+
+/// The formats the contract reads its own way, with their checks: every reader of the contract
+/// (specval, specgen's example checks, the generated servers) compiles its schemas with them.
+pub const FORMATS: [(&str, FormatCheck); 3] = [
+    ("uri", is_uri),
+    ("byte", is_base64),
+    ("duration", is_duration),
+];
+
 /// The `format: byte` check every reader of the contract compiles its schemas with
 /// (`with_format("byte", is_base64)`): base64 text (RFC 4648), as OpenAPI defines the format.
 /// Lenient where real services differ and a decoder still reads the text: the URL-safe

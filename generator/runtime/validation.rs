@@ -102,12 +102,14 @@ impl Rules {
 }
 
 fn compile_schema(schema: &Value) -> Result<Validator, String> {
-    ::jsonschema::options()
+    let options = ::jsonschema::options()
         .with_draft(::jsonschema::Draft::Draft202012)
-        .should_validate_formats(true)
-        .with_format("uri", manifest::is_uri)
-        .with_format("byte", manifest::is_base64)
-        .with_format("duration", manifest::is_duration)
+        .should_validate_formats(true);
+    manifest::FORMATS
+        .into_iter()
+        .fold(options, |options, (name, check)| {
+            options.with_format(name, check)
+        })
         .build(schema)
         .map_err(|err| err.to_string())
 }

@@ -208,12 +208,14 @@ fn compile_files<'p>(
 }
 
 fn compile(schema: &Value, name: &str) -> Result<Validator> {
-    jsonschema::options()
+    let options = jsonschema::options()
         .with_draft(Draft::Draft202012)
-        .should_validate_formats(true)
-        .with_format("uri", crate::manifest::is_uri)
-        .with_format("byte", crate::manifest::is_base64)
-        .with_format("duration", crate::manifest::is_duration)
+        .should_validate_formats(true);
+    crate::manifest::FORMATS
+        .into_iter()
+        .fold(options, |options, (name, check)| {
+            options.with_format(name, check)
+        })
         .build(schema)
         .map_err(|err| Error::Emit {
             file: name.to_string(),

@@ -127,7 +127,8 @@ fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option
         .filter(|media| !media.is_empty())
 }
 
-fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
+/// A header's value among `headers`, by case-insensitive name.
+pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
         .find(|(key, _)| key.eq_ignore_ascii_case(name))

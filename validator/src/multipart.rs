@@ -39,6 +39,12 @@ pub fn boundary_of(content_type: &str) -> Option<&str> {
     })
 }
 
+/// The boundary a message declares: that of the first of its media types (its Content-Type
+/// header, then a recording's own, HAR's `mimeType`) that gives one.
+pub fn declared_boundary(media_types: [Option<&str>; 2]) -> Option<&str> {
+    media_types.into_iter().flatten().find_map(boundary_of)
+}
+
 /// The named parts of `body`, split at `boundary` (the Content-Type's), else at the boundary
 /// its first line opens (a hand-written recording may leave the parameter out). Lines may end
 /// in a bare `\n` where the body has no `\r\n` at all: a hand-written body, read as meant.

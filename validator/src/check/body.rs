@@ -166,10 +166,10 @@ impl Checker<'_> {
         let value = match written_as {
             Fields::Form => specgen::form::decode(bytes, written),
             Fields::Multipart => {
-                let declared = [request.header("content-type"), request.mime_type.as_deref()]
-                    .into_iter()
-                    .flatten()
-                    .find_map(multipart::boundary_of);
+                let declared = multipart::declared_boundary([
+                    request.header("content-type"),
+                    request.mime_type.as_deref(),
+                ]);
                 let parts = match multipart::parts(bytes, declared) {
                     Ok(parts) => parts,
                     Err(why) => {

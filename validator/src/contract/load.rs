@@ -141,12 +141,14 @@ fn compile(schema: &Value, path: &str) -> Result<Validator, ContractError> {
 pub(super) fn compile_for<F: jsonschema::json::Json>(
     schema: &Value,
 ) -> Result<Validator<F>, ValidationError<'static>> {
-    jsonschema::options_for::<F>()
+    let options = jsonschema::options_for::<F>()
         .with_draft(Draft::Draft202012)
-        .should_validate_formats(true)
-        .with_format("uri", specgen::manifest::is_uri)
-        .with_format("byte", specgen::manifest::is_base64)
-        .with_format("duration", specgen::manifest::is_duration)
+        .should_validate_formats(true);
+    specgen::manifest::FORMATS
+        .into_iter()
+        .fold(options, |options, (name, check)| {
+            options.with_format(name, check)
+        })
         .build(schema)
 }
 

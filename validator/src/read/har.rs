@@ -458,12 +458,9 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     };
     let query_string = raw.query_string.optional("request.queryString", problems);
     let headers = raw.headers.optional("request.headers", problems);
-    let content_type = headers.as_ref().and_then(|Pairs(pairs)| {
-        let (_, value) = pairs
-            .iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))?;
-        Some(value.as_str())
-    });
+    let content_type = headers
+        .as_ref()
+        .and_then(|Pairs(pairs)| crate::exchange::header(pairs, "content-type"));
     let (body, mime_type) = raw
         .post_data
         .optional("request.postData", problems)
@@ -539,23 +536,15 @@ fn body(
         .filter(|mime| !mime.trim().is_empty());
     let body = text(raw.text, raw.encoding, names, problems);
     let params = raw.params.optional(names.params, problems);
-    // The header, unless it leaves out the boundary the `mimeType` gives.
-    let sent_as = match (content_type, mime_type.as_deref()) {
-        (Some(header), Some(mime))
-            if multipart::boundary_of(header).is_none()
-                && multipart::boundary_of(mime).is_some() =>
-        {
-            Some(mime)
-        }
-        (header, mime) => header.or(mime),
-    };
-    (body.or_else(|| form_of(params?, sent_as)), mime_type)
+    let media_types = [content_type, mime_type.as_deref()];
+    (body.or_else(|| form_of(params?, media_types)), mime_type)
 }
 
 /// A form's fields as HAR lists them (`[{"name", "value", "fileName", "contentType"}]`), as the
-/// body that was sent: the form's text, or under a `multipart/*` media type (`sent_as`) the
-/// parts, a file's content as its `value` (often left out: an empty file).
-fn form_of(params: serde_json::Value, sent_as: Option<&str>) -> Option<Body> {
+/// body that was sent: the form's text, or, when the message's media type (its Content-Type
+/// header, else `mimeType`) is `multipart/*`, the parts, split by the boundary it declares; a
+/// file's content is its `value` (often left out: an empty file).
+fn form_of(params: serde_json::Value, media_types: [Option<&str>; 2]) -> Option<Body> {
     let serde_json::Value::Array(params) = params else {
         return None;
     };
@@ -568,15 +557,9 @@ fn form_of(params: serde_json::Value, sent_as: Option<&str>) -> Option<Body> {
             text("contentType"),
         ))
     });
-    let is_multipart = sent_as.is_some_and(|media| {
-        media
-            .trim_start()
-            .to_ascii_lowercase()
-            .starts_with("multipart/")
-    });
-    if is_multipart {
-        let boundary = sent_as
-            .and_then(multipart::boundary_of)
+    let sent_as = media_types.into_iter().flatten().next();
+    if sent_as.is_some_and(|media| crate::exchange::media_type(media).starts_with("multipart/")) {
+        let boundary = multipart::declared_boundary(media_types)
             .unwrap_or(multipart::RECORDED_FIELDS_BOUNDARY);
         let parts = fields.map(|(name, value, file_name, content_type)| {
             (name, value.unwrap_or(""), file_name, content_type)
