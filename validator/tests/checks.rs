@@ -1091,6 +1091,8 @@ paths:
                   capped: {type: integer, format: int32, maximum: 10}
                   data: {type: string, format: byte}
                   wait: {type: string, format: duration}
+                  size: {type: integer, format: uint64}
+                  level: {type: integer, format: uint8}
 "#,
     )
     .unwrap();
@@ -1104,7 +1106,8 @@ paths:
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
     let clean = json!({"small": -2147483648, "big": 9007199254740993u64, "capped": 10,
-                       "data": "aGVsbG8=", "wait": "P10675199DT2H48M5.4775807S"});
+                       "data": "aGVsbG8=", "wait": "P10675199DT2H48M5.4775807S",
+                       "size": u64::MAX, "level": 255});
     assert_eq!(run("2147483647", clean), vec![]);
     assert_eq!(
         run("2147483648", json!({})),
@@ -1117,6 +1120,15 @@ paths:
     assert_eq!(
         run("1", json!({"big": -1e19})),
         one(Part::Response, "minimum", "/big")
+    );
+    // The registry's unsigned formats: no sign, and their width.
+    assert_eq!(
+        run("1", json!({"size": -1})),
+        one(Part::Response, "minimum", "/size")
+    );
+    assert_eq!(
+        run("1", json!({"level": 256})),
+        one(Part::Response, "maximum", "/level")
     );
     // A bound the spec gives itself is the one checked.
     assert_eq!(

@@ -183,6 +183,10 @@ pub(crate) fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> 
             let n = n.as_i64()?;
             (quote!(i64), quote!(self.#field_name.unwrap_or(#n)))
         }
+        (TypeRef::Scalar(Scalar::U64), Value::Number(n)) => {
+            let n = n.as_u64()?;
+            (quote!(u64), quote!(self.#field_name.unwrap_or(#n)))
+        }
         (TypeRef::Scalar(Scalar::I32), Value::Number(n)) => {
             let n = i32::try_from(n.as_i64()?).ok()?;
             (quote!(i32), quote!(self.#field_name.unwrap_or(#n)))

@@ -57,6 +57,7 @@ pub(crate) fn scalar_type(scalar: Scalar) -> TokenStream {
         Scalar::Bool => quote!(bool),
         Scalar::I32 => quote!(i32),
         Scalar::I64 => quote!(i64),
+        Scalar::U64 => quote!(u64),
         Scalar::F64 => quote!(f64),
         Scalar::Decimal => quote!(super::support::Decimal),
         Scalar::Uuid => quote!(::uuid::Uuid),

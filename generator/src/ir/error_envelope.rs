@@ -97,7 +97,7 @@ impl Api {
                 && STATUS_NAMES.contains(&wire)
                 && matches!(
                     self.resolve(&field.ty),
-                    TypeRef::Scalar(Scalar::I32 | Scalar::I64)
+                    TypeRef::Scalar(Scalar::I32 | Scalar::I64 | Scalar::U64)
                 )
             {
                 status = Some(wire.to_string());

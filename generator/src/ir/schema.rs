@@ -58,6 +58,9 @@ pub(crate) fn scalar_for(ty: &str, format: Option<&str>) -> Option<Scalar> {
         ("string", _) => Scalar::String,
         ("boolean", _) => Scalar::Bool,
         ("integer", Some("int32")) => Scalar::I32,
+        // The one integer format whose values an `i64` cannot all hold (Docker's and Gitea's
+        // sizes and ids, Bungie's hashes).
+        ("integer", Some("uint64")) => Scalar::U64,
         ("integer", _) => Scalar::I64,
         // `float` is read into f64 too: every float32 a peer writes fits it exactly, and so
         // does a value written with more digits (an API that widens its float32 sends

@@ -235,6 +235,8 @@ pub enum Scalar {
     I32,
     /// `integer` (default `int64`).
     I64,
+    /// `integer`, `format: uint64`.
+    U64,
     /// `number`, `format: double` or `float` (f64 holds every float32 exactly).
     F64,
     /// `number` without a format: a decimal that keeps every digit it was given.

@@ -83,15 +83,17 @@ impl Builder<'_> {
     }
 }
 
-/// The range an integer format promises (OpenAPI's `int32` and `int64`: signed 32 and 64
-/// bits), as the `minimum` and `maximum` JSON Schema checks: a value outside it cannot be held
-/// by the type a client generated from the spec (an `i32`), so the contract refuses it. A bound
-/// the spec gives itself stays as written.
+/// The range an integer format promises (OpenAPI's `int32` and `int64`, and the registry's
+/// `int8`, `int16` and unsigned `uint8` to `uint64`), as the `minimum` and `maximum` JSON
+/// Schema checks: a value outside it cannot be held by the type a client generated from the
+/// spec (an `i32`), so the contract refuses it. A bound the spec gives itself stays as written.
 fn bound_integer_format(schema: &mut Map<String, Value>) {
-    let (low, high) = match schema.get("format").and_then(Value::as_str) {
-        Some("int32") => (i64::from(i32::MIN), i64::from(i32::MAX)),
-        Some("int64") => (i64::MIN, i64::MAX),
-        _ => return,
+    let Some((low, high)) = schema
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(integer_range)
+    else {
+        return;
     };
     let numeric = match schema.get("type") {
         Some(Value::String(name)) => name == "integer" || name == "number",
@@ -103,8 +105,27 @@ fn bound_integer_format(schema: &mut Map<String, Value>) {
     if !numeric {
         return;
     }
-    schema.entry("minimum").or_insert(Value::from(low));
-    schema.entry("maximum").or_insert(Value::from(high));
+    schema.entry("minimum").or_insert(low);
+    schema.entry("maximum").or_insert(high);
+}
+
+/// The lowest and highest value of an integer format, `None` for any other format.
+fn integer_range(format: &str) -> Option<(Value, Value)> {
+    fn signed(low: i64, high: i64) -> (Value, Value) {
+        (Value::from(low), Value::from(high))
+    }
+    let unsigned = |high: u64| (Value::from(0), Value::from(high));
+    Some(match format {
+        "int8" => signed(i8::MIN.into(), i8::MAX.into()),
+        "int16" => signed(i16::MIN.into(), i16::MAX.into()),
+        "int32" => signed(i32::MIN.into(), i32::MAX.into()),
+        "int64" => signed(i64::MIN, i64::MAX),
+        "uint8" => unsigned(u8::MAX.into()),
+        "uint16" => unsigned(u16::MAX.into()),
+        "uint32" => unsigned(u32::MAX.into()),
+        "uint64" => unsigned(u64::MAX),
+        _ => return None,
+    })
 }
 
 /// Keywords whose value is a subschema or an array of subschemas.
