@@ -9,7 +9,7 @@ use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
 use crate::emit::GeneratedFile;
-use crate::emit::contract::{component_path, request_path, response_path};
+use crate::emit::contract::ContractFiles;
 use crate::error::{Error, Result};
 use crate::ir::{Api, Example, MessagePart, Operation, TypeRef};
 
@@ -38,6 +38,7 @@ pub struct Site<'a> {
 
 /// Every example of the API, sorted by pointer.
 pub fn sites(api: &Api) -> Vec<Site<'_>> {
+    let names = ContractFiles::of(api);
     let mut out = Vec::new();
     for def in &api.types {
         let Some(component) = &def.component else {
@@ -46,7 +47,7 @@ pub fn sites(api: &Api) -> Vec<Site<'_>> {
         for example in &def.examples {
             out.push(Site {
                 example,
-                target: Target::File(component_path(component)),
+                target: Target::File(names.component(component)),
                 ty: Some(TypeRef::Named(def.name.clone())),
                 place: format!("component {component}"),
             });
@@ -61,21 +62,27 @@ pub fn sites(api: &Api) -> Vec<Site<'_>> {
         });
     }
     for op in &api.operations {
-        operation_sites(op, "operations", &op.id, &mut out);
+        operation_sites(op, "operations", &op.id, &names, &mut out);
     }
     for hook in &api.webhooks {
-        operation_sites(&hook.operation, "webhooks", &hook.name, &mut out);
+        operation_sites(&hook.operation, "webhooks", &hook.name, &names, &mut out);
     }
     out.sort_by(|a, b| a.example.pointer.cmp(&b.example.pointer));
     out.dedup_by(|a, b| a.example.pointer == b.example.pointer);
     out
 }
 
-fn operation_sites<'a>(op: &'a Operation, folder: &str, stem: &str, out: &mut Vec<Site<'a>>) {
+fn operation_sites<'a>(
+    op: &'a Operation,
+    folder: &str,
+    id: &str,
+    names: &ContractFiles,
+    out: &mut Vec<Site<'a>>,
+) {
     for message in &op.examples {
         let (target, ty, place) = match &message.part {
             MessagePart::Request => (
-                request_path(folder, stem),
+                names.request(folder, id),
                 op.request_body.as_ref().map(|b| b.ty.clone()),
                 format!("{} request", op.id),
             ),
@@ -86,7 +93,7 @@ fn operation_sites<'a>(op: &'a Operation, folder: &str, stem: &str, out: &mut Ve
                     .find(|r| r.status == *status)
                     .and_then(|r| r.body.as_ref());
                 (
-                    response_path(folder, stem, &status.key()),
+                    names.response(folder, id, &status.key()),
                     body.map(|b| b.ty.clone()),
                     format!("{} response {}", op.id, status.key()),
                 )

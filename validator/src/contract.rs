@@ -289,19 +289,22 @@ impl Contract {
         self.schemas.get(path)
     }
 
-    /// The path of a schema given by component name (`Account`) or by path.
+    /// The path of a schema given by component name (`Account`, `Order Line`: the file the
+    /// manifest names for it) or by path.
     pub fn resolve(&self, name: &str) -> Option<&str> {
-        [
-            name.to_string(),
-            format!("components/{name}.json"),
-            format!("{name}.json"),
-        ]
-        .iter()
-        .find_map(|c| {
-            self.validators
-                .get_key_value(c.as_str())
-                .map(|(k, _)| k.as_str())
-        })
+        let listed = self.manifest.components.get(name).cloned();
+        listed
+            .into_iter()
+            .chain([
+                name.to_string(),
+                format!("components/{name}.json"),
+                format!("{name}.json"),
+            ])
+            .find_map(|c| {
+                self.validators
+                    .get_key_value(c.as_str())
+                    .map(|(k, _)| k.as_str())
+            })
     }
 }
 

@@ -1145,6 +1145,76 @@ paths:
     );
 }
 
+/// Components whose names differ only where a file name cannot (a space, a case, a length
+/// beyond what a file system allows) each keep their own contract file, so each body is
+/// judged by its own schema: `Order Line` and `Order_Line` once shared one file, and the
+/// second's rules judged the first's values.
+#[test]
+fn components_whose_file_names_would_clash_keep_their_own_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("names.yaml");
+    let long = "Line".repeat(80);
+    let op = |path: &str, component: &str| {
+        format!(
+            "  {path}:\n    get:\n      responses:\n        '200':\n          description: ok\n\
+             \x20         content:\n            application/json:\n              schema: \
+             {{$ref: '#/components/schemas/{component}'}}\n"
+        )
+    };
+    std::fs::write(
+        &spec,
+        format!(
+            "openapi: 3.1.0\ninfo: {{title: Names, version: '1'}}\npaths:\n{}{}{}{}\
+             components:\n  schemas:\n\
+             \x20   Order Line: {{type: object, properties: {{a: {{type: string}}}}}}\n\
+             \x20   Order_Line: {{type: object, properties: {{b: {{type: integer}}}}}}\n\
+             \x20   order_line: {{type: object, properties: {{c: {{type: boolean}}}}}}\n\
+             \x20   {long}: {{type: object, properties: {{d: {{type: number}}}}}}\n",
+            op("/spaced", "Order Line"),
+            op("/underscored", "Order_Line"),
+            op("/lower", "order_line"),
+            op("/long", &long),
+        ),
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let checks = [
+        ("Order Line", json!({"a": 5}), "/a"),
+        ("Order_Line", json!({"b": "x"}), "/b"),
+        ("order_line", json!({"c": "x"}), "/c"),
+        (long.as_str(), json!({"d": "x"}), "/d"),
+    ];
+    let mut files = Vec::new();
+    for (component, broken, pointer) in checks {
+        let file = contract
+            .resolve(component)
+            .expect("every component has a file");
+        assert!(file.len() < 200, "{file}");
+        files.push(file.to_lowercase());
+        // Judged by its own schema: the member only it declares breaks its own type.
+        let found = contract.validate(component, &broken, false).unwrap();
+        assert_eq!(found.len(), 1, "{component}: {found:?}");
+        assert_eq!(found[0].pointer, pointer, "{component}");
+        assert_eq!(found[0].rule.to_string(), "type", "{component}");
+    }
+    files.sort();
+    files.dedup();
+    assert_eq!(files.len(), 4, "four files, whatever the case: {files:?}");
+    // The messages of the operations were right before too; they stay so.
+    let run = |path: &str, body: serde_json::Value| {
+        let mut exchange = media_exchange("GET", path, None, 200, None);
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = vec![("Content-Type".into(), "application/json".into())];
+        response.body = Some(Body::Json(body));
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(run("/spaced", json!({"a": "x", "b": "y"})), vec![]);
+    assert_eq!(
+        run("/underscored", json!({"b": "x"})),
+        one(Part::Response, "type", "/b")
+    );
+}
+
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
 /// no URI reference is still a finding.
 #[test]

@@ -8,8 +8,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 mod discriminator;
+mod file_names;
 mod inheritance;
 mod one_way;
+
+pub use file_names::ContractFiles;
 
 use one_way::Flow;
 
@@ -28,10 +31,11 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
         .iter()
         .map(|(name, schema)| (name.as_str(), schema))
         .collect();
+    let names = ContractFiles::of(api);
     let mut files = Vec::new();
     let mut component_files = BTreeMap::new();
     for (name, _) in &api.schemas {
-        let path = component_path(name);
+        let path = names.component(name);
         let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
         files.push(schema_file(crate_name, &path, &root, &components, None)?);
         component_files.insert(name.clone(), path);
@@ -45,6 +49,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             &op.id,
             crate_name,
             &components,
+            &names,
             &mut files,
         )?);
     }
@@ -56,6 +61,7 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             &hook.name,
             crate_name,
             &components,
+            &names,
             &mut files,
         )?;
         entry.name = Some(hook.name.clone());
@@ -137,12 +143,12 @@ fn location(location: ParamLocation) -> manifest::Location {
 fn operation_entry(
     op: &Operation,
     folder: &str,
-    stem: &str,
+    id: &str,
     crate_name: &str,
     components: &BTreeMap<&str, &Value>,
+    names: &ContractFiles,
     files: &mut Vec<GeneratedFile>,
 ) -> Result<manifest::Operation> {
-    let stem = file_stem(stem);
     let parameters = op
         .parameters
         .iter()
@@ -160,7 +166,7 @@ fn operation_entry(
         .collect::<Result<Vec<_>>>()?;
     let request_body = match &op.request_body {
         Some(body) => {
-            let path = request_path(folder, &stem);
+            let path = names.request(folder, id);
             let flow = Some(Flow::Request);
             files.push(schema_file(
                 crate_name,
@@ -209,7 +215,7 @@ fn operation_entry(
             .collect::<Result<Vec<_>>>()?;
         let entry = match &response.body {
             Some(body) => {
-                let path = response_path(folder, &stem, &key);
+                let path = names.response(folder, id, &key);
                 let flow = Some(Flow::Response);
                 files.push(schema_file(
                     crate_name,
@@ -423,35 +429,6 @@ const FRAGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERI
 fn escape(segment: &str) -> String {
     percent_encoding::utf8_percent_encode(&crate::load::escape_segment(segment), FRAGMENT)
         .to_string()
-}
-
-/// Contract file of a component schema.
-pub fn component_path(name: &str) -> String {
-    format!("components/{}.json", file_stem(name))
-}
-
-/// Contract file of an operation's (`folder` = `operations`) or webhook's (`webhooks`) request
-/// body; `stem` is the operationId or webhook name.
-pub fn request_path(folder: &str, stem: &str) -> String {
-    format!("{folder}/{}.request.json", file_stem(stem))
-}
-
-/// Contract file of a response body, by status key (`201`, `2XX`, `default`).
-pub fn response_path(folder: &str, stem: &str, key: &str) -> String {
-    format!("{folder}/{}.response.{key}.json", file_stem(stem))
-}
-
-/// A file name for a component or operation id: letters, digits, `-`, `_` and `.` only.
-fn file_stem(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
 }
 
 fn json_file(path: &str, value: &Value) -> Result<GeneratedFile> {

@@ -21,7 +21,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::contract::{bundle, component_path};
+use super::contract::{ContractFiles, bundle};
 use super::types::rust_type;
 use super::{GeneratedFile, rust_file};
 use crate::error::{Error, Result};
@@ -160,6 +160,7 @@ fn union_table(api: &Api, roots: &[TypeRef]) -> Result<Vec<TokenStream>> {
         .iter()
         .map(|(name, schema)| (name.as_str(), schema))
         .collect();
+    let names = ContractFiles::of(api);
     let mut rows = Vec::new();
     for name in reachable(api, roots) {
         let Some(TypeKind::Union(union)) = api.type_named(&name).map(|def| &def.kind) else {
@@ -168,7 +169,7 @@ fn union_table(api: &Api, roots: &[TypeRef]) -> Result<Vec<TokenStream>> {
         let mut alternatives = Vec::new();
         for variant in &union.variants {
             let label = variant.rust_name.as_str();
-            let schema = match component_file(&variant.schema) {
+            let schema = match component_file(&variant.schema, &names) {
                 Some(path) => quote!(Schema::File(#path)),
                 None => {
                     let bundled = bundle(&variant.schema, &components)?;
@@ -187,13 +188,13 @@ fn union_table(api: &Api, roots: &[TypeRef]) -> Result<Vec<TokenStream>> {
 }
 
 /// The contract file of a schema that is only a reference to a component.
-fn component_file(schema: &Value) -> Option<String> {
+fn component_file(schema: &Value, names: &ContractFiles) -> Option<String> {
     let map = schema.as_object()?;
     if map.len() != 1 {
         return None;
     }
     let (name, rest) = component_target(map.get("$ref")?.as_str()?)?;
-    rest.is_empty().then(|| component_path(&name))
+    rest.is_empty().then(|| names.component(&name))
 }
 
 /// Names of the types reachable from `roots`, sorted.
