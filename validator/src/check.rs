@@ -99,30 +99,68 @@ fn check_with(
     drift: bool,
 ) -> Outcome {
     let kind = kind_of(contract, exchange);
-    let mut checker = Checker {
-        contract,
-        options,
-        coverage,
-        drift,
-        head: false,
-        site: Site {
-            exchange: exchange.index,
-            id: exchange.id.clone(),
-            source: exchange.source.clone(),
-            line: exchange.line,
-            operation: None,
-            kind,
-        },
-        outcome: Outcome::default(),
+    let run = |instead: Option<&OperationSpec>| {
+        let mut checker = Checker::new(contract, exchange, options, (coverage, drift), kind);
+        checker.instead = instead;
+        match kind {
+            ExchangeKind::Operation => checker.operation(exchange),
+            ExchangeKind::Notification => checker.notification(exchange),
+        }
+        checker.outcome
     };
-    match kind {
-        ExchangeKind::Operation => checker.operation(exchange),
-        ExchangeKind::Notification => checker.notification(exchange),
+    let mut outcome = run(None);
+    // Operations the request fits as well (one method and path on the wire, told apart by
+    // their bodies only): the exchange keeps the contract when it keeps one of them.
+    if kind == ExchangeKind::Operation
+        && has_errors(&outcome)
+        && let Match::Operation(chosen, _) = contract.match_request(&exchange.request)
+    {
+        for other in contract.equally_fitting(&exchange.request, chosen) {
+            let tried = run(Some(other));
+            if !has_errors(&tried) {
+                outcome = tried;
+                break;
+            }
+        }
     }
-    let mut outcome = checker.outcome;
     outcome.covered.sort_unstable();
     outcome.covered.dedup();
     outcome
+}
+
+fn has_errors(outcome: &Outcome) -> bool {
+    outcome
+        .findings
+        .iter()
+        .any(|finding| finding.severity == Severity::Error)
+}
+
+impl<'c> Checker<'c> {
+    fn new(
+        contract: &'c Contract,
+        exchange: &Exchange,
+        options: CheckOptions,
+        (coverage, drift): (bool, bool),
+        kind: ExchangeKind,
+    ) -> Checker<'c> {
+        Checker {
+            contract,
+            options,
+            coverage,
+            drift,
+            head: false,
+            instead: None,
+            site: Site {
+                exchange: exchange.index,
+                id: exchange.id.clone(),
+                source: exchange.source.clone(),
+                line: exchange.line,
+                operation: None,
+                kind,
+            },
+            outcome: Outcome::default(),
+        }
+    }
 }
 
 struct Checker<'c> {
@@ -134,6 +172,9 @@ struct Checker<'c> {
     coverage: bool,
     /// A `HEAD` checked as the `GET` it stands for: its response has no body.
     head: bool,
+    /// The operation to check the exchange as, in place of the one it matched: another it
+    /// fits as well ([`Contract::equally_fitting`]).
+    instead: Option<&'c OperationSpec>,
     site: Site,
     outcome: Outcome,
 }
@@ -248,11 +289,8 @@ impl Checker<'_> {
 
     fn operation(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
-        let (op, path_params) = match self
-            .contract
-            .match_operation(&request.method, &request.path)
-        {
-            Match::Operation(op, params) => (op, params),
+        let (op, path_params) = match self.contract.match_request(request) {
+            Match::Operation(op, params) => (self.instead.unwrap_or(op), params),
             // A browser's CORS preflight asks whether a documented method may be called: it
             // is not a call of the API, and a recording of a web client holds many.
             Match::MethodNotAllowed(_)

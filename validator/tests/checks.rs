@@ -1215,6 +1215,170 @@ fn components_whose_file_names_would_clash_keep_their_own_rules() {
     );
 }
 
+/// Operations that share a method and path on the wire, told apart in their templates as
+/// real specs do: by a query (`/search?type=user`), by a fragment naming a query parameter or
+/// header (AWS's `/#Action=AddTags`, `/#X-Amz-Target=Glue.GetJob`), or by a bare fragment
+/// and their bodies alone (Box's `/files/{file_id}#add_shared_link`). Each exchange is judged
+/// by the operation it is for; before, none of the first two kinds matched any operation.
+#[test]
+fn operations_told_apart_in_their_templates_are_matched_by_the_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("appended.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Appended, version: "1"}
+paths:
+  /search?type=user:
+    get:
+      operationId: searchUsers
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {properties: {users: {type: array, items: {type: string}}}}}}}
+  /search?type=repo:
+    get:
+      operationId: searchRepos
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {properties: {repos: {type: array, items: {type: integer}}}}}}}
+  /#Action=AddTags:
+    post:
+      operationId: AddTags
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {required: [tagged], properties: {tagged: {type: boolean}}}}}}
+  /#X-Amz-Target=Glue.GetJob:
+    post:
+      operationId: GetJob
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {required: [job], properties: {job: {type: string}}}}}}
+  /files/{file_id}:
+    put:
+      operationId: updateFile
+      parameters: [{name: file_id, in: path, required: true, schema: {type: integer}}]
+      requestBody:
+        content: {application/json: {schema: {type: object, additionalProperties: false, properties: {name: {type: string}}}}}
+      responses:
+        '200': {description: ok}
+  /files/{file_id}#add_shared_link:
+    put:
+      operationId: addSharedLink
+      parameters: [{name: file_id, in: path, required: true, schema: {type: integer}}]
+      requestBody:
+        content: {application/json: {schema: {type: object, required: [shared_link], properties: {shared_link: {type: object}}}}}
+      responses:
+        '200': {description: ok}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |method: &str,
+               path: &str,
+               query: &[(&str, &str)],
+               header: Option<(&str, &str)>,
+               request: Option<serde_json::Value>,
+               response: serde_json::Value| {
+        let mut exchange = media_exchange(method, path, None, 200, None);
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        exchange
+            .request
+            .headers
+            .extend(header.map(|(k, v)| (k.into(), v.into())));
+        if let Some(body) = request {
+            exchange
+                .request
+                .headers
+                .push(("Content-Type".into(), "application/json".into()));
+            exchange.request.body = Some(Body::Json(body));
+        }
+        let reply = exchange.response.as_mut().unwrap();
+        if !response.is_null() {
+            reply.headers = vec![("Content-Type".into(), "application/json".into())];
+            reply.body = Some(Body::Json(response));
+        }
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        (outcome.operation.clone(), found(&outcome))
+    };
+    let users = [("type", "user"), ("q", "x")];
+    let repos = [("type", "repo")];
+    let none = serde_json::Value::Null;
+    // The query the template names picks the operation, whose own rules judge the body.
+    assert_eq!(
+        run(
+            "GET",
+            "/search",
+            &users,
+            None,
+            None,
+            json!({"users": ["a"]})
+        ),
+        (Some("searchUsers".into()), vec![])
+    );
+    assert_eq!(
+        run("GET", "/search", &repos, None, None, json!({"repos": [1]})),
+        (Some("searchRepos".into()), vec![])
+    );
+    assert_eq!(
+        run(
+            "GET",
+            "/search",
+            &repos,
+            None,
+            None,
+            json!({"repos": ["x"]})
+        )
+        .1,
+        one(Part::Response, "type", "/repos/0")
+    );
+    assert_eq!(
+        run("GET", "/search", &users, None, None, json!({"users": [1]})).1,
+        one(Part::Response, "type", "/users/0")
+    );
+    // A fragment naming a query parameter or a header, as AWS writes its actions.
+    let action = [("Action", "AddTags")];
+    assert_eq!(
+        run("POST", "/", &action, None, None, json!({"tagged": true})),
+        (Some("AddTags".into()), vec![])
+    );
+    let target = Some(("x-amz-target", "Glue.GetJob"));
+    assert_eq!(
+        run("POST", "/", &[], target, None, json!({"job": "j"})),
+        (Some("GetJob".into()), vec![])
+    );
+    assert_eq!(
+        run("POST", "/", &[], target, None, json!({"tagged": true})),
+        (Some("GetJob".into()), one(Part::Response, "required", ""))
+    );
+    // Nothing but the body tells these apart: the exchange keeps the contract when it keeps
+    // one of them, and is judged by the first when it keeps none.
+    assert_eq!(
+        run(
+            "PUT",
+            "/files/7",
+            &[],
+            None,
+            Some(json!({"name": "a.txt"})),
+            none.clone()
+        ),
+        (Some("updateFile".into()), vec![])
+    );
+    assert_eq!(
+        run(
+            "PUT",
+            "/files/7",
+            &[],
+            None,
+            Some(json!({"shared_link": {}})),
+            none.clone()
+        ),
+        (Some("addSharedLink".into()), vec![])
+    );
+    let (operation, findings) = run("PUT", "/files/7", &[], None, Some(json!({"name": 5})), none);
+    assert_eq!(operation, Some("updateFile".into()));
+    assert_eq!(findings, one(Part::Request, "type", "/name"));
+}
+
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
 /// no URI reference is still a finding.
 #[test]

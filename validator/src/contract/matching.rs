@@ -2,6 +2,7 @@
 //! the API) or to a webhook (at the receiver's delivery path).
 
 use super::{Contract, OperationSpec};
+use crate::exchange::Request;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum Segment {
@@ -46,7 +47,7 @@ pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str)
     if !hook_method.eq_ignore_ascii_case(method) {
         return false;
     }
-    let template = template.trim_end_matches('/');
+    let template = wire_template(template).trim_end_matches('/');
     // The template's first segment is the empty one before its leading `/`: the others are
     // matched against the path's last ones, and the path must have one more.
     let tail = template.matches('/').count();
@@ -207,9 +208,41 @@ impl Contract {
         }
     }
 
-    /// The operation a request is for, after a base path is stripped: tried after every base
-    /// path that fits, the first operation found wins.
+    /// The operation a method and path are for, after a base path is stripped: tried after
+    /// every base path that fits, the first operation found wins.
     pub fn match_operation(&self, method: &str, path: &str) -> Match<'_> {
+        self.match_with(method, path, None)
+    }
+
+    /// [`Contract::match_operation`] for a request, whose query and headers also choose among
+    /// operations whose templates tell them apart (`/search?type=user`, AWS's
+    /// `/#Action=AddTags`; see [`Condition`]).
+    pub fn match_request(&self, request: &Request) -> Match<'_> {
+        self.match_with(&request.method, &request.path, Some(request))
+    }
+
+    /// The other operations `request` fits as well as it fits `chosen`: the same method and
+    /// path on the wire, nothing in the request to tell them apart (Box's
+    /// `/files/{file_id}` and `/files/{file_id}#add_shared_link`).
+    pub fn equally_fitting<'c>(
+        &'c self,
+        request: &Request,
+        chosen: &OperationSpec,
+    ) -> Vec<&'c OperationSpec> {
+        self.operations
+            .iter()
+            .filter(|op| {
+                op.id != chosen.id
+                    && op.method == chosen.method
+                    && op.segments == chosen.segments
+                    && op.base_paths == chosen.base_paths
+                    && op.conditions.len() == chosen.conditions.len()
+                    && op.conditions.iter().all(|c| c.met_by(request))
+            })
+            .collect()
+    }
+
+    fn match_with(&self, method: &str, path: &str, request: Option<&Request>) -> Match<'_> {
         let mut fallback = Match::OutsideBasePath;
         let api = self.base_paths.iter().map(|base| (base, true));
         let elsewhere = self.operation_base_paths.iter().map(|base| (base, false));
@@ -224,7 +257,7 @@ impl Contract {
                 }
             };
             for relative in base.strip(path) {
-                match self.match_relative(method, relative, &served_here) {
+                match self.match_relative(method, relative, &served_here, request) {
                     found @ Match::Operation(..) => return found,
                     other @ Match::MethodNotAllowed(_) => fallback = other,
                     Match::UnknownPath if matches!(fallback, Match::OutsideBasePath) => {
@@ -243,9 +276,19 @@ impl Contract {
         method: &str,
         relative: &str,
         served_here: &dyn Fn(&OperationSpec) -> bool,
+        request: Option<&Request>,
     ) -> Match<'_> {
         let relative = if relative.is_empty() { "/" } else { relative };
         let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
+        // An operation whose template asks something of the request that it meets comes
+        // first, the one asking most first; then the most literal template (/accounts/new
+        // before /accounts/{id}). One whose conditions the request does not meet is taken only
+        // when no other fits, so its own rules can say what is missing.
+        let rank = |op: &OperationSpec| {
+            let met = request.is_none_or(|request| op.conditions.iter().all(|c| c.met_by(request)));
+            let asked = if met { op.conditions.len() } else { 0 };
+            (met, asked, op.specificity())
+        };
         let mut best: Option<&OperationSpec> = None;
         let mut path_known = None;
         for op in &self.operations {
@@ -256,8 +299,7 @@ impl Contract {
                 path_known.get_or_insert_with(|| op.path.clone());
                 continue;
             }
-            // The most literal template wins: /accounts/new before /accounts/{id}.
-            if best.is_none_or(|b| op.specificity() > b.specificity()) {
+            if best.is_none_or(|b| rank(op) > rank(b)) {
                 best = Some(op);
             }
         }
@@ -278,7 +320,7 @@ impl Contract {
 }
 
 pub(super) fn segments(template: &str) -> Vec<Segment> {
-    template
+    wire_template(template)
         .trim_end_matches('/')
         .split('/')
         .map(segment_of)
@@ -295,5 +337,72 @@ fn segment_of(part: &str) -> Segment {
         Some(name) => Segment::Param(name.to_string()),
         None if part.contains('{') && part.contains('}') => Segment::Mixed(part.to_string()),
         None => Segment::Literal(part.to_string()),
+    }
+}
+
+/// A path template as a request carries it: without the query (`/search?type=user`) or
+/// fragment (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append
+/// to tell apart operations on one path, which no request has in its path.
+pub(super) fn wire_template(template: &str) -> &str {
+    template.split(['?', '#']).next().unwrap_or_default()
+}
+
+/// What a template's appendix asks of a request: a query parameter, or a header, with this
+/// name (and this value, unless the template leaves it to a variable: `?lat={lat}`). Each
+/// pair of a `?query`, and a fragment that is one `name=value` pair: AWS writes
+/// `/#Action=AddTags` for `?Action=AddTags` and `/#X-Amz-Target=Glue.GetJob` for that header;
+/// Azure `#op=GRANTACE`. A fragment that is a bare word (`#add_shared_link`) asks nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    name: String,
+    /// `None`: any value.
+    value: Option<String>,
+}
+
+impl Condition {
+    /// The conditions of a path template.
+    pub(super) fn of_template(template: &str) -> Vec<Condition> {
+        let (before_fragment, fragment) = match template.split_once('#') {
+            Some((before, fragment)) => (before, Some(fragment)),
+            None => (template, None),
+        };
+        let query = before_fragment.split_once('?').map(|(_, query)| query);
+        let mut out: Vec<Condition> = query
+            .into_iter()
+            .flat_map(|query| query.split('&'))
+            .filter(|pair| !pair.is_empty())
+            .map(|pair| match pair.split_once('=') {
+                Some((name, value)) => Condition::new(name, Some(value)),
+                None => Condition::new(pair, None),
+            })
+            .collect();
+        if let Some((name, value)) = fragment.and_then(|fragment| fragment.split_once('='))
+            && !name.is_empty()
+            && !value.contains(['=', '&'])
+        {
+            out.push(Condition::new(name, Some(value)));
+        }
+        out
+    }
+
+    fn new(name: &str, value: Option<&str>) -> Condition {
+        let value = value.filter(|value| !(value.starts_with('{') && value.ends_with('}')));
+        Condition {
+            name: specgen::load::percent_decode_lossy(name),
+            value: value.map(specgen::load::percent_decode_lossy),
+        }
+    }
+
+    /// Whether the request has the query parameter or header this asks for.
+    pub(super) fn met_by(&self, request: &Request) -> bool {
+        let fits = |value: &str| self.value.as_deref().is_none_or(|wanted| wanted == value);
+        request
+            .query
+            .iter()
+            .any(|(name, value)| *name == self.name && fits(value))
+            || request
+                .headers
+                .iter()
+                .any(|(name, value)| name.eq_ignore_ascii_case(&self.name) && fits(value.trim()))
     }
 }
