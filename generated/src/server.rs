@@ -1043,6 +1043,26 @@ async fn not_found(uri: ::http::Uri) -> Response {
     )
 }
 
+/// Whether a request has what its operation's template asks of it (`/search?type=user`,
+/// `/#X-Amz-Target=Glue.GetJob`; see [`path::asks`]): how a dispatcher tells apart operations
+/// on one path.
+#[allow(dead_code)]
+fn asked(template: &str, request: &::axum::extract::Request) -> bool {
+    let query: Vec<(String, String)> = request
+        .uri()
+        .query()
+        .and_then(|query| ::serde_urlencoded::from_str(query).ok())
+        .unwrap_or_default();
+    let header = |name: &str| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string)
+    };
+    path::asks_met(&path::asks(template), &query, &header)
+}
+
 async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
     error_response(
         ::http::StatusCode::METHOD_NOT_ALLOWED,
@@ -1428,7 +1448,7 @@ pub mod path {
         path: &'p str,
     ) -> Option<Vec<(&'t str, &'p str)>> {
         let mut params = Vec::new();
-        let mut wanted = template.split('/');
+        let mut wanted = wire(template).split('/');
         let mut given = path.split('/');
         loop {
             match (wanted.next(), given.next()) {
@@ -1498,6 +1518,65 @@ pub mod path {
             Some(_) => false,
             None => text.is_empty(),
         }
+    }
+    /// A template as a request carries it: without the query (`/search?type=user`) or fragment
+    /// (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append to tell
+    /// apart operations on one path, which no request has in its path.
+    pub fn wire(template: &str) -> &str {
+        template.split(['?', '#']).next().unwrap_or_default()
+    }
+    /// What a template's appendix asks of a request, as `(name, value)`: a query parameter or a
+    /// header with that name, and that value unless the template leaves it to a variable
+    /// (`?lat={lat}`: `None`). Each pair of a `?query`, and a fragment that is one `name=value`
+    /// pair (AWS's `#Action=AddTags` for the query parameter, `#X-Amz-Target=Glue.GetJob` for the
+    /// header; Azure's `#op=GRANTACE`); a fragment that is a bare word (`#add_shared_link`) asks
+    /// nothing. Names and values are percent-decoded.
+    pub fn asks(template: &str) -> Vec<(String, Option<String>)> {
+        let (before_fragment, fragment) = match template.split_once('#') {
+            Some((before, fragment)) => (before, Some(fragment)),
+            None => (template, None),
+        };
+        let text = |raw: &str| decode(raw).unwrap_or_else(|| raw.to_string());
+        let pair = |name: &str, value: Option<&str>| {
+            let value = value
+                .filter(|value| !(value.starts_with('{') && value.ends_with('}')));
+            (text(name), value.map(text))
+        };
+        let mut out: Vec<(String, Option<String>)> = before_fragment
+            .split_once('?')
+            .map(|(_, query)| query)
+            .into_iter()
+            .flat_map(|query| query.split('&'))
+            .filter(|item| !item.is_empty())
+            .map(|item| match item.split_once('=') {
+                Some((name, value)) => pair(name, Some(value)),
+                None => pair(item, None),
+            })
+            .collect();
+        if let Some((name, value)) = fragment
+            .and_then(|fragment| fragment.split_once('=')) && !name.is_empty()
+            && !value.contains(['=', '&'])
+        {
+            out.push(pair(name, Some(value)));
+        }
+        out
+    }
+    /// Whether a request meets what [`asks`] found: each name a query parameter (in `query`,
+    /// decoded) or a header (`header` looks one up, in any case) with the value asked for.
+    pub fn asks_met(
+        asked: &[(String, Option<String>)],
+        query: &[(String, String)],
+        header: &dyn Fn(&str) -> Option<String>,
+    ) -> bool {
+        asked
+            .iter()
+            .all(|(name, wanted)| {
+                let fits = |value: &str| {
+                    wanted.as_deref().is_none_or(|wanted| wanted == value)
+                };
+                query.iter().any(|(key, value)| key == name && fits(value))
+                    || header(name).is_some_and(|value| fits(value.trim()))
+            })
     }
     fn decode(raw: &str) -> Decoded {
         percent_encoding::percent_decode_str(raw)

@@ -29,7 +29,7 @@ pub fn params(template: &'static str, path: &str) -> Option<Vec<(&'static str, D
 /// it).
 pub fn raw_params<'t, 'p>(template: &'t str, path: &'p str) -> Option<Vec<(&'t str, &'p str)>> {
     let mut params = Vec::new();
-    let mut wanted = template.split('/');
+    let mut wanted = wire(template).split('/');
     let mut given = path.split('/');
     loop {
         match (wanted.next(), given.next()) {
@@ -102,6 +102,63 @@ fn segment<'t, 'p>(
     }
 }
 
+/// A template as a request carries it: without the query (`/search?type=user`) or fragment
+/// (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append to tell
+/// apart operations on one path, which no request has in its path.
+pub fn wire(template: &str) -> &str {
+    template.split(['?', '#']).next().unwrap_or_default()
+}
+
+/// What a template's appendix asks of a request, as `(name, value)`: a query parameter or a
+/// header with that name, and that value unless the template leaves it to a variable
+/// (`?lat={lat}`: `None`). Each pair of a `?query`, and a fragment that is one `name=value`
+/// pair (AWS's `#Action=AddTags` for the query parameter, `#X-Amz-Target=Glue.GetJob` for the
+/// header; Azure's `#op=GRANTACE`); a fragment that is a bare word (`#add_shared_link`) asks
+/// nothing. Names and values are percent-decoded.
+pub fn asks(template: &str) -> Vec<(String, Option<String>)> {
+    let (before_fragment, fragment) = match template.split_once('#') {
+        Some((before, fragment)) => (before, Some(fragment)),
+        None => (template, None),
+    };
+    let text = |raw: &str| decode(raw).unwrap_or_else(|| raw.to_string());
+    let pair = |name: &str, value: Option<&str>| {
+        let value = value.filter(|value| !(value.starts_with('{') && value.ends_with('}')));
+        (text(name), value.map(text))
+    };
+    let mut out: Vec<(String, Option<String>)> = before_fragment
+        .split_once('?')
+        .map(|(_, query)| query)
+        .into_iter()
+        .flat_map(|query| query.split('&'))
+        .filter(|item| !item.is_empty())
+        .map(|item| match item.split_once('=') {
+            Some((name, value)) => pair(name, Some(value)),
+            None => pair(item, None),
+        })
+        .collect();
+    if let Some((name, value)) = fragment.and_then(|fragment| fragment.split_once('='))
+        && !name.is_empty()
+        && !value.contains(['=', '&'])
+    {
+        out.push(pair(name, Some(value)));
+    }
+    out
+}
+
+/// Whether a request meets what [`asks`] found: each name a query parameter (in `query`,
+/// decoded) or a header (`header` looks one up, in any case) with the value asked for.
+pub fn asks_met(
+    asked: &[(String, Option<String>)],
+    query: &[(String, String)],
+    header: &dyn Fn(&str) -> Option<String>,
+) -> bool {
+    asked.iter().all(|(name, wanted)| {
+        let fits = |value: &str| wanted.as_deref().is_none_or(|wanted| wanted == value);
+        query.iter().any(|(key, value)| key == name && fits(value))
+            || header(name).is_some_and(|value| fits(value.trim()))
+    })
+}
+
 fn decode(raw: &str) -> Decoded {
     percent_encoding::percent_decode_str(raw)
         .decode_utf8()
@@ -111,7 +168,62 @@ fn decode(raw: &str) -> Decoded {
 
 #[cfg(test)]
 mod tests {
-    use super::params;
+    use super::{asks, asks_met, params};
+
+    #[test]
+    fn a_template_appendix_is_not_part_of_the_path_but_asks_of_the_request() {
+        assert_eq!(got("/search?type=user", "/search"), want(&[]));
+        assert_eq!(
+            got("/files/{file_id}#add_shared_link", "/files/7"),
+            want(&[("file_id", "7")])
+        );
+        assert_eq!(got("/#Action=AddTags", "/"), want(&[]));
+        let owned = |pairs: &[(&str, Option<&str>)]| -> Vec<(String, Option<String>)> {
+            pairs
+                .iter()
+                .map(|(name, value)| (name.to_string(), value.map(str::to_string)))
+                .collect()
+        };
+        assert_eq!(
+            asks("/alerts?lat={lat}&lon={lon}&units=m"),
+            owned(&[("lat", None), ("lon", None), ("units", Some("m"))])
+        );
+        assert_eq!(
+            asks("/#X-Amz-Target=Glue.GetJob"),
+            owned(&[("X-Amz-Target", Some("Glue.GetJob"))])
+        );
+        assert_eq!(asks("/files/{file_id}#add_shared_link"), owned(&[]));
+        assert_eq!(
+            asks("/catalog/acl#op=GRANT%20ACE"),
+            owned(&[("op", Some("GRANT ACE"))])
+        );
+        let asked = asks("/search?type=user&q={q}");
+        let query = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let no_header = |_: &str| None;
+        assert!(asks_met(
+            &asked,
+            &query(&[("q", "x"), ("type", "user")]),
+            &no_header
+        ));
+        assert!(!asks_met(
+            &asked,
+            &query(&[("q", "x"), ("type", "repo")]),
+            &no_header
+        ));
+        assert!(!asks_met(&asked, &query(&[("type", "user")]), &no_header));
+        let target = asks("/#X-Amz-Target=Glue.GetJob");
+        let header = |name: &str| {
+            name.eq_ignore_ascii_case("x-amz-target")
+                .then(|| " Glue.GetJob".to_string())
+        };
+        assert!(asks_met(&target, &[], &header));
+        assert!(!asks_met(&target, &[], &no_header));
+    }
 
     /// The parameters as owned pairs, for comparing.
     fn got(template: &'static str, path: &str) -> Option<Vec<(String, Option<String>)>> {

@@ -77,6 +77,26 @@ async fn not_found(uri: ::http::Uri) -> Response {
     )
 }
 
+/// Whether a request has what its operation's template asks of it (`/search?type=user`,
+/// `/#X-Amz-Target=Glue.GetJob`; see [`path::asks`]): how a dispatcher tells apart operations
+/// on one path.
+#[allow(dead_code)]
+fn asked(template: &str, request: &::axum::extract::Request) -> bool {
+    let query: Vec<(String, String)> = request
+        .uri()
+        .query()
+        .and_then(|query| ::serde_urlencoded::from_str(query).ok())
+        .unwrap_or_default();
+    let header = |name: &str| {
+        request
+            .headers()
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .map(str::to_string)
+    };
+    path::asks_met(&path::asks(template), &query, &header)
+}
+
 async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
     error_response(
         ::http::StatusCode::METHOD_NOT_ALLOWED,

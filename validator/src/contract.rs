@@ -175,8 +175,8 @@ pub struct OperationSpec {
     pub path: String,
     segments: Vec<Segment>,
     /// What the template's `?query` or `#name=value` fragment asks of a request, for the specs
-    /// that tell operations on one path apart so (see [`matching::Condition`]).
-    conditions: Vec<matching::Condition>,
+    /// that tell operations on one path apart so (see [`specgen::path::asks`]).
+    asks: Vec<(String, Option<String>)>,
     /// Where this operation alone is served (its own or its path's `servers`); empty when at
     /// the API's base paths.
     base_paths: Vec<BasePath>,

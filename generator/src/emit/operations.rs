@@ -122,7 +122,9 @@ pub(crate) fn error_body_type(api: &Api) -> Option<TypeRef> {
 pub(crate) fn path_format(op: &Operation) -> (String, Vec<&crate::ir::Parameter>) {
     let mut format = String::new();
     let mut params = Vec::new();
-    let mut rest = op.path.as_str();
+    // A template's appendix is no part of the path (see `crate::path::asks`); the fixed pairs
+    // of its query that no parameter stands for are sent as they are written.
+    let mut rest = crate::path::wire(&op.path);
     while let Some(open) = rest.find('{') {
         let Some(close) = rest[open..].find('}') else {
             break;
@@ -143,5 +145,25 @@ pub(crate) fn path_format(op: &Operation) -> (String, Vec<&crate::ir::Parameter>
         rest = &rest[open + close + 1..];
     }
     format.push_str(&rest.replace('{', "{{").replace('}', "}}"));
+    let declared = |name: &str| {
+        op.parameters
+            .iter()
+            .any(|p| p.location == ParamLocation::Query && p.name == name)
+    };
+    let before_fragment = op.path.split('#').next().unwrap_or_default();
+    let fixed: Vec<&str> = before_fragment
+        .split_once('?')
+        .map(|(_, query)| query)
+        .into_iter()
+        .flat_map(|query| query.split('&'))
+        .filter(|item| {
+            let (name, value) = item.split_once('=').unwrap_or((item, ""));
+            !name.is_empty() && !value.contains('{') && !declared(name)
+        })
+        .collect();
+    if !fixed.is_empty() {
+        format.push('?');
+        format.push_str(&fixed.join("&").replace('{', "{{").replace('}', "}}"));
+    }
     (format, params)
 }

@@ -20,7 +20,10 @@ pub(super) fn router(api: &Api, base: &str) -> Result<(TokenStream, Vec<TokenStr
     let mut routes: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
     for op in &api.operations {
         routes
-            .entry(axum_route(&format!("{base}{}", op.path)))
+            .entry(axum_route(&format!(
+                "{base}{}",
+                crate::path::wire(&op.path)
+            )))
             .or_default()
             .entry(op.method)
             .or_default()
@@ -37,7 +40,7 @@ pub(super) fn router(api: &Api, base: &str) -> Result<(TokenStream, Vec<TokenStr
             .flatten()
             .next()
             .expect("a route has operations");
-        let route = route_text(&format!("{base}{}", first.path));
+        let route = route_text(&format!("{base}{}", crate::path::wire(&first.path)));
         for (method, ops) in by_method {
             let verb = format_ident!("{}", method.key());
             let (target, gate) = match ops.as_slice() {
@@ -159,24 +162,37 @@ fn route_text(template: &str) -> String {
 }
 
 /// A handler for operations sharing a route and method (`/v1/{name}:cancel` and
-/// `/v1/{name}:run`): the first whose template the path matches, the one with the most text
-/// first.
+/// `/v1/{name}:run`; `/search?type=user` and `/search?type=repo`): the first whose template
+/// the request matches. Those whose template asks more of the request come first (see
+/// [`crate::path::asks`]), then one without an appendix before one with a bare fragment
+/// (Box's `/files/{file_id}` before `/files/{file_id}#add_shared_link`, which only the body
+/// tells apart), then the one with the most text.
 fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStream) {
     let name = format_ident!("dispatch_{index}");
     let mut ordered: Vec<&&Operation> = ops.iter().collect();
     ordered.sort_by_key(|op| {
-        let literal: usize = op
-            .path
+        let wire = crate::path::wire(&op.path);
+        let literal: usize = wire
             .split('{')
             .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
             .sum();
-        (std::cmp::Reverse(literal), op.path.clone())
+        (
+            std::cmp::Reverse(crate::path::asks(&op.path).len()),
+            wire.len() != op.path.len(),
+            std::cmp::Reverse(literal),
+            op.path.clone(),
+        )
     });
     let arms = ordered.iter().map(|op| {
         let template = format!("{base}{}", op.path);
         let handler = format_ident!("handle_{}", op.fn_name);
+        let asks = if crate::path::asks(&op.path).is_empty() {
+            quote!()
+        } else {
+            quote!(&& asked(#template, &request))
+        };
         quote! {
-            if path::params(#template, request.uri().path()).is_some() {
+            if path::params(#template, request.uri().path()).is_some() #asks {
                 return #handler::<A>(::axum::extract::State(shared), request).await;
             }
         }

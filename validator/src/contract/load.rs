@@ -9,7 +9,7 @@ use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 use specgen::manifest::{self, Manifest};
 
-use super::matching::{BasePath, Condition, segments};
+use super::matching::{BasePath, segments};
 use super::{
     BodySpec, CREDENTIAL_HEADERS, Contract, ContractError, Location, ObjectStyle, OperationSpec,
     ParameterSpec, ResponseSpec,
@@ -413,7 +413,7 @@ fn operation(
     }
     Ok(OperationSpec {
         segments: segments(&entry.path),
-        conditions: Condition::of_template(&entry.path),
+        asks: specgen::path::asks(&entry.path),
         base_paths,
         id,
         method: entry.method.to_ascii_uppercase(),

@@ -47,7 +47,7 @@ pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str)
     if !hook_method.eq_ignore_ascii_case(method) {
         return false;
     }
-    let template = wire_template(template).trim_end_matches('/');
+    let template = specgen::path::wire(template).trim_end_matches('/');
     // The template's first segment is the empty one before its leading `/`: the others are
     // matched against the path's last ones, and the path must have one more.
     let tail = template.matches('/').count();
@@ -216,7 +216,7 @@ impl Contract {
 
     /// [`Contract::match_operation`] for a request, whose query and headers also choose among
     /// operations whose templates tell them apart (`/search?type=user`, AWS's
-    /// `/#Action=AddTags`; see [`Condition`]).
+    /// `/#Action=AddTags`; see [`specgen::path::asks`]).
     pub fn match_request(&self, request: &Request) -> Match<'_> {
         self.match_with(&request.method, &request.path, Some(request))
     }
@@ -236,8 +236,8 @@ impl Contract {
                     && op.method == chosen.method
                     && op.segments == chosen.segments
                     && op.base_paths == chosen.base_paths
-                    && op.conditions.len() == chosen.conditions.len()
-                    && op.conditions.iter().all(|c| c.met_by(request))
+                    && op.asks.len() == chosen.asks.len()
+                    && asks_met(op, request)
             })
             .collect()
     }
@@ -285,8 +285,8 @@ impl Contract {
         // before /accounts/{id}). One whose conditions the request does not meet is taken only
         // when no other fits, so its own rules can say what is missing.
         let rank = |op: &OperationSpec| {
-            let met = request.is_none_or(|request| op.conditions.iter().all(|c| c.met_by(request)));
-            let asked = if met { op.conditions.len() } else { 0 };
+            let met = request.is_none_or(|request| asks_met(op, request));
+            let asked = if met { op.asks.len() } else { 0 };
             (met, asked, op.specificity())
         };
         let mut best: Option<&OperationSpec> = None;
@@ -320,7 +320,7 @@ impl Contract {
 }
 
 pub(super) fn segments(template: &str) -> Vec<Segment> {
-    wire_template(template)
+    specgen::path::wire(template)
         .trim_end_matches('/')
         .split('/')
         .map(segment_of)
@@ -340,69 +340,10 @@ fn segment_of(part: &str) -> Segment {
     }
 }
 
-/// A path template as a request carries it: without the query (`/search?type=user`) or
-/// fragment (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append
-/// to tell apart operations on one path, which no request has in its path.
-pub(super) fn wire_template(template: &str) -> &str {
-    template.split(['?', '#']).next().unwrap_or_default()
-}
-
-/// What a template's appendix asks of a request: a query parameter, or a header, with this
-/// name (and this value, unless the template leaves it to a variable: `?lat={lat}`). Each
-/// pair of a `?query`, and a fragment that is one `name=value` pair: AWS writes
-/// `/#Action=AddTags` for `?Action=AddTags` and `/#X-Amz-Target=Glue.GetJob` for that header;
-/// Azure `#op=GRANTACE`. A fragment that is a bare word (`#add_shared_link`) asks nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Condition {
-    name: String,
-    /// `None`: any value.
-    value: Option<String>,
-}
-
-impl Condition {
-    /// The conditions of a path template.
-    pub(super) fn of_template(template: &str) -> Vec<Condition> {
-        let (before_fragment, fragment) = match template.split_once('#') {
-            Some((before, fragment)) => (before, Some(fragment)),
-            None => (template, None),
-        };
-        let query = before_fragment.split_once('?').map(|(_, query)| query);
-        let mut out: Vec<Condition> = query
-            .into_iter()
-            .flat_map(|query| query.split('&'))
-            .filter(|pair| !pair.is_empty())
-            .map(|pair| match pair.split_once('=') {
-                Some((name, value)) => Condition::new(name, Some(value)),
-                None => Condition::new(pair, None),
-            })
-            .collect();
-        if let Some((name, value)) = fragment.and_then(|fragment| fragment.split_once('='))
-            && !name.is_empty()
-            && !value.contains(['=', '&'])
-        {
-            out.push(Condition::new(name, Some(value)));
-        }
-        out
-    }
-
-    fn new(name: &str, value: Option<&str>) -> Condition {
-        let value = value.filter(|value| !(value.starts_with('{') && value.ends_with('}')));
-        Condition {
-            name: specgen::load::percent_decode_lossy(name),
-            value: value.map(specgen::load::percent_decode_lossy),
-        }
-    }
-
-    /// Whether the request has the query parameter or header this asks for.
-    pub(super) fn met_by(&self, request: &Request) -> bool {
-        let fits = |value: &str| self.value.as_deref().is_none_or(|wanted| wanted == value);
-        request
-            .query
-            .iter()
-            .any(|(name, value)| *name == self.name && fits(value))
-            || request
-                .headers
-                .iter()
-                .any(|(name, value)| name.eq_ignore_ascii_case(&self.name) && fits(value.trim()))
-    }
+/// Whether `request` has what `op`'s template asks for ([`specgen::path::asks`]): the generated
+/// server's rule too.
+fn asks_met(op: &OperationSpec, request: &Request) -> bool {
+    specgen::path::asks_met(&op.asks, &request.query, &|name| {
+        request.header(name).map(str::to_string)
+    })
 }

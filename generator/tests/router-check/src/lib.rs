@@ -37,7 +37,10 @@ mod tests {
             let mut echo = serde_json::Map::new();
             echo.insert("sid".into(), params.sid.into());
             echo.insert("limit".into(), params.limit.into());
-            echo.insert("form".into(), String::from_utf8_lossy(&body).into_owned().into());
+            echo.insert(
+                "form".into(),
+                String::from_utf8_lossy(&body).into_owned().into(),
+            );
             UpdateMessageResponse::Ok(echo)
         }
         async fn upload(&self, _params: UploadParams, body: axum::body::Bytes) -> UploadResponse {
@@ -58,6 +61,24 @@ mod tests {
                 secret: None,
                 ..body
             })
+        }
+        async fn search_users(&self, params: SearchUsersParams) -> SearchUsersResponse {
+            SearchUsersResponse::Ok(format!("users {}", params.q))
+        }
+        async fn search_repos(&self, params: SearchReposParams) -> SearchReposResponse {
+            SearchReposResponse::Ok(format!("repos {}", params.q))
+        }
+        async fn get_job(&self, _params: GetJobParams) -> GetJobResponse {
+            GetJobResponse::Ok("job".into())
+        }
+        async fn get_jobs(&self, _params: GetJobsParams) -> GetJobsResponse {
+            GetJobsResponse::Ok("jobs".into())
+        }
+        async fn get_share(&self, params: GetShareParams) -> GetShareResponse {
+            GetShareResponse::Ok(format!("share {}", params.id))
+        }
+        async fn get_share_link(&self, params: GetShareLinkParams) -> GetShareLinkResponse {
+            GetShareLinkResponse::Ok(format!("link {}", params.id))
         }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
@@ -86,12 +107,67 @@ mod tests {
             (Method::POST, "/v1/op:1:cancel", "\"cancel op:1\""),
             (Method::POST, "/v1/job%201:run", "\"run job 1\""),
             (Method::GET, "/files/report.json", "\"file report\""),
-            (Method::GET, "/repos/rust-lang/rust", "\"repo rust-lang/rust\""),
+            (
+                Method::GET,
+                "/repos/rust-lang/rust",
+                "\"repo rust-lang/rust\"",
+            ),
             (Method::POST, "/repos/a/b/generate", "\"generate a/b\""),
         ] {
             let (status, body) = call(method.clone(), path).await;
-            assert_eq!((status, body.as_str()), (StatusCode::OK, answer), "{method} {path}");
+            assert_eq!(
+                (status, body.as_str()),
+                (StatusCode::OK, answer),
+                "{method} {path}"
+            );
         }
+    }
+
+    /// Templates that append a query or a fragment: the request's query or header picks the
+    /// operation; a bare fragment (only a body would tell it apart) leaves the plain one.
+    #[tokio::test]
+    async fn operations_told_apart_by_their_templates_appendix_get_their_own_requests() {
+        for (path, answer) in [
+            ("/search?q=x&type=user", "\"users x\""),
+            ("/search?type=repo&q=y", "\"repos y\""),
+            ("/shares/s1", "\"share s1\""),
+        ] {
+            let (status, body) = call(Method::GET, path).await;
+            assert_eq!((status, body.as_str()), (StatusCode::OK, answer), "{path}");
+        }
+        for (target, answer) in [("Glue.GetJobs", "\"jobs\""), ("Glue.GetJob", "\"job\"")] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/")
+                .header("x-amz-target", target)
+                .body(Body::empty())
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            assert_eq!(
+                (status, String::from_utf8_lossy(&bytes).as_ref()),
+                (StatusCode::OK, answer)
+            );
+        }
+        // What no template asks for reaches none of them.
+        let (status, _) = call(Method::GET, "/search?type=gist&q=z").await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        // The generated client sends the query its template fixes.
+        use fixture_routes::client::Client;
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        assert_eq!(
+            client.search_repos(&"r".to_string()).await.unwrap(),
+            "repos r"
+        );
+        assert_eq!(
+            client.search_users(&"u".to_string()).await.unwrap(),
+            "users u"
+        );
     }
 
     #[tokio::test]
@@ -150,19 +226,32 @@ mod tests {
     #[tokio::test]
     async fn the_client_sends_a_form_the_server_checks_and_passes_on() {
         use fixture_routes::client::{Client, ClientError};
-        let client = Client::new(serve().await, fixture_routes::credentials::Credentials::new())
-            .unwrap();
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
         let body = serde_json::json!({"Body": "hi there", "Attempt": 2, "MediaUrl": ["a", "b&c"]});
         let echo = client
             .update_message(&"SM1".to_string(), Some(&5), &body)
             .await
             .unwrap();
         assert_eq!(echo["sid"], "SM1");
-        assert_eq!(echo["limit"], 5, "a query parameter whose schema is a component");
+        assert_eq!(
+            echo["limit"], 5,
+            "a query parameter whose schema is a component"
+        );
         let sent = fields(echo["form"].as_str().unwrap());
-        let expected = [("Attempt", "2"), ("Body", "hi there"), ("MediaUrl", "a"), ("MediaUrl", "b&c")];
-        let expected: Vec<(String, String)> =
-            expected.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        let expected = [
+            ("Attempt", "2"),
+            ("Body", "hi there"),
+            ("MediaUrl", "a"),
+            ("MediaUrl", "b&c"),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
         assert_eq!(sent, expected);
         // Fields and parameters that break their schemas are refused before the handler.
         for (limit, body) in [
@@ -201,7 +290,11 @@ mod tests {
     async fn a_multipart_upload_passes_unread_and_only_as_documented() {
         let upload = "--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nPNG\r\n--b--\r\n";
         for (content_type, status, answer) in [
-            ("multipart/form-data; boundary=b", StatusCode::OK, upload.len().to_string()),
+            (
+                "multipart/form-data; boundary=b",
+                StatusCode::OK,
+                upload.len().to_string(),
+            ),
             ("text/plain", StatusCode::BAD_REQUEST, String::new()),
         ] {
             let request = Request::builder()
@@ -229,10 +322,13 @@ mod tests {
     async fn a_request_leaves_out_what_the_server_assigns() {
         use fixture_routes::client::{Client, ClientError};
         use fixture_routes::models::Pet;
-        let client = Client::new(serve().await, fixture_routes::credentials::Credentials::new())
-            .unwrap();
-        let pet: Pet = serde_json::from_value(serde_json::json!({"name": "Rex", "secret": "s3"}))
-            .unwrap();
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        let pet: Pet =
+            serde_json::from_value(serde_json::json!({"name": "Rex", "secret": "s3"})).unwrap();
         let created = client.create_pet(&pet).await.unwrap();
         assert_eq!(created.id.as_deref(), Some("pet-Rex-2"));
         assert_eq!(created.name, "Rex");
