@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::load::Document;
 use servers::servers;
 use state::{Builder, as_object, check_type_overrides, string_at};
-use types::mark_null_accepting_unions;
+use types::{hold_any_values_in_place, mark_null_accepting_unions};
 
 mod all_of;
 mod boxing;
@@ -97,6 +97,7 @@ impl Builder<'_> {
         api.credentials = security::credentials(&api.security_schemes, &api.operations);
         boxing::mark_recursive_members(&mut api);
         mark_null_accepting_unions(&mut api);
+        hold_any_values_in_place(&mut api);
         self.repair_contract(&mut api);
         for (pointer, message) in renamed {
             self.warn(&pointer, message);

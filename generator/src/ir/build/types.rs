@@ -368,6 +368,47 @@ pub(super) fn mark_null_accepting_unions(api: &mut Api) {
     }
 }
 
+/// Makes a field whose type is only a name for any JSON value (`Anything: {description: …}`,
+/// `Nothing: {const: null}`, through other aliases) hold that value itself, as a field written
+/// `{}` in place does: an optional `Option<Anything>` read a present `null` as absent, and
+/// wrote the member back without it.
+pub(super) fn hold_any_values_in_place(api: &mut Api) {
+    let mut any: std::collections::HashSet<String> = std::collections::HashSet::new();
+    // Aliases of aliases: to a fixed point, which a chain of n aliases reaches in n rounds.
+    loop {
+        let before = any.len();
+        for def in &api.types {
+            if let TypeKind::Alias(inner) = &def.kind {
+                let holds_any = match inner {
+                    TypeRef::Any => true,
+                    TypeRef::Named(name) => any.contains(name),
+                    _ => false,
+                };
+                if holds_any {
+                    any.insert(def.name.clone());
+                }
+            }
+        }
+        if any.len() == before {
+            break;
+        }
+    }
+    if any.is_empty() {
+        return;
+    }
+    for def in &mut api.types {
+        if let TypeKind::Struct(object) = &mut def.kind {
+            for field in &mut object.fields {
+                if let TypeRef::Named(name) = &field.ty
+                    && any.contains(name)
+                {
+                    field.ty = TypeRef::Any;
+                }
+            }
+        }
+    }
+}
+
 fn schema_examples(map: &Map<String, Value>, at: &str) -> Vec<Example> {
     let mut out = Vec::new();
     if let Some(list) = map.get("examples").and_then(Value::as_array) {
