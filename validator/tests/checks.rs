@@ -1100,9 +1100,7 @@ paths:
     let run = |query: &str, body: serde_json::Value| {
         let mut exchange = media_exchange("GET", "/things", None, 200, None);
         exchange.request.query = vec![("limit".into(), query.into())];
-        let response = exchange.response.as_mut().unwrap();
-        response.headers = vec![("Content-Type".into(), "application/json".into())];
-        response.body = Some(Body::Json(body));
+        answer_json(&mut exchange, body);
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
     let clean = json!({"small": -2147483648, "big": 9007199254740993u64, "capped": 10,
@@ -1203,9 +1201,7 @@ fn components_whose_file_names_would_clash_keep_their_own_rules() {
     // The messages of the operations were right before too; they stay so.
     let run = |path: &str, body: serde_json::Value| {
         let mut exchange = media_exchange("GET", path, None, 200, None);
-        let response = exchange.response.as_mut().unwrap();
-        response.headers = vec![("Content-Type".into(), "application/json".into())];
-        response.body = Some(Body::Json(body));
+        answer_json(&mut exchange, body);
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
     assert_eq!(run("/spaced", json!({"a": "x", "b": "y"})), vec![]);
@@ -1385,9 +1381,7 @@ paths:
 fn a_uri_may_be_a_relative_reference() {
     let page = |uri: &str| {
         let mut exchange = vendor("GET", "/Pages.json", None, 200);
-        let response = exchange.response.as_mut().unwrap();
-        response.headers = vec![("Content-Type".into(), "application/json".into())];
-        response.body = Some(Body::Json(json!({ "first_page_uri": uri })));
+        answer_json(&mut exchange, json!({ "first_page_uri": uri }));
         found(&vendor_run(&exchange))
     };
     for uri in [
@@ -1655,6 +1649,16 @@ fn media_exchange(
             mime_type: None,
         }),
     }
+}
+
+/// Makes the exchange's response a JSON body.
+fn answer_json(exchange: &mut Exchange, body: serde_json::Value) {
+    let response = exchange
+        .response
+        .as_mut()
+        .expect("the exchange has a response");
+    response.headers = vec![("Content-Type".into(), "application/json".into())];
+    response.body = Some(Body::Json(body));
 }
 
 fn media_run(exchange: &Exchange) -> Outcome {

@@ -53,7 +53,7 @@ impl ContractFiles {
 
     /// The file of the component schema `name`.
     pub fn component(&self, name: &str) -> String {
-        format!("components/{}.json", self.stem_of(&self.components, name))
+        format!("components/{}.json", stem_of(&self.components, name))
     }
 
     /// The file of the request body of the operation (`folder` `operations`) or webhook
@@ -72,18 +72,19 @@ impl ContractFiles {
 
     fn message_stem(&self, folder: &str, id: &str) -> String {
         match self.messages.get(folder) {
-            Some(stems) => self.stem_of(stems, id),
+            Some(stems) => stem_of(stems, id),
             None => stem(id, false),
         }
     }
+}
 
-    /// A name the map was not made with (a caller's own) is named as if it stood alone.
-    fn stem_of(&self, stems: &HashMap<String, String>, name: &str) -> String {
-        stems
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| stem(name, false))
-    }
+/// The stem `stems` holds for `name`; a name the map was not made with (a caller's own) is
+/// named as if it stood alone.
+fn stem_of(stems: &HashMap<String, String>, name: &str) -> String {
+    stems
+        .get(name)
+        .cloned()
+        .unwrap_or_else(|| stem(name, false))
 }
 
 /// The file stem of each of `names`, distinct even where the file system ignores case.
