@@ -341,16 +341,21 @@ pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
     .map_err(|err| doc.locate(err))
 }
 
-/// Cargo wants `MAJOR.MINOR.PATCH`; a document's version is free text.
+/// Cargo wants `MAJOR.MINOR.PATCH`, each a number without leading zeros; a document's
+/// version is free text (`11.1.00`, `v2`, `2024-01-preview`).
 fn semver_or_default(version: &str) -> String {
-    let parts: Vec<&str> = version.trim_start_matches('v').split('.').collect();
-    let numeric = parts
-        .iter()
-        .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()));
-    match (numeric, parts.len()) {
-        (true, 3) => parts.join("."),
-        (true, 2) => format!("{}.0", parts.join(".")),
-        (true, 1) => format!("{}.0.0", parts[0]),
+    let numbers: Option<Vec<u64>> = version
+        .trim_start_matches(['v', 'V'])
+        .split('.')
+        .map(|part| {
+            let digits = !part.is_empty() && part.chars().all(|c| c.is_ascii_digit());
+            digits.then(|| part.parse().ok()).flatten()
+        })
+        .collect();
+    match numbers.as_deref() {
+        Some(&[major, minor, patch]) => format!("{major}.{minor}.{patch}"),
+        Some(&[major, minor]) => format!("{major}.{minor}.0"),
+        Some(&[major]) => format!("{major}.0.0"),
         _ => "0.1.0".to_string(),
     }
 }
@@ -365,5 +370,10 @@ mod tests {
         assert_eq!(semver_or_default("v2"), "2.0.0");
         assert_eq!(semver_or_default("1.0"), "1.0.0");
         assert_eq!(semver_or_default("2024-01-preview"), "0.1.0");
+        // Cargo refuses a leading zero (`11.1.00`, TrueSight's spec).
+        assert_eq!(semver_or_default("11.1.00"), "11.1.0");
+        assert_eq!(semver_or_default("01.02"), "1.2.0");
+        assert_eq!(semver_or_default("1.0.0.0"), "0.1.0");
+        assert_eq!(semver_or_default("99999999999999999999"), "0.1.0");
     }
 }
