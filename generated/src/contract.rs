@@ -2,7 +2,8 @@
 
 //! The contract specgen wrote beside this crate (`schemas/`), embedded: one JSON
 //! Schema per component and message, and `manifest.json`, which maps operations
-//! and webhooks to them.
+//! and webhooks to them; for a large spec, `definitions/` too, which the schemas
+//! refer to (read a schema with [`schema`]).
 
 /// Every contract file as `(path under schemas/, contents)`, sorted by path.
 pub static FILES: &[(&str, &str)] = &[
@@ -449,4 +450,13 @@ pub fn file(path: &str) -> Option<&'static str> {
 /// The manifest.
 pub fn manifest() -> &'static str {
     file("manifest.json").unwrap_or("{}")
+}
+
+/// A contract file as one self-contained schema (the components it needs under its
+/// own `$defs`), whether specgen wrote it so or, for a large spec, referring to the
+/// shared definitions in `definitions/`.
+pub fn schema(path: &str) -> Result<::serde_json::Value, String> {
+    static DEFINITIONS: crate::support::definitions::Definitions = crate::support::definitions::Definitions::new();
+    let text = file(path).ok_or_else(|| format!("no contract file {path}"))?;
+    DEFINITIONS.read(text, file).map_err(|err| format!("{path}: {err}"))
 }

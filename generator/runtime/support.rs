@@ -618,3 +618,6 @@ mod tests {
         }
     }
 }
+
+#[path = "definitions.rs"]
+pub mod definitions;

@@ -115,8 +115,7 @@ fn compile_schema(schema: &Value) -> Result<Validator, String> {
 }
 
 fn schema_file(path: &str) -> Result<Validator, String> {
-    let text = crate::contract::file(path).ok_or_else(|| format!("{path} is not embedded"))?;
-    let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("{path}: {err}"))?;
+    let schema = crate::contract::schema(path)?;
     compile_schema(&schema).map_err(|err| format!("{path}: {err}"))
 }
 
@@ -144,12 +143,7 @@ impl OperationRules {
             .map(|body| essence(&body.content_type));
         let form = match &entry.request_body {
             Some(body) if is_form(&body.content_type) => {
-                let text = crate::contract::file(&body.schema)
-                    .ok_or_else(|| format!("{} is not embedded", body.schema))?;
-                Some(
-                    ::serde_json::from_str(text)
-                        .map_err(|err| format!("{}: {err}", body.schema))?,
-                )
+                Some(crate::contract::schema(&body.schema)?)
             }
             _ => None,
         };

@@ -90,7 +90,7 @@ use std::path::{Path, PathBuf};
 use crate::emit::GeneratedFile;
 use crate::emit::krate::{DEPENDENCIES, Dependency, EXAMPLE_TEST_DEPENDENCIES, Sides};
 use crate::error::{Error, Result};
-use crate::{Include, Layout, Options, fingerprint, load};
+use crate::{ContractLayout, Include, Layout, Options, fingerprint, load};
 
 /// Generates bindings from a `build.rs` into files for `include!`; see the [module
 /// documentation](self).
@@ -121,6 +121,13 @@ impl Builder {
             example_tests: false,
             cargo_directives: true,
         }
+    }
+
+    /// How the contract's schema files hold the components they need (default
+    /// [`ContractLayout::Auto`]: self-contained unless that would make them very large).
+    pub fn contract_layout(mut self, layout: ContractLayout) -> Builder {
+        self.options.contract_layout = layout;
+        self
     }
 
     /// The `server` module: the API as an async trait, served by an axum router that checks

@@ -196,6 +196,7 @@ fn compile_files<'p>(
             paths.push(path);
         }
     }
+    let definitions = crate::definitions::Definitions::new();
     paths
         .into_par_iter()
         .map(|path| {
@@ -203,10 +204,12 @@ fn compile_files<'p>(
                 file: format!("schemas/{path}"),
                 message: "no contract file for this example's schema".into(),
             })?;
-            let schema: Value = serde_json::from_str(text).map_err(|err| Error::Emit {
-                file: format!("schemas/{path}"),
-                message: err.to_string(),
-            })?;
+            let schema = definitions
+                .read(text, |path| files.get(path).copied())
+                .map_err(|message| Error::Emit {
+                    file: format!("schemas/{path}"),
+                    message,
+                })?;
             Ok((path, compile(&schema, path)?))
         })
         .collect::<Vec<Result<_>>>()

@@ -33,6 +33,12 @@ mod tree;
 #[path = "../runtime/manifest.rs"]
 pub mod manifest;
 
+/// A contract file as one self-contained schema, whichever layout the contract was written in
+/// (see [`ContractLayout`]): how specval, specgen's example checks and every generated crate
+/// (which has a copy of this file) read a contract file.
+#[path = "../runtime/definitions.rs"]
+pub mod definitions;
+
 /// Where the parameters of a path template begin and end in a path, also within a segment
 /// (`{name}:cancel`, `{Sid}.json`): the generated server's rule, which specval applies to
 /// recorded traffic too. Every generated server has a copy of this file.
@@ -71,6 +77,28 @@ pub struct Options {
     /// large API compiles only what they call (see [`ir::tag_features`]). A crate only: code
     /// to `include!` has no features.
     pub features_per_tag: bool,
+    /// Whether each contract file holds the components it needs or refers to shared
+    /// definitions (see [`ContractLayout`]).
+    pub contract_layout: ContractLayout,
+}
+
+/// How the contract's schema files (`schemas/`) hold the components they refer to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ContractLayout {
+    /// Self-contained, unless that would make the schema files larger than
+    /// [`emit::contract::SHARED_ABOVE`] bytes: then shared.
+    #[default]
+    Auto,
+    /// Each file has the components it reaches under its own `$defs`: any JSON Schema tool
+    /// reads one file alone. A spec whose components reach most others (Stripe: every
+    /// response reaches nearly every component) repeats them in every file.
+    SelfContained,
+    /// One definitions document per direction (`definitions/components.json`,
+    /// `definitions/requests.json`, `definitions/responses.json`), which each file refers to
+    /// (`urn:specgen:{crate}:definitions/responses.json#/$defs/Account`): each component is
+    /// written once per direction. [`definitions::Definitions`] reads a file as the
+    /// self-contained one.
+    Shared,
 }
 
 /// How the generated code is laid out.
@@ -233,7 +261,7 @@ fn contract_side(
     info: &emit::krate::CrateInfo,
     options: &Options,
 ) -> Result<(Vec<GeneratedFile>, bool)> {
-    let contract = emit::contract::emit(api, &info.name)?;
+    let contract = emit::contract::emit(api, &info.name, options.contract_layout)?;
     let mut files = Vec::new();
     let mut example_tests = false;
     if !options.no_example_tests {
@@ -304,14 +332,15 @@ pub struct ContractOnly {
 pub fn contract(doc: &load::Document, options: &Options) -> Result<ContractOnly> {
     let located = || -> Result<ContractOnly> {
         let api = build_ir(doc, options)?;
-        let mut files: Vec<(String, String)> = emit::contract::emit(&api, &api.crate_name)?
-            .into_iter()
-            .filter_map(|file| {
-                let path = file.path.to_string_lossy().replace('\\', "/");
-                let path = path.strip_prefix("schemas/")?.to_string();
-                Some((path, file.contents))
-            })
-            .collect();
+        let mut files: Vec<(String, String)> =
+            emit::contract::emit(&api, &api.crate_name, options.contract_layout)?
+                .into_iter()
+                .filter_map(|file| {
+                    let path = file.path.to_string_lossy().replace('\\', "/");
+                    let path = path.strip_prefix("schemas/")?.to_string();
+                    Some((path, file.contents))
+                })
+                .collect();
         files.sort();
         Ok(ContractOnly { api, files })
     };

@@ -99,6 +99,29 @@ struct Target {
     /// what you call with `default-features = false, features = ["client", "tag-files"]`.
     #[arg(long)]
     features_per_tag: bool,
+    /// How contract files hold the components they need: self-contained (each file its own
+    /// $defs), shared (one definitions document per direction, for specs whose components
+    /// reach most others), or auto (self-contained unless that would exceed 64 MiB).
+    #[arg(long, value_enum, default_value_t = LayoutArg::Auto)]
+    contract_layout: LayoutArg,
+}
+
+/// `--contract-layout`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum LayoutArg {
+    Auto,
+    SelfContained,
+    Shared,
+}
+
+impl From<LayoutArg> for specgen::ContractLayout {
+    fn from(layout: LayoutArg) -> specgen::ContractLayout {
+        match layout {
+            LayoutArg::Auto => specgen::ContractLayout::Auto,
+            LayoutArg::SelfContained => specgen::ContractLayout::SelfContained,
+            LayoutArg::Shared => specgen::ContractLayout::Shared,
+        }
+    }
 }
 
 impl Target {
@@ -109,6 +132,7 @@ impl Target {
             type_overrides,
             no_example_tests: self.no_example_tests,
             features_per_tag: self.features_per_tag,
+            contract_layout: self.contract_layout.into(),
             ..Options::default()
         })
     }
@@ -148,6 +172,11 @@ impl Target {
         }
         if self.features_per_tag {
             words.push("--features-per-tag".into());
+        }
+        match self.contract_layout {
+            LayoutArg::Auto => {}
+            LayoutArg::SelfContained => words.push("--contract-layout=self-contained".into()),
+            LayoutArg::Shared => words.push("--contract-layout=shared".into()),
         }
         words
             .iter()

@@ -172,3 +172,153 @@ fn the_contract_alone_is_the_crates_schemas_byte_for_byte() {
         assert_eq!(alone.files, from_crate, "{document}");
     }
 }
+
+/// `(document, path, options)` of every document whose contract the layouts are compared on:
+/// the spec, the generating corpus documents, the real specs and every fixture.
+fn documents() -> Vec<(String, std::path::PathBuf, specgen::Options)> {
+    let mut out = vec![(
+        "spec/openapi.yaml".to_string(),
+        common::spec_path(),
+        specgen::Options::default(),
+    )];
+    for (file, outcome) in CORPUS {
+        if *outcome == Outcome::Generates {
+            let path = common::corpus_dir().join(file);
+            out.push((format!("shared/corpus/{file}"), path, Default::default()));
+        }
+    }
+    for file in common::REAL_CORPUS {
+        let path = common::real_corpus_dir().join(file);
+        out.push((
+            format!("shared/corpus/real/{file}"),
+            path,
+            Default::default(),
+        ));
+    }
+    for fixture in FIXTURES {
+        out.push((
+            format!("tests/fixtures/{}", fixture.file),
+            fixture.path(),
+            fixture.options(),
+        ));
+    }
+    out
+}
+
+/// The contract of `doc` in `layout`, `(path under schemas/, contents)`.
+fn contract_in(
+    doc: &specgen::load::Document,
+    options: &specgen::Options,
+    layout: specgen::ContractLayout,
+) -> Vec<(String, String)> {
+    let options = specgen::Options {
+        contract_layout: layout,
+        ..options.clone()
+    };
+    specgen::contract(doc, &options)
+        .expect("the contract alone")
+        .files
+}
+
+/// The shared layout writes each component once per direction, and a file read through
+/// `specgen::definitions` is the self-contained layout's file, byte for byte once printed: the
+/// same transforms (discriminators, inheritance, readOnly/writeOnly) over the same schemas.
+/// Every document is also compared with the files it would have self-contained, so a reader
+/// that forgets the definitions (a ref it cannot resolve) fails here, not on a large spec.
+#[test]
+fn a_shared_file_reads_as_the_self_contained_file() {
+    use specgen::ContractLayout::{SelfContained, Shared};
+    let mut compared = 0;
+    let mut with_definitions = 0;
+    for (document, path, options) in documents() {
+        let doc = specgen::load::load_file(&path).expect("loads");
+        let alone = contract_in(&doc, &options, SelfContained);
+        let shared = contract_in(&doc, &options, Shared);
+        let files: std::collections::HashMap<&str, &str> = shared
+            .iter()
+            .map(|(path, text)| (path.as_str(), text.as_str()))
+            .collect();
+        let definitions = specgen::definitions::Definitions::new();
+        for (path, text) in &alone {
+            let shared_text = files
+                .get(path.as_str())
+                .unwrap_or_else(|| panic!("{document}: no {path} in the shared layout"));
+            if path == "manifest.json" {
+                assert_eq!(shared_text, text, "{document}: the manifest");
+                continue;
+            }
+            let read = definitions
+                .read(shared_text, |path| files.get(path).copied())
+                .unwrap_or_else(|err| panic!("{document}: {path}: {err}"));
+            let mut printed = serde_json::to_string_pretty(&read).unwrap();
+            printed.push('\n');
+            assert_eq!(&printed, text, "{document}: {path}");
+            compared += 1;
+            if shared_text != text {
+                with_definitions += 1;
+            }
+        }
+        let definition_files = shared
+            .iter()
+            .filter(|(path, _)| path.starts_with(specgen::definitions::FOLDER))
+            .count();
+        assert_eq!(
+            shared.len(),
+            alone.len() + definition_files,
+            "{document}: the shared layout writes the same files and its definitions"
+        );
+    }
+    assert!(compared > 1000, "{compared} files compared");
+    assert!(
+        with_definitions > 500,
+        "{with_definitions} files refer to definitions"
+    );
+}
+
+/// In the shared layout, every `$ref` of a schema file is local or points into a definitions
+/// document where its fragment resolves: what a JSON Schema tool given every file (by `$id`)
+/// needs.
+#[test]
+fn refs_of_the_shared_layout_resolve_in_their_definitions_document() {
+    let mut problems = Vec::new();
+    for (document, path, options) in documents() {
+        let doc = specgen::load::load_file(&path).expect("loads");
+        let shared = contract_in(&doc, &options, specgen::ContractLayout::Shared);
+        let parsed: std::collections::HashMap<String, Value> = shared
+            .iter()
+            .map(|(path, text)| (path.clone(), serde_json::from_str(text).expect("JSON")))
+            .collect();
+        for (path, schema) in &parsed {
+            if path == "manifest.json" {
+                continue;
+            }
+            let mut refs = Vec::new();
+            common::collect_refs(schema, &mut refs);
+            for reference in refs {
+                let (target, fragment) = match reference.split_once('#') {
+                    Some(("", _)) => (schema, reference.clone()),
+                    Some((id, fragment)) => {
+                        let file = id.rsplit_once(':').map_or("", |(_, file)| file);
+                        match parsed.get(file) {
+                            Some(target) if file.starts_with("definitions/") => {
+                                (target, format!("#{fragment}"))
+                            }
+                            _ => {
+                                problems.push(format!("{document}: {path}: {reference}"));
+                                continue;
+                            }
+                        }
+                    }
+                    None => {
+                        problems.push(format!("{document}: {path}: {reference}"));
+                        continue;
+                    }
+                };
+                if let Some(problem) = common::ref_problem(target, &fragment) {
+                    problems.push(format!("{document}: {path}: {reference} {problem}"));
+                }
+            }
+        }
+    }
+    assert_no_problems(&problems);
+}

@@ -210,15 +210,42 @@ impl OperationSpec {
 /// Headers that carry this API's credentials, whatever a contract declares.
 pub const CREDENTIAL_HEADERS: &[&str] = &["public-api-key", "private-secret-key"];
 
-/// Compiled schemas and the operations of the manifest.
+/// One schema file of the contract.
+pub(crate) struct SchemaFile {
+    /// As written: self-contained, or referring to a definitions document.
+    written: Value,
+    /// Read as one self-contained schema and compiled, on first use.
+    compiled: OnceLock<Result<Compiled, String>>,
+    /// The same schema compiled for bodies read in place ([`Contract::conforms`]), on first
+    /// use: only live checks ask, and only of the schemas their traffic reaches.
+    in_place: OnceLock<Option<Validator<InPlace>>>,
+}
+
+impl SchemaFile {
+    fn new(written: Value) -> SchemaFile {
+        SchemaFile {
+            written,
+            compiled: OnceLock::new(),
+            in_place: OnceLock::new(),
+        }
+    }
+}
+
+/// A schema file read as one self-contained schema, compiled.
+pub(crate) struct Compiled {
+    schema: Value,
+    validator: Validator,
+    /// Prepared for the drift walk.
+    plan: crate::drift::Plan,
+}
+
+/// Schema files, compiled on first use, and the operations of the manifest.
 pub struct Contract {
-    validators: HashMap<String, Validator>,
-    /// The same schemas compiled for bodies read in place ([`Contract::conforms`]), each on
-    /// first use: only live checks ask, and only of the schemas their traffic reaches.
-    in_place: HashMap<String, OnceLock<Option<Validator<InPlace>>>>,
-    schemas: HashMap<String, Value>,
-    /// Each schema prepared for the drift walk.
-    drift_plans: HashMap<String, crate::drift::Plan>,
+    schemas: HashMap<String, SchemaFile>,
+    /// The shared layout's definitions documents, by path (none in a self-contained contract).
+    definition_texts: HashMap<String, String>,
+    /// The same, each parsed when a schema file first needs it.
+    definitions: specgen::definitions::Definitions,
     manifest: Manifest,
     base_paths: Vec<BasePath>,
     /// The base paths of operations served elsewhere than the API, each once.
@@ -232,7 +259,7 @@ pub struct Contract {
 impl std::fmt::Debug for Contract {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Contract")
-            .field("schemas", &self.validators.len())
+            .field("schemas", &self.schemas.len())
             .field("operations", &self.operations.len())
             .field("webhooks", &self.webhooks.len())
             .finish_non_exhaustive()
@@ -275,21 +302,24 @@ impl Contract {
             .collect()
     }
 
-    /// Paths of every schema, under `schemas/`, sorted.
+    /// Paths of every schema, under `schemas/`, sorted (the definitions documents of the
+    /// shared layout are not schemas a message is checked against, and are left out).
     pub fn schema_paths(&self) -> Vec<&str> {
-        let mut paths: Vec<&str> = self.validators.keys().map(String::as_str).collect();
+        let mut paths: Vec<&str> = self.schemas.keys().map(String::as_str).collect();
         paths.sort_unstable();
         paths
     }
 
-    /// A schema file prepared for [`crate::drift`].
+    /// A schema file prepared for [`crate::drift`]; `None` for an unknown one, or one that
+    /// does not compile.
     pub fn drift_plan(&self, path: &str) -> Option<&crate::drift::Plan> {
-        self.drift_plans.get(path)
+        self.compiled(path).ok().map(|compiled| &compiled.plan)
     }
 
-    /// A schema file as written.
+    /// A schema file as one self-contained schema: as written, or, in the shared layout,
+    /// with the components it needs from the definitions under its own `$defs`.
     pub fn schema(&self, path: &str) -> Option<&Value> {
-        self.schemas.get(path)
+        self.compiled(path).ok().map(|compiled| &compiled.schema)
     }
 
     /// The path of a schema given by component name (`Account`, `Order Line`: the file the
@@ -304,7 +334,7 @@ impl Contract {
                 format!("{name}.json"),
             ])
             .find_map(|c| {
-                self.validators
+                self.schemas
                     .get_key_value(c.as_str())
                     .map(|(k, _)| k.as_str())
             })

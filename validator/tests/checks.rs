@@ -2083,3 +2083,79 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     assert_eq!(unknown.operation, None);
     assert_eq!(found(&unknown), one(Part::Entry, "webhook-path", ""));
 }
+
+/// A contract in the shared layout (one definitions document per direction, as specgen writes
+/// Stripe's) judges traffic exactly as the self-contained one: every finding of the rules
+/// corpus, with its schema location and message, and the media spec's discriminated
+/// inheritance. specval reads each file through `specgen::definitions` when it first needs it.
+#[test]
+fn a_contract_in_the_shared_layout_judges_as_the_self_contained_one() {
+    use specgen::ContractLayout;
+    let layouts = |spec: &std::path::Path| {
+        let doc = specgen::load::load_file(spec).expect("the spec loads");
+        [ContractLayout::SelfContained, ContractLayout::Shared].map(|layout| {
+            let options = specgen::Options {
+                contract_layout: layout,
+                ..specgen::Options::default()
+            };
+            let files = specgen::contract(&doc, &options).expect("a contract").files;
+            Contract::from_files(files).expect("the contract reads")
+        })
+    };
+    let report = |contract: &Contract, exchanges: &[Exchange]| -> Vec<String> {
+        exchanges
+            .iter()
+            .flat_map(|exchange| check(contract, exchange, CheckOptions::default()).findings)
+            .map(|f| {
+                format!(
+                    "{} {:?} {} {} {} {}",
+                    f.exchange, f.part, f.rule, f.pointer, f.schema_location, f.message
+                )
+            })
+            .collect()
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let [alone, shared] = layouts(&root.join("spec/openapi.yaml"));
+    assert!(
+        shared.schema_paths().len() == alone.schema_paths().len(),
+        "the same schema files"
+    );
+    let mut exchanges = Vec::new();
+    let rules = std::fs::File::open(root.join("tests/traffic/corpus/rules.jsonl")).unwrap();
+    specval::read::read(
+        "rules.jsonl",
+        std::io::BufReader::new(rules),
+        specval::read::Format::JsonLines,
+        &alone.webhook_paths(),
+        &mut |entry| exchanges.extend(entry.ok()),
+    )
+    .unwrap();
+    let expected = report(&alone, &exchanges);
+    assert!(
+        expected.iter().any(|f| f.contains("#/$defs/")),
+        "some finding points into a component: {expected:#?}"
+    );
+    assert_eq!(report(&shared, &exchanges), expected);
+
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("media.yaml");
+    std::fs::write(&spec, MEDIA_SPEC).unwrap();
+    let [alone, shared] = layouts(&spec);
+    let rules = |body: &str| {
+        media_exchange(
+            "GET",
+            "/api/v2/rules",
+            None,
+            200,
+            Some(("application/json", body)),
+        )
+    };
+    let exchanges = [
+        rules(r#"[{"kind": "nat", "port": "80"}, {"kind": "filter", "action": "allow"}]"#),
+        rules(r#"[{"kind": "filter"}]"#),
+        rules(r#"[{"kind": "nat", "port": 80, "extra": {}}]"#),
+    ];
+    let expected = report(&alone, &exchanges);
+    assert_eq!(expected.len(), 2, "{expected:#?}");
+    assert_eq!(report(&shared, &exchanges), expected);
+}

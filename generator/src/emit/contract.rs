@@ -1,7 +1,12 @@
-//! The contract: one self-contained JSON Schema (draft 2020-12) per component schema and per
-//! message, and `manifest.json`, which maps each operation (method and path template) and each
-//! webhook to its parameter, header, security and body rules. The validator and the generated
-//! server both check against these files, so there is one set of rules.
+//! The contract: one JSON Schema (draft 2020-12) per component schema and per message, and
+//! `manifest.json`, which maps each operation (method and path template) and each webhook to
+//! its parameter, header, security and body rules. The validator and the generated server both
+//! check against these files, so there is one set of rules.
+//!
+//! Each schema file is self-contained (the components it reaches under its own `$defs`), or,
+//! in the shared layout ([`ContractLayout`]), refers to one definitions document per direction
+//! that holds every component once. Both layouts run the same transforms over the same
+//! schemas, so a shared file read through [`crate::definitions`] is the self-contained one.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +22,8 @@ pub use file_names::ContractFiles;
 use one_way::Flow;
 
 use super::GeneratedFile;
+use crate::ContractLayout;
+use crate::definitions;
 use crate::error::{Error, Result};
 use crate::ir::{Api, MessagePart, Operation, ParamLocation, SecurityKind, StatusSpec};
 use crate::manifest::{self, Manifest};
@@ -24,8 +31,22 @@ use crate::manifest::{self, Manifest};
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
 const COMPONENT_PREFIX: &str = "#/components/schemas/";
 
+/// Above this many bytes of self-contained schema files (compact JSON, as
+/// [`ContractLayout::Auto`] estimates them), the contract is written in the shared layout.
+/// Stripe's spec (2.5 MB) would take about 800 MB self-contained; Box's (1.7 MB) takes 8 MB
+/// and stays self-contained.
+pub const SHARED_ABOVE: usize = 64 << 20;
+
+/// A schema file to write: its path under `schemas/`, its schema as the IR has it, and its
+/// direction (`None` for a component).
+struct SchemaFile<'a> {
+    path: String,
+    root: std::borrow::Cow<'a, Value>,
+    flow: Option<Flow>,
+}
+
 /// The contract files, under `schemas/`.
-pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
+pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<GeneratedFile>> {
     let components: BTreeMap<&str, &Value> = api
         .schemas
         .iter()
@@ -33,11 +54,16 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
         .collect();
     let names = ContractFiles::of(api);
     let mut files = Vec::new();
+    let mut schema_files = Vec::new();
     let mut component_files = BTreeMap::new();
     for (name, _) in &api.schemas {
         let path = names.component(name);
         let root = json!({ "$ref": format!("{COMPONENT_PREFIX}{}", escape(name)) });
-        files.push(schema_file(crate_name, &path, &root, &components, None)?);
+        schema_files.push(SchemaFile {
+            path: path.clone(),
+            root: std::borrow::Cow::Owned(root),
+            flow: None,
+        });
         component_files.insert(name.clone(), path);
     }
 
@@ -47,10 +73,9 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             op,
             "operations",
             &op.id,
-            crate_name,
             &components,
             &names,
-            &mut files,
+            &mut schema_files,
         )?);
     }
     let mut webhooks = Vec::new();
@@ -59,14 +84,31 @@ pub fn emit(api: &Api, crate_name: &str) -> Result<Vec<GeneratedFile>> {
             &hook.operation,
             "webhooks",
             &hook.name,
-            crate_name,
             &components,
             &names,
-            &mut files,
+            &mut schema_files,
         )?;
         entry.name = Some(hook.name.clone());
         entry.delivered_anywhere = !hook.path_documented;
         webhooks.push(entry);
+    }
+    let shared = match layout {
+        ContractLayout::SelfContained => false,
+        ContractLayout::Shared => true,
+        ContractLayout::Auto => self_contained_size(&schema_files, &components) > SHARED_ABOVE,
+    };
+    if shared {
+        files.extend(shared_files(crate_name, &schema_files, &components)?);
+    } else {
+        for file in &schema_files {
+            files.push(schema_file(
+                crate_name,
+                &file.path,
+                &file.root,
+                &components,
+                file.flow,
+            )?);
+        }
     }
 
     let security_schemes = api
@@ -140,14 +182,13 @@ fn location(location: ParamLocation) -> manifest::Location {
     }
 }
 
-fn operation_entry(
-    op: &Operation,
+fn operation_entry<'a>(
+    op: &'a Operation,
     folder: &str,
     id: &str,
-    crate_name: &str,
     components: &BTreeMap<&str, &Value>,
     names: &ContractFiles,
-    files: &mut Vec<GeneratedFile>,
+    files: &mut Vec<SchemaFile<'a>>,
 ) -> Result<manifest::Operation> {
     let parameters = op
         .parameters
@@ -167,14 +208,11 @@ fn operation_entry(
     let request_body = match &op.request_body {
         Some(body) => {
             let path = names.request(folder, id);
-            let flow = Some(Flow::Request);
-            files.push(schema_file(
-                crate_name,
-                &path,
-                &body.schema,
-                components,
-                flow,
-            )?);
+            files.push(SchemaFile {
+                path: path.clone(),
+                root: std::borrow::Cow::Borrowed(&body.schema),
+                flow: Some(Flow::Request),
+            });
             Some(manifest::RequestBody {
                 required: body.required,
                 content_type: body.content_type.clone(),
@@ -216,14 +254,11 @@ fn operation_entry(
         let entry = match &response.body {
             Some(body) => {
                 let path = names.response(folder, id, &key);
-                let flow = Some(Flow::Response);
-                files.push(schema_file(
-                    crate_name,
-                    &path,
-                    &body.schema,
-                    components,
-                    flow,
-                )?);
+                files.push(SchemaFile {
+                    path: path.clone(),
+                    root: std::borrow::Cow::Borrowed(&body.schema),
+                    flow: Some(Flow::Response),
+                });
                 manifest::Response {
                     content_type: Some(body.content_type.clone()),
                     other_content_types: body.other_content_types.clone(),
@@ -272,7 +307,23 @@ fn schema_file(
     if let Some(flow) = flow {
         one_way::relax_required(&mut bundled, flow);
     }
-    let mut bundled = match bundled {
+    // The components last, where the shared layout's reader puts them, whatever the
+    // transforms added after them.
+    if let Value::Object(map) = &mut bundled
+        && let Some(defs) = map.shift_remove("$defs")
+    {
+        map.insert("$defs".into(), defs);
+    }
+    json_file(
+        &format!("schemas/{path}"),
+        &with_header(crate_name, path, bundled),
+    )
+}
+
+/// A schema file's contents: `$schema` and `$id` first, then the schema's own keywords
+/// (`true` is an empty object, any other non-object schema the one part of an `allOf`).
+fn with_header(crate_name: &str, path: &str, schema: Value) -> Value {
+    let mut schema = match schema {
         Value::Object(map) => map,
         Value::Bool(true) => Map::new(),
         other => {
@@ -287,10 +338,159 @@ fn schema_file(
         "$id".into(),
         Value::String(format!("urn:specgen:{crate_name}:{path}")),
     );
-    bundled.remove("$schema");
-    bundled.remove("$id");
-    out.extend(bundled);
-    json_file(&format!("schemas/{path}"), &Value::Object(out))
+    schema.remove("$schema");
+    schema.remove("$id");
+    out.extend(schema);
+    Value::Object(out)
+}
+
+/// The definitions document of each direction: every component once.
+const DOCUMENTS: [(Option<Flow>, &str); 3] = [
+    (None, "components.json"),
+    (Some(Flow::Request), "requests.json"),
+    (Some(Flow::Response), "responses.json"),
+];
+
+/// Where the schema files of one direction sit while the transforms run over them and the
+/// components together (see [`shared_files`]).
+const ROOTS: &str = "roots";
+
+/// The schema files in the shared layout: for each direction, one document holding every
+/// component and that direction's files, transformed together exactly as each self-contained
+/// file is transformed with its own components; then each file is cut out with its refs
+/// pointing into the definitions document, which keeps the components.
+fn shared_files(
+    crate_name: &str,
+    files: &[SchemaFile<'_>],
+    components: &BTreeMap<&str, &Value>,
+) -> Result<Vec<GeneratedFile>> {
+    let mut out = Vec::new();
+    for (flow, document) in DOCUMENTS {
+        let mine: Vec<&SchemaFile<'_>> = files.iter().filter(|file| file.flow == flow).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        for file in &mine {
+            // The self-contained layout's error for a ref to a missing component.
+            let mut needed = BTreeSet::new();
+            collect_refs(&file.root, &mut needed);
+            missing_component(&needed, components)?;
+        }
+        let defs: Map<String, Value> = components
+            .iter()
+            .map(|(name, schema)| ((*name).to_string(), rewrite(schema)))
+            .collect();
+        let roots: Vec<Value> = mine.iter().map(|file| rewrite(&file.root)).collect();
+        let mut together = json!({ "$defs": defs, ROOTS: roots });
+        discriminator::select_by_discriminator(&mut together);
+        inheritance::dispatch_to_subtypes(&mut together);
+        if let Some(flow) = flow {
+            one_way::relax_required(&mut together, flow);
+        }
+        let lost = || Error::Emit {
+            file: format!("schemas/{}{document}", definitions::FOLDER),
+            message: "the transforms lost the schema files".into(),
+        };
+        let Value::Object(mut together) = together else {
+            return Err(lost());
+        };
+        let Some(Value::Array(roots)) = together.remove(ROOTS) else {
+            return Err(lost());
+        };
+        for (file, mut root) in mine.iter().zip(roots) {
+            point_into(&mut root, crate_name, document);
+            out.push(json_file(
+                &format!("schemas/{}", file.path),
+                &with_header(crate_name, &file.path, root),
+            )?);
+        }
+        let path = format!("{}{document}", definitions::FOLDER);
+        let mut definitions = Map::new();
+        definitions.insert("$schema".into(), Value::String(DIALECT.into()));
+        definitions.insert(
+            "$id".into(),
+            Value::String(format!("urn:specgen:{crate_name}:{path}")),
+        );
+        definitions.extend(together);
+        out.push(json_file(
+            &format!("schemas/{path}"),
+            &Value::Object(definitions),
+        )?);
+    }
+    Ok(out)
+}
+
+/// Rewrites the local refs to components under `value` (`#/$defs/…`) as refs into the
+/// definitions document `document`.
+fn point_into(value: &mut Value, crate_name: &str, document: &str) {
+    match value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                match inner {
+                    Value::String(reference)
+                        if key == "$ref" && reference.starts_with("#/$defs/") =>
+                    {
+                        *reference = definitions::shared_ref(crate_name, document, &reference[1..]);
+                    }
+                    _ => point_into(inner, crate_name, document),
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| point_into(item, crate_name, document)),
+        _ => {}
+    }
+}
+
+/// The bytes the schema files would take self-contained (compact JSON), counted up to just past
+/// [`SHARED_ABOVE`]: each file's own schema and the components it reaches, each component's
+/// size measured once.
+fn self_contained_size(files: &[SchemaFile<'_>], components: &BTreeMap<&str, &Value>) -> usize {
+    let mut reaches: BTreeMap<&str, (usize, BTreeSet<String>)> = BTreeMap::new();
+    for (name, schema) in components {
+        let mut next = BTreeSet::new();
+        collect_refs(schema, &mut next);
+        next.extend(inheritance::subtypes(name, schema, components));
+        let size = serde_json::to_string(schema).map_or(0, |text| text.len());
+        reaches.insert(name, (size, next));
+    }
+    let mut total = 0;
+    for file in files {
+        total += serde_json::to_string(&*file.root).map_or(0, |text| text.len());
+        let mut needed = BTreeSet::new();
+        collect_refs(&file.root, &mut needed);
+        let mut queue: Vec<String> = needed.iter().cloned().collect();
+        while let Some(name) = queue.pop() {
+            let Some((size, next)) = reaches.get(name.as_str()) else {
+                continue;
+            };
+            total += size;
+            for more in next {
+                if needed.insert(more.clone()) {
+                    queue.push(more.clone());
+                }
+            }
+        }
+        if total > SHARED_ABOVE {
+            break;
+        }
+    }
+    total
+}
+
+/// The error for the first of `needed` that is no component.
+fn missing_component(needed: &BTreeSet<String>, components: &BTreeMap<&str, &Value>) -> Result<()> {
+    match needed
+        .iter()
+        .find(|name| !components.contains_key(name.as_str()))
+    {
+        Some(name) => Err(Error::Emit {
+            file: "schemas".into(),
+            message: format!("$ref to missing component schema '{name}'"),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// The schema with refs to components rewritten to `#/$defs/…` and those components (and

@@ -299,11 +299,10 @@ fn tokens(
                 return Err(format!("a `{}` value landed in no alternative and was kept as JSON: {}", choice.union, choice.value));
             };
             let (variant, schema) = &alternatives[index];
-            let text = match schema {
-                Schema::File(path) => crate::contract::file(path).ok_or_else(|| format!("no contract file {path}"))?,
-                Schema::Inline(text) => text,
+            let schema: Value = match schema {
+                Schema::File(path) => crate::contract::schema(path)?,
+                Schema::Inline(text) => ::serde_json::from_str(text).map_err(|err| format!("the schema of `{}::{variant}` is not JSON: {err}", choice.union))?,
             };
-            let schema: Value = ::serde_json::from_str(text).map_err(|err| format!("the schema of `{}::{variant}` is not JSON: {err}", choice.union))?;
             let validator = ::jsonschema::options()
                 .with_draft(::jsonschema::Draft::Draft202012)
                 .should_validate_formats(true)

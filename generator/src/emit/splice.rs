@@ -28,6 +28,7 @@ pub(crate) mod syntax;
 #[cfg(test)]
 const FILES: &[&str] = &[
     "client.rs",
+    "definitions.rs",
     "form.rs",
     "manifest.rs",
     "path.rs",

@@ -5,13 +5,16 @@
 //! (query, an optional list of at most two integers), `sort` (query, a `pipeDelimited` list of
 //! `a` and `b`) and a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
 //! 201 with a `Thing`, 4XX with an `Error` (`code`), and documents a `default` with an
-//! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`.
+//! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`. `Thing` is
+//! written in the shared layout (its definition in `definitions/components.json`), the other
+//! files self-contained.
 
 /// Every contract file as `(path under schemas/, contents)`.
 pub static FILES: &[(&str, &str)] = &[
     ("manifest.json", MANIFEST),
     ("components/Thing.json", THING),
     ("components/Error.json", ERROR),
+    ("definitions/components.json", DEFINITIONS),
     ("webhooks/thingCreated.response.200.json", ACKNOWLEDGEMENT),
 ];
 
@@ -26,6 +29,16 @@ pub fn file(path: &str) -> Option<&'static str> {
 /// The manifest.
 pub fn manifest() -> &'static str {
     file("manifest.json").unwrap_or("{}")
+}
+
+/// A contract file as one self-contained schema.
+pub fn schema(path: &str) -> Result<::serde_json::Value, String> {
+    static DEFINITIONS: crate::support::definitions::Definitions =
+        crate::support::definitions::Definitions::new();
+    let text = file(path).ok_or_else(|| format!("no contract file {path}"))?;
+    DEFINITIONS
+        .read(text, file)
+        .map_err(|err| format!("{path}: {err}"))
 }
 
 const MANIFEST: &str = r#"{
@@ -74,9 +87,18 @@ const MANIFEST: &str = r#"{
 
 const THING: &str = r#"{
   "$schema": "https://json-schema.org/draft/2020-12/schema",
-  "type": "object",
-  "required": ["name"],
-  "properties": {"name": {"type": "string", "minLength": 1}, "id": {"type": "integer"}}
+  "$ref": "urn:specgen:things:definitions/components.json#/$defs/Thing"
+}"#;
+
+const DEFINITIONS: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "$defs": {
+    "Thing": {
+      "type": "object",
+      "required": ["name"],
+      "properties": {"name": {"type": "string", "minLength": 1}, "id": {"type": "integer"}}
+    }
+  }
 }"#;
 
 const ERROR: &str = r#"{

@@ -3,7 +3,6 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
@@ -11,15 +10,18 @@ use specgen::manifest::{self, Manifest};
 
 use super::matching::{BasePath, segments};
 use super::{
-    BodySpec, CREDENTIAL_HEADERS, Contract, ContractError, Location, ObjectStyle, OperationSpec,
-    ParameterSpec, ResponseSpec,
+    BodySpec, CREDENTIAL_HEADERS, Compiled, Contract, ContractError, Location, ObjectStyle,
+    OperationSpec, ParameterSpec, ResponseSpec, SchemaFile,
 };
 
-/// One contract file, read and compiled.
-enum Compiled {
+/// One contract file, read: the manifest, a schema file (parsed, compiled when first asked
+/// for), or a definitions document (the shared layout's, read through the schema files).
+enum Read {
     Manifest(Box<Manifest>),
-    Schema(Value, Validator, crate::drift::Plan),
+    Schema(Value),
+    Definitions(String),
 }
+
 impl Contract {
     /// The contract of this project's API, embedded in `orchestration-api`.
     pub fn embedded() -> Result<Contract, ContractError> {
@@ -46,19 +48,24 @@ impl Contract {
     }
 
     /// A contract from `(path under schemas/, contents)` pairs.
+    ///
+    /// A self-contained contract is compiled whole, here: a schema that does not compile is
+    /// an error before any traffic is read. A contract in the shared layout (specgen writes
+    /// one for a spec whose self-contained files would be very large, such as Stripe's) has
+    /// each schema file compiled the first time a message needs it, so a run compiles only
+    /// what its traffic reaches; one that does not compile then is a `contract` finding.
     pub fn from_files(
         files: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Contract, ContractError> {
         use rayon::prelude::*;
-        let mut validators = HashMap::new();
         let mut schemas = HashMap::new();
-        let mut drift_plans = HashMap::new();
+        let mut definitions = HashMap::new();
         let mut manifest = None;
-        // Each file is parsed and compiled on its own, in parallel: `specval check` waits for
-        // the contract before it reads any traffic. The first error in file order is reported,
-        // whatever the thread count.
+        // Each file is parsed on its own, in parallel: `specval check` waits for the contract
+        // before it reads any traffic. The first error in file order is reported, whatever
+        // the thread count.
         let files: Vec<(String, String)> = files.into_iter().collect();
-        let compiled: Vec<_> = files
+        let read: Vec<_> = files
             .into_par_iter()
             .map(|(path, text)| {
                 let invalid = |message: String| ContractError::Invalid {
@@ -67,22 +74,24 @@ impl Contract {
                 };
                 if path == "manifest.json" {
                     let manifest = Manifest::parse(&text).map_err(invalid)?;
-                    return Ok((path, Compiled::Manifest(Box::new(manifest))));
+                    return Ok((path, Read::Manifest(Box::new(manifest))));
+                }
+                if path.starts_with(specgen::definitions::FOLDER) {
+                    return Ok((path, Read::Definitions(text)));
                 }
                 let value: Value =
                     serde_json::from_str(&text).map_err(|err| invalid(err.to_string()))?;
-                let validator = compile(&value, &path)?;
-                let plan = crate::drift::Plan::new(&value);
-                Ok((path, Compiled::Schema(value, validator, plan)))
+                Ok((path, Read::Schema(value)))
             })
             .collect();
-        for file in compiled {
+        for file in read {
             match file? {
-                (_, Compiled::Manifest(read)) => manifest = Some(*read),
-                (path, Compiled::Schema(value, validator, plan)) => {
-                    validators.insert(path.clone(), validator);
-                    drift_plans.insert(path.clone(), plan);
-                    schemas.insert(path, value);
+                (_, Read::Manifest(read)) => manifest = Some(*read),
+                (path, Read::Schema(value)) => {
+                    schemas.insert(path, SchemaFile::new(value));
+                }
+                (path, Read::Definitions(text)) => {
+                    definitions.insert(path, text);
                 }
             }
         }
@@ -108,14 +117,11 @@ impl Contract {
                 operation_base_paths.push(base.clone());
             }
         }
-        Ok(Contract {
-            in_place: validators
-                .keys()
-                .map(|path| (path.clone(), OnceLock::new()))
-                .collect(),
-            validators,
+        let shared = !definitions.is_empty();
+        let contract = Contract {
             schemas,
-            drift_plans,
+            definition_texts: definitions,
+            definitions: specgen::definitions::Definitions::new(),
             base_paths: api_base_paths,
             operation_base_paths,
             credentials: CREDENTIAL_HEADERS
@@ -126,7 +132,50 @@ impl Contract {
             manifest,
             operations,
             webhooks,
-        })
+        };
+        if !shared {
+            let mut paths: Vec<&String> = contract.schemas.keys().collect();
+            paths.sort_unstable();
+            let failed = paths
+                .into_par_iter()
+                .map(|path| contract.compiled(path).map(|_| ()))
+                .collect::<Vec<_>>()
+                .into_iter()
+                .find_map(Result::err);
+            if let Some(err) = failed {
+                return Err(err);
+            }
+        }
+        Ok(contract)
+    }
+
+    /// A schema file, compiled on first use (see [`Contract::from_files`]); `None` for a path
+    /// that is no schema file.
+    pub(crate) fn compiled(&self, path: &str) -> Result<&Compiled, ContractError> {
+        let file = self
+            .schemas
+            .get(path)
+            .ok_or_else(|| ContractError::UnknownSchema(path.to_string()))?;
+        file.compiled
+            .get_or_init(|| {
+                let schema = self
+                    .definitions
+                    .self_contained(file.written.clone(), |path| {
+                        self.definition_texts.get(path).map(String::as_str)
+                    })?;
+                let validator = compile_for(&schema).map_err(|err| err.to_string())?;
+                let plan = crate::drift::Plan::new(&schema);
+                Ok(Compiled {
+                    schema,
+                    validator,
+                    plan,
+                })
+            })
+            .as_ref()
+            .map_err(|message| ContractError::Invalid {
+                path: path.to_string(),
+                message: message.clone(),
+            })
     }
 }
 
@@ -343,7 +392,7 @@ fn accepts_anything(schema: &Value) -> bool {
 fn operation(
     entry: &manifest::Operation,
     schemes: &HashMap<String, Option<(Location, String)>>,
-    schemas: &HashMap<String, Value>,
+    schemas: &HashMap<String, SchemaFile>,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
         path: "manifest.json".into(),
@@ -395,7 +444,7 @@ fn operation(
                     .schema
                     .as_ref()
                     .and_then(|path| schemas.get(path))
-                    .is_some_and(|schema| !accepts_anything(schema)),
+                    .is_some_and(|file| !accepts_anything(&file.written)),
                 content_type: response.content_type.clone(),
                 other_content_types: essences(&response.other_content_types),
                 schema: response.schema.clone(),

@@ -26,11 +26,11 @@ impl Contract {
     /// [`Contract::check`] without a `Value` (see `crate::in_place`). `false` also when the
     /// schema is unknown, so that the caller falls back on `check`, which says why.
     pub(crate) fn conforms(&self, schema: &str, body: &Doc<'_>) -> bool {
-        let (Some(cell), Some(source)) = (self.in_place.get(schema), self.schemas.get(schema))
-        else {
+        let (Some(file), Ok(compiled)) = (self.schemas.get(schema), self.compiled(schema)) else {
             return false;
         };
-        cell.get_or_init(|| super::load::compile_for(source).ok())
+        file.in_place
+            .get_or_init(|| super::load::compile_for(&compiled.schema).ok())
             .as_ref()
             .is_some_and(|validator| validator.is_valid(body))
     }
@@ -43,10 +43,7 @@ impl Contract {
         instance: &Value,
         show_values: bool,
     ) -> Result<Vec<Violation>, ContractError> {
-        let validator = self
-            .validators
-            .get(schema)
-            .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
+        let validator = &self.compiled(schema)?.validator;
         // Most payloads conform: the yes-or-no walk stops early and builds no errors.
         if validator.is_valid(instance) {
             return Ok(Vec::new());
