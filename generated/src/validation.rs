@@ -743,49 +743,68 @@ pub struct OperationRules {
     pub responses: HashMap<String, Validator>,
 }
 
-/// Every operation's and webhook's rules.
+/// Every operation's and webhook's rules, each compiled the first time it is asked for: a
+/// server of a large API compiles the schemas of the operations it serves, not all of them
+/// before its first answer.
 pub struct Rules {
-    operations: HashMap<String, OperationRules>,
-    webhooks: HashMap<String, OperationRules>,
+    operations: HashMap<String, Pending>,
+    webhooks: HashMap<String, Pending>,
 }
 
-/// The compiled contract, built on first use.
+/// An operation's entry in the manifest, and its rules once compiled.
+struct Pending {
+    entry: manifest::Operation,
+    rules: OnceLock<OperationRules>,
+}
+
+impl Pending {
+    fn rules(&self) -> &OperationRules {
+        self.rules
+            .get_or_init(|| match OperationRules::compile(&self.entry) {
+                Ok(rules) => rules,
+                Err(message) => {
+                    panic!("the embedded contract does not compile: {message}")
+                }
+            })
+    }
+}
+
+/// The contract's rules, the manifest read on first use.
 pub fn rules() -> &'static Rules {
     static RULES: OnceLock<Rules> = OnceLock::new();
     RULES
-        .get_or_init(|| match Rules::compile() {
+        .get_or_init(|| match Rules::read() {
             Ok(rules) => rules,
             Err(message) => panic!("the embedded contract does not compile: {message}"),
         })
 }
 
 impl Rules {
-    fn compile() -> Result<Rules, String> {
+    fn read() -> Result<Rules, String> {
         let manifest = manifest::Manifest::parse(crate::contract::manifest())
             .map_err(|err| format!("manifest.json: {err}"))?;
-        let mut rules = Rules {
-            operations: HashMap::new(),
-            webhooks: HashMap::new(),
+        let pending = |entries: Vec<manifest::Operation>| -> HashMap<String, Pending> {
+            entries
+                .into_iter()
+                .map(|entry| {
+                    let key = entry.key().to_string();
+                    let rules = OnceLock::new();
+                    (key, Pending { entry, rules })
+                })
+                .collect()
         };
-        for entry in &manifest.operations {
-            rules
-                .operations
-                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
-        }
-        for entry in &manifest.webhooks {
-            rules
-                .webhooks
-                .insert(entry.key().to_string(), OperationRules::compile(entry)?);
-        }
-        Ok(rules)
+        Ok(Rules {
+            operations: pending(manifest.operations),
+            webhooks: pending(manifest.webhooks),
+        })
     }
     /// The rules of an operation, by operationId.
     pub fn operation(&self, operation_id: &str) -> Option<&OperationRules> {
-        self.operations.get(operation_id)
+        self.operations.get(operation_id).map(Pending::rules)
     }
     /// The rules of a webhook, by its name under `webhooks`.
     pub fn webhook(&self, name: &str) -> Option<&OperationRules> {
-        self.webhooks.get(name)
+        self.webhooks.get(name).map(Pending::rules)
     }
 }
 
