@@ -374,7 +374,9 @@ fn shared_files(
             // The self-contained layout's error for a ref to a missing component.
             let mut needed = BTreeSet::new();
             collect_refs(&file.root, &mut needed);
-            missing_component(&needed, components)?;
+            for name in &needed {
+                component(components, name)?;
+            }
         }
         let defs: Map<String, Value> = components
             .iter()
@@ -405,16 +407,9 @@ fn shared_files(
             )?);
         }
         let path = format!("{}{document}", definitions::FOLDER);
-        let mut definitions = Map::new();
-        definitions.insert("$schema".into(), Value::String(DIALECT.into()));
-        definitions.insert(
-            "$id".into(),
-            Value::String(format!("urn:specgen:{crate_name}:{path}")),
-        );
-        definitions.extend(together);
         out.push(json_file(
             &format!("schemas/{path}"),
-            &Value::Object(definitions),
+            &with_header(crate_name, &path, Value::Object(together)),
         )?);
     }
     Ok(out)
@@ -479,18 +474,12 @@ fn self_contained_size(files: &[SchemaFile<'_>], components: &BTreeMap<&str, &Va
     total
 }
 
-/// The error for the first of `needed` that is no component.
-fn missing_component(needed: &BTreeSet<String>, components: &BTreeMap<&str, &Value>) -> Result<()> {
-    match needed
-        .iter()
-        .find(|name| !components.contains_key(name.as_str()))
-    {
-        Some(name) => Err(Error::Emit {
-            file: "schemas".into(),
-            message: format!("$ref to missing component schema '{name}'"),
-        }),
-        None => Ok(()),
-    }
+/// The component `name`, or the error for a `$ref` to a component the spec does not have.
+fn component<'c>(components: &BTreeMap<&str, &'c Value>, name: &str) -> Result<&'c Value> {
+    components.get(name).copied().ok_or_else(|| Error::Emit {
+        file: "schemas".into(),
+        message: format!("$ref to missing component schema '{name}'"),
+    })
 }
 
 /// The schema with refs to components rewritten to `#/$defs/…` and those components (and
@@ -500,10 +489,7 @@ pub(crate) fn bundle(schema: &Value, components: &BTreeMap<&str, &Value>) -> Res
     collect_refs(schema, &mut needed);
     let mut queue: Vec<String> = needed.iter().cloned().collect();
     while let Some(name) = queue.pop() {
-        let component = components.get(name.as_str()).ok_or_else(|| Error::Emit {
-            file: "schemas".into(),
-            message: format!("$ref to missing component schema '{name}'"),
-        })?;
+        let component = component(components, &name)?;
         let mut more = BTreeSet::new();
         collect_refs(component, &mut more);
         more.extend(inheritance::subtypes(&name, component, components));
