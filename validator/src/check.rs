@@ -191,7 +191,7 @@ impl Checker<'_> {
         let bytes = match body? {
             Body::Text(text) => text.as_bytes(),
             Body::Binary(bytes) => bytes.as_slice(),
-            Body::Json(_) => return None,
+            Body::Json(_) | Body::Unrecorded(_) => return None,
         };
         let doc = Doc::parse(bytes)?;
         self.contract.conforms(schema?, &doc).then_some(doc)
@@ -226,6 +226,8 @@ enum Parsed<'b> {
     None,
     Json(Cow<'b, Value>),
     NotJson(String),
+    /// Sent, of this many bytes, and not recorded.
+    Unrecorded(u64),
 }
 
 fn parse_body(body: Option<&Body>) -> Parsed<'_> {
@@ -237,6 +239,7 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
             Ok(value) => Parsed::Json(Cow::Owned(value)),
             Err(err) => Parsed::NotJson(err.to_string()),
         },
+        Some(Body::Unrecorded(size)) => Parsed::Unrecorded(*size),
         Some(Body::Binary(bytes)) if bytes.is_empty() => Parsed::None,
         Some(Body::Binary(bytes)) => match serde_json::from_slice(bytes) {
             Ok(value) => Parsed::Json(Cow::Owned(value)),
@@ -273,6 +276,23 @@ impl Checker<'_> {
                 Some(text) => coverage::Key::enum_value(op, message, at, text),
             });
         });
+    }
+
+    /// A body with a schema to keep, sent and not recorded: it is not judged, and the run says
+    /// so rather than pass it (a warning, which fails the run as any finding does).
+    fn unrecorded(&mut self, size: u64, part: Part, location: String) {
+        let mut finding = self.site.finding(
+            part,
+            "",
+            location,
+            Rule::UnrecordedBody,
+            format!(
+                "the recording does not hold the body ({size} bytes were sent; a HAR saved \
+                 without content?), so it was not checked"
+            ),
+        );
+        finding.severity = Severity::Warning;
+        self.outcome.findings.push(finding);
     }
 
     fn push(

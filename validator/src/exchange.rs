@@ -23,6 +23,10 @@ pub enum Body {
     Text(String),
     /// Bytes that are not text (base64 in a HAR).
     Binary(Vec<u8>),
+    /// A body of this many bytes was sent, and the recording does not hold it: a HAR saved
+    /// without content (`content.size` or `Content-Length` says there was one, `text` is
+    /// missing). Its presence and media type can be judged; what it held cannot.
+    Unrecorded(u64),
 }
 
 /// The request half.

@@ -138,6 +138,9 @@ rules! {
     NoExchanges = "no-exchanges" => "An input holds no exchange (an empty capture)";
     /// An input that could not be opened or read (to the end).
     Unreadable = "unreadable" => "An input could not be read (to the end)";
+    /// A body the recording says was sent and does not hold (a HAR saved without content).
+    UnrecordedBody = "unrecorded-body"
+        => "A body was sent, and the recording does not hold it: it could not be checked";
     /// An entry over the size limit, where reading of its input stopped.
     TooLarge = "too-large" => "An entry is larger than the size limit; reading stopped there";
 

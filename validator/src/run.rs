@@ -329,7 +329,7 @@ fn weight(entry: &Entry) -> usize {
         Some(crate::exchange::Body::Text(text)) => text.len(),
         Some(crate::exchange::Body::Binary(bytes)) => bytes.len(),
         // Only JSON Lines records hold parsed bodies, and those arrive as lines.
-        Some(crate::exchange::Body::Json(_)) | None => 0,
+        Some(crate::exchange::Body::Json(_) | crate::exchange::Body::Unrecorded(_)) | None => 0,
     };
     match entry {
         Ok(exchange) => {

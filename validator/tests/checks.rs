@@ -2159,3 +2159,53 @@ fn a_contract_in_the_shared_layout_judges_as_the_self_contained_one() {
     assert_eq!(expected.len(), 2, "{expected:#?}");
     assert_eq!(report(&shared, &exchanges), expected);
 }
+
+/// A body the recording says was sent but does not hold (`Body::Unrecorded`, a HAR saved
+/// without content) is neither missing nor valid: it is reported as not checked, a warning
+/// that still fails the run, where the run would otherwise report a `required` body falsely
+/// or pass a body it never saw. What can be judged without it (its media type, whether the
+/// operation takes a body) still is.
+#[test]
+fn a_body_sent_but_not_recorded_is_reported_as_unchecked() {
+    let account_path = format!("/v1/banking/accounts/{ACCOUNT_ID}");
+    let mut read = exchange("GET", &account_path, None, 200, None);
+    read.response.as_mut().unwrap().body = Some(Body::Unrecorded(700));
+    let outcome = run(&read);
+    assert_eq!(found(&outcome), one(Part::Response, "unrecorded-body", ""));
+    assert_eq!(outcome.findings[0].severity, Severity::Warning);
+    assert!(
+        outcome.findings[0].message.contains("700 bytes"),
+        "{:?}",
+        outcome.findings[0]
+    );
+    // Its media type is still checked.
+    read.response.as_mut().unwrap().headers = vec![("Content-Type".into(), "text/html".into())];
+    let rules = found(&run(&read));
+    assert!(
+        rules.contains(&(
+            Part::Response,
+            "content-type".into(),
+            "header:content-type".into()
+        )),
+        "{rules:?}"
+    );
+    // A request body: the same, and one sent where none is taken is still a finding.
+    let mut created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(account()),
+    );
+    created.request.body = Some(Body::Unrecorded(90));
+    assert_eq!(
+        found(&run(&created)),
+        one(Part::Request, "unrecorded-body", "")
+    );
+    let mut lookup = exchange("GET", &account_path, None, 200, Some(account()));
+    lookup.request.body = Some(Body::Unrecorded(5));
+    assert_eq!(
+        found(&run(&lookup)),
+        one(Part::Request, "body-unexpected", "")
+    );
+}

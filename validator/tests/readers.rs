@@ -1016,3 +1016,80 @@ fn a_body_string_under_a_media_type_that_is_not_json_is_its_text() {
         ]
     );
 }
+
+/// A HAR saved without content (Firefox without "save response bodies", a sanitised export, a
+/// hand-written file) leaves `text` out but still says how large the body was. That body was
+/// sent and is not in the file: read as no body, a documented one would be reported missing.
+/// Where no size says so, or the message cannot have a body, there is none.
+#[test]
+fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
+    let response = |status: u16, content: serde_json::Value, headers: serde_json::Value| json!({"status": status, "headers": headers, "content": content});
+    let entry = |method: &str, response: serde_json::Value| {
+        json!({"request": {"method": method, "url": "https://api.example.com/things/1",
+                            "headers": []},
+               "response": response})
+    };
+    let no_headers = json!([]);
+    let length = json!([{"name": "Content-Length", "value": "120"}]);
+    let entries = [
+        // content.size, no text: the body existed.
+        entry(
+            "GET",
+            response(
+                200,
+                json!({"size": 700, "mimeType": "application/json"}),
+                no_headers.clone(),
+            ),
+        ),
+        // An empty text with a size is the same.
+        entry(
+            "GET",
+            response(200, json!({"size": 700, "text": ""}), no_headers.clone()),
+        ),
+        // No size in the content; the Content-Length says it.
+        entry("GET", response(200, json!({"size": -1}), length.clone())),
+        // Nothing says there was a body: none.
+        entry(
+            "GET",
+            response(200, json!({"size": 0, "mimeType": ""}), no_headers.clone()),
+        ),
+        // A 204 and a HEAD answer have none, whatever the length says.
+        entry("DELETE", response(204, json!({"size": 0}), length.clone())),
+        entry("HEAD", response(200, json!({"size": 0}), length.clone())),
+        // A recorded body stays what it is.
+        entry(
+            "GET",
+            response(200, json!({"size": 2, "text": "{}"}), no_headers.clone()),
+        ),
+        // A request whose postData is left out, with its bodySize.
+        json!({"request": {"method": "POST", "url": "https://api.example.com/things",
+                            "headers": [], "bodySize": 42},
+               "response": response(201, json!({"size": 0}), no_headers.clone())}),
+    ];
+    let har = json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
+                             "entries": entries}});
+    let exchanges = oks(read_bytes(
+        "bare.har",
+        har.to_string().as_bytes(),
+        Format::Har,
+    ));
+    let bodies: Vec<Option<Body>> = exchanges
+        .iter()
+        .map(|e| e.response.as_ref().unwrap().body.clone())
+        .collect();
+    assert_eq!(
+        bodies,
+        vec![
+            Some(Body::Unrecorded(700)),
+            Some(Body::Unrecorded(700)),
+            Some(Body::Unrecorded(120)),
+            None,
+            None,
+            None,
+            text("{}"),
+            None,
+        ]
+    );
+    assert_eq!(exchanges[7].request.body, Some(Body::Unrecorded(42)));
+    assert_eq!(exchanges[0].request.body, None);
+}

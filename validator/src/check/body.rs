@@ -101,6 +101,12 @@ impl Checker<'_> {
                     self.push(part, "", location(), Rule::Required, "the body is required");
                 }
             }
+            Parsed::Unrecorded(size) => {
+                self.content_type(spec, content_type, part, &location);
+                if spec.schema.is_some() {
+                    self.unrecorded(size, part, location());
+                }
+            }
             Parsed::NotJson(error) => {
                 self.content_type(spec, content_type, part, &location);
                 self.push(
@@ -143,6 +149,13 @@ impl Checker<'_> {
             // A reader that found JSON where fields were documented: the JSON is what was sent.
             Some(Body::Json(_)) => {
                 self.content_type(spec, content_type, part, &location);
+                return;
+            }
+            Some(Body::Unrecorded(size)) => {
+                self.content_type(spec, content_type, part, &location);
+                if spec.schema.is_some() {
+                    self.unrecorded(*size, part, location());
+                }
                 return;
             }
         };

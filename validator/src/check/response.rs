@@ -118,6 +118,12 @@ impl Checker<'_> {
                     );
                 }
             }
+            Parsed::Unrecorded(size) => {
+                if spec.body.schema.is_some() {
+                    self.content_type(&spec.body, response.content_type(), part, &location);
+                    self.unrecorded(size, part, location());
+                }
+            }
             Parsed::NotJson(error) => {
                 // Only a documented JSON body has to be JSON; a status whose body the spec
                 // does not show (a 503 page, say) may carry anything.

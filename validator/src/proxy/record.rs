@@ -217,6 +217,8 @@ fn header_value(headers: &[(String, String)], name: &str) -> Option<String> {
 fn body_text(body: &Option<Body>) -> Option<(String, bool)> {
     match body.as_ref()? {
         Body::Json(value) => Some((value.to_string(), false)),
+        // The proxy records what passed through it, so it never holds such a body.
+        Body::Unrecorded(_) => None,
         Body::Text(text) => Some((text.clone(), false)),
         Body::Binary(bytes) => Some(match std::str::from_utf8(bytes) {
             Ok(text) => (text.to_string(), false),
@@ -230,7 +232,7 @@ fn body_text(body: &Option<Body>) -> Option<(String, bool)> {
 
 fn body_len(body: &Option<Body>) -> usize {
     match body {
-        None => 0,
+        None | Some(Body::Unrecorded(_)) => 0,
         Some(Body::Binary(bytes)) => bytes.len(),
         Some(Body::Text(text)) => text.len(),
         Some(Body::Json(value)) => value.to_string().len(),

@@ -19,6 +19,7 @@
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
+//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0; never for a `1xx`, `204`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
@@ -359,6 +360,9 @@ struct RawRequest {
     query_string: Field<Pairs>,
     #[serde(default, rename = "postData")]
     post_data: Field<RawContent>,
+    /// The body's size in bytes (`-1` when unknown): a body sent, whatever `postData` holds.
+    #[serde(default, rename = "bodySize")]
+    body_size: Field<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -369,6 +373,9 @@ struct RawResponse {
     headers: Field<Pairs>,
     #[serde(default)]
     content: Field<RawContent>,
+    /// Bytes of body received (`-1` when unknown; `0` for one read from the cache).
+    #[serde(default, rename = "bodySize")]
+    body_size: Field<serde_json::Value>,
 }
 
 /// `postData` or `content`.
@@ -383,6 +390,9 @@ struct RawContent {
     /// `postData.params`: a posted form's fields, which HAR 1.2 may give instead of `text`.
     #[serde(default)]
     params: Field<serde_json::Value>,
+    /// `content.size`: the body's length in bytes, also when `text` is left out.
+    #[serde(default)]
+    size: Field<serde_json::Value>,
 }
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
@@ -430,6 +440,13 @@ fn exchange(
         None => None,
     };
     let request = request?;
+    // A HEAD answer gives the length of the body a GET would get, and has none itself.
+    let response = response.map(|mut response| {
+        if request.method == "HEAD" && matches!(response.body, Some(Body::Unrecorded(_))) {
+            response.body = None;
+        }
+        response
+    });
     Some(Exchange {
         index,
         line: Some(line),
@@ -466,6 +483,8 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .optional("request.postData", problems)
         .map(|content| self::body(content, &POST_DATA, content_type, problems))
         .unwrap_or_default();
+    let sizes = [length_of(headers.as_ref()), size_of(raw.body_size)];
+    let body = body.or_else(|| unrecorded(sizes));
     let (path, query) = target?;
     let query = match query {
         Some(query) => query,
@@ -484,11 +503,17 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
 fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
     let headers = raw.headers.optional("response.headers", problems);
-    let (body, mime_type) = raw
-        .content
-        .optional("response.content", problems)
+    let mut content = raw.content.optional("response.content", problems);
+    let size = content
+        .as_mut()
+        .and_then(|content| size_of(std::mem::take(&mut content.size)));
+    let (body, mime_type) = content
         .map(|content| self::body(content, &CONTENT, None, problems))
         .unwrap_or_default();
+    // These statuses have no body (RFC 9110), whatever length a header gives.
+    let bodiless = matches!(status, Some(Status(100..=199 | 204 | 304)));
+    let sizes = [size, length_of(headers.as_ref()), size_of(raw.body_size)];
+    let body = body.or_else(|| unrecorded(sizes).filter(|_| !bodiless));
     match status? {
         Status(0) => None,
         Status(status) => Some(Response {
@@ -498,6 +523,34 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
             mime_type,
         }),
     }
+}
+
+/// A body the entry says was sent and does not hold (a HAR saved without content): the first
+/// size known of it, when one is above 0.
+fn unrecorded<const N: usize>(sizes: [Option<u64>; N]) -> Option<Body> {
+    sizes
+        .into_iter()
+        .flatten()
+        .find(|size| *size > 0)
+        .map(Body::Unrecorded)
+}
+
+/// A HAR size (`content.size`, `bodySize`): a count of bytes, or `-1` for none known. A value
+/// of another kind says nothing, and is no reason to refuse the entry.
+fn size_of(size: Field<serde_json::Value>) -> Option<u64> {
+    match size {
+        Field::Ok(size) => size.as_u64(),
+        _ => None,
+    }
+}
+
+/// The `Content-Length` a message's headers give.
+fn length_of(headers: Option<&Pairs>) -> Option<u64> {
+    let Pairs(pairs) = headers?;
+    crate::exchange::header(pairs, "content-length")?
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// Field names of `postData` / `content`, for messages.
