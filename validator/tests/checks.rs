@@ -980,18 +980,75 @@ fn a_form_written_as_a_body_string_is_checked_field_by_field() {
         "url": "https://api.example.com/2010-04-01/Messages.json",
         "headers": {"Content-Type": "application/x-www-form-urlencoded"},
         "body": "To=x&Attempt=zero"}, "response": {"status": 201}});
+    let outcome = vendor_run(&read_lines(&[line])[0]);
+    assert_eq!(outcome.operation.as_deref(), Some("createMessage"));
+    assert_eq!(found(&outcome), one(Part::Request, "type", "/Attempt"));
+}
+
+/// Reads JSON Lines records written by hand.
+fn read_lines(lines: &[Value]) -> Vec<Exchange> {
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
     let mut exchanges = Vec::new();
     specval::read::read(
         "hand.jsonl",
-        format!("{line}\n").as_bytes(),
+        text.as_bytes(),
         specval::read::Format::JsonLines,
         &[],
         &mut |entry| exchanges.push(entry.expect("a well-formed line")),
     )
     .expect("reading from memory cannot fail");
-    let outcome = vendor_run(&exchanges[0]);
-    assert_eq!(outcome.operation.as_deref(), Some("createMessage"));
-    assert_eq!(found(&outcome), one(Part::Request, "type", "/Attempt"));
+    exchanges
+}
+
+/// Hand-written JSON Lines often give a form's fields as a `body` object rather than encode
+/// the form. Kept as JSON, the fields went unchecked (a form with a missing field and a word
+/// for a number passed); they are now the form the object lists, for a urlencoded form and
+/// for a multipart one alike, a list being a repeated field.
+#[test]
+fn a_form_written_as_a_body_object_is_checked_field_by_field() {
+    let form = |body: Value| {
+        json!({"request": {"method": "POST",
+            "url": "https://api.example.com/2010-04-01/Messages.json",
+            "headers": {"Content-Type": "application/x-www-form-urlencoded"},
+            "body": body}, "response": {"status": 201}})
+    };
+    let upload = |content_type: &str, body: Value| {
+        json!({"request": {"method": "POST", "url": "https://api.example.com/api/v2/uploads",
+            "headers": {"Content-Type": content_type}, "body": body},
+            "response": {"status": 201}})
+    };
+    let clean = json!({"attributes": {"name": "Rex"}, "file": "line 1", "retries": 2,
+                       "tags": ["a", "b"]});
+    let mut missing = clean.clone();
+    missing.as_object_mut().unwrap().remove("file");
+    let mut too_many = clean.clone();
+    too_many["retries"] = json!(9);
+    let mut unknown_tag = clean.clone();
+    unknown_tag["tags"] = json!(["a", "c"]);
+    let exchanges = read_lines(&[
+        form(json!({"To": "x", "Attempt": 2})),
+        form(json!({"To": "x", "Attempt": "zero"})),
+        form(json!({"Attempt": 2})),
+        upload("multipart/form-data", clean.clone()),
+        upload("multipart/form-data; boundary=XyZ", clean),
+        upload("multipart/form-data", missing),
+        upload("multipart/form-data", too_many),
+        upload("multipart/form-data", unknown_tag),
+    ]);
+    let outcomes: Vec<_> = exchanges[..3].iter().map(vendor_run).collect();
+    assert_eq!(outcomes[0].operation.as_deref(), Some("createMessage"));
+    assert_eq!(found(&outcomes[0]), vec![]);
+    assert_eq!(found(&outcomes[1]), one(Part::Request, "type", "/Attempt"));
+    assert_eq!(found(&outcomes[2]), one(Part::Request, "required", ""));
+    let uploads: Vec<_> = exchanges[3..].iter().map(media_run).collect();
+    assert_eq!(found(&uploads[0]), vec![]);
+    assert_eq!(found(&uploads[1]), vec![]);
+    assert_eq!(found(&uploads[2]), one(Part::Request, "required", ""));
+    assert_eq!(
+        found(&uploads[3]),
+        one(Part::Request, "maximum", "/retries")
+    );
+    assert_eq!(found(&uploads[4]), one(Part::Request, "enum", "/tags/1"));
 }
 
 /// A `multipart/form-data` part, as a client builds one.

@@ -23,7 +23,9 @@
 //! - Header and query values are strings; a number or boolean is taken as its text.
 //! - At most one of `body`, `bodyText`, `bodyBase64`. `body` is the body as a JSON value
 //!   (kept as parsed, not re-read; `null` is no body), except that a string `body` of a
-//!   message whose Content-Type is not JSON is its raw text (a form, plain text, XML);
+//!   message whose Content-Type is not JSON is its raw text (a form, plain text, XML), and an
+//!   object `body` of a form (`application/x-www-form-urlencoded`, `multipart/form-data`)
+//!   lists its fields (a list is the field repeated);
 //!   `bodyText` is the body as raw text (the
 //!   checker parses it when the content type is JSON); `bodyBase64` is decoded, and is text
 //!   when the bytes are UTF-8. An empty `bodyText`/`bodyBase64` is no body.
@@ -267,7 +269,12 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         body,
         mime_type: None,
     };
-    request.body = text_unless_json(request.body.take(), request.content_type());
+    let declared = request.header("content-type").map(str::to_owned);
+    request.body = text_unless_json(
+        request.body.take(),
+        request.content_type(),
+        declared.as_deref(),
+    );
     Some(request)
 }
 
@@ -312,7 +319,12 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
                 body,
                 mime_type: None,
             };
-            response.body = text_unless_json(response.body.take(), response.content_type());
+            let declared = response.header("content-type").map(str::to_owned);
+            response.body = text_unless_json(
+                response.body.take(),
+                response.content_type(),
+                declared.as_deref(),
+            );
             Some(response)
         }
     }
@@ -320,14 +332,61 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 
 /// A `body` string whose message says it is not JSON (a form, plain text, XML) is that text,
 /// as a HAR's `text` would hold it: read as a JSON value it would be a JSON string, which no
-/// such body can be, and a form's fields would go unchecked.
-fn text_unless_json(body: Option<Body>, content_type: Option<String>) -> Option<Body> {
+/// such body can be, and a form's fields would go unchecked. A `body` object of a form
+/// (`application/x-www-form-urlencoded` or `multipart/form-data`) lists its fields, which
+/// hand-written records do rather than encode the form: it becomes the form they make, for
+/// the same reason.
+fn text_unless_json(
+    body: Option<Body>,
+    content_type: Option<String>,
+    declared: Option<&str>,
+) -> Option<Body> {
     match (body, content_type) {
         (Some(Body::Json(serde_json::Value::String(text))), Some(media)) if !is_json(&media) => {
             (!text.is_empty()).then_some(Body::Text(text))
         }
+        (Some(Body::Json(serde_json::Value::Object(fields))), Some(media))
+            if media == specgen::form::MEDIA_TYPE =>
+        {
+            let mut form = form_urlencoded::Serializer::new(String::new());
+            for (name, value) in form_fields(&fields) {
+                form.append_pair(name, &value);
+            }
+            Some(Body::Text(form.finish()))
+        }
+        (Some(Body::Json(serde_json::Value::Object(fields))), Some(media))
+            if media == crate::multipart::FORM_DATA =>
+        {
+            let boundary = crate::multipart::declared_boundary([declared, None])
+                .unwrap_or(crate::multipart::RECORDED_FIELDS_BOUNDARY);
+            let fields: Vec<(&str, String)> = form_fields(&fields).collect();
+            let parts = fields
+                .iter()
+                .map(|(name, value)| (*name, value.as_str(), None, None));
+            Some(Body::Text(crate::multipart::body_of(parts, boundary)))
+        }
         (body, _) => body,
     }
+}
+
+/// A form's fields as a JSON object lists them: a list is the field repeated (the form
+/// style's default), a string its text, any other value its JSON text (a number, a flag, and
+/// an object, which a form field holds as JSON), and `null` no field.
+fn form_fields(
+    fields: &serde_json::Map<String, serde_json::Value>,
+) -> impl Iterator<Item = (&str, String)> {
+    let text = |value: &serde_json::Value| match value {
+        serde_json::Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    fields.iter().flat_map(move |(name, value)| {
+        let values: Vec<String> = match value {
+            serde_json::Value::Null => Vec::new(),
+            serde_json::Value::Array(items) => items.iter().map(text).collect(),
+            one => vec![text(one)],
+        };
+        values.into_iter().map(move |value| (name.as_str(), value))
+    })
 }
 
 /// Field names of a message's body, for messages.
