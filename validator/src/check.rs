@@ -343,13 +343,14 @@ impl Checker<'_> {
                 return;
             }
             Match::UnknownPath => {
+                let hint = self.base_path_hint(request);
                 self.push(
                     Part::Entry,
                     "",
                     "manifest.json#/operations",
                     Rule::OperationPath,
                     format!(
-                        "no operation has the path {} {}",
+                        "no operation has the path {} {}{hint}",
                         shorten(&request.method, TEXT),
                         shorten(&request.path, TEXT)
                     ),
@@ -357,13 +358,15 @@ impl Checker<'_> {
                 return;
             }
             Match::OutsideBasePath => {
+                let hint = self.base_path_hint(request);
                 self.push(
                     Part::Entry,
                     "",
                     "manifest.json#/servers",
                     Rule::OperationPath,
                     format!(
-                        "{} is not under a base path of the API (its servers; --base-url adds others)",
+                        "{} is not under a base path of the API (its servers; --base-url adds \
+                         others){hint}",
                         shorten(&request.path, TEXT)
                     ),
                 );
@@ -391,6 +394,22 @@ impl Checker<'_> {
                 "the request has no credentials, and no response was recorded",
             ),
             None => {}
+        }
+    }
+
+    /// For a path no operation has: the operation it would be under the API's base path, the
+    /// likeliest slip of a recording written by hand (the interface's `/banking/accounts` for
+    /// `/v1/banking/accounts`).
+    fn base_path_hint(&self, request: &Request) -> String {
+        match self
+            .contract
+            .match_without_base(&request.method, &request.path)
+        {
+            Some(op) => format!(
+                "; with the API's base path before it, it would be {} ({} {})",
+                op.id, op.method, op.path
+            ),
+            None => String::new(),
         }
     }
 

@@ -148,6 +148,27 @@ fn an_unknown_path_or_method_is_a_finding() {
         found(&run(&outside)),
         one(Part::Entry, "operation-path", "")
     );
+    // A path written as the interface writes it, without the base path, is still a finding,
+    // and the message says which operation it would be with the base path; a path that no
+    // operation has either way gets no such guess.
+    let interface_path = format!("/banking/accounts/{ACCOUNT_ID}");
+    let slip = run(&exchange(
+        "GET",
+        &interface_path,
+        None,
+        200,
+        Some(account()),
+    ));
+    assert_eq!(found(&slip), one(Part::Entry, "operation-path", ""));
+    assert!(
+        slip.findings[0].message.ends_with(
+            "with the API's base path before it, it would be getAccount \
+             (GET /banking/accounts/{account_id})"
+        ),
+        "{}",
+        slip.findings[0].message
+    );
+    assert!(!run(&unknown).findings[0].message.contains("base path"));
 }
 
 #[test]

@@ -310,6 +310,16 @@ impl Contract {
         }
     }
 
+    /// The operation `method` and `path` would be if `path` were relative to the API's base
+    /// path: for a finding about a path that is not under one, to say what the recording may
+    /// have left out (`/files/12345` against Box's `https://api.box.com/2.0`).
+    pub fn match_without_base(&self, method: &str, path: &str) -> Option<&OperationSpec> {
+        match self.match_relative(method, path, &|_| true, None) {
+            Match::Operation(op, _) => Some(op),
+            _ => None,
+        }
+    }
+
     /// The webhook delivered at `method` and `path`: its delivery path, on any host and after
     /// any base path of the receiver (see [`delivered_at`]).
     pub fn match_webhook(&self, method: &str, path: &str) -> Option<&OperationSpec> {
