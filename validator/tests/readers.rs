@@ -1093,3 +1093,48 @@ fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
     assert_eq!(exchanges[7].request.body, Some(Body::Unrecorded(42)));
     assert_eq!(exchanges[0].request.body, None);
 }
+
+/// Headers and a query given as an object may give a name a list of values, as Node.js and
+/// many loggers write a repeated header: the name is repeated, in order. Anything but
+/// strings, numbers and flags in the list is still a malformed entry.
+#[test]
+fn a_list_of_values_in_object_headers_or_query_repeats_the_name() {
+    let lines = [
+        json!({"request": {"method": "GET", "path": "/things",
+            "query": {"tag": ["a", "b"], "limit": 5},
+            "headers": {"Accept": ["application/json", "text/plain"], "X-One": "1"}},
+            "response": {"status": 200, "headers": {"Set-Cookie": ["a=1", "b=2"]}}}),
+        json!({"request": {"method": "GET", "path": "/things",
+            "headers": {"Accept": ["application/json", {"no": 1}]}}}),
+    ];
+    let text: String = lines.iter().map(|line| format!("{line}\n")).collect();
+    let entries = read_bytes("hand.jsonl", text.as_bytes(), Format::JsonLines);
+    let Ok(read) = &entries[0] else {
+        panic!("{:?}", entries[0]);
+    };
+    assert_eq!(
+        read.request.query,
+        strings(&[("tag", "a"), ("tag", "b"), ("limit", "5")])
+    );
+    assert_eq!(
+        read.request.headers,
+        strings(&[
+            ("Accept", "application/json"),
+            ("Accept", "text/plain"),
+            ("X-One", "1")
+        ])
+    );
+    assert_eq!(
+        read.response.as_ref().unwrap().headers,
+        strings(&[("Set-Cookie", "a=1"), ("Set-Cookie", "b=2")])
+    );
+    assert_eq!(
+        entries[1],
+        malformed(
+            "hand.jsonl",
+            1,
+            Some(2),
+            "line 2: request.headers.Accept[1] is an object, expected a string"
+        )
+    );
+}

@@ -268,6 +268,50 @@ impl Shape for Scalar {
     }
 }
 
+/// The value of a name in the object form of headers or a query: one [`Scalar`], or a list
+/// of them for a name given several times (`{"tag": ["a", "b"]}`, as Node.js and many
+/// loggers write repeated headers), which stands for the name repeated, in order.
+struct Values(Vec<String>);
+
+impl Shape for Values {
+    const EXPECTED: &'static str = "a string or an array of strings";
+
+    fn from_str(value: &str) -> Result<Self, String> {
+        Ok(Values(vec![value.to_owned()]))
+    }
+
+    fn from_string(value: String) -> Result<Self, String> {
+        Ok(Values(vec![value]))
+    }
+
+    fn from_num(value: Num) -> Result<Self, String> {
+        Ok(Values(vec![value.to_string()]))
+    }
+
+    fn from_bool(value: bool) -> Result<Self, String> {
+        Ok(Values(vec![value.to_string()]))
+    }
+
+    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, String>, A::Error> {
+        let mut values = Vec::new();
+        let mut problem = None;
+        let mut position = 0;
+        while let Some(value) = seq.next_element::<Field<Scalar>>()? {
+            match value {
+                Field::Ok(Scalar(value)) => values.push(value),
+                Field::Wrong(what) => {
+                    problem.get_or_insert_with(|| format!("[{position}]{what}"));
+                }
+                Field::Null | Field::Missing => {
+                    problem.get_or_insert_with(|| format!("[{position}] is null"));
+                }
+            }
+            position += 1;
+        }
+        Ok(problem.map_or(Ok(Values(values)), Err))
+    }
+}
+
 /// An entry id: a string, or a number taken as its text.
 pub(super) struct Id(pub(super) String);
 
@@ -318,8 +362,10 @@ impl Shape for Pairs {
         let mut pairs = Vec::new();
         let mut problem = None;
         while let Some(name) = map.next_key::<String>()? {
-            match map.next_value::<Field<Scalar>>()? {
-                Field::Ok(Scalar(value)) => pairs.push((name, value)),
+            match map.next_value::<Field<Values>>()? {
+                Field::Ok(Values(values)) => {
+                    pairs.extend(values.into_iter().map(|value| (name.clone(), value)));
+                }
                 Field::Wrong(what) => {
                     problem.get_or_insert_with(|| {
                         format!(".{}{what}", crate::finding::shorten(&name, 64))

@@ -20,7 +20,8 @@
 //!   or a path) and `path` is required; either may carry a `?query`.
 //! - `query`: the query parameters, already decoded. Without it, the query string of
 //!   `url`/`path` is percent-decoded (`+` is a space).
-//! - Header and query values are strings; a number or boolean is taken as its text.
+//! - Header and query values are strings; a number or boolean is taken as its text. In the
+//!   object form, a list of values repeats the name, in order.
 //! - At most one of `body`, `bodyText`, `bodyBase64`. `body` is the body as a JSON value
 //!   (kept as parsed, not re-read; `null` is no body), except that a string `body` of a
 //!   message whose Content-Type is not JSON is its raw text (a form, plain text, XML), and an
