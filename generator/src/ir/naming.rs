@@ -505,6 +505,12 @@ fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Resu
     if op.request_body.is_some() {
         params.taken.insert("body".into());
     }
+    // A secured operation's inputs hold the caller's `credentials` beside its parameters, and
+    // the generated handler reads them with its `credentials` function (Flat.io's path
+    // parameter `credentials` took both names).
+    if !op.security.is_empty() {
+        params.taken.insert("credentials".into());
+    }
     for param in &mut op.parameters {
         param.rust_name = params.claim(snake(&param.name, "param"));
         rename_ref(&mut param.ty, names)?;
