@@ -186,6 +186,8 @@ impl Document {
         doc.version = doc.detect_version()?;
         if doc.version == OpenApiVersion::V3_0 {
             doc.moves = normalize::normalize_document(&mut doc.root);
+        } else {
+            normalize::drop_schema_ids(&mut doc.root);
         }
         doc.check_refs()?;
         Ok(doc)

@@ -127,6 +127,7 @@ documents! {fixture_document:
     fixture_formats => "formats.yaml",
     fixture_idempotency_header => "idempotency-header.yaml",
     fixture_inline_naming => "inline-naming.yaml",
+    fixture_json_schema_2020_12 => "json-schema-2020-12.yaml",
     fixture_large_enum => "large-enum.yaml",
     fixture_maps_arrays => "maps-arrays.yaml",
     fixture_multi_file => "multi-file/openapi.yaml",

@@ -81,9 +81,24 @@ impl Moves {
 
 /// Normalises every Schema Object reachable through the OpenAPI structure.
 pub(crate) fn normalize_document(root: &mut Value) -> Moves {
+    walk_document(root, true)
+}
+
+/// Removes the `$id` of every Schema Object below the document (OpenAPI 3.1 and 3.0 alike).
+/// specgen follows JSON-pointer references only, each from the document's root
+/// (`#/components/schemas/…`), as OpenAPI authors mean them; under JSON Schema's rules an
+/// `$id` would make the `#/…` references inside that schema point into the schema itself,
+/// and the contract's bundled copy would no longer compile. A property *named* `$id`, and
+/// example data holding one, are not Schema Objects' keywords and stay.
+pub(crate) fn drop_schema_ids(root: &mut Value) {
+    walk_document(root, false);
+}
+
+fn walk_document(root: &mut Value, from_3_0: bool) -> Moves {
     let mut walker = Walker {
         path: String::new(),
         moves: Moves::default(),
+        from_3_0,
     };
     let Value::Object(doc) = root else {
         return walker.moves;
@@ -102,6 +117,8 @@ struct Walker {
     /// Bare pointer of the node being visited.
     path: String,
     moves: Moves,
+    /// Rewrite 3.0 spellings (and drop `$id`s); otherwise drop `$id`s only.
+    from_3_0: bool,
 }
 
 const METHODS: [&str; 8] = [
@@ -251,6 +268,14 @@ impl Walker {
     }
 
     fn schema(&mut self, schema: &mut Value) {
+        if let Value::Object(object) = schema
+            && object.get("$id").is_some_and(Value::is_string)
+        {
+            object.shift_remove("$id");
+        }
+        if !self.from_3_0 {
+            return self.subschemas(schema);
+        }
         if rewrite_schema(schema) {
             self.moves.wrapped.insert(self.path.clone());
             // The original now lives at anyOf/0.

@@ -807,3 +807,64 @@ fn a_byte_order_mark_inside_the_text_keeps_the_positions() {
         other => panic!("expected a spec error, got {other}"),
     }
 }
+
+/// A Schema Object's `$id` would re-base the document's own `#/…` references inside it, so
+/// the loader drops it, in 3.1 and 3.0 documents alike. A property named `$id` and example
+/// data holding one are not keywords, and stay.
+#[test]
+fn schema_ids_are_dropped_but_members_and_examples_named_id_stay() {
+    for version in ["3.1.0", "3.0.3"] {
+        let doc = loaded(&format!(
+            "openapi: {version}
+info: {{title: t, version: '1'}}
+paths:
+  /x:
+    get:
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {{$id: 'https://example.com/inline', type: object}}
+components:
+  schemas:
+    Tagged:
+      $id: https://example.com/tagged
+      type: object
+      example: {{$id: abc}}
+      properties:
+        $id: {{type: string, default: x}}
+        name: {{$ref: '#/components/schemas/Tagged/$defs/name'}}
+      $defs:
+        name: {{$id: 'https://example.com/name', type: string}}
+"
+        ));
+        let at = |p: &str| doc.pointer(p).cloned();
+        assert_eq!(at("#/components/schemas/Tagged/$id"), None, "{version}");
+        assert_eq!(
+            at("#/components/schemas/Tagged/$defs/name"),
+            Some(json!({"type": "string"})),
+            "{version}"
+        );
+        assert_eq!(
+            at("#/components/schemas/Tagged/properties/$id"),
+            Some(json!({"type": "string", "default": "x"})),
+            "{version}"
+        );
+        let example = if version == "3.1.0" {
+            "example"
+        } else {
+            "examples/0"
+        };
+        assert_eq!(
+            at(&format!("#/components/schemas/Tagged/{example}")),
+            Some(json!({"$id": "abc"})),
+            "{version}"
+        );
+        assert_eq!(
+            at("#/paths/~1x/get/responses/200/content/application~1json/schema"),
+            Some(json!({"type": "object"})),
+            "{version}"
+        );
+    }
+}

@@ -122,6 +122,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("formats.yaml"),
     fixture("idempotency-header.yaml"),
     fixture("inline-naming.yaml"),
+    fixture("json-schema-2020-12.yaml"),
     fixture("large-enum.yaml"),
     fixture("maps-arrays.yaml"),
     fixture("multi-file/openapi.yaml"),
