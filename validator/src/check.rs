@@ -201,24 +201,32 @@ impl Checker<'_> {
 /// The notification a payload is, for one delivered where no webhook's path says: an OpenAPI
 /// 3.1 `webhooks` entry has no path (its receiver registers a URL of its own), so a recording
 /// marked as a notification is matched by the first such webhook of its method whose payload
-/// schema the body keeps. A webhook whose delivery path the spec gives is delivered there.
+/// schema the body keeps; when the payload keeps none and only one such webhook has its
+/// method, it is that one's, whose checks then say what is wrong with it. A webhook whose
+/// delivery path the spec gives is delivered there.
 fn webhook_by_payload<'c>(contract: &'c Contract, request: &Request) -> Option<&'c OperationSpec> {
-    let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
-        return None;
+    let mut candidates = contract.webhooks().iter().filter(|hook| {
+        hook.delivered_anywhere && hook.method.eq_ignore_ascii_case(&request.method)
+    });
+    let keeps = |hook: &&OperationSpec, payload: &Value| {
+        hook.request_body
+            .as_ref()
+            .and_then(|body| body.schema.as_deref())
+            .is_some_and(|schema| {
+                contract
+                    .check(schema, payload, false)
+                    .is_ok_and(|violations| violations.is_empty())
+            })
     };
-    contract.webhooks().iter().find(|hook| {
-        hook.delivered_anywhere
-            && hook.method.eq_ignore_ascii_case(&request.method)
-            && hook
-                .request_body
-                .as_ref()
-                .and_then(|body| body.schema.as_deref())
-                .is_some_and(|schema| {
-                    contract
-                        .check(schema, &payload, false)
-                        .is_ok_and(|violations| violations.is_empty())
-                })
-    })
+    if let Parsed::Json(payload) = parse_body(request.body.as_ref())
+        && let Some(hook) = candidates.clone().find(|hook| keeps(hook, &payload))
+    {
+        return Some(hook);
+    }
+    match (candidates.next(), candidates.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 /// A body parsed, or why it could not be.

@@ -2160,6 +2160,37 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     let unknown = delivery(r#"{"event": "pet.renamed"}"#, 200);
     assert_eq!(unknown.operation, None);
     assert_eq!(found(&unknown), one(Part::Entry, "webhook-path", ""));
+    // With one such webhook only, a payload that keeps no schema is still that webhook's,
+    // and its own checks say what is wrong with it rather than that nothing is delivered.
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("one-hook.yaml");
+    let one_hook = HOOKS_SPEC
+        .split("  petDeleted:")
+        .next()
+        .expect("the spec's first webhook");
+    std::fs::write(&spec, one_hook).unwrap();
+    let contract = Contract::from_spec(&spec).expect("the one-hook spec makes a contract");
+    let mut exchange = media_exchange(
+        "POST",
+        "/hooks/pets",
+        Some(("application/json", r#"{"event": "pet.renamed"}"#)),
+        200,
+        None,
+    );
+    exchange.kind = Some(ExchangeKind::Notification);
+    let broken = check(&contract, &exchange, CheckOptions::default());
+    assert_eq!(broken.operation.as_deref(), Some("petCreated"));
+    assert_eq!(
+        found(&broken),
+        vec![
+            (Part::Notification, "required".to_string(), String::new()),
+            (
+                Part::Notification,
+                "const".to_string(),
+                "/event".to_string()
+            ),
+        ]
+    );
 }
 
 /// A contract in the shared layout (one definitions document per direction, as specgen writes
