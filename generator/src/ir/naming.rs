@@ -332,6 +332,11 @@ pub(crate) fn assign(
     // Operation ids were made unique as Rust names by the builder; a webhook may still share
     // a name with an operation, and is numbered then.
     let mut functions = Scope::new("_");
+    // Operations are methods of the generated `Client`, and webhooks of the `Sender`, beside
+    // those types' own (XTRF's operation `send` made every call ambiguous).
+    functions
+        .taken
+        .extend(OWN_METHODS.iter().map(|name| name.to_string()));
     for op in api
         .operations
         .iter_mut()
@@ -343,7 +348,8 @@ pub(crate) fn assign(
             renamed.push((
                 op.pointer.clone(),
                 format!(
-                    "`{base}` is taken by another operation; this one is generated as `{fn_name}`"
+                    "`{base}` is taken by another operation or by a method of the client or \
+                     the sender; this one is generated as `{fn_name}`"
                 ),
             ));
         }
@@ -498,6 +504,10 @@ fn variant_name(ty: &TypeRef) -> String {
         TypeRef::Custom(path) => pascal(path.rsplit("::").next().unwrap_or(path), "Custom"),
     }
 }
+
+/// Methods the generated `Client` and webhook `Sender` have of their own (runtime files
+/// `client.rs` and `webhooks.rs`), which no operation's method may share.
+const OWN_METHODS: [&str; 5] = ["new", "builder", "send", "with_client", "deliver"];
 
 fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Result<()> {
     let mut params = Scope::new("_");
