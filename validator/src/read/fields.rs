@@ -268,6 +268,27 @@ impl Shape for Scalar {
     }
 }
 
+/// The items of a list whose every item must have the shape `T`; otherwise what is wrong with
+/// the first that has not, at its index (`[2] is null`).
+fn items<'de, T: Shape, A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Vec<T>, String>, A::Error> {
+    let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(8));
+    let mut problem = None;
+    let mut position = 0;
+    while let Some(item) = seq.next_element::<Field<T>>()? {
+        match item {
+            Field::Ok(item) => items.push(item),
+            Field::Wrong(what) => {
+                problem.get_or_insert_with(|| format!("[{position}]{what}"));
+            }
+            Field::Null | Field::Missing => {
+                problem.get_or_insert_with(|| format!("[{position}] is null"));
+            }
+        }
+        position += 1;
+    }
+    Ok(problem.map_or(Ok(items), Err))
+}
+
 /// The value of a name in the object form of headers or a query: one [`Scalar`], or a list
 /// of them for a name given several times (`{"tag": ["a", "b"]}`, as Node.js and many
 /// loggers write repeated headers), which stands for the name repeated, in order.
@@ -292,23 +313,9 @@ impl Shape for Values {
         Ok(Values(vec![value.to_string()]))
     }
 
-    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, String>, A::Error> {
-        let mut values = Vec::new();
-        let mut problem = None;
-        let mut position = 0;
-        while let Some(value) = seq.next_element::<Field<Scalar>>()? {
-            match value {
-                Field::Ok(Scalar(value)) => values.push(value),
-                Field::Wrong(what) => {
-                    problem.get_or_insert_with(|| format!("[{position}]{what}"));
-                }
-                Field::Null | Field::Missing => {
-                    problem.get_or_insert_with(|| format!("[{position}] is null"));
-                }
-            }
-            position += 1;
-        }
-        Ok(problem.map_or(Ok(Values(values)), Err))
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, String>, A::Error> {
+        Ok(items::<Scalar, A>(seq)?
+            .map(|values| Values(values.into_iter().map(|Scalar(v)| v).collect())))
     }
 }
 
@@ -381,23 +388,15 @@ impl Shape for Pairs {
         Ok(problem.map_or(Ok(Pairs(pairs)), Err))
     }
 
-    fn from_seq<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Result<Self, String>, A::Error> {
-        let mut pairs = Vec::with_capacity(seq.size_hint().unwrap_or(8));
-        let mut problem = None;
-        let mut position = 0;
-        while let Some(pair) = seq.next_element::<Field<Pair>>()? {
-            match pair {
-                Field::Ok(Pair(name, value)) => pairs.push((name, value)),
-                Field::Wrong(what) => {
-                    problem.get_or_insert_with(|| format!("[{position}]{what}"));
-                }
-                Field::Null | Field::Missing => {
-                    problem.get_or_insert_with(|| format!("[{position}] is null"));
-                }
-            }
-            position += 1;
-        }
-        Ok(problem.map_or(Ok(Pairs(pairs)), Err))
+    fn from_seq<'de, A: SeqAccess<'de>>(seq: A) -> Result<Result<Self, String>, A::Error> {
+        Ok(items::<Pair, A>(seq)?.map(|pairs| {
+            Pairs(
+                pairs
+                    .into_iter()
+                    .map(|Pair(name, value)| (name, value))
+                    .collect(),
+            )
+        }))
     }
 }
 

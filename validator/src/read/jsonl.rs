@@ -271,7 +271,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         mime_type: None,
     };
     let declared = request.header("content-type").map(str::to_owned);
-    request.body = text_unless_json(
+    request.body = body_as_sent(
         request.body.take(),
         request.content_type(),
         declared.as_deref(),
@@ -321,7 +321,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
                 mime_type: None,
             };
             let declared = response.header("content-type").map(str::to_owned);
-            response.body = text_unless_json(
+            response.body = body_as_sent(
                 response.body.take(),
                 response.content_type(),
                 declared.as_deref(),
@@ -337,7 +337,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 /// (`application/x-www-form-urlencoded` or `multipart/form-data`) lists its fields, which
 /// hand-written records do rather than encode the form: it becomes the form they make, for
 /// the same reason.
-fn text_unless_json(
+fn body_as_sent(
     body: Option<Body>,
     content_type: Option<String>,
     declared: Option<&str>,
