@@ -7,6 +7,7 @@
 //! [`ClientError::Transport`]. Credentials go with every call and never into
 //! `Debug` output.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+#![allow(clippy::wrong_self_convention)]
 
 use ::std::time::Duration;
 use crate::credentials::Credentials;

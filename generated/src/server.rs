@@ -7,10 +7,11 @@
 //! (else 400 listing every violation).
 //! Every rejection uses the API's documented error body.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+#![allow(clippy::wrong_self_convention)]
 
 use ::std::sync::Arc;
 use crate::credentials::Credentials;
-use ::axum::response::{IntoResponse, Response};
+use ::axum::response::{IntoResponse as _, Response};
 use crate::validation::Location;
 
 /// Inputs of `createAccount` other than its body.
@@ -39,7 +40,7 @@ pub enum CreateAccountResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for CreateAccountResponse {
+impl ::axum::response::IntoResponse for CreateAccountResponse {
     fn into_response(self) -> Response {
         match self {
             CreateAccountResponse::Ok(body) => {
@@ -85,7 +86,7 @@ pub enum GetAccountResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for GetAccountResponse {
+impl ::axum::response::IntoResponse for GetAccountResponse {
     fn into_response(self) -> Response {
         match self {
             GetAccountResponse::Ok(body) => json_response(::http::StatusCode::OK, &body),
@@ -126,7 +127,7 @@ pub enum CloseAccountResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for CloseAccountResponse {
+impl ::axum::response::IntoResponse for CloseAccountResponse {
     fn into_response(self) -> Response {
         match self {
             CloseAccountResponse::Ok(body) => {
@@ -169,7 +170,7 @@ pub enum UpdateAccountResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for UpdateAccountResponse {
+impl ::axum::response::IntoResponse for UpdateAccountResponse {
     fn into_response(self) -> Response {
         match self {
             UpdateAccountResponse::Ok(body) => {
@@ -216,7 +217,7 @@ pub enum GetAccountTransferResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for GetAccountTransferResponse {
+impl ::axum::response::IntoResponse for GetAccountTransferResponse {
     fn into_response(self) -> Response {
         match self {
             GetAccountTransferResponse::Ok(body) => {
@@ -263,7 +264,7 @@ pub enum CancelAccountTransferResponse {
     NotFound(crate::models::Error),
 }
 
-impl IntoResponse for CancelAccountTransferResponse {
+impl ::axum::response::IntoResponse for CancelAccountTransferResponse {
     fn into_response(self) -> Response {
         match self {
             CancelAccountTransferResponse::Ok(body) => {
@@ -306,7 +307,7 @@ pub enum CreateEntityResponse {
     Conflict(crate::models::Error),
 }
 
-impl IntoResponse for CreateEntityResponse {
+impl ::axum::response::IntoResponse for CreateEntityResponse {
     fn into_response(self) -> Response {
         match self {
             CreateEntityResponse::Created(body) => {
@@ -347,7 +348,7 @@ pub enum GetPaymentsByMerchantOrderIdResponse {
     Default(::http::StatusCode, ::serde_json::Value),
 }
 
-impl IntoResponse for GetPaymentsByMerchantOrderIdResponse {
+impl ::axum::response::IntoResponse for GetPaymentsByMerchantOrderIdResponse {
     fn into_response(self) -> Response {
         match self {
             GetPaymentsByMerchantOrderIdResponse::Ok(body) => {
@@ -393,7 +394,7 @@ pub enum ReverseTransferOnboardingResponse {
     Default(::http::StatusCode, ::serde_json::Value),
 }
 
-impl IntoResponse for ReverseTransferOnboardingResponse {
+impl ::axum::response::IntoResponse for ReverseTransferOnboardingResponse {
     fn into_response(self) -> Response {
         match self {
             ReverseTransferOnboardingResponse::Success(status, body) => {
@@ -640,7 +641,7 @@ async fn handle_create_account<A: Api>(
         credentials: credentials(&incoming_),
         x_idempotency_key,
     };
-    shared_.api.create_account(params_, body_).await.into_response()
+    <A as Api>::create_account(&shared_.api, params_, body_).await.into_response()
 }
 
 async fn handle_get_account<A: Api>(
@@ -675,7 +676,7 @@ async fn handle_get_account<A: Api>(
         credentials: credentials(&incoming_),
         account_id,
     };
-    shared_.api.get_account(params_).await.into_response()
+    <A as Api>::get_account(&shared_.api, params_).await.into_response()
 }
 
 async fn handle_close_account<A: Api>(
@@ -710,7 +711,7 @@ async fn handle_close_account<A: Api>(
         credentials: credentials(&incoming_),
         account_id,
     };
-    shared_.api.close_account(params_).await.into_response()
+    <A as Api>::close_account(&shared_.api, params_).await.into_response()
 }
 
 async fn handle_update_account<A: Api>(
@@ -746,7 +747,7 @@ async fn handle_update_account<A: Api>(
         credentials: credentials(&incoming_),
         account_id,
     };
-    shared_.api.update_account(params_, body_).await.into_response()
+    <A as Api>::update_account(&shared_.api, params_, body_).await.into_response()
 }
 
 async fn handle_get_account_transfer<A: Api>(
@@ -783,7 +784,7 @@ async fn handle_get_account_transfer<A: Api>(
         account_id,
         transfer_id,
     };
-    shared_.api.get_account_transfer(params_).await.into_response()
+    <A as Api>::get_account_transfer(&shared_.api, params_).await.into_response()
 }
 
 async fn handle_cancel_account_transfer<A: Api>(
@@ -820,7 +821,7 @@ async fn handle_cancel_account_transfer<A: Api>(
         account_id,
         transfer_id,
     };
-    shared_.api.cancel_account_transfer(params_).await.into_response()
+    <A as Api>::cancel_account_transfer(&shared_.api, params_).await.into_response()
 }
 
 async fn handle_create_entity<A: Api>(
@@ -857,7 +858,7 @@ async fn handle_create_entity<A: Api>(
         credentials: credentials(&incoming_),
         x_idempotency_key,
     };
-    shared_.api.create_entity(params_, body_).await.into_response()
+    <A as Api>::create_entity(&shared_.api, params_, body_).await.into_response()
 }
 
 async fn handle_get_payments_by_merchant_order_id<A: Api>(
@@ -893,7 +894,9 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
         credentials: credentials(&incoming_),
         merchant_order_id,
     };
-    shared_.api.get_payments_by_merchant_order_id(params_).await.into_response()
+    <A as Api>::get_payments_by_merchant_order_id(&shared_.api, params_)
+        .await
+        .into_response()
 }
 
 async fn handle_reverse_transfer_onboarding<A: Api>(
@@ -940,7 +943,9 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
         x_idempotency_key,
         x_organization_code,
     };
-    shared_.api.reverse_transfer_onboarding(params_, body_).await.into_response()
+    <A as Api>::reverse_transfer_onboarding(&shared_.api, params_, body_)
+        .await
+        .into_response()
 }
 
 #[allow(dead_code, unused_variables)]

@@ -2,10 +2,11 @@
 
 //! Notifications the API sends: [`Webhooks`] and [`receiver`] for the side that
 //! receives them, [`Sender`] for the side that delivers them.
+#![allow(clippy::wrong_self_convention)]
 
 use ::std::sync::Arc;
 use ::std::time::Duration;
-use ::axum::response::{IntoResponse, Response};
+use ::axum::response::{IntoResponse as _, Response};
 
 /// The receiving side: one method per notification. A returned reply is answered
 /// with the documented success status; an error with 500.
@@ -61,7 +62,7 @@ async fn receive_incoming_transfer<W: Webhooks>(
         Ok(payload) => payload,
         Err(err) => return invalid(vec![format!("payload: {err}")]),
     };
-    match handler.incoming_transfer(payload).await {
+    match <W as Webhooks>::incoming_transfer(&handler, payload).await {
         Ok(reply) => {
             let status = ::http::StatusCode::OK;
             (status, ::axum::Json(reply)).into_response()

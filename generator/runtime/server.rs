@@ -8,7 +8,9 @@
 // unqualified, and is compiled and unit-tested as itself by being `include!`d into a stand-in
 // for the module (`generator/tests/runtime/server.rs`).
 
-use ::axum::response::{IntoResponse, Response};
+// The trait is in scope for its method only: an operation named `into` has a response type
+// `IntoResponse` of its own.
+use ::axum::response::{IntoResponse as _, Response};
 
 use crate::validation::Location;
 

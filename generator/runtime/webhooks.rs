@@ -9,7 +9,7 @@
 
 use ::std::time::Duration;
 
-use ::axum::response::{IntoResponse, Response};
+use ::axum::response::{IntoResponse as _, Response};
 
 /// A receiver's handler failed; the receiver answers 500 so that the sender retries.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -47,6 +47,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 //! [`ClientError::Transport`]. Credentials go with every call and never into
                 //! `Debug` output.
                 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+                // Methods are named after operations (`from_template`, `into_folder`), not after
+                // Rust's conventions for `from_` and `into_`.
+                #![allow(clippy::wrong_self_convention)]
 
                 #runtime_uses
 

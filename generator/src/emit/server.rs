@@ -57,6 +57,9 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
                 #![doc = #rejections]
                 // A response is built once and moved into the reply; boxing would not pay.
                 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
+                // Methods are named after operations (`from_template`, `into_folder`), not after
+                // Rust's conventions for `from_` and `into_`.
+                #![allow(clippy::wrong_self_convention)]
 
                 use ::std::sync::Arc;
 
@@ -195,7 +198,7 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
             #(#variants)*
         }
 
-        impl IntoResponse for #name {
+        impl ::axum::response::IntoResponse for #name {
             fn into_response(self) -> Response {
                 match self {
                     #(#arms)*
@@ -325,7 +328,9 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
                 #credentials
                 #(#names,)*
             };
-            shared_.api.#method(params_ #body_arg).await.into_response()
+            // Called through the trait: a method named `into` or `clone` would otherwise be
+            // the blanket trait's.
+            <A as Api>::#method(&shared_.api, params_ #body_arg).await.into_response()
         }
     })
 }

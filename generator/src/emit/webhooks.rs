@@ -39,6 +39,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
             Part::Tokens(quote! {
                 //! Notifications the API sends: [`Webhooks`] and [`receiver`] for the side that
                 //! receives them, [`Sender`] for the side that delivers them.
+                // Methods are named after notifications (`into_folder`), not after Rust's
+                // conventions for `from_` and `into_`.
+                #![allow(clippy::wrong_self_convention)]
 
                 use ::std::sync::Arc;
 
@@ -153,7 +156,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
                 Ok(payload) => payload,
                 Err(err) => return invalid(vec![format!("payload: {err}")]),
             };
-            match handler.#name(payload).await {
+            match <W as Webhooks>::#name(&handler, payload).await {
                 Ok(reply) => {
                     let status = #success_status;
                     #reply
