@@ -8,6 +8,7 @@
 //! `Debug` output.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 #![allow(clippy::wrong_self_convention)]
+#![allow(clippy::match_overlapping_arm)]
 
 use ::std::time::Duration;
 use crate::credentials::Credentials;

@@ -1289,6 +1289,67 @@ fn components_whose_file_names_would_clash_keep_their_own_rules() {
     );
 }
 
+/// Vendors' specs break OpenAPI's rule that each `{name}` of a template has a path parameter
+/// and each path parameter its `{name}`. Requests are judged where they can carry each value:
+/// a variable without a parameter is any string, a parameter the template names in its query
+/// (weatherbit's `/alerts?lat={lat}`, declared `in: path`) is that query parameter, and one
+/// the template has no place for is not asked of any request.
+#[test]
+fn path_parameters_that_disagree_with_their_template_are_judged_where_requests_carry_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("slips.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Slips, version: "1"}
+paths:
+  /users/{userId}/items/{itemId}:
+    parameters: [{name: userId, in: path, required: true, schema: {type: integer}}]
+    get:
+      operationId: getItem
+      parameters: [{name: team, in: path, required: true, schema: {type: integer}}]
+      responses:
+        '204': {description: ok}
+  /alerts?lat={lat}&lon={lon}:
+    get:
+      operationId: getAlerts
+      parameters:
+        - {name: lat, in: path, required: true, schema: {type: number}}
+        - {name: lon, in: path, required: true, schema: {type: number}}
+      responses:
+        '204': {description: ok}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |path: &str, query: &[(&str, &str)]| {
+        let mut exchange = media_exchange("GET", path, None, 204, None);
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        (outcome.operation.clone(), found(&outcome))
+    };
+    assert_eq!(
+        run("/users/7/items/abc", &[]),
+        (Some("getItem".into()), vec![])
+    );
+    assert_eq!(
+        run("/users/x/items/abc", &[]).1,
+        one(Part::Request, "type", "path:userId")
+    );
+    assert_eq!(
+        run("/alerts", &[("lat", "1.5"), ("lon", "-2")]),
+        (Some("getAlerts".into()), vec![])
+    );
+    assert_eq!(
+        run("/alerts", &[("lat", "north"), ("lon", "2")]).1,
+        one(Part::Request, "type", "query:lat")
+    );
+}
+
 /// Operations that share a method and path on the wire, told apart in their templates as
 /// real specs do: by a query (`/search?type=user`), by a fragment naming a query parameter or
 /// header (AWS's `/#Action=AddTags`, `/#X-Amz-Target=Glue.GetJob`), or by a bare fragment

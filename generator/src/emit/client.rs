@@ -50,6 +50,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 // Methods are named after operations (`from_template`, `into_folder`), not after
                 // Rust's conventions for `from_` and `into_`.
                 #![allow(clippy::wrong_self_convention)]
+                // A status the spec lists (`200`) is matched before the range that holds it
+                // (`2XX`), as OpenAPI says the specific one wins.
+                #![allow(clippy::match_overlapping_arm)]
 
                 #runtime_uses
 
@@ -206,13 +209,16 @@ pub(crate) fn method(
     let mut args = Vec::new();
     let mut steps = Vec::new();
     let mut arg_docs = Vec::new();
-    // Path parameters, in template order.
+    // Path parameters, in template order; one argument for a variable the template repeats
+    // (`/same/{id}/again/{id}`).
     let (format, path_params) = path_format(op);
     let mut path_values = Vec::new();
-    for param in &path_params {
+    for (index, param) in path_params.iter().enumerate() {
         let field = ident(&param.rust_name);
         let ty = param_type(api, &param.ty);
-        args.push(quote!(#field: &#ty));
+        if !path_params[..index].iter().any(|p| p.name == param.name) {
+            args.push(quote!(#field: &#ty));
+        }
         path_values.push(
             quote!(::percent_encoding::utf8_percent_encode(&#field.to_string(), PATH_SEGMENT)),
         );

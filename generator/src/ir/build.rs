@@ -25,6 +25,7 @@ mod contract;
 mod crate_name;
 mod objects;
 mod operations;
+mod path_params;
 mod repair;
 mod security;
 mod servers;

@@ -33,7 +33,7 @@ impl Builder<'_> {
                 for method in Method::ALL {
                     if let Some(op) = item.get(method.key()) {
                         let op_at = child(&item_at, method.key());
-                        operations.push(self.operation(
+                        let mut operation = self.operation(
                             op,
                             &op_at,
                             method,
@@ -41,7 +41,9 @@ impl Builder<'_> {
                             &item,
                             &item_at,
                             default_security,
-                        )?);
+                        )?;
+                        self.reconcile_path_parameters(&mut operation)?;
+                        operations.push(operation);
                     }
                 }
             }

@@ -80,6 +80,15 @@ mod tests {
         async fn get_share_link(&self, params: GetShareLinkParams) -> GetShareLinkResponse {
             GetShareLinkResponse::Ok(format!("link {}", params.id))
         }
+        async fn get_item(&self, params: GetItemParams) -> GetItemResponse {
+            GetItemResponse::Ok(format!("item {} {}", params.user_id, params.item_id))
+        }
+        async fn get_alerts(&self, params: GetAlertsParams) -> GetAlertsResponse {
+            GetAlertsResponse::Ok(format!("alerts {} {}", params.lat, params.lon))
+        }
+        async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
+            GetCapsResponse::Ok(format!("caps {}", params.id))
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -168,6 +177,40 @@ mod tests {
             client.search_users(&"u".to_string()).await.unwrap(),
             "users u"
         );
+    }
+
+    /// Path parameters that disagree with their template (a variable without a parameter, a
+    /// parameter without a variable, one spelt in another case, ones named in the template's
+    /// query, a variable written twice): the server reads each request's values, and the
+    /// client puts each value where the server reads it.
+    #[tokio::test]
+    async fn path_parameters_that_disagree_with_their_template_still_carry_their_values() {
+        for (path, answer) in [
+            ("/users/7/items/abc", "\"item 7 abc\""),
+            ("/alerts?lat=1.5&lon=-2", "\"alerts 1.5 -2\""),
+            ("/caps/x/again/x", "\"caps x\""),
+        ] {
+            let (status, body) = call(Method::GET, path).await;
+            assert_eq!((status, body.as_str()), (StatusCode::OK, answer), "{path}");
+        }
+        use fixture_routes::client::{Client, GetItemSuccess};
+        use fixture_routes::support::Decimal;
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        match client.get_item(&7, &"a b".to_string()).await.unwrap() {
+            GetItemSuccess::Ok(text) => assert_eq!(text, "item 7 a b"),
+            other => panic!("{other:?}"),
+        }
+        let lat: Decimal = "1.5".parse().unwrap();
+        let lon: Decimal = "-2".parse().unwrap();
+        assert_eq!(
+            client.get_alerts(&lat, &lon).await.unwrap(),
+            "alerts 1.5 -2"
+        );
+        assert_eq!(client.get_caps(&"x".to_string()).await.unwrap(), "caps x");
     }
 
     #[tokio::test]
