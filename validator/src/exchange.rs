@@ -124,6 +124,12 @@ impl Response {
     }
 }
 
+/// Whether an answer with this status has no body whatever its headers say: `1xx`, `204`,
+/// `205` and `304` (RFC 9110, 15.2, 15.3.5, 15.3.6 and 15.4.5).
+pub fn status_has_no_body(status: u16) -> bool {
+    matches!(status, 100..=199 | 204 | 205 | 304)
+}
+
 fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option<String> {
     header(headers, "content-type")
         .or(mime_type)

@@ -1289,6 +1289,40 @@ fn components_whose_file_names_would_clash_keep_their_own_rules() {
     );
 }
 
+/// A spec that shows content for a `204` (64 documents of the APIs.guru directory do) makes
+/// a contract whose `204` has no body, as HTTP says: the answer a server gives is clean, and a
+/// `200` without its body is still a finding.
+#[test]
+fn a_status_that_cannot_have_content_is_judged_without_a_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("bodiless.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Bodiless, version: "1"}
+paths:
+  /pets:
+    delete:
+      operationId: deletePets
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+        '204': {description: gone, content: {application/json: {schema: {type: object}}}}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |status| {
+        found(&check(
+            &contract,
+            &media_exchange("DELETE", "/pets", None, status, None),
+            CheckOptions::default(),
+        ))
+    };
+    assert_eq!(run(204), vec![]);
+    assert_eq!(run(200), one(Part::Response, "required", ""));
+}
+
 /// Vendors' specs break OpenAPI's rule that each `{name}` of a template has a path parameter
 /// and each path parameter its `{name}`. Requests are judged where they can carry each value:
 /// a variable without a parameter is any string, a parameter the template names in its query

@@ -13,35 +13,11 @@ use crate::ir::{Api, Method, Operation};
 /// The expression that builds the router (without its fallbacks and state), and the
 /// dispatchers it names, for every operation of `api` under `base`.
 pub(super) fn router(api: &Api, base: &str) -> Result<(TokenStream, Vec<TokenStream>)> {
-    // Operations by axum route and method. Routes name each parameter segment by its
-    // position, so templates that differ only in parameter names, or that mix a parameter and
-    // text in one segment (`{name}:cancel`, `{id}.json`, which axum cannot route), share a
-    // route; each handler matches the request against its own template.
-    let mut routes: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
-    for op in &api.operations {
-        routes
-            .entry(axum_route(&format!(
-                "{base}{}",
-                crate::path::wire(&op.path)
-            )))
-            .or_default()
-            .entry(op.method)
-            .or_default()
-            .push(op);
-    }
     let mut dispatchers = Vec::new();
     // (route, method router, its gate) for every route and method.
     let mut entries: Vec<(String, TokenStream, TokenStream)> = Vec::new();
-    for by_method in routes.values() {
-        // The route keeps the parameter names of its first operation, so axum's matched
-        // path (what logs show) reads like the spec.
-        let first = by_method
-            .values()
-            .flatten()
-            .next()
-            .expect("a route has operations");
-        let route = route_text(&format!("{base}{}", crate::path::wire(&first.path)));
-        for (method, ops) in by_method {
+    for (route, by_method) in routes(api, base) {
+        for (method, ops) in &by_method {
             let verb = format_ident!("{}", method.key());
             let (target, gate) = match ops.as_slice() {
                 [only] => {
@@ -96,6 +72,42 @@ pub(super) fn router(api: &Api, base: &str) -> Result<(TokenStream, Vec<TokenStr
     Ok((build_router, dispatchers))
 }
 
+/// The operations of `api` under `base`, by the route axum is given and method. Routes name
+/// each parameter segment by its position, so templates that differ only in parameter names,
+/// or that mix a parameter and text in one segment (`{name}:cancel`, `{id}.json`, which axum
+/// cannot route), share a route; each handler matches the request against its own template.
+pub(crate) fn routes<'a>(
+    api: &'a Api,
+    base: &str,
+) -> Vec<(String, BTreeMap<Method, Vec<&'a Operation>>)> {
+    let mut grouped: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
+    for op in &api.operations {
+        grouped
+            .entry(axum_route(&format!(
+                "{base}{}",
+                crate::path::wire(&op.path)
+            )))
+            .or_default()
+            .entry(op.method)
+            .or_default()
+            .push(op);
+    }
+    grouped
+        .into_values()
+        .map(|by_method| {
+            // The route keeps the parameter names of its first operation, so axum's matched
+            // path (what logs show) reads like the spec.
+            let first = by_method
+                .values()
+                .flatten()
+                .next()
+                .expect("a route has operations");
+            let route = route_text(&format!("{base}{}", crate::path::wire(&first.path)));
+            (route, by_method)
+        })
+        .collect()
+}
+
 /// The most `.route(…)` calls chained in one expression. A method chain is a nested
 /// expression, which prettyplease (and rustc) walk recursively: Microsoft Graph's 5,000 routes
 /// in one chain overflowed the printing thread's stack.
@@ -124,14 +136,15 @@ fn chain_in_statements(calls: &[TokenStream]) -> TokenStream {
     }
 }
 
-/// The route a template is grouped under: every segment holding a parameter becomes
-/// `{p<n>}`, `n` its position, so templates that differ only in parameter names meet.
+/// The route a template is grouped under: every segment holding a parameter, or text axum
+/// would read as one (see [`routed_by_position`]), becomes `{p<n>}`, `n` its position, so
+/// templates that differ only in parameter names meet.
 fn axum_route(template: &str) -> String {
     template
         .split('/')
         .enumerate()
         .map(|(index, segment)| {
-            if segment.contains('{') {
+            if segment.contains('{') || routed_by_position(segment) {
                 format!("{{p{index}}}")
             } else {
                 segment.to_string()
@@ -141,17 +154,26 @@ fn axum_route(template: &str) -> String {
         .join("/")
 }
 
-/// The route axum is given for a template: a segment that is one parameter keeps its name,
-/// a segment mixing text and parameters (which axum refuses) becomes `{p<n>}`.
+/// The route axum is given for a template: a segment that is one parameter with a plain name
+/// keeps it; a segment mixing text and parameters (which axum refuses), a parameter whose
+/// name axum reads otherwise (`{*path}`, `{na me}`) and text axum refuses or reads as a
+/// parameter (see [`routed_by_position`]) become `{p<n>}`. Every handler matches the request
+/// against its own template, so a positional segment takes only what the template allows.
 fn route_text(template: &str) -> String {
     template
         .split('/')
         .enumerate()
         .map(|(index, segment)| {
-            let whole = segment.starts_with('{')
-                && segment.ends_with('}')
-                && segment.matches('{').count() == 1;
-            if segment.contains('{') && !whole {
+            let plain_parameter = segment
+                .strip_prefix('{')
+                .and_then(|rest| rest.strip_suffix('}'))
+                .is_some_and(|name| {
+                    !name.is_empty()
+                        && name
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                });
+            if (segment.contains('{') && !plain_parameter) || routed_by_position(segment) {
                 format!("{{p{index}}}")
             } else {
                 segment.to_string()
@@ -159,6 +181,13 @@ fn route_text(template: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
+}
+
+/// Text axum 0.8 refuses in a route, as the way version 0.7 wrote parameters (`/users/:id`,
+/// `/files/*`; Express-style templates some specs keep), unless the router turns that check
+/// off, which a router merged into the user's own would turn back on.
+fn routed_by_position(segment: &str) -> bool {
+    segment.starts_with([':', '*'])
 }
 
 /// A handler for operations sharing a route and method (`/v1/{name}:cancel` and
@@ -214,6 +243,81 @@ mod tests {
     use quote::quote;
 
     use super::{ROUTES_PER_CHAIN, chain_in_statements};
+
+    /// Documents to read: this API's spec, every fixture, the corpus, and every document under
+    /// `SPECGEN_ROUTES_DIR` (the APIs.guru directory, for a sweep).
+    fn documents() -> Vec<std::path::PathBuf> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>, deep: bool) {
+            let Ok(entries) = std::fs::read_dir(dir) else {
+                return;
+            };
+            let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+            entries.sort();
+            for path in entries {
+                if path.is_dir() {
+                    if deep {
+                        walk(&path, out, deep);
+                    }
+                } else if path
+                    .extension()
+                    .is_some_and(|e| e == "yaml" || e == "yml" || e == "json")
+                {
+                    out.push(path);
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut out = vec![root.join("../spec/openapi.yaml")];
+        walk(&root.join("tests/fixtures"), &mut out, false);
+        walk(&root.join("../../shared/corpus"), &mut out, false);
+        walk(&root.join("../../shared/corpus/real"), &mut out, false);
+        if let Some(dir) = std::env::var_os("SPECGEN_ROUTES_DIR") {
+            walk(std::path::Path::new(&dir), &mut out, true);
+        }
+        out
+    }
+
+    /// axum checks a route when the router is built and panics on one it refuses, so such a
+    /// route made a generated server unusable for every request: a template without its
+    /// leading `/`, or with a segment axum 0.8 refuses (`/users/:id`, `/files/*`, Express
+    /// style) or reads as a catch-all (`{*path}`). Every route of every document is given to
+    /// a real axum router here.
+    #[test]
+    fn axum_accepts_every_route_of_every_document() {
+        let documents = documents();
+        let mut built = 0;
+        let mut refused = Vec::new();
+        for path in &documents {
+            let Ok(doc) = crate::load::load_file(path) else {
+                continue;
+            };
+            let Ok(api) = crate::build_ir(&doc, &crate::Options::default()) else {
+                continue;
+            };
+            let routes = super::routes(&api, &api.base_path());
+            let outcome = std::panic::catch_unwind(|| {
+                let mut router = axum::Router::<()>::new();
+                for (route, _) in &routes {
+                    router = router.route(route, axum::routing::any(|| async {}));
+                }
+            });
+            match outcome {
+                Ok(()) => built += 1,
+                Err(panic) => refused.push(format!(
+                    "{}: {}",
+                    path.display(),
+                    panic
+                        .downcast_ref::<String>()
+                        .cloned()
+                        .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                        .unwrap_or_default()
+                )),
+            }
+        }
+        assert!(refused.is_empty(), "axum refused:\n{}", refused.join("\n"));
+        assert!(built > 30, "only {built} documents were routed");
+        println!("routed {built} of {} documents", documents.len());
+    }
 
     /// The deepest run of nested method calls in the router expression, and the paths of its
     /// `route` calls, each chain read from its last call inwards.

@@ -19,7 +19,7 @@
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
-//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0; never for a `1xx`, `204`, `304` or `HEAD` answer |
+//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
@@ -510,8 +510,8 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let (body, mime_type) = content
         .map(|content| self::body(content, &CONTENT, None, problems))
         .unwrap_or_default();
-    // These statuses have no body (RFC 9110), whatever length a header gives.
-    let bodiless = matches!(status, Some(Status(100..=199 | 204 | 304)));
+    let bodiless =
+        matches!(status, Some(Status(status)) if crate::exchange::status_has_no_body(status));
     let sizes = [size, length_of(headers.as_ref()), size_of(raw.body_size)];
     let body = body.or_else(|| unrecorded(sizes).filter(|_| !bodiless));
     match status? {

@@ -25,8 +25,26 @@ impl Builder<'_> {
     ) -> Result<Vec<Operation>> {
         let mut operations = Vec::new();
         if let Some(paths) = root.get("paths").and_then(as_object) {
-            for (path, item) in paths {
-                let at = child("#/paths", path);
+            for (written, item) in paths {
+                if written.starts_with("x-") {
+                    // An extension of the Paths Object (`x-codegen-contextRoot`), not a path.
+                    continue;
+                }
+                let at = child("#/paths", written);
+                // OpenAPI requires the `/`; a template without it (`users/{id}`) would make
+                // the server's router panic and the client's URLs run into the base URL.
+                let path = if written.starts_with('/') {
+                    written.clone()
+                } else {
+                    self.warn(
+                        &at,
+                        format!(
+                            "path `{written}` does not begin with `/`; it is read as `/{written}`"
+                        ),
+                    );
+                    format!("/{written}")
+                };
+                let path = &path;
                 let (item, item_at) = self.doc.deref(item, &at)?;
                 let item = item.as_object().cloned().unwrap_or_default();
                 self.warn_of_methods_left_out(&item, &item_at);
@@ -268,24 +286,43 @@ impl Builder<'_> {
                 let mut hint_words = words.clone();
                 hint_words.push(naming::status_word(status));
                 hint_words.push("Body".into());
-                let body =
-                    match self.media(&response_map, &response_at, NameHint::Words(hint_words))? {
-                        Some(media) => {
-                            examples.extend(media.examples.into_iter().map(|example| {
-                                MessageExample {
-                                    part: MessagePart::Response(status),
-                                    example,
-                                }
-                            }));
-                            Some(ResponseBody {
-                                content_type: media.content_type,
-                                other_content_types: media.other_content_types,
-                                ty: media.ty,
-                                schema: media.schema,
-                            })
-                        }
-                        None => None,
-                    };
+                // 204, 205, 304 and 1xx answers cannot have content (RFC 9110); a spec that
+                // shows some for them would make clients decode a body that never comes.
+                let bodiless = matches!(status, StatusSpec::Code(100..=199 | 204 | 205 | 304));
+                if bodiless
+                    && response_map
+                        .get("content")
+                        .and_then(Value::as_object)
+                        .is_some_and(|content| !content.is_empty())
+                {
+                    self.warn(
+                        &child(&response_at, "content"),
+                        format!(
+                            "status {key} cannot have content (RFC 9110); its `content` is left \
+                             out"
+                        ),
+                    );
+                }
+                let media = if bodiless {
+                    None
+                } else {
+                    self.media(&response_map, &response_at, NameHint::Words(hint_words))?
+                };
+                let body = match media {
+                    Some(media) => {
+                        examples.extend(media.examples.into_iter().map(|example| MessageExample {
+                            part: MessagePart::Response(status),
+                            example,
+                        }));
+                        Some(ResponseBody {
+                            content_type: media.content_type,
+                            other_content_types: media.other_content_types,
+                            ty: media.ty,
+                            schema: media.schema,
+                        })
+                    }
+                    None => None,
+                };
                 let headers = self.response_headers(&response_map, &response_at)?;
                 responses.push(Response {
                     status,
@@ -600,6 +637,84 @@ fn disambiguate_operation_ids(operations: &mut [Operation]) -> Vec<(String, Stri
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 64 documents of the APIs.guru directory show content for a `204` or `304` (506
+    /// responses); a generated client decoded the body that never comes and failed on the
+    /// right answer.
+    #[test]
+    fn a_status_that_cannot_have_content_has_no_body() {
+        let text = r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /pets/{id}:
+    delete:
+      operationId: deletePet
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {type: object}, example: {gone: true}}}
+        '204':
+          description: gone
+          content: {application/json: {schema: {type: object}, example: {gone: true}}}
+        '304':
+          description: unchanged
+          content: {application/json: {schema: {type: object}}}
+"#;
+        let doc = crate::load::load_str(text, "bodiless.yaml").expect("loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+        let operation = &api.operations[0];
+        let bodies: Vec<(String, bool)> = operation
+            .responses
+            .iter()
+            .map(|r| (format!("{:?}", r.status), r.body.is_some()))
+            .collect();
+        assert_eq!(
+            bodies,
+            [
+                ("Code(200)".to_string(), true),
+                ("Code(204)".to_string(), false),
+                ("Code(304)".to_string(), false)
+            ]
+        );
+        assert_eq!(
+            operation.examples.len(),
+            1,
+            "only the 200's example is kept"
+        );
+        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        assert_eq!(
+            warned,
+            [
+                "#/paths/~1pets~1{id}/delete/responses/204/content",
+                "#/paths/~1pets~1{id}/delete/responses/304/content"
+            ]
+        );
+    }
+
+    /// A path without its leading `/` is read with it, with a warning; an extension among
+    /// the paths (apicurio's `x-codegen-contextRoot`) is not a path.
+    #[test]
+    fn paths_are_read_from_the_slash_and_extensions_are_not_paths() {
+        let text = r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  x-codegen-contextRoot: /apis/registry
+  notes/{id}:
+    get:
+      operationId: getNote
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'204': {description: ok}}
+"#;
+        let doc = crate::load::load_str(text, "paths.yaml").expect("loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+        let paths: Vec<&str> = api.operations.iter().map(|o| o.path.as_str()).collect();
+        assert_eq!(paths, ["/notes/{id}"]);
+        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        assert_eq!(warned, ["#/paths/notes~1{id}"]);
+    }
 
     #[test]
     fn statuses_parse_codes_classes_and_default() {

@@ -86,6 +86,15 @@ mod tests {
         async fn get_alerts(&self, params: GetAlertsParams) -> GetAlertsResponse {
             GetAlertsResponse::Ok(format!("alerts {} {}", params.lat, params.lon))
         }
+        async fn get_legacy(&self, _params: GetLegacyParams) -> GetLegacyResponse {
+            GetLegacyResponse::Ok("legacy".into())
+        }
+        async fn get_blob(&self, params: GetBlobParams) -> GetBlobResponse {
+            GetBlobResponse::Ok(format!("blob {}", params.path))
+        }
+        async fn get_note(&self, params: GetNoteParams) -> GetNoteResponse {
+            GetNoteResponse::Ok(format!("note {}", params.note_id))
+        }
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
@@ -181,17 +190,25 @@ mod tests {
 
     /// Path parameters that disagree with their template (a variable without a parameter, a
     /// parameter without a variable, one spelt in another case, ones named in the template's
-    /// query, a variable written twice): the server reads each request's values, and the
-    /// client puts each value where the server reads it.
+    /// query, a variable written twice) and templates axum refuses as written: the server
+    /// reads each request's values, and the client puts each value where the server reads it.
     #[tokio::test]
     async fn path_parameters_that_disagree_with_their_template_still_carry_their_values() {
         for (path, answer) in [
             ("/users/7/items/abc", "\"item 7 abc\""),
             ("/alerts?lat=1.5&lon=-2", "\"alerts 1.5 -2\""),
             ("/caps/x/again/x", "\"caps x\""),
+            ("/legacy/:id", "\"legacy\""),
+            ("/blobs/b1", "\"blob b1\""),
+            ("/notes/n1", "\"note n1\""),
         ] {
             let (status, body) = call(Method::GET, path).await;
             assert_eq!((status, body.as_str()), (StatusCode::OK, answer), "{path}");
+        }
+        // The text of a template is text, not a parameter, and a catch-all's spelling is one
+        // segment's parameter.
+        for path in ["/legacy/7", "/blobs/a/b"] {
+            assert_eq!(call(Method::GET, path).await.0, StatusCode::NOT_FOUND, "{path}");
         }
         use fixture_routes::client::{Client, GetItemSuccess};
         use fixture_routes::support::Decimal;
