@@ -662,8 +662,7 @@ paths:
           description: unchanged
           content: {application/json: {schema: {type: object}}}
 "#;
-        let doc = crate::load::load_str(text, "bodiless.yaml").expect("loads");
-        let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+        let api = api_of(text);
         let operation = &api.operations[0];
         let bodies: Vec<(String, bool)> = operation
             .responses
@@ -708,12 +707,17 @@ paths:
       parameters: [{name: id, in: path, required: true, schema: {type: string}}]
       responses: {'204': {description: ok}}
 "#;
-        let doc = crate::load::load_str(text, "paths.yaml").expect("loads");
-        let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+        let api = api_of(text);
         let paths: Vec<&str> = api.operations.iter().map(|o| o.path.as_str()).collect();
         assert_eq!(paths, ["/notes/{id}"]);
         let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
         assert_eq!(warned, ["#/paths/notes~1{id}"]);
+    }
+
+    /// The IR of a document given as text.
+    fn api_of(text: &str) -> crate::ir::Api {
+        let doc = crate::load::load_str(text, "test.yaml").expect("the document loads");
+        crate::build_ir(&doc, &crate::Options::default()).expect("the document builds")
     }
 
     #[test]
@@ -760,8 +764,7 @@ paths:
           description: one pet a line
           content: {application/jsonl: {itemSchema: {type: object}}}
 "#;
-        let doc = crate::load::load_str(text, "v32.yaml").expect("3.2 loads");
-        let api = crate::build_ir(&doc, &crate::Options::default()).expect("3.2 builds");
+        let api = api_of(text);
         let ids: Vec<&str> = api.operations.iter().map(|o| o.id.as_str()).collect();
         assert_eq!(ids, ["listPets", "streamPets"]);
         let operation = &api.operations[0];
