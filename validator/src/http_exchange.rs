@@ -22,7 +22,7 @@ pub fn request_of(
             .map(crate::read::parse_query)
             .unwrap_or_default(),
         headers: header_list(headers),
-        body: body_of(body),
+        body: decoded(body, headers),
         mime_type: None,
     }
 }
@@ -36,8 +36,24 @@ pub fn response_of(
     exchange::Response {
         status: status.as_u16(),
         headers: header_list(headers),
-        body: body_of(body),
+        body: decoded(body, headers),
         mime_type: None,
+    }
+}
+
+/// The body's bytes, undone from the `Content-Encoding` they were sent in (a client that
+/// accepts `gzip` gets it from most servers).
+fn decoded(body: &[u8], headers: &HeaderMap) -> Option<exchange::Body> {
+    let body = body_of(body);
+    match headers.get(http::header::CONTENT_ENCODING) {
+        Some(coding) => crate::content_coding::decoded(
+            body,
+            &[(
+                "content-encoding".to_string(),
+                String::from_utf8_lossy(coding.as_bytes()).into_owned(),
+            )],
+        ),
+        None => body,
     }
 }
 

@@ -22,6 +22,7 @@
 pub mod check;
 #[cfg(feature = "client")]
 pub mod client;
+pub mod content_coding;
 pub mod contract;
 pub mod coverage;
 pub mod drift;

@@ -1021,6 +1021,39 @@ fn read_lines(lines: &[Value]) -> Vec<Exchange> {
     exchanges
 }
 
+/// A capture of the bytes on the wire holds a compressed body as sent
+/// (`Content-Encoding: gzip`, base64 in `bodyBase64`): it is judged by the JSON it encodes.
+#[test]
+fn a_compressed_body_is_judged_by_what_it_encodes() {
+    use base64::Engine as _;
+    use std::io::Write as _;
+    let gzip = |value: &Value| {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(value.to_string().as_bytes()).unwrap();
+        base64::engine::general_purpose::STANDARD.encode(encoder.finish().unwrap())
+    };
+    let mut broken = account();
+    broken["balance"]["available"] = json!("lots");
+    let line = |body: &Value| {
+        json!({
+            "request": {"method": "GET", "path": "/v1/banking/accounts/6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+                        "headers": credentials()},
+            "response": {"status": 200,
+                         "headers": {"Content-Type": "application/json", "Content-Encoding": "gzip"},
+                         "bodyBase64": gzip(body)}
+        })
+    };
+    let exchanges = read_lines(&[line(&account()), line(&broken)]);
+    let verdicts: Vec<_> = exchanges
+        .iter()
+        .map(|exchange| found(&check(contract(), exchange, CheckOptions::default())))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [vec![], one(Part::Response, "type", "/balance/available")]
+    );
+}
+
 /// Hand-written JSON Lines often give a form's fields as a `body` object rather than encode
 /// the form. Kept as JSON, the fields went unchecked (a form with a missing field and a word
 /// for a number passed); they are now the form the object lists, for a urlencoded form and

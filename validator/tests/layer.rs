@@ -287,6 +287,56 @@ async fn findings_equal_those_of_specval_check_on_the_same_exchange() {
     .await;
 }
 
+/// Most servers compress an answer for a client that accepts it. The layer judges what the
+/// compressed bytes encode (before, every compressed JSON body was "not JSON"), and passes the
+/// bytes on as they were: the client still gets them compressed.
+#[tokio::test]
+async fn a_compressed_answer_is_judged_by_what_it_encodes_and_passed_on_compressed() {
+    fn gzip(text: &str) -> Vec<u8> {
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    }
+    bounded(async {
+        for (status, body, rules) in [
+            (StatusCode::OK, ACCOUNT, vec![]),
+            (
+                StatusCode::NOT_FOUND,
+                NOT_FOUND_WITHOUT_HTTP_CODE,
+                vec!["required".to_string()],
+            ),
+        ] {
+            let collected = Collected::default();
+            let compressed = gzip(body);
+            let sent = compressed.clone();
+            let service = collected.layer().layer(Router::new().route(
+                "/v1/banking/accounts/{account_id}",
+                get(move || async move {
+                    (
+                        status,
+                        [
+                            ("content-type", "application/json"),
+                            ("content-encoding", "gzip"),
+                        ],
+                        sent,
+                    )
+                        .into_response()
+                }),
+            ));
+            let response = service.oneshot(get_account()).await.unwrap();
+            assert_eq!(response.headers()["content-encoding"], "gzip");
+            assert_eq!(body_of(response).await, compressed, "passed on as sent");
+            let found: Vec<String> = collected
+                .findings()
+                .iter()
+                .map(|f| f.rule.to_string())
+                .collect();
+            assert_eq!(found, rules, "{status}");
+        }
+    })
+    .await;
+}
+
 #[tokio::test]
 async fn enforce_answers_a_bad_request_400_without_calling_the_service() {
     bounded(async {

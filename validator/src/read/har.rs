@@ -490,12 +490,13 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         Some(query) => query,
         None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
     };
+    let headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
     Some(Request {
         method: method?,
         path,
         query,
-        headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
-        body,
+        body: crate::content_coding::decoded(body, &headers),
+        headers,
         mime_type,
     })
 }
@@ -516,12 +517,15 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let body = body.or_else(|| unrecorded(sizes).filter(|_| !bodiless));
     match status? {
         Status(0) => None,
-        Status(status) => Some(Response {
-            status,
-            headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
-            body,
-            mime_type,
-        }),
+        Status(status) => {
+            let headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+            Some(Response {
+                status,
+                body: crate::content_coding::decoded(body, &headers),
+                headers,
+                mime_type,
+            })
+        }
     }
 }
 

@@ -271,11 +271,8 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         mime_type: None,
     };
     let declared = request.header("content-type").map(str::to_owned);
-    request.body = body_as_sent(
-        request.body.take(),
-        request.content_type(),
-        declared.as_deref(),
-    );
+    let sent = crate::content_coding::decoded(request.body.take(), &request.headers);
+    request.body = body_as_sent(sent, request.content_type(), declared.as_deref());
     Some(request)
 }
 
@@ -321,11 +318,8 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
                 mime_type: None,
             };
             let declared = response.header("content-type").map(str::to_owned);
-            response.body = body_as_sent(
-                response.body.take(),
-                response.content_type(),
-                declared.as_deref(),
-            );
+            let sent = crate::content_coding::decoded(response.body.take(), &response.headers);
+            response.body = body_as_sent(sent, response.content_type(), declared.as_deref());
             Some(response)
         }
     }
