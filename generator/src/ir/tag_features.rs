@@ -39,9 +39,16 @@ impl TagFeatures {
 
 /// The feature name of a tag.
 fn feature_of(op: &Operation) -> String {
-    match op.tags.first() {
+    feature_of_tag(op.tags.first().map(String::as_str))
+}
+
+/// The feature name of an operation's first tag, if it has one.
+fn feature_of_tag(tag: Option<&str>) -> String {
+    match tag {
         Some(tag) => {
-            let kebab = tag.to_kebab_case();
+            // Transliterated first, as type names are: `Über` is `tag-uber`, and a tag in
+            // another script keeps a feature of its own instead of falling into `untagged`.
+            let kebab = deunicode::deunicode(tag).to_kebab_case();
             let kebab: String = kebab
                 .chars()
                 .filter(|c| c.is_ascii_alphanumeric() || *c == '-')
@@ -107,4 +114,26 @@ fn operation_types(op: &Operation) -> impl Iterator<Item = &TypeRef> {
                 .iter()
                 .filter_map(|response| response.body.as_ref().map(|body| &body.ty)),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feature(tags: &[&str]) -> String {
+        feature_of_tag(tags.first().copied())
+    }
+
+    #[test]
+    fn tags_become_kebab_features_transliterated() {
+        assert_eq!(
+            feature(&["Banking Connectivity"]),
+            "tag-banking-connectivity"
+        );
+        assert_eq!(feature(&["Über", "other"]), "tag-uber");
+        assert_eq!(feature(&["用户管理"]), "tag-yong-hu-guan-li");
+        assert_eq!(feature(&["a/b"]), "tag-a-b");
+        assert_eq!(feature(&["  "]), "untagged");
+        assert_eq!(feature(&[]), "untagged");
+    }
 }
