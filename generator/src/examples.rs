@@ -45,10 +45,18 @@ pub fn sites(api: &Api) -> Vec<Site<'_>> {
             continue;
         };
         for example in &def.examples {
+            // A nullable component's `null` is held where the component is used, as an
+            // `Option` of its type (`type: [string, "null"]` with `enum: [on, off, null]`).
+            let named = TypeRef::Named(def.name.clone());
+            let ty = if example.value.is_null() {
+                TypeRef::Nullable(Box::new(named))
+            } else {
+                named
+            };
             out.push(Site {
                 example,
                 target: Target::File(names.component(component)),
-                ty: Some(TypeRef::Named(def.name.clone())),
+                ty: Some(ty),
                 place: format!("component {component}"),
             });
         }
