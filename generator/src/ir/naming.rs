@@ -214,6 +214,21 @@ pub(crate) fn pascal(raw: &str, fallback: &str) -> String {
     name
 }
 
+/// An enum variant's name: its value in PascalCase, with the signs that would be lost spelt
+/// out (GitHub's reactions `+1` and `-1` are `Plus1` and `Minus1`, not `Value1` and a
+/// numbered `Value12`) and the empty string `Empty`.
+fn enum_variant_name(wire: &str) -> String {
+    if wire.is_empty() {
+        return "Empty".into();
+    }
+    let spelt = match wire.as_bytes() {
+        [b'+', next, ..] if next.is_ascii_alphanumeric() => format!("plus {}", &wire[1..]),
+        [b'-', next, ..] if next.is_ascii_digit() => format!("minus {}", &wire[1..]),
+        _ => wire.to_string(),
+    };
+    pascal(&spelt, "Value")
+}
+
 /// A snake_case field, function or parameter name.
 pub(crate) fn snake(raw: &str, fallback: &str) -> String {
     let mut name = words_only(raw).to_snake_case();
@@ -467,7 +482,7 @@ fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>
         TypeKind::Enum(def) => {
             let mut scope = Scope::new("");
             for variant in &mut def.variants {
-                variant.rust_name = scope.claim(pascal(&variant.wire, "Value"));
+                variant.rust_name = scope.claim(enum_variant_name(&variant.wire));
             }
             def.catch_all = scope.claim("Unknown".into());
         }
@@ -555,6 +570,16 @@ mod tests {
         assert_eq!(pascal("self", "Value"), "SelfValue");
         assert_eq!(snake("größe", "field"), "grosse");
         assert_eq!(snake("foo", "field"), "foo_");
+    }
+
+    #[test]
+    fn variants_spell_out_signs_and_the_empty_value() {
+        assert_eq!(enum_variant_name("+1"), "Plus1");
+        assert_eq!(enum_variant_name("-1"), "Minus1");
+        assert_eq!(enum_variant_name("-"), "Value");
+        assert_eq!(enum_variant_name("a-b"), "AB");
+        assert_eq!(enum_variant_name(""), "Empty");
+        assert_eq!(enum_variant_name("sepa credit"), "SepaCredit");
     }
 
     #[test]
