@@ -2,6 +2,7 @@
 
 //! Types of the API's schemas.
 #![allow(clippy::large_enum_variant, clippy::derive_partial_eq_without_eq)]
+#![allow(clippy::type_complexity)]
 
 /// A bank account (Banking Connectivity). The interface document does not say which fields are always present.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
