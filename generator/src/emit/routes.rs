@@ -300,6 +300,18 @@ mod tests {
                 for (route, _) in &routes {
                     router = router.route(route, axum::routing::any(|| async {}));
                 }
+                // The webhook receiver's routes, as `emit::webhooks` gives them: a path and
+                // a method each.
+                let mut receiver = axum::Router::<()>::new();
+                for hook in &api.webhooks {
+                    let method = axum::routing::MethodFilter::try_from(
+                        http::Method::from_bytes(hook.operation.method.as_http().as_bytes())
+                            .expect("an HTTP method"),
+                    )
+                    .expect("a method axum routes");
+                    receiver = receiver
+                        .route(&hook.operation.path, axum::routing::on(method, || async {}));
+                }
             });
             match outcome {
                 Ok(()) => built += 1,

@@ -108,7 +108,7 @@ impl Builder<'_> {
                             .and_then(Value::as_str)
                             .map(str::to_string);
                         let path_documented = documented.is_some();
-                        let path = documented.unwrap_or_else(|| format!("/{name}"));
+                        let path = documented.unwrap_or_else(|| default_delivery_path(name));
                         let mut operation =
                             self.operation(op, &op_at, method, &path, &item, &item_at, &[])?;
                         if op.get("operationId").is_none() {
@@ -550,6 +550,24 @@ fn parse_status(key: &str) -> Option<StatusSpec> {
         .then_some(StatusSpec::Code(code))
 }
 
+/// Where the generated receiver takes a webhook the spec gives no path: `/{name}`, the name
+/// percent-encoded as a request carries it (`Account categories updated` is
+/// `/Account%20categories%20updated`; a route with the space itself is never reached).
+fn default_delivery_path(name: &str) -> String {
+    const IN_PATH: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+        .add(b' ')
+        .add(b'"')
+        .add(b'#')
+        .add(b'%')
+        .add(b'<')
+        .add(b'>')
+        .add(b'?')
+        .add(b'`')
+        .add(b'{')
+        .add(b'}');
+    format!("/{}", percent_encoding::utf8_percent_encode(name, IN_PATH))
+}
+
 fn derived_operation_id(method: Method, path: &str) -> String {
     format!("{}_{}", method.key(), path_words(path, false))
 }
@@ -718,6 +736,19 @@ paths:
     fn api_of(text: &str) -> crate::ir::Api {
         let doc = crate::load::load_str(text, "test.yaml").expect("the document loads");
         crate::build_ir(&doc, &crate::Options::default()).expect("the document builds")
+    }
+
+    /// A webhook without a delivery path is received at its name, encoded as a request
+    /// path carries it.
+    #[test]
+    fn a_webhook_without_a_path_is_received_at_its_encoded_name() {
+        assert_eq!(
+            default_delivery_path("Account categories updated"),
+            "/Account%20categories%20updated"
+        );
+        assert_eq!(default_delivery_path("event.created"), "/event.created");
+        assert_eq!(default_delivery_path("{event}"), "/%7Bevent%7D");
+        assert_eq!(default_delivery_path("größe"), "/gr%C3%B6%C3%9Fe");
     }
 
     #[test]
