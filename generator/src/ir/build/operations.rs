@@ -700,7 +700,7 @@ paths:
             1,
             "only the 200's example is kept"
         );
-        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        let warned = warned_at(&api);
         assert_eq!(
             warned,
             [
@@ -728,8 +728,13 @@ paths:
         let api = api_of(text);
         let paths: Vec<&str> = api.operations.iter().map(|o| o.path.as_str()).collect();
         assert_eq!(paths, ["/notes/{id}"]);
-        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        let warned = warned_at(&api);
         assert_eq!(warned, ["#/paths/notes~1{id}"]);
+    }
+
+    /// The pointers the IR's warnings name, in order.
+    fn warned_at(api: &crate::ir::Api) -> Vec<&str> {
+        api.warnings.iter().map(|w| w.pointer.as_str()).collect()
     }
 
     /// The IR of a document given as text.
@@ -813,7 +818,7 @@ paths:
         assert_eq!(examples.len(), 1, "{examples:?}");
         assert!(examples[0].0.ends_with("/examples/two/dataValue"));
         assert_eq!(examples[0].1, &serde_json::json!([1, 2]));
-        let warned: Vec<&str> = api.warnings.iter().map(|w| w.pointer.as_str()).collect();
+        let warned = warned_at(&api);
         assert_eq!(
             warned,
             [
