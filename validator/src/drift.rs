@@ -69,7 +69,11 @@ struct Node {
     items: Vec<usize>,
     /// Pointer of the first schema with `properties`: where an undeclared one belongs.
     properties_at: Option<String>,
-    /// The first enum list (`enum`, else `x-extensible-enum`): its strings and its pointer.
+    /// The known strings of this place: every enum list of its schemas (`enum`, else
+    /// `x-extensible-enum`) together, since a value any alternative lists is documented; and
+    /// the pointer of the first list. `None` when no schema lists values, or when an
+    /// alternative takes any string (`anyOf: [{enum: [...]}, {type: string}]`, the open enum
+    /// of OpenAI's and Stainless's specs).
     values: Option<(Vec<String>, String)>,
 }
 
@@ -165,8 +169,10 @@ impl Plan {
                 }
             }
             Value::String(text) => {
-                if let Some((known, at)) = nodes().find_map(|n| n.values.as_ref())
-                    && !known.iter().any(|known| known == text)
+                if let Some((_, at)) = nodes().find_map(|n| n.values.as_ref())
+                    && !nodes()
+                        .filter_map(|n| n.values.as_ref())
+                        .any(|(known, _)| known.iter().any(|known| known == text))
                 {
                     let (pointer, pattern) = spell(loc);
                     out.push(Item {
@@ -279,8 +285,10 @@ impl Plan {
                 pattern.truncate(len);
             }
             Value::String(text) => {
-                if let Some((known, _)) = ids.iter().find_map(|&id| self.nodes[id].values.as_ref())
-                    && known.iter().any(|known| known == text)
+                if ids
+                    .iter()
+                    .filter_map(|&id| self.nodes[id].values.as_ref())
+                    .any(|(known, _)| known.iter().any(|known| known == text))
                 {
                     seen(pattern, Some(text));
                 }
@@ -358,17 +366,24 @@ impl<'d> Builder<'d> {
                 let child = self.node(items, format!("{at}/items"));
                 node.items.push(child);
             }
-            if node.values.is_none() {
-                let list = match (schema.get("enum"), schema.get("x-extensible-enum")) {
-                    (Some(Value::Array(list)), _) => Some((list, "enum")),
-                    (None, Some(Value::Array(list))) => Some((list, "x-extensible-enum")),
-                    _ => None,
-                };
-                node.values = list.map(|(list, keyword)| {
-                    let known = list.iter().filter_map(Value::as_str).map(str::to_owned);
-                    (known.collect(), format!("{at}/{keyword}"))
-                });
+            let list = match (schema.get("enum"), schema.get("x-extensible-enum")) {
+                (Some(Value::Array(list)), _) => Some((list, "enum")),
+                (None, Some(Value::Array(list))) => Some((list, "x-extensible-enum")),
+                _ => None,
+            };
+            if let Some((list, keyword)) = list {
+                let (known, _) = node
+                    .values
+                    .get_or_insert_with(|| (Vec::new(), format!("{at}/{keyword}")));
+                for value in list.iter().filter_map(Value::as_str) {
+                    if !known.iter().any(|known| known == value) {
+                        known.push(value.to_owned());
+                    }
+                }
             }
+        }
+        if all.iter().any(|(schema, at)| takes_any_string(schema, at)) {
+            node.values = None;
         }
         self.nodes[id] = node;
         id
@@ -412,6 +427,39 @@ impl<'d> Builder<'d> {
             }
         }
     }
+}
+
+/// Whether `schema`, reached at `at`, is an alternative (a branch of `anyOf` or `oneOf`) that
+/// takes any string: then no enum list beside it closes the place.
+fn takes_any_string(schema: &Value, at: &str) -> bool {
+    let Some(last) = at.rsplit('/').nth(1) else {
+        return false;
+    };
+    if last != "anyOf" && last != "oneOf" {
+        return false;
+    }
+    let Some(map) = schema.as_object() else {
+        return false;
+    };
+    // A `pattern` or `format` does not close it: a string that passes one and is in no list
+    // is documented by that alternative.
+    let constrained = [
+        "enum",
+        "const",
+        "x-extensible-enum",
+        "$ref",
+        "allOf",
+        "anyOf",
+        "oneOf",
+    ]
+    .iter()
+    .any(|key| map.contains_key(*key));
+    let string = match map.get("type") {
+        Some(Value::String(kind)) => kind == "string",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "string"),
+        _ => false,
+    };
+    string && !constrained
 }
 
 /// One step from a parent to a child of the instance. Nothing is formatted while walking:
@@ -543,6 +591,53 @@ mod tests {
         );
         assert_eq!(items[2].pointer, "/legs/1/c");
         assert_eq!(items[0].schema_pointer, "/$defs/Status/x-extensible-enum");
+    }
+
+    #[test]
+    fn a_value_any_alternative_lists_is_documented() {
+        // A discriminator as the contract writes it: each alternative pins the property to
+        // its own value, so the place's values are all the alternatives' together.
+        let pets = json!({
+            "oneOf": [
+                { "allOf": [ { "properties": { "kind": { "enum": ["cat"] } } }, { "$ref": "#/$defs/Cat" } ] },
+                { "allOf": [ { "properties": { "kind": { "enum": ["dog"] } } }, { "$ref": "#/$defs/Dog" } ] }
+            ],
+            "$defs": {
+                "Cat": { "type": "object", "properties": { "kind": { "type": "string" } } },
+                "Dog": { "type": "object", "properties": { "kind": { "type": "string" } } }
+            }
+        });
+        assert_eq!(undocumented(&pets, &json!({ "kind": "dog" })), vec![]);
+        assert_eq!(undocumented(&pets, &json!({ "kind": "cat" })), vec![]);
+        let bird = undocumented(&pets, &json!({ "kind": "bird" }));
+        assert_eq!(bird.len(), 1, "{bird:?}");
+        assert_eq!(
+            (bird[0].kind, bird[0].value.as_str()),
+            (Kind::EnumValue, "bird")
+        );
+        assert_eq!(
+            Plan::new(&pets).members().enums["/kind"]
+                .iter()
+                .collect::<Vec<_>>(),
+            vec!["cat", "dog"]
+        );
+
+        // The open enum: known values beside "any string" leave no value undocumented.
+        let model = json!({ "properties": { "model": { "anyOf": [
+            { "type": "string", "enum": ["gpt-4o", "gpt-4.1"] },
+            { "type": "string" }
+        ] } } });
+        assert_eq!(
+            undocumented(&model, &json!({ "model": "my-fine-tune" })),
+            vec![]
+        );
+        // Two closed lists as alternatives are still closed.
+        let closed = json!({ "properties": { "unit": { "oneOf": [
+            { "type": "string", "enum": ["kg"] },
+            { "type": "string", "enum": ["lb"] }
+        ] } } });
+        assert_eq!(undocumented(&closed, &json!({ "unit": "lb" })), vec![]);
+        assert_eq!(undocumented(&closed, &json!({ "unit": "st" })).len(), 1);
     }
 
     #[test]
