@@ -46,6 +46,11 @@ pub struct Outcome {
     /// What of the contract the exchange exercised, when [`check_covering`] was asked for it
     /// (for [`crate::coverage`]); empty otherwise.
     pub covered: Vec<coverage::Key>,
+    /// The exchange is no call of the API, and was not judged: a browser's CORS preflight of
+    /// a documented path, or a web page's own resource (a page, script, style, image, font)
+    /// where the API has no operation, as a browser's HAR of a web client holds many. A run
+    /// counts these apart, and an input of nothing else is an empty capture.
+    pub not_api: bool,
 }
 
 /// Checks one exchange.
@@ -126,6 +131,52 @@ fn check_with(
     outcome.covered.sort_unstable();
     outcome.covered.dedup();
     outcome
+}
+
+/// Whether an exchange is a web page's own resource rather than a call of an API: a `GET` (or
+/// `HEAD`) that a browser made for a page, frame, script, style, image, font or media
+/// (`Sec-Fetch-Dest` other than `empty`, which `fetch` and XHR send), or that was answered
+/// with such a resource (`text/html`, `text/css`, JavaScript, `image/*`, `font/*`, `audio/*`,
+/// `video/*`). The answer counts only when it succeeded (2XX, 304): a client's call of a
+/// mistyped path that a server answers with an HTML 404 page is still an unknown path.
+fn is_page_resource(exchange: &Exchange) -> bool {
+    let request = &exchange.request;
+    if !request.method.eq_ignore_ascii_case("GET") && !request.method.eq_ignore_ascii_case("HEAD") {
+        return false;
+    }
+    if let Some(destination) = request.header("sec-fetch-dest") {
+        let destination = destination.trim();
+        return !destination.is_empty() && !destination.eq_ignore_ascii_case("empty");
+    }
+    let Some(response) = &exchange.response else {
+        return false;
+    };
+    if !(200..300).contains(&response.status) && response.status != 304 {
+        return false;
+    }
+    let Some(media) = response.content_type() else {
+        return false;
+    };
+    let (kind, subtype) = media.split_once('/').unwrap_or((media.as_str(), ""));
+    match kind {
+        "image" | "font" | "audio" | "video" => true,
+        "text" => matches!(subtype, "html" | "css" | "javascript" | "ecmascript"),
+        "application" => matches!(
+            subtype,
+            "javascript"
+                | "x-javascript"
+                | "ecmascript"
+                | "xhtml+xml"
+                | "wasm"
+                | "manifest+json"
+                | "font-woff"
+                | "font-woff2"
+                | "x-font-ttf"
+                | "x-font-woff"
+                | "vnd.ms-fontobject"
+        ),
+        _ => false,
+    }
 }
 
 fn has_errors(outcome: &Outcome) -> bool {
@@ -325,6 +376,7 @@ impl Checker<'_> {
                 if request.method == "OPTIONS"
                     && request.header("access-control-request-method").is_some() =>
             {
+                self.outcome.not_api = true;
                 return;
             }
             // HEAD is GET without a body (RFC 9110), and servers answer it for every GET:
@@ -348,6 +400,10 @@ impl Checker<'_> {
                         shorten(&request.method, TEXT)
                     ),
                 );
+                return;
+            }
+            Match::UnknownPath | Match::OutsideBasePath if is_page_resource(exchange) => {
+                self.outcome.not_api = true;
                 return;
             }
             Match::UnknownPath => {

@@ -24,7 +24,7 @@ use crate::contract::Contract;
 use crate::exchange::{Entry, Exchange};
 use crate::finding::{Finding, Part, Severity, Site};
 use crate::read;
-use crate::report::group::{INPUT, MALFORMED, UNMATCHED};
+use crate::report::group::{INPUT, MALFORMED, NOT_API, UNMATCHED};
 use crate::report::{ExchangeOutcome, RunReport};
 use crate::rule::Rule;
 
@@ -142,8 +142,10 @@ fn run_inner(
         strict: options.check.strict,
         ..RunReport::default()
     };
+    let not_api = |report: &RunReport| report.per_operation.get(NOT_API).map_or(0, |s| s.exchanges);
     for input in inputs {
         let before = report.exchanges;
+        let not_api_before = not_api(&report);
         let result = match open(input) {
             Ok((reader, size)) => {
                 let progress = progress_bar(options.progress, size, input);
@@ -191,14 +193,18 @@ fn run_inner(
                 continue;
             }
         }
-        if report.exchanges == before && !options.allow_empty {
-            let finding = input_finding(
-                input,
-                0,
-                None,
-                Rule::NoExchanges,
-                "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it",
-            );
+        let passed_over = not_api(&report) - not_api_before;
+        if report.exchanges - passed_over == before && !options.allow_empty {
+            let message = match passed_over {
+                0 => "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it".to_string(),
+                _ => format!(
+                    "no exchanges with the API: the input's {passed_over} entries are all CORS \
+                     preflights or a web page's own resources (pages, scripts, styles, images, \
+                     fonts), which are not checked (a capture of the wrong tab?); --allow-empty \
+                     accepts it"
+                ),
+            };
+            let finding = input_finding(input, 0, None, Rule::NoExchanges, message);
             count(&mut report, INPUT, 0, 1);
             sink.finding(finding)?;
         }
@@ -516,7 +522,11 @@ fn fold(
                     *covered.entry(key).or_default() += 1;
                 }
             }
-            let key = outcome.operation.as_deref().unwrap_or(UNMATCHED);
+            let key = match &outcome.operation {
+                _ if outcome.not_api => NOT_API,
+                Some(operation) => operation.as_str(),
+                None => UNMATCHED,
+            };
             let errors = outcome
                 .findings
                 .iter()
@@ -540,7 +550,11 @@ fn fold(
                     index,
                     id,
                     label,
-                    operation: outcome.operation.clone(),
+                    // A report lists an exchange that is no call under its group's name.
+                    operation: match outcome.not_api {
+                        true => Some(NOT_API.to_string()),
+                        false => outcome.operation.clone(),
+                    },
                     errors,
                     warnings,
                 })?;

@@ -2196,6 +2196,105 @@ fn preflights_pass_and_head_is_checked_as_get() {
     );
 }
 
+/// A browser's HAR of a web client holds the page, its scripts, styles, images and fonts
+/// beside the API calls. Where the API has no operation they are no calls of it: passed over
+/// (counted apart), not findings. A call the client made itself (`Sec-Fetch-Dest: empty`, or
+/// no browser header and an answer that is no page resource) to a path the API lacks is
+/// still a finding, even when the server answered it with an HTML error page.
+#[test]
+fn a_web_pages_own_resources_are_not_calls_of_the_api() {
+    let resource = |method: &str, path: &str, dest: Option<&str>, status: u16, media: &str| {
+        let mut exchange = exchange(method, path, None, status, None);
+        if let Some(dest) = dest {
+            exchange
+                .request
+                .headers
+                .push(("Sec-Fetch-Dest".into(), dest.into()));
+        }
+        exchange.response.as_mut().unwrap().headers = vec![("content-type".into(), media.into())];
+        exchange.response.as_mut().unwrap().body = Some(Body::Text("x".into()));
+        run(&exchange)
+    };
+    for (method, path, dest, status, media) in [
+        (
+            "GET",
+            "/",
+            Some("document"),
+            200,
+            "text/html; charset=utf-8",
+        ),
+        (
+            "GET",
+            "/static/app.js",
+            Some("script"),
+            200,
+            "text/javascript",
+        ),
+        ("GET", "/static/app.css", None, 200, "text/css"),
+        ("GET", "/fonts/a.woff2", None, 304, "font/woff2"),
+        ("GET", "/v1/logo.svg", None, 200, "image/svg+xml"),
+        ("HEAD", "/favicon.ico", Some("image"), 404, "text/html"),
+    ] {
+        let outcome = resource(method, path, dest, status, media);
+        assert!(outcome.not_api, "{method} {path} is a page resource");
+        assert_eq!(found(&outcome), vec![], "{method} {path}");
+    }
+    for (method, path, dest, status, media, rule) in [
+        // The client's own calls.
+        (
+            "GET",
+            "/v1/banking/acounts",
+            Some("empty"),
+            200,
+            "text/html",
+            "operation-path",
+        ),
+        (
+            "GET",
+            "/static/data",
+            Some("empty"),
+            200,
+            "text/css",
+            "operation-path",
+        ),
+        // A mistyped path answered with an HTML 404 page.
+        (
+            "GET",
+            "/v1/banking/acounts",
+            None,
+            404,
+            "text/html",
+            "operation-path",
+        ),
+        // Not a fetch of a resource.
+        (
+            "POST",
+            "/static/app.js",
+            Some("script"),
+            200,
+            "text/javascript",
+            "operation-path",
+        ),
+        // The API's own paths are judged whatever the answer.
+        (
+            "GET",
+            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+            Some("document"),
+            200,
+            "text/html",
+            "content-type",
+        ),
+    ] {
+        let outcome = resource(method, path, dest, status, media);
+        assert!(!outcome.not_api, "{method} {path} is a call");
+        assert!(
+            found(&outcome).iter().any(|(_, r, _)| r == rule),
+            "{method} {path}: {:?}",
+            found(&outcome)
+        );
+    }
+}
+
 /// The headers a response documents: a required one must be there, and each value keeps its
 /// schema (a list header item by item). `Content-Type` is left to the media type check, as
 /// OpenAPI says.

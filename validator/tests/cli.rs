@@ -284,6 +284,104 @@ fn an_input_without_exchanges_fails_unless_allowed() {
     }
 }
 
+/// A browser's HAR of a web client: its page, script and the CORS preflight beside the API
+/// call are counted apart and not judged; a HAR of nothing but those holds no exchange with
+/// the API, and fails as an empty capture does (the wrong tab recorded).
+#[test]
+fn a_browser_capture_passes_over_page_resources_but_not_when_they_are_all_it_holds() {
+    let entry = |method: &str, url: &str, request: &str, status: u16, media: &str, text: &str| {
+        format!(
+            r#"{{"request": {{"method": "{method}", "url": "{url}", "headers": [{request}]}},
+                "response": {{"status": {status}, "headers": [{{"name": "content-type", "value": "{media}"}}],
+                             "content": {{"mimeType": "{media}", "text": {text:?}}}}}}}"#
+        )
+    };
+    let page = entry(
+        "GET",
+        "https://app.example.com/",
+        r#"{"name": "sec-fetch-dest", "value": "document"}"#,
+        200,
+        "text/html",
+        "<html></html>",
+    );
+    let script = entry(
+        "GET",
+        "https://app.example.com/static/app.js",
+        "",
+        200,
+        "text/javascript",
+        "run()",
+    );
+    let preflight = entry(
+        "OPTIONS",
+        "https://api.example.com/v1/payments?merchant_order_id=o1",
+        r#"{"name": "Origin", "value": "https://app.example.com"}, {"name": "Access-Control-Request-Method", "value": "GET"}"#,
+        204,
+        "text/plain",
+        "",
+    );
+    let call = entry(
+        "GET",
+        "https://api.example.com/v1/payments?merchant_order_id=o1",
+        r#"{"name": "public-api-key", "value": "pk_test_fake"}, {"name": "private-secret-key", "value": "sk_test_fake"}, {"name": "sec-fetch-dest", "value": "empty"}"#,
+        200,
+        "application/json",
+        "[]",
+    );
+    let har = |entries: &[&String]| {
+        let entries: Vec<&str> = entries.iter().map(|e| e.as_str()).collect();
+        format!(
+            r#"{{"log": {{"version": "1.2", "entries": [{}]}}}}"#,
+            entries.join(",")
+        )
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let web = temp_file(
+        &dir,
+        "web.har",
+        har(&[&page, &script, &preflight, &call]).as_bytes(),
+    );
+    let run = specval(&["check", "--format", "json", &web]);
+    assert_code(&run, 0, "the web client's capture");
+    let report = json(&run);
+    assert_eq!(report["exchanges"], 4);
+    assert_eq!(report["operations"]["(not API traffic)"]["exchanges"], 3);
+    assert_eq!(
+        report["operations"]["getPaymentsByMerchantOrderId"]["exchanges"],
+        1
+    );
+    let text = specval(&["check", &web]);
+    assert!(
+        text.stdout.contains("(not API traffic) — 3 exchanges"),
+        "{}",
+        text.stdout
+    );
+
+    let assets = temp_file(
+        &dir,
+        "assets.har",
+        har(&[&page, &script, &preflight]).as_bytes(),
+    );
+    let run = specval(&["check", "--format", "json", &assets]);
+    assert_code(&run, 1, "a capture of a page's resources only");
+    let report = json(&run);
+    let findings = report["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["rule"], "no-exchanges");
+    assert!(
+        findings[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("3 entries are all CORS preflights"),
+        "{findings:?}"
+    );
+    assert_code(
+        &specval(&["check", "--allow-empty", &assets]),
+        0,
+        "--allow-empty",
+    );
+}
+
 #[test]
 fn an_unreadable_input_among_several_is_reported_with_the_others() {
     let dir = tempfile::tempdir().expect("temp dir");

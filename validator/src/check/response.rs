@@ -129,6 +129,9 @@ impl Checker<'_> {
                 // does not show (a 503 page, say) may carry anything.
                 let documented_json = spec.body.content_type.as_deref().is_none_or(is_json);
                 if spec.body.schema.is_some() && documented_json {
+                    // An HTML error page or plain text where JSON is documented: its media
+                    // type says what came, as a request body's does.
+                    self.content_type(&spec.body, response.content_type(), part, &location);
                     self.push(
                         part,
                         "",

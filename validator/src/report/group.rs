@@ -1,4 +1,4 @@
-//! The group a finding is listed under in a report (its operation, or one of three groups
+//! The group a finding is listed under in a report (its operation, or one of four groups
 //! for what belongs to none), shared by the text writer and the spool that streams findings
 //! back to every writer.
 
@@ -7,6 +7,10 @@ use crate::rule::Rule;
 
 /// The group of findings whose exchange matched no operation.
 pub(crate) const UNMATCHED: &str = "(unmatched)";
+/// The group of exchanges that are not calls of the API: a browser's CORS preflights and the
+/// pages, scripts, styles, images and fonts a web client loads beside its API calls
+/// ([`crate::check::Outcome::not_api`]). Counted, not judged.
+pub(crate) const NOT_API: &str = "(not API traffic)";
 /// The group of entries that could not be read as exchanges.
 pub(crate) const MALFORMED: &str = "(malformed)";
 /// The group of findings about an input as a whole (empty, unreadable).

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::group::{INPUT, MALFORMED, UNMATCHED};
+use super::group::{INPUT, MALFORMED, NOT_API, UNMATCHED};
 use super::records::{Records, Tally};
 use super::{DriftKey, OperationStats, RunReport};
 use crate::finding::{Finding, Part, Severity};
@@ -149,12 +149,13 @@ fn summary(report: &RunReport, tally: &Tally, text: &mut String) {
     }
 }
 
-/// Operations first, then `(unmatched)`, `(malformed)` and `(input)`.
+/// Operations first, then `(unmatched)`, `(not API traffic)`, `(malformed)` and `(input)`.
 fn group_rank(name: &str) -> u8 {
     match name {
         UNMATCHED => 1,
-        MALFORMED => 2,
-        INPUT => 3,
+        NOT_API => 2,
+        MALFORMED => 3,
+        INPUT => 4,
         _ => 0,
     }
 }
