@@ -285,8 +285,7 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
             3,
             Some(5),
             "entry 3: request.url is neither an absolute URL nor a path starting with /; \
-             request.headers[0].value is an object, expected a string; \
-             response.status is a string, expected an HTTP status code",
+             request.headers[0].value is an object, expected a string",
         ),
         malformed(
             source,
@@ -306,6 +305,40 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
             response: response(200, &[], None),
             ..exchange(6, None, source, request("GET", "/ok"))
         }),
+    ];
+    assert_eq!(entries, expected);
+}
+
+/// Shapes people write by hand that mean one thing: a status as text (`"200"`, `"404 Not
+/// Found"`) and headers as the lines of the wire (`"Name: value"`). Text that is neither is
+/// still malformed, described without its contents.
+#[test]
+fn a_status_as_text_and_headers_as_lines_are_read_as_meant() {
+    let source = "hand.jsonl";
+    let lines = br#"{"request": {"method": "GET", "path": "/a", "headers": ["Accept: application/json", "X-Empty:"]}, "response": {"status": "404 Not Found", "headers": ["Content-Type: text/plain"]}}
+{"request": {"method": "GET", "path": "/b"}, "response": {"status": " 200 "}}
+{"request": {"method": "GET", "path": "/c", "headers": ["secret-token-abc"]}, "response": {"status": "OK"}}
+"#;
+    let entries = read_bytes(source, lines, Format::JsonLines);
+    let mut first = request("GET", "/a");
+    first.headers = strings(&[("Accept", "application/json"), ("X-Empty", "")]);
+    let expected = vec![
+        Ok(Exchange {
+            response: response(404, &[("Content-Type", "text/plain")], None),
+            ..exchange(0, None, source, first)
+        }),
+        Ok(Exchange {
+            response: response(200, &[], None),
+            ..exchange(1, None, source, request("GET", "/b"))
+        }),
+        malformed(
+            source,
+            2,
+            Some(3),
+            "line 3: request.headers[0] is a string of 16 bytes, masked: xxxxxxxxxxxxxxxx, not a \
+             `Name: value` line, expected a name/value pair; response.status is a string of 2 \
+             bytes, masked: xx, expected an HTTP status code",
+        ),
     ];
     assert_eq!(entries, expected);
 }

@@ -344,6 +344,20 @@ pub(super) struct Status(pub(super) u16);
 impl Shape for Status {
     const EXPECTED: &'static str = "an HTTP status code";
 
+    /// Written by hand as text (`"200"`, `"404 Not Found"`): its leading code is meant.
+    fn from_str(value: &str) -> Result<Self, String> {
+        let code = value
+            .trim()
+            .split_once(' ')
+            .map_or(value.trim(), |(code, _)| code);
+        match code.parse::<u16>() {
+            Ok(status) if code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit()) => {
+                Self::from_num(Num::U(u64::from(status)))
+            }
+            _ => Err(wrong(&describe_string(value), Self::EXPECTED)),
+        }
+    }
+
     fn from_num(value: Num) -> Result<Self, String> {
         let status = match value {
             Num::U(n) => Some(n),
@@ -405,6 +419,19 @@ struct Pair(String, String);
 
 impl Shape for Pair {
     const EXPECTED: &'static str = "a name/value pair";
+
+    /// A header line as it is written on the wire: `"Content-Type: application/json"`.
+    fn from_str(value: &str) -> Result<Self, String> {
+        match value.split_once(':') {
+            Some((name, value)) if !name.trim().is_empty() && !name.contains(' ') => {
+                Ok(Pair(name.trim().to_owned(), value.trim().to_owned()))
+            }
+            _ => Err(wrong(
+                &format!("{}, not a `Name: value` line", describe_string(value)),
+                Self::EXPECTED,
+            )),
+        }
+    }
 
     fn from_map<'de, A: MapAccess<'de>>(map: A) -> Result<Result<Self, String>, A::Error> {
         let raw = NameValue::deserialize(de::value::MapAccessDeserializer::new(map))?;
