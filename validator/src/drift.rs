@@ -38,6 +38,11 @@ pub struct Item {
 /// Deep enough for any real payload; deeper parts are not examined.
 const MAX_DEPTH: usize = 64;
 
+/// The most places [`Plan::members`] lists for one schema: along every path while they are
+/// at most this many, else each schema's members once, the shallowest first. More than a
+/// person reads in a coverage report, and enough for every body of this API as it is.
+const MAX_MEMBERS: usize = 5_000;
+
 /// The undocumented properties and enum values of `instance` against the schema file
 /// `document` (whose `$ref`s point into its own `$defs`). To check many payloads against
 /// the same file, build its [`Plan`] once.
@@ -194,12 +199,50 @@ impl Plan {
     /// `x-extensible-enum`) its pattern and values; the document's root is the pattern `""`.
     /// Recursive schemas end where a schema would be entered again below itself. Sorted,
     /// without duplicates.
+    ///
+    /// Schemas that reach many others through many places (Stripe's expandable fields, where
+    /// nearly every resource holds nearly every other) have more places than any report can
+    /// list: the places along every path without a cycle grow exponentially with the depth.
+    /// Beyond [`MAX_MEMBERS`] places, each schema's own members are listed once, at the
+    /// shallowest place it is met (then by pattern), and deeper meetings list only the
+    /// property itself; and no more than [`MAX_MEMBERS`] places, the shallowest.
     pub fn members(&self) -> Members {
         let mut members = Members::default();
-        let mut stack = Vec::new();
-        let mut pattern = String::new();
-        self.list(0, &mut stack, &mut pattern, &mut members);
-        members
+        let mut budget = MAX_MEMBERS;
+        if self.count(0, &mut Vec::new(), &mut budget) {
+            self.list(0, &mut Vec::new(), &mut String::new(), &mut members);
+            return members;
+        }
+        self.members_once()
+    }
+
+    /// Whether the places below `id` along every path number at most `budget` (which it
+    /// spends); stops counting once they do not, so that it costs at most the budget.
+    fn count(&self, id: usize, stack: &mut Vec<usize>, budget: &mut usize) -> bool {
+        if stack.contains(&id) || stack.len() > MAX_DEPTH {
+            return true;
+        }
+        stack.push(id);
+        let node = &self.nodes[id];
+        for children in node.properties.values() {
+            if *budget == 0 {
+                return false;
+            }
+            *budget -= 1;
+            if !children
+                .iter()
+                .all(|&child| self.count(child, stack, budget))
+            {
+                return false;
+            }
+        }
+        let within = node
+            .items
+            .iter()
+            .chain(&node.additional)
+            .all(|&child| self.count(child, stack, budget));
+        stack.pop();
+        within
     }
 
     fn list(&self, id: usize, stack: &mut Vec<usize>, pattern: &mut String, out: &mut Members) {
@@ -230,6 +273,49 @@ impl Plan {
         }
         pattern.truncate(len);
         stack.pop();
+    }
+
+    /// [`Plan::members`] with each schema's members listed once: breadth first, so at the
+    /// shallowest place a schema is met, and among places of one depth the first by pattern;
+    /// at most [`MAX_MEMBERS`] places, the shallowest (then [`Members::truncated`] is set).
+    fn members_once(&self) -> Members {
+        let mut members = Members::default();
+        let mut expanded = vec![false; self.nodes.len()];
+        expanded[0] = true;
+        let mut level = vec![(String::new(), 0)];
+        while !level.is_empty() {
+            level.sort_unstable();
+            let mut next = Vec::new();
+            for (pattern, id) in level {
+                let node = &self.nodes[id];
+                if let Some((values, _)) = &node.values {
+                    let known = members.enums.entry(pattern.clone()).or_default();
+                    known.extend(values.iter().cloned());
+                }
+                let mut names: Vec<&String> = node.properties.keys().collect();
+                names.sort_unstable();
+                for name in names {
+                    if members.properties.len() >= MAX_MEMBERS {
+                        members.truncated = true;
+                        return members;
+                    }
+                    let place = format!("{pattern}/{}", escape(name));
+                    members.properties.insert(place.clone());
+                    for &child in &node.properties[name] {
+                        if !std::mem::replace(&mut expanded[child], true) {
+                            next.push((place.clone(), child));
+                        }
+                    }
+                }
+                for &child in node.items.iter().chain(&node.additional) {
+                    if !std::mem::replace(&mut expanded[child], true) {
+                        next.push((format!("{pattern}/*"), child));
+                    }
+                }
+            }
+            level = next;
+        }
+        members
     }
 
     /// What of [`Plan::members`] an instance holds: `seen(pattern, None)` for each documented
@@ -321,6 +407,8 @@ pub struct Members {
     pub properties: std::collections::BTreeSet<String>,
     /// Patterns of the places with an enum list, with the list's string values.
     pub enums: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// The schema documents more places than are listed: the deepest were left out.
+    pub truncated: bool,
 }
 
 /// Builds a [`Plan`]: one node per schema (by address), filled after its children so that
@@ -638,6 +726,56 @@ mod tests {
         ] } } });
         assert_eq!(undocumented(&closed, &json!({ "unit": "lb" })), vec![]);
         assert_eq!(undocumented(&closed, &json!({ "unit": "st" })).len(), 1);
+    }
+
+    /// Stripe's shape: every resource may hold every other, expanded (`anyOf: [string,
+    /// {$ref}]`). The places along every path without a cycle number 14! here; the listing
+    /// ends, with every resource's members listed at the shallowest place it is met.
+    #[test]
+    fn members_of_schemas_that_all_reach_each_other_are_listed_once_each() {
+        let names: Vec<String> = (0..14).map(|i| format!("r{i:02}")).collect();
+        let mut defs = serde_json::Map::new();
+        for name in &names {
+            let mut properties = serde_json::Map::new();
+            properties.insert("id".into(), json!({ "type": "string" }));
+            properties.insert("kind".into(), json!({ "enum": [name] }));
+            for other in names.iter().filter(|other| *other != name) {
+                properties.insert(
+                    other.clone(),
+                    json!({ "anyOf": [ { "type": "string" }, { "$ref": format!("#/$defs/{other}") } ] }),
+                );
+            }
+            defs.insert(
+                name.clone(),
+                json!({ "type": "object", "properties": properties }),
+            );
+        }
+        let document = json!({ "$ref": "#/$defs/r00", "$defs": defs });
+        let members = Plan::new(&document).members();
+        // The root's own places, and one level below each of its properties.
+        assert!(members.properties.contains("/id"));
+        assert!(members.properties.contains("/r01"));
+        assert!(members.properties.contains("/r01/id"));
+        assert!(members.properties.contains("/r01/r02"));
+        assert_eq!(
+            members.enums["/kind"].iter().collect::<Vec<_>>(),
+            vec!["r00"]
+        );
+        assert_eq!(
+            members.enums["/r01/kind"].iter().collect::<Vec<_>>(),
+            vec!["r01"]
+        );
+        assert!(
+            members.properties.len() <= MAX_MEMBERS,
+            "{} places",
+            members.properties.len()
+        );
+        // A document within the budget is listed along every path, as before.
+        let small = json!({ "type": "object", "properties": {
+            "a": { "$ref": "#/$defs/leaf" }, "b": { "$ref": "#/$defs/leaf" } },
+            "$defs": { "leaf": { "type": "object", "properties": { "x": { "type": "object", "properties": { "y": { "type": "string" } } } } } } });
+        let listed: Vec<String> = Plan::new(&small).members().properties.into_iter().collect();
+        assert_eq!(listed, ["/a", "/a/x", "/a/x/y", "/b", "/b/x", "/b/x/y"]);
     }
 
     #[test]
