@@ -370,14 +370,13 @@ impl Plan {
                 }
                 pattern.truncate(len);
             }
-            Value::String(text) => {
+            Value::String(text)
                 if ids
                     .iter()
                     .filter_map(|&id| self.nodes[id].values.as_ref())
-                    .any(|(known, _)| known.iter().any(|known| known == text))
-                {
-                    seen(pattern, Some(text));
-                }
+                    .any(|(known, _)| known.iter().any(|known| known == text)) =>
+            {
+                seen(pattern, Some(text));
             }
             _ => {}
         }
