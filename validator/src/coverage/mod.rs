@@ -116,10 +116,9 @@ fn members(
     category: Category,
     keys: &mut Vec<Key>,
 ) {
-    let Some(plan) = contract.drift_plan(schema) else {
+    let Some(members) = contract.members(schema) else {
         return;
     };
-    let members = plan.members();
     for pattern in &members.properties {
         keys.push(Key::member(op, category, message, pattern));
     }
