@@ -146,7 +146,7 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
     let Some(mut finished) = finished else {
         return ExitCode::from(2);
     };
-    if finished.report.exchanges == 0 && !args.allow_empty {
+    if proxy::saw_no_api_exchange(&finished.report) && !args.allow_empty {
         proxy::no_exchanges(&mut finished.report);
     }
     finish(&contract, &args, finished)

@@ -470,6 +470,28 @@ fn a_clean_run_exits_0_and_an_empty_one_1_unless_allowed() {
     proxy.interrupt();
     let (status, _, _) = proxy.wait();
     assert_eq!(status.code(), Some(0));
+
+    // A browser that only loaded a page's own files through the proxy: not checked, and no
+    // exchange with the API, as `specval check` judges such a capture.
+    let proxy = Proxy::start(&[
+        "--upstream",
+        &format!("http://{upstream}"),
+        "--max-exchanges",
+        "1",
+        "--format",
+        "json",
+    ]);
+    let answer = http(
+        proxy.addr,
+        "GET",
+        "/static/app.js",
+        &[("sec-fetch-dest", "script")],
+        "",
+    );
+    assert_eq!(answer.status, 404);
+    let (status, stdout, stderr) = proxy.wait();
+    assert_eq!(status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(rules(&findings(&stdout)), ["no-exchanges"], "{stdout}");
 }
 
 #[test]

@@ -333,6 +333,17 @@ async fn accept(
     }
 }
 
+/// Whether a run saw no exchange with the API: none at all, or only a browser's preflights
+/// and a web page's own resources, which are not checked (as `specval check` counts a
+/// capture).
+pub fn saw_no_api_exchange(report: &RunReport) -> bool {
+    let passed_over = report
+        .per_operation
+        .get(crate::report::group::NOT_API)
+        .map_or(0, |stats| stats.exchanges);
+    report.exchanges == passed_over
+}
+
 /// Findings of a run without exchanges: the `no-exchanges` finding `specval check` makes for
 /// an empty capture.
 pub fn no_exchanges(report: &mut RunReport) {
@@ -349,7 +360,8 @@ pub fn no_exchanges(report: &mut RunReport) {
         "",
         "",
         Rule::NoExchanges,
-        "no exchanges: nothing went through the proxy; --allow-empty accepts it",
+        "no exchanges with the API: nothing, or only CORS preflights and a web page's own \
+         resources, went through the proxy; --allow-empty accepts it",
     );
     debug_assert_eq!(finding.severity, Severity::Error);
     let stats = report
