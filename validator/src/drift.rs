@@ -277,7 +277,7 @@ impl Plan {
 
     /// [`Plan::members`] with each schema's members listed once: breadth first, so at the
     /// shallowest place a schema is met, and among places of one depth the first by pattern;
-    /// at most [`MAX_MEMBERS`] places, the shallowest (then [`Members::truncated`] is set).
+    /// at most [`MAX_MEMBERS`] places, the shallowest.
     fn members_once(&self) -> Members {
         let mut members = Members::default();
         let mut expanded = vec![false; self.nodes.len()];
@@ -296,7 +296,6 @@ impl Plan {
                 names.sort_unstable();
                 for name in names {
                     if members.properties.len() >= MAX_MEMBERS {
-                        members.truncated = true;
                         return members;
                     }
                     let place = format!("{pattern}/{}", escape(name));
@@ -406,8 +405,6 @@ pub struct Members {
     pub properties: std::collections::BTreeSet<String>,
     /// Patterns of the places with an enum list, with the list's string values.
     pub enums: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
-    /// The schema documents more places than are listed: the deepest were left out.
-    pub truncated: bool,
 }
 
 /// Builds a [`Plan`]: one node per schema (by address), filled after its children so that

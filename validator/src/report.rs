@@ -128,6 +128,14 @@ impl RunReport {
     pub fn warnings(&self) -> usize {
         self.findings.len() - self.errors()
     }
+
+    /// Exchanges passed over as no calls of the API (a browser's preflights, a web page's own
+    /// resources): counted under `(not API traffic)`, not judged.
+    pub fn passed_over(&self) -> u64 {
+        self.per_operation
+            .get(group::NOT_API)
+            .map_or(0, |stats| stats.exchanges)
+    }
 }
 
 /// Output formats.

@@ -142,10 +142,9 @@ fn run_inner(
         strict: options.check.strict,
         ..RunReport::default()
     };
-    let not_api = |report: &RunReport| report.per_operation.get(NOT_API).map_or(0, |s| s.exchanges);
     for input in inputs {
         let before = report.exchanges;
-        let not_api_before = not_api(&report);
+        let passed_over_before = report.passed_over();
         let result = match open(input) {
             Ok((reader, size)) => {
                 let progress = progress_bar(options.progress, size, input);
@@ -193,7 +192,7 @@ fn run_inner(
                 continue;
             }
         }
-        let passed_over = not_api(&report) - not_api_before;
+        let passed_over = report.passed_over() - passed_over_before;
         if report.exchanges - passed_over == before && !options.allow_empty {
             let message = match passed_over {
                 0 => "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it".to_string(),

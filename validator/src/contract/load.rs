@@ -161,13 +161,16 @@ impl Contract {
                 .ok()
                 .map(|compiled| compiled.plan.members());
         }
-        let schema = self
-            .definitions
+        let schema = self.self_contained(file).ok()?;
+        Some(crate::drift::Plan::new(&schema).members())
+    }
+
+    /// A schema file as one self-contained schema (see [`Contract::schema`]).
+    fn self_contained(&self, file: &SchemaFile) -> Result<Value, String> {
+        self.definitions
             .self_contained(file.written.clone(), |path| {
                 self.definition_texts.get(path).map(String::as_str)
             })
-            .ok()?;
-        Some(crate::drift::Plan::new(&schema).members())
     }
 
     /// A schema file, compiled on first use (see [`Contract::from_files`]); `None` for a path
@@ -179,11 +182,7 @@ impl Contract {
             .ok_or_else(|| ContractError::UnknownSchema(path.to_string()))?;
         file.compiled
             .get_or_init(|| {
-                let schema = self
-                    .definitions
-                    .self_contained(file.written.clone(), |path| {
-                        self.definition_texts.get(path).map(String::as_str)
-                    })?;
+                let schema = self.self_contained(file)?;
                 let validator = compile_for(&schema).map_err(|err| err.to_string())?;
                 let plan = crate::drift::Plan::new(&schema);
                 Ok(Compiled {

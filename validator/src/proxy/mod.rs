@@ -337,11 +337,7 @@ async fn accept(
 /// and a web page's own resources, which are not checked (as `specval check` counts a
 /// capture).
 pub fn saw_no_api_exchange(report: &RunReport) -> bool {
-    let passed_over = report
-        .per_operation
-        .get(crate::report::group::NOT_API)
-        .map_or(0, |stats| stats.exchanges);
-    report.exchanges == passed_over
+    report.exchanges == report.passed_over()
 }
 
 /// Findings of a run without exchanges: the `no-exchanges` finding `specval check` makes for

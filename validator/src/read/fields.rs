@@ -346,13 +346,11 @@ impl Shape for Status {
 
     /// Written by hand as text (`"200"`, `"404 Not Found"`): its leading code is meant.
     fn from_str(value: &str) -> Result<Self, String> {
-        let code = value
-            .trim()
-            .split_once(' ')
-            .map_or(value.trim(), |(code, _)| code);
-        match code.parse::<u16>() {
+        let text = value.trim();
+        let code = text.split_once(' ').map_or(text, |(code, _)| code);
+        match code.parse::<u64>() {
             Ok(status) if code.len() == 3 && code.bytes().all(|b| b.is_ascii_digit()) => {
-                Self::from_num(Num::U(u64::from(status)))
+                Self::from_num(Num::U(status))
             }
             _ => Err(wrong(&describe_string(value), Self::EXPECTED)),
         }
