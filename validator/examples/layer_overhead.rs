@@ -4,8 +4,12 @@
 //! warm-up; the best round counts.
 //!
 //! ```sh
-//! cargo run --release -p specval --features tower --example layer_overhead [N]
+//! cargo run --release -p specval --features tower --example layer_overhead [N [MODE]]
 //! ```
+//!
+//! With a MODE (`bare`, `report` or `enforce`) only that variant runs: for counting
+//! instructions under callgrind, which a shared machine's noise does not move
+//! (`scripts/bench-layer-instructions.sh`).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -77,6 +81,20 @@ fn main() {
         let enforce = ContractLayer::new(contract).enforce(true);
         let enforce_stats = enforce.stats();
 
+        if let Some(mode) = std::env::args().nth(2) {
+            let took = match mode.as_str() {
+                "bare" => time(router.clone(), n).await,
+                "report" => time(report.layer(router.clone()), n).await,
+                "enforce" => time(enforce.layer(router.clone()), n).await,
+                other => panic!("MODE is bare, report or enforce, not {other}"),
+            };
+            assert_eq!(report_stats.findings() + enforce_stats.findings(), 0);
+            println!(
+                "{mode}: {:.2} µs per call",
+                took.as_secs_f64() * 1e6 / n as f64
+            );
+            return;
+        }
         let bare = time(router.clone(), n).await;
         let reported = time(report.layer(router.clone()), n).await;
         let enforced = time(enforce.layer(router.clone()), n).await;

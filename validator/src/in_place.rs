@@ -3,172 +3,143 @@
 //! A live check (the tower layer, the client checks, the proxy) mostly asks one question of a
 //! body: does it conform? Parsing it into a [`serde_json::Value`] to answer costs more than the
 //! answer: every key and string becomes its own allocation and every object an index map
-//! hashed with SipHash (the workspace builds serde_json with `preserve_order`). [`Doc`] keeps
-//! strings borrowed from the body's bytes and objects as plain member lists, and the jsonschema
-//! crate validates it through its custom-representation API ([`jsonschema::options_for`]) with
-//! the same compiled rules. Only a body that does *not* conform is parsed into a `Value` and
-//! judged the usual way, so findings are the same whichever path answered.
+//! hashed with SipHash (the workspace builds serde_json with `preserve_order`). [`Doc`] is one
+//! flat list of slots read in one pass ([`reader`]), with strings borrowed from the body's
+//! bytes, and the jsonschema crate validates it through its custom-representation API
+//! ([`jsonschema::options_for`]) with the same compiled rules. Only a body that does *not*
+//! conform (or that the reader leaves to serde_json) is parsed into a `Value` and judged the
+//! usual way, so findings are the same whichever path answered.
 
 use std::borrow::Cow;
-use std::fmt;
 
 use jsonschema::JsonType;
 use jsonschema::json::{Array, Json, Node, NodeIdentity, Object, cmp};
-use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Number, Value};
 
-/// One JSON value borrowing its strings from the text it was read from where it can.
+mod reader;
+
+/// One JSON document read into a single flat list of slots (a tape): each value is one slot,
+/// and a container's slot is followed by its contents, so reading a body costs one growing
+/// list instead of one allocation per object, array and member list. Strings are borrowed
+/// from the text where they hold no escapes.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Doc<'a> {
-    /// `null`.
+pub(crate) struct Doc<'a> {
+    slots: Vec<Slot<'a>>,
+}
+
+/// One slot of a [`Doc`].
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Slot<'a> {
     Null,
-    /// `true` or `false`.
     Bool(bool),
-    /// A number, as serde_json reads it.
     Number(Number),
-    /// A string: borrowed unless it holds escapes.
     String(Cow<'a, str>),
-    /// An array.
-    Array(Vec<Doc<'a>>),
-    /// An object's members in document order (names are unique: see [`Doc::parse`]).
-    Object(Vec<(Cow<'a, str>, Doc<'a>)>),
+    /// An array of `len` items, which fill the slots up to `end` (exclusive).
+    Array {
+        len: u32,
+        end: u32,
+    },
+    /// An object of `len` members, each a [`Slot::Key`] and its value's slots, up to `end`.
+    Object {
+        len: u32,
+        end: u32,
+    },
+    /// A member's name (names are unique within an object: see [`Doc::parse`]).
+    Key(Cow<'a, str>),
 }
 
 impl<'a> Doc<'a> {
     /// Reads one JSON document (surrounding whitespace allowed), or `None` when it is not JSON
     /// or an object in it names a member twice.
     pub(crate) fn parse(bytes: &'a [u8]) -> Option<Doc<'a>> {
-        serde_json::from_slice(bytes).ok()
+        reader::read(bytes).map(|slots| Doc { slots })
+    }
+
+    /// The document's value.
+    pub(crate) fn root(&self) -> Cursor<'_> {
+        Cursor {
+            slots: &self.slots,
+            at: 0,
+        }
     }
 
     /// The member `name` of an object.
-    pub(crate) fn get(&self, name: &str) -> Option<&Doc<'a>> {
-        match self {
-            Doc::Object(members) => members.iter().find(|(key, _)| key == name).map(|(_, v)| v),
-            _ => None,
-        }
+    pub(crate) fn get(&self, name: &str) -> Option<Cursor<'_>> {
+        self.root().member(name)
     }
 
     /// The same value as a `serde_json::Value`: for messages and comparisons, off the hot path.
+    #[cfg(test)]
     pub(crate) fn to_value(&self) -> Value {
-        match self {
-            Doc::Null => Value::Null,
-            Doc::Bool(b) => Value::Bool(*b),
-            Doc::Number(n) => Value::Number(n.clone()),
-            Doc::String(s) => Value::String(s.to_string()),
-            Doc::Array(items) => Value::Array(items.iter().map(Doc::to_value).collect()),
-            Doc::Object(members) => Value::Object(
-                members
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v.to_value()))
-                    .collect(),
+        self.root().value()
+    }
+}
+
+/// A value of a [`Doc`]: its slots and where it begins.
+#[derive(Clone, Copy)]
+pub(crate) struct Cursor<'a> {
+    slots: &'a [Slot<'a>],
+    at: usize,
+}
+
+impl<'a> Cursor<'a> {
+    fn slot(&self) -> &'a Slot<'a> {
+        &self.slots[self.at]
+    }
+
+    fn at(&self, at: usize) -> Cursor<'a> {
+        Cursor {
+            slots: self.slots,
+            at,
+        }
+    }
+
+    /// Where the value after this one begins.
+    fn after(&self) -> usize {
+        match self.slot() {
+            Slot::Array { end, .. } | Slot::Object { end, .. } => *end as usize,
+            _ => self.at + 1,
+        }
+    }
+
+    /// The member `name` of an object.
+    pub(crate) fn member(&self, name: &str) -> Option<Cursor<'a>> {
+        let Slot::Object { len, .. } = self.slot() else {
+            return None;
+        };
+        let mut members = MembersIter {
+            next: self.at(self.at + 1),
+            left: *len as usize,
+        };
+        members
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value)
+    }
+
+    /// The same value as a `serde_json::Value`: for messages and comparisons, off the hot path.
+    pub(crate) fn value(&self) -> Value {
+        match self.slot() {
+            Slot::Null => Value::Null,
+            Slot::Bool(b) => Value::Bool(*b),
+            Slot::Number(n) => Value::Number(n.clone()),
+            Slot::String(s) | Slot::Key(s) => Value::String(s.to_string()),
+            Slot::Array { len, .. } => Value::Array(
+                ItemsIter {
+                    next: self.at(self.at + 1),
+                    left: *len as usize,
+                }
+                .map(|item| item.value())
+                .collect(),
+            ),
+            Slot::Object { len, .. } => Value::Object(
+                MembersIter {
+                    next: self.at(self.at + 1),
+                    left: *len as usize,
+                }
+                .map(|(key, value)| (key.to_string(), value.value()))
+                .collect(),
             ),
         }
-    }
-}
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for Doc<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(DocVisitor)
-    }
-}
-
-struct DocVisitor;
-
-impl<'de> Visitor<'de> for DocVisitor {
-    type Value = Doc<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, value: bool) -> Result<Doc<'de>, E> {
-        Ok(Doc::Bool(value))
-    }
-
-    fn visit_i64<E>(self, value: i64) -> Result<Doc<'de>, E> {
-        Ok(Doc::Number(value.into()))
-    }
-
-    fn visit_u64<E>(self, value: u64) -> Result<Doc<'de>, E> {
-        Ok(Doc::Number(value.into()))
-    }
-
-    fn visit_f64<E>(self, value: f64) -> Result<Doc<'de>, E> {
-        // JSON text has no NaN or infinity, so serde_json never hands one over.
-        Ok(Number::from_f64(value).map_or(Doc::Null, Doc::Number))
-    }
-
-    fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Doc<'de>, E> {
-        Ok(Doc::String(Cow::Borrowed(value)))
-    }
-
-    fn visit_str<E>(self, value: &str) -> Result<Doc<'de>, E> {
-        Ok(Doc::String(Cow::Owned(value.to_owned())))
-    }
-
-    fn visit_string<E>(self, value: String) -> Result<Doc<'de>, E> {
-        Ok(Doc::String(Cow::Owned(value)))
-    }
-
-    fn visit_unit<E>(self) -> Result<Doc<'de>, E> {
-        Ok(Doc::Null)
-    }
-
-    fn visit_none<E>(self) -> Result<Doc<'de>, E> {
-        Ok(Doc::Null)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Doc<'de>, A::Error> {
-        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
-        }
-        Ok(Doc::Array(items))
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Doc<'de>, A::Error> {
-        let mut members: Vec<(Cow<'de, str>, Doc<'de>)> = Vec::new();
-        while let Some(Key(key)) = map.next_key()? {
-            // A `Value` keeps the last of two members with one name, and counts one: the two
-            // readings would differ (under `minProperties`, say), so such a body is left to
-            // the `Value` path.
-            if members.iter().any(|(name, _)| *name == key) {
-                return Err(de::Error::custom("a member name appears twice"));
-            }
-            members.push((key, map.next_value()?));
-        }
-        Ok(Doc::Object(members))
-    }
-}
-
-/// An object's member name, borrowed when it has no escapes (`Cow<str>`'s own `Deserialize`
-/// always copies).
-struct Key<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> serde::Deserialize<'de> for Key<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a member name")
-            }
-
-            fn visit_borrowed_str<E>(self, value: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Borrowed(value)))
-            }
-
-            fn visit_str<E: de::Error>(self, value: &str) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(value.to_owned())))
-            }
-
-            fn visit_string<E>(self, value: String) -> Result<Key<'de>, E> {
-                Ok(Key(Cow::Owned(value)))
-            }
-        }
-        deserializer.deserialize_str(KeyVisitor)
     }
 }
 
@@ -176,9 +147,9 @@ impl<'de: 'a, 'a> serde::Deserialize<'de> for Key<'a> {
 pub(crate) struct InPlace;
 
 impl Json for InPlace {
-    type Node<'a> = &'a Doc<'a>;
+    type Node<'a> = Cursor<'a>;
     type PreparedKey = String;
-    type StringBuffer = Option<Doc<'static>>;
+    type StringBuffer = Vec<Slot<'static>>;
 
     // A lookup is a scan of the member list, so a pass over the members is the cheaper way
     // to answer several lookups on one object.
@@ -189,137 +160,210 @@ impl Json for InPlace {
     }
 
     fn with_string_node<T>(
-        buffer: &mut Option<Doc<'static>>,
+        buffer: &mut Vec<Slot<'static>>,
         string: &str,
-        f: impl FnOnce(<Self as Json>::Node<'_>) -> T,
+        f: impl FnOnce(Cursor<'_>) -> T,
     ) -> T {
-        f(buffer.insert(Doc::String(Cow::Owned(string.to_owned()))))
+        buffer.clear();
+        buffer.push(Slot::String(Cow::Owned(string.to_owned())));
+        f(Cursor {
+            slots: buffer,
+            at: 0,
+        })
     }
 }
 
-impl<'a> Node<'a, InPlace> for &'a Doc<'a> {
+impl<'a> Node<'a, InPlace> for Cursor<'a> {
     type Object = Members<'a>;
-    type Array = &'a [Doc<'a>];
+    type Array = Items<'a>;
     type Number = &'a Number;
 
     fn as_object(&self) -> Option<Members<'a>> {
-        match self {
-            Doc::Object(members) => Some(Members(members)),
+        match self.slot() {
+            Slot::Object { len, .. } => Some(Members {
+                first: self.at(self.at + 1),
+                len: *len as usize,
+            }),
             _ => None,
         }
     }
 
-    fn as_array(&self) -> Option<&'a [Doc<'a>]> {
-        match self {
-            Doc::Array(items) => Some(items),
+    fn as_array(&self) -> Option<Items<'a>> {
+        match self.slot() {
+            Slot::Array { len, .. } => Some(Items {
+                first: self.at(self.at + 1),
+                len: *len as usize,
+            }),
             _ => None,
         }
     }
 
     fn as_string(&self) -> Option<Cow<'a, str>> {
-        match self {
-            Doc::String(text) => Some(Cow::Borrowed(text.as_ref())),
+        match self.slot() {
+            Slot::String(text) => Some(Cow::Borrowed(text.as_ref())),
             _ => None,
         }
     }
 
     fn as_number(&self) -> Option<&'a Number> {
-        match self {
-            Doc::Number(number) => Some(number),
+        match self.slot() {
+            Slot::Number(number) => Some(number),
             _ => None,
         }
     }
 
     fn as_boolean(&self) -> Option<bool> {
-        match self {
-            Doc::Bool(value) => Some(*value),
+        match self.slot() {
+            Slot::Bool(value) => Some(*value),
             _ => None,
         }
     }
 
     fn is_null(&self) -> bool {
-        matches!(self, Doc::Null)
+        matches!(self.slot(), Slot::Null)
     }
 
     fn json_type(&self) -> JsonType {
-        match self {
-            Doc::Null => JsonType::Null,
-            Doc::Bool(_) => JsonType::Boolean,
-            Doc::Number(_) => JsonType::Number,
-            Doc::String(_) => JsonType::String,
-            Doc::Array(_) => JsonType::Array,
-            Doc::Object(_) => JsonType::Object,
+        match self.slot() {
+            Slot::Null => JsonType::Null,
+            Slot::Bool(_) => JsonType::Boolean,
+            Slot::Number(_) => JsonType::Number,
+            Slot::String(_) | Slot::Key(_) => JsonType::String,
+            Slot::Array { .. } => JsonType::Array,
+            Slot::Object { .. } => JsonType::Object,
         }
     }
 
     // `enum` and `const` compare every string and flag this way: answered without building a
     // `Value`, except for numbers (compared mathematically) and containers.
     fn equals_value(&self, expected: &Value) -> bool {
-        match (self, expected) {
-            (Doc::String(text), Value::String(wanted)) => text == wanted,
-            (Doc::String(_), _) => false,
-            (Doc::Bool(value), Value::Bool(wanted)) => value == wanted,
-            (Doc::Bool(_), _) => false,
-            (Doc::Null, expected) => expected.is_null(),
-            (Doc::Number(number), Value::Number(wanted)) => cmp::equal_numbers(number, wanted),
-            _ => cmp::equal(&self.to_value(), expected),
+        match (self.slot(), expected) {
+            (Slot::String(text), Value::String(wanted)) => text == wanted,
+            (Slot::String(_), _) => false,
+            (Slot::Bool(value), Value::Bool(wanted)) => value == wanted,
+            (Slot::Bool(_), _) => false,
+            (Slot::Null, expected) => expected.is_null(),
+            (Slot::Number(number), Value::Number(wanted)) => cmp::equal_numbers(number, wanted),
+            _ => cmp::equal(&self.value(), expected),
         }
     }
 
     fn to_value(&self) -> Cow<'a, Value> {
-        Cow::Owned(Doc::to_value(self))
+        Cow::Owned(self.value())
     }
 
     fn identity(&self) -> Option<NodeIdentity> {
         Some(NodeIdentity::new(
-            std::ptr::from_ref::<Doc<'a>>(self) as usize
+            std::ptr::from_ref::<Slot<'a>>(self.slot()) as usize,
         ))
     }
 }
 
 /// An object of a [`Doc`].
 #[derive(Clone, Copy)]
-pub(crate) struct Members<'a>(&'a [(Cow<'a, str>, Doc<'a>)]);
+pub(crate) struct Members<'a> {
+    /// The first member's name (when there is one).
+    first: Cursor<'a>,
+    len: usize,
+}
 
 impl<'a> Object<'a, InPlace> for Members<'a> {
-    type Node = &'a Doc<'a>;
+    type Node = Cursor<'a>;
     type MemberName = &'a str;
     type MembersIter = MembersIter<'a>;
 
     fn len(&self) -> usize {
-        self.0.len()
+        self.len
     }
 
-    fn get(&self, key: &String) -> Option<&'a Doc<'a>> {
-        self.0.iter().find(|(name, _)| name == key).map(|(_, v)| v)
+    fn get(&self, key: &String) -> Option<Cursor<'a>> {
+        self.members()
+            .find(|(name, _)| name == key)
+            .map(|(_, value)| value)
     }
 
     fn members(&self) -> MembersIter<'a> {
-        MembersIter(self.0.iter())
+        MembersIter {
+            next: self.first,
+            left: self.len,
+        }
     }
 }
 
-/// The members of a [`Members`], in document order.
-pub(crate) struct MembersIter<'a>(std::slice::Iter<'a, (Cow<'a, str>, Doc<'a>)>);
+/// The members of an object, in document order.
+pub(crate) struct MembersIter<'a> {
+    /// The next member's name.
+    next: Cursor<'a>,
+    left: usize,
+}
 
 impl<'a> Iterator for MembersIter<'a> {
-    type Item = (&'a str, &'a Doc<'a>);
+    type Item = (&'a str, Cursor<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        self.0.next().map(|(name, value)| (name.as_ref(), value))
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let Slot::Key(name) = self.next.slot() else {
+            // The tape is built with a name before each value; never another slot.
+            return None;
+        };
+        let value = self.next.at(self.next.at + 1);
+        self.next = value.at(value.after());
+        Some((name.as_ref(), value))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }
 
-impl<'a> Array<'a, InPlace> for &'a [Doc<'a>] {
-    type Node = &'a Doc<'a>;
-    type ElementsIter = std::slice::Iter<'a, Doc<'a>>;
+/// An array of a [`Doc`].
+#[derive(Clone, Copy)]
+pub(crate) struct Items<'a> {
+    /// The first item (when there is one).
+    first: Cursor<'a>,
+    len: usize,
+}
+
+impl<'a> Array<'a, InPlace> for Items<'a> {
+    type Node = Cursor<'a>;
+    type ElementsIter = ItemsIter<'a>;
 
     fn len(&self) -> usize {
-        <[Doc<'a>]>::len(self)
+        self.len
     }
 
-    fn elements(&self) -> std::slice::Iter<'a, Doc<'a>> {
-        self.iter()
+    fn elements(&self) -> ItemsIter<'a> {
+        ItemsIter {
+            next: self.first,
+            left: self.len,
+        }
+    }
+}
+
+/// The items of an array, in order.
+pub(crate) struct ItemsIter<'a> {
+    next: Cursor<'a>,
+    left: usize,
+}
+
+impl<'a> Iterator for ItemsIter<'a> {
+    type Item = Cursor<'a>;
+
+    fn next(&mut self) -> Option<Cursor<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let item = self.next;
+        self.next = item.at(item.after());
+        Some(item)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
     }
 }
 
@@ -344,14 +388,92 @@ mod tests {
         let value: Value = serde_json::from_slice(text).unwrap();
         assert_eq!(doc.to_value(), value);
         assert!(matches!(
-            doc.get("c"),
-            Some(Doc::String(Cow::Borrowed("plain")))
+            doc.get("c").map(|c| c.slot()),
+            Some(Slot::String(Cow::Borrowed("plain")))
         ));
-        assert!(matches!(doc.get("b\""), Some(Doc::String(Cow::Owned(_)))));
+        assert!(matches!(
+            doc.get("b\"").map(|b| b.slot()),
+            Some(Slot::String(Cow::Owned(_)))
+        ));
+        assert_eq!(doc.get("a").map(|a| a.value()), Some(value["a"].clone()));
+        assert!(doc.get("e").is_none());
         assert_eq!(Doc::parse(b"{\"a\": 1"), None);
         assert_eq!(Doc::parse(b"not json"), None);
         assert_eq!(Doc::parse(b"{} {}"), None);
         assert_eq!(Doc::parse(br#"{"a": 1, "b": {"a": 2, "a": 3}}"#), None);
+        // One name in an object and in the objects it holds is no repetition.
+        let nested = br#"{"a": {"a": [{"a": 1}, {"a": 2}]}, "b": {"a": 3}}"#;
+        let value: Value = serde_json::from_slice(nested).unwrap();
+        assert_eq!(Doc::parse(nested).map(|doc| doc.to_value()), Some(value));
+        assert_eq!(Doc::parse(b"{\"s\": \"\xff\"}"), None);
+    }
+
+    #[test]
+    fn every_token_reads_as_serde_json_reads_it_and_what_it_refuses_is_refused() {
+        let deep = |levels: usize| format!("{}{}", "[".repeat(levels), "]".repeat(levels));
+        let texts = [
+            r#""plain""#.to_string(),
+            r#""tab\tquote\"slash\/back\\ é \u00e9 \ud83d\ude00""#.to_string(),
+            r#"["\"", "\\", "a\"b"]"#.to_string(),
+            "0 ".to_string(),
+            " -0".to_string(),
+            "-1".to_string(),
+            "-999999999999999999".to_string(),
+            "999999999999999999".to_string(),
+            "9999999999999999999".to_string(),
+            "18446744073709551616".to_string(),
+            "-9223372036854775809".to_string(),
+            "1.5".to_string(),
+            "1.0".to_string(),
+            "1e2".to_string(),
+            "1E-2".to_string(),
+            "-0.0e+0".to_string(),
+            "0.30000000000000004".to_string(),
+            "2.2250738585072011e-308".to_string(),
+            "\t{ \"a\" :\n[ true ,false,null ] , \"b\":{}, \"c\": [] }\r\n".to_string(),
+            deep(127),
+            // Refused by both:
+            deep(128),
+            "1e400".to_string(),
+            "01".to_string(),
+            "1.".to_string(),
+            ".5".to_string(),
+            "-".to_string(),
+            "+1".to_string(),
+            "1e".to_string(),
+            "[1,]".to_string(),
+            "{\"a\":1,}".to_string(),
+            "{\"a\" 1}".to_string(),
+            "{a: 1}".to_string(),
+            "[1 2]".to_string(),
+            "tru".to_string(),
+            "nul".to_string(),
+            "\"unterminated".to_string(),
+            "\"raw\ncontrol\"".to_string(),
+            r#""bad \x escape""#.to_string(),
+            r#""lone \ud83d surrogate""#.to_string(),
+            r#""ends with \""#.to_string(),
+            "'single'".to_string(),
+            String::new(),
+            "   ".to_string(),
+            "[] []".to_string(),
+        ];
+        let mut accepted = 0;
+        for text in &texts {
+            let ours = Doc::parse(text.as_bytes()).map(|doc| doc.to_value());
+            let theirs = serde_json::from_str::<Value>(text).ok();
+            assert_eq!(ours, theirs, "{text:?}");
+            if let (Some(Value::Number(ours)), Some(Value::Number(theirs))) = (&ours, &theirs) {
+                // The same kind of number too (`-0` is a float, `1.0` is not an integer).
+                assert_eq!(
+                    (ours.is_u64(), ours.is_i64(), ours.is_f64()),
+                    (theirs.is_u64(), theirs.is_i64(), theirs.is_f64()),
+                    "{text:?}"
+                );
+            }
+            accepted += usize::from(ours.is_some());
+        }
+        assert_eq!(accepted, 20, "the table's first 20 texts are JSON");
     }
 
     #[test]
@@ -399,7 +521,7 @@ mod tests {
         for case in &cases {
             let value: Value = serde_json::from_str(case).unwrap();
             let doc = Doc::parse(case.as_bytes()).unwrap();
-            assert_eq!(fast.is_valid(&doc), slow.is_valid(&value), "{case}");
+            assert_eq!(fast.is_valid(doc.root()), slow.is_valid(&value), "{case}");
             verdicts.push(slow.is_valid(&value));
         }
         // The cases exercise both verdicts: the valid document, its escaped twin and the one

@@ -9,7 +9,6 @@ use crate::coverage::key as coverage;
 use crate::exchange::Response;
 use crate::exchange::is_json;
 use crate::finding::Part;
-use crate::in_place::Doc;
 use crate::report::DriftKey;
 use crate::rule::Rule;
 
@@ -99,7 +98,7 @@ impl Checker<'_> {
         }
         if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {
             self.content_type(&spec.body, response.content_type(), part, &location);
-            let code = doc.get("http_code").map(Doc::to_value);
+            let code = doc.get("http_code").map(|code| code.value());
             self.http_code(code.as_ref(), response.status, part, &location);
             return;
         }

@@ -32,7 +32,7 @@ impl Contract {
         file.in_place
             .get_or_init(|| super::load::compile_for(&compiled.schema).ok())
             .as_ref()
-            .is_some_and(|validator| validator.is_valid(body))
+            .is_some_and(|validator| validator.is_valid(body.root()))
     }
 
     /// Every rule the instance breaks against a schema file; empty when it conforms.
