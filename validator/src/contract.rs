@@ -195,15 +195,27 @@ pub struct OperationSpec {
 impl OperationSpec {
     /// The documented response for a status: exact code, then class, then `default`.
     pub fn response(&self, status: u16) -> Option<&ResponseSpec> {
-        let exact = status.to_string();
-        let class = format!("{}XX", status / 100);
-        [exact.as_str(), class.as_str(), "default"]
-            .iter()
-            .find_map(|key| {
-                self.responses
-                    .iter()
-                    .find(|r| r.key.eq_ignore_ascii_case(key))
-            })
+        let find = |fits: &dyn Fn(&str) -> bool| self.responses.iter().find(|r| fits(&r.key));
+        // Compared without formatting the status: this runs for every exchange. A key is
+        // three characters: `404`, `4XX`.
+        let three_digits = status < 1000;
+        let (hundreds, rest) = (b'0' + (status / 100 % 10) as u8, status % 100);
+        let exact = |key: &str| {
+            three_digits
+                && key.len() == 3
+                && key.as_bytes()[0] == hundreds
+                && key[1..].parse::<u16>() == Ok(rest)
+                && key[1..].bytes().all(|b| b.is_ascii_digit())
+        };
+        let class = |key: &str| {
+            three_digits
+                && key.len() == 3
+                && key.as_bytes()[0] == hundreds
+                && key[1..].eq_ignore_ascii_case("XX")
+        };
+        find(&exact)
+            .or_else(|| find(&class))
+            .or_else(|| find(&|key| key.eq_ignore_ascii_case("default")))
     }
 }
 
@@ -398,6 +410,29 @@ mod tests {
         .to_string();
         assert!(err.contains("missing field `operations`"), "{err}");
         assert!(with_manifest(|_| {}).is_ok());
+    }
+
+    #[test]
+    fn a_status_finds_its_code_then_its_class_then_default() {
+        let contract = with_manifest(|m| {
+            let responses = m["operations"][0]["responses"].as_object_mut().unwrap();
+            let documented = responses["200"].clone();
+            responses.clear();
+            for key in ["200", "2xx", "4XX", "404", "default"] {
+                responses.insert(key.to_string(), documented.clone());
+            }
+        })
+        .unwrap();
+        let op = &contract.operations()[0];
+        let key = |status| op.response(status).map(|r| r.key.as_str());
+        assert_eq!(key(200), Some("200"));
+        assert_eq!(key(201), Some("2xx"));
+        assert_eq!(key(299), Some("2xx"));
+        assert_eq!(key(404), Some("404"));
+        assert_eq!(key(400), Some("4XX"));
+        assert_eq!(key(500), Some("default"));
+        assert_eq!(key(20), Some("default"));
+        assert_eq!(key(2000), Some("default"));
     }
 
     #[test]

@@ -18,10 +18,11 @@ impl Segment {
     /// Whether a path's segment fits this one.
     fn fits(&self, part: &str) -> bool {
         match self {
-            Segment::Literal(text) => text == part,
-            Segment::Param(_) => !part.is_empty(),
-            Segment::Mixed(pattern) => specgen::path::raw_params(pattern, part).is_some(),
+            Segment::Literal(text) => SegmentText::Literal(text),
+            Segment::Param(name) => SegmentText::Param(name),
+            Segment::Mixed(pattern) => SegmentText::Mixed(pattern),
         }
+        .fits(part)
     }
 
     /// How much of the segment is fixed text, for preferring the most specific template:
@@ -31,6 +32,36 @@ impl Segment {
             Segment::Literal(_) => 2,
             Segment::Mixed(_) => 1,
             Segment::Param(_) => 0,
+        }
+    }
+}
+
+/// A template's segment as written: what [`Segment`] holds, borrowed.
+enum SegmentText<'t> {
+    Literal(&'t str),
+    Param(&'t str),
+    Mixed(&'t str),
+}
+
+impl<'t> SegmentText<'t> {
+    fn of(part: &'t str) -> SegmentText<'t> {
+        let whole = part
+            .strip_prefix('{')
+            .and_then(|p| p.strip_suffix('}'))
+            .filter(|name| !name.contains(['{', '}']));
+        match whole {
+            Some(name) => SegmentText::Param(name),
+            None if part.contains('{') && part.contains('}') => SegmentText::Mixed(part),
+            None => SegmentText::Literal(part),
+        }
+    }
+
+    /// Whether a path's segment fits this one.
+    fn fits(&self, part: &str) -> bool {
+        match self {
+            SegmentText::Literal(text) => *text == part,
+            SegmentText::Param(_) => !part.is_empty(),
+            SegmentText::Mixed(pattern) => specgen::path::raw_params(pattern, part).is_some(),
         }
     }
 }
@@ -57,7 +88,7 @@ pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str)
         let (Some(part), Some(segment)) = (parts.next(), segments.next()) else {
             return false;
         };
-        if !segment_of(segment).fits(part) {
+        if !SegmentText::of(segment).fits(part) {
             return false;
         }
     }
@@ -157,34 +188,34 @@ impl BasePath {
 
     /// The paths (from `/`) that remain of `path` after this base, most likely first: at the
     /// start, or after each prefix an `{origin}` may hold.
-    fn strip<'p>(&self, path: &'p str) -> Vec<&'p str> {
-        // Byte offsets of each `/` of the path: segment i runs from slash[i] + 1.
-        let slashes: Vec<usize> = path.match_indices('/').map(|(at, _)| at).collect();
-        if !path.starts_with('/') {
-            return Vec::new();
-        }
-        let n = self.segments.len();
-        let starts = if self.any_prefix { slashes.len() } else { 1 };
-        let mut out = Vec::new();
-        for first in 0..starts {
-            if first + n > slashes.len() {
-                break;
+    fn strip<'p>(&self, path: &'p str) -> impl Iterator<Item = &'p str> {
+        let starts = match (path.starts_with('/'), self.any_prefix) {
+            (false, _) => 0,
+            (true, true) => usize::MAX,
+            (true, false) => 1,
+        };
+        path.match_indices('/')
+            .take(starts)
+            .filter_map(move |(at, _)| self.rest_after(&path[at..]))
+    }
+
+    /// What remains of `path` (from a `/`) after this base's segments, if they begin it.
+    fn rest_after<'p>(&self, path: &'p str) -> Option<&'p str> {
+        let mut rest = path;
+        for segment in &self.segments {
+            let after = rest.strip_prefix('/')?;
+            let end = after.find('/').unwrap_or(after.len());
+            let part = &after[..end];
+            let fits = match segment {
+                Some(literal) => literal == part,
+                None => !part.is_empty(),
+            };
+            if !fits {
+                return None;
             }
-            let fits = (0..n).all(|i| {
-                let from = slashes[first + i] + 1;
-                let to = slashes.get(first + i + 1).copied().unwrap_or(path.len());
-                let segment = &path[from..to];
-                match &self.segments[i] {
-                    Some(literal) => literal == segment,
-                    None => !segment.is_empty(),
-                }
-            });
-            if fits {
-                let rest = slashes.get(first + n).map_or("", |&at| &path[at..]);
-                out.push(rest);
-            }
+            rest = &after[end..];
         }
-        out
+        Some(rest)
     }
 }
 impl Contract {
@@ -290,13 +321,13 @@ impl Contract {
             (met, asked, op.specificity())
         };
         let mut best: Option<&OperationSpec> = None;
-        let mut path_known = None;
+        let mut path_known: Option<&OperationSpec> = None;
         for op in &self.operations {
             if !op.fits(&parts) || !served_here(op) {
                 continue;
             }
             if !op.method.eq_ignore_ascii_case(method) {
-                path_known.get_or_insert_with(|| op.path.clone());
+                path_known.get_or_insert(op);
                 continue;
             }
             if best.is_none_or(|b| rank(op) > rank(b)) {
@@ -305,7 +336,7 @@ impl Contract {
         }
         match (best, path_known) {
             (Some(op), _) => Match::Operation(op, op.params(&parts)),
-            (None, Some(template)) => Match::MethodNotAllowed(template),
+            (None, Some(other)) => Match::MethodNotAllowed(other.path.clone()),
             (None, None) => Match::UnknownPath,
         }
     }
@@ -339,14 +370,10 @@ pub(super) fn segments(template: &str) -> Vec<Segment> {
 
 /// One segment of a template.
 fn segment_of(part: &str) -> Segment {
-    let whole = part
-        .strip_prefix('{')
-        .and_then(|p| p.strip_suffix('}'))
-        .filter(|name| !name.contains(['{', '}']));
-    match whole {
-        Some(name) => Segment::Param(name.to_string()),
-        None if part.contains('{') && part.contains('}') => Segment::Mixed(part.to_string()),
-        None => Segment::Literal(part.to_string()),
+    match SegmentText::of(part) {
+        SegmentText::Literal(text) => Segment::Literal(text.to_string()),
+        SegmentText::Param(name) => Segment::Param(name.to_string()),
+        SegmentText::Mixed(pattern) => Segment::Mixed(pattern.to_string()),
     }
 }
 

@@ -30,7 +30,6 @@ pub(super) fn read(bytes: &[u8]) -> Option<Vec<Slot<'_>>> {
         at: 0,
         // About one slot per 12 bytes of a typical API body: one growth at most.
         slots: Vec::with_capacity(bytes.len() / 12 + 4),
-        names: Vec::with_capacity(32),
         depth: 0,
     };
     reader.skip_whitespace();
@@ -44,9 +43,6 @@ struct Reader<'a> {
     bytes: &'a [u8],
     at: usize,
     slots: Vec<Slot<'a>>,
-    /// Where the member names of the objects being read are, innermost object last: to find
-    /// a name given twice without walking the tape.
-    names: Vec<u32>,
     depth: usize,
 }
 
@@ -124,11 +120,9 @@ impl<'a> Reader<'a> {
 
     fn object(&mut self) -> Option<()> {
         let at = self.open()?;
-        let first_name = self.names.len();
         // One bit per name read, by `sketch`.
         let mut seen = 0u64;
-        let len = self.items(b'}', |reader| reader.member(first_name, &mut seen))?;
-        self.names.truncate(first_name);
+        let len = self.items(b'}', |reader| reader.member(at, &mut seen))?;
         self.close(at, |end| Slot::Object { len, end })
     }
 
@@ -156,8 +150,8 @@ impl<'a> Reader<'a> {
         }
     }
 
-    /// One member of the object whose names begin at `first_name` in [`Reader::names`].
-    fn member(&mut self, first_name: usize, seen: &mut u64) -> Option<()> {
+    /// One member of the object whose slot is at `object`.
+    fn member(&mut self, object: usize, seen: &mut u64) -> Option<()> {
         self.skip_whitespace();
         if self.peek()? != b'"' {
             return None;
@@ -168,26 +162,31 @@ impl<'a> Reader<'a> {
         // `Value` path. The earlier names are compared only when one of them shares the new
         // name's sketch.
         let bit = sketch(&name);
-        if *seen & bit != 0
-            && self.names[first_name..]
-                .iter()
-                .any(|&earlier| self.name(earlier) == name)
-        {
+        if *seen & bit != 0 && self.names_so_far(object).any(|earlier| earlier == name) {
             return None;
         }
         *seen |= bit;
-        self.names.push(self.next_slot()?);
         self.slots.push(Slot::Key(name));
         self.expect(b':')?;
         self.skip_whitespace();
         self.value()
     }
 
-    fn name(&self, at: u32) -> &str {
-        match &self.slots[at as usize] {
-            Slot::Key(name) => name,
-            _ => "",
-        }
+    /// The names of the members read so far of the object whose slot is at `object`.
+    fn names_so_far(&self, object: usize) -> impl Iterator<Item = &str> {
+        let slots = &self.slots;
+        let mut at = object + 1;
+        std::iter::from_fn(move || {
+            let Slot::Key(name) = slots.get(at)? else {
+                return None;
+            };
+            // The member's value is complete: skip it whole.
+            at = match slots.get(at + 1)? {
+                Slot::Array { end, .. } | Slot::Object { end, .. } => *end as usize,
+                _ => at + 2,
+            };
+            Some(name.as_ref())
+        })
     }
 
     /// A string token, its quotes included in what is consumed; borrowed unless it has
