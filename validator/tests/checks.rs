@@ -1356,6 +1356,96 @@ paths:
     assert_eq!(run(200), one(Part::Response, "required", ""));
 }
 
+/// A body documented as `text/plain` is a string, whatever it looks like: `true`, `42` or
+/// `{"a": 1}` sent as text are words, not JSON, and its schema's `maxLength`, `pattern` and
+/// `enum` judge the words, in a request and in a response alike. A text schema whose type is
+/// not a string (an integer) takes the words as the number they read as. XML and binary
+/// bodies are judged by their media type only.
+#[test]
+fn a_text_body_is_judged_as_the_string_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("text.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Text, version: "1"}
+paths:
+  /notes:
+    put:
+      operationId: putNote
+      requestBody:
+        required: true
+        content: {text/plain: {schema: {type: string, maxLength: 10}}}
+      responses:
+        '200': {description: ok, content: {text/plain: {schema: {type: string, enum: [saved, "true", "{}"]}}}}
+  /count:
+    get:
+      operationId: getCount
+      responses:
+        '200': {description: ok, content: {text/plain: {schema: {type: integer, minimum: 0}}}}
+  /feed:
+    get:
+      operationId: getFeed
+      responses:
+        '200': {description: ok, content: {application/xml: {schema: {type: object, required: [item]}}}}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let note = |sent: &str, answer: &str| {
+        found(&check(
+            &contract,
+            &media_exchange(
+                "PUT",
+                "/notes",
+                Some(("text/plain; charset=utf-8", sent)),
+                200,
+                Some(("text/plain", answer)),
+            ),
+            CheckOptions::default(),
+        ))
+    };
+    // Words that look like JSON are words.
+    for (sent, answer) in [
+        ("hello", "saved"),
+        ("42", "true"),
+        ("true", "{}"),
+        ("{}", "saved"),
+    ] {
+        assert_eq!(note(sent, answer), vec![], "{sent} / {answer}");
+    }
+    assert_eq!(
+        note("this note is far too long", "saved"),
+        one(Part::Request, "maxLength", "")
+    );
+    assert_eq!(note("hi", "lost"), one(Part::Response, "enum", ""));
+    assert_eq!(note("hi", "false"), one(Part::Response, "enum", ""));
+    let get = |path: &str, media: &str, answer: &str| {
+        found(&check(
+            &contract,
+            &media_exchange("GET", path, None, 200, Some((media, answer))),
+            CheckOptions::default(),
+        ))
+    };
+    assert_eq!(get("/count", "text/plain", "42"), vec![]);
+    assert_eq!(
+        get("/count", "text/plain", "-1"),
+        one(Part::Response, "minimum", "")
+    );
+    assert_eq!(
+        get("/count", "text/plain", "many"),
+        one(Part::Response, "type", "")
+    );
+    // Not read as JSON, and no schema reads XML: only its media type is judged.
+    assert_eq!(get("/feed", "application/xml", "<feed/>"), vec![]);
+    assert_eq!(get("/feed", "application/xml", "{}"), vec![]);
+    assert_eq!(
+        get("/feed", "text/html", "<feed/>"),
+        one(Part::Response, "content-type", "header:content-type")
+    );
+}
+
 /// Vendors' specs break OpenAPI's rule that each `{name}` of a template has a path parameter
 /// and each path parameter its `{name}`. Requests are judged where they can carry each value:
 /// a variable without a parameter is any string, a parameter the template names in its query

@@ -78,8 +78,9 @@ impl Checker<'_> {
             Some(multipart::FORM_DATA) => {
                 return self.fields_body(op, spec, request, part, Fields::Multipart);
             }
-            // Binary, text and XML bodies: their presence and media type are checked; their
-            // contents are not JSON, and no schema of the contract reads them.
+            // Binary, text and XML bodies: their presence and media type are checked, and a
+            // text body's words by its schema (see `text_content`); their contents are not
+            // JSON.
             Some(_) => {
                 if matches!(parse_body(body), Parsed::None) {
                     if spec.required {
@@ -87,6 +88,7 @@ impl Checker<'_> {
                     }
                 } else {
                     self.content_type(spec, content_type, part, &location);
+                    self.text_content(spec, body, part);
                 }
                 return;
             }
@@ -240,6 +242,48 @@ impl Checker<'_> {
                 ),
             );
         }
+    }
+
+    /// A body documented as text (`text/plain`, `text/csv`: any `text/*`) is one string:
+    /// checked as the JSON string it is against its schema (`maxLength`, `pattern`, `enum`),
+    /// never read as JSON because it happens to look like JSON (`true`, `42`, `{}`). A text
+    /// that the schema wants as a number or boolean (`type: integer` under `text/plain`) is
+    /// taken as one when it reads as one. Bodies of other media types that are not JSON
+    /// (XML, binary) are left to their media type.
+    pub(super) fn text_content(&mut self, spec: &BodySpec, body: Option<&Body>, part: Part) {
+        let (Some(media), Some(schema)) = (spec.content_type.as_deref(), &spec.schema) else {
+            return;
+        };
+        if !essence(media).starts_with("text/") {
+            return;
+        }
+        let text = match body {
+            Some(Body::Text(text)) => text.as_str(),
+            Some(Body::Binary(bytes)) => match std::str::from_utf8(bytes) {
+                Ok(text) => text,
+                Err(_) => return,
+            },
+            _ => return,
+        };
+        let as_text = Value::String(text.to_string());
+        // The text is judged as a string unless its schema's type refuses strings; then as
+        // the number or boolean it reads as, if it reads as one.
+        let refuses_strings =
+            self.contract
+                .check(schema, &as_text, false)
+                .is_ok_and(|violations| {
+                    violations
+                        .iter()
+                        .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
+                });
+        let scalar = serde_json::from_str::<Value>(text.trim())
+            .ok()
+            .filter(|value| value.is_number() || value.is_boolean());
+        let instance = match scalar {
+            Some(scalar) if refuses_strings => scalar,
+            _ => as_text,
+        };
+        self.schema(schema, &instance, part);
     }
 
     pub(super) fn schema(&mut self, schema: &str, value: &Value, part: Part) {

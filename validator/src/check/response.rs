@@ -96,6 +96,27 @@ impl Checker<'_> {
         {
             return;
         }
+        // A body documented in a media type that is not JSON (text, XML, binary), or sent as
+        // one within a documented range (`text/plain` under `*/*`), is not read as JSON, even
+        // when it parses as JSON: its media type is checked, and a text's words.
+        let read_as_json = match spec.body.content_type.as_deref() {
+            None => true,
+            Some(range) if range.contains('*') => {
+                response.content_type().is_none_or(|sent| is_json(&sent))
+            }
+            Some(media) => is_json(media),
+        };
+        if !read_as_json
+            && spec.body.schema.is_some()
+            && matches!(
+                parse_body(response.body.as_ref()),
+                Parsed::Json(_) | Parsed::NotJson(_)
+            )
+        {
+            self.content_type(&spec.body, response.content_type(), part, &location);
+            self.text_content(&spec.body, response.body.as_ref(), part);
+            return;
+        }
         if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {
             self.content_type(&spec.body, response.content_type(), part, &location);
             let code = doc.get("http_code").map(|code| code.value());
@@ -125,7 +146,8 @@ impl Checker<'_> {
             }
             Parsed::NotJson(error) => {
                 // Only a documented JSON body has to be JSON; a status whose body the spec
-                // does not show (a 503 page, say) may carry anything.
+                // does not show (a 503 page, say) may carry anything, and so may one within a
+                // documented range (`*/*`) sent without its media type.
                 let documented_json = spec.body.content_type.as_deref().is_none_or(is_json);
                 if spec.body.schema.is_some() && documented_json {
                     // An HTML error page or plain text where JSON is documented: its media
@@ -138,9 +160,6 @@ impl Checker<'_> {
                         Rule::Json,
                         format!("the body is not JSON: {error}"),
                     );
-                } else if spec.body.schema.is_some() {
-                    // Bytes or text as documented: their media type is what can be checked.
-                    self.content_type(&spec.body, response.content_type(), part, &location);
                 }
             }
             Parsed::Json(value) => {
