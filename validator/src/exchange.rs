@@ -137,6 +137,18 @@ fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option
         .filter(|media| !media.is_empty())
 }
 
+/// Every line of a header among `headers`, by case-insensitive name, in order: a list sent on
+/// several lines is one list (RFC 9110, 5.3).
+pub(crate) fn header_lines<'a>(
+    headers: &'a [(String, String)],
+    name: &'a str,
+) -> impl Iterator<Item = &'a str> {
+    headers
+        .iter()
+        .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
+        .map(|(_, value)| value.as_str())
+}
+
 /// A header's value among `headers`, by case-insensitive name.
 pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers

@@ -1356,6 +1356,72 @@ paths:
     assert_eq!(run(200), one(Part::Response, "required", ""));
 }
 
+/// A header's list may come on several lines (RFC 9110, 5.3), as recordings and `http`'s
+/// header maps keep them: every line is part of the list, so an item on the second line is
+/// judged too, in a request's header parameter and in a documented response header.
+#[test]
+fn a_header_list_on_several_lines_is_judged_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("lines.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Lines, version: "1"}
+paths:
+  /things:
+    get:
+      operationId: listThings
+      parameters:
+        - {name: X-Ids, in: header, schema: {type: array, items: {type: integer}}}
+      responses:
+        '204':
+          description: ok
+          headers:
+            X-Codes: {schema: {type: array, items: {type: string, enum: [a, b]}}}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |sent: &[&str], answered: &[&str]| {
+        let lines = |name: &str, values: &[&str]| -> Vec<(String, String)> {
+            values
+                .iter()
+                .map(|value| (name.to_string(), value.to_string()))
+                .collect()
+        };
+        let exchange = Exchange {
+            index: 0,
+            line: None,
+            id: None,
+            source: "lines.jsonl".into(),
+            kind: None,
+            request: Request {
+                method: "GET".into(),
+                path: "/things".into(),
+                headers: lines("X-Ids", sent),
+                ..Request::default()
+            },
+            response: Some(Response {
+                status: 204,
+                headers: lines("x-codes", answered),
+                body: None,
+                mime_type: None,
+            }),
+        };
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(run(&["1, 2", "3"], &["a", "b, a"]), vec![]);
+    assert_eq!(
+        run(&["1, 2", "x"], &["a"]),
+        one(Part::Request, "type", "header:X-Ids")
+    );
+    assert_eq!(
+        run(&["1"], &["a", "c"]),
+        one(Part::Response, "enum", "header:x-codes")
+    );
+}
+
 /// A body documented as `text/plain` is a string, whatever it looks like: `true`, `42` or
 /// `{"a": 1}` sent as text are words, not JSON, and its schema's `maxLength`, `pattern` and
 /// `enum` judge the words, in a request and in a response alike. A text schema whose type is

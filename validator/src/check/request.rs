@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, Location, ObjectStyle, OperationSpec, ParameterSpec};
 use crate::coverage::key as coverage;
-use crate::exchange::{Request, Response};
+use crate::exchange::{Request, Response, header_lines};
 use crate::finding::Part;
 use crate::rule::Rule;
 
@@ -111,12 +111,16 @@ impl Checker<'_> {
                     // A query key repeated (form style exploded, the default), or a list in
                     // one value (`?ids=1,2`: `explode: false`, and path and header parameters
                     // always; `?ids=1|2` and `?ids=1%202` in the delimited styles).
+                    // A header's list may come on several lines, each a part of it.
                     let repeated: Vec<&str> = match param.location {
                         Location::Query => request
                             .query
                             .iter()
                             .filter(|(k, _)| k == &param.name)
                             .map(|(_, v)| v.as_str())
+                            .collect(),
+                        Location::Header => header_lines(&request.headers, &param.name)
+                            .flat_map(|line| line.split(param.delimiter).map(str::trim))
                             .collect(),
                         _ => vec![first],
                     };

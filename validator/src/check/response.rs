@@ -7,7 +7,7 @@ use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
-use crate::exchange::is_json;
+use crate::exchange::{header_lines, is_json};
 use crate::finding::Part;
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -227,7 +227,10 @@ impl Checker<'_> {
             };
             let violations = match header.items {
                 Some(_) => {
-                    let items: Vec<&str> = text.split(',').map(str::trim).collect();
+                    // A list may come on several lines, each a part of it.
+                    let items: Vec<&str> = header_lines(&response.headers, &header.name)
+                        .flat_map(|line| line.split(',').map(str::trim))
+                        .collect();
                     Contract::check_parameter_items(header, &items, self.options.show_values)
                 }
                 None => Contract::check_parameter(header, text, self.options.show_values),
