@@ -1356,6 +1356,51 @@ paths:
     assert_eq!(run(200), one(Part::Response, "required", ""));
 }
 
+/// OpenAPI 3.0's callbacks are the notifications of a spec without `webhooks`: a delivery to
+/// the URL the caller gave is judged by its callback's payload schema, found by its payload
+/// (the URL is the caller's own), a referenced callback included.
+#[test]
+fn a_callback_delivery_is_judged_as_its_callback() {
+    let spec = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../generator/tests/fixtures/callbacks.yaml");
+    let contract = Contract::from_spec(&spec).expect("the fixture makes a contract");
+    let deliver = |method: &str, payload: &str| {
+        let mut exchange = media_exchange(
+            method,
+            "/hooks/whatever",
+            Some(("application/json", payload)),
+            200,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        (outcome.operation.clone(), found(&outcome))
+    };
+    let hook = |id: &str| Some(id.to_string());
+    assert_eq!(
+        deliver("POST", r#"{"kind": "created"}"#),
+        (hook("createSubscription-onEvent"), vec![])
+    );
+    assert_eq!(
+        deliver("POST", r#"{"job": "j1", "state": "done"}"#),
+        (hook("startJob-onEvent"), vec![])
+    );
+    assert_eq!(
+        deliver("PUT", r#"{"percent": 50}"#),
+        (hook("startJob-onEvent"), vec![])
+    );
+    assert_eq!(
+        deliver("PUT", r#"{"percent": 150}"#),
+        (
+            hook("startJob-onEvent"),
+            one(Part::Notification, "maximum", "/percent")
+        )
+    );
+    // Two callbacks take POST: a payload neither keeps is not pinned on one of them.
+    let (_, findings) = deliver("POST", r#"{"kind": "updated"}"#);
+    assert_eq!(findings.len(), 1, "{findings:?}");
+}
+
 /// A header's list may come on several lines (RFC 9110, 5.3), as recordings and `http`'s
 /// header maps keep them: every line is part of the list, so an item on the second line is
 /// judged too, in a request's header parameter and in a documented response header.

@@ -83,7 +83,7 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
         let mut entry = operation_entry(
             &hook.operation,
             "webhooks",
-            &hook.name,
+            &file_names::webhook_key(api, hook),
             &components,
             &names,
             &mut schema_files,

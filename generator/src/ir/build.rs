@@ -73,7 +73,9 @@ impl Builder<'_> {
         let security_schemes = self.security_schemes()?;
         let default_security = self.security_requirements(root.get("security"), "#/security")?;
         let operations = self.operations(&root, &default_security)?;
-        let webhooks = self.webhooks(&root)?;
+        let mut webhooks = self.webhooks(&root)?;
+        let callbacks = self.callbacks(&root, &webhooks)?;
+        webhooks.extend(callbacks);
         let schemas = self.component_contracts()?;
         let servers = servers(root.get("servers"));
         let slots = std::mem::take(&mut self.slots);

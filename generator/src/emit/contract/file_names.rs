@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use xxhash_rust::xxh3::xxh3_64;
 
-use crate::ir::Api;
+use crate::ir::{Api, Webhook};
 
 /// The longest a file name's own part may be, leaving room for the digest and the longest
 /// suffix (`.response.default.json`) under the 255 bytes file systems allow.
@@ -39,7 +39,12 @@ impl ContractFiles {
     pub fn of(api: &Api) -> ContractFiles {
         let components = stems(api.schemas.iter().map(|(name, _)| name.as_str()));
         let operations = stems(api.operations.iter().map(|op| op.id.as_str()));
-        let webhooks = stems(api.webhooks.iter().map(|hook| hook.name.as_str()));
+        let keys: Vec<String> = api
+            .webhooks
+            .iter()
+            .map(|hook| webhook_key(api, hook))
+            .collect();
+        let webhooks = stems(keys.iter().map(String::as_str));
         ContractFiles {
             components,
             messages: [
@@ -88,6 +93,21 @@ fn stem_of(stems: &HashMap<String, String>, name: &str) -> String {
 }
 
 /// The file stem of each of `names`, distinct even where the file system ignores case.
+/// What a webhook's contract files are named after: its name, with its method when the name
+/// has several (`progress.put`, `progress.post`), so that each method keeps its own messages.
+pub fn webhook_key(api: &Api, hook: &Webhook) -> String {
+    let methods = api
+        .webhooks
+        .iter()
+        .filter(|other| other.name == hook.name)
+        .count();
+    if methods > 1 {
+        format!("{}.{}", hook.name, hook.operation.method.key())
+    } else {
+        hook.name.clone()
+    }
+}
+
 fn stems<'n>(names: impl Iterator<Item = &'n str>) -> HashMap<String, String> {
     let names: Vec<&str> = names.collect();
     let mut sharing: BTreeMap<String, usize> = BTreeMap::new();

@@ -126,6 +126,82 @@ impl Builder<'_> {
         Ok(webhooks)
     }
 
+    /// Every callback of an operation under `paths` (OpenAPI 3.0's `callbacks`: requests the
+    /// API sends to a URL the caller gave, `{$request.body#/callbackUrl}`), as webhooks whose
+    /// receiver registers a URL of its own: the same generated types, receiver and checks.
+    /// Each is named after its operation and callback (`createSubscription-onEvent`), made
+    /// unique among the webhooks; the runtime expression names no fixed path.
+    pub(super) fn callbacks(
+        &mut self,
+        root: &Map<String, Value>,
+        taken: &[Webhook],
+    ) -> Result<Vec<Webhook>> {
+        let mut names: HashSet<String> = taken.iter().map(|hook| hook.name.clone()).collect();
+        let mut hooks = Vec::new();
+        let Some(paths) = root.get("paths").and_then(as_object) else {
+            return Ok(hooks);
+        };
+        for (written, item) in paths {
+            if written.starts_with("x-") {
+                continue;
+            }
+            let (item, item_at) = self.doc.deref(item, &child("#/paths", written))?;
+            let item = item.as_object().cloned().unwrap_or_default();
+            for method in Method::ALL {
+                let Some(op) = item.get(method.key()).and_then(as_object) else {
+                    continue;
+                };
+                let Some(callbacks) = op.get("callbacks").and_then(as_object) else {
+                    continue;
+                };
+                let op_at = child(&item_at, method.key());
+                let parent = string_at(op, "operationId")
+                    .map(str::to_string)
+                    .unwrap_or_else(|| derived_operation_id(method, written));
+                for (callback, expressions) in callbacks {
+                    let at = child(&child(&op_at, "callbacks"), callback);
+                    let (expressions, expressions_at) = self.doc.deref(expressions, &at)?;
+                    let expressions = expressions.as_object().cloned().unwrap_or_default();
+                    for (expression, hook_item) in &expressions {
+                        if expression.starts_with("x-") {
+                            continue;
+                        }
+                        let at = child(&expressions_at, expression);
+                        let (hook_item, hook_item_at) = self.doc.deref(hook_item, &at)?;
+                        let hook_item = hook_item.as_object().cloned().unwrap_or_default();
+                        // One name and path per callback URL, as a webhook's methods share
+                        // theirs.
+                        let name = unique(&mut names, format!("{parent}-{callback}"));
+                        let path = default_delivery_path(&name);
+                        for hook_method in Method::ALL {
+                            let Some(hook_op) = hook_item.get(hook_method.key()) else {
+                                continue;
+                            };
+                            let mut operation = self.operation(
+                                hook_op,
+                                &child(&hook_item_at, hook_method.key()),
+                                hook_method,
+                                &path,
+                                &hook_item,
+                                &hook_item_at,
+                                &[],
+                            )?;
+                            if hook_op.get("operationId").is_none() {
+                                operation.id = name.clone();
+                            }
+                            hooks.push(Webhook {
+                                name: name.clone(),
+                                operation,
+                                path_documented: false,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(hooks)
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn operation(
         &mut self,
@@ -566,6 +642,18 @@ fn default_delivery_path(name: &str) -> String {
         .add(b'{')
         .add(b'}');
     format!("/{}", percent_encoding::utf8_percent_encode(name, IN_PATH))
+}
+
+/// `name`, or `name-2`, `name-3`… when it is taken; taken from then on.
+fn unique(taken: &mut HashSet<String>, name: String) -> String {
+    let mut candidate = name.clone();
+    let mut n = 1;
+    while taken.contains(&candidate) {
+        n += 1;
+        candidate = format!("{name}-{n}");
+    }
+    taken.insert(candidate.clone());
+    candidate
 }
 
 fn derived_operation_id(method: Method, path: &str) -> String {
