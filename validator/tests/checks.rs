@@ -1356,6 +1356,114 @@ paths:
     assert_eq!(run(200), one(Part::Response, "required", ""));
 }
 
+/// A JSON Lines `body` written as a string of JSON text (`"body": "{\"id\": 1}"`) is the JSON
+/// it holds when its schema refuses strings: its members are judged, not its type. A schema
+/// that takes strings keeps the string, and JSON sent on the wire as a JSON string (a HAR's
+/// text `"\"{...}\""`) is still the string it is, which breaks an object's schema.
+#[test]
+fn a_recorded_string_of_json_text_is_the_json_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("strings.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.0.3
+info: {title: Strings, version: "1"}
+paths:
+  /things:
+    post:
+      operationId: addThing
+      requestBody:
+        content: {application/json: {schema: {type: object, required: [id], properties: {id: {type: integer}}}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {type: array, items: {type: integer}}}}}
+  /labels:
+    get:
+      operationId: getLabel
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: string}}}}
+"#,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    let run = |method: &str, path: &str, sent: Option<Body>, status, answered: Option<Body>| {
+        let json = vec![("Content-Type".to_string(), "application/json".to_string())];
+        let exchange = Exchange {
+            index: 0,
+            line: None,
+            id: None,
+            source: "strings.jsonl".into(),
+            kind: None,
+            request: Request {
+                method: method.into(),
+                path: path.into(),
+                headers: if sent.is_some() { json.clone() } else { vec![] },
+                body: sent,
+                ..Request::default()
+            },
+            response: Some(Response {
+                status,
+                headers: json,
+                body: answered,
+                mime_type: None,
+            }),
+        };
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let recorded = |text: &str| Some(Body::Json(Value::String(text.to_string())));
+    assert_eq!(
+        run(
+            "POST",
+            "/things",
+            recorded(r#"{"id": 1}"#),
+            201,
+            recorded("[1, 2]")
+        ),
+        vec![]
+    );
+    assert_eq!(
+        run(
+            "POST",
+            "/things",
+            recorded(r#"{"id": "x"}"#),
+            201,
+            recorded("[1]")
+        ),
+        one(Part::Request, "type", "/id")
+    );
+    assert_eq!(
+        run(
+            "POST",
+            "/things",
+            recorded(r#"{"id": 1}"#),
+            201,
+            recorded(r#"[1, "b"]"#)
+        ),
+        one(Part::Response, "type", "/1")
+    );
+    // A string schema keeps the string, JSON-looking or not.
+    assert_eq!(
+        run("GET", "/labels", None, 200, recorded("{not json}")),
+        vec![]
+    );
+    assert_eq!(
+        run("GET", "/labels", None, 200, recorded(r#"{"a": 1}"#)),
+        vec![]
+    );
+    // On the wire, JSON sent as a JSON string is a string.
+    let wire = |text: &str| Some(Body::Text(text.to_string()));
+    assert_eq!(
+        run(
+            "POST",
+            "/things",
+            wire(r#""{\"id\": 1}""#),
+            201,
+            wire("[1]")
+        ),
+        one(Part::Request, "type", "")
+    );
+}
+
 /// OpenAPI 3.0's callbacks are the notifications of a spec without `webhooks`: a delivery to
 /// the URL the caller gave is judged by its callback's payload schema, found by its payload
 /// (the URL is the caller's own), a referenced callback included.

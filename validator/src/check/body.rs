@@ -1,6 +1,8 @@
 //! The checks of a body: presence, content type, schema, and what it holds that the spec does
 //! not document.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::{Checker, Parsed, parse_body};
@@ -122,6 +124,7 @@ impl Checker<'_> {
             Parsed::Json(value) => {
                 self.content_type(spec, content_type, part, &location);
                 if let Some(schema) = &spec.schema {
+                    let value = self.json_in_string(schema, body, value);
                     self.schema(schema, &value, part);
                     self.drift(op, schema, &value, part);
                     if self.coverage {
@@ -241,6 +244,38 @@ impl Checker<'_> {
                     actual.as_deref().unwrap_or("absent")
                 ),
             );
+        }
+    }
+
+    /// A JSON Lines `body` written as a string that holds JSON text (`"body": "{\"id\": 1}"`,
+    /// as hand-written records and logs often write it) is that JSON, when its schema refuses
+    /// a string: read as a string it could only fail with `type`. A schema that takes a string
+    /// keeps it as one. Text as sent on the wire (a HAR's `text`, live traffic) is never
+    /// unwrapped: a server that sends its JSON as a JSON string breaks the contract.
+    pub(super) fn json_in_string<'v>(
+        &self,
+        schema: &str,
+        recorded: Option<&Body>,
+        value: Cow<'v, Value>,
+    ) -> Cow<'v, Value> {
+        let Some(Body::Json(Value::String(text))) = recorded else {
+            return value;
+        };
+        let trimmed = text.trim_start();
+        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+            return value;
+        }
+        let refuses_strings = self
+            .contract
+            .check(schema, &value, false)
+            .is_ok_and(|violations| {
+                violations
+                    .iter()
+                    .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
+            });
+        match serde_json::from_str::<Value>(text) {
+            Ok(parsed) if refuses_strings => Cow::Owned(parsed),
+            _ => value,
         }
     }
 

@@ -166,6 +166,10 @@ impl Checker<'_> {
                 if spec.body.schema.is_some() {
                     self.content_type(&spec.body, response.content_type(), part, &location);
                 }
+                let value = match &spec.body.schema {
+                    Some(schema) => self.json_in_string(schema, response.body.as_ref(), value),
+                    None => value,
+                };
                 if let Some(schema) = &spec.body.schema {
                     self.schema(schema, &value, part);
                     self.drift(op, schema, &value, part);
