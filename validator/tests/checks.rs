@@ -83,6 +83,14 @@ fn run(exchange: &Exchange) -> Outcome {
 }
 
 /// The findings as (part, rule, pointer).
+/// The contract of an OpenAPI document written inline in a test.
+fn contract_of(document: &str) -> Contract {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("openapi.yaml");
+    std::fs::write(&spec, document).unwrap();
+    Contract::from_spec(&spec).expect("the spec makes a contract")
+}
+
 fn found(outcome: &Outcome) -> Vec<(Part, String, String)> {
     outcome
         .findings
@@ -1177,10 +1185,7 @@ fn a_multipart_body_is_checked_part_by_part() {
 /// fraction of a second, as .NET writes one (Azure's `PT9.87S`).
 #[test]
 fn integer_byte_and_duration_formats_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("formats.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Formats, version: "1"}
@@ -1205,9 +1210,7 @@ paths:
                   size: {type: integer, format: uint64}
                   level: {type: integer, format: uint8}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |query: &str, body: serde_json::Value| {
         let mut exchange = media_exchange("GET", "/things", None, 200, None);
         exchange.request.query = vec![("limit".into(), query.into())];
@@ -1327,10 +1330,7 @@ fn components_whose_file_names_would_clash_keep_their_own_rules() {
 /// `200` without its body is still a finding.
 #[test]
 fn a_status_that_cannot_have_content_is_judged_without_a_body() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("bodiless.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Bodiless, version: "1"}
@@ -1342,9 +1342,7 @@ paths:
         '200': {description: ok, content: {application/json: {schema: {type: object}}}}
         '204': {description: gone, content: {application/json: {schema: {type: object}}}}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |status| {
         found(&check(
             &contract,
@@ -1362,10 +1360,7 @@ paths:
 /// text `"\"{...}\""`) is still the string it is, which breaks an object's schema.
 #[test]
 fn a_recorded_string_of_json_text_is_the_json_it_holds() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("strings.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Strings, version: "1"}
@@ -1383,9 +1378,7 @@ paths:
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: string}}}}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |method: &str, path: &str, sent: Option<Body>, status, answered: Option<Body>| {
         let json = vec![("Content-Type".to_string(), "application/json".to_string())];
         let exchange = Exchange {
@@ -1514,10 +1507,7 @@ fn a_callback_delivery_is_judged_as_its_callback() {
 /// judged too, in a request's header parameter and in a documented response header.
 #[test]
 fn a_header_list_on_several_lines_is_judged_whole() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("lines.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Lines, version: "1"}
@@ -1533,9 +1523,7 @@ paths:
           headers:
             X-Codes: {schema: {type: array, items: {type: string, enum: [a, b]}}}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |sent: &[&str], answered: &[&str]| {
         let lines = |name: &str, values: &[&str]| -> Vec<(String, String)> {
             values
@@ -1582,10 +1570,7 @@ paths:
 /// bodies are judged by their media type only.
 #[test]
 fn a_text_body_is_judged_as_the_string_it_is() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("text.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Text, version: "1"}
@@ -1609,9 +1594,7 @@ paths:
       responses:
         '200': {description: ok, content: {application/xml: {schema: {type: object, required: [item]}}}}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let note = |sent: &str, answer: &str| {
         found(&check(
             &contract,
@@ -1672,10 +1655,7 @@ paths:
 /// the template has no place for is not asked of any request.
 #[test]
 fn path_parameters_that_disagree_with_their_template_are_judged_where_requests_carry_them() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("slips.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Slips, version: "1"}
@@ -1696,9 +1676,7 @@ paths:
       responses:
         '204': {description: ok}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |path: &str, query: &[(&str, &str)]| {
         let mut exchange = media_exchange("GET", path, None, 204, None);
         exchange.request.query = query
@@ -1733,10 +1711,7 @@ paths:
 /// by the operation it is for; before, none of the first two kinds matched any operation.
 #[test]
 fn operations_told_apart_in_their_templates_are_matched_by_the_request() {
-    let dir = tempfile::tempdir().unwrap();
-    let spec = dir.path().join("appended.yaml");
-    std::fs::write(
-        &spec,
+    let contract = contract_of(
         r#"
 openapi: 3.0.3
 info: {title: Appended, version: "1"}
@@ -1778,9 +1753,7 @@ paths:
       responses:
         '200': {description: ok}
 "#,
-    )
-    .unwrap();
-    let contract = Contract::from_spec(&spec).expect("the spec makes a contract");
+    );
     let run = |method: &str,
                path: &str,
                query: &[(&str, &str)],

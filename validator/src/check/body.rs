@@ -265,14 +265,7 @@ impl Checker<'_> {
         if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
             return value;
         }
-        let refuses_strings = self
-            .contract
-            .check(schema, &value, false)
-            .is_ok_and(|violations| {
-                violations
-                    .iter()
-                    .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
-            });
+        let refuses_strings = self.refuses_strings(schema, &value);
         match serde_json::from_str::<Value>(text) {
             Ok(parsed) if refuses_strings => Cow::Owned(parsed),
             _ => value,
@@ -303,14 +296,7 @@ impl Checker<'_> {
         let as_text = Value::String(text.to_string());
         // The text is judged as a string unless its schema's type refuses strings; then as
         // the number or boolean it reads as, if it reads as one.
-        let refuses_strings =
-            self.contract
-                .check(schema, &as_text, false)
-                .is_ok_and(|violations| {
-                    violations
-                        .iter()
-                        .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
-                });
+        let refuses_strings = self.refuses_strings(schema, &as_text);
         let scalar = serde_json::from_str::<Value>(text.trim())
             .ok()
             .filter(|value| value.is_number() || value.is_boolean());
@@ -319,6 +305,18 @@ impl Checker<'_> {
             _ => as_text,
         };
         self.schema(schema, &instance, part);
+    }
+
+    /// Whether `schema`'s type refuses the string `text` at its root (a `type` violation
+    /// there): text recorded as a string is then read as what it holds.
+    fn refuses_strings(&self, schema: &str, text: &Value) -> bool {
+        self.contract
+            .check(schema, text, false)
+            .is_ok_and(|violations| {
+                violations
+                    .iter()
+                    .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
+            })
     }
 
     pub(super) fn schema(&mut self, schema: &str, value: &Value, part: Part) {
