@@ -185,6 +185,20 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// The text of a list parameter sent in one value: its items with `delimiter` between
+/// them (`1,2`; `a|b` in `pipeDelimited`).
+#[allow(dead_code)]
+fn joined<T: ::std::fmt::Display>(items: &[T], delimiter: &str) -> String {
+    let mut text = String::new();
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            text.push_str(delimiter);
+        }
+        text.push_str(&item.to_string());
+    }
+    text
+}
+
 /// A body as the fields of a form (`application/x-www-form-urlencoded`), the way the
 /// generated servers and specval read one back: a list as its key repeated
 /// (`MediaUrl=a&MediaUrl=b`, OpenAPI's default for a form), an object's members and a list's

@@ -12,7 +12,7 @@
 use ::std::sync::Arc;
 use crate::credentials::Credentials;
 use ::axum::response::{IntoResponse as _, Response};
-use crate::validation::Location;
+use crate::validation::{ListForm, Location};
 
 /// Inputs of `createAccount` other than its body.
 #[derive(Debug, Clone)]
@@ -1226,16 +1226,36 @@ impl Incoming {
             messages: Vec::new(),
         })
     }
-    /// The text of a parameter, header names compared case-insensitively.
+    /// The text of a parameter (the first, when it came more than once), header names
+    /// compared case-insensitively.
     fn value(&self, location: Location, name: &str) -> Option<&str> {
+        self.texts(location, name).into_iter().next()
+    }
+    /// Every text a parameter came with, in order: each query pair and cookie of that name,
+    /// each line of a header. A list parameter is read from all of them.
+    fn texts(&self, location: Location, name: &str) -> Vec<&str> {
         match location {
             Location::Path => {
-                self.path.iter().find(|(k, _)| *k == name).map(|(_, v)| v.as_str())
+                self.path
+                    .iter()
+                    .filter(|(k, _)| *k == name)
+                    .map(|(_, v)| v.as_str())
+                    .collect()
             }
             Location::Query => {
-                self.query.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+                self.query
+                    .iter()
+                    .filter(|(k, _)| k == name)
+                    .map(|(_, v)| v.as_str())
+                    .collect()
             }
-            Location::Header => self.headers.get(name).and_then(|v| v.to_str().ok()),
+            Location::Header => {
+                self.headers
+                    .get_all(name)
+                    .iter()
+                    .filter_map(|v| v.to_str().ok())
+                    .collect()
+            }
             Location::Cookie => {
                 self.headers
                     .get_all(::http::header::COOKIE)
@@ -1243,8 +1263,9 @@ impl Incoming {
                     .filter_map(|v| v.to_str().ok())
                     .flat_map(|v| v.split(';'))
                     .filter_map(|pair| pair.trim().split_once('='))
-                    .find(|(k, _)| *k == name)
+                    .filter(|(k, _)| *k == name)
                     .map(|(_, v)| v)
+                    .collect()
             }
         }
     }
@@ -1259,7 +1280,7 @@ impl Incoming {
             return Ok(());
         };
         let mut messages = rules
-            .check_parameters(|location, name| self.value(location, name));
+            .check_parameters(|location, name| self.texts(location, name));
         let has_body = !self.body.is_empty();
         if rules.body.is_some() && has_body {
             let content_type = self
@@ -1333,13 +1354,88 @@ impl Incoming {
         let text = self.value(location, name)?;
         Some(text.parse::<T>().map_err(|err| format!("{location:?} {name}: {err}")))
     }
+    /// A list parameter's items, each parsed into `T`: `None` when the parameter is absent,
+    /// the message of the first item that does not parse.
+    fn typed_list<T>(
+        &self,
+        location: Location,
+        name: &str,
+        form: ListForm,
+    ) -> Option<Result<Vec<T>, String>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        let texts = self.texts(location, name);
+        if texts.is_empty() {
+            return None;
+        }
+        Some(
+            form
+                .items(&texts, |text| text.parse::<T>().is_ok())
+                .into_iter()
+                .map(|item| {
+                    item.parse::<T>()
+                        .map_err(|err| format!("{location:?} {name}: `{item}`: {err}"))
+                })
+                .collect(),
+        )
+    }
+    /// A required list parameter, typed; `None` (with a message) when absent or unparsable.
+    fn required_list<T>(
+        &mut self,
+        location: Location,
+        name: &str,
+        form: ListForm,
+    ) -> Option<Vec<T>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        let typed = self.typed_list(location, name, form);
+        self.take_required(typed, location, name)
+    }
+    /// An optional list parameter, typed: `Some(None)` when absent, `None` when unparsable.
+    fn optional_list<T>(
+        &mut self,
+        location: Location,
+        name: &str,
+        form: ListForm,
+    ) -> Option<Option<Vec<T>>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        let typed = self.typed_list(location, name, form);
+        self.take_optional(typed)
+    }
     /// A required parameter, typed; `None` (with a message) when absent or unparsable.
     fn required<T>(&mut self, location: Location, name: &str) -> Option<T>
     where
         T: ::std::str::FromStr,
         T::Err: ::std::fmt::Display,
     {
-        match self.typed(location, name) {
+        let typed = self.typed(location, name);
+        self.take_required(typed, location, name)
+    }
+    /// An optional parameter, typed: `Some(None)` when absent, `None` when unparsable.
+    fn optional<T>(&mut self, location: Location, name: &str) -> Option<Option<T>>
+    where
+        T: ::std::str::FromStr,
+        T::Err: ::std::fmt::Display,
+    {
+        let typed = self.typed(location, name);
+        self.take_optional(typed)
+    }
+    /// A required parameter's value once read: the message kept when it is absent or
+    /// does not parse.
+    fn take_required<T>(
+        &mut self,
+        typed: Option<Result<T, String>>,
+        location: Location,
+        name: &str,
+    ) -> Option<T> {
+        match typed {
             Some(Ok(value)) => Some(value),
             Some(Err(message)) => {
                 self.messages.push(message);
@@ -1351,13 +1447,13 @@ impl Incoming {
             }
         }
     }
-    /// An optional parameter, typed: `Some(None)` when absent, `None` when unparsable.
-    fn optional<T>(&mut self, location: Location, name: &str) -> Option<Option<T>>
-    where
-        T: ::std::str::FromStr,
-        T::Err: ::std::fmt::Display,
-    {
-        match self.typed(location, name) {
+    /// An optional parameter's value once read: `Some(None)` when absent, `None` (the
+    /// message kept) when it does not parse.
+    fn take_optional<T>(
+        &mut self,
+        typed: Option<Result<T, String>>,
+    ) -> Option<Option<T>> {
+        match typed {
             Some(Ok(value)) => Some(Some(value)),
             Some(Err(message)) => {
                 self.messages.push(message);

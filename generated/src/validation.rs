@@ -8,7 +8,7 @@ use ::std::collections::HashMap;
 use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
-pub use self::manifest::{Location, ValueKind};
+pub use self::manifest::{ListForm, Location, ValueKind};
 
 pub mod manifest {
     //! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
@@ -174,13 +174,78 @@ pub mod manifest {
         pub fn kind(&self) -> ValueKind {
             ValueKind::of(&self.schema)
         }
-        /// What parts the items of a list given in one value: `|` for `style: pipeDelimited`, a
-        /// space for `spaceDelimited`, else a comma (`form` with `explode: false`, `simple`).
-        pub fn delimiter(&self) -> char {
-            match self.style.as_deref() {
-                Some("pipeDelimited") => '|',
-                Some("spaceDelimited") => ' ',
-                _ => ',',
+        /// How the items of this parameter travel, were it a list.
+        pub fn list_form(&self) -> ListForm {
+            ListForm::of(self.location, self.style.as_deref(), self.explode)
+        }
+    }
+    /// How the items of a list parameter travel (OpenAPI's `style` and `explode`).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum ListForm {
+        /// One item per occurrence of the name, `?id=1&id=2`: a query's or a cookie's default
+        /// (`form`, exploded), and any delimited style with `explode: true`.
+        Repeated,
+        /// Every item in one value, parted by this character: `?id=1,2` (`explode: false`),
+        /// `?id=1|2` (`pipeDelimited`), `?id=1%202` (`spaceDelimited`); path and header lists
+        /// always (`simple`), a header's list possibly spread over several lines.
+        Delimited(char),
+    }
+    impl ListForm {
+        /// The form OpenAPI gives a list parameter in `location` with this `style` and
+        /// `explode` (each when the spec gives one): `explode` defaults to true for `form`, the
+        /// default style of queries and cookies, and to false for every other style.
+        pub fn of(
+            location: Location,
+            style: Option<&str>,
+            explode: Option<bool>,
+        ) -> ListForm {
+            match location {
+                Location::Path | Location::Header => ListForm::Delimited(','),
+                Location::Query | Location::Cookie => {
+                    let (delimiter, exploded_by_default) = match style {
+                        Some("pipeDelimited") => ('|', false),
+                        Some("spaceDelimited") => (' ', false),
+                        _ => (',', true),
+                    };
+                    if explode.unwrap_or(exploded_by_default) {
+                        ListForm::Repeated
+                    } else {
+                        ListForm::Delimited(delimiter)
+                    }
+                }
+            }
+        }
+        /// The items of a list given as the texts its name came with, in order (every query
+        /// pair of that name, every line of a header).
+        ///
+        /// Repeated: each text is an item, except that a lone text which does not read as one
+        /// item (`reads_as_item`) but holds commas is read as a comma-separated list: many
+        /// clients send `?ids=1,2` where the spec says `?ids=1&ids=2`, and no integer, number
+        /// or boolean holds a comma. Delimited: each text is split, and a
+        /// text that is empty holds no item (`?ids=` is the empty list); items lose the spaces
+        /// around them (`a, b`), except in `spaceDelimited`.
+        pub fn items<'a>(
+            self,
+            texts: &[&'a str],
+            reads_as_item: impl Fn(&str) -> bool,
+        ) -> Vec<&'a str> {
+            match self {
+                ListForm::Repeated => {
+                    match texts {
+                        [lone] if lone.contains(',') && !reads_as_item(lone) => {
+                            lone.split(',').map(str::trim).collect()
+                        }
+                        _ => texts.to_vec(),
+                    }
+                }
+                ListForm::Delimited(delimiter) => {
+                    texts
+                        .iter()
+                        .filter(|text| !text.is_empty())
+                        .flat_map(|text| text.split(delimiter))
+                        .map(|item| if delimiter == ' ' { item } else { item.trim() })
+                        .collect()
+                }
             }
         }
     }
@@ -721,11 +786,10 @@ pub struct ParameterRule {
     pub required: bool,
     schema: Validator,
     kind: ValueKind,
-    /// For a parameter whose schema is an array: how each comma-separated item's text
-    /// becomes JSON.
+    /// For a parameter whose schema is an array: how each item's text becomes JSON.
     items: Option<ValueKind>,
-    /// What parts a list's items in one value ([`manifest::Parameter::delimiter`]).
-    delimiter: char,
+    /// How a list's items travel ([`manifest::Parameter::list_form`]).
+    list_form: ListForm,
 }
 
 /// The rules of one operation or webhook.
@@ -836,7 +900,7 @@ impl OperationRules {
                     schema: compile_schema(&param.schema)?,
                     kind: param.kind(),
                     items: ValueKind::of_items(&param.schema),
-                    delimiter: param.delimiter(),
+                    list_form: param.list_form(),
                 });
         }
         let body = match &entry.request_body {
@@ -867,11 +931,13 @@ impl OperationRules {
             responses,
         })
     }
-    /// Every rule the parameters break; `value` looks a parameter up by location and
-    /// name (header names case-insensitively).
+    /// Every rule the parameters break; `texts` gives every text a parameter came with, by
+    /// location and name (header names case-insensitively), in order: each query pair of
+    /// that name, each line of a header. A list is read from all of them, anything else
+    /// from the first.
     pub fn check_parameters<'a>(
         &self,
-        value: impl Fn(Location, &str) -> Option<&'a str>,
+        texts: impl Fn(Location, &str) -> Vec<&'a str>,
     ) -> Vec<String> {
         let mut messages = Vec::new();
         for rule in &self.parameters {
@@ -881,7 +947,8 @@ impl OperationRules {
                 Location::Header => "header",
                 Location::Cookie => "cookie",
             };
-            match value(rule.location, &rule.name) {
+            let texts = texts(rule.location, &rule.name);
+            match texts.first().copied() {
                 None if rule.required => {
                     messages.push(format!("{place} {} is required", rule.name))
                 }
@@ -890,9 +957,10 @@ impl OperationRules {
                     let instance = match rule.items {
                         Some(kind) => {
                             Value::Array(
-                                text
-                                    .split(rule.delimiter)
-                                    .map(str::trim)
+                                rule
+                                    .list_form
+                                    .items(&texts, |text| kind.value(text).is_some())
+                                    .into_iter()
                                     .map(|item| {
                                         kind.value(item)
                                             .unwrap_or_else(|| Value::String(item.to_string()))

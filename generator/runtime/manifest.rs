@@ -175,13 +175,73 @@ impl Parameter {
         ValueKind::of(&self.schema)
     }
 
-    /// What parts the items of a list given in one value: `|` for `style: pipeDelimited`, a
-    /// space for `spaceDelimited`, else a comma (`form` with `explode: false`, `simple`).
-    pub fn delimiter(&self) -> char {
-        match self.style.as_deref() {
-            Some("pipeDelimited") => '|',
-            Some("spaceDelimited") => ' ',
-            _ => ',',
+    /// How the items of this parameter travel, were it a list.
+    pub fn list_form(&self) -> ListForm {
+        ListForm::of(self.location, self.style.as_deref(), self.explode)
+    }
+}
+
+/// How the items of a list parameter travel (OpenAPI's `style` and `explode`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListForm {
+    /// One item per occurrence of the name, `?id=1&id=2`: a query's or a cookie's default
+    /// (`form`, exploded), and any delimited style with `explode: true`.
+    Repeated,
+    /// Every item in one value, parted by this character: `?id=1,2` (`explode: false`),
+    /// `?id=1|2` (`pipeDelimited`), `?id=1%202` (`spaceDelimited`); path and header lists
+    /// always (`simple`), a header's list possibly spread over several lines.
+    Delimited(char),
+}
+
+impl ListForm {
+    /// The form OpenAPI gives a list parameter in `location` with this `style` and
+    /// `explode` (each when the spec gives one): `explode` defaults to true for `form`, the
+    /// default style of queries and cookies, and to false for every other style.
+    pub fn of(location: Location, style: Option<&str>, explode: Option<bool>) -> ListForm {
+        match location {
+            Location::Path | Location::Header => ListForm::Delimited(','),
+            Location::Query | Location::Cookie => {
+                let (delimiter, exploded_by_default) = match style {
+                    Some("pipeDelimited") => ('|', false),
+                    Some("spaceDelimited") => (' ', false),
+                    _ => (',', true),
+                };
+                if explode.unwrap_or(exploded_by_default) {
+                    ListForm::Repeated
+                } else {
+                    ListForm::Delimited(delimiter)
+                }
+            }
+        }
+    }
+
+    /// The items of a list given as the texts its name came with, in order (every query
+    /// pair of that name, every line of a header).
+    ///
+    /// Repeated: each text is an item, except that a lone text which does not read as one
+    /// item (`reads_as_item`) but holds commas is read as a comma-separated list: many
+    /// clients send `?ids=1,2` where the spec says `?ids=1&ids=2`, and no integer, number
+    /// or boolean holds a comma. Delimited: each text is split, and a
+    /// text that is empty holds no item (`?ids=` is the empty list); items lose the spaces
+    /// around them (`a, b`), except in `spaceDelimited`.
+    pub fn items<'a>(
+        self,
+        texts: &[&'a str],
+        reads_as_item: impl Fn(&str) -> bool,
+    ) -> Vec<&'a str> {
+        match self {
+            ListForm::Repeated => match texts {
+                [lone] if lone.contains(',') && !reads_as_item(lone) => {
+                    lone.split(',').map(str::trim).collect()
+                }
+                _ => texts.to_vec(),
+            },
+            ListForm::Delimited(delimiter) => texts
+                .iter()
+                .filter(|text| !text.is_empty())
+                .flat_map(|text| text.split(delimiter))
+                .map(|item| if delimiter == ' ' { item } else { item.trim() })
+                .collect(),
         }
     }
 }
@@ -479,6 +539,59 @@ mod tests {
             webhooks: Vec::new(),
             components: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn a_lists_form_follows_its_style_and_explode_with_openapis_defaults() {
+        use ListForm::{Delimited, Repeated};
+        for (location, style, explode, form) in [
+            (Location::Query, None, None, Repeated),
+            (Location::Query, Some("form"), Some(false), Delimited(',')),
+            (Location::Query, Some("pipeDelimited"), None, Delimited('|')),
+            (
+                Location::Query,
+                Some("spaceDelimited"),
+                Some(false),
+                Delimited(' '),
+            ),
+            (Location::Query, Some("pipeDelimited"), Some(true), Repeated),
+            (Location::Cookie, None, None, Repeated),
+            (Location::Header, None, Some(true), Delimited(',')),
+            (Location::Path, Some("simple"), None, Delimited(',')),
+        ] {
+            assert_eq!(
+                ListForm::of(location, style, explode),
+                form,
+                "{location:?} {style:?} {explode:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_lists_items_are_read_from_every_text_it_came_with() {
+        let integer = |text: &str| text.parse::<i64>().is_ok();
+        let anything = |_: &str| true;
+        assert_eq!(ListForm::Repeated.items(&["1", "2"], integer), ["1", "2"]);
+        // A lone text that is not one item but holds commas: a list written the other way.
+        assert_eq!(ListForm::Repeated.items(&["1, 2"], integer), ["1", "2"]);
+        // One that reads as one item keeps its commas.
+        assert_eq!(ListForm::Repeated.items(&["a,b"], anything), ["a,b"]);
+        // Two texts are two items, whatever they hold.
+        assert_eq!(
+            ListForm::Repeated.items(&["1,2", "3"], integer),
+            ["1,2", "3"]
+        );
+        let comma = ListForm::Delimited(',');
+        assert_eq!(comma.items(&["1, 2", "3"], integer), ["1", "2", "3"]);
+        assert_eq!(comma.items(&[""], integer), Vec::<&str>::new());
+        assert_eq!(
+            ListForm::Delimited('|').items(&["a|b,c"], anything),
+            ["a", "b,c"]
+        );
+        assert_eq!(
+            ListForm::Delimited(' ').items(&["a b"], anything),
+            ["a", "b"]
+        );
     }
 
     #[test]

@@ -12,7 +12,7 @@ use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
 
-pub use self::manifest::{Location, ValueKind};
+pub use self::manifest::{ListForm, Location, ValueKind};
 
 #[path = "manifest.rs"]
 pub mod manifest;
@@ -30,11 +30,10 @@ pub struct ParameterRule {
     pub required: bool,
     schema: Validator,
     kind: ValueKind,
-    /// For a parameter whose schema is an array: how each comma-separated item's text
-    /// becomes JSON.
+    /// For a parameter whose schema is an array: how each item's text becomes JSON.
     items: Option<ValueKind>,
-    /// What parts a list's items in one value ([`manifest::Parameter::delimiter`]).
-    delimiter: char,
+    /// How a list's items travel ([`manifest::Parameter::list_form`]).
+    list_form: ListForm,
 }
 
 /// The rules of one operation or webhook.
@@ -147,7 +146,7 @@ impl OperationRules {
                 schema: compile_schema(&param.schema)?,
                 kind: param.kind(),
                 items: ValueKind::of_items(&param.schema),
-                delimiter: param.delimiter(),
+                list_form: param.list_form(),
             });
         }
         let body = match &entry.request_body {
@@ -179,11 +178,13 @@ impl OperationRules {
         })
     }
 
-    /// Every rule the parameters break; `value` looks a parameter up by location and
-    /// name (header names case-insensitively).
+    /// Every rule the parameters break; `texts` gives every text a parameter came with, by
+    /// location and name (header names case-insensitively), in order: each query pair of
+    /// that name, each line of a header. A list is read from all of them, anything else
+    /// from the first.
     pub fn check_parameters<'a>(
         &self,
-        value: impl Fn(Location, &str) -> Option<&'a str>,
+        texts: impl Fn(Location, &str) -> Vec<&'a str>,
     ) -> Vec<String> {
         let mut messages = Vec::new();
         for rule in &self.parameters {
@@ -193,19 +194,21 @@ impl OperationRules {
                 Location::Header => "header",
                 Location::Cookie => "cookie",
             };
-            match value(rule.location, &rule.name) {
+            let texts = texts(rule.location, &rule.name);
+            match texts.first().copied() {
                 None if rule.required => {
                     messages.push(format!("{place} {} is required", rule.name))
                 }
                 None => {}
                 Some(text) => {
                     let instance = match rule.items {
-                        // A list: its items separated by commas (`?ids=1,2`; a header `a, b`;
-                        // `|` or a space in the delimited styles), each kept as text when it
-                        // does not parse, for the schema to name.
+                        // A list: its items as its form gives them (`?ids=1&ids=2`,
+                        // `?ids=1,2`, a header `a, b`), each kept as text when it does not
+                        // parse, for the schema to name.
                         Some(kind) => Value::Array(
-                            text.split(rule.delimiter)
-                                .map(str::trim)
+                            rule.list_form
+                                .items(&texts, |text| kind.value(text).is_some())
+                                .into_iter()
                                 .map(|item| {
                                     kind.value(item)
                                         .unwrap_or_else(|| Value::String(item.to_string()))
@@ -333,8 +336,9 @@ mod tests {
         create_thing().check_parameters(|location, name| {
             given
                 .iter()
-                .find(|(l, n, _)| *l == location && *n == name)
+                .filter(|(l, n, _)| *l == location && *n == name)
                 .map(|(_, _, text)| *text)
+                .collect()
         })
     }
 
@@ -389,6 +393,27 @@ mod tests {
             (Location::Query, "tags", "1,2,3"),
         ]);
         assert_eq!(messages.len(), 1, "{messages:?}");
+    }
+
+    #[test]
+    fn an_exploded_list_is_read_from_every_pair_of_its_name() {
+        let tags = |texts: &[&'static str]| {
+            let mut given = vec![(Location::Path, "id", "7")];
+            given.extend(texts.iter().map(|text| (Location::Query, "tags", *text)));
+            parameters(&given)
+        };
+        // `?tags=1&tags=2`, the form the spec gives (`form`, exploded by default).
+        assert_eq!(tags(&["1", "2"]), Vec::<String>::new());
+        // Every pair is an item: the third breaks `maxItems`, the second `type`.
+        assert_eq!(
+            tags(&["1", "2", "3"]).len(),
+            1,
+            "{:?}",
+            tags(&["1", "2", "3"])
+        );
+        let messages = tags(&["1", "x"]);
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("\"x\""), "{messages:?}");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use jsonschema::Validator;
 use serde_json::Value;
-use specgen::manifest::{Manifest, ValueKind};
+use specgen::manifest::{self, Manifest, ValueKind};
 
 use matching::{BasePath, Segment};
 
@@ -75,9 +75,9 @@ pub struct ParameterSpec {
     pub kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     pub items: Option<ValueKind>,
-    /// For a parameter whose schema is an array: what parts its items in one value (`,`;
-    /// `|` for `pipeDelimited`, a space for `spaceDelimited`).
-    pub delimiter: char,
+    /// For a parameter whose schema is an array: how its items travel (the rule the
+    /// generated server and client share).
+    pub list_form: manifest::ListForm,
     /// For a query parameter whose schema is an object: how its members travel.
     pub object: Option<ObjectStyle>,
     /// Its value is a JSON text (`content: {application/json: …}` instead of a schema).

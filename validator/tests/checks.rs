@@ -745,6 +745,8 @@ paths:
         - {name: Count, in: query, schema: {anyOf: [{type: integer}, {type: string, enum: [all]}]}}
         - {name: Sort, in: query, style: pipeDelimited, schema: {type: array, items: {type: string, enum: [date, to]}}}
         - {name: Near, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: number}}}
+        - {name: To, in: query, schema: {type: array, items: {type: string, minLength: 3}, maxItems: 2}}
+        - {name: Codes, in: query, explode: false, schema: {type: array, items: {type: string, minLength: 2}}}
       responses: {'200': {description: ok}}
     post:
       operationId: createMessage
@@ -915,6 +917,42 @@ fn a_list_parameter_takes_repeated_keys_or_commas() {
     }
     let bad = vendor_run(&vendor("GET", "/Messages.json?Ids=1&Ids=two", None, 200));
     assert_eq!(found(&bad), one(Part::Request, "type", "query:Ids"));
+    // A string list travels as OpenAPI's default says, one key per item: a lone value
+    // holding a comma is one item (`Smith, Jo` is a name, not two), so it breaks neither
+    // `maxItems` nor the items' `minLength`, while three keys break `maxItems`.
+    for target in [
+        "/Messages.json?To=Smith%2C%20Jo",
+        "/Messages.json?To=a%2Cb%2Cc",
+        "/Messages.json?To=Ann&To=Bob",
+    ] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            vec![],
+            "{target}"
+        );
+    }
+    let many = vendor_run(&vendor(
+        "GET",
+        "/Messages.json?To=Ann&To=Bob&To=Cy1",
+        None,
+        200,
+    ));
+    assert_eq!(found(&many), one(Part::Request, "maxItems", "query:To"));
+    // With `explode: false` the commas part it: `ab,c` is two items, the second too short.
+    let joined = vendor_run(&vendor("GET", "/Messages.json?Codes=ab,c", None, 200));
+    assert_eq!(
+        found(&joined),
+        one(Part::Request, "minLength", "query:Codes")
+    );
+    assert_eq!(
+        found(&vendor_run(&vendor(
+            "GET",
+            "/Messages.json?Codes=ab,cd",
+            None,
+            200
+        ))),
+        vec![]
+    );
 }
 
 /// `pipeDelimited` and `spaceDelimited` lists part their items with `|` and a space; a

@@ -5,13 +5,16 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::operations::{body_type, error_body_type, is_success, param_type, path_format};
+use super::operations::{
+    ParamShape, body_type, error_body_type, is_success, param_shape, path_format,
+};
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::{
     Api, Method, Operation, ParamLocation, Parameter, Scalar, StatusSpec, TypeKind, TypeRef,
 };
+use crate::manifest::ListForm;
 
 /// The client file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -215,13 +218,14 @@ pub(crate) fn method(
     let mut path_values = Vec::new();
     for (index, param) in path_params.iter().enumerate() {
         let field = ident(&param.rust_name);
-        let ty = param_type(api, &param.ty);
+        let (ty, text) = match param_shape(api, &param.ty) {
+            ParamShape::One(ty) => (ty, quote!(#field.to_string())),
+            ParamShape::List(item) => (quote!([#item]), joined(&field, ',')),
+        };
         if !path_params[..index].iter().any(|p| p.name == param.name) {
             args.push(quote!(#field: &#ty));
         }
-        path_values.push(
-            quote!(::percent_encoding::utf8_percent_encode(&#field.to_string(), PATH_SEGMENT)),
-        );
+        path_values.push(quote!(::percent_encoding::utf8_percent_encode(&#text, PATH_SEGMENT)));
     }
     for param in op
         .parameters
@@ -229,7 +233,11 @@ pub(crate) fn method(
         .filter(|p| p.location != ParamLocation::Path)
     {
         let field = ident(&param.rust_name);
-        let ty = param_type(api, &param.ty);
+        let shape = param_shape(api, &param.ty);
+        let ty = match &shape {
+            ParamShape::One(ty) => ty.clone(),
+            ParamShape::List(item) => quote!([#item]),
+        };
         let wire = &param.name;
         if let Some((_, kind)) = key.filter(|(key, _)| key.name == param.name) {
             args.push(quote!(#field: Option<#ty>));
@@ -242,15 +250,24 @@ pub(crate) fn method(
             ));
             continue;
         }
-        let send = match param.location {
-            ParamLocation::Query => {
-                quote!(request_ = request_.query(&[(#wire, value_.to_string())]);)
-            }
-            ParamLocation::Header => quote!(request_ = request_.header(#wire, value_.to_string());),
+        let one = |value: TokenStream| match param.location {
+            ParamLocation::Query => quote!(request_ = request_.query(&[(#wire, #value)]);),
+            ParamLocation::Header => quote!(request_ = request_.header(#wire, #value);),
             ParamLocation::Cookie => {
-                quote!(request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, value_));)
+                quote!(request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, #value));)
             }
             ParamLocation::Path => quote!(),
+        };
+        let send = match (&shape, param.list_form()) {
+            (ParamShape::One(_), _) => one(quote!(value_.to_string())),
+            // `?id=1&id=2`: the name once per item.
+            (ParamShape::List(_), ListForm::Repeated) => {
+                let each = one(quote!(item_.to_string()));
+                quote!(for item_ in value_ { #each })
+            }
+            (ParamShape::List(_), ListForm::Delimited(delimiter)) => {
+                one(joined(&format_ident!("value_"), delimiter))
+            }
         };
         if param.required {
             args.push(quote!(#field: &#ty));
@@ -389,6 +406,12 @@ pub(crate) fn method(
     })
 }
 
+/// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
+fn joined(items: &proc_macro2::Ident, delimiter: char) -> TokenStream {
+    let delimiter = delimiter.to_string();
+    quote!(joined(#items, #delimiter))
+}
+
 /// The idempotency key the client makes when the caller gives none, by the header's type.
 #[derive(Debug, Clone, Copy)]
 enum AutomaticKey {
@@ -399,7 +422,7 @@ enum AutomaticKey {
 }
 
 /// The automatic key a header of type `ty` can hold: a UUID or a plain string (through
-/// nullability, newtypes and aliases, as [`param_type`] resolves them); any other type gets
+/// nullability, newtypes and aliases, as [`param_shape`] resolves them); any other type gets
 /// none, and the header is an ordinary parameter the caller fills.
 fn automatic_key(api: &Api, ty: &TypeRef) -> Option<AutomaticKey> {
     match ty {

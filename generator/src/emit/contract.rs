@@ -25,7 +25,7 @@ use super::GeneratedFile;
 use crate::ContractLayout;
 use crate::definitions;
 use crate::error::{Error, Result};
-use crate::ir::{Api, MessagePart, Operation, ParamLocation, SecurityKind, StatusSpec};
+use crate::ir::{Api, MessagePart, Operation, SecurityKind, StatusSpec};
 use crate::manifest::{self, Manifest};
 
 const DIALECT: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -118,7 +118,7 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
             let (kind, location, name, http) = match &scheme.kind {
                 SecurityKind::ApiKey { name, location } => (
                     "apiKey",
-                    Some(self::location(*location)),
+                    Some(manifest::Location::from(*location)),
                     Some(name.clone()),
                     None,
                 ),
@@ -173,15 +173,6 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
     Ok(files)
 }
 
-fn location(location: ParamLocation) -> manifest::Location {
-    match location {
-        ParamLocation::Path => manifest::Location::Path,
-        ParamLocation::Query => manifest::Location::Query,
-        ParamLocation::Header => manifest::Location::Header,
-        ParamLocation::Cookie => manifest::Location::Cookie,
-    }
-}
-
 fn operation_entry<'a>(
     op: &'a Operation,
     folder: &str,
@@ -196,7 +187,7 @@ fn operation_entry<'a>(
         .map(|param| {
             Ok(manifest::Parameter {
                 name: param.name.clone(),
-                location: location(param.location),
+                location: param.location.into(),
                 required: param.required,
                 schema: bundle(&param.schema, components)?,
                 style: param.style.clone(),

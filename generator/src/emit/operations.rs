@@ -13,22 +13,58 @@ pub(crate) fn models_path() -> TokenStream {
     quote!(crate::models::)
 }
 
-/// The Rust type of a parameter: scalars and string enums are typed (they parse from text);
-/// anything else is passed as the text it arrived as.
+/// The Rust type of a parameter: scalars and string enums are typed (they parse from text),
+/// a list of them is a `Vec` of them (its items travel as [`crate::ir::Parameter::list_form`]
+/// says); anything else is passed as the text it arrived as.
 pub(crate) fn param_type(api: &Api, ty: &TypeRef) -> TokenStream {
+    match param_shape(api, ty) {
+        ParamShape::One(item) => item,
+        ParamShape::List(item) => quote!(Vec<#item>),
+    }
+}
+
+/// A parameter's Rust type, told apart as one value or a list of values.
+pub(crate) enum ParamShape {
+    /// One value of this type (a scalar, a string enum, or text).
+    One(TokenStream),
+    /// A list of values of this type.
+    List(TokenStream),
+}
+
+/// The shape of a parameter of type `ty`: see [`param_type`].
+pub(crate) fn param_shape(api: &Api, ty: &TypeRef) -> ParamShape {
     match ty {
-        TypeRef::Scalar(Scalar::Base64) => quote!(String),
-        TypeRef::Scalar(scalar) => scalar_type(*scalar),
-        TypeRef::Nullable(inner) => param_type(api, inner),
+        TypeRef::Nullable(inner) => param_shape(api, inner),
+        TypeRef::Array(item) => match item_type(api, item) {
+            Some(item) => ParamShape::List(item),
+            None => ParamShape::One(quote!(String)),
+        },
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => {
+                param_shape(api, inner)
+            }
+            _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
+        },
+        _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
+    }
+}
+
+/// The type of one value read from text: a scalar or a string enum; `None` for anything
+/// else (an object, a list, a union), which a parameter passes as text.
+fn item_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
+    match ty {
+        TypeRef::Scalar(Scalar::Base64) => Some(quote!(String)),
+        TypeRef::Scalar(scalar) => Some(scalar_type(*scalar)),
+        TypeRef::Nullable(inner) => item_type(api, inner),
         TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
             Some(TypeKind::Enum(_)) => {
                 let name = super::types::ident(name);
-                quote!(crate::models::#name)
+                Some(quote!(crate::models::#name))
             }
-            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => param_type(api, inner),
-            _ => quote!(String),
+            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => item_type(api, inner),
+            _ => None,
         },
-        _ => quote!(String),
+        _ => None,
     }
 }
 

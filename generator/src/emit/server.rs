@@ -5,13 +5,14 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::operations::{body_type, param_type, status_code};
+use super::operations::{ParamShape, body_type, param_shape, param_type, status_code};
 use super::runtime::location_word;
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
 use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
+use crate::manifest::ListForm;
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
 /// compiles when `doc_test` (a crate of its own) and only shows otherwise (code included in
@@ -272,14 +273,21 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
     let mut names = Vec::new();
     for param in &op.parameters {
         let field = ident(&param.rust_name);
-        let ty = param_type(api, &param.ty);
         let location = location_tokens(param.location);
         let name = &param.name;
-        if param.required {
-            bindings.push(quote!(let #field = incoming_.required::<#ty>(#location, #name);));
-        } else {
-            bindings.push(quote!(let #field = incoming_.optional::<#ty>(#location, #name);));
-        }
+        let read = match (param_shape(api, &param.ty), param.required) {
+            (ParamShape::One(ty), true) => quote!(required::<#ty>(#location, #name)),
+            (ParamShape::One(ty), false) => quote!(optional::<#ty>(#location, #name)),
+            (ParamShape::List(item), required) => {
+                let form = list_form_tokens(param.list_form());
+                if required {
+                    quote!(required_list::<#item>(#location, #name, #form))
+                } else {
+                    quote!(optional_list::<#item>(#location, #name, #form))
+                }
+            }
+        };
+        bindings.push(quote!(let #field = incoming_.#read;));
         names.push(field);
     }
     let credentials =
@@ -333,6 +341,17 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
             <A as Api>::#method(&shared_.api, params_ #body_arg).await.into_response()
         }
     })
+}
+
+/// A list's form as the runtime's `ListForm`, named in full: most servers have no list
+/// parameter, and an import of it would be unused.
+fn list_form_tokens(form: ListForm) -> TokenStream {
+    match form {
+        ListForm::Repeated => quote!(crate::validation::ListForm::Repeated),
+        ListForm::Delimited(delimiter) => {
+            quote!(crate::validation::ListForm::Delimited(#delimiter))
+        }
+    }
 }
 
 fn location_tokens(location: ParamLocation) -> TokenStream {

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::types::{Example, TypeRef};
+use crate::manifest::{ListForm, Location};
 
 /// HTTP methods that OpenAPI path items know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -138,6 +139,17 @@ pub enum ParamLocation {
     Cookie,
 }
 
+impl From<ParamLocation> for Location {
+    fn from(location: ParamLocation) -> Location {
+        match location {
+            ParamLocation::Path => Location::Path,
+            ParamLocation::Query => Location::Query,
+            ParamLocation::Header => Location::Header,
+            ParamLocation::Cookie => Location::Cookie,
+        }
+    }
+}
+
 impl ParamLocation {
     /// The `in` value of the parameter object.
     pub fn as_str(self) -> &'static str {
@@ -179,6 +191,14 @@ pub struct Parameter {
     /// This header carries the operation's idempotency key (`Idempotency-Key` or
     /// `X-Idempotency-Key`, the first of them); at most one parameter of an operation has it.
     pub idempotency_key: bool,
+}
+
+impl Parameter {
+    /// How its items travel, were it a list: the rule the generated server, the client and
+    /// every reader of the contract share ([`ListForm::of`]).
+    pub fn list_form(&self) -> ListForm {
+        ListForm::of(self.location.into(), self.style.as_deref(), self.explode)
+    }
 }
 
 /// A request body.

@@ -107,27 +107,25 @@ impl Checker<'_> {
                     Contract::check_parameter_value(param, &value, show)
                 }
                 None => Contract::check_parameter(param, first, show),
-                Some(_) => {
+                Some(kind) => {
                     // A query key repeated (form style exploded, the default), or a list in
                     // one value (`?ids=1,2`: `explode: false`, and path and header parameters
-                    // always; `?ids=1|2` and `?ids=1%202` in the delimited styles).
-                    // A header's list may come on several lines, each a part of it.
-                    let repeated: Vec<&str> = match param.location {
+                    // always; `?ids=1|2` and `?ids=1%202` in the delimited styles), as
+                    // `ListForm` reads them. A header's list may come on several lines, each
+                    // a part of it.
+                    let texts: Vec<&str> = match param.location {
                         Location::Query => request
                             .query
                             .iter()
                             .filter(|(k, _)| k == &param.name)
                             .map(|(_, v)| v.as_str())
                             .collect(),
-                        Location::Header => header_lines(&request.headers, &param.name)
-                            .flat_map(|line| line.split(param.delimiter).map(str::trim))
-                            .collect(),
+                        Location::Header => header_lines(&request.headers, &param.name).collect(),
                         _ => vec![first],
                     };
-                    let items: Vec<&str> = match repeated.as_slice() {
-                        [one] => one.split(param.delimiter).map(str::trim).collect(),
-                        many => many.to_vec(),
-                    };
+                    let items = param
+                        .list_form
+                        .items(&texts, |text| kind.value(text).is_some());
                     Contract::check_parameter_items(param, &items, show)
                 }
             };

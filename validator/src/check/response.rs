@@ -230,11 +230,12 @@ impl Checker<'_> {
                 continue;
             };
             let violations = match header.items {
-                Some(_) => {
+                Some(kind) => {
                     // A list may come on several lines, each a part of it.
-                    let items: Vec<&str> = header_lines(&response.headers, &header.name)
-                        .flat_map(|line| line.split(',').map(str::trim))
-                        .collect();
+                    let lines: Vec<&str> = header_lines(&response.headers, &header.name).collect();
+                    let items = header
+                        .list_form
+                        .items(&lines, |text| kind.value(text).is_some());
                     Contract::check_parameter_items(header, &items, self.options.show_values)
                 }
                 None => Contract::check_parameter(header, text, self.options.show_values),

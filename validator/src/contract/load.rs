@@ -255,7 +255,7 @@ fn parameter_spec(
         required: param.required,
         kind: param.kind(),
         items: manifest::ValueKind::of_items(&param.schema),
-        delimiter: param.delimiter(),
+        list_form: param.list_form(),
         object: object_style(param).filter(|_| param.content_type.is_none()),
         json: param
             .content_type

@@ -98,6 +98,19 @@ mod tests {
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
+        async fn get_lists(&self, params: GetListsParams) -> GetListsResponse {
+            GetListsResponse::Ok(format!(
+                "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}",
+                params.ids,
+                params.tag,
+                params.code,
+                params
+                    .sort
+                    .map(|sort| sort.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+                params.word,
+                params.x_ids
+            ))
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -107,11 +120,21 @@ mod tests {
     }
 
     async fn call(method: Method, path: &str) -> (StatusCode, String) {
-        let request = Request::builder()
-            .method(method)
-            .uri(path)
-            .body(Body::empty())
-            .unwrap();
+        call_with(method, path, &[]).await
+    }
+
+    /// Sends a request without a body, with these headers (a name given twice is sent on
+    /// two lines).
+    async fn call_with(
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> (StatusCode, String) {
+        let mut request = Request::builder().method(method).uri(path);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let request = request.body(Body::empty()).unwrap();
         let response = router(Echo).oneshot(request).await.unwrap();
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
@@ -208,7 +231,11 @@ mod tests {
         // The text of a template is text, not a parameter, and a catch-all's spelling is one
         // segment's parameter.
         for path in ["/legacy/7", "/blobs/a/b"] {
-            assert_eq!(call(Method::GET, path).await.0, StatusCode::NOT_FOUND, "{path}");
+            assert_eq!(
+                call(Method::GET, path).await.0,
+                StatusCode::NOT_FOUND,
+                "{path}"
+            );
         }
         use fixture_routes::client::{Client, GetItemSuccess};
         use fixture_routes::support::Decimal;
@@ -228,6 +255,76 @@ mod tests {
             "alerts 1.5 -2"
         );
         assert_eq!(client.get_caps(&"x".to_string()).await.unwrap(), "caps x");
+    }
+
+    /// A list parameter reaches its handler whole, in each form OpenAPI gives one: every
+    /// `?tag=` pair, not the first; a header's every line; each delimiter where its style
+    /// says. The generated client sends each in its form, so items holding commas or
+    /// ampersands arrive as they were.
+    #[tokio::test]
+    async fn list_parameters_arrive_whole_in_each_form() {
+        let (status, body) = call_with(
+            Method::GET,
+            "/lists/1,2?tag=a&tag=b%2Cc&code=3,4&sort=asc|desc&word=x%20y",
+            &[("x-ids", "5, 6"), ("x-ids", "7")],
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""ids=[1, 2] tag=[\"a\", \"b,c\"] code=Some([3, 4]) sort=Some([\"asc\", \"desc\"]) word=Some([\"x\", \"y\"]) x_ids=Some([5, 6, 7])""#
+            )
+        );
+        // Each item is checked by the list's schema: `code`'s minimum, the header's
+        // `maxItems` counted over both lines, an enum; the refusal names each.
+        let (status, text) = call_with(
+            Method::GET,
+            "/lists/1?tag=a&code=3,0&sort=asc|up",
+            &[("x-ids", "1, 2"), ("x-ids", "3, 4")],
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        for name in [
+            "query parameter code",
+            "query parameter sort",
+            "header X-Ids",
+        ] {
+            assert!(text.contains(name), "{name}: {text}");
+        }
+
+        use fixture_routes::client::Client;
+        use fixture_routes::models::GetListsSortItem;
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        let tags = ["a,b".to_string(), "c&d".to_string(), "e f".to_string()];
+        let words = ["x".to_string(), "y".to_string()];
+        let answer = client
+            .get_lists(
+                &[1, 2],
+                &tags,
+                Some(&[3, 4]),
+                Some(&[GetListsSortItem::Desc, GetListsSortItem::Asc]),
+                Some(&words),
+                Some(&[5, 6]),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            answer,
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6])"#
+        );
+        let answer = client
+            .get_lists(&[9], &["only".to_string()], None, None, None, None)
+            .await
+            .unwrap();
+        assert_eq!(
+            answer,
+            r#"ids=[9] tag=["only"] code=None sort=None word=None x_ids=None"#
+        );
     }
 
     #[tokio::test]
