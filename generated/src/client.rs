@@ -185,6 +185,73 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// A request body the client sends as it is: text, or bytes (a file, an image, a multipart
+/// body), as the media type the operation documents unless told another.
+///
+/// A multipart body needs its boundary in its media type:
+/// `RawBody::with_content_type(&bytes, "multipart/form-data; boundary=XYZ")`.
+#[derive(Debug, Clone, Copy)]
+pub struct RawBody<'a> {
+    bytes: &'a [u8],
+    content_type: Option<&'a str>,
+}
+
+impl<'a> RawBody<'a> {
+    /// These bytes, sent as the media type the operation documents.
+    pub fn new(bytes: &'a [u8]) -> Self {
+        RawBody {
+            bytes,
+            content_type: None,
+        }
+    }
+    /// These bytes, sent as `content_type`: a multipart body's own, with its boundary, or
+    /// another of the media types an operation takes.
+    pub fn with_content_type(bytes: &'a [u8], content_type: &'a str) -> Self {
+        RawBody {
+            bytes,
+            content_type: Some(content_type),
+        }
+    }
+    /// Puts the body on a request, as `documented` unless it says otherwise.
+    #[allow(dead_code)]
+    fn send(
+        self,
+        request: ::reqwest::RequestBuilder,
+        documented: &str,
+    ) -> ::reqwest::RequestBuilder {
+        request
+            .header(
+                ::http::header::CONTENT_TYPE,
+                self.content_type.unwrap_or(documented),
+            )
+            .body(self.bytes.to_vec())
+    }
+}
+
+impl<'a> From<&'a [u8]> for RawBody<'a> {
+    fn from(bytes: &'a [u8]) -> Self {
+        RawBody::new(bytes)
+    }
+}
+
+impl<'a> From<&'a Vec<u8>> for RawBody<'a> {
+    fn from(bytes: &'a Vec<u8>) -> Self {
+        RawBody::new(bytes)
+    }
+}
+
+impl<'a> From<&'a str> for RawBody<'a> {
+    fn from(text: &'a str) -> Self {
+        RawBody::new(text.as_bytes())
+    }
+}
+
+impl<'a> From<&'a String> for RawBody<'a> {
+    fn from(text: &'a String) -> Self {
+        RawBody::new(text.as_bytes())
+    }
+}
+
 /// The text of a list parameter sent in one value: its items with `delimiter` between
 /// them (`1,2`; `a|b` in `pipeDelimited`).
 #[allow(dead_code)]
@@ -275,6 +342,21 @@ impl Answer {
                 body: String::from_utf8_lossy(&self.body).into_owned(),
                 reason: format!("the body does not match the documented type: {err}"),
             })
+    }
+    /// A text body (`text/*`, XML), which must be UTF-8.
+    #[allow(dead_code)]
+    fn text(self) -> Result<String, ClientError> {
+        String::from_utf8(self.body)
+            .map_err(|err| ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(err.as_bytes()).into_owned(),
+                reason: format!("the text body is not UTF-8: {}", err.utf8_error()),
+            })
+    }
+    /// The bytes of a body that is neither JSON nor text (a file, an image), as they came.
+    #[allow(dead_code)]
+    fn bytes(self) -> Result<Vec<u8>, ClientError> {
+        Ok(self.body)
     }
     fn error(&self, documented: bool) -> ClientError {
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {

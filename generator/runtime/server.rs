@@ -63,6 +63,24 @@ fn json_response<T: ::serde::Serialize>(status: ::http::StatusCode, body: &T) ->
     }
 }
 
+/// An answer whose body is text or bytes, as the media type the spec documents for it.
+#[allow(dead_code)]
+fn raw_response(
+    status: ::http::StatusCode,
+    media_type: &'static str,
+    body: impl Into<::axum::body::Body>,
+) -> Response {
+    // A media type no header can hold (a spec's typo) is not worth a panic.
+    let content_type = ::http::HeaderValue::from_str(media_type)
+        .unwrap_or(::http::HeaderValue::from_static("application/octet-stream"));
+    (
+        status,
+        [(::http::header::CONTENT_TYPE, content_type)],
+        body.into(),
+    )
+        .into_response()
+}
+
 fn validation_error(messages: Vec<String>) -> Response {
     error_response(
         ::http::StatusCode::BAD_REQUEST,

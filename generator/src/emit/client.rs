@@ -12,7 +12,8 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::{
-    Api, Method, Operation, ParamLocation, Parameter, Scalar, StatusSpec, TypeKind, TypeRef,
+    Api, MediaKind, Method, Operation, ParamLocation, Parameter, ResponseBody, Scalar, StatusSpec,
+    TypeKind, TypeRef,
 };
 use crate::manifest::ListForm;
 
@@ -132,13 +133,13 @@ pub(crate) fn success(
     let mut arms = Vec::new();
     if successes.len() <= 1 {
         let ty = match successes.first().and_then(|r| r.body.as_ref()) {
-            Some(body) => body_type(&body.ty)?,
+            Some(body) => success_body_type(body)?,
             None => quote!(()),
         };
         for response in &successes {
             let pattern = status_pattern(response.status);
             let decode = match &response.body {
-                Some(_) => quote!(answer_.decode()),
+                Some(body) => read_body(body),
                 None => quote!(Ok(())),
             };
             arms.push(quote!(#pattern => #decode,));
@@ -154,14 +155,19 @@ pub(crate) fn success(
         let pattern = status_pattern(response.status);
         match (&response.body, response.status) {
             (Some(body), StatusSpec::Code(_)) => {
-                let ty = body_type(&body.ty)?;
+                let ty = success_body_type(body)?;
+                let read = read_body(body);
                 variants.push(quote!(#docs #variant(#ty),));
-                arms.push(quote!(#pattern => answer_.decode().map(#name::#variant),));
+                arms.push(quote!(#pattern => #read.map(#name::#variant),));
             }
             (Some(body), _) => {
-                let ty = body_type(&body.ty)?;
+                let ty = success_body_type(body)?;
+                let read = read_body(body);
                 variants.push(quote!(#docs #variant(::http::StatusCode, #ty),));
-                arms.push(quote!(#pattern => answer_.decode().map(|body| #name::#variant(answer_.status, body)),));
+                arms.push(quote!(#pattern => {
+                    let status_ = answer_.status;
+                    #read.map(|body| #name::#variant(status_, body))
+                }));
             }
             (None, StatusSpec::Code(_)) => {
                 variants.push(quote!(#docs #variant,));
@@ -181,6 +187,25 @@ pub(crate) fn success(
         }
     };
     Ok((quote!(#name), Some(item), arms))
+}
+
+/// The type a success body is handed over as: its schema's type when it is JSON, the text of
+/// a text body, the bytes of any other.
+fn success_body_type(body: &ResponseBody) -> Result<TokenStream> {
+    Ok(match body.kind {
+        MediaKind::Json => body_type(&body.ty)?,
+        MediaKind::Text | MediaKind::Form => quote!(String),
+        MediaKind::Binary => quote!(Vec<u8>),
+    })
+}
+
+/// Reads a success body from `answer_` as [`success_body_type`] says.
+fn read_body(body: &ResponseBody) -> TokenStream {
+    match body.kind {
+        MediaKind::Json => quote!(answer_.decode()),
+        MediaKind::Text | MediaKind::Form => quote!(answer_.text()),
+        MediaKind::Binary => quote!(answer_.bytes()),
+    }
 }
 
 fn status_pattern(status: StatusSpec) -> TokenStream {
@@ -293,18 +318,35 @@ pub(crate) fn method(
     });
     let body_step = match &op.request_body {
         Some(body) => {
-            let ty = body_type(&body.ty)?;
-            // A form goes as its fields, the way the servers read it back; anything else as JSON.
-            let send = if is_form(&body.content_type) {
-                quote!(request_ = request_.form(&form_pairs(body));)
-            } else {
-                quote!(request_ = request_.json(body);)
+            // A form goes as its fields, the way the servers read it back; text and bytes
+            // (a file, a multipart body) as they are; anything else as JSON.
+            let (ty, send) = match body.kind {
+                kind @ (MediaKind::Json | MediaKind::Form) => {
+                    let ty = body_type(&body.ty)?;
+                    let send = if kind == MediaKind::Form {
+                        quote!(request_ = request_.form(&form_pairs(body));)
+                    } else {
+                        quote!(request_ = request_.json(body);)
+                    };
+                    (quote!(&#ty), send)
+                }
+                MediaKind::Text | MediaKind::Binary => {
+                    let documented = if body.content_type.contains('*') {
+                        "application/octet-stream"
+                    } else {
+                        body.content_type.as_str()
+                    };
+                    (
+                        quote!(RawBody<'_>),
+                        quote!(request_ = body.send(request_, #documented);),
+                    )
+                }
             };
             if body.required {
-                args.push(quote!(body: &#ty));
+                args.push(quote!(body: #ty));
                 send
             } else {
-                args.push(quote!(body: Option<&#ty>));
+                args.push(quote!(body: Option<#ty>));
                 quote!(if let Some(body) = body {
                     #send
                 })
@@ -445,15 +487,4 @@ enum Retryable<'a> {
     With(&'a Parameter),
     /// Never: repeating it could repeat its effect.
     Never,
-}
-
-/// Whether a media type is a form's (`application/x-www-form-urlencoded`), whatever its
-/// parameters and case.
-fn is_form(media: &str) -> bool {
-    media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .eq_ignore_ascii_case(crate::form::MEDIA_TYPE)
 }

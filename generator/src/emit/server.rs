@@ -11,7 +11,7 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
-use crate::ir::{Api, Operation, ParamLocation, StatusSpec};
+use crate::ir::{Api, MediaKind, Operation, ParamLocation, ResponseBody, StatusSpec};
 use crate::manifest::ListForm;
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
@@ -148,6 +148,26 @@ pub(crate) fn params_struct(api: &Api, op: &Operation) -> TokenStream {
     }
 }
 
+/// The type a handler answers a response body with, and how the answer is made of the
+/// status (an expression) and `body`: JSON of the schema's type; the text of a text body and
+/// the bytes of any other, each with its documented media type.
+fn answer_body(
+    response: &ResponseBody,
+) -> Result<(TokenStream, impl Fn(TokenStream) -> TokenStream)> {
+    let kind = response.kind;
+    let media = response.answered_as().to_string();
+    let ty = match kind {
+        MediaKind::Json => body_type(&response.ty)?,
+        MediaKind::Text | MediaKind::Form => quote!(String),
+        MediaKind::Binary => quote!(::axum::body::Bytes),
+    };
+    let answer = move |status: TokenStream| match kind {
+        MediaKind::Json => quote!(json_response(#status, &body)),
+        _ => quote!(raw_response(#status, #media, body)),
+    };
+    Ok((ty, answer))
+}
+
 pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
     let name = format_ident!("{}Response", op.type_prefix);
     let text = format!("Every documented response of `{}`.", op.id);
@@ -164,27 +184,23 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
                 .map(|d| format!(": {d}"))
                 .unwrap_or_default()
         )));
-        let body = response
-            .body
-            .as_ref()
-            .map(|b| body_type(&b.ty))
-            .transpose()?;
+        let body = response.body.as_ref().map(|b| answer_body(b)).transpose()?;
         match (response.status, body) {
-            (StatusSpec::Code(code), Some(body)) => {
+            (StatusSpec::Code(code), Some((body, answer))) => {
                 let status = status_code(code);
                 variants.push(quote! { #docs #variant(#body), });
-                arms.push(quote! { #name::#variant(body) => json_response(#status, &body), });
+                let answer = answer(status);
+                arms.push(quote! { #name::#variant(body) => #answer, });
             }
             (StatusSpec::Code(code), None) => {
                 let status = status_code(code);
                 variants.push(quote! { #docs #variant, });
                 arms.push(quote! { #name::#variant => #status.into_response(), });
             }
-            (_, Some(body)) => {
+            (_, Some((body, answer))) => {
                 variants.push(quote! { #docs #variant(::http::StatusCode, #body), });
-                arms.push(
-                    quote! { #name::#variant(status, body) => json_response(status, &body), },
-                );
+                let answer = answer(quote!(status));
+                arms.push(quote! { #name::#variant(status, body) => #answer, });
             }
             (_, None) => {
                 variants.push(quote! { #docs #variant(::http::StatusCode), });

@@ -208,6 +208,8 @@ pub struct RequestBody {
     pub required: bool,
     /// Media type, e.g. `application/json`.
     pub content_type: String,
+    /// How its bytes travel.
+    pub kind: MediaKind,
     /// The other media types documented for it, as written (`application/xml` beside JSON).
     pub other_content_types: Vec<String>,
     /// Rust type of the body.
@@ -280,12 +282,81 @@ pub struct ResponseHeader {
 pub struct ResponseBody {
     /// Media type.
     pub content_type: String,
+    /// How its bytes travel.
+    pub kind: MediaKind,
     /// The other media types documented for it, as written.
     pub other_content_types: Vec<String>,
     /// Rust type.
     pub ty: TypeRef,
     /// JSON Schema, for the contract.
     pub schema: Value,
+}
+
+/// How a body's bytes become the value the generated code hands over, by its media type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MediaKind {
+    /// JSON (`application/json`, `…+json`, and `*/*`, which the spec's schema describes as
+    /// JSON): a typed value.
+    Json,
+    /// A form (`application/x-www-form-urlencoded`): its fields, as an object.
+    Form,
+    /// Text (`text/*`, XML): a `String`.
+    Text,
+    /// Anything else (a file, an image, a PDF, a multipart body): the bytes as they are.
+    Binary,
+}
+
+impl MediaKind {
+    /// The kind of a body of media type `media` (parameters and case ignored), whatever its
+    /// schema.
+    pub fn of(media: &str) -> MediaKind {
+        let essence = media
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if essence == "application/json" || essence.ends_with("+json") || essence == "*/*" {
+            MediaKind::Json
+        } else if essence == crate::form::MEDIA_TYPE {
+            MediaKind::Form
+        } else if essence.starts_with("text/")
+            || essence == "application/xml"
+            || essence.ends_with("+xml")
+        {
+            MediaKind::Text
+        } else {
+            MediaKind::Binary
+        }
+    }
+}
+
+impl ResponseBody {
+    /// The media type a generated server answers it with: the documented one, or
+    /// `application/octet-stream` for a range (`image/*`).
+    pub fn answered_as(&self) -> &str {
+        if self.content_type.contains('*') {
+            "application/octet-stream"
+        } else {
+            &self.content_type
+        }
+    }
+}
+
+impl MediaKind {
+    /// The kind of a body of media type `media` whose schema is `schema`: as [`MediaKind::of`]
+    /// says, except that any media type (`*/*`) holding a binary string (`type: string,
+    /// format: binary`, a download of whatever the file is) is bytes, not JSON.
+    pub fn of_body(media: &str, schema: &Value) -> MediaKind {
+        let kind = MediaKind::of(media);
+        let any_media = media.split(';').next().unwrap_or_default().trim() == "*/*";
+        let binary = schema.get("format").and_then(Value::as_str) == Some("binary");
+        if kind == MediaKind::Json && any_media && binary {
+            MediaKind::Binary
+        } else {
+            kind
+        }
+    }
 }
 
 /// Which message of an operation an example belongs to.
@@ -304,4 +375,42 @@ pub struct MessageExample {
     pub part: MessagePart,
     /// The example and its pointer.
     pub example: Example,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::MediaKind;
+
+    #[test]
+    fn a_body_is_json_a_form_text_or_bytes_by_its_media_type() {
+        for (media, kind) in [
+            ("application/json", MediaKind::Json),
+            ("application/problem+json; charset=utf-8", MediaKind::Json),
+            ("Application/JSON", MediaKind::Json),
+            ("application/x-www-form-urlencoded", MediaKind::Form),
+            ("text/plain", MediaKind::Text),
+            ("text/csv; charset=utf-8", MediaKind::Text),
+            ("application/xml", MediaKind::Text),
+            ("application/atom+xml", MediaKind::Text),
+            ("application/octet-stream", MediaKind::Binary),
+            ("image/*", MediaKind::Binary),
+            ("application/pdf", MediaKind::Binary),
+            ("multipart/form-data", MediaKind::Binary),
+        ] {
+            assert_eq!(MediaKind::of(media), kind, "{media}");
+        }
+        // `*/*` is JSON when its schema describes JSON, and bytes when it is a binary file.
+        let file = json!({"type": "string", "format": "binary"});
+        assert_eq!(MediaKind::of_body("*/*", &file), MediaKind::Binary);
+        assert_eq!(
+            MediaKind::of_body("*/*", &json!({"type": "object"})),
+            MediaKind::Json
+        );
+        assert_eq!(
+            MediaKind::of_body("application/json", &file),
+            MediaKind::Json
+        );
+    }
 }

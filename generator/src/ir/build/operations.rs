@@ -12,8 +12,8 @@ use crate::error::Result;
 use crate::ir::naming::{self, NameHint};
 use crate::ir::schema::operation_docs;
 use crate::ir::{
-    Example, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter, RequestBody,
-    Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
+    Example, MediaKind, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter,
+    RequestBody, Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
 };
 
 impl Builder<'_> {
@@ -332,6 +332,7 @@ impl Builder<'_> {
                                 .and_then(Value::as_bool)
                                 .unwrap_or(false),
                             content_type: media.content_type,
+                            kind: media.kind,
                             other_content_types: media.other_content_types,
                             ty: media.ty,
                             schema: media.schema,
@@ -392,6 +393,7 @@ impl Builder<'_> {
                         }));
                         Some(ResponseBody {
                             content_type: media.content_type,
+                            kind: media.kind,
                             other_content_types: media.other_content_types,
                             ty: media.ty,
                             schema: media.schema,
@@ -533,7 +535,8 @@ impl Builder<'_> {
         }
         let schema = media.get("schema").cloned().unwrap_or(Value::Bool(true));
         let schema_at = child(&media_at, "schema");
-        let (ty, nullable) = if is_json_media(content_type) {
+        let kind = MediaKind::of_body(content_type, &schema);
+        let (ty, nullable) = if kind == MediaKind::Json {
             self.convert(&schema, &schema_at, hint)?
         } else {
             (TypeRef::Any, false)
@@ -545,6 +548,7 @@ impl Builder<'_> {
             .cloned()
             .collect();
         Ok(Some(Media {
+            kind,
             content_type: content_type.clone(),
             other_content_types,
             ty: wrap_nullable(ty, nullable),
@@ -556,6 +560,7 @@ impl Builder<'_> {
 
 struct Media {
     content_type: String,
+    kind: MediaKind,
     other_content_types: Vec<String>,
     ty: TypeRef,
     schema: Value,
@@ -600,13 +605,7 @@ fn value_schema(object: &Value, at: &str) -> (Value, String, Option<String>) {
 }
 
 fn is_json_media(media: &str) -> bool {
-    let essence = media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json" || essence.ends_with("+json") || essence == "*/*"
+    MediaKind::of(media) == MediaKind::Json
 }
 
 fn parse_status(key: &str) -> Option<StatusSpec> {

@@ -111,6 +111,23 @@ mod tests {
                 params.x_ids
             ))
         }
+        async fn download_file(&self, params: DownloadFileParams) -> DownloadFileResponse {
+            // Bytes that are no UTF-8 and no JSON, then the id.
+            let mut bytes = vec![0u8, 0x9f, 0xff, b'{'];
+            bytes.extend_from_slice(params.id.as_bytes());
+            if params.id == "part" {
+                let status = StatusCode::PARTIAL_CONTENT;
+                return DownloadFileResponse::Success(status, bytes.into());
+            }
+            DownloadFileResponse::Ok(bytes.into())
+        }
+        async fn replace_file(
+            &self,
+            params: ReplaceFileParams,
+            body: axum::body::Bytes,
+        ) -> ReplaceFileResponse {
+            ReplaceFileResponse::Ok(format!("{} got {:?}", params.id, &body[..]))
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -325,6 +342,70 @@ mod tests {
             answer,
             r#"ids=[9] tag=["only"] code=None sort=None word=None x_ids=None"#
         );
+    }
+
+    /// A file goes down as its bytes and up as its bytes, and a text answer comes as its
+    /// text, each with its media type: neither side reads them as JSON.
+    #[tokio::test]
+    async fn bodies_that_are_not_json_travel_as_they_are() {
+        let request = Request::builder()
+            .method(Method::GET)
+            .uri("/files/f1/content")
+            .body(Body::empty())
+            .unwrap();
+        let response = router(Echo).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            response.headers()["content-type"],
+            "application/octet-stream"
+        );
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        assert_eq!(&bytes[..], b"\x00\x9f\xff{f1");
+
+        use fixture_routes::client::{Client, ClientError, DownloadFileSuccess, RawBody};
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        match client.download_file(&"f2".to_string()).await.unwrap() {
+            DownloadFileSuccess::Ok(bytes) => assert_eq!(bytes, b"\x00\x9f\xff{f2"),
+            other => panic!("{other:?}"),
+        }
+        match client.download_file(&"part".to_string()).await.unwrap() {
+            DownloadFileSuccess::Success(status, bytes) => {
+                assert_eq!(status.as_u16(), 206);
+                assert_eq!(bytes, b"\x00\x9f\xff{part");
+            }
+            other => panic!("{other:?}"),
+        }
+        // Up: the bytes as sent, as the documented media type (the server refuses another).
+        let receipt = client
+            .replace_file(&"f3".to_string(), RawBody::new(&[1, 0xfe]))
+            .await
+            .unwrap();
+        assert_eq!(receipt, "f3 got [1, 254]");
+        let refused = client
+            .replace_file(
+                &"f3".to_string(),
+                RawBody::with_content_type(b"{}", "application/json"),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
+            "{refused}"
+        );
+        // A multipart body goes with the boundary its caller gives.
+        let upload = "--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nPNG\r\n--b--\r\n";
+        let size = client
+            .upload(RawBody::with_content_type(
+                upload.as_bytes(),
+                "multipart/form-data; boundary=b",
+            ))
+            .await
+            .unwrap();
+        assert_eq!(size, upload.len() as i64);
     }
 
     #[tokio::test]
