@@ -266,6 +266,37 @@ fn joined<T: ::std::fmt::Display>(items: &[T], delimiter: &str) -> String {
     text
 }
 
+/// The query pairs of an object parameter sent as a `deepObject`: each member under the
+/// parameter's name (`filter[name]=rex`, a list's items each under it: `filter[tag]=a`).
+#[allow(dead_code)]
+fn deep_object_pairs<T: ::serde::Serialize + ?Sized>(
+    name: &str,
+    object: &T,
+) -> Vec<(String, String)> {
+    form_pairs(object)
+        .into_iter()
+        .map(|(key, text)| {
+            let key = match key.split_once('[') {
+                Some((member, deeper)) => format!("{name}[{member}][{deeper}"),
+                None => format!("{name}[{key}]"),
+            };
+            (key, text)
+        })
+        .collect()
+}
+
+/// The text of an object parameter sent as a `form` without `explode`: its members' names
+/// and values in turn, `name,rex,age,3`.
+#[allow(dead_code)]
+fn joined_object<T: ::serde::Serialize + ?Sized>(object: &T) -> String {
+    let mut parts = Vec::new();
+    for (key, text) in form_pairs(object) {
+        parts.push(key);
+        parts.push(text);
+    }
+    parts.join(",")
+}
+
 /// A body as the fields of a form (`application/x-www-form-urlencoded`), the way the
 /// generated servers and specval read one back: a list as its key repeated
 /// (`MediaUrl=a&MediaUrl=b`, OpenAPI's default for a form), an object's members and a list's

@@ -8,7 +8,7 @@ use ::std::collections::HashMap;
 use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
-pub use self::manifest::{ListForm, Location, ValueKind};
+pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind};
 
 pub mod manifest {
     //! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
@@ -177,6 +177,125 @@ pub mod manifest {
         /// How the items of this parameter travel, were it a list.
         pub fn list_form(&self) -> ListForm {
             ListForm::of(self.location, self.style.as_deref(), self.explode)
+        }
+        /// How this parameter travels when it is a query parameter whose schema is an object
+        /// (and not a JSON text, `content: {application/json: …}`); `None` for any other.
+        pub fn object_style(&self) -> Option<ObjectStyle> {
+            if self.content_type.is_some() {
+                return None;
+            }
+            ObjectStyle::of(
+                self.location,
+                self.style.as_deref(),
+                self.explode,
+                &self.schema,
+            )
+        }
+    }
+    /// How an object travels in a query (OpenAPI's `style` and `explode`).
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub enum ObjectStyle {
+        /// `deepObject`: `filter[name]=rex&filter[age]=3`.
+        Deep,
+        /// `form`, exploded (the default): each member its own key, `name=rex&age=3`; the names
+        /// the schema declares.
+        Exploded(Vec<String>),
+        /// `form` with `explode: false`: `filter=name,rex,age,3`.
+        Joined,
+    }
+    impl ObjectStyle {
+        /// The style of a parameter in `location` with this `style`, `explode` and `schema`
+        /// (self-contained: a `$ref` points into its own `$defs`); `None` unless it is a query
+        /// parameter whose schema is an object.
+        pub fn of(
+            location: Location,
+            style: Option<&str>,
+            explode: Option<bool>,
+            schema: &Value,
+        ) -> Option<ObjectStyle> {
+            if location != Location::Query {
+                return None;
+            }
+            let mut at = schema;
+            for _ in 0..8 {
+                let next = match (at.get("$ref"), at.get("allOf")) {
+                    (Some(Value::String(reference)), _) => {
+                        reference
+                            .strip_prefix('#')
+                            .and_then(|pointer| schema.pointer(pointer))
+                    }
+                    (None, Some(Value::Array(parts))) if parts.len() == 1 => {
+                        parts.first()
+                    }
+                    _ => None,
+                };
+                match next {
+                    Some(next) => at = next,
+                    None => break,
+                }
+            }
+            let properties = at.get("properties").and_then(Value::as_object);
+            let is_object = match at.get("type") {
+                Some(Value::String(kind)) => kind == "object",
+                Some(_) => false,
+                None => properties.is_some(),
+            };
+            if !is_object {
+                return None;
+            }
+            Some(
+                match (style, explode) {
+                    (Some("deepObject"), _) => ObjectStyle::Deep,
+                    (None | Some("form"), Some(false)) => ObjectStyle::Joined,
+                    _ => {
+                        ObjectStyle::Exploded(
+                            properties
+                                .map(|p| p.keys().cloned().collect())
+                                .unwrap_or_default(),
+                        )
+                    }
+                },
+            )
+        }
+        /// The members of the object parameter `name` among a query's pairs, each as its name
+        /// (brackets kept: `address[city]`) and text; `None` when none is there. A free-form
+        /// object sent exploded has no members to tell from other keys, so it is never there.
+        pub fn members<'a>(
+            &self,
+            name: &str,
+            query: &'a [(String, String)],
+        ) -> Option<Vec<(String, &'a str)>> {
+            let members: Vec<(String, &str)> = match self {
+                ObjectStyle::Deep => {
+                    query
+                        .iter()
+                        .filter_map(|(key, text)| {
+                            let inner = key.strip_prefix(name)?.strip_prefix('[')?;
+                            let (member, deeper) = inner.split_once(']')?;
+                            Some((format!("{member}{deeper}"), text.as_str()))
+                        })
+                        .collect()
+                }
+                ObjectStyle::Exploded(names) => {
+                    query
+                        .iter()
+                        .filter(|(key, _)| names.contains(key))
+                        .map(|(key, text)| (key.clone(), text.as_str()))
+                        .collect()
+                }
+                ObjectStyle::Joined => {
+                    let (_, text) = query.iter().find(|(key, _)| key == name)?;
+                    let parts: Vec<&str> = text.split(',').collect();
+                    parts
+                        .chunks(2)
+                        .map(|pair| (
+                            pair[0].to_string(),
+                            pair.get(1).copied().unwrap_or(""),
+                        ))
+                        .collect()
+                }
+            };
+            (!members.is_empty()).then_some(members)
         }
     }
     /// How the items of a list parameter travel (OpenAPI's `style` and `explode`).
@@ -548,6 +667,12 @@ pub mod form {
         let parts = pairs.iter().map(|(name, text)| Part { name, text, json: false });
         decode_parts(parts, schema)
     }
+    /// An object parameter's members (`manifest::ObjectStyle::members`) as the JSON object its
+    /// schema checks, each parsed as a form's field is.
+    pub fn decode_members(members: &[(String, &str)], schema: &Value) -> Value {
+        let parts = members.iter().map(|(name, text)| Part { name, text, json: false });
+        decode_parts(parts, schema)
+    }
     /// One named field of a body: a form's `name=text`, or a `multipart/form-data` part.
     #[derive(Debug, Clone, Copy)]
     pub struct Part<'a> {
@@ -790,6 +915,9 @@ pub struct ParameterRule {
     items: Option<ValueKind>,
     /// How a list's items travel ([`manifest::Parameter::list_form`]).
     list_form: ListForm,
+    /// For a query parameter whose schema is an object: how its members travel, and the
+    /// schema that reads them.
+    object: Option<(ObjectStyle, Value)>,
 }
 
 /// The rules of one operation or webhook.
@@ -901,6 +1029,9 @@ impl OperationRules {
                     kind: param.kind(),
                     items: ValueKind::of_items(&param.schema),
                     list_form: param.list_form(),
+                    object: param
+                        .object_style()
+                        .map(|style| (style, param.schema.clone())),
                 });
         }
         let body = match &entry.request_body {
@@ -931,13 +1062,26 @@ impl OperationRules {
             responses,
         })
     }
+    /// The JSON object of the object parameter `name` among a query's pairs, its members
+    /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`
+    /// when it is absent or not an object parameter.
+    pub fn query_object(&self, name: &str, query: &[(String, String)]) -> Option<Value> {
+        let rule = self
+            .parameters
+            .iter()
+            .find(|rule| rule.location == Location::Query && rule.name == name)?;
+        let (style, schema) = rule.object.as_ref()?;
+        let members = style.members(name, query)?;
+        Some(form::decode_members(&members, schema))
+    }
     /// Every rule the parameters break; `texts` gives every text a parameter came with, by
     /// location and name (header names case-insensitively), in order: each query pair of
     /// that name, each line of a header. A list is read from all of them, anything else
-    /// from the first.
+    /// from the first; an object in the query from the pairs of its members in `query`.
     pub fn check_parameters<'a>(
         &self,
         texts: impl Fn(Location, &str) -> Vec<&'a str>,
+        query: &[(String, String)],
     ) -> Vec<String> {
         let mut messages = Vec::new();
         for rule in &self.parameters {
@@ -947,6 +1091,23 @@ impl OperationRules {
                 Location::Header => "header",
                 Location::Cookie => "cookie",
             };
+            if let Some((style, _)) = &rule.object {
+                if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+                    continue;
+                }
+                match self.query_object(&rule.name, query) {
+                    None if rule.required => {
+                        messages.push(format!("{place} {} is required", rule.name))
+                    }
+                    None => {}
+                    Some(instance) => {
+                        for error in rule.schema.iter_errors(&instance) {
+                            messages.push(format!("{place} {}: {error}", rule.name));
+                        }
+                    }
+                }
+                continue;
+            }
             let texts = texts(rule.location, &rule.name);
             match texts.first().copied() {
                 None if rule.required => {

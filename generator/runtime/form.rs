@@ -38,6 +38,17 @@ pub fn decode(body: &[u8], schema: &Value) -> Value {
     decode_parts(parts, schema)
 }
 
+/// An object parameter's members (`manifest::ObjectStyle::members`) as the JSON object its
+/// schema checks, each parsed as a form's field is.
+pub fn decode_members(members: &[(String, &str)], schema: &Value) -> Value {
+    let parts = members.iter().map(|(name, text)| Part {
+        name,
+        text,
+        json: false,
+    });
+    decode_parts(parts, schema)
+}
+
 /// One named field of a body: a form's `name=text`, or a `multipart/form-data` part.
 #[derive(Debug, Clone, Copy)]
 pub struct Part<'a> {

@@ -179,6 +179,116 @@ impl Parameter {
     pub fn list_form(&self) -> ListForm {
         ListForm::of(self.location, self.style.as_deref(), self.explode)
     }
+
+    /// How this parameter travels when it is a query parameter whose schema is an object
+    /// (and not a JSON text, `content: {application/json: …}`); `None` for any other.
+    pub fn object_style(&self) -> Option<ObjectStyle> {
+        if self.content_type.is_some() {
+            return None;
+        }
+        ObjectStyle::of(
+            self.location,
+            self.style.as_deref(),
+            self.explode,
+            &self.schema,
+        )
+    }
+}
+
+/// How an object travels in a query (OpenAPI's `style` and `explode`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ObjectStyle {
+    /// `deepObject`: `filter[name]=rex&filter[age]=3`.
+    Deep,
+    /// `form`, exploded (the default): each member its own key, `name=rex&age=3`; the names
+    /// the schema declares.
+    Exploded(Vec<String>),
+    /// `form` with `explode: false`: `filter=name,rex,age,3`.
+    Joined,
+}
+
+impl ObjectStyle {
+    /// The style of a parameter in `location` with this `style`, `explode` and `schema`
+    /// (self-contained: a `$ref` points into its own `$defs`); `None` unless it is a query
+    /// parameter whose schema is an object.
+    pub fn of(
+        location: Location,
+        style: Option<&str>,
+        explode: Option<bool>,
+        schema: &Value,
+    ) -> Option<ObjectStyle> {
+        if location != Location::Query {
+            return None;
+        }
+        // The schema itself, or the component it names (`$ref` into its `$defs`, a lone
+        // `allOf`).
+        let mut at = schema;
+        for _ in 0..8 {
+            let next = match (at.get("$ref"), at.get("allOf")) {
+                (Some(Value::String(reference)), _) => reference
+                    .strip_prefix('#')
+                    .and_then(|pointer| schema.pointer(pointer)),
+                (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
+                _ => None,
+            };
+            match next {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        let properties = at.get("properties").and_then(Value::as_object);
+        let is_object = match at.get("type") {
+            Some(Value::String(kind)) => kind == "object",
+            Some(_) => false,
+            None => properties.is_some(),
+        };
+        if !is_object {
+            return None;
+        }
+        Some(match (style, explode) {
+            (Some("deepObject"), _) => ObjectStyle::Deep,
+            (None | Some("form"), Some(false)) => ObjectStyle::Joined,
+            _ => ObjectStyle::Exploded(
+                properties
+                    .map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default(),
+            ),
+        })
+    }
+
+    /// The members of the object parameter `name` among a query's pairs, each as its name
+    /// (brackets kept: `address[city]`) and text; `None` when none is there. A free-form
+    /// object sent exploded has no members to tell from other keys, so it is never there.
+    pub fn members<'a>(
+        &self,
+        name: &str,
+        query: &'a [(String, String)],
+    ) -> Option<Vec<(String, &'a str)>> {
+        let members: Vec<(String, &str)> = match self {
+            ObjectStyle::Deep => query
+                .iter()
+                .filter_map(|(key, text)| {
+                    let inner = key.strip_prefix(name)?.strip_prefix('[')?;
+                    let (member, deeper) = inner.split_once(']')?;
+                    Some((format!("{member}{deeper}"), text.as_str()))
+                })
+                .collect(),
+            ObjectStyle::Exploded(names) => query
+                .iter()
+                .filter(|(key, _)| names.contains(key))
+                .map(|(key, text)| (key.clone(), text.as_str()))
+                .collect(),
+            ObjectStyle::Joined => {
+                let (_, text) = query.iter().find(|(key, _)| key == name)?;
+                let parts: Vec<&str> = text.split(',').collect();
+                parts
+                    .chunks(2)
+                    .map(|pair| (pair[0].to_string(), pair.get(1).copied().unwrap_or("")))
+                    .collect()
+            }
+        };
+        (!members.is_empty()).then_some(members)
+    }
 }
 
 /// How the items of a list parameter travel (OpenAPI's `style` and `explode`).
@@ -592,6 +702,64 @@ mod tests {
             ListForm::Delimited(' ').items(&["a b"], anything),
             ["a", "b"]
         );
+    }
+
+    #[test]
+    fn an_objects_members_are_read_from_the_query_as_its_style_says() {
+        let schema = serde_json::json!({
+            "$ref": "#/$defs/Filter",
+            "$defs": {"Filter": {"type": "object", "properties": {"name": {}, "age": {}}}}
+        });
+        let style = |location, style, explode| ObjectStyle::of(location, style, explode, &schema);
+        assert_eq!(
+            style(Location::Query, Some("deepObject"), Some(true)),
+            Some(ObjectStyle::Deep)
+        );
+        assert_eq!(
+            style(Location::Query, None, Some(false)),
+            Some(ObjectStyle::Joined)
+        );
+        let exploded = ObjectStyle::Exploded(vec!["name".into(), "age".into()]);
+        assert_eq!(style(Location::Query, None, None), Some(exploded.clone()));
+        assert_eq!(style(Location::Header, None, None), None);
+        let text = serde_json::json!({"type": "string"});
+        assert_eq!(ObjectStyle::of(Location::Query, None, None, &text), None);
+
+        let query: Vec<(String, String)> = [
+            ("filter[name]", "rex"),
+            ("filter[tags][0]", "a"),
+            ("name", "max"),
+            ("other", "x"),
+            ("filter", "name,rex,age,3"),
+        ]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+        let owned = |members: Vec<(String, &str)>| -> Vec<(String, String)> {
+            members
+                .into_iter()
+                .map(|(k, v)| (k, v.to_string()))
+                .collect()
+        };
+        let pairs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            owned(ObjectStyle::Deep.members("filter", &query).unwrap()),
+            pairs(&[("name", "rex"), ("tags[0]", "a")])
+        );
+        assert_eq!(
+            owned(exploded.members("filter", &query).unwrap()),
+            pairs(&[("name", "max")])
+        );
+        assert_eq!(
+            owned(ObjectStyle::Joined.members("filter", &query).unwrap()),
+            pairs(&[("name", "rex"), ("age", "3")])
+        );
+        assert_eq!(ObjectStyle::Deep.members("page", &query), None);
     }
 
     #[test]

@@ -312,7 +312,8 @@ impl Incoming {
         let Some(rules) = crate::validation::rules().operation(self.operation) else {
             return Ok(());
         };
-        let mut messages = rules.check_parameters(|location, name| self.texts(location, name));
+        let mut messages =
+            rules.check_parameters(|location, name| self.texts(location, name), &self.query);
         let has_body = !self.body.is_empty();
         if rules.body.is_some() && has_body {
             let content_type = self
@@ -410,6 +411,35 @@ impl Incoming {
                 })
                 .collect(),
         )
+    }
+
+    /// An object query parameter read into `T` from its members, as its style sends them
+    /// (`filter[name]=rex`, `name=rex`, `filter=name,rex`): `None` when it is absent, the
+    /// message when its members do not make a `T`.
+    fn typed_object<T: ::serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+    ) -> Option<Result<T, String>> {
+        let rules = crate::validation::rules().operation(self.operation)?;
+        let value = rules.query_object(name, &self.query)?;
+        Some(::serde_json::from_value(value).map_err(|err| format!("Query {name}: {err}")))
+    }
+
+    /// A required object query parameter, typed; `None` (with a message) when absent or
+    /// unreadable.
+    fn required_object<T: ::serde::de::DeserializeOwned>(&mut self, name: &str) -> Option<T> {
+        let typed = self.typed_object(name);
+        self.take_required(typed, Location::Query, name)
+    }
+
+    /// An optional object query parameter, typed: `Some(None)` when absent, `None` when
+    /// unreadable.
+    fn optional_object<T: ::serde::de::DeserializeOwned>(
+        &mut self,
+        name: &str,
+    ) -> Option<Option<T>> {
+        let typed = self.typed_object(name);
+        self.take_optional(typed)
     }
 
     /// A required list parameter, typed; `None` (with a message) when absent or unparsable.

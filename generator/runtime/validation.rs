@@ -12,7 +12,7 @@ use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
 
-pub use self::manifest::{ListForm, Location, ValueKind};
+pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind};
 
 #[path = "manifest.rs"]
 pub mod manifest;
@@ -34,6 +34,9 @@ pub struct ParameterRule {
     items: Option<ValueKind>,
     /// How a list's items travel ([`manifest::Parameter::list_form`]).
     list_form: ListForm,
+    /// For a query parameter whose schema is an object: how its members travel, and the
+    /// schema that reads them.
+    object: Option<(ObjectStyle, Value)>,
 }
 
 /// The rules of one operation or webhook.
@@ -147,6 +150,9 @@ impl OperationRules {
                 kind: param.kind(),
                 items: ValueKind::of_items(&param.schema),
                 list_form: param.list_form(),
+                object: param
+                    .object_style()
+                    .map(|style| (style, param.schema.clone())),
             });
         }
         let body = match &entry.request_body {
@@ -178,13 +184,27 @@ impl OperationRules {
         })
     }
 
+    /// The JSON object of the object parameter `name` among a query's pairs, its members
+    /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`
+    /// when it is absent or not an object parameter.
+    pub fn query_object(&self, name: &str, query: &[(String, String)]) -> Option<Value> {
+        let rule = self
+            .parameters
+            .iter()
+            .find(|rule| rule.location == Location::Query && rule.name == name)?;
+        let (style, schema) = rule.object.as_ref()?;
+        let members = style.members(name, query)?;
+        Some(form::decode_members(&members, schema))
+    }
+
     /// Every rule the parameters break; `texts` gives every text a parameter came with, by
     /// location and name (header names case-insensitively), in order: each query pair of
     /// that name, each line of a header. A list is read from all of them, anything else
-    /// from the first.
+    /// from the first; an object in the query from the pairs of its members in `query`.
     pub fn check_parameters<'a>(
         &self,
         texts: impl Fn(Location, &str) -> Vec<&'a str>,
+        query: &[(String, String)],
     ) -> Vec<String> {
         let mut messages = Vec::new();
         for rule in &self.parameters {
@@ -194,6 +214,24 @@ impl OperationRules {
                 Location::Header => "header",
                 Location::Cookie => "cookie",
             };
+            if let Some((style, _)) = &rule.object {
+                // A free-form object's members cannot be told from other keys: not checked.
+                if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+                    continue;
+                }
+                match self.query_object(&rule.name, query) {
+                    None if rule.required => {
+                        messages.push(format!("{place} {} is required", rule.name))
+                    }
+                    None => {}
+                    Some(instance) => {
+                        for error in rule.schema.iter_errors(&instance) {
+                            messages.push(format!("{place} {}: {error}", rule.name));
+                        }
+                    }
+                }
+                continue;
+            }
             let texts = texts(rule.location, &rule.name);
             match texts.first().copied() {
                 None if rule.required => {
@@ -333,13 +371,21 @@ mod tests {
 
     /// The messages for parameters given as `(location, name, text)`.
     fn parameters(given: &[(Location, &str, &'static str)]) -> Vec<String> {
-        create_thing().check_parameters(|location, name| {
-            given
-                .iter()
-                .filter(|(l, n, _)| *l == location && *n == name)
-                .map(|(_, _, text)| *text)
-                .collect()
-        })
+        let query: Vec<(String, String)> = given
+            .iter()
+            .filter(|(location, _, _)| *location == Location::Query)
+            .map(|(_, name, text)| (name.to_string(), text.to_string()))
+            .collect();
+        create_thing().check_parameters(
+            |location, name| {
+                given
+                    .iter()
+                    .filter(|(l, n, _)| *l == location && *n == name)
+                    .map(|(_, _, text)| *text)
+                    .collect()
+            },
+            &query,
+        )
     }
 
     #[test]

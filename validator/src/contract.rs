@@ -20,6 +20,8 @@ use jsonschema::Validator;
 use serde_json::Value;
 use specgen::manifest::{self, Manifest, ValueKind};
 
+pub use specgen::manifest::ObjectStyle;
+
 use matching::{BasePath, Segment};
 
 use crate::in_place::InPlace;
@@ -82,18 +84,6 @@ pub struct ParameterSpec {
     pub object: Option<ObjectStyle>,
     /// Its value is a JSON text (`content: {application/json: …}` instead of a schema).
     pub json: bool,
-}
-
-/// How an object travels in a query (OpenAPI's `style` and `explode`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ObjectStyle {
-    /// `deepObject`: `filter[name]=rex&filter[age]=3`.
-    Deep,
-    /// `form`, exploded (the default): each member its own key, `name=rex&age=3`; the names
-    /// the schema declares.
-    Exploded(Vec<String>),
-    /// `form` with `explode: false`: `filter=name,rex,age,3`.
-    Joined,
 }
 
 /// A body's rule.

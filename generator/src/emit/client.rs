@@ -15,7 +15,7 @@ use crate::ir::{
     Api, MediaKind, Method, Operation, ParamLocation, Parameter, ResponseBody, Scalar, StatusSpec,
     TypeKind, TypeRef,
 };
-use crate::manifest::ListForm;
+use crate::manifest::{ListForm, ObjectStyle};
 
 /// The client file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -243,8 +243,9 @@ pub(crate) fn method(
     let mut path_values = Vec::new();
     for (index, param) in path_params.iter().enumerate() {
         let field = ident(&param.rust_name);
-        let (ty, text) = match param_shape(api, &param.ty) {
-            ParamShape::One(ty) => (ty, quote!(#field.to_string())),
+        // An object travels in the query alone: a path parameter is never one.
+        let (ty, text) = match param_shape(api, param) {
+            ParamShape::One(ty) | ParamShape::Object(ty) => (ty, quote!(#field.to_string())),
             ParamShape::List(item) => (quote!([#item]), joined(&field, ',')),
         };
         if !path_params[..index].iter().any(|p| p.name == param.name) {
@@ -258,9 +259,9 @@ pub(crate) fn method(
         .filter(|p| p.location != ParamLocation::Path)
     {
         let field = ident(&param.rust_name);
-        let shape = param_shape(api, &param.ty);
+        let shape = param_shape(api, param);
         let ty = match &shape {
-            ParamShape::One(ty) => ty.clone(),
+            ParamShape::One(ty) | ParamShape::Object(ty) => ty.clone(),
             ParamShape::List(item) => quote!([#item]),
         };
         let wire = &param.name;
@@ -293,6 +294,20 @@ pub(crate) fn method(
             (ParamShape::List(_), ListForm::Delimited(delimiter)) => {
                 one(joined(&format_ident!("value_"), delimiter))
             }
+            // Its members as its style says: their own keys, or under its name.
+            (ParamShape::Object(_), _) => match param.object_style() {
+                Some(ObjectStyle::Deep) => quote! {
+                    for (key_, text_) in deep_object_pairs(#wire, value_) {
+                        request_ = request_.query(&[(key_, text_)]);
+                    }
+                },
+                Some(ObjectStyle::Joined) => one(quote!(joined_object(value_))),
+                _ => quote! {
+                    for (key_, text_) in form_pairs(value_) {
+                        request_ = request_.query(&[(key_, text_)]);
+                    }
+                },
+            },
         };
         if param.required {
             args.push(quote!(#field: &#ty));

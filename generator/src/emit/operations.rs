@@ -6,7 +6,10 @@ use quote::quote;
 
 use super::types::{rust_type, scalar_type};
 use crate::error::Result;
-use crate::ir::{Api, Operation, ParamLocation, Response, Scalar, StatusSpec, TypeKind, TypeRef};
+use crate::ir::{
+    Api, Operation, ParamLocation, Parameter, Response, Scalar, StatusSpec, TypeKind, TypeRef,
+};
+use crate::manifest::ObjectStyle;
 
 /// The path the models are reached by from the server, client and webhook modules.
 pub(crate) fn models_path() -> TokenStream {
@@ -14,38 +17,71 @@ pub(crate) fn models_path() -> TokenStream {
 }
 
 /// The Rust type of a parameter: scalars and string enums are typed (they parse from text),
-/// a list of them is a `Vec` of them (its items travel as [`crate::ir::Parameter::list_form`]
-/// says); anything else is passed as the text it arrived as.
-pub(crate) fn param_type(api: &Api, ty: &TypeRef) -> TokenStream {
-    match param_shape(api, ty) {
-        ParamShape::One(item) => item,
+/// a list of them is a `Vec` of them (its items travel as [`Parameter::list_form`] says), a
+/// query parameter whose schema is an object with named members is its struct (its members
+/// travel as [`Parameter::object_style`] says); anything else is passed as the text it
+/// arrived as.
+pub(crate) fn param_type(api: &Api, param: &Parameter) -> TokenStream {
+    match param_shape(api, param) {
+        ParamShape::One(ty) | ParamShape::Object(ty) => ty,
         ParamShape::List(item) => quote!(Vec<#item>),
     }
 }
 
-/// A parameter's Rust type, told apart as one value or a list of values.
+/// A parameter's Rust type, told apart by how it is read and sent.
 pub(crate) enum ParamShape {
     /// One value of this type (a scalar, a string enum, or text).
     One(TokenStream),
     /// A list of values of this type.
     List(TokenStream),
+    /// An object of this type, its members in the query.
+    Object(TokenStream),
 }
 
-/// The shape of a parameter of type `ty`: see [`param_type`].
-pub(crate) fn param_shape(api: &Api, ty: &TypeRef) -> ParamShape {
+/// The shape of a parameter: see [`param_type`].
+pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
+    let readable = match param.object_style() {
+        // A free-form object's members cannot be told from the query's other keys.
+        Some(ObjectStyle::Exploded(names)) => !names.is_empty(),
+        Some(_) => true,
+        None => false,
+    };
+    match struct_type(api, &param.ty) {
+        Some(ty) if readable => ParamShape::Object(ty),
+        _ => type_shape(api, &param.ty),
+    }
+}
+
+/// The shape of a parameter of type `ty`, as one value or a list.
+fn type_shape(api: &Api, ty: &TypeRef) -> ParamShape {
     match ty {
-        TypeRef::Nullable(inner) => param_shape(api, inner),
+        TypeRef::Nullable(inner) => type_shape(api, inner),
         TypeRef::Array(item) => match item_type(api, item) {
             Some(item) => ParamShape::List(item),
             None => ParamShape::One(quote!(String)),
         },
         TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
-            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => {
-                param_shape(api, inner)
-            }
+            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => type_shape(api, inner),
             _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
         },
         _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
+    }
+}
+
+/// The struct a type names (through nullability and aliases), as a path from the server,
+/// client and webhook modules.
+fn struct_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
+    match ty {
+        TypeRef::Nullable(inner) => struct_type(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Struct(_)) => {
+                let name = super::types::ident(name);
+                Some(quote!(crate::models::#name))
+            }
+            Some(TypeKind::Alias(inner)) => struct_type(api, inner),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

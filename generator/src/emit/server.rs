@@ -117,7 +117,7 @@ pub(crate) fn params_struct(api: &Api, op: &Operation) -> TokenStream {
     }
     for param in &op.parameters {
         let field = ident(&param.rust_name);
-        let ty = param_type(api, &param.ty);
+        let ty = param_type(api, param);
         let docs = doc_attrs(Some(&format!(
             "{} {} `{}`.{}",
             if param.required {
@@ -291,9 +291,11 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
         let field = ident(&param.rust_name);
         let location = location_tokens(param.location);
         let name = &param.name;
-        let read = match (param_shape(api, &param.ty), param.required) {
+        let read = match (param_shape(api, param), param.required) {
             (ParamShape::One(ty), true) => quote!(required::<#ty>(#location, #name)),
             (ParamShape::One(ty), false) => quote!(optional::<#ty>(#location, #name)),
+            (ParamShape::Object(ty), true) => quote!(required_object::<#ty>(#name)),
+            (ParamShape::Object(ty), false) => quote!(optional_object::<#ty>(#name)),
             (ParamShape::List(item), required) => {
                 let form = list_form_tokens(param.list_form());
                 if required {

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::types::{Example, TypeRef};
-use crate::manifest::{ListForm, Location};
+use crate::manifest::{ListForm, Location, ObjectStyle};
 
 /// HTTP methods that OpenAPI path items know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -198,6 +198,21 @@ impl Parameter {
     /// every reader of the contract share ([`ListForm::of`]).
     pub fn list_form(&self) -> ListForm {
         ListForm::of(self.location.into(), self.style.as_deref(), self.explode)
+    }
+
+    /// How its members travel when it is a query parameter whose schema is an object (the
+    /// same rule as [`ListForm`]'s: [`ObjectStyle::of`]); `None` for any other, and for one
+    /// written as a JSON text (`content`).
+    pub fn object_style(&self) -> Option<ObjectStyle> {
+        if self.content_type.is_some() {
+            return None;
+        }
+        ObjectStyle::of(
+            self.location.into(),
+            self.style.as_deref(),
+            self.explode,
+            &self.schema,
+        )
     }
 }
 

@@ -153,48 +153,17 @@ impl Checker<'_> {
         request: &Request,
     ) {
         let name = param.name.as_str();
-        let members: Option<Vec<(String, &str)>> = match style {
-            ObjectStyle::Deep => {
-                let members: Vec<(String, &str)> = request
-                    .query
-                    .iter()
-                    .filter_map(|(key, text)| {
-                        let inner = key.strip_prefix(name)?.strip_prefix('[')?;
-                        let (member, deeper) = inner.split_once(']')?;
-                        Some((format!("{member}{deeper}"), text.as_str()))
-                    })
-                    .collect();
-                (!members.is_empty()).then_some(members)
-            }
-            // A free-form object's members cannot be told from other keys.
-            ObjectStyle::Exploded(names) if names.is_empty() => return,
-            ObjectStyle::Exploded(names) => {
-                let members: Vec<(String, &str)> = request
-                    .query
-                    .iter()
-                    .filter(|(key, _)| names.contains(key))
-                    .map(|(key, text)| (key.clone(), text.as_str()))
-                    .collect();
-                (!members.is_empty()).then_some(members)
-            }
-            ObjectStyle::Joined => value(request, Location::Query, name).map(|text| {
-                let parts: Vec<&str> = text.split(',').collect();
-                parts
-                    .chunks(2)
-                    .map(|pair| (pair[0].to_string(), pair.get(1).copied().unwrap_or("")))
-                    .collect()
-            }),
-        };
+        // A free-form object's members cannot be told from other keys.
+        if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+            return;
+        }
+        let members = style.members(name, &request.query);
         let Some(members) = members else {
             self.absent(op, param);
             return;
         };
         self.cover(|| coverage::Key::parameter(op, param));
-        let mut form = form_urlencoded::Serializer::new(String::new());
-        for (member, text) in &members {
-            form.append_pair(member, text);
-        }
-        let instance = specgen::form::decode(form.finish().as_bytes(), &param.schema);
+        let instance = specgen::form::decode_members(&members, &param.schema);
         let show = self.options.show_values;
         for violation in Contract::check_parameter_value(param, &instance, show) {
             self.push(

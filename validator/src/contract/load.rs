@@ -10,8 +10,8 @@ use specgen::manifest::{self, Manifest};
 
 use super::matching::{BasePath, segments};
 use super::{
-    BodySpec, CREDENTIAL_HEADERS, Compiled, Contract, ContractError, Location, ObjectStyle,
-    OperationSpec, ParameterSpec, ResponseSpec, SchemaFile,
+    BodySpec, CREDENTIAL_HEADERS, Compiled, Contract, ContractError, Location, OperationSpec,
+    ParameterSpec, ResponseSpec, SchemaFile,
 };
 
 /// One contract file, read: the manifest, a schema file (parsed, compiled when first asked
@@ -256,52 +256,12 @@ fn parameter_spec(
         kind: param.kind(),
         items: manifest::ValueKind::of_items(&param.schema),
         list_form: param.list_form(),
-        object: object_style(param).filter(|_| param.content_type.is_none()),
+        object: param.object_style(),
         json: param
             .content_type
             .as_deref()
             .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
         schema: param.schema.clone(),
-    })
-}
-
-/// How a query parameter whose schema is an object travels; `None` for any other parameter.
-fn object_style(param: &manifest::Parameter) -> Option<ObjectStyle> {
-    if param.location != Location::Query {
-        return None;
-    }
-    // The schema itself, or the component it names (`$ref` into its `$defs`, a lone `allOf`).
-    let mut schema = &param.schema;
-    for _ in 0..8 {
-        let next = match (schema.get("$ref"), schema.get("allOf")) {
-            (Some(Value::String(reference)), _) => reference
-                .strip_prefix('#')
-                .and_then(|pointer| param.schema.pointer(pointer)),
-            (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
-            _ => None,
-        };
-        match next {
-            Some(next) => schema = next,
-            None => break,
-        }
-    }
-    let properties = schema.get("properties").and_then(Value::as_object);
-    let is_object = match schema.get("type") {
-        Some(Value::String(kind)) => kind == "object",
-        Some(_) => false,
-        None => properties.is_some(),
-    };
-    if !is_object {
-        return None;
-    }
-    Some(match (param.style.as_deref(), param.explode) {
-        (Some("deepObject"), _) => ObjectStyle::Deep,
-        (None | Some("form"), Some(false)) => ObjectStyle::Joined,
-        _ => ObjectStyle::Exploded(
-            properties
-                .map(|p| p.keys().cloned().collect())
-                .unwrap_or_default(),
-        ),
     })
 }
 

@@ -128,6 +128,17 @@ mod tests {
         ) -> ReplaceFileResponse {
             ReplaceFileResponse::Ok(format!("{} got {:?}", params.id, &body[..]))
         }
+        async fn search_pets(&self, params: SearchPetsParams) -> SearchPetsResponse {
+            let filter = params.filter;
+            let page = params.page.map(|p| (p.size, p.cursor));
+            let text =
+                |number: Option<fixture_routes::support::Decimal>| number.map(|n| n.to_string());
+            let point = params.point.map(|p| (text(p.lat), text(p.lon)));
+            SearchPetsResponse::Ok(format!(
+                "filter={:?} {:?} {:?} page={page:?} point={point:?}",
+                filter.name, filter.age, filter.tags
+            ))
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -406,6 +417,70 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(size, upload.len() as i64);
+    }
+
+    /// An object in the query reaches its handler as its struct, its members read as its
+    /// style says; the server checks each member, and the client sends them so.
+    #[tokio::test]
+    async fn object_query_parameters_arrive_as_their_structs() {
+        let (status, body) = call(
+            Method::GET,
+            "/pets/search?filter[name]=rex&filter[age]=3&filter[tags]=a&filter[tags]=b\
+             &size=10&cursor=c1&point=lat,1.5,lon,-2",
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""filter=Some(\"rex\") Some(3) Some([\"a\", \"b\"]) page=Some((Some(10), Some(\"c1\"))) point=Some((Some(\"1.5\"), Some(\"-2.0\")))""#
+            )
+        );
+        // Absent optional objects are `None`; the required one must be there.
+        let (status, body) = call(Method::GET, "/pets/search?filter[name]=rex").await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""filter=Some(\"rex\") None None page=None point=None""#
+            )
+        );
+        for (path, named) in [
+            ("/pets/search?size=10", "query parameter filter is required"),
+            ("/pets/search?filter[age]=-1", "query parameter filter"),
+            (
+                "/pets/search?filter[age]=3&size=500",
+                "query parameter page",
+            ),
+        ] {
+            let (status, body) = call(Method::GET, path).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{path}: {body}");
+            assert!(body.contains(named), "{path}: {body}");
+        }
+
+        use fixture_routes::client::Client;
+        use fixture_routes::models::{SearchPetsFilter, SearchPetsPage, SearchPetsPoint};
+        let client = Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        let filter: SearchPetsFilter = serde_json::from_value(
+            serde_json::json!({"name": "a&b", "age": 3, "tags": ["x", "y,z"]}),
+        )
+        .unwrap();
+        let page: SearchPetsPage =
+            serde_json::from_value(serde_json::json!({"size": 10, "cursor": "c 1"})).unwrap();
+        let point: SearchPetsPoint =
+            serde_json::from_value(serde_json::json!({"lat": 1.5, "lon": -2})).unwrap();
+        let answer = client
+            .search_pets(&filter, Some(&page), Some(&point))
+            .await
+            .unwrap();
+        assert_eq!(
+            answer,
+            r#"filter=Some("a&b") Some(3) Some(["x", "y,z"]) page=Some((Some(10), Some("c 1"))) point=Some((Some("1.5"), Some("-2.0")))"#
+        );
     }
 
     #[tokio::test]
