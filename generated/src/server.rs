@@ -1382,9 +1382,12 @@ impl Incoming {
         if texts.is_empty() {
             return None;
         }
+        let items = crate::validation::rules()
+            .operation(self.operation)
+            .and_then(|rules| rules.list_items(location, name, &texts))
+            .unwrap_or_else(|| form.items(&texts, |text| text.parse::<T>().is_ok()));
         Some(
-            form
-                .items(&texts, |text| text.parse::<T>().is_ok())
+            items
                 .into_iter()
                 .map(|item| {
                     item.parse::<T>()

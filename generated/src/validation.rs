@@ -920,6 +920,38 @@ pub struct ParameterRule {
     object: Option<(ObjectStyle, Value)>,
 }
 
+impl ParameterRule {
+    /// A list's items given as `texts`, as its form reads them ([`ListForm::items`]). A lone
+    /// text of a repeated list that holds commas is one item, as the spec reads it, unless
+    /// only reading it as a comma-separated list makes it conform: many clients send
+    /// `?status=active,pending` where the spec says `?status=active&status=pending`, while a
+    /// name (`?to=Smith, Jo`) stays whole.
+    fn items_of<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
+        let literal = self.list_form.items(texts, |_| true);
+        let split = self.list_form.items(texts, |_| false);
+        if split != literal && !self.schema.is_valid(&list_value(kind, &literal))
+            && self.schema.is_valid(&list_value(kind, &split))
+        {
+            split
+        } else {
+            literal
+        }
+    }
+}
+
+/// A list's items as the JSON array its schema checks, each kept as text when it does not
+/// parse as `kind`, for the schema to name.
+fn list_value(kind: ValueKind, items: &[&str]) -> Value {
+    Value::Array(
+        items
+            .iter()
+            .map(|item| {
+                kind.value(item).unwrap_or_else(|| Value::String(item.to_string()))
+            })
+            .collect(),
+    )
+}
+
 /// The rules of one operation or webhook.
 pub struct OperationRules {
     /// Parameters, in the manifest's order.
@@ -1062,6 +1094,27 @@ impl OperationRules {
             responses,
         })
     }
+    /// The items of the list parameter `name` in `location`, given as `texts` (every query
+    /// pair of that name, every line of a header), read as the contract checks them (see
+    /// [`ParameterRule::items_of`]); `None` when it is not a list parameter.
+    pub fn list_items<'a>(
+        &self,
+        location: Location,
+        name: &str,
+        texts: &[&'a str],
+    ) -> Option<Vec<&'a str>> {
+        let rule = self
+            .parameters
+            .iter()
+            .find(|rule| {
+                rule.location == location
+                    && match location {
+                        Location::Header => rule.name.eq_ignore_ascii_case(name),
+                        _ => rule.name == name,
+                    }
+            })?;
+        Some(rule.items_of(rule.items?, texts))
+    }
     /// The JSON object of the object parameter `name` among a query's pairs, its members
     /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`
     /// when it is absent or not an object parameter.
@@ -1116,19 +1169,7 @@ impl OperationRules {
                 None => {}
                 Some(text) => {
                     let instance = match rule.items {
-                        Some(kind) => {
-                            Value::Array(
-                                rule
-                                    .list_form
-                                    .items(&texts, |text| kind.value(text).is_some())
-                                    .into_iter()
-                                    .map(|item| {
-                                        kind.value(item)
-                                            .unwrap_or_else(|| Value::String(item.to_string()))
-                                    })
-                                    .collect(),
-                            )
-                        }
+                        Some(kind) => list_value(kind, &rule.items_of(kind, &texts)),
                         None => {
                             match rule.kind.value(text) {
                                 Some(instance) => instance,

@@ -402,8 +402,13 @@ impl Incoming {
         if texts.is_empty() {
             return None;
         }
+        // As the contract's check read them; by their form alone should it not know them.
+        let items = crate::validation::rules()
+            .operation(self.operation)
+            .and_then(|rules| rules.list_items(location, name, &texts))
+            .unwrap_or_else(|| form.items(&texts, |text| text.parse::<T>().is_ok()));
         Some(
-            form.items(&texts, |text| text.parse::<T>().is_ok())
+            items
                 .into_iter()
                 .map(|item| {
                     item.parse::<T>()

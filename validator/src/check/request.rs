@@ -107,7 +107,7 @@ impl Checker<'_> {
                     Contract::check_parameter_value(param, &value, show)
                 }
                 None => Contract::check_parameter(param, first, show),
-                Some(kind) => {
+                Some(_) => {
                     // A query key repeated (form style exploded, the default), or a list in
                     // one value (`?ids=1,2`: `explode: false`, and path and header parameters
                     // always; `?ids=1|2` and `?ids=1%202` in the delimited styles), as
@@ -123,10 +123,22 @@ impl Checker<'_> {
                         Location::Header => header_lines(&request.headers, &param.name).collect(),
                         _ => vec![first],
                     };
-                    let items = param
-                        .list_form
-                        .items(&texts, |text| kind.value(text).is_some());
-                    Contract::check_parameter_items(param, &items, show)
+                    // A lone text holding commas is one item, as the spec reads it, unless
+                    // only reading it as a comma-separated list makes it conform: the
+                    // generated server's rule (`validation::ParameterRule::items_of`).
+                    let literal = param.list_form.items(&texts, |_| true);
+                    let split = param.list_form.items(&texts, |_| false);
+                    let violations = Contract::check_parameter_items(param, &literal, show);
+                    if violations.is_empty() || split == literal {
+                        violations
+                    } else {
+                        let split_violations = Contract::check_parameter_items(param, &split, show);
+                        if split_violations.is_empty() {
+                            split_violations
+                        } else {
+                            violations
+                        }
+                    }
                 }
             };
             for violation in violations {

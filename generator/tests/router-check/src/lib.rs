@@ -99,14 +99,19 @@ mod tests {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
         async fn get_lists(&self, params: GetListsParams) -> GetListsResponse {
+            fn words<T: std::fmt::Display>(items: Vec<T>) -> Vec<String> {
+                items.iter().map(|item| item.to_string()).collect()
+            }
+            let state = match params.state {
+                Some(state) => format!(" state={:?}", words(state)),
+                None => String::new(),
+            };
             GetListsResponse::Ok(format!(
-                "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}",
+                "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}{state}",
                 params.ids,
                 params.tag,
                 params.code,
-                params
-                    .sort
-                    .map(|sort| sort.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+                params.sort.map(words),
                 params.word,
                 params.x_ids
             ))
@@ -304,6 +309,16 @@ mod tests {
                 r#""ids=[1, 2] tag=[\"a\", \"b,c\"] code=Some([3, 4]) sort=Some([\"asc\", \"desc\"]) word=Some([\"x\", \"y\"]) x_ids=Some([5, 6, 7])""#
             )
         );
+        // `?state=open,closed` where the spec says `?state=open&state=closed`: read as the list
+        // it can only be, while `tag`'s `b,c` above stays one item.
+        let (status, body) = call(Method::GET, "/lists/1?tag=a&state=open,closed").await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""ids=[1] tag=[\"a\"] code=None sort=None word=None x_ids=None state=[\"open\", \"closed\"]""#
+            )
+        );
         // Each item is checked by the list's schema: `code`'s minimum, the header's
         // `maxItems` counted over both lines, an enum; the refusal names each.
         let (status, text) = call_with(
@@ -322,7 +337,7 @@ mod tests {
         }
 
         use fixture_routes::client::Client;
-        use fixture_routes::models::GetListsSortItem;
+        use fixture_routes::models::{GetListsSortItem, GetListsStateItem};
         let client = Client::new(
             serve().await,
             fixture_routes::credentials::Credentials::new(),
@@ -337,16 +352,17 @@ mod tests {
                 Some(&[3, 4]),
                 Some(&[GetListsSortItem::Desc, GetListsSortItem::Asc]),
                 Some(&words),
+                Some(&[GetListsStateItem::Closed, GetListsStateItem::Open]),
                 Some(&[5, 6]),
             )
             .await
             .unwrap();
         assert_eq!(
             answer,
-            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6])"#
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"]"#
         );
         let answer = client
-            .get_lists(&[9], &["only".to_string()], None, None, None, None)
+            .get_lists(&[9], &["only".to_string()], None, None, None, None, None)
             .await
             .unwrap();
         assert_eq!(
