@@ -1385,7 +1385,9 @@ impl Incoming {
         let items = crate::validation::rules()
             .operation(self.operation)
             .and_then(|rules| rules.list_items(location, name, &texts))
-            .unwrap_or_else(|| form.items(&texts, |text| text.parse::<T>().is_ok()));
+            .unwrap_or_else(|| {
+                form.read(&texts, |items| items.iter().all(|i| i.parse::<T>().is_ok()))
+            });
         Some(
             items
                 .into_iter()

@@ -257,6 +257,11 @@ pub mod manifest {
                 },
             )
         }
+        /// Whether its members can be told from a query's other keys: not those of a free-form
+        /// object sent exploded, which declares no member names.
+        pub fn readable(&self) -> bool {
+            !matches!(self, ObjectStyle::Exploded(names) if names.is_empty())
+        }
         /// The members of the object parameter `name` among a query's pairs, each as its name
         /// (brackets kept: `address[city]`) and text; `None` when none is there. A free-form
         /// object sent exploded has no members to tell from other keys, so it is never there.
@@ -335,28 +340,13 @@ pub mod manifest {
             }
         }
         /// The items of a list given as the texts its name came with, in order (every query
-        /// pair of that name, every line of a header).
-        ///
-        /// Repeated: each text is an item, except that a lone text which does not read as one
-        /// item (`reads_as_item`) but holds commas is read as a comma-separated list: many
-        /// clients send `?ids=1,2` where the spec says `?ids=1&ids=2`, and no integer, number
-        /// or boolean holds a comma. Delimited: each text is split, and a
-        /// text that is empty holds no item (`?ids=` is the empty list); items lose the spaces
-        /// around them (`a, b`), except in `spaceDelimited`.
-        pub fn items<'a>(
-            self,
-            texts: &[&'a str],
-            reads_as_item: impl Fn(&str) -> bool,
-        ) -> Vec<&'a str> {
+        /// pair of that name, every line of a header), as the spec reads them. Repeated: each
+        /// text is an item. Delimited: each text is split, and a text that is empty holds no item
+        /// (`?ids=` is the empty list); items lose the spaces around them (`a, b`), except in
+        /// `spaceDelimited`.
+        pub fn items<'a>(self, texts: &[&'a str]) -> Vec<&'a str> {
             match self {
-                ListForm::Repeated => {
-                    match texts {
-                        [lone] if lone.contains(',') && !reads_as_item(lone) => {
-                            lone.split(',').map(str::trim).collect()
-                        }
-                        _ => texts.to_vec(),
-                    }
-                }
+                ListForm::Repeated => texts.to_vec(),
                 ListForm::Delimited(delimiter) => {
                     texts
                         .iter()
@@ -365,6 +355,31 @@ pub mod manifest {
                         .map(|item| if delimiter == ' ' { item } else { item.trim() })
                         .collect()
                 }
+            }
+        }
+        /// The items a client may have meant instead: a lone text of a repeated list that holds
+        /// commas, split at them (many clients send `?ids=1,2` where the spec says
+        /// `?ids=1&ids=2`); `None` when there is no other reading.
+        pub fn comma_reading<'a>(self, texts: &[&'a str]) -> Option<Vec<&'a str>> {
+            match (self, texts) {
+                (ListForm::Repeated, [lone]) if lone.contains(',') => {
+                    Some(lone.split(',').map(str::trim).collect())
+                }
+                _ => None,
+            }
+        }
+        /// The items of a list given as `texts`: as the spec reads them ([`ListForm::items`]),
+        /// unless only the [`ListForm::comma_reading`] makes them conform, as `conforms` judges
+        /// (`?state=open,closed` of an enum), while a name (`?to=Smith, Jo`) stays whole.
+        pub fn read<'a>(
+            self,
+            texts: &[&'a str],
+            conforms: impl Fn(&[&str]) -> bool,
+        ) -> Vec<&'a str> {
+            let literal = self.items(texts);
+            match self.comma_reading(texts) {
+                Some(split) if !conforms(&literal) && conforms(&split) => split,
+                _ => literal,
             }
         }
     }
@@ -921,21 +936,11 @@ pub struct ParameterRule {
 }
 
 impl ParameterRule {
-    /// A list's items given as `texts`, as its form reads them ([`ListForm::items`]). A lone
-    /// text of a repeated list that holds commas is one item, as the spec reads it, unless
-    /// only reading it as a comma-separated list makes it conform: many clients send
-    /// `?status=active,pending` where the spec says `?status=active&status=pending`, while a
-    /// name (`?to=Smith, Jo`) stays whole.
+    /// A list's items given as `texts`, as its form reads them, by its schema where a lone
+    /// text holding commas could be read two ways ([`ListForm::read`]).
     fn items_of<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
-        let literal = self.list_form.items(texts, |_| true);
-        let split = self.list_form.items(texts, |_| false);
-        if split != literal && !self.schema.is_valid(&list_value(kind, &literal))
-            && self.schema.is_valid(&list_value(kind, &split))
-        {
-            split
-        } else {
-            literal
-        }
+        self.list_form
+            .read(texts, |items| { self.schema.is_valid(&list_value(kind, items)) })
     }
 }
 
@@ -1145,7 +1150,7 @@ impl OperationRules {
                 Location::Cookie => "cookie",
             };
             if let Some((style, _)) = &rule.object {
-                if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+                if !style.readable() {
                     continue;
                 }
                 match self.query_object(&rule.name, query) {

@@ -256,6 +256,12 @@ impl ObjectStyle {
         })
     }
 
+    /// Whether its members can be told from a query's other keys: not those of a free-form
+    /// object sent exploded, which declares no member names.
+    pub fn readable(&self) -> bool {
+        !matches!(self, ObjectStyle::Exploded(names) if names.is_empty())
+    }
+
     /// The members of the object parameter `name` among a query's pairs, each as its name
     /// (brackets kept: `address[city]`) and text; `None` when none is there. A free-form
     /// object sent exploded has no members to tell from other keys, so it is never there.
@@ -326,32 +332,42 @@ impl ListForm {
     }
 
     /// The items of a list given as the texts its name came with, in order (every query
-    /// pair of that name, every line of a header).
-    ///
-    /// Repeated: each text is an item, except that a lone text which does not read as one
-    /// item (`reads_as_item`) but holds commas is read as a comma-separated list: many
-    /// clients send `?ids=1,2` where the spec says `?ids=1&ids=2`, and no integer, number
-    /// or boolean holds a comma. Delimited: each text is split, and a
-    /// text that is empty holds no item (`?ids=` is the empty list); items lose the spaces
-    /// around them (`a, b`), except in `spaceDelimited`.
-    pub fn items<'a>(
-        self,
-        texts: &[&'a str],
-        reads_as_item: impl Fn(&str) -> bool,
-    ) -> Vec<&'a str> {
+    /// pair of that name, every line of a header), as the spec reads them. Repeated: each
+    /// text is an item. Delimited: each text is split, and a text that is empty holds no item
+    /// (`?ids=` is the empty list); items lose the spaces around them (`a, b`), except in
+    /// `spaceDelimited`.
+    pub fn items<'a>(self, texts: &[&'a str]) -> Vec<&'a str> {
         match self {
-            ListForm::Repeated => match texts {
-                [lone] if lone.contains(',') && !reads_as_item(lone) => {
-                    lone.split(',').map(str::trim).collect()
-                }
-                _ => texts.to_vec(),
-            },
+            ListForm::Repeated => texts.to_vec(),
             ListForm::Delimited(delimiter) => texts
                 .iter()
                 .filter(|text| !text.is_empty())
                 .flat_map(|text| text.split(delimiter))
                 .map(|item| if delimiter == ' ' { item } else { item.trim() })
                 .collect(),
+        }
+    }
+
+    /// The items a client may have meant instead: a lone text of a repeated list that holds
+    /// commas, split at them (many clients send `?ids=1,2` where the spec says
+    /// `?ids=1&ids=2`); `None` when there is no other reading.
+    pub fn comma_reading<'a>(self, texts: &[&'a str]) -> Option<Vec<&'a str>> {
+        match (self, texts) {
+            (ListForm::Repeated, [lone]) if lone.contains(',') => {
+                Some(lone.split(',').map(str::trim).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// The items of a list given as `texts`: as the spec reads them ([`ListForm::items`]),
+    /// unless only the [`ListForm::comma_reading`] makes them conform, as `conforms` judges
+    /// (`?state=open,closed` of an enum), while a name (`?to=Smith, Jo`) stays whole.
+    pub fn read<'a>(self, texts: &[&'a str], conforms: impl Fn(&[&str]) -> bool) -> Vec<&'a str> {
+        let literal = self.items(texts);
+        match self.comma_reading(texts) {
+            Some(split) if !conforms(&literal) && conforms(&split) => split,
+            _ => literal,
         }
     }
 }
@@ -679,27 +695,25 @@ mod tests {
 
     #[test]
     fn a_lists_items_are_read_from_every_text_it_came_with() {
-        let integer = |text: &str| text.parse::<i64>().is_ok();
-        let anything = |_: &str| true;
-        assert_eq!(ListForm::Repeated.items(&["1", "2"], integer), ["1", "2"]);
+        let integers = |items: &[&str]| items.iter().all(|item| item.parse::<i64>().is_ok());
+        let anything = |_: &[&str]| true;
+        let repeated = ListForm::Repeated;
+        assert_eq!(repeated.read(&["1", "2"], integers), ["1", "2"]);
         // A lone text that is not one item but holds commas: a list written the other way.
-        assert_eq!(ListForm::Repeated.items(&["1, 2"], integer), ["1", "2"]);
+        assert_eq!(repeated.read(&["1, 2"], integers), ["1", "2"]);
         // One that reads as one item keeps its commas.
-        assert_eq!(ListForm::Repeated.items(&["a,b"], anything), ["a,b"]);
+        assert_eq!(repeated.read(&["a,b"], anything), ["a,b"]);
         // Two texts are two items, whatever they hold.
-        assert_eq!(
-            ListForm::Repeated.items(&["1,2", "3"], integer),
-            ["1,2", "3"]
-        );
+        assert_eq!(repeated.read(&["1,2", "3"], integers), ["1,2", "3"]);
         let comma = ListForm::Delimited(',');
-        assert_eq!(comma.items(&["1, 2", "3"], integer), ["1", "2", "3"]);
-        assert_eq!(comma.items(&[""], integer), Vec::<&str>::new());
+        assert_eq!(comma.read(&["1, 2", "3"], integers), ["1", "2", "3"]);
+        assert_eq!(comma.read(&[""], integers), Vec::<&str>::new());
         assert_eq!(
-            ListForm::Delimited('|').items(&["a|b,c"], anything),
+            ListForm::Delimited('|').read(&["a|b,c"], anything),
             ["a", "b,c"]
         );
         assert_eq!(
-            ListForm::Delimited(' ').items(&["a b"], anything),
+            ListForm::Delimited(' ').read(&["a b"], anything),
             ["a", "b"]
         );
     }

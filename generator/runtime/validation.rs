@@ -40,22 +40,12 @@ pub struct ParameterRule {
 }
 
 impl ParameterRule {
-    /// A list's items given as `texts`, as its form reads them ([`ListForm::items`]). A lone
-    /// text of a repeated list that holds commas is one item, as the spec reads it, unless
-    /// only reading it as a comma-separated list makes it conform: many clients send
-    /// `?status=active,pending` where the spec says `?status=active&status=pending`, while a
-    /// name (`?to=Smith, Jo`) stays whole.
+    /// A list's items given as `texts`, as its form reads them, by its schema where a lone
+    /// text holding commas could be read two ways ([`ListForm::read`]).
     fn items_of<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
-        let literal = self.list_form.items(texts, |_| true);
-        let split = self.list_form.items(texts, |_| false);
-        if split != literal
-            && !self.schema.is_valid(&list_value(kind, &literal))
-            && self.schema.is_valid(&list_value(kind, &split))
-        {
-            split
-        } else {
-            literal
-        }
+        self.list_form.read(texts, |items| {
+            self.schema.is_valid(&list_value(kind, items))
+        })
     }
 }
 
@@ -269,7 +259,7 @@ impl OperationRules {
             };
             if let Some((style, _)) = &rule.object {
                 // A free-form object's members cannot be told from other keys: not checked.
-                if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+                if !style.readable() {
                     continue;
                 }
                 match self.query_object(&rule.name, query) {

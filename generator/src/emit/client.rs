@@ -346,11 +346,7 @@ pub(crate) fn method(
                     (quote!(&#ty), send)
                 }
                 MediaKind::Text | MediaKind::Binary => {
-                    let documented = if body.content_type.contains('*') {
-                        "application/octet-stream"
-                    } else {
-                        body.content_type.as_str()
-                    };
+                    let documented = body.sent_as();
                     (
                         quote!(RawBody<'_>),
                         quote!(request_ = body.send(request_, #documented);),

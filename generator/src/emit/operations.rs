@@ -9,7 +9,6 @@ use crate::error::Result;
 use crate::ir::{
     Api, Operation, ParamLocation, Parameter, Response, Scalar, StatusSpec, TypeKind, TypeRef,
 };
-use crate::manifest::ObjectStyle;
 
 /// The path the models are reached by from the server, client and webhook modules.
 pub(crate) fn models_path() -> TokenStream {
@@ -40,12 +39,7 @@ pub(crate) enum ParamShape {
 
 /// The shape of a parameter: see [`param_type`].
 pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
-    let readable = match param.object_style() {
-        // A free-form object's members cannot be told from the query's other keys.
-        Some(ObjectStyle::Exploded(names)) => !names.is_empty(),
-        Some(_) => true,
-        None => false,
-    };
+    let readable = param.object_style().is_some_and(|style| style.readable());
     match struct_type(api, &param.ty) {
         Some(ty) if readable => ParamShape::Object(ty),
         _ => type_shape(api, &param.ty),

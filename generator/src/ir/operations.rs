@@ -346,15 +346,27 @@ impl MediaKind {
     }
 }
 
+impl RequestBody {
+    /// The media type the generated client sends it as ([`concrete_media`]).
+    pub fn sent_as(&self) -> &str {
+        concrete_media(&self.content_type)
+    }
+}
+
 impl ResponseBody {
-    /// The media type a generated server answers it with: the documented one, or
-    /// `application/octet-stream` for a range (`image/*`).
+    /// The media type a generated server answers it with ([`concrete_media`]).
     pub fn answered_as(&self) -> &str {
-        if self.content_type.contains('*') {
-            "application/octet-stream"
-        } else {
-            &self.content_type
-        }
+        concrete_media(&self.content_type)
+    }
+}
+
+/// The media type a body of the documented type `media` goes as: that one, or
+/// `application/octet-stream` for a range (`image/*`, `*/*`), which no body can be sent as.
+fn concrete_media(media: &str) -> &str {
+    if media.contains('*') {
+        "application/octet-stream"
+    } else {
+        media
     }
 }
 

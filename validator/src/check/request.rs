@@ -125,20 +125,11 @@ impl Checker<'_> {
                     };
                     // A lone text holding commas is one item, as the spec reads it, unless
                     // only reading it as a comma-separated list makes it conform: the
-                    // generated server's rule (`validation::ParameterRule::items_of`).
-                    let literal = param.list_form.items(&texts, |_| true);
-                    let split = param.list_form.items(&texts, |_| false);
-                    let violations = Contract::check_parameter_items(param, &literal, show);
-                    if violations.is_empty() || split == literal {
-                        violations
-                    } else {
-                        let split_violations = Contract::check_parameter_items(param, &split, show);
-                        if split_violations.is_empty() {
-                            split_violations
-                        } else {
-                            violations
-                        }
-                    }
+                    // generated server's rule too.
+                    let items = param.list_form.read(&texts, |items| {
+                        Contract::check_parameter_items(param, items, show).is_empty()
+                    });
+                    Contract::check_parameter_items(param, &items, show)
                 }
             };
             for violation in violations {
@@ -166,7 +157,7 @@ impl Checker<'_> {
     ) {
         let name = param.name.as_str();
         // A free-form object's members cannot be told from other keys.
-        if matches!(style, ObjectStyle::Exploded(names) if names.is_empty()) {
+        if !style.readable() {
             return;
         }
         let members = style.members(name, &request.query);

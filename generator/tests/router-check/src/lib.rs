@@ -228,12 +228,7 @@ mod tests {
         let (status, _) = call(Method::GET, "/search?type=gist&q=z").await;
         assert_eq!(status, StatusCode::NOT_FOUND);
         // The generated client sends the query its template fixes.
-        use fixture_routes::client::Client;
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        let client = client().await;
         assert_eq!(
             client.search_repos(&"r".to_string()).await.unwrap(),
             "repos r"
@@ -270,13 +265,9 @@ mod tests {
                 "{path}"
             );
         }
-        use fixture_routes::client::{Client, GetItemSuccess};
+        use fixture_routes::client::GetItemSuccess;
         use fixture_routes::support::Decimal;
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        let client = client().await;
         match client.get_item(&7, &"a b".to_string()).await.unwrap() {
             GetItemSuccess::Ok(text) => assert_eq!(text, "item 7 a b"),
             other => panic!("{other:?}"),
@@ -336,13 +327,8 @@ mod tests {
             assert!(text.contains(name), "{name}: {text}");
         }
 
-        use fixture_routes::client::Client;
         use fixture_routes::models::{GetListsSortItem, GetListsStateItem};
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        let client = client().await;
         let tags = ["a,b".to_string(), "c&d".to_string(), "e f".to_string()];
         let words = ["x".to_string(), "y".to_string()];
         let answer = client
@@ -389,12 +375,8 @@ mod tests {
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         assert_eq!(&bytes[..], b"\x00\x9f\xff{f1");
 
-        use fixture_routes::client::{Client, ClientError, DownloadFileSuccess, RawBody};
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        use fixture_routes::client::{ClientError, DownloadFileSuccess, RawBody};
+        let client = client().await;
         match client.download_file(&"f2".to_string()).await.unwrap() {
             DownloadFileSuccess::Ok(bytes) => assert_eq!(bytes, b"\x00\x9f\xff{f2"),
             other => panic!("{other:?}"),
@@ -474,13 +456,8 @@ mod tests {
             assert!(body.contains(named), "{path}: {body}");
         }
 
-        use fixture_routes::client::Client;
         use fixture_routes::models::{SearchPetsFilter, SearchPetsPage, SearchPetsPoint};
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        let client = client().await;
         let filter: SearchPetsFilter = serde_json::from_value(
             serde_json::json!({"name": "a&b", "age": 3, "tags": ["x", "y,z"]}),
         )
@@ -537,6 +514,15 @@ mod tests {
         assert!(body.get("http_code").is_none() && body.get("messages").is_none());
     }
 
+    /// The generated client of the fixture's router on a loopback port.
+    async fn client() -> fixture_routes::client::Client {
+        fixture_routes::client::Client::new(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap()
+    }
+
     /// The fixture's router on a loopback port, and its address.
     async fn serve() -> String {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -554,12 +540,8 @@ mod tests {
 
     #[tokio::test]
     async fn the_client_sends_a_form_the_server_checks_and_passes_on() {
-        use fixture_routes::client::{Client, ClientError};
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        use fixture_routes::client::ClientError;
+        let client = client().await;
         let body = serde_json::json!({"Body": "hi there", "Attempt": 2, "MediaUrl": ["a", "b&c"]});
         let echo = client
             .update_message(&"SM1".to_string(), Some(&5), &body)
@@ -649,13 +631,9 @@ mod tests {
     /// new pet without the id it assigns, and the client reads the answer without the secret.
     #[tokio::test]
     async fn a_request_leaves_out_what_the_server_assigns() {
-        use fixture_routes::client::{Client, ClientError};
+        use fixture_routes::client::ClientError;
         use fixture_routes::models::Pet;
-        let client = Client::new(
-            serve().await,
-            fixture_routes::credentials::Credentials::new(),
-        )
-        .unwrap();
+        let client = client().await;
         let pet: Pet =
             serde_json::from_value(serde_json::json!({"name": "Rex", "secret": "s3"})).unwrap();
         let created = client.create_pet(&pet).await.unwrap();
