@@ -344,6 +344,20 @@ impl MediaKind {
             MediaKind::Binary
         }
     }
+
+    /// The kind of a body of media type `media` whose schema is `schema`: as [`MediaKind::of`]
+    /// says, except that any media type (`*/*`) holding a binary string (`type: string,
+    /// format: binary`, a download of whatever the file is) is bytes, not JSON.
+    pub fn of_body(media: &str, schema: &Value) -> MediaKind {
+        let kind = MediaKind::of(media);
+        let any_media = media.split(';').next().unwrap_or_default().trim() == "*/*";
+        let binary = schema.get("format").and_then(Value::as_str) == Some("binary");
+        if kind == MediaKind::Json && any_media && binary {
+            MediaKind::Binary
+        } else {
+            kind
+        }
+    }
 }
 
 impl RequestBody {
@@ -367,22 +381,6 @@ fn concrete_media(media: &str) -> &str {
         "application/octet-stream"
     } else {
         media
-    }
-}
-
-impl MediaKind {
-    /// The kind of a body of media type `media` whose schema is `schema`: as [`MediaKind::of`]
-    /// says, except that any media type (`*/*`) holding a binary string (`type: string,
-    /// format: binary`, a download of whatever the file is) is bytes, not JSON.
-    pub fn of_body(media: &str, schema: &Value) -> MediaKind {
-        let kind = MediaKind::of(media);
-        let any_media = media.split(';').next().unwrap_or_default().trim() == "*/*";
-        let binary = schema.get("format").and_then(Value::as_str) == Some("binary");
-        if kind == MediaKind::Json && any_media && binary {
-            MediaKind::Binary
-        } else {
-            kind
-        }
     }
 }
 
