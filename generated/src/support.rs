@@ -389,6 +389,9 @@ pub mod union {
         pub closed: bool,
         /// For a scalar with a closed `enum` or a `const`: the values allowed.
         pub values: Option<&'static [Literal]>,
+        /// For a string with a `pattern` anchored at its start: it begins with one of these.
+        /// Empty imposes nothing.
+        pub prefixes: &'static [&'static str],
     }
     /// How well a value fits an alternative: fixed members matched, members declared, members
     /// required. Compared in that order; higher is better.
@@ -401,6 +404,11 @@ pub mod union {
             }
             if let Some(values) = self.values
                 && !values.iter().any(|literal| literal.matches(value))
+            {
+                return None;
+            }
+            if let Value::String(text) = value && !self.prefixes.is_empty()
+                && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
             {
                 return None;
             }

@@ -76,6 +76,9 @@ pub struct Alternative {
     pub closed: bool,
     /// For a scalar with a closed `enum` or a `const`: the values allowed.
     pub values: Option<&'static [Literal]>,
+    /// For a string with a `pattern` anchored at its start: it begins with one of these.
+    /// Empty imposes nothing.
+    pub prefixes: &'static [&'static str],
 }
 
 /// How well a value fits an alternative: fixed members matched, members declared, members
@@ -90,6 +93,12 @@ impl Alternative {
         }
         if let Some(values) = self.values
             && !values.iter().any(|literal| literal.matches(value))
+        {
+            return None;
+        }
+        if let Value::String(text) = value
+            && !self.prefixes.is_empty()
+            && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
         {
             return None;
         }
@@ -289,6 +298,7 @@ mod tests {
         declared: &["type", "number", "cvc"],
         closed: true,
         values: None,
+        prefixes: &[],
     };
     const IDEAL: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -297,6 +307,7 @@ mod tests {
         declared: &["type", "issuer"],
         closed: false,
         values: None,
+        prefixes: &[],
     };
     const OPEN: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -305,6 +316,7 @@ mod tests {
         declared: &["note"],
         closed: false,
         values: None,
+        prefixes: &[],
     };
 
     #[test]
@@ -327,6 +339,7 @@ mod tests {
             declared: &[],
             closed: false,
             values: None,
+            prefixes: &[],
         };
         assert!(integer.fit(&json!(3)).is_some());
         assert!(integer.fit(&json!(3.0)).is_some());
@@ -356,10 +369,38 @@ mod tests {
             declared: &[],
             closed: false,
             values: Some(&[Literal::Str("red"), Literal::Json("null")]),
+            prefixes: &[],
         };
         assert!(colours.fit(&json!("red")).is_some());
         assert!(colours.fit(&json!("blue")).is_none());
         assert!(Literal::Json("1.0").matches(&json!(1)));
+    }
+
+    #[test]
+    fn a_string_without_a_patterns_prefix_rules_out() {
+        let replaced = Alternative {
+            kinds: kind::STRING | kind::NULL,
+            prefixes: &["Replaced by serie ", "Replaced by tournament "],
+            ..OPEN
+        };
+        let merged = Alternative {
+            kinds: kind::STRING,
+            prefixes: &["Merged with "],
+            ..OPEN
+        };
+        let any = Alternative {
+            kinds: kind::STRING,
+            ..OPEN
+        };
+        let alternatives = [replaced, merged, any];
+        assert_eq!(rank(&json!("Merged with 9638"), &alternatives), vec![1, 2]);
+        assert_eq!(
+            rank(&json!("Replaced by serie 7"), &alternatives),
+            vec![0, 2]
+        );
+        assert_eq!(rank(&json!("Deleted"), &alternatives), vec![2]);
+        // A pattern judges strings only.
+        assert_eq!(rank(&json!(null), &alternatives), vec![0]);
     }
 
     #[test]

@@ -517,6 +517,7 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         }
         None => quote!(None),
     };
+    let prefixes = &facts.prefixes;
     quote! {
         Alternative {
             kinds: #kinds,
@@ -525,6 +526,7 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
             declared: &[#(#declared),*],
             closed: #closed,
             values: #values,
+            prefixes: &[#(#prefixes),*],
         }
     }
 }

@@ -153,6 +153,10 @@ pub struct VariantFacts {
     pub closed: bool,
     /// For a scalar alternative with a closed `enum` or `const`: the values allowed.
     pub values: Option<Vec<Value>>,
+    /// For a string alternative whose `pattern` is anchored at its start: every string it
+    /// accepts begins with one of these (`^Merged with [0-9]+$` gives `Merged with `).
+    /// Empty when the pattern says nothing of the kind.
+    pub prefixes: Vec<String>,
 }
 
 /// A JSON value's type, as JSON Schema's `type` names it.

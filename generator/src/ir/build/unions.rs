@@ -315,6 +315,7 @@ impl Builder<'_> {
             declared: shape.properties.keys().cloned().collect(),
             closed: shape.is_closed(),
             values: None,
+            prefixes: Vec::new(),
         })
     }
 
@@ -415,11 +416,60 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
     }
     kinds.sort();
     kinds.dedup();
+    let prefixes = map
+        .get("pattern")
+        .and_then(Value::as_str)
+        .map(pattern_prefixes)
+        .unwrap_or_default();
     VariantFacts {
         kinds,
         values,
+        prefixes,
         ..VariantFacts::default()
     }
+}
+
+/// The literal texts every string matching `pattern` begins with, when the pattern is anchored
+/// at the start of the string (`^Replaced by (serie|tournament) [0-9]+$` gives `Replaced by
+/// serie ` and `Replaced by tournament `); empty when it is not, or when the set is unbounded.
+///
+/// Unions of strings told apart only by their patterns (pandascore's deletion reasons) need
+/// this: a model crate has no regex engine, but a prefix test rules the wrong alternatives out.
+/// Each prefix is a necessary condition, never a sufficient one, so a fact can only be missing,
+/// never wrong: a pattern in a syntax regex-syntax does not read (a look-ahead, a
+/// back-reference, an ECMA-only escape) gives none, and its classes (`\d`, `.`) are at least
+/// as wide as ECMA-262's, which JSON Schema's patterns follow.
+fn pattern_prefixes(pattern: &str) -> Vec<String> {
+    use regex_syntax::hir::Look;
+    use regex_syntax::hir::literal::{ExtractKind, Extractor};
+    let Ok(hir) = regex_syntax::Parser::new().parse(pattern) else {
+        return Vec::new();
+    };
+    // Literal prefixes are prefixes of the match; only `^` makes them the string's.
+    if !hir.properties().look_set_prefix().contains(Look::Start) {
+        return Vec::new();
+    }
+    // A class of several characters ends a prefix rather than multiplying it (`[0-9]` would
+    // make ten), and a long list of alternatives is left unread: the facts stay small.
+    let seq = Extractor::new()
+        .kind(ExtractKind::Prefix)
+        .limit_class(1)
+        .limit_total(16)
+        .extract(&hir);
+    let Some(literals) = seq.literals() else {
+        return Vec::new();
+    };
+    let mut prefixes = Vec::with_capacity(literals.len());
+    for literal in literals {
+        match std::str::from_utf8(literal.as_bytes()) {
+            // An empty prefix says nothing, and so says nothing for the whole set.
+            Ok("") | Err(_) => return Vec::new(),
+            Ok(text) => prefixes.push(text.to_owned()),
+        }
+    }
+    prefixes.sort();
+    prefixes.dedup();
+    prefixes
 }
 
 fn kind_of(value: &Value) -> JsonKind {
@@ -431,5 +481,41 @@ fn kind_of(value: &Value) -> JsonKind {
         Value::String(_) => JsonKind::String,
         Value::Array(_) => JsonKind::Array,
         Value::Object(_) => JsonKind::Object,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::pattern_prefixes;
+
+    #[test]
+    fn an_anchored_pattern_gives_the_literals_every_match_begins_with() {
+        assert_eq!(
+            pattern_prefixes("^Replaced by (serie|tournament) [0-9]+$"),
+            ["Replaced by serie ", "Replaced by tournament "]
+        );
+        assert_eq!(pattern_prefixes("^Merged with [0-9]+$"), ["Merged with "]);
+        assert_eq!(
+            pattern_prefixes("^(acct|ent)_[a-z0-9]+$"),
+            ["acct_", "ent_"]
+        );
+        assert_eq!(pattern_prefixes("^Deleted$"), ["Deleted"]);
+    }
+
+    #[test]
+    fn a_pattern_that_does_not_fix_the_start_gives_nothing() {
+        // Unanchored: the literal may be anywhere in the string.
+        assert!(pattern_prefixes("Merged with [0-9]+").is_empty());
+        // Anchored in one branch only.
+        assert!(pattern_prefixes("^a|b").is_empty());
+        // Anchored, but the first character is any of many.
+        assert!(pattern_prefixes("^[0-9]{3}-x$").is_empty());
+        assert!(pattern_prefixes("^.*x$").is_empty());
+        // Anchored, with an optional literal: either may begin the string.
+        assert_eq!(pattern_prefixes("^(v1)?x"), ["v1x", "x"]);
+        // ECMA-262 syntax regex-syntax does not read: no fact rather than a wrong one.
+        assert!(pattern_prefixes("^(?=x)x").is_empty());
+        assert!(pattern_prefixes("^(a)\\1").is_empty());
+        assert!(pattern_prefixes("[").is_empty());
     }
 }
