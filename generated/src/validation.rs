@@ -496,15 +496,26 @@ pub mod manifest {
             }
         }
         /// `text` as the JSON value its schema checks; `None` when it is not a number or boolean
-        /// its kind needs.
+        /// its kind needs. A number is read as a JSON parser reads it: a whole number as an
+        /// integer, so `-2` reaches a decimal as `-2` (not `-2.0`) and an id beyond 2^53 keeps
+        /// every digit; a float only when the text has a fraction or an exponent.
         pub fn value(self, text: &str) -> Option<Value> {
+            let integer = || {
+                text.parse::<i64>()
+                    .map(Value::from)
+                    .or_else(|_| text.parse::<u64>().map(Value::from))
+                    .ok()
+            };
             match self {
-                ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
+                ValueKind::Integer => integer(),
                 ValueKind::Number => {
-                    text.parse::<f64>()
-                        .ok()
-                        .and_then(serde_json::Number::from_f64)
-                        .map(Value::Number)
+                    integer()
+                        .or_else(|| {
+                            text.parse::<f64>()
+                                .ok()
+                                .and_then(serde_json::Number::from_f64)
+                                .map(Value::Number)
+                        })
                 }
                 ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
                 ValueKind::Text => Some(Value::String(text.to_string())),

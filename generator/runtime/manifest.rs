@@ -485,15 +485,24 @@ impl ValueKind {
     }
 
     /// `text` as the JSON value its schema checks; `None` when it is not a number or boolean
-    /// its kind needs.
+    /// its kind needs. A number is read as a JSON parser reads it: a whole number as an
+    /// integer, so `-2` reaches a decimal as `-2` (not `-2.0`) and an id beyond 2^53 keeps
+    /// every digit; a float only when the text has a fraction or an exponent.
     pub fn value(self, text: &str) -> Option<Value> {
-        match self {
-            ValueKind::Integer => text.parse::<i64>().map(Value::from).ok(),
-            ValueKind::Number => text
-                .parse::<f64>()
+        let integer = || {
+            text.parse::<i64>()
+                .map(Value::from)
+                .or_else(|_| text.parse::<u64>().map(Value::from))
                 .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map(Value::Number),
+        };
+        match self {
+            ValueKind::Integer => integer(),
+            ValueKind::Number => integer().or_else(|| {
+                text.parse::<f64>()
+                    .ok()
+                    .and_then(serde_json::Number::from_f64)
+                    .map(Value::Number)
+            }),
             ValueKind::Boolean => text.parse::<bool>().map(Value::Bool).ok(),
             ValueKind::Text => Some(Value::String(text.to_string())),
             ValueKind::Mixed => [ValueKind::Integer, ValueKind::Number, ValueKind::Boolean]
@@ -818,6 +827,19 @@ mod tests {
             kind(serde_json::json!({"type": "number"})).value("4.5"),
             Some(4.5.into())
         );
+        // Whole numbers stay integers, as in a JSON body: no `.0`, no digit lost past 2^53.
+        let number = kind(serde_json::json!({"type": "number"}));
+        assert_eq!(number.value("-2"), Some((-2).into()));
+        assert!(number.value("-2").unwrap().is_i64());
+        assert_eq!(
+            number.value("9007199254740993"),
+            Some(9_007_199_254_740_993_i64.into())
+        );
+        assert_eq!(
+            kind(serde_json::json!({"type": "integer"})).value("18446744073709551615"),
+            Some(u64::MAX.into())
+        );
+        assert_eq!(number.value("1e3"), Some(1000.0.into()));
         assert_eq!(
             kind(serde_json::json!({"type": "boolean"})).value("true"),
             Some(true.into())

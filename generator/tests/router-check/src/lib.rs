@@ -431,7 +431,7 @@ mod tests {
             (status, body.as_str()),
             (
                 StatusCode::OK,
-                r#""filter=Some(\"rex\") Some(3) Some([\"a\", \"b\"]) page=Some((Some(10), Some(\"c1\"))) point=Some((Some(\"1.5\"), Some(\"-2.0\")))""#
+                r#""filter=Some(\"rex\") Some(3) Some([\"a\", \"b\"]) page=Some((Some(10), Some(\"c1\"))) point=Some((Some(\"1.5\"), Some(\"-2\")))""#
             )
         );
         // Absent optional objects are `None`; the required one must be there.
@@ -472,7 +472,7 @@ mod tests {
             .unwrap();
         assert_eq!(
             answer,
-            r#"filter=Some("a&b") Some(3) Some(["x", "y,z"]) page=Some((Some(10), Some("c 1"))) point=Some((Some("1.5"), Some("-2.0")))"#
+            r#"filter=Some("a&b") Some(3) Some(["x", "y,z"]) page=Some((Some(10), Some("c 1"))) point=Some((Some("1.5"), Some("-2")))"#
         );
     }
 
