@@ -392,6 +392,28 @@ pub mod union {
         /// For a string with a `pattern` anchored at its start: it begins with one of these.
         /// Empty imposes nothing.
         pub prefixes: &'static [&'static str],
+        /// For a string with a `format` this test knows: the value must have it.
+        pub format: Option<Format>,
+    }
+    /// String formats a union tells its alternatives apart by.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub enum Format {
+        /// `ipv4`
+        Ipv4,
+        /// `ipv6`
+        Ipv6,
+        /// `email`, `idn-email`: only the `@` is tested, which every address has.
+        Email,
+    }
+    impl Format {
+        /// Whether `text` may have this format (for `Email`, a necessary condition only).
+        pub fn admits(self, text: &str) -> bool {
+            match self {
+                Format::Ipv4 => text.parse::<::std::net::Ipv4Addr>().is_ok(),
+                Format::Ipv6 => text.parse::<::std::net::Ipv6Addr>().is_ok(),
+                Format::Email => text.contains('@'),
+            }
+        }
     }
     /// How well a value fits an alternative: fixed members matched, members declared, members
     /// required. Compared in that order; higher is better.
@@ -407,10 +429,15 @@ pub mod union {
             {
                 return None;
             }
-            if let Value::String(text) = value && !self.prefixes.is_empty()
-                && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
-            {
-                return None;
+            if let Value::String(text) = value {
+                if !self.prefixes.is_empty()
+                    && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
+                {
+                    return None;
+                }
+                if self.format.is_some_and(|format| !format.admits(text)) {
+                    return None;
+                }
             }
             let Some(object) = value.as_object() else {
                 return Some((0, 0, 0));

@@ -79,6 +79,30 @@ pub struct Alternative {
     /// For a string with a `pattern` anchored at its start: it begins with one of these.
     /// Empty imposes nothing.
     pub prefixes: &'static [&'static str],
+    /// For a string with a `format` this test knows: the value must have it.
+    pub format: Option<Format>,
+}
+
+/// String formats a union tells its alternatives apart by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `ipv4`
+    Ipv4,
+    /// `ipv6`
+    Ipv6,
+    /// `email`, `idn-email`: only the `@` is tested, which every address has.
+    Email,
+}
+
+impl Format {
+    /// Whether `text` may have this format (for `Email`, a necessary condition only).
+    pub fn admits(self, text: &str) -> bool {
+        match self {
+            Format::Ipv4 => text.parse::<::std::net::Ipv4Addr>().is_ok(),
+            Format::Ipv6 => text.parse::<::std::net::Ipv6Addr>().is_ok(),
+            Format::Email => text.contains('@'),
+        }
+    }
 }
 
 /// How well a value fits an alternative: fixed members matched, members declared, members
@@ -96,11 +120,15 @@ impl Alternative {
         {
             return None;
         }
-        if let Value::String(text) = value
-            && !self.prefixes.is_empty()
-            && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
-        {
-            return None;
+        if let Value::String(text) = value {
+            if !self.prefixes.is_empty()
+                && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
+            {
+                return None;
+            }
+            if self.format.is_some_and(|format| !format.admits(text)) {
+                return None;
+            }
         }
         let Some(object) = value.as_object() else {
             return Some((0, 0, 0));
@@ -299,6 +327,7 @@ mod tests {
         closed: true,
         values: None,
         prefixes: &[],
+        format: None,
     };
     const IDEAL: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -308,6 +337,7 @@ mod tests {
         closed: false,
         values: None,
         prefixes: &[],
+        format: None,
     };
     const OPEN: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -317,6 +347,7 @@ mod tests {
         closed: false,
         values: None,
         prefixes: &[],
+        format: None,
     };
 
     #[test]
@@ -340,6 +371,7 @@ mod tests {
             closed: false,
             values: None,
             prefixes: &[],
+            format: None,
         };
         assert!(integer.fit(&json!(3)).is_some());
         assert!(integer.fit(&json!(3.0)).is_some());
@@ -370,6 +402,7 @@ mod tests {
             closed: false,
             values: Some(&[Literal::Str("red"), Literal::Json("null")]),
             prefixes: &[],
+            format: None,
         };
         assert!(colours.fit(&json!("red")).is_some());
         assert!(colours.fit(&json!("blue")).is_none());
@@ -401,6 +434,31 @@ mod tests {
         assert_eq!(rank(&json!("Deleted"), &alternatives), vec![2]);
         // A pattern judges strings only.
         assert_eq!(rank(&json!(null), &alternatives), vec![0]);
+    }
+
+    #[test]
+    fn a_string_without_its_format_rules_out() {
+        let ipv4 = Alternative {
+            kinds: kind::STRING,
+            format: Some(Format::Ipv4),
+            ..OPEN
+        };
+        let ipv6 = Alternative {
+            format: Some(Format::Ipv6),
+            ..ipv4
+        };
+        let email = Alternative {
+            format: Some(Format::Email),
+            ..ipv4
+        };
+        let alternatives = [ipv4, ipv6, email];
+        assert_eq!(rank(&json!("192.0.2.1"), &alternatives), vec![0]);
+        assert_eq!(rank(&json!("2001:db8::1"), &alternatives), vec![1]);
+        assert_eq!(rank(&json!("ops@example.com"), &alternatives), vec![2]);
+        assert_eq!(
+            rank(&json!("192.0.2.256"), &alternatives),
+            Vec::<usize>::new()
+        );
     }
 
     #[test]

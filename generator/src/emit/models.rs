@@ -12,8 +12,8 @@ use crate::error::Result;
 use serde_json::Value;
 
 use crate::ir::{
-    Additional, Api, EnumDef, Field, JsonKind, Scalar, StructDef, TypeDef, TypeKind, TypeRef,
-    UnionDef, VariantFacts,
+    Additional, Api, EnumDef, Field, JsonKind, Scalar, StructDef, TextFormat, TypeDef, TypeKind,
+    TypeRef, UnionDef, VariantFacts,
 };
 
 /// The models file.
@@ -518,6 +518,12 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         None => quote!(None),
     };
     let prefixes = &facts.prefixes;
+    let format = match facts.format {
+        Some(TextFormat::Ipv4) => quote!(Some(union::Format::Ipv4)),
+        Some(TextFormat::Ipv6) => quote!(Some(union::Format::Ipv6)),
+        Some(TextFormat::Email) => quote!(Some(union::Format::Email)),
+        None => quote!(None),
+    };
     quote! {
         Alternative {
             kinds: #kinds,
@@ -527,6 +533,7 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
             closed: #closed,
             values: #values,
             prefixes: &[#(#prefixes),*],
+            format: #format,
         }
     }
 }

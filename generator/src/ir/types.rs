@@ -157,6 +157,33 @@ pub struct VariantFacts {
     /// accepts begins with one of these (`^Merged with [0-9]+$` gives `Merged with `).
     /// Empty when the pattern says nothing of the kind.
     pub prefixes: Vec<String>,
+    /// For a string alternative: a `format` a model can test without a regex engine or the
+    /// contract (`ipv4`, `ipv6`, `email`), which tells `192.0.2.1` from `2001:db8::1` where
+    /// both alternatives are `String`s.
+    pub format: Option<TextFormat>,
+}
+
+/// A string `format` that tells union alternatives apart (see [`VariantFacts::format`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    /// `ipv4`: a dotted quad.
+    Ipv4,
+    /// `ipv6`
+    Ipv6,
+    /// `email`: holds an `@`.
+    Email,
+}
+
+impl TextFormat {
+    /// The format a `format` keyword names, when it is one of these.
+    pub fn named(format: &str) -> Option<TextFormat> {
+        match format {
+            "ipv4" => Some(TextFormat::Ipv4),
+            "ipv6" => Some(TextFormat::Ipv6),
+            "email" | "idn-email" => Some(TextFormat::Email),
+            _ => None,
+        }
+    }
 }
 
 /// A JSON value's type, as JSON Schema's `type` names it.

@@ -16,7 +16,9 @@ use super::state::{
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::{is_null_schema, types_of};
-use crate::ir::{Discriminator, JsonKind, TypeKind, TypeRef, UnionDef, UnionVariant, VariantFacts};
+use crate::ir::{
+    Discriminator, JsonKind, TextFormat, TypeKind, TypeRef, UnionDef, UnionVariant, VariantFacts,
+};
 use crate::load::escape_segment;
 
 /// Where a union comes from.
@@ -316,6 +318,7 @@ impl Builder<'_> {
             closed: shape.is_closed(),
             values: None,
             prefixes: Vec::new(),
+            format: None,
         })
     }
 
@@ -421,10 +424,15 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         .and_then(Value::as_str)
         .map(pattern_prefixes)
         .unwrap_or_default();
+    let format = map
+        .get("format")
+        .and_then(Value::as_str)
+        .and_then(TextFormat::named);
     VariantFacts {
         kinds,
         values,
         prefixes,
+        format,
         ..VariantFacts::default()
     }
 }
