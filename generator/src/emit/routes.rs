@@ -159,7 +159,7 @@ fn axum_route(template: &str) -> String {
 /// name axum reads otherwise (`{*path}`, `{na me}`) and text axum refuses or reads as a
 /// parameter (see [`routed_by_position`]) become `{p<n>}`. Every handler matches the request
 /// against its own template, so a positional segment takes only what the template allows.
-fn route_text(template: &str) -> String {
+pub(crate) fn route_text(template: &str) -> String {
     template
         .split('/')
         .enumerate()
@@ -309,8 +309,10 @@ mod tests {
                             .expect("an HTTP method"),
                     )
                     .expect("a method axum routes");
-                    receiver = receiver
-                        .route(&hook.operation.path, axum::routing::on(method, || async {}));
+                    receiver = receiver.route(
+                        &super::route_text(&hook.operation.path),
+                        axum::routing::on(method, || async {}),
+                    );
                 }
             });
             match outcome {

@@ -22,7 +22,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         let parts = Parts::of(hook)?;
         methods.push(receiver_method(hook, &parts));
         handlers.push(receiver_handler(hook, &parts));
-        let path = &hook.operation.path;
+        // A delivery path is routed as the server's paths are: `/hooks/:id` (axum 0.7's
+        // capture syntax, which 0.8 refuses with a panic when the router is built) becomes a
+        // positional capture.
+        let path = super::routes::route_text(&hook.operation.path);
         let method = format_ident!("{}", hook.operation.method.key());
         let handler = format_ident!("receive_{}", hook.operation.fn_name);
         routes.push(quote!(.route(#path, ::axum::routing::#method(#handler::<W>))));

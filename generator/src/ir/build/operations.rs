@@ -627,7 +627,9 @@ fn parse_status(key: &str) -> Option<StatusSpec> {
 
 /// Where the generated receiver takes a webhook the spec gives no path: `/{name}`, the name
 /// percent-encoded as a request carries it (`Account categories updated` is
-/// `/Account%20categories%20updated`; a route with the space itself is never reached).
+/// `/Account%20categories%20updated`; a route with the space itself is never reached). A `:`
+/// or `*` that begins a segment is encoded too (`:petLost` is `/%3ApetLost`): axum would take
+/// it for a capture, and the sender delivers to the same encoded path.
 fn default_delivery_path(name: &str) -> String {
     const IN_PATH: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
         .add(b' ')
@@ -640,7 +642,16 @@ fn default_delivery_path(name: &str) -> String {
         .add(b'`')
         .add(b'{')
         .add(b'}');
-    format!("/{}", percent_encoding::utf8_percent_encode(name, IN_PATH))
+    let encoded = percent_encoding::utf8_percent_encode(name, IN_PATH).to_string();
+    let segments: Vec<String> = encoded
+        .split('/')
+        .map(|segment| match segment.as_bytes().first() {
+            Some(b':') => format!("%3A{}", &segment[1..]),
+            Some(b'*') => format!("%2A{}", &segment[1..]),
+            _ => segment.to_string(),
+        })
+        .collect();
+    format!("/{}", segments.join("/"))
 }
 
 /// `name`, or `name-2`, `name-3`… when it is taken; taken from then on.
@@ -841,6 +852,10 @@ paths:
         assert_eq!(default_delivery_path("event.created"), "/event.created");
         assert_eq!(default_delivery_path("{event}"), "/%7Bevent%7D");
         assert_eq!(default_delivery_path("größe"), "/gr%C3%B6%C3%9Fe");
+        // What axum would read as a capture begins no segment; elsewhere it stays.
+        assert_eq!(default_delivery_path(":petLost"), "/%3ApetLost");
+        assert_eq!(default_delivery_path("pets/*/lost"), "/pets/%2A/lost");
+        assert_eq!(default_delivery_path("pet:lost"), "/pet:lost");
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! all reach their own handler with their own parameters, and nothing else may. A form body
 //! sent by the generated client over loopback reaches its handler as sent, and the server
 //! checks its fields (and a query parameter whose schema is a component) by their schemas.
+//! The webhook receiver is built and routes deliveries to paths axum 0.8 would refuse.
 
 #[cfg(test)]
 mod tests {
@@ -647,6 +648,55 @@ mod tests {
         assert!(
             matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
             "{refused}"
+        );
+    }
+
+    /// Records the notifications a receiver takes.
+    #[derive(Clone, Default)]
+    struct Inbox(std::sync::Arc<std::sync::Mutex<Vec<String>>>);
+
+    impl fixture_routes::webhooks::Webhooks for Inbox {
+        async fn pet_adopted(
+            &self,
+            payload: fixture_routes::models::PostHooksShelterAdoptedRequest,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0.lock().unwrap().push(format!("adopted {:?}", payload.pet));
+            Ok(())
+        }
+        async fn pet_lost(
+            &self,
+            payload: fixture_routes::models::Post3apetLostRequest,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0.lock().unwrap().push(format!("lost {:?}", payload.pet));
+            Ok(())
+        }
+    }
+
+    /// Delivery paths in axum 0.7's syntax (`/hooks/:shelter/adopted`, and a notification
+    /// named `:petLost` without a path): axum 0.8 panics on such a route as the router is built.
+    /// The receiver routes the first by position and the second at its encoded name, and each
+    /// delivery reaches its own handler.
+    #[tokio::test]
+    async fn a_receiver_with_delivery_paths_in_axum_07_syntax_is_built_and_routes_each() {
+        let inbox = Inbox::default();
+        let receiver = fixture_routes::webhooks::receiver(inbox.clone());
+        for (path, status) in [
+            ("/hooks/north/adopted", StatusCode::NO_CONTENT),
+            ("/%3ApetLost", StatusCode::NO_CONTENT),
+            ("/somewhere-else", StatusCode::NOT_FOUND),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri(path)
+                .header("content-type", "application/json")
+                .body(Body::from(r#"{"pet": "rex"}"#))
+                .unwrap();
+            let response = receiver.clone().oneshot(request).await.unwrap();
+            assert_eq!(response.status(), status, "{path}");
+        }
+        assert_eq!(
+            *inbox.0.lock().unwrap(),
+            ["adopted Some(\"rex\")", "lost Some(\"rex\")"]
         );
     }
 }
