@@ -1302,9 +1302,7 @@ impl Incoming {
             let essence = content_type.map(crate::validation::essence);
             let json_type = essence
                 .as_deref()
-                .is_some_and(|essence| {
-                    essence == "application/json" || essence.ends_with("+json")
-                });
+                .is_some_and(crate::validation::manifest::is_json);
             let documented = rules.body_media.as_deref().unwrap_or("application/json");
             let sent_as_documented = essence
                 .as_deref()

@@ -8,7 +8,7 @@ use ::std::collections::HashMap;
 use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
-pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind};
+pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind, essence};
 
 pub mod manifest {
     //! The contract's manifest (`schemas/manifest.json`) as types: which operations and webhooks
@@ -382,6 +382,15 @@ pub mod manifest {
                 _ => literal,
             }
         }
+    }
+    /// A media type without its parameters, in lower case: `multipart/form-data`.
+    pub fn essence(media: &str) -> String {
+        media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
+    }
+    /// Whether a media type's [`essence`] is JSON's: `application/json` or a `+json` type
+    /// (`application/problem+json`).
+    pub fn is_json(essence: &str) -> bool {
+        essence == "application/json" || essence.ends_with("+json")
     }
     /// How a parameter's text becomes JSON: by its schema's `type`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1246,16 +1255,10 @@ fn is_form(media: &str) -> bool {
     essence(media) == form::MEDIA_TYPE
 }
 
-/// A media type without its parameters, in lower case: `multipart/form-data`.
-pub fn essence(media: &str) -> String {
-    media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
-}
-
 /// Whether a body the spec documents as `documented` may be read as JSON: JSON, a `+json`
 /// type, or any type at all (`*/*`).
 pub fn is_json_media(documented: &str) -> bool {
-    documented == "application/json" || documented.ends_with("+json")
-        || documented == "*/*"
+    manifest::is_json(documented) || documented == "*/*"
 }
 
 /// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).

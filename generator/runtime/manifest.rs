@@ -372,6 +372,22 @@ impl ListForm {
     }
 }
 
+/// A media type without its parameters, in lower case: `multipart/form-data`.
+pub fn essence(media: &str) -> String {
+    media
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// Whether a media type's [`essence`] is JSON's: `application/json` or a `+json` type
+/// (`application/problem+json`).
+pub fn is_json(essence: &str) -> bool {
+    essence == "application/json" || essence.ends_with("+json")
+}
+
 /// How a parameter's text becomes JSON: by its schema's `type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ValueKind {

@@ -12,7 +12,7 @@ use ::std::sync::OnceLock;
 use ::jsonschema::Validator;
 use ::serde_json::Value;
 
-pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind};
+pub use self::manifest::{ListForm, Location, ObjectStyle, ValueKind, essence};
 
 #[path = "manifest.rs"]
 pub mod manifest;
@@ -348,20 +348,10 @@ fn is_form(media: &str) -> bool {
     essence(media) == form::MEDIA_TYPE
 }
 
-/// A media type without its parameters, in lower case: `multipart/form-data`.
-pub fn essence(media: &str) -> String {
-    media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
-
 /// Whether a body the spec documents as `documented` may be read as JSON: JSON, a `+json`
 /// type, or any type at all (`*/*`).
 pub fn is_json_media(documented: &str) -> bool {
-    documented == "application/json" || documented.ends_with("+json") || documented == "*/*"
+    manifest::is_json(documented) || documented == "*/*"
 }
 
 /// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).

@@ -3,6 +3,10 @@
 
 use serde_json::Value;
 
+/// A media type without its parameters, in lower case (`application/json`), and whether
+/// one is JSON's: the contract's rules, which the generated servers share.
+pub use specgen::manifest::{essence as media_type, is_json};
+
 /// Whether an exchange is a call of the API or a notification the API sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -155,22 +159,6 @@ pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<
         .iter()
         .find(|(key, _)| key.eq_ignore_ascii_case(name))
         .map(|(_, value)| value.as_str())
-}
-
-/// A media type without its parameters, in lower case: `application/json`.
-pub fn media_type(value: &str) -> String {
-    value
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
-
-/// Whether a media type (without parameters, lower case) is JSON: `application/json` or a
-/// `+json` type.
-pub fn is_json(media: &str) -> bool {
-    media == "application/json" || media.ends_with("+json")
 }
 
 /// Whether a body sent as `sent` is of the documented media type `documented` (both without

@@ -261,13 +261,7 @@ fn request_body_type(body: &crate::ir::RequestBody) -> Result<TokenStream> {
 }
 
 fn is_json(content_type: &str) -> bool {
-    let essence = content_type
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase();
-    essence == "application/json" || essence.ends_with("+json")
+    crate::manifest::is_json(&crate::manifest::essence(content_type))
 }
 
 fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {

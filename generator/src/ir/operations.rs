@@ -325,13 +325,8 @@ impl MediaKind {
     /// The kind of a body of media type `media` (parameters and case ignored), whatever its
     /// schema.
     pub fn of(media: &str) -> MediaKind {
-        let essence = media
-            .split(';')
-            .next()
-            .unwrap_or_default()
-            .trim()
-            .to_ascii_lowercase();
-        if essence == "application/json" || essence.ends_with("+json") || essence == "*/*" {
+        let essence = crate::manifest::essence(media);
+        if crate::manifest::is_json(&essence) || essence == "*/*" {
             MediaKind::Json
         } else if essence == crate::form::MEDIA_TYPE {
             MediaKind::Form
