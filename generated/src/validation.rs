@@ -218,15 +218,9 @@ pub mod manifest {
             }
             let mut at = schema;
             for _ in 0..8 {
-                let next = match (at.get("$ref"), at.get("allOf")) {
-                    (Some(Value::String(reference)), _) => {
-                        reference
-                            .strip_prefix('#')
-                            .and_then(|pointer| schema.pointer(pointer))
-                    }
-                    (None, Some(Value::Array(parts))) if parts.len() == 1 => {
-                        parts.first()
-                    }
+                let next = match at.get("allOf") {
+                    _ if at.get("$ref").is_some() => referenced(at, schema),
+                    Some(Value::Array(parts)) if parts.len() == 1 => parts.first(),
                     _ => None,
                 };
                 match next {
@@ -383,6 +377,25 @@ pub mod manifest {
             }
         }
     }
+    /// The schema the `$ref` of `schema` points to within `root`, a self-contained schema whose
+    /// references lead into its own `$defs` (`#/$defs/Status`); `None` without a `$ref`, or when
+    /// nothing is there.
+    pub fn referenced<'s>(schema: &Value, root: &'s Value) -> Option<&'s Value> {
+        let target = schema.get("$ref")?.as_str()?;
+        let pointer = target.split_once('#').map_or(target, |(_, fragment)| fragment);
+        root.pointer(pointer)
+    }
+    /// `schema`, or the schema its chain of `$ref`s within `root` ends at. The chain is cut after
+    /// 32 steps, so a reference to itself ends.
+    pub fn dereferenced<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
+        for _ in 0..32 {
+            match referenced(schema, root) {
+                Some(next) => schema = next,
+                None => break,
+            }
+        }
+        schema
+    }
     /// A media type without its parameters, in lower case: `multipart/form-data`.
     pub fn essence(media: &str) -> String {
         media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
@@ -431,11 +444,7 @@ pub mod manifest {
                         Self::within(items, schema, 0).unwrap_or(ValueKind::Text),
                     );
                 }
-                let target = at.get("$ref").and_then(Value::as_str)?;
-                let pointer = target
-                    .split_once('#')
-                    .map_or(target, |(_, fragment)| fragment);
-                at = schema.pointer(pointer)?;
+                at = referenced(at, schema)?;
             }
             None
         }
@@ -444,13 +453,8 @@ pub mod manifest {
             if depth > 32 {
                 return None;
             }
-            if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-                let pointer = target
-                    .split_once('#')
-                    .map_or(target, |(_, fragment)| fragment);
-                let kind = root
-                    .pointer(pointer)
-                    .and_then(|target| Self::within(target, root, depth + 1));
+            if let Some(target) = referenced(schema, root) {
+                let kind = Self::within(target, root, depth + 1);
                 if kind.is_some() {
                     return kind;
                 }
@@ -689,8 +693,8 @@ pub mod form {
     //! The one reading of a form: every generated server that takes one decodes it here before
     //! checking and typing it, and specval does the same with recorded traffic.
     use ::serde_json::{Map, Value};
-    use super::manifest::ValueKind;
-    /// How deep `$ref`s and brackets are followed: far beyond any real form.
+    use super::manifest::{ValueKind, dereferenced};
+    /// How deep brackets and nested schemas are followed: far beyond any real form.
     const DEPTH: usize = 32;
     /// The media type of a form body.
     pub const MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
@@ -768,7 +772,7 @@ pub mod form {
         let Some((first, rest)) = path.split_first() else {
             return;
         };
-        let schema = schema.map(|schema| resolve(schema, root));
+        let schema = schema.map(|schema| dereferenced(schema, root));
         match node {
             Value::Array(items) => {
                 let item_schema = schema.and_then(|s| s.get("items"));
@@ -788,7 +792,8 @@ pub mod form {
             }
             Value::Object(fields) => {
                 let field_schema = schema.and_then(|s| property(s, first, root, 0));
-                let is_list = field_schema.is_some_and(|s| is_array(resolve(s, root)))
+                let is_list = field_schema
+                    .is_some_and(|s| is_array(dereferenced(s, root)))
                     || rest
                         .first()
                         .is_some_and(|next| {
@@ -826,7 +831,7 @@ pub mod form {
                     match child {
                         Value::Array(items) => {
                             let item_schema = field_schema
-                                .map(|s| resolve(s, root))
+                                .map(|s| dereferenced(s, root))
                                 .and_then(|s| s.get("items"));
                             match json_of(leaf, false) {
                                 Some(Value::Array(given)) => items.extend(given),
@@ -842,22 +847,6 @@ pub mod form {
             _ => {}
         }
     }
-    /// The schema a `$ref` leads to, within the contract file.
-    fn resolve<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
-        for _ in 0..DEPTH {
-            let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-                break;
-            };
-            let pointer = target
-                .split_once('#')
-                .map_or(target, |(_, fragment)| fragment);
-            match root.pointer(pointer) {
-                Some(next) => schema = next,
-                None => break,
-            }
-        }
-        schema
-    }
     /// The schema of `name` in the object schema `schema`: its `properties`, those of its `allOf`,
     /// `oneOf` and `anyOf` members, else its `additionalProperties`.
     fn property<'s>(
@@ -869,7 +858,7 @@ pub mod form {
         if depth > DEPTH {
             return None;
         }
-        let schema = resolve(schema, root);
+        let schema = dereferenced(schema, root);
         if let Some(found) = schema.get("properties").and_then(|p| p.get(name)) {
             return Some(found);
         }
@@ -897,14 +886,15 @@ pub mod form {
     /// One field's text as the JSON its schema names, or as text when it names none or the text
     /// does not parse.
     fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
-        let structured = schema.is_some_and(|schema| is_object(resolve(schema, root)));
+        let structured = schema
+            .is_some_and(|schema| is_object(dereferenced(schema, root)));
         if let Some(value) = json_of(leaf, structured) {
             return value;
         }
         let kind = schema
             .map_or(
                 ValueKind::Text,
-                |schema| { ValueKind::of(&with_defs(resolve(schema, root), root)) },
+                |schema| { ValueKind::of(&with_defs(dereferenced(schema, root), root)) },
             );
         kind.value(leaf.text).unwrap_or_else(|| Value::String(leaf.text.to_string()))
     }

@@ -17,9 +17,9 @@
 
 use ::serde_json::{Map, Value};
 
-use super::manifest::ValueKind;
+use super::manifest::{ValueKind, dereferenced};
 
-/// How deep `$ref`s and brackets are followed: far beyond any real form.
+/// How deep brackets and nested schemas are followed: far beyond any real form.
 const DEPTH: usize = 32;
 
 /// The media type of a form body.
@@ -104,7 +104,7 @@ fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value
     let Some((first, rest)) = path.split_first() else {
         return;
     };
-    let schema = schema.map(|schema| resolve(schema, root));
+    let schema = schema.map(|schema| dereferenced(schema, root));
     match node {
         Value::Array(items) => {
             let item_schema = schema.and_then(|s| s.get("items"));
@@ -125,7 +125,7 @@ fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value
         }
         Value::Object(fields) => {
             let field_schema = schema.and_then(|s| property(s, first, root, 0));
-            let is_list = field_schema.is_some_and(|s| is_array(resolve(s, root)))
+            let is_list = field_schema.is_some_and(|s| is_array(dereferenced(s, root)))
                 || rest
                     .first()
                     .is_some_and(|next| next.is_empty() || next.parse::<usize>().is_ok());
@@ -158,7 +158,7 @@ fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value
                 match child {
                     Value::Array(items) => {
                         let item_schema = field_schema
-                            .map(|s| resolve(s, root))
+                            .map(|s| dereferenced(s, root))
                             .and_then(|s| s.get("items"));
                         // A list given whole, as a JSON part, is the list.
                         match json_of(leaf, false) {
@@ -177,30 +177,13 @@ fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value
     }
 }
 
-/// The schema a `$ref` leads to, within the contract file.
-fn resolve<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
-    for _ in 0..DEPTH {
-        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
-            break;
-        };
-        let pointer = target
-            .split_once('#')
-            .map_or(target, |(_, fragment)| fragment);
-        match root.pointer(pointer) {
-            Some(next) => schema = next,
-            None => break,
-        }
-    }
-    schema
-}
-
 /// The schema of `name` in the object schema `schema`: its `properties`, those of its `allOf`,
 /// `oneOf` and `anyOf` members, else its `additionalProperties`.
 fn property<'s>(schema: &'s Value, name: &str, root: &'s Value, depth: usize) -> Option<&'s Value> {
     if depth > DEPTH {
         return None;
     }
-    let schema = resolve(schema, root);
+    let schema = dereferenced(schema, root);
     if let Some(found) = schema.get("properties").and_then(|p| p.get(name)) {
         return Some(found);
     }
@@ -230,13 +213,13 @@ fn is_array(schema: &Value) -> bool {
 /// One field's text as the JSON its schema names, or as text when it names none or the text
 /// does not parse.
 fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
-    let structured = schema.is_some_and(|schema| is_object(resolve(schema, root)));
+    let structured = schema.is_some_and(|schema| is_object(dereferenced(schema, root)));
     if let Some(value) = json_of(leaf, structured) {
         return value;
     }
     let kind = schema.map_or(ValueKind::Text, |schema| {
         // The kind is read within the contract file, where the schema's `$ref`s point.
-        ValueKind::of(&with_defs(resolve(schema, root), root))
+        ValueKind::of(&with_defs(dereferenced(schema, root), root))
     });
     kind.value(leaf.text)
         .unwrap_or_else(|| Value::String(leaf.text.to_string()))

@@ -224,11 +224,9 @@ impl ObjectStyle {
         // `allOf`).
         let mut at = schema;
         for _ in 0..8 {
-            let next = match (at.get("$ref"), at.get("allOf")) {
-                (Some(Value::String(reference)), _) => reference
-                    .strip_prefix('#')
-                    .and_then(|pointer| schema.pointer(pointer)),
-                (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
+            let next = match at.get("allOf") {
+                _ if at.get("$ref").is_some() => referenced(at, schema),
+                Some(Value::Array(parts)) if parts.len() == 1 => parts.first(),
                 _ => None,
             };
             match next {
@@ -372,6 +370,29 @@ impl ListForm {
     }
 }
 
+/// The schema the `$ref` of `schema` points to within `root`, a self-contained schema whose
+/// references lead into its own `$defs` (`#/$defs/Status`); `None` without a `$ref`, or when
+/// nothing is there.
+pub fn referenced<'s>(schema: &Value, root: &'s Value) -> Option<&'s Value> {
+    let target = schema.get("$ref")?.as_str()?;
+    let pointer = target
+        .split_once('#')
+        .map_or(target, |(_, fragment)| fragment);
+    root.pointer(pointer)
+}
+
+/// `schema`, or the schema its chain of `$ref`s within `root` ends at. The chain is cut after
+/// 32 steps, so a reference to itself ends.
+pub fn dereferenced<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
+    for _ in 0..32 {
+        match referenced(schema, root) {
+            Some(next) => schema = next,
+            None => break,
+        }
+    }
+    schema
+}
+
 /// A media type without its parameters, in lower case: `multipart/form-data`.
 pub fn essence(media: &str) -> String {
     media
@@ -427,11 +448,7 @@ impl ValueKind {
                 let items = at.get("items").unwrap_or(&Value::Bool(true));
                 return Some(Self::within(items, schema, 0).unwrap_or(ValueKind::Text));
             }
-            let target = at.get("$ref").and_then(Value::as_str)?;
-            let pointer = target
-                .split_once('#')
-                .map_or(target, |(_, fragment)| fragment);
-            at = schema.pointer(pointer)?;
+            at = referenced(at, schema)?;
         }
         None
     }
@@ -442,13 +459,8 @@ impl ValueKind {
         if depth > 32 {
             return None;
         }
-        if let Some(target) = schema.get("$ref").and_then(Value::as_str) {
-            let pointer = target
-                .split_once('#')
-                .map_or(target, |(_, fragment)| fragment);
-            let kind = root
-                .pointer(pointer)
-                .and_then(|target| Self::within(target, root, depth + 1));
+        if let Some(target) = referenced(schema, root) {
+            let kind = Self::within(target, root, depth + 1);
             if kind.is_some() {
                 return kind;
             }
