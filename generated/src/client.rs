@@ -557,6 +557,8 @@ impl Client {
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
                     request_ = request_.json(body);
                     request_
@@ -587,7 +589,15 @@ impl Client {
             PATH_SEGMENT)
         );
         let answer_ = self
-            .send(true, |http_| http_.request(::reqwest::Method::GET, &url_))
+            .send(
+                true,
+                |http_| {
+                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_
+                },
+            )
             .await?;
         match answer_.status.as_u16() {
             200 => answer_.decode(),
@@ -616,7 +626,15 @@ impl Client {
             PATH_SEGMENT)
         );
         let answer_ = self
-            .send(true, |http_| http_.request(::reqwest::Method::DELETE, &url_))
+            .send(
+                true,
+                |http_| {
+                    let mut request_ = http_.request(::reqwest::Method::DELETE, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_
+                },
+            )
             .await?;
         match answer_.status.as_u16() {
             200 => answer_.decode(),
@@ -646,6 +664,8 @@ impl Client {
                 false,
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::PATCH, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
                     request_ = request_.json(body);
                     request_
                 },
@@ -676,7 +696,15 @@ impl Client {
             .to_string(), PATH_SEGMENT)
         );
         let answer_ = self
-            .send(true, |http_| http_.request(::reqwest::Method::GET, &url_))
+            .send(
+                true,
+                |http_| {
+                    let mut request_ = http_.request(::reqwest::Method::GET, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_
+                },
+            )
             .await?;
         match answer_.status.as_u16() {
             200 => answer_.decode(),
@@ -708,7 +736,15 @@ impl Client {
             .to_string(), PATH_SEGMENT)
         );
         let answer_ = self
-            .send(false, |http_| http_.request(::reqwest::Method::POST, &url_))
+            .send(
+                false,
+                |http_| {
+                    let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_
+                },
+            )
             .await?;
         match answer_.status.as_u16() {
             200 => answer_.decode(),
@@ -740,6 +776,8 @@ impl Client {
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
+                    request_ = request_
                         .header("x-idempotency-key", x_idempotency_key.to_string());
                     request_ = request_.json(body);
                     request_
@@ -769,6 +807,8 @@ impl Client {
                 true,
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
                     {
                         let value_ = merchant_order_id;
                         request_ = request_
@@ -815,6 +855,8 @@ impl Client {
                 true,
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
+                    request_ = request_
+                        .header(::reqwest::header::ACCEPT, "application/json");
                     if let Some(value_) = x_organization_code {
                         request_ = request_
                             .header("X-organization-code", value_.to_string());

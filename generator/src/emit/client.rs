@@ -317,6 +317,19 @@ pub(crate) fn method(
             steps.push(quote!(if let Some(value_) = #field { #send }));
         }
     }
+    // Ask for the media types this client reads back. A server that negotiates (XML or JSON
+    // for one resource, as Java and .NET frameworks do) answers reqwest's default `*/*` with
+    // its own first choice, which the client could not decode. An `Accept` parameter the spec
+    // declares is the caller's to send instead.
+    let declares_accept = op.parameters.iter().any(|param| {
+        param.location == ParamLocation::Header && param.name.eq_ignore_ascii_case("accept")
+    });
+    if let Some(accept) = accept_value(op).filter(|_| !declares_accept) {
+        steps.insert(
+            0,
+            quote!(request_ = request_.header(::reqwest::header::ACCEPT, #accept);),
+        );
+    }
     let key_setup = key.map(|(key, kind)| {
         let field = ident(&key.rust_name);
         let wire = &key.name;
@@ -460,6 +473,35 @@ pub(crate) fn method(
 }
 
 /// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
+/// The `Accept` header for an operation: the media type the client reads each documented
+/// body in, once each, in the order of the responses (`application/json`, or
+/// `application/json, application/problem+json` where errors have their own); every type
+/// documented for a body handed over as text or bytes (`image/png, image/jpeg`). `None` when no
+/// response has a body. A media type that could not be a header's text (a comma, a control or
+/// non-ASCII character) is left out rather than fail every call.
+fn accept_value(op: &Operation) -> Option<String> {
+    let mut accepted: Vec<&str> = Vec::new();
+    for body in op.responses.iter().filter_map(|r| r.body.as_ref()) {
+        // Text and bytes are handed over as they come, in any of the types documented;
+        // a typed body is read in its one type.
+        let others = match body.kind {
+            MediaKind::Text | MediaKind::Binary => body.other_content_types.as_slice(),
+            MediaKind::Json | MediaKind::Form => &[],
+        };
+        for media in std::iter::once(&body.content_type).chain(others) {
+            let media = media.trim();
+            let printable = !media.is_empty()
+                && media
+                    .bytes()
+                    .all(|b| (b' '..=b'~').contains(&b) && b != b',');
+            if printable && !accepted.contains(&media) {
+                accepted.push(media);
+            }
+        }
+    }
+    (!accepted.is_empty()).then(|| accepted.join(", "))
+}
+
 fn joined(items: &proc_macro2::Ident, delimiter: char) -> TokenStream {
     let delimiter = delimiter.to_string();
     quote!(joined(#items, #delimiter))

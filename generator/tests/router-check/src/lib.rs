@@ -532,6 +532,56 @@ mod tests {
         format!("http://{address}")
     }
 
+    /// A server that negotiates, as Java frameworks do (XML unless the client asks for JSON),
+    /// answers the generated client in JSON: the client asks for the media types it reads,
+    /// where reqwest alone would send `*/*` and get XML it cannot decode.
+    #[tokio::test]
+    async fn the_client_asks_for_the_media_types_it_reads() {
+        use std::sync::{Arc, Mutex};
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let negotiating = {
+            let seen = seen.clone();
+            move |headers: axum::http::HeaderMap| async move {
+                let accept = headers
+                    .get_all("accept")
+                    .iter()
+                    .map(|value| value.to_str().unwrap().to_string())
+                    .collect::<Vec<_>>()
+                    .join(" | ");
+                let json = accept.contains("application/json");
+                seen.lock().unwrap().push(accept);
+                if json {
+                    ([("content-type", "application/json")], "\"octocat/hello\"")
+                } else {
+                    (
+                        [("content-type", "application/xml")],
+                        "<repo>octocat/hello</repo>",
+                    )
+                }
+            }
+        };
+        let app =
+            axum::Router::new().route("/repos/{owner}/{repo}", axum::routing::get(negotiating));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let client = fixture_routes::client::Client::new(
+            format!("http://{address}"),
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .unwrap();
+        let repo = client
+            .get_repo(&"octocat".to_string(), &"hello".to_string())
+            .await
+            .unwrap();
+        assert_eq!(repo, "octocat/hello");
+        // The success body's JSON type and the error body's own, once each: one header.
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["application/json, application/problem+json"]
+        );
+    }
+
     /// The fields of a form, sorted, to compare whatever order they were sent in.
     fn fields(form: &str) -> Vec<(String, String)> {
         let mut fields: Vec<(String, String)> = serde_urlencoded::from_str(form).unwrap();
@@ -660,14 +710,20 @@ mod tests {
             &self,
             payload: fixture_routes::models::PostHooksShelterAdoptedRequest,
         ) -> Result<(), fixture_routes::webhooks::HandlerError> {
-            self.0.lock().unwrap().push(format!("adopted {:?}", payload.pet));
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("adopted {:?}", payload.pet));
             Ok(())
         }
         async fn pet_lost(
             &self,
             payload: fixture_routes::models::Post3apetLostRequest,
         ) -> Result<(), fixture_routes::webhooks::HandlerError> {
-            self.0.lock().unwrap().push(format!("lost {:?}", payload.pet));
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("lost {:?}", payload.pet));
             Ok(())
         }
     }
