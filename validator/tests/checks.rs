@@ -2886,3 +2886,45 @@ fn a_body_sent_but_not_recorded_is_reported_as_unchecked() {
         one(Part::Request, "body-unexpected", "")
     );
 }
+
+/// An `enum` written beside `type: array` (Zoom's `data_center_regions`, and 13 more documents
+/// of the APIs.guru directory) lists the items: as written no array could equal a value of
+/// it, and every answer carrying the field would be a finding. The contract applies it to
+/// the items, so a listed code passes and another is named at its index.
+#[test]
+fn an_enum_beside_type_array_judges_the_items() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Regions, version: "1"}
+paths:
+  /settings:
+    get:
+      operationId: getSettings
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  regions: {type: array, items: {type: string}, enum: [HK, AU, US]}
+"#,
+    );
+    let run = |body: serde_json::Value| {
+        let mut exchange = media_exchange("GET", "/settings", None, 200, None);
+        answer_json(&mut exchange, body);
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(run(json!({"regions": ["AU", "US"]})), vec![]);
+    assert_eq!(run(json!({"regions": []})), vec![]);
+    assert_eq!(
+        run(json!({"regions": ["AU", "XX"]})),
+        one(Part::Response, "enum", "/regions/1")
+    );
+    assert_eq!(
+        run(json!({"regions": "AU"})),
+        one(Part::Response, "type", "/regions")
+    );
+}

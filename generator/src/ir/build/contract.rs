@@ -70,6 +70,13 @@ impl Builder<'_> {
                     out.insert(key.clone(), value);
                 }
                 bound_integer_format(&mut out);
+                if enum_of_items(&mut out) {
+                    self.warn(
+                        at,
+                        "`enum` beside `type: array` lists items, which no array equals; the \
+                         contract applies it to the array's items",
+                    );
+                }
                 Ok(Value::Object(out))
             }
             Value::Array(items) => items
@@ -107,6 +114,37 @@ fn bound_integer_format(schema: &mut Map<String, Value>) {
     }
     schema.entry("minimum").or_insert(low);
     schema.entry("maximum").or_insert(high);
+}
+
+/// Moves an `enum` written beside `type: array` into `items`, where its authors meant it:
+/// `{type: array, items: {type: string}, enum: [HK, AU]}` (Zoom, GitLab, Vimeo, GoDaddy and
+/// ten more of the APIs.guru directory) lists region codes, which no array equals, so as
+/// written every value of the field breaks the contract: the generated server would refuse
+/// every request that carries one and the validator flag every answer. Only an enum without
+/// an array among its values, beside items that fix no values of their own, is moved. Whether
+/// it moved.
+fn enum_of_items(schema: &mut Map<String, Value>) -> bool {
+    let is_array = schema.get("type").and_then(Value::as_str) == Some("array");
+    let lists_items = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .is_some_and(|values| !values.is_empty() && !values.iter().any(Value::is_array));
+    let items_open = match schema.get("items") {
+        None | Some(Value::Bool(true)) => true,
+        Some(Value::Object(items)) => !items.contains_key("enum") && !items.contains_key("const"),
+        Some(_) => false,
+    };
+    if !(is_array && lists_items && items_open) {
+        return false;
+    }
+    let values = schema.remove("enum").unwrap_or_default();
+    let mut items = match schema.remove("items") {
+        Some(Value::Object(items)) => items,
+        _ => Map::new(),
+    };
+    items.insert("enum".into(), values);
+    schema.insert("items".into(), Value::Object(items));
+    true
 }
 
 /// The lowest and highest value of an integer format, `None` for any other format.
@@ -161,4 +199,55 @@ fn is_schema_map_keyword(key: &str) -> bool {
 /// (it bundles components whole), so recursion there needs no name of its own.
 fn is_component_schema_ref(reference: &str) -> bool {
     component_target(reference).is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::enum_of_items;
+
+    fn repaired(schema: Value) -> (bool, Value) {
+        let Value::Object(mut map) = schema else {
+            unreachable!("an object schema")
+        };
+        let moved = enum_of_items(&mut map);
+        (moved, Value::Object(map))
+    }
+
+    #[test]
+    fn an_enum_of_items_beside_type_array_moves_into_items() {
+        let (moved, schema) = repaired(json!({
+            "type": "array", "items": {"type": "string"}, "enum": ["HK", "AU"], "maxItems": 3
+        }));
+        assert!(moved);
+        assert_eq!(
+            schema,
+            json!({"type": "array", "items": {"type": "string", "enum": ["HK", "AU"]}, "maxItems": 3})
+        );
+        // Without items, the items are the enum's alone.
+        let (moved, schema) = repaired(json!({"type": "array", "enum": [1, 2]}));
+        assert!(moved);
+        assert_eq!(schema, json!({"type": "array", "items": {"enum": [1, 2]}}));
+    }
+
+    #[test]
+    fn an_enum_an_array_can_equal_stays() {
+        for schema in [
+            // Whole arrays listed: a valid enum of arrays.
+            json!({"type": "array", "enum": [["a", "b"], "c"]}),
+            // Items that fix their own values.
+            json!({"type": "array", "items": {"enum": ["x"]}, "enum": ["HK"]}),
+            json!({"type": "array", "items": {"const": "x"}, "enum": ["HK"]}),
+            json!({"type": "array", "items": false, "enum": ["HK"]}),
+            // Not only an array: the enum may be another type's.
+            json!({"type": ["array", "string"], "enum": ["HK"]}),
+            json!({"type": "string", "enum": ["HK"]}),
+            json!({"type": "array", "enum": []}),
+        ] {
+            let (moved, after) = repaired(schema.clone());
+            assert!(!moved, "{schema}");
+            assert_eq!(after, schema);
+        }
+    }
 }
