@@ -1281,9 +1281,32 @@ impl Incoming {
             }
         }
     }
+    /// The credentials of the first `Authorization` line under `scheme`: a client may send
+    /// one line per scheme it holds credentials for.
+    #[allow(dead_code)]
+    fn authorization(&self, scheme: &str) -> Option<&str> {
+        self.texts(Location::Header, "authorization")
+            .into_iter()
+            .find_map(|value| authorization_of(value, scheme))
+    }
+    /// The token of `Authorization: Bearer <token>` (the scheme's name in any case, as RFC
+    /// 9110 has it).
     #[allow(dead_code)]
     fn bearer_token(&self) -> Option<&str> {
-        self.value(Location::Header, "authorization")?.strip_prefix("Bearer ")
+        self.authorization("bearer")
+    }
+    /// The user name and password of `Authorization: Basic <base64 of user:password>` (RFC
+    /// 7617); `None` when the header is not that, so the credential counts as absent.
+    #[allow(dead_code)]
+    fn basic_auth(&self) -> Option<(String, String)> {
+        use ::base64::Engine as _;
+        let encoded = self.authorization("basic")?;
+        let decoded = ::base64::engine::general_purpose::STANDARD
+            .decode(encoded.trim())
+            .ok()?;
+        let text = String::from_utf8(decoded).ok()?;
+        let (username, password) = text.split_once(':')?;
+        Some((username.to_string(), password.to_string()))
     }
     /// Checks parameters, headers and the body against the contract; 400 listing every
     /// violation.
@@ -1731,4 +1754,14 @@ pub mod path {
             .ok()
             .map(|text| text.into_owned())
     }
+}
+
+/// The credentials of an `Authorization` header value under `scheme` (compared in any case),
+/// without the scheme's name: `Bearer abc` under `bearer` is `abc`.
+#[allow(dead_code)]
+fn authorization_of<'v>(value: &'v str, scheme: &str) -> Option<&'v str> {
+    let (name, credentials) = value.trim_start().split_once(' ')?;
+    name.eq_ignore_ascii_case(scheme)
+        .then(|| credentials.trim_start())
+        .filter(|credentials| !credentials.is_empty())
 }

@@ -300,10 +300,34 @@ impl Incoming {
         }
     }
 
+    /// The credentials of the first `Authorization` line under `scheme`: a client may send
+    /// one line per scheme it holds credentials for.
+    #[allow(dead_code)]
+    fn authorization(&self, scheme: &str) -> Option<&str> {
+        self.texts(Location::Header, "authorization")
+            .into_iter()
+            .find_map(|value| authorization_of(value, scheme))
+    }
+
+    /// The token of `Authorization: Bearer <token>` (the scheme's name in any case, as RFC
+    /// 9110 has it).
     #[allow(dead_code)]
     fn bearer_token(&self) -> Option<&str> {
-        self.value(Location::Header, "authorization")?
-            .strip_prefix("Bearer ")
+        self.authorization("bearer")
+    }
+
+    /// The user name and password of `Authorization: Basic <base64 of user:password>` (RFC
+    /// 7617); `None` when the header is not that, so the credential counts as absent.
+    #[allow(dead_code)]
+    fn basic_auth(&self) -> Option<(String, String)> {
+        use ::base64::Engine as _;
+        let encoded = self.authorization("basic")?;
+        let decoded = ::base64::engine::general_purpose::STANDARD
+            .decode(encoded.trim())
+            .ok()?;
+        let text = String::from_utf8(decoded).ok()?;
+        let (username, password) = text.split_once(':')?;
+        Some((username.to_string(), password.to_string()))
     }
 
     /// Checks parameters, headers and the body against the contract; 400 listing every
@@ -586,8 +610,19 @@ impl Incoming {
 #[path = "path.rs"]
 pub mod path;
 
+/// The credentials of an `Authorization` header value under `scheme` (compared in any case),
+/// without the scheme's name: `Bearer abc` under `bearer` is `abc`.
+#[allow(dead_code)]
+fn authorization_of<'v>(value: &'v str, scheme: &str) -> Option<&'v str> {
+    let (name, credentials) = value.trim_start().split_once(' ')?;
+    name.eq_ignore_ascii_case(scheme)
+        .then(|| credentials.trim_start())
+        .filter(|credentials| !credentials.is_empty())
+}
+
 // In the stand-in server of `generator/tests/runtime/server.rs` (rejections as problem
 // details), against the stand-in contract (`createThing` is `POST /things/{id}`).
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -619,6 +654,34 @@ mod tests {
 
     async fn read(request: ::axum::extract::Request) -> Result<Incoming, Response> {
         Incoming::read("createThing", "/things/{id}", request, KEY, LIMIT).await
+    }
+
+    #[tokio::test]
+    async fn bearer_and_basic_credentials_are_read_from_authorization() {
+        let with = |value: &str| {
+            request(
+                "/things/1",
+                &[("x-key", "secret"), ("authorization", value)],
+                "",
+            )
+        };
+        // `user:pa:ss`: the password is everything after the first colon (RFC 7617).
+        let basic = read(with("Basic dXNlcjpwYTpzcw==")).await.unwrap();
+        let pair = (String::from("user"), String::from("pa:ss"));
+        assert_eq!(basic.basic_auth(), Some(pair.clone()));
+        assert_eq!(basic.bearer_token(), None);
+        // The scheme's name in any case.
+        let basic = read(with("basic dXNlcjpwYTpzcw==")).await.unwrap();
+        assert_eq!(basic.basic_auth(), Some(pair));
+        let bearer = read(with("bearer tok.en")).await.unwrap();
+        assert_eq!(bearer.bearer_token(), Some("tok.en"));
+        assert_eq!(bearer.basic_auth(), None);
+        // Not base64, no colon, no credentials: no credential at all.
+        for broken in ["Basic !!!", "Basic dXNlcg==", "Basic ", "Bearer "] {
+            let incoming = read(with(broken)).await.unwrap();
+            assert_eq!(incoming.basic_auth(), None, "{broken}");
+            assert_eq!(incoming.bearer_token(), None, "{broken}");
+        }
     }
 
     /// Status, `Content-Type` and JSON body of a response.

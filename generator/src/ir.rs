@@ -129,8 +129,23 @@ pub enum SecurityKind {
     Bearer,
     /// `Authorization: Basic …`.
     Basic,
-    /// Something the generated code does not send itself (OAuth2, OpenID Connect, mutual TLS).
+    /// Another type: `oauth2` and `openIdConnect`, whose access tokens the generated code
+    /// sends as bearer tokens (see [`SecurityKind::is_bearer_token`]), or one it does not send
+    /// itself (`mutualTLS`).
     Other(String),
+}
+
+impl SecurityKind {
+    /// Whether the credential is a token sent as `Authorization: Bearer <token>`: an HTTP
+    /// bearer scheme, and OAuth 2 and OpenID Connect, whose access tokens travel so (RFC 6750).
+    /// Obtaining the token (the flows) is the caller's part.
+    pub fn is_bearer_token(&self) -> bool {
+        match self {
+            SecurityKind::Bearer => true,
+            SecurityKind::Other(kind) => kind == "oauth2" || kind == "openIdConnect",
+            SecurityKind::ApiKey { .. } | SecurityKind::Basic => false,
+        }
+    }
 }
 
 /// A server of the API.

@@ -79,20 +79,35 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
 /// Puts the credentials on a request.
 fn apply_credentials(api: &Api) -> TokenStream {
-    let steps = api.credentials.iter().map(|field| {
+    // Credentials that travel in `Authorization` (Basic, bearer tokens, an API key of that
+    // name) share one header: the first of them that is set, in the spec's order, is sent,
+    // since a server reads one. The others each go in their own place.
+    let (authorization, others): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|field| {
+        field.location == ParamLocation::Header && field.name.eq_ignore_ascii_case("authorization")
+    });
+    let mut chain = quote!();
+    for field in authorization.iter().rev() {
         let name = ident(&field.scheme.rust_name);
-        let wire = &field.name;
-        let required = field.required;
-        let apply = match (&field.scheme.kind, field.location) {
-            (crate::ir::SecurityKind::Bearer, _) => quote!(request.bearer_auth(secret.expose())),
-            (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
-            (_, ParamLocation::Cookie) => quote!(request.header(
-                ::http::header::COOKIE,
-                format!("{}={}", #wire, secret.expose())
-            )),
-            _ => quote!(request.header(#wire, secret.expose())),
+        let apply = credential_apply(field);
+        chain = if field.required {
+            quote!({
+                let secret = &self.credentials.#name;
+                request = #apply;
+            })
+        } else if chain.is_empty() {
+            quote!(if let Some(secret) = &self.credentials.#name {
+                request = #apply;
+            })
+        } else {
+            quote!(if let Some(secret) = &self.credentials.#name {
+                request = #apply;
+            } else #chain)
         };
-        if required {
+    }
+    let steps = others.into_iter().map(|field| {
+        let name = ident(&field.scheme.rust_name);
+        let apply = credential_apply(field);
+        if field.required {
             quote! {
                 let secret = &self.credentials.#name;
                 request = #apply;
@@ -105,7 +120,7 @@ fn apply_credentials(api: &Api) -> TokenStream {
             }
         }
     });
-    let steps: Vec<TokenStream> = steps.collect();
+    let steps: Vec<TokenStream> = steps.chain((!chain.is_empty()).then_some(chain)).collect();
     if steps.is_empty() {
         // The document declares no credential: `Credentials` has no field to send.
         return quote! {
@@ -120,6 +135,23 @@ fn apply_credentials(api: &Api) -> TokenStream {
             #(#steps)*
             request
         }
+    }
+}
+
+/// The expression that puts one credential (`secret`) on `request`.
+fn credential_apply(field: &crate::ir::Credential) -> TokenStream {
+    let wire = &field.name;
+    match (&field.scheme.kind, field.location) {
+        (kind, _) if kind.is_bearer_token() => quote!(request.bearer_auth(secret.expose())),
+        (crate::ir::SecurityKind::Basic, _) => {
+            quote!(request.basic_auth(&secret.username, Some(secret.password.expose())))
+        }
+        (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
+        (_, ParamLocation::Cookie) => quote!(request.header(
+            ::http::header::COOKIE,
+            format!("{}={}", #wire, secret.expose())
+        )),
+        _ => quote!(request.header(#wire, secret.expose())),
     }
 }
 

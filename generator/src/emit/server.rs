@@ -381,15 +381,23 @@ fn credentials_fn(api: &Api) -> TokenStream {
         let name = ident(&field.scheme.rust_name);
         let location = location_tokens(field.location);
         let wire = field.name.to_ascii_lowercase();
-        let read = if matches!(field.scheme.kind, crate::ir::SecurityKind::Bearer) {
-            quote!(incoming.bearer_token())
+        let read = if field.scheme.kind.is_bearer_token() {
+            quote!(
+                incoming
+                    .bearer_token()
+                    .map(crate::credentials::Secret::from)
+            )
+        } else if field.scheme.kind == crate::ir::SecurityKind::Basic {
+            quote!(incoming.basic_auth().map(|(username, password)| {
+                crate::credentials::BasicAuth::new(username, password)
+            }))
         } else {
-            quote!(incoming.value(#location, #wire))
+            quote!(incoming.value(#location, #wire).map(crate::credentials::Secret::from))
         };
         if field.required {
-            quote!(#name: #read.map(crate::credentials::Secret::from).unwrap_or_default(),)
+            quote!(#name: #read.unwrap_or_default(),)
         } else {
-            quote!(#name: #read.map(crate::credentials::Secret::from),)
+            quote!(#name: #read,)
         }
     });
     quote! {

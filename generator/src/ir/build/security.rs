@@ -126,8 +126,12 @@ pub(super) fn credentials(schemes: &[SecurityScheme], operations: &[Operation]) 
         .filter_map(|scheme| {
             let (location, name) = match &scheme.kind {
                 SecurityKind::ApiKey { name, location } => (*location, name.clone()),
-                SecurityKind::Bearer => (ParamLocation::Header, "authorization".to_string()),
-                SecurityKind::Basic | SecurityKind::Other(_) => return None,
+                kind if kind.is_bearer_token() || *kind == SecurityKind::Basic => {
+                    (ParamLocation::Header, "authorization".to_string())
+                }
+                SecurityKind::Bearer | SecurityKind::Basic | SecurityKind::Other(_) => {
+                    return None;
+                }
             };
             let used = secured
                 .iter()

@@ -134,6 +134,22 @@ mod tests {
         ) -> ReplaceFileResponse {
             ReplaceFileResponse::Ok(format!("{} got {:?}", params.id, &body[..]))
         }
+        async fn get_with_basic(&self, params: GetWithBasicParams) -> GetWithBasicResponse {
+            let basic = params.credentials.basic_auth.unwrap_or_default();
+            let (username, password) = (basic.username, basic.password);
+            GetWithBasicResponse::Ok(format!("{username} {}", password.expose()))
+        }
+        async fn get_with_token(&self, params: GetWithTokenParams) -> GetWithTokenResponse {
+            let credentials = params.credentials;
+            let shown = |token: Option<fixture_routes::credentials::Secret>| {
+                token.map(|token| token.expose().to_string())
+            };
+            GetWithTokenResponse::Ok(format!(
+                "oauth={:?} oidc={:?}",
+                shown(credentials.oauth),
+                shown(credentials.oidc)
+            ))
+        }
         async fn search_pets(&self, params: SearchPetsParams) -> SearchPetsResponse {
             let filter = params.filter;
             let page = params.page.map(|p| (p.size, p.cursor));
@@ -580,6 +596,67 @@ mod tests {
             *seen.lock().unwrap(),
             ["application/json, application/problem+json"]
         );
+    }
+
+    /// HTTP Basic credentials, and OAuth 2 and OpenID Connect access tokens, go from the
+    /// generated client in `Authorization` and reach the handler as they were given; a call
+    /// without them is refused 401, and `Debug` shows none of them.
+    #[tokio::test]
+    async fn basic_and_oauth_credentials_travel_in_authorization() {
+        use fixture_routes::client::{Client, ClientError};
+        use fixture_routes::credentials::{BasicAuth, Credentials};
+        let base = serve().await;
+        let client_with = |change: &dyn Fn(&mut Credentials)| {
+            let mut credentials = Credentials::new();
+            change(&mut credentials);
+            Client::new(base.clone(), credentials).unwrap()
+        };
+        // The password is everything after the user name's colon (RFC 7617).
+        let basic = || Some(BasicAuth::new("AC123", "pa:ss"));
+        let client = client_with(&|c| c.basic_auth = basic());
+        assert_eq!(client.get_with_basic().await.unwrap(), "AC123 pa:ss");
+        // A bearer token does not say which scheme issued it: the server hands it to each.
+        let client = client_with(&|c| c.oauth = Some("access-token".into()));
+        assert_eq!(
+            client.get_with_token().await.unwrap(),
+            r#"oauth=Some("access-token") oidc=Some("access-token")"#
+        );
+        let client = client_with(&|c| c.oidc = Some("id-token".into()));
+        assert_eq!(
+            client.get_with_token().await.unwrap(),
+            r#"oauth=Some("id-token") oidc=Some("id-token")"#
+        );
+        // Several set: one `Authorization` line, the first scheme's in the spec's order.
+        let client = client_with(&|c| {
+            c.basic_auth = basic();
+            c.oauth = Some("access-token".into());
+        });
+        assert_eq!(client.get_with_basic().await.unwrap(), "AC123 pa:ss");
+        assert_eq!(
+            client.get_with_token().await.unwrap(),
+            "oauth=None oidc=None"
+        );
+        // `Debug` shows none of them.
+        let mut credentials = Credentials::new();
+        credentials.basic_auth = basic();
+        credentials.oauth = Some("access-token".into());
+        let shown = format!("{credentials:?}");
+        for secret in ["AC123", "pa:ss", "access-token"] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        // Without credentials: the server refuses before the handler.
+        let bare = client_with(&|_| {});
+        for refused in [
+            bare.get_with_basic().await.unwrap_err(),
+            bare.get_with_token().await.unwrap_err(),
+        ] {
+            assert!(
+                matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 401),
+                "{refused}"
+            );
+        }
+        let (status, _) = call_with(Method::GET, "/secure/basic", &[]).await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
     }
 
     /// The fields of a form, sorted, to compare whatever order they were sent in.
