@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::contract::{Contract, Match, OperationSpec};
 use crate::coverage::key::{self as coverage, Category};
-use crate::exchange::{Body, Exchange, ExchangeKind, Request};
+use crate::exchange::{Body, Exchange, ExchangeKind, Request, Response};
 use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::in_place::Doc;
 use crate::report::Drift;
@@ -177,6 +177,19 @@ fn is_page_resource(exchange: &Exchange) -> bool {
         ),
         _ => false,
     }
+}
+
+/// A `304 Not Modified` answering a conditional `GET` or `HEAD` (`If-None-Match`,
+/// `If-Modified-Since`), where the operation documents no 304: HTTP's cache revalidation
+/// (RFC 9110, 15.4.5), which any server may answer and a browser's recording is full of,
+/// rather than an answer the contract left out. It has no body to check. A 304 to a request
+/// that asked for none stays an undocumented status.
+fn revalidated(op: &OperationSpec, request: &Request, response: &Response) -> bool {
+    let conditional =
+        request.header("if-none-match").is_some() || request.header("if-modified-since").is_some();
+    let safe =
+        request.method.eq_ignore_ascii_case("GET") || request.method.eq_ignore_ascii_case("HEAD");
+    response.status == 304 && op.response(304).is_none() && safe && conditional
 }
 
 fn has_errors(outcome: &Outcome) -> bool {
@@ -448,7 +461,9 @@ impl Checker<'_> {
                 if unauthenticated {
                     self.unauthenticated_answer(op, response);
                 }
-                self.response(op, response, Part::Response);
+                if !revalidated(op, request, response) {
+                    self.response(op, response, Part::Response);
+                }
             }
             None if unauthenticated => self.push(
                 Part::Request,

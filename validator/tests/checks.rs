@@ -387,6 +387,45 @@ fn the_status_must_be_documented_and_counts_as_drift() {
     assert_eq!(found(&run(&lookup)), vec![]);
 }
 
+/// A 304 is HTTP's answer to a conditional GET (a cache revalidating what it holds), which a
+/// server may give whatever the spec documents: with `If-None-Match` or `If-Modified-Since` it
+/// keeps the contract, bodiless. Without one, or to a POST, it is an undocumented status.
+#[test]
+fn a_304_to_a_conditional_get_is_cache_revalidation() {
+    let path = format!("/v1/banking/accounts/{ACCOUNT_ID}");
+    let not_modified = |method: &str, condition: Option<(&str, &str)>| {
+        let mut exchange = exchange(method, &path, None, 304, None);
+        exchange.response.as_mut().unwrap().headers.clear();
+        if let Some((name, value)) = condition {
+            exchange.request.headers.push((name.into(), value.into()));
+        }
+        exchange
+    };
+    for condition in [
+        ("If-None-Match", "\"v7\""),
+        ("if-modified-since", "Tue, 14 May 2024 15:20:11 GMT"),
+    ] {
+        let outcome = run(&not_modified("GET", Some(condition)));
+        assert_eq!(found(&outcome), vec![], "{condition:?}");
+        assert_eq!(outcome.drift.statuses.values().sum::<u64>(), 0);
+        assert_eq!(found(&run(&not_modified("HEAD", Some(condition)))), vec![]);
+    }
+    assert_eq!(
+        found(&run(&not_modified("GET", None))),
+        one(Part::Response, "status-documented", "")
+    );
+    let post = format!("{path}/transfers/{ACCOUNT_ID}/cancel");
+    let mut cancel = exchange("POST", &post, None, 304, None);
+    cancel
+        .request
+        .headers
+        .push(("If-None-Match".into(), "\"v7\"".into()));
+    assert_eq!(
+        found(&run(&cancel)),
+        one(Part::Response, "status-documented", "")
+    );
+}
+
 #[test]
 fn the_response_body_matches_its_status_schema() {
     let mut body = account();
