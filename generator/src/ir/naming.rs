@@ -379,7 +379,17 @@ pub(crate) fn assign(
 
     let mut credentials = Scope::new("_");
     for scheme in &mut api.security_schemes {
-        scheme.rust_name = credentials.claim(snake(&scheme.key, "credential"));
+        // `OAuth2Security` reads `oauth2_security`, not `o_auth2_security`. Only for the
+        // kinds first carried by this version (OAuth 2, OpenID Connect, Basic): an API key
+        // or a bearer scheme keeps the field name its users already write.
+        let key = match scheme.kind {
+            SecurityKind::Basic | SecurityKind::Other(_) => scheme
+                .key
+                .replace("OAuth", "Oauth")
+                .replace("oAuth", "oauth"),
+            SecurityKind::ApiKey { .. } | SecurityKind::Bearer => scheme.key.clone(),
+        };
+        scheme.rust_name = credentials.claim(snake(&key, "credential"));
     }
     Ok(renamed)
 }
@@ -570,6 +580,43 @@ mod tests {
         assert_eq!(pascal("self", "Value"), "SelfValue");
         assert_eq!(snake("größe", "field"), "grosse");
         assert_eq!(snake("foo", "field"), "foo_");
+    }
+
+    /// OAuth reads as one word in the credentials' field names; an API key's or a bearer
+    /// scheme's name stays as earlier versions gave it.
+    #[test]
+    fn credential_fields_read_oauth_as_one_word() {
+        let doc = crate::load::load_str(
+            r#"
+openapi: 3.1.0
+info: {title: Names, version: "1"}
+security: [{OAuth2Security: []}, {oAuthToken: []}, {basicAuth: []}, {OAuthBearer: []}]
+paths: {}
+components:
+  securitySchemes:
+    OAuth2Security: {type: oauth2, flows: {implicit: {authorizationUrl: 'https://a', scopes: {}}}}
+    oAuthToken: {type: openIdConnect, openIdConnectUrl: 'https://a'}
+    basicAuth: {type: http, scheme: basic}
+    OAuthBearer: {type: http, scheme: bearer}
+"#,
+            "names.yaml",
+        )
+        .expect("the document loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("it builds");
+        let names: Vec<&str> = api
+            .security_schemes
+            .iter()
+            .map(|scheme| scheme.rust_name.as_str())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "oauth2_security",
+                "oauth_token",
+                "basic_auth",
+                "o_auth_bearer"
+            ]
+        );
     }
 
     #[test]
