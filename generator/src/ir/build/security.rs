@@ -126,12 +126,12 @@ pub(super) fn credentials(schemes: &[SecurityScheme], operations: &[Operation]) 
         .filter_map(|scheme| {
             let (location, name) = match &scheme.kind {
                 SecurityKind::ApiKey { name, location } => (*location, name.clone()),
-                kind if kind.is_bearer_token() || *kind == SecurityKind::Basic => {
+                // Basic, and the schemes whose tokens are bearer tokens, share `Authorization`.
+                kind if *kind == SecurityKind::Basic || kind.is_bearer_token() => {
                     (ParamLocation::Header, "authorization".to_string())
                 }
-                SecurityKind::Bearer | SecurityKind::Basic | SecurityKind::Other(_) => {
-                    return None;
-                }
+                // Mutual TLS, and types this version does not know: not a header's business.
+                _ => return None,
             };
             let used = secured
                 .iter()
