@@ -504,7 +504,6 @@ pub(crate) fn method(
     })
 }
 
-/// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
 /// The `Accept` header for an operation: the media type the client reads each documented
 /// body in, once each, in the order of the responses (`application/json`, or
 /// `application/json, application/problem+json` where errors have their own); every type
@@ -534,6 +533,7 @@ fn accept_value(op: &Operation) -> Option<String> {
     (!accepted.is_empty()).then(|| accepted.join(", "))
 }
 
+/// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
 fn joined(items: &proc_macro2::Ident, delimiter: char) -> TokenStream {
     let delimiter = delimiter.to_string();
     quote!(joined(#items, #delimiter))
