@@ -30,7 +30,7 @@ pub struct CreateAccountParams {
 pub enum CreateAccountResponse {
     /// `200`: A 200 status is also listed by the interface document; its body is not shown.
     Ok(::serde_json::Value),
-    /// `201`: The created account (status ACTIVE).
+    /// `201`: The created account, returned as ACTIVE (the account state table creates an account only from a SUCCEEDED onboarding, and returns it ACTIVE).
     Created(crate::models::Account),
     /// `400`: VALIDATION_ERROR: invalid request; onboarding not SUCCEEDED on account creation; non-zero balance on account closing; transfer not PENDING on cancel; missing required field such as national_entity.
     BadRequest(crate::models::Error),

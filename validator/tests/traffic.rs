@@ -422,6 +422,7 @@ fn the_corpus_covers_every_rule_of_the_checker() {
         ("response", "content-type"),
         ("response", "http-code"),
         ("response", "oneOf"),
+        ("response", "const"),
         ("notification", "pattern"),
         ("notification", "enum"),
         ("notification", "content-type"),
