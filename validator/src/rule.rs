@@ -118,6 +118,8 @@ rules! {
     AllOf = "allOf" => "A value breaks one of the schemas it must satisfy";
     /// `not`.
     Not = "not" => "A value matches a schema the contract excludes";
+    /// A `false` schema: nothing is allowed there (a member a condition forbids).
+    FalseSchema = "falseSchema" => "A member or value stands where the contract allows none";
     /// `contains`.
     Contains = "contains" => "An array lacks the items the contract asks for";
     /// `minContains`.

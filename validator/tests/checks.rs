@@ -2967,3 +2967,50 @@ paths:
         one(Part::Response, "type", "/regions")
     );
 }
+
+/// A `false` schema under `properties` (a member a condition forbids) names the member, not
+/// the schema: "member `sender` is not allowed here", at the member's pointer.
+#[test]
+fn a_member_a_false_schema_forbids_is_named() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Transfers, version: "1"}
+paths:
+  /transfer:
+    get:
+      operationId: getTransfer
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  direction: {type: string}
+                  sender: {type: object}
+                if: {required: [direction], properties: {direction: {const: OUTGOING}}}
+                then: {properties: {sender: false}}
+"#,
+    );
+    let run = |body: serde_json::Value| {
+        let mut exchange = media_exchange("GET", "/transfer", None, 200, None);
+        answer_json(&mut exchange, body);
+        check(&contract, &exchange, CheckOptions::default()).findings
+    };
+    assert!(run(json!({"direction": "INCOMING", "sender": {}})).is_empty());
+    assert!(run(json!({"direction": "OUTGOING"})).is_empty());
+    let findings = run(json!({"direction": "OUTGOING", "sender": {"name": "Jane"}}));
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0].pointer, "/sender");
+    assert_eq!(findings[0].rule.to_string(), "falseSchema");
+    assert!(
+        findings[0]
+            .message
+            .starts_with("member `sender` is not allowed here"),
+        "{}",
+        findings[0].message
+    );
+    assert!(!findings[0].message.contains("Jane"), "values stay masked");
+}

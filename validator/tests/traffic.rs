@@ -423,6 +423,7 @@ fn the_corpus_covers_every_rule_of_the_checker() {
         ("response", "http-code"),
         ("response", "oneOf"),
         ("response", "const"),
+        ("response", "falseSchema"),
         ("notification", "pattern"),
         ("notification", "enum"),
         ("notification", "content-type"),

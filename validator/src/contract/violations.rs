@@ -156,6 +156,21 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
 pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
     use jsonschema::error::ValidationErrorKind;
     let mut text = message(error, show_values);
+    // A `false` schema under `properties` forbids that member (`sender: false` in a
+    // conditional's `then`): name the member rather than echo the schema.
+    if let ValidationErrorKind::FalseSchema = error.kind()
+        && let Some(name) = forbidden_member(error)
+    {
+        let path = error.schema_path().as_str();
+        let conditional = path.contains("/then/") || path.contains("/else/");
+        text = if conditional {
+            format!(
+                "member `{name}` is not allowed here (a condition of the schema, if/then, forbids it)"
+            )
+        } else {
+            format!("member `{name}` is not allowed here")
+        };
+    }
     if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
         error.kind()
         && let Some((index, branch)) = context
@@ -191,6 +206,16 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
         rule: Rule::from(error.kind().keyword()),
         message: text,
     }
+}
+
+/// The member a `false` schema under `properties` stands for: the last step of its schema
+/// path when the step before is `properties`, decoded from its JSON pointer escape.
+fn forbidden_member(error: &ValidationError<'_>) -> Option<String> {
+    let path = error.schema_path().as_str();
+    let (parent, name) = path.rsplit_once('/')?;
+    parent
+        .ends_with("/properties")
+        .then(|| name.replace("~1", "/").replace("~0", "~"))
 }
 
 /// Drops an `unevaluatedProperties` violation that only echoes another one inside the same
