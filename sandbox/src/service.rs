@@ -95,7 +95,10 @@
 //!   closed account can be closed again (the table's state is "any").
 //! - **Entity creation** copies the request into the
 //!   [`Entity`](orchestration_api::models::Entity); an `address` or `entity_detail` whose
-//!   fields do not fit the response shape is 400 `VALIDATION_ERROR`.
+//!   fields do not fit the response shape is 400 `VALIDATION_ERROR`, and so is an
+//!   `entity_detail` that does not fill the member of the entity's `national_entity`
+//!   (`individual` for INDIVIDUAL, `entity` for ENTITY) or fills the other one too: "one is
+//!   filled according to national_entity", a rule of the `Entity` the sandbox answers.
 //! - **Reverse transfer** succeeds with 200 (the document only says "2XX").
 //! - **Transfers do not move balances**: balances change only when set
 //!   ([`Merchant::set_balance`]), since the document says nothing about how a

@@ -324,6 +324,78 @@ async fn payments_and_reverse_transfers_are_seeded() {
     running.stop().await;
 }
 
+/// "entity_detail: individual (object|null) and entity (object|null); one is filled according
+/// to national_entity": an entity the sandbox could not answer that way is 400 VALIDATION_ERROR,
+/// and one it creates keeps the rule (the layer checks every answer against the contract).
+#[tokio::test]
+async fn an_entity_detail_of_the_other_kind_is_refused() {
+    let running = Running::start(quick_options()).await;
+    let client = running.client();
+    let account_id = Uuid::new_v4();
+    let with_detail = |id: &str, kind: &str, detail: Value| {
+        let mut request = entity_request(account_id, id);
+        request.national_entity = serde_json::from_value(json!(kind)).expect("kind");
+        request.entity_detail = serde_json::from_value(detail).expect("detail");
+        request
+    };
+    let company = json!({"name": "Acme LLC", "country": "US"});
+    let person = json!({"first_name": "Jane", "last_name": "Doe"});
+    let refused = [
+        (
+            "INDIVIDUAL",
+            json!({"entity": company}),
+            "/entity_detail/individual",
+        ),
+        ("INDIVIDUAL", json!({}), "/entity_detail/individual"),
+        (
+            "INDIVIDUAL",
+            json!({"individual": person, "entity": company}),
+            "/entity_detail/entity",
+        ),
+        (
+            "ENTITY",
+            json!({"individual": person}),
+            "/entity_detail/entity",
+        ),
+        (
+            "ENTITY",
+            json!({"entity": company, "individual": person}),
+            "/entity_detail/individual",
+        ),
+    ];
+    for (n, (kind, detail, pointer)) in refused.into_iter().enumerate() {
+        let request = with_detail(&format!("refused-{n}"), kind, detail.clone());
+        let (status, code, messages) =
+            failure(client.create_entity(Some(Uuid::new_v4()), &request).await);
+        assert_eq!(
+            (status, code),
+            (400, ErrorCode::ValidationError),
+            "{kind} {detail}"
+        );
+        assert!(
+            messages.iter().any(|m| m.starts_with(pointer)),
+            "{kind} {detail}: {messages:?}"
+        );
+    }
+    assert!(running.merchant().entities().is_empty());
+    for (id, kind, detail) in [
+        (
+            "person",
+            "INDIVIDUAL",
+            json!({"individual": person, "entity": null}),
+        ),
+        ("company", "ENTITY", json!({"entity": company})),
+    ] {
+        let entity = client
+            .create_entity(Some(Uuid::new_v4()), &with_detail(id, kind, detail))
+            .await
+            .expect("entity of the detail's kind");
+        assert!(entity.entity_detail.is_some(), "{entity:?}");
+    }
+    assert_eq!(running.merchant().entities().len(), 2);
+    running.stop().await;
+}
+
 #[tokio::test]
 async fn an_idempotency_key_replays_the_first_response() {
     let running = Running::start(quick_options()).await;

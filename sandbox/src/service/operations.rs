@@ -7,8 +7,8 @@ use axum::http;
 use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     Account, AccountBalance, AccountDetails, AccountProvider, AccountStatus, CreateAccountRequest,
-    CreateEntityRequest, Entity, EntityTransfer, Error, ErrorCode, OnboardingStatus, PaymentRails,
-    Phone, TransferStatus, UpdateAccountRequest,
+    CreateEntityRequest, Entity, EntityDetail, EntityTransfer, Error, ErrorCode, NationalEntity,
+    OnboardingStatus, PaymentRails, Phone, TransferStatus, UpdateAccountRequest,
 };
 use orchestration_api::server::{
     Api, CancelAccountTransferParams, CancelAccountTransferResponse, CloseAccountParams,
@@ -357,8 +357,13 @@ fn create_entity(
     };
     let address = serde_json::from_value(Value::Object(body.address))
         .map_err(|err| invalid("address", err))?;
-    let entity_detail = serde_json::from_value(Value::Object(body.entity_detail))
+    let entity_detail: EntityDetail = serde_json::from_value(Value::Object(body.entity_detail))
         .map_err(|err| invalid("entity_detail", err))?;
+    if let Err(message) = detail_fits(&body.national_entity, &entity_detail) {
+        return Err(Box::new(CreateEntityResponse::BadRequest(
+            validation_error(message),
+        )));
+    }
     let body_merchant_entity_id = body.merchant_entity_id;
     let now = now();
     let entity = Entity {
@@ -380,6 +385,35 @@ fn create_entity(
     books.merchant_entity_ids.insert(body_merchant_entity_id);
     books.entities.push(entity.clone());
     Ok(entity)
+}
+
+/// The interface's "one is filled according to national_entity": an INDIVIDUAL's detail
+/// fills `individual` and not `entity`, an ENTITY's the other way round (the rule the spec's
+/// `Entity` holds, which the entity this creates must keep). A kind the interface does not
+/// list is left alone.
+fn detail_fits(kind: &NationalEntity, detail: &EntityDetail) -> Result<(), String> {
+    let individual = matches!(detail.individual, Some(Some(_)));
+    let company = matches!(detail.entity, Some(Some(_)));
+    let (kind, (own, own_filled), (other, other_filled)) = match kind {
+        NationalEntity::Individual => (
+            "INDIVIDUAL",
+            ("individual", individual),
+            ("entity", company),
+        ),
+        NationalEntity::Entity => ("ENTITY", ("entity", company), ("individual", individual)),
+        NationalEntity::Unknown(_) => return Ok(()),
+    };
+    if !own_filled {
+        return Err(format!(
+            "/entity_detail/{own}: is required when national_entity is {kind}"
+        ));
+    }
+    if other_filled {
+        return Err(format!(
+            "/entity_detail/{other}: must be null when national_entity is {kind}"
+        ));
+    }
+    Ok(())
 }
 
 /// Account `account_id` of the merchant presenting `credentials`, if it has one.
