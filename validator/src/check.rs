@@ -420,7 +420,7 @@ impl Checker<'_> {
                 return;
             }
             Match::UnknownPath => {
-                let hint = self.base_path_hint(request);
+                let hint = self.base_path_hint(request) + &self.webhook_hint(request);
                 self.push(
                     Part::Entry,
                     "",
@@ -487,6 +487,22 @@ impl Checker<'_> {
             Some(op) => format!(
                 "; with the API's base path before it, it would be {} ({} {})",
                 op.id, op.method, op.path
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// For a request no operation has, on the path a notification is delivered at with
+    /// another method (a `GET` of the incoming-transfer path): which notification, and its
+    /// method.
+    fn webhook_hint(&self, request: &Request) -> String {
+        match self
+            .contract
+            .webhook_at_path(&request.method, &request.path)
+        {
+            Some(hook) => format!(
+                "; it is where the {} notification is delivered, with {}",
+                hook.id, hook.method
             ),
             None => String::new(),
         }

@@ -177,6 +177,18 @@ fn an_unknown_path_or_method_is_a_finding() {
         slip.findings[0].message
     );
     assert!(!run(&unknown).findings[0].message.contains("base path"));
+    // A GET of the path the incoming-transfer notification is POSTed to: no operation has it,
+    // and the message says whose path it is; an unknown path gets no such hint.
+    let on_hook_path = run(&exchange("GET", "/v1/banking/transfers", None, 405, None));
+    assert_eq!(found(&on_hook_path), one(Part::Entry, "operation-path", ""));
+    assert!(
+        on_hook_path.findings[0]
+            .message
+            .ends_with("it is where the incomingTransfer notification is delivered, with POST"),
+        "{}",
+        on_hook_path.findings[0].message
+    );
+    assert!(!run(&unknown).findings[0].message.contains("notification"));
 }
 
 #[test]

@@ -358,6 +358,16 @@ impl Contract {
             .iter()
             .find(|hook| delivered_at(&hook.method, &hook.path, method, path))
     }
+
+    /// The webhook delivered at `path` with a method other than `method`: for a finding about
+    /// a request no operation has, to say that the path is a notification's.
+    pub fn webhook_at_path(&self, method: &str, path: &str) -> Option<&OperationSpec> {
+        self.webhooks.iter().find(|hook| {
+            !hook.delivered_anywhere
+                && !hook.method.eq_ignore_ascii_case(method)
+                && delivered_at(&hook.method, &hook.path, &hook.method, path)
+        })
+    }
 }
 
 pub(super) fn segments(template: &str) -> Vec<Segment> {
