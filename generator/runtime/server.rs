@@ -622,7 +622,6 @@ fn authorization_of<'v>(value: &'v str, scheme: &str) -> Option<&'v str> {
 
 // In the stand-in server of `generator/tests/runtime/server.rs` (rejections as problem
 // details), against the stand-in contract (`createThing` is `POST /things/{id}`).
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

@@ -75,9 +75,11 @@ impl<'t> SegmentText<'t> {
 /// The one rule of what a notification is: [`Contract::match_webhook`] (and through it the
 /// checks) and the traffic readers (on the webhook paths they are given) both ask it.
 pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str) -> bool {
-    if !hook_method.eq_ignore_ascii_case(method) {
-        return false;
-    }
+    hook_method.eq_ignore_ascii_case(method) && delivered_on(template, path)
+}
+
+/// Whether `path` ends with the delivery path `template`, whatever the method.
+fn delivered_on(template: &str, path: &str) -> bool {
     let template = specgen::path::wire(template).trim_end_matches('/');
     // The template's first segment is the empty one before its leading `/`: the others are
     // matched against the path's last ones, and the path must have one more.
@@ -365,7 +367,7 @@ impl Contract {
         self.webhooks.iter().find(|hook| {
             !hook.delivered_anywhere
                 && !hook.method.eq_ignore_ascii_case(method)
-                && delivered_at(&hook.method, &hook.path, &hook.method, path)
+                && delivered_on(&hook.path, path)
         })
     }
 }

@@ -158,11 +158,11 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
     let mut text = message(error, show_values);
     // A `false` schema under `properties` forbids that member (`sender: false` in a
     // conditional's `then`): name the member rather than echo the schema.
+    let schema_path = error.schema_path().as_str();
     if let ValidationErrorKind::FalseSchema = error.kind()
-        && let Some(name) = forbidden_member(error)
+        && let Some(name) = forbidden_member(schema_path)
     {
-        let path = error.schema_path().as_str();
-        let conditional = path.contains("/then/") || path.contains("/else/");
+        let conditional = schema_path.contains("/then/") || schema_path.contains("/else/");
         text = if conditional {
             format!(
                 "member `{name}` is not allowed here (a condition of the schema, if/then, forbids it)"
@@ -202,17 +202,16 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
     }
     Violation {
         pointer: error.instance_path().as_str().to_string(),
-        schema_location: format!("{file}#{}", error.schema_path().as_str()),
+        schema_location: format!("{file}#{schema_path}"),
         rule: Rule::from(error.kind().keyword()),
         message: text,
     }
 }
 
-/// The member a `false` schema under `properties` stands for: the last step of its schema
+/// The member a `false` schema under `properties` stands for: the last step of the schema
 /// path when the step before is `properties`, decoded from its JSON pointer escape.
-fn forbidden_member(error: &ValidationError<'_>) -> Option<String> {
-    let path = error.schema_path().as_str();
-    let (parent, name) = path.rsplit_once('/')?;
+fn forbidden_member(schema_path: &str) -> Option<String> {
+    let (parent, name) = schema_path.rsplit_once('/')?;
     parent
         .ends_with("/properties")
         .then(|| name.replace("~1", "/").replace("~0", "~"))
