@@ -969,3 +969,73 @@ fn live_and_recorded_checks_find_the_same_on_every_recorded_exchange() {
     assert!(exchanges > 100, "{exchanges}");
     assert!(with_body_findings >= 10, "{with_body_findings}");
 }
+
+/// Hand-written JSON Lines often leave a response's headers out. A record without `headers`
+/// did not record them, and its `body` written as JSON says what was sent: the exchange is
+/// judged on its body, not failed on a header nobody wrote down. A record that lists headers
+/// (`{}` included) is taken at its word, and a body that breaks its schema still breaks it.
+#[test]
+fn a_json_lines_body_without_recorded_headers_is_judged_as_json() {
+    let path = "/v1/banking/accounts/6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b";
+    let account = serde_json::json!({
+        "id": "acct_2f7c9a1e4b6d", "account_id": "6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+        "status": "ACTIVE", "currency": "USD"
+    });
+    let record = |id: &str, response: Value| {
+        serde_json::json!({
+            "id": id,
+            "request": {"method": "GET", "path": path,
+                        "headers": {"public-api-key": "pk_test_fake", "private-secret-key": "sk_test_fake"}},
+            "response": response
+        })
+        .to_string()
+    };
+    let mut frozen = account.clone();
+    frozen["status"] = "FROZEN".into();
+    let lines = [
+        record(
+            "unrecorded",
+            serde_json::json!({"status": 200, "body": account}),
+        ),
+        record(
+            "unrecorded-null",
+            serde_json::json!({"status": 200, "headers": null, "body": account}),
+        ),
+        record(
+            "unrecorded-json-text",
+            serde_json::json!({"status": 200, "body": account.to_string()}),
+        ),
+        record(
+            "recorded-empty",
+            serde_json::json!({"status": 200, "headers": {}, "body": account}),
+        ),
+        record(
+            "unrecorded-text",
+            serde_json::json!({"status": 200, "bodyText": account.to_string()}),
+        ),
+        record(
+            "unrecorded-frozen",
+            serde_json::json!({"status": 200, "body": frozen}),
+        ),
+    ];
+    let file = write_temp(".jsonl", format!("{}\n", lines.join("\n")).as_bytes());
+    let report = run_temp(&file);
+    assert_eq!(report.exchanges, 6);
+    let finding = |id: &str, rule: &str, pointer: &str| {
+        (
+            Some(id.to_string()),
+            "response".to_string(),
+            rule.to_string(),
+            pointer.to_string(),
+        )
+    };
+    assert_same_findings(
+        "headers not recorded",
+        keys(&report.findings),
+        vec![
+            finding("recorded-empty", "content-type", "header:content-type"),
+            finding("unrecorded-text", "content-type", "header:content-type"),
+            finding("unrecorded-frozen", "enum", "/status"),
+        ],
+    );
+}

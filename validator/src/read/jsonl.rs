@@ -31,6 +31,9 @@
 //!   checker parses it when the content type is JSON); `bodyBase64` is decoded, and is text
 //!   when the bytes are UTF-8. An empty `bodyText`/`bodyBase64` is no body.
 //! - `response` is optional; when given, `status` is required. Status `0` means no response.
+//! - A message without `headers` (or with `null`) did not record them: its `body` written as
+//!   a JSON value is then taken as sent with `Content-Type: application/json` (the record's
+//!   own statement, as a HAR's `mimeType` is). `"headers": {}` records that there were none.
 //!
 //! A line that cannot be read becomes a [`Malformed`](crate::exchange::Malformed) with its
 //! 1-based line number, and reading goes on with the next line:
@@ -247,6 +250,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         _ => target(raw.url, "request.url", problems),
     };
     let query = raw.query.optional("request.query", problems);
+    let mime_type = unrecorded_headers_media(&raw.headers, &raw.body);
     let headers = raw.headers.optional("request.headers", problems);
     let body = body(
         raw.body,
@@ -268,7 +272,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         query,
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
-        mime_type: None,
+        mime_type,
     };
     let declared = request.header("content-type").map(str::to_owned);
     let sent = crate::content_coding::decoded(request.body.take(), &request.headers);
@@ -300,6 +304,7 @@ fn target(
 
 fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
+    let mime_type = unrecorded_headers_media(&raw.headers, &raw.body);
     let headers = raw.headers.optional("response.headers", problems);
     let body = body(
         raw.body,
@@ -315,7 +320,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
                 status,
                 headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
                 body,
-                mime_type: None,
+                mime_type,
             };
             let declared = response.header("content-type").map(str::to_owned);
             let sent = crate::content_coding::decoded(response.body.take(), &response.headers);
@@ -323,6 +328,31 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
             Some(response)
         }
     }
+}
+
+/// The media type a record states without headers: a message that leaves `headers` out (or
+/// gives `null`) did not record them, and a `body` written as a JSON value (an object, an
+/// array, a number, a flag, or a string holding an object's or array's JSON text, as logs write
+/// it) says what was sent: JSON. Hand-written records often leave a response's headers out;
+/// without this, every one of their bodies would break the Content-Type rule on a header nobody
+/// recorded. A record that lists headers, `{}` included, is taken at its word, so a missing
+/// Content-Type there is still a finding; a plain string `body` states nothing (it may be text).
+fn unrecorded_headers_media(
+    headers: &Field<Pairs>,
+    body: &Field<serde_json::Value>,
+) -> Option<String> {
+    let Field::Ok(value) = body else {
+        return None;
+    };
+    let states_json = match value {
+        serde_json::Value::String(text) => {
+            let text = text.trim_start();
+            text.starts_with('{') || text.starts_with('[')
+        }
+        serde_json::Value::Null => false,
+        _ => true,
+    };
+    (!headers.is_present() && states_json).then(|| "application/json".to_owned())
 }
 
 /// A `body` string whose message says it is not JSON (a form, plain text, XML) is that text,
