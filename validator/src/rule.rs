@@ -169,8 +169,6 @@ rules! {
         => "A response status is not documented for the operation";
     /// A body's `http_code` differs from the HTTP status.
     HttpCode = "http-code" => "A body's http_code differs from the HTTP status";
-    /// A notification has no recorded reply.
-    Reply = "reply" => "A notification has no recorded reply";
     /// A valid notification answered with a rejection (4XX).
     ReplyRejectsValid = "reply-rejects-valid"
         => "A receiver rejected (4XX) a notification that keeps the contract";
