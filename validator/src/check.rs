@@ -269,9 +269,30 @@ impl Checker<'_> {
 /// method, it is that one's, whose checks then say what is wrong with it. A webhook whose
 /// delivery path the spec gives is delivered there.
 fn webhook_by_payload<'c>(contract: &'c Contract, request: &Request) -> Option<&'c OperationSpec> {
-    let mut candidates = contract.webhooks().iter().filter(|hook| {
-        hook.delivered_anywhere && hook.method.eq_ignore_ascii_case(&request.method)
-    });
+    webhook_of_payload(contract, request, |hook| hook.delivered_anywhere)
+}
+
+/// The notification a payload delivered at the wrong path was meant to be: among the webhooks
+/// whose delivery path the spec fixes, chosen as [`webhook_by_payload`] chooses. Its path is a
+/// finding; its payload and reply are still checked, so what else is wrong is said too.
+fn misdelivered_webhook<'c>(
+    contract: &'c Contract,
+    request: &Request,
+) -> Option<&'c OperationSpec> {
+    webhook_of_payload(contract, request, |hook| !hook.delivered_anywhere)
+}
+
+/// The first webhook of the request's method, among those `eligible` takes, whose payload
+/// schema the body keeps; else the only one of its method.
+fn webhook_of_payload<'c>(
+    contract: &'c Contract,
+    request: &Request,
+    eligible: impl Fn(&OperationSpec) -> bool,
+) -> Option<&'c OperationSpec> {
+    let mut candidates = contract
+        .webhooks()
+        .iter()
+        .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
     let keeps = |hook: &&OperationSpec, payload: &Value| {
         hook.request_body
             .as_ref()
@@ -514,20 +535,38 @@ impl Checker<'_> {
             .contract
             .match_webhook(&request.method, &request.path)
             .or_else(|| webhook_by_payload(self.contract, request));
-        let Some(hook) = hook else {
-            self.push(
-                Part::Entry,
-                "",
-                "manifest.json#/webhooks",
-                Rule::WebhookPath,
-                format!(
-                    "no notification is delivered at {} {}, and its payload fits no \
-                     notification's schema",
+        let hook = match hook {
+            Some(hook) => hook,
+            None => {
+                let meant = misdelivered_webhook(self.contract, request);
+                let place = format!(
+                    "{} {}",
                     shorten(&request.method, TEXT),
                     shorten(&request.path, TEXT)
-                ),
-            );
-            return;
+                );
+                let message = match meant {
+                    Some(hook) => format!(
+                        "no notification is delivered at {place}; {} is delivered at {} \
+                         …{}, after the receiver's base address",
+                        hook.id, hook.method, hook.path
+                    ),
+                    None => format!(
+                        "no notification is delivered at {place}, and its payload fits no \
+                         notification's schema"
+                    ),
+                };
+                self.push(
+                    Part::Entry,
+                    "",
+                    "manifest.json#/webhooks",
+                    Rule::WebhookPath,
+                    message,
+                );
+                let Some(hook) = meant else {
+                    return;
+                };
+                hook
+            }
         };
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());

@@ -625,12 +625,28 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
         "{rules:?}"
     );
 
+    // Marked as a notification but delivered elsewhere: the path is the finding, and says
+    // where the notification goes; the payload is still checked as that notification's.
     let mut elsewhere = delivered.clone();
     elsewhere.kind = Some(ExchangeKind::Notification);
     elsewhere.request.path = "/hooks/transfers".into();
-    assert_eq!(
-        found(&run(&elsewhere)),
-        one(Part::Entry, "webhook-path", "")
+    let outcome = run(&elsewhere);
+    assert_eq!(found(&outcome), one(Part::Entry, "webhook-path", ""));
+    assert_eq!(outcome.operation.as_deref(), Some("incomingTransfer"));
+    let message = &outcome.findings[0].message;
+    assert!(
+        message.contains("POST /hooks/transfers")
+            && message.contains("incomingTransfer is delivered at POST …/v1/banking/transfers"),
+        "{message}"
+    );
+    let mut wrong_elsewhere = wrong.clone();
+    wrong_elsewhere.kind = Some(ExchangeKind::Notification);
+    wrong_elsewhere.request.path = "/hooks/transfers".into();
+    let rules = found(&run(&wrong_elsewhere));
+    assert!(
+        rules.contains(&(Part::Entry, "webhook-path".into(), String::new()))
+            && rules.contains(&(Part::Notification, "enum".into(), "/direction".into())),
+        "{rules:?}"
     );
 }
 
