@@ -333,7 +333,19 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
         .collect();
     let wires: Vec<_> = values.variants.iter().map(|v| v.wire.as_str()).collect();
     let variant_docs = wires.iter().map(|wire| {
-        let text = format!(" `{wire}`");
+        // Control characters as their escapes: a value may hold a carriage return, which
+        // rustc refuses in a doc comment, or a newline, which would end the comment.
+        let shown: String = wire
+            .chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().to_string()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect();
+        let text = format!(" `{shown}`");
         quote!(#[doc = #text])
     });
     quote! {

@@ -1,5 +1,7 @@
 //! How an IR type reference is spelled in Rust.
 
+use std::borrow::Cow;
+
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::quote;
 
@@ -93,6 +95,13 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
     let mut list_column: Option<usize> = None;
     // Inside a block quote, whose lazy continuation lines get their `>` written out.
     let mut in_quote = false;
+    // A lone carriage return ends a line as a newline does (old Mac text, pasted into some
+    // specs' descriptions): rustc refuses a bare CR in a doc comment.
+    let docs = if docs.contains('\r') {
+        Cow::Owned(docs.replace("\r\n", "\n").replace('\r', "\n"))
+    } else {
+        Cow::Borrowed(docs)
+    };
     docs.lines()
         .map(|raw| {
             // Tabs count as four spaces, as Markdown reads them (clippy flags tabs in docs).
@@ -172,6 +181,14 @@ fn list_marker(line: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::doc_lines;
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line() {
+        assert_eq!(
+            doc_lines("Format:\r{\r  \"a\": 1\r}\r\nDone."),
+            vec![" Format:", " {", "   \"a\": 1", " }", " Done."]
+        );
+    }
 
     #[test]
     fn list_continuations_are_indented_to_the_item_text() {
