@@ -737,14 +737,19 @@ fn disambiguate_operation_ids(operations: &mut [Operation]) -> Vec<(String, Stri
             } else {
                 format!("operationId '{written}' makes the same Rust name as another operation's")
             };
-            warnings.push((
-                op.pointer.clone(),
-                format!(
-                    "{why} ({}); this one is generated as '{}'",
-                    others.join(", "),
-                    op.id
-                ),
-            ));
+            // An id this pass could not change (both derived, and told apart only by text
+            // that is no part of a Rust name: `/users` and `/users/~`) is the naming pass's to
+            // resolve, and its warning names the name it gives.
+            if op.id != written {
+                warnings.push((
+                    op.pointer.clone(),
+                    format!(
+                        "{why} ({}); this one is generated as '{}'",
+                        others.join(", "),
+                        op.id
+                    ),
+                ));
+            }
         }
     }
     warnings
@@ -930,6 +935,30 @@ paths:
                 "#/paths/~1stream/get/responses/200/content/application~1jsonl/itemSchema"
             ]
         );
+    }
+
+    /// DaniWeb's `GET /users` and `GET /users/~`: derived ids that differ only by a character
+    /// no Rust name keeps. The naming pass tells them apart, and the one warning names the
+    /// function generated, not an id with a `~` in it.
+    #[test]
+    fn derived_ids_told_apart_only_by_punctuation_get_one_true_warning() {
+        let api = api_of(
+            r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /users:
+    get: {responses: {'204': {description: ok}}}
+  /users/~:
+    get: {responses: {'204': {description: ok}}}
+"#,
+        );
+        let names: Vec<&str> = api.operations.iter().map(|o| o.fn_name.as_str()).collect();
+        assert_eq!(names, ["get_users", "get_users_2"]);
+        let messages: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("`get_users_2`"), "{messages:?}");
+        assert!(!messages[0].contains('~'), "{messages:?}");
     }
 
     #[test]
