@@ -21,6 +21,7 @@ use crate::finding::{Finding, Part, Severity, Site, shorten};
 use crate::in_place::Doc;
 use crate::report::Drift;
 use crate::rule::Rule;
+use crate::secrets;
 
 /// How much of a method or path from the traffic a message shows.
 const TEXT: usize = 256;
@@ -130,6 +131,11 @@ fn check_with(
     }
     outcome.covered.sort_unstable();
     outcome.covered.dedup();
+    if !outcome.findings.is_empty() || !outcome.drift.is_empty() {
+        let secrets = secrets::credential_values(contract, exchange);
+        secrets::scrub_findings(&mut outcome.findings, &secrets);
+        secrets::scrub_drift(&mut outcome.drift, &secrets);
+    }
     outcome
 }
 

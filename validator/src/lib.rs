@@ -44,6 +44,7 @@ pub mod read;
 pub mod report;
 pub mod rule;
 pub mod run;
+pub mod secrets;
 
 pub use contract::{Contract, ContractError};
 pub use finding::Finding;

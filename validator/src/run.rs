@@ -361,12 +361,15 @@ fn check_entry(contract: &Contract, entry: Entry, options: RunOptions, coverage:
         Ok(exchange) => Checked::Exchange {
             outcome: check_covering(contract, &exchange, options.check, coverage),
             verdict: options.keep_outcomes.then(|| {
-                (
-                    exchange.source.clone(),
-                    exchange.index,
-                    exchange.id.clone(),
-                    label(&exchange),
-                )
+                // A testcase is named by the exchange's id and path: never by a credential.
+                let secrets = crate::secrets::credential_values(contract, &exchange);
+                let mut id = exchange.id.clone();
+                if let Some(id) = &mut id {
+                    crate::secrets::scrub_owned(id, &secrets);
+                }
+                let mut label = label(&exchange);
+                crate::secrets::scrub_owned(&mut label, &secrets);
+                (exchange.source.clone(), exchange.index, id, label)
             }),
         },
         Err(malformed) => Checked::Malformed(malformed),

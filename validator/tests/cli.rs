@@ -12,7 +12,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// What a run of the binary left.
 struct Run {
@@ -979,7 +979,29 @@ const SECRET: &str = "sk_live_DO_NOT_PRINT";
 fn traffic_with_secrets(dir: &tempfile::TempDir) -> Vec<String> {
     let jsonl = std::fs::read(corpus("rules.jsonl")).expect("rules.jsonl");
     let jsonl = replace(&jsonl, b"pk_test_fake", PUBLIC.as_bytes());
-    let jsonl = replace(&jsonl, b"sk_test_fake", SECRET.as_bytes());
+    let mut jsonl = replace(&jsonl, b"sk_test_fake", SECRET.as_bytes());
+    // Records that repeat their own credential where a report quotes the exchange: in the
+    // path (a testcase's name, an unknown-path message), as the record's id, in a query
+    // parameter and in body fields (shown with --show-values).
+    let headers = json!({"public-api-key": PUBLIC, "private-secret-key": SECRET});
+    let echoes = [
+        json!({"id": SECRET, "request": {"method": "GET", "path": format!("/v1/{SECRET}"),
+               "headers": headers}}),
+        json!({"id": "secret-in-path", "request": {"method": "GET",
+               "url": format!("https://h.invalid/v1/banking/accounts/{SECRET}?key={PUBLIC}"),
+               "headers": headers},
+               "response": {"status": 404, "headers": {"content-type": "application/json"},
+                            "body": {"code": SECRET, "messages": [PUBLIC], "http_code": 400}}}),
+        json!({"id": "secret-in-body", "request": {"method": "POST", "path": "/v1/banking/accounts",
+               "headers": {"public-api-key": PUBLIC, "private-secret-key": SECRET,
+                           "x-idempotency-key": SECRET, "content-type": "application/json"},
+               "body": {"account_id": SECRET, "onboarding_id": PUBLIC, "account_type": SECRET,
+                        "currency": PUBLIC}}}),
+    ];
+    for record in echoes {
+        jsonl.push(b'\n');
+        jsonl.extend_from_slice(record.to_string().as_bytes());
+    }
     let har = std::fs::read_to_string(corpus("rules.har")).expect("rules.har");
     let mut har: Value = serde_json::from_str(&har).expect("JSON");
     for entry in har["log"]["entries"].as_array_mut().expect("entries") {

@@ -33,8 +33,9 @@ use serde_json::{Value, json};
 use crate::contract::{Contract, Location};
 use crate::exchange::{Body, Exchange, ExchangeKind};
 
-/// What a credential's value is replaced by in a recording.
-pub const REDACTED: &str = "REDACTED";
+/// What a credential's value is replaced by in a recording: the word a report puts in its
+/// place too.
+pub use crate::secrets::REDACTED;
 
 /// The recording's format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
