@@ -4,6 +4,7 @@
 //! the ones that contradict their schema.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
@@ -186,43 +187,77 @@ pub fn check_with<'s, 'f, V>(
     Ok(out)
 }
 
-/// The validator of every contract file some site stands under, each file read and compiled
-/// once. They compile side by side (rayon): compiling is most of the cost of checking examples,
-/// and it would otherwise run on one core beside the Rust emitters. The first error in the
-/// sites' order is the one reported, whichever thread met it.
+/// The validator of every contract file some site stands under, each schema read and
+/// compiled once. Files that differ only in their `$id` (the error answers of many operations
+/// are one `Error` schema each) share one validator: a violation names the rule by its place
+/// in the schema, never by the file's `$id`. They compile side by side (rayon): compiling is
+/// most of the cost of checking examples, and it would otherwise run on one core beside the
+/// Rust emitters. The first error in the sites' order is the one reported, whichever thread
+/// met it.
 fn compile_files<'p>(
     sites: &'p [Site<'_>],
     files: &HashMap<String, &str>,
-) -> Result<HashMap<&'p str, Validator>> {
+) -> Result<HashMap<&'p str, Arc<Validator>>> {
     use rayon::prelude::*;
-    let mut paths: Vec<&str> = Vec::new();
+    // Each distinct schema (by its text without the `$id`), with the paths that hold it.
+    let mut schemas: Vec<(&str, Vec<&str>)> = Vec::new();
+    let mut by_text: HashMap<String, usize> = HashMap::new();
     let mut seen = std::collections::HashSet::new();
     for site in sites {
-        if let Target::File(path) = &site.target
-            && seen.insert(path.as_str())
-        {
-            paths.push(path);
+        let Target::File(path) = &site.target else {
+            continue;
+        };
+        if !seen.insert(path.as_str()) {
+            continue;
+        }
+        let text = files.get(path.as_str()).ok_or_else(|| Error::Emit {
+            file: format!("schemas/{path}"),
+            message: "no contract file for this example's schema".into(),
+        })?;
+        match by_text.entry(without_id(text)) {
+            std::collections::hash_map::Entry::Occupied(at) => schemas[*at.get()].1.push(path),
+            std::collections::hash_map::Entry::Vacant(at) => {
+                at.insert(schemas.len());
+                schemas.push((path, vec![path]));
+            }
         }
     }
     let definitions = crate::definitions::Definitions::new();
-    paths
-        .into_par_iter()
-        .map(|path| {
-            let text = files.get(path).ok_or_else(|| Error::Emit {
-                file: format!("schemas/{path}"),
-                message: "no contract file for this example's schema".into(),
-            })?;
+    let compiled = schemas
+        .par_iter()
+        .map(|(path, _)| {
             let schema = definitions
-                .read(text, |path| files.get(path).copied())
+                .read(files[*path], |path| files.get(path).copied())
                 .map_err(|message| Error::Emit {
                     file: format!("schemas/{path}"),
                     message,
                 })?;
-            Ok((path, compile(&schema, path)?))
+            compile(&schema, path).map(Arc::new)
         })
-        .collect::<Vec<Result<_>>>()
-        .into_iter()
-        .collect()
+        .collect::<Vec<Result<_>>>();
+    let mut validators = HashMap::new();
+    for ((_, paths), validator) in schemas.iter().zip(compiled) {
+        let validator = validator?;
+        for path in paths {
+            validators.insert(*path, Arc::clone(&validator));
+        }
+    }
+    Ok(validators)
+}
+
+/// A contract file's text without its top-level `$id` member, the one line in which files of
+/// one schema differ (specgen prints every file alike: two spaces before a top-level member).
+fn without_id(text: &str) -> String {
+    const ID: &str = "\n  \"$id\": ";
+    match text.find(ID) {
+        Some(at) => {
+            let end = text[at + 1..]
+                .find('\n')
+                .map_or(text.len(), |line_end| at + 1 + line_end);
+            format!("{}{}", &text[..at], &text[end..])
+        }
+        None => text.to_owned(),
+    }
 }
 
 fn compile(schema: &Value, name: &str) -> Result<Validator> {
@@ -239,4 +274,24 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
             file: name.to_string(),
             message: format!("the schema does not compile: {err}"),
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_id;
+
+    #[test]
+    fn files_of_one_schema_differ_only_in_their_id() {
+        let file = |id: &str| {
+            format!(
+                "{{\n  \"$schema\": \"https://json-schema.org/draft/2020-12/schema\",\n  \
+                 \"$id\": \"urn:specgen:x:operations/{id}.json\",\n  \"$ref\": \"#/$defs/Error\"\n}}"
+            )
+        };
+        assert_eq!(without_id(&file("a.404")), without_id(&file("b.400")));
+        assert!(!without_id(&file("a.404")).contains("$id"));
+        // A member named `$id` below the top level is the schema's own.
+        let nested = "{\n  \"properties\": {\n    \"$id\": {}\n  }\n}";
+        assert_eq!(without_id(nested), nested);
+    }
 }
