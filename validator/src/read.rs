@@ -7,6 +7,9 @@
 //! - [JSON Lines](jsonl) (`.jsonl`, `.ndjson`), one exchange per line, for tools that record
 //!   traffic themselves.
 //!
+//! and, for traffic written by hand, [JSON Lines records as one JSON document](records): an
+//! array of them, or pretty-printed one after another (held whole, up to the entry limit).
+//!
 //! Whatever cannot be read as an exchange (bad JSON, a field of the wrong shape, a cut-off
 //! file, invalid UTF-8, nesting deeper than serde_json's limit of 128) becomes a
 //! [`Malformed`] entry and reading goes on where it can. Bodies are never parsed here, except
@@ -38,6 +41,7 @@ mod fields;
 pub mod har;
 mod http;
 pub mod jsonl;
+pub mod records;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader};
@@ -146,6 +150,7 @@ pub fn read_limited(
     match format {
         Format::Har => har::read(source_name, reader, webhook_paths, limits, sink),
         Format::JsonLines => jsonl::read(source_name, reader, webhook_paths, limits, sink),
+        Format::JsonRecords => records::read(source_name, reader, webhook_paths, limits, sink),
     }
 }
 

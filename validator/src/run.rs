@@ -412,7 +412,7 @@ fn run_input(
                         });
                     })
                 }
-                read::Format::Har => {
+                read::Format::Har | read::Format::JsonRecords => {
                     let mut batch = Vec::with_capacity(BATCH);
                     let mut bytes = 0;
                     let result = read::read_limited(

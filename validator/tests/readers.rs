@@ -260,6 +260,125 @@ fn detect_uses_the_extension_then_the_first_bytes() {
     assert_eq!(read::detect("-", b"{\"logs\": 1}"), Format::JsonLines);
     assert_eq!(read::detect("-", b""), Format::JsonLines);
     assert_eq!(read::detect("-", b"hello"), Format::JsonLines);
+    // Records kept as one JSON document, as hand-written traffic often is.
+    assert_eq!(read::detect("a.json", b" [\n {"), Format::JsonRecords);
+    assert_eq!(
+        read::detect("a.jsonl", b"\xEF\xBB\xBF["),
+        Format::JsonRecords
+    );
+    assert_eq!(read::detect("a.har", b"["), Format::Har);
+    let pretty = b"{\n  \"request\": {\n    \"method\": \"GET\"";
+    assert_eq!(read::detect("-", pretty), Format::JsonRecords);
+    assert_eq!(read::detect("a.jsonl", pretty), Format::JsonRecords);
+    assert_eq!(
+        read::detect("a.jsonl", b"{\n  \"version\": 1,"),
+        Format::JsonRecords
+    );
+}
+
+/// The same records as JSON Lines, as an array and pretty-printed one after another: the
+/// same exchanges, each at the line it starts on; a record of the wrong shape is malformed
+/// and the others are read.
+#[test]
+fn records_in_one_json_document_read_as_json_lines_do() {
+    let records = [
+        json!({"id": "a", "request": {"method": "get", "path": "/v1/banking/accounts/1"},
+               "response": {"status": 200, "body": {"id": "acct_1"}}}),
+        json!({"id": "b", "request": {"path": "/v1/x"}}),
+        json!({"id": "c", "request": {"method": "POST", "path": "/v1/banking/transfers",
+               "body": {"id": "xfer_1"}}}),
+    ];
+    let lines: String = records.iter().map(|r| format!("{r}\n")).collect();
+    let expected = read_bytes("t", lines.as_bytes(), Format::JsonLines);
+    assert_eq!(expected.len(), 3);
+    assert!(expected[1].is_err(), "{:?}", expected[1]);
+    let pretty = |record: &serde_json::Value| serde_json::to_string_pretty(record).unwrap();
+    let array = format!(
+        "[\n{}\n]\n",
+        records.iter().map(pretty).collect::<Vec<_>>().join(",\n")
+    );
+    let sequence: String = records.iter().map(|r| pretty(r) + "\n").collect();
+    for (what, text) in [("array", &array), ("sequence", &sequence)] {
+        let lines_of = |entries: Vec<Entry>| -> Vec<Option<usize>> {
+            entries
+                .iter()
+                .map(|entry| match entry {
+                    Ok(exchange) => exchange.line,
+                    Err(malformed) => malformed.line,
+                })
+                .collect()
+        };
+        let bytes = text.as_bytes();
+        assert_eq!(read::detect("t.json", bytes), Format::JsonRecords, "{what}");
+        let entries = read_with_lines("t", bytes, Format::JsonRecords);
+        let starts: Vec<usize> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| *line == "{")
+            .map(|(at, _)| at + 1)
+            .collect();
+        assert_eq!(
+            lines_of(entries),
+            starts.into_iter().map(Some).collect::<Vec<_>>(),
+            "{what}"
+        );
+        let entries = read_bytes("t", bytes, Format::JsonRecords);
+        let without_lines = |entries: Vec<Entry>| -> Vec<Entry> {
+            entries
+                .into_iter()
+                .map(|entry| {
+                    entry.map_err(|malformed| Malformed {
+                        line: None,
+                        message: String::new(),
+                        ..malformed
+                    })
+                })
+                .collect()
+        };
+        assert_eq!(
+            without_lines(entries),
+            without_lines(expected.clone()),
+            "{what}"
+        );
+    }
+}
+
+/// A document that stops being JSON keeps the records before, and says where it broke.
+#[test]
+fn a_broken_document_of_records_keeps_what_came_before() {
+    let text = "[\n  {\"request\": {\"method\": \"GET\", \"path\": \"/a\"}},\n  {\"request\": {\"method\": ";
+    let entries = read_with_lines("t.json", text.as_bytes(), Format::JsonRecords);
+    assert_eq!(entries.len(), 2, "{entries:?}");
+    assert!(entries[0].is_ok());
+    let broken = entries[1].as_ref().unwrap_err();
+    assert_eq!((broken.index, broken.line), (1, Some(3)));
+    assert!(
+        broken.message.starts_with("line 3, column"),
+        "{}",
+        broken.message
+    );
+    let unclosed = read_with_lines(
+        "t.json",
+        b"[{\"request\": {\"method\": \"GET\", \"path\": \"/a\"}}",
+        Format::JsonRecords,
+    );
+    assert!(
+        unclosed[1]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("not closed"),
+        "{unclosed:?}"
+    );
+    let trailing = read_with_lines("t.json", b"[]\n[]", Format::JsonRecords);
+    assert!(
+        trailing[0]
+            .as_ref()
+            .unwrap_err()
+            .message
+            .contains("text after the array"),
+        "{trailing:?}"
+    );
 }
 
 #[test]

@@ -11,6 +11,9 @@ pub enum Format {
     Har,
     /// One JSON object per line (see [`jsonl`](super::jsonl)).
     JsonLines,
+    /// JSON Lines records as one JSON document: an array of them, or records written one
+    /// after another over several lines each (see [`records`](super::records)).
+    JsonRecords,
 }
 
 impl fmt::Display for Format {
@@ -18,29 +21,33 @@ impl fmt::Display for Format {
         f.write_str(match self {
             Format::Har => "HAR",
             Format::JsonLines => "JSON Lines",
+            Format::JsonRecords => "JSON records",
         })
     }
 }
 
 /// Guesses the format of a traffic file.
 ///
-/// By extension first (case-insensitive): `.har` is [`Format::Har`]; `.jsonl` and `.ndjson`
-/// are [`Format::JsonLines`]. Otherwise (any other name, or `-` for standard input) by the
-/// first bytes of the content: an object whose first key is `"log"`, or whose first line is
-/// a lone `{` (a pretty-printed object, which cannot be a JSON Lines record), is HAR;
-/// anything else is JSON Lines.
+/// `.har` (case-insensitive) is [`Format::Har`]. Otherwise by the first bytes of the
+/// content: an array (`[`) is [`Format::JsonRecords`], records in a JSON document, as
+/// hand-written traffic is often kept; so is an object pretty-printed over several lines (a
+/// lone `{` on its first line, which no JSON Lines record can be) whose first member is a
+/// record's (`id`, `kind`, `request`, `response`). Any other such pretty-printed object,
+/// and an object whose first key is `"log"`, is HAR. Everything else is by the extension,
+/// `.jsonl` and `.ndjson` being [`Format::JsonLines`], and else JSON Lines too.
 pub fn detect(path: &str, first_bytes: &[u8]) -> Format {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
-    if let Some((_, ext)) = name.rsplit_once('.') {
-        if ext.eq_ignore_ascii_case("har") {
-            return Format::Har;
-        }
-        if ext.eq_ignore_ascii_case("jsonl") || ext.eq_ignore_ascii_case("ndjson") {
-            return Format::JsonLines;
-        }
+    let extension = name.rsplit_once('.').map(|(_, ext)| ext);
+    if extension.is_some_and(|ext| ext.eq_ignore_ascii_case("har")) {
+        return Format::Har;
     }
+    let lines_by_name = extension
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("jsonl") || ext.eq_ignore_ascii_case("ndjson"));
     let bytes = first_bytes.strip_prefix(BOM).unwrap_or(first_bytes);
     let bytes = trim_start(bytes);
+    if bytes.starts_with(b"[") {
+        return Format::JsonRecords;
+    }
     let Some(rest) = bytes.strip_prefix(b"{") else {
         return Format::JsonLines;
     };
@@ -49,13 +56,26 @@ pub fn detect(path: &str, first_bytes: &[u8]) -> Format {
     if let Some(end) = line_end
         && rest[..end].iter().all(u8::is_ascii_whitespace)
     {
-        return Format::Har;
+        let first_key = trim_start(rest);
+        let is_record = RECORD_KEYS
+            .iter()
+            .any(|key| first_key.starts_with(format!("\"{key}\"").as_bytes()));
+        return match (is_record, lines_by_name) {
+            (true, _) | (false, true) => Format::JsonRecords,
+            (false, false) => Format::Har,
+        };
+    }
+    if lines_by_name {
+        return Format::JsonLines;
     }
     match trim_start(rest).strip_prefix(b"\"log\"") {
         Some(after) if matches!(trim_start(after).first(), Some(b':') | None) => Format::Har,
         _ => Format::JsonLines,
     }
 }
+
+/// The members a JSON Lines record may begin with.
+const RECORD_KEYS: [&str; 4] = ["id", "kind", "request", "response"];
 
 fn trim_start(bytes: &[u8]) -> &[u8] {
     let start = bytes

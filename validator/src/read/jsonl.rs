@@ -100,8 +100,9 @@ pub(crate) fn parse(
     record(chunk.line(at), at.index, at.line, &context)
 }
 
-/// One non-blank line.
-fn record(bytes: &[u8], index: usize, line: usize, context: &Context<'_>) -> Entry {
+/// One non-blank line (or one record of a [`records`](super::records) document, which may
+/// span several).
+pub(super) fn record(bytes: &[u8], index: usize, line: usize, context: &Context<'_>) -> Entry {
     let text = match std::str::from_utf8(bytes) {
         Ok(text) => text,
         Err(err) => {

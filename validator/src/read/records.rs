@@ -1,0 +1,176 @@
+//! JSON Lines records kept as one JSON document, as hand-written traffic often is: an array
+//! of records (`[{"request": …}, {"request": …}]`), or records pretty-printed one after
+//! another, each over as many lines as it takes.
+//!
+//! Each record is read exactly as a [JSON Lines](super::jsonl) line is, with the same fields,
+//! findings and messages; its line is the one it starts on. The document is held whole, up to
+//! [`Limits::max_entry`] bytes (a larger one stops with a [`TooLarge`]): such files are
+//! written by hand, and streaming stays the JSON Lines and HAR readers' job. Text that is not
+//! JSON ends the reading with one malformed entry where it starts, since no later record can
+//! be found with certainty after it.
+
+use std::io::{self, BufRead, Read};
+
+use serde::de::IgnoredAny;
+
+use super::{BOM, Context, Limits, TooLarge, jsonl};
+use crate::exchange::Entry;
+
+/// Reads a document of records; see the [module documentation](self).
+pub fn read(
+    source_name: &str,
+    reader: impl BufRead,
+    webhook_paths: &[(String, String)],
+    limits: Limits,
+    sink: &mut dyn FnMut(Entry),
+) -> io::Result<()> {
+    let context = Context {
+        source: source_name,
+        webhook_paths,
+    };
+    let mut bytes = Vec::new();
+    reader
+        .take(limits.max_entry as u64 + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() > limits.max_entry {
+        return Err(TooLarge {
+            index: 0,
+            line: Some(1),
+            limit: limits.max_entry,
+            place: "the JSON document of records".into(),
+        }
+        .into_io());
+    }
+    let bytes = bytes.strip_prefix(BOM).unwrap_or(&bytes);
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(err) => {
+            let at = err.valid_up_to();
+            let line = line_at(bytes, at);
+            sink(context.malformed(
+                0,
+                Some(line),
+                format!("line {line}: not valid UTF-8 (byte 0x{:02X})", bytes[at]),
+            ));
+            return Ok(());
+        }
+    };
+    Records {
+        text,
+        at: 0,
+        index: 0,
+        counted: (0, 1),
+        context: &context,
+    }
+    .read(sink);
+    Ok(())
+}
+
+struct Records<'t> {
+    text: &'t str,
+    at: usize,
+    index: usize,
+    /// A byte offset and its line: lines are counted on from there, never from the start.
+    counted: (usize, usize),
+    context: &'t Context<'t>,
+}
+
+impl Records<'_> {
+    fn read(mut self, sink: &mut dyn FnMut(Entry)) {
+        self.skip_whitespace();
+        let in_array = self.text[self.at..].starts_with('[');
+        if in_array {
+            self.at += 1;
+        }
+        loop {
+            self.skip_whitespace();
+            if in_array && self.text[self.at..].starts_with(']') {
+                self.at += 1;
+                self.skip_whitespace();
+                if self.at < self.text.len() {
+                    sink(self.malformed("text after the array of records"));
+                }
+                return;
+            }
+            if self.at == self.text.len() {
+                if in_array {
+                    sink(self.malformed("the array of records is not closed (`]`)"));
+                }
+                return;
+            }
+            if !self.record(sink) {
+                return;
+            }
+            if in_array {
+                self.skip_whitespace();
+                match self.text[self.at..].chars().next() {
+                    Some(',') => self.at += 1,
+                    Some(']') => {}
+                    None => {
+                        sink(self.malformed("the array of records is not closed (`]`)"));
+                        return;
+                    }
+                    Some(_) => {
+                        sink(self.malformed("expected `,` or `]` after a record"));
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The record at `at`, handed to `sink`; `false` when the text is not JSON there.
+    fn record(&mut self, sink: &mut dyn FnMut(Entry)) -> bool {
+        let rest = &self.text[self.at..];
+        let mut values = serde_json::Deserializer::from_str(rest).into_iter::<IgnoredAny>();
+        match values.next() {
+            Some(Ok(IgnoredAny)) => {
+                let end = values.byte_offset();
+                let line = self.line();
+                sink(jsonl::record(
+                    &rest.as_bytes()[..end],
+                    self.index,
+                    line,
+                    self.context,
+                ));
+                self.index += 1;
+                self.at += end;
+                true
+            }
+            Some(Err(err)) => {
+                let line = self.line() + err.line().saturating_sub(1);
+                let message = format!(
+                    "line {line}, column {}: {}",
+                    err.column(),
+                    super::bare_message(&err)
+                );
+                sink(self.context.malformed(self.index, Some(line), message));
+                false
+            }
+            None => false,
+        }
+    }
+
+    fn skip_whitespace(&mut self) {
+        let rest = &self.text[self.at..];
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    /// The line `at` is on, from 1.
+    fn line(&mut self) -> usize {
+        let (from, line) = self.counted;
+        let line = line + line_at(&self.text.as_bytes()[from..], self.at - from) - 1;
+        self.counted = (self.at, line);
+        line
+    }
+
+    fn malformed(&mut self, what: &str) -> Entry {
+        let line = self.line();
+        self.context
+            .malformed(self.index, Some(line), format!("line {line}: {what}"))
+    }
+}
+
+fn line_at(bytes: &[u8], at: usize) -> usize {
+    1 + bytes[..at].iter().filter(|&&byte| byte == b'\n').count()
+}
