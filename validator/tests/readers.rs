@@ -1290,3 +1290,26 @@ fn a_list_of_values_in_object_headers_or_query_repeats_the_name() {
         )
     );
 }
+
+/// Records written with other tools' names for the fields (`req`/`res`, `uri`, `statusCode`,
+/// `status_code`, `body_text`) read as the same exchange as with the documented names.
+#[test]
+fn jsonl_takes_other_tools_names_for_its_fields() {
+    let documented = json!({"request": {"method": "POST", "url": "https://h/v1/x",
+                             "bodyText": "a=1"},
+                            "response": {"status": 201, "bodyText": "ok"}});
+    let others = [
+        json!({"req": {"method": "POST", "uri": "https://h/v1/x", "body_text": "a=1"},
+               "res": {"statusCode": 201, "body_text": "ok"}}),
+        json!({"request": {"method": "POST", "url": "https://h/v1/x", "bodyText": "a=1"},
+               "response": {"status_code": "201", "bodyText": "ok"}}),
+    ];
+    let read = |record: &serde_json::Value| {
+        read_bytes("t", format!("{record}\n").as_bytes(), Format::JsonLines)
+    };
+    let expected = read(&documented);
+    assert!(expected[0].is_ok(), "{expected:?}");
+    for other in &others {
+        assert_eq!(read(other), expected, "{other}");
+    }
+}

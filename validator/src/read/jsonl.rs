@@ -9,7 +9,9 @@
 //! ```
 //!
 //! - A record must fit on one line. Blank lines are skipped (they still count for line
-//!   numbers). Unknown fields are ignored.
+//!   numbers). Unknown fields are ignored. Other tools' names are read too: `req` and `res`
+//!   for `request` and `response`, `uri` for `url`, `statusCode` and `status_code` for
+//!   `status`, `body_text` and `body_base64` for `bodyText` and `bodyBase64`.
 //! - A line longer than [`Limits::max_entry`] (64 MiB by default) ends reading with a
 //!   `TooLarge`: what comes after a line of unknown end cannot be trusted to
 //!   ever come (`/dev/zero`), and the line is never held whole.
@@ -149,9 +151,9 @@ struct RawRecord {
     id: Field<Id>,
     #[serde(default)]
     kind: Field<Kind>,
-    #[serde(default)]
+    #[serde(default, alias = "req")]
     request: Field<RawRequest>,
-    #[serde(default)]
+    #[serde(default, alias = "res")]
     response: Field<RawResponse>,
 }
 
@@ -159,7 +161,7 @@ struct RawRecord {
 struct RawRequest {
     #[serde(default)]
     method: Field<String>,
-    #[serde(default)]
+    #[serde(default, alias = "uri")]
     url: Field<String>,
     #[serde(default)]
     path: Field<String>,
@@ -169,23 +171,23 @@ struct RawRequest {
     headers: Field<Pairs>,
     #[serde(default)]
     body: Field<serde_json::Value>,
-    #[serde(default, rename = "bodyText")]
+    #[serde(default, rename = "bodyText", alias = "body_text")]
     body_text: Field<String>,
-    #[serde(default, rename = "bodyBase64")]
+    #[serde(default, rename = "bodyBase64", alias = "body_base64")]
     body_base64: Field<String>,
 }
 
 #[derive(Deserialize)]
 struct RawResponse {
-    #[serde(default)]
+    #[serde(default, alias = "statusCode", alias = "status_code")]
     status: Field<Status>,
     #[serde(default)]
     headers: Field<Pairs>,
     #[serde(default)]
     body: Field<serde_json::Value>,
-    #[serde(default, rename = "bodyText")]
+    #[serde(default, rename = "bodyText", alias = "body_text")]
     body_text: Field<String>,
-    #[serde(default, rename = "bodyBase64")]
+    #[serde(default, rename = "bodyBase64", alias = "body_base64")]
     body_base64: Field<String>,
 }
 
