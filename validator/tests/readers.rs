@@ -601,7 +601,7 @@ fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
             source,
             6,
             Some(8),
-            "line 8: request has both url and path, expected one of them",
+            "line 8: request has both url and path, and they name different paths",
         ),
         malformed(
             source,
@@ -1292,7 +1292,8 @@ fn a_list_of_values_in_object_headers_or_query_repeats_the_name() {
 }
 
 /// Records written with other tools' names for the fields (`req`/`res`, `uri`, `statusCode`,
-/// `status_code`, `body_text`) read as the same exchange as with the documented names.
+/// `status_code`, `body_text`), or with both a `url` and its `path`, read as the same exchange
+/// as with the documented names.
 #[test]
 fn jsonl_takes_other_tools_names_for_its_fields() {
     let documented = json!({"request": {"method": "POST", "url": "https://h/v1/x",
@@ -1303,6 +1304,10 @@ fn jsonl_takes_other_tools_names_for_its_fields() {
                "res": {"statusCode": 201, "body_text": "ok"}}),
         json!({"request": {"method": "POST", "url": "https://h/v1/x", "bodyText": "a=1"},
                "response": {"status_code": "201", "bodyText": "ok"}}),
+        // Both a url and the path it names.
+        json!({"request": {"method": "POST", "url": "https://h/v1/x", "path": "/v1/x",
+                           "bodyText": "a=1"},
+               "response": {"status": 201, "bodyText": "ok"}}),
     ];
     let read = |record: &serde_json::Value| {
         read_bytes("t", format!("{record}\n").as_bytes(), Format::JsonLines)

@@ -18,8 +18,9 @@
 //! - `id`: a string (a number is taken as its text).
 //! - `kind`: says whether the exchange is a call of the API or a notification it sent;
 //!   without it, a record whose method and path match a webhook path is a notification.
-//! - `request.method` is required (it is uppercased). Exactly one of `url` (an absolute URL,
-//!   or a path) and `path` is required; either may carry a `?query`.
+//! - `request.method` is required (it is uppercased). One of `url` (an absolute URL, or a
+//!   path) and `path` is required; either may carry a `?query`. Both may be given when they
+//!   name the same path.
 //! - `query`: the query parameters, already decoded. Without it, the query string of
 //!   `url`/`path` is percent-decoded (`+` is a space).
 //! - Header and query values are strings; a number or boolean is taken as its text. In the
@@ -245,9 +246,22 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .required("request.method", problems)
         .and_then(|method| super::method(method, "request.method", problems));
     let target = match (raw.url.is_present(), raw.path.is_present()) {
+        // Both, as hand-written records sometimes give: one target when they agree.
         (true, true) => {
-            problems.push("request has both url and path, expected one of them".into());
-            None
+            let url = target(raw.url, "request.url", problems);
+            let path = target(raw.path, "request.path", problems);
+            match (url, path) {
+                (Some(url), Some(path)) if url.0 == path.0 => {
+                    Some(if path.1.is_some() { path } else { url })
+                }
+                (Some(_), Some(_)) => {
+                    problems.push(
+                        "request has both url and path, and they name different paths".into(),
+                    );
+                    None
+                }
+                _ => None,
+            }
         }
         (false, true) => target(raw.path, "request.path", problems),
         _ => target(raw.url, "request.url", problems),
