@@ -31,10 +31,10 @@ pub mod exchange;
 pub mod finding;
 #[cfg(feature = "http")]
 pub mod http_exchange;
-#[cfg(feature = "tower")]
 mod in_place;
 #[cfg(feature = "tower")]
 pub mod layer;
+#[cfg(feature = "tower")]
 mod live;
 pub mod multipart;
 pub mod output;
@@ -44,7 +44,7 @@ pub mod read;
 pub mod report;
 pub mod rule;
 pub mod run;
-pub mod secrets;
+mod secrets;
 
 pub use contract::{Contract, ContractError};
 pub use finding::Finding;
