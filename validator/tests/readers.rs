@@ -1317,4 +1317,18 @@ fn jsonl_takes_other_tools_names_for_its_fields() {
     for other in &others {
         assert_eq!(read(other), expected, "{other}");
     }
+    // Other words for a record's kind.
+    let kind_of = |kind: &str| {
+        let record = json!({"kind": kind, "request": {"method": "POST", "path": "/hooks"}});
+        match &read(&record)[0] {
+            Ok(exchange) => exchange.kind,
+            Err(malformed) => panic!("{kind}: {}", malformed.message),
+        }
+    };
+    for kind in ["notification", "Webhook", "callback", "event"] {
+        assert_eq!(kind_of(kind), Some(ExchangeKind::Notification), "{kind}");
+    }
+    for kind in ["operation", "request", "CALL"] {
+        assert_eq!(kind_of(kind), Some(ExchangeKind::Operation), "{kind}");
+    }
 }

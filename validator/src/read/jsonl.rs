@@ -16,7 +16,8 @@
 //!   `TooLarge`: what comes after a line of unknown end cannot be trusted to
 //!   ever come (`/dev/zero`), and the line is never held whole.
 //! - `id`: a string (a number is taken as its text).
-//! - `kind`: says whether the exchange is a call of the API or a notification it sent;
+//! - `kind`: says whether the exchange is a call of the API (`operation`; also `request`,
+//!   `call`) or a notification it sent (`notification`; also `webhook`, `callback`, `event`);
 //!   without it, a record whose method and path match a webhook path is a notification.
 //! - `request.method` is required (it is uppercased). One of `url` (an absolute URL, or a
 //!   path) and `path` is required; either may carry a `?query`. Both may be given when they
@@ -201,9 +202,11 @@ impl Shape for Kind {
     const EXPECTED: &'static str = "\"operation\" or \"notification\"";
 
     fn from_str(value: &str) -> Result<Self, String> {
-        if value.eq_ignore_ascii_case("operation") {
+        let is = |names: &[&str]| names.iter().any(|name| value.eq_ignore_ascii_case(name));
+        // Other tools' words for the same two kinds: an API call, and what the API sends.
+        if is(&["operation", "request", "call"]) {
             Ok(Kind(ExchangeKind::Operation))
-        } else if value.eq_ignore_ascii_case("notification") {
+        } else if is(&["notification", "webhook", "callback", "event"]) {
             Ok(Kind(ExchangeKind::Notification))
         } else {
             Err(super::wrong(&super::describe_string(value), Self::EXPECTED))
