@@ -347,7 +347,7 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     }
 }
 
-impl Checker<'_> {
+impl<'c> Checker<'c> {
     /// Notes a thing the exchange exercised, when coverage is wanted.
     fn cover(&mut self, key: impl FnOnce() -> coverage::Key) {
         if self.coverage {
@@ -535,44 +535,44 @@ impl Checker<'_> {
         }
     }
 
+    /// A notification delivered where no webhook is: a `webhook-path` finding, and the
+    /// webhook it was meant to be (see [`misdelivered_webhook`]), whose checks then run too.
+    fn misdelivered(&mut self, request: &Request) -> Option<&'c OperationSpec> {
+        let meant = misdelivered_webhook(self.contract, request);
+        let place = format!(
+            "{} {}",
+            shorten(&request.method, TEXT),
+            shorten(&request.path, TEXT)
+        );
+        let message = match meant {
+            Some(hook) => format!(
+                "no notification is delivered at {place}; {} is delivered at {} …{}, after \
+                 the receiver's base address",
+                hook.id, hook.method, hook.path
+            ),
+            None => format!(
+                "no notification is delivered at {place}, and its payload fits no \
+                 notification's schema"
+            ),
+        };
+        self.push(
+            Part::Entry,
+            "",
+            "manifest.json#/webhooks",
+            Rule::WebhookPath,
+            message,
+        );
+        meant
+    }
+
     fn notification(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
         let hook = self
             .contract
             .match_webhook(&request.method, &request.path)
             .or_else(|| webhook_by_payload(self.contract, request));
-        let hook = match hook {
-            Some(hook) => hook,
-            None => {
-                let meant = misdelivered_webhook(self.contract, request);
-                let place = format!(
-                    "{} {}",
-                    shorten(&request.method, TEXT),
-                    shorten(&request.path, TEXT)
-                );
-                let message = match meant {
-                    Some(hook) => format!(
-                        "no notification is delivered at {place}; {} is delivered at {} \
-                         …{}, after the receiver's base address",
-                        hook.id, hook.method, hook.path
-                    ),
-                    None => format!(
-                        "no notification is delivered at {place}, and its payload fits no \
-                         notification's schema"
-                    ),
-                };
-                self.push(
-                    Part::Entry,
-                    "",
-                    "manifest.json#/webhooks",
-                    Rule::WebhookPath,
-                    message,
-                );
-                let Some(hook) = meant else {
-                    return;
-                };
-                hook
-            }
+        let Some(hook) = hook.or_else(|| self.misdelivered(request)) else {
+            return;
         };
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());

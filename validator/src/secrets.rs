@@ -24,18 +24,17 @@ const SHORTEST: usize = 4;
 
 /// The credential values an exchange's request carries: the headers, query parameters and
 /// cookies the contract's security schemes name, and `Authorization` (its token too, after
-/// the scheme word), longest first so that a value holding another is replaced whole.
+/// the scheme word; see [`is_credential_header`]), longest first so that a value holding another is replaced whole.
 pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec<&'e str> {
     let request = &exchange.request;
     let mut values = Vec::new();
     for (name, value) in &request.headers {
-        if contract.is_credential(Location::Header, name) {
+        if is_credential_header(contract, name) {
             values.push(value.as_str());
-        } else if name.eq_ignore_ascii_case("authorization")
-            || name.eq_ignore_ascii_case("proxy-authorization")
-        {
-            values.push(value.as_str());
-            if let Some((_, token)) = value.trim().split_once(' ') {
+            // `Authorization: Bearer <token>`: the token alone may stand elsewhere.
+            if is_authorization(name)
+                && let Some((_, token)) = value.trim().split_once(' ')
+            {
                 values.push(token.trim());
             }
         } else if name.eq_ignore_ascii_case("cookie") {
@@ -56,6 +55,16 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
     values.sort_by_key(|value| std::cmp::Reverse(value.len()));
     values.dedup();
     values
+}
+
+/// Whether a request header carries a credential: one a security scheme of the contract
+/// names, or `Authorization` / `Proxy-Authorization`, whatever the contract declares.
+pub fn is_credential_header(contract: &Contract, name: &str) -> bool {
+    contract.is_credential(Location::Header, name) || is_authorization(name)
+}
+
+fn is_authorization(name: &str) -> bool {
+    name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("proxy-authorization")
 }
 
 /// `text` with every one of `secrets` replaced by [`REDACTED`].

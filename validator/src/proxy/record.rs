@@ -152,10 +152,7 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
         if value.is_empty() {
             continue;
         }
-        if contract.is_credential(Location::Header, name)
-            || name.eq_ignore_ascii_case("authorization")
-            || name.eq_ignore_ascii_case("proxy-authorization")
-        {
+        if crate::secrets::is_credential_header(contract, name) {
             *value = REDACTED.to_string();
         } else if name.eq_ignore_ascii_case("cookie") {
             *value = redact_cookies(contract, value);
