@@ -406,6 +406,23 @@ impl<'c> Checker<'c> {
         self.outcome.findings.push(finding);
     }
 
+    /// A 401 to a request without credentials whose code is not the documented one is one
+    /// mistake: the `credentials` finding at `/code` says it, so the response schema's
+    /// exclusion of that code (findings from `from` on) is not said again.
+    fn without_second_code_finding(&mut self, from: usize) {
+        let findings = &mut self.outcome.findings;
+        let said = findings[..from]
+            .iter()
+            .any(|f| f.rule == Rule::Credentials && f.pointer == "/code");
+        if said {
+            let mut index = 0;
+            findings.retain(|f| {
+                index += 1;
+                index <= from || !(f.rule == Rule::Not && f.pointer == "/code")
+            });
+        }
+    }
+
     fn operation(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
         let (op, path_params) = match self.contract.match_request(request) {
@@ -489,7 +506,11 @@ impl<'c> Checker<'c> {
                     self.unauthenticated_answer(op, response);
                 }
                 if !revalidated(op, request, response) {
+                    let before = self.outcome.findings.len();
                     self.response(op, response, Part::Response);
+                    if unauthenticated {
+                        self.without_second_code_finding(before);
+                    }
                 }
             }
             None if unauthenticated => self.push(

@@ -296,6 +296,54 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
 }
 
 #[test]
+fn an_error_answer_carries_a_code_of_its_own_status_or_an_unknown_one() {
+    let not_found = |code: &str| {
+        exchange(
+            "GET",
+            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+            None,
+            404,
+            Some(error(code, 404)),
+        )
+    };
+    assert_eq!(found(&run(&not_found("ACCOUNT_NOT_FOUND"))), vec![]);
+    // The error table gives DUPLICATE_ENTITY to 409, and ONBOARDING_NOT_FOUND to account
+    // creation: neither is this 404's code, although http_code agrees with the status.
+    for code in [
+        "DUPLICATE_ENTITY",
+        "ONBOARDING_NOT_FOUND",
+        "VALIDATION_ERROR",
+    ] {
+        let outcome = run(&not_found(code));
+        assert_eq!(
+            found(&outcome),
+            one(Part::Response, "not", "/code"),
+            "{code}"
+        );
+        let message = &outcome.findings[0].message;
+        assert!(
+            message.starts_with("value is one of the values excluded here (")
+                && message.contains("\"DUPLICATE_ENTITY\"")
+                && !message.contains("\"ACCOUNT_NOT_FOUND\""),
+            "{message}"
+        );
+    }
+    // The complete list of codes is not shown: a code nobody listed is not a finding.
+    assert_eq!(found(&run(&not_found("TRANSFER_NOT_FOUND"))), vec![]);
+    // Account creation's 404 is ONBOARDING_NOT_FOUND, not ACCOUNT_NOT_FOUND.
+    let mut create = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        404,
+        Some(error("ACCOUNT_NOT_FOUND", 404)),
+    );
+    assert_eq!(found(&run(&create)), one(Part::Response, "not", "/code"));
+    create.response.as_mut().unwrap().body = Some(Body::Json(error("ONBOARDING_NOT_FOUND", 404)));
+    assert_eq!(found(&run(&create)), vec![]);
+}
+
+#[test]
 fn the_request_body_has_the_documented_content_type_and_shape() {
     let mut wrong_type = exchange(
         "POST",

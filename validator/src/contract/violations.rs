@@ -171,6 +171,18 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
             format!("member `{name}` is not allowed here")
         };
     }
+    // `not` of a list of values (a known error code that this status is not documented
+    // with): say which values are excluded, rather than echo the schema as JSON.
+    if let ValidationErrorKind::Not { schema } = error.kind()
+        && let Some(excluded) = excluded_values(schema)
+    {
+        let value = if show_values {
+            error.instance().to_string()
+        } else {
+            "value".into()
+        };
+        text = format!("{value} is one of the values excluded here ({excluded})");
+    }
     if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
         error.kind()
         && let Some((index, branch)) = context
@@ -206,6 +218,23 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
         rule: Rule::from(error.kind().keyword()),
         message: text,
     }
+}
+
+/// The values a `not` schema of only `enum` or `const` excludes, as JSON, comma-separated.
+fn excluded_values(schema: &Value) -> Option<String> {
+    let object = schema.as_object()?;
+    let values: Vec<&Value> = match (object.len(), object.get("enum"), object.get("const")) {
+        (1, Some(Value::Array(values)), None) => values.iter().collect(),
+        (1, None, Some(value)) => vec![value],
+        _ => return None,
+    };
+    Some(
+        values
+            .iter()
+            .map(|value| value.to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+    )
 }
 
 /// The member a `false` schema under `properties` stands for: the last step of the schema
