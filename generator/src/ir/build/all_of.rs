@@ -112,6 +112,12 @@ fn classify(map: &Map<String, Value>) -> Option<PartKind> {
     constrains.then_some(PartKind::Refinement)
 }
 
+/// Whether an object part says so only by keywords that bind objects alone: no `type`, and
+/// no `properties` or `required`, which name members that only an object can have.
+fn only_implies_an_object(map: &Map<String, Value>) -> bool {
+    !map.contains_key("type") && !map.contains_key("properties") && !map.contains_key("required")
+}
+
 /// The schema without `allOf` and annotations: what it adds beside its `allOf`.
 fn own_part(map: &Map<String, Value>) -> Map<String, Value> {
     map.iter()
@@ -237,6 +243,16 @@ impl Builder<'_> {
         let mut parts = Vec::new();
         let raw = Value::Object(map.clone());
         self.flatten(map, at, at, &raw, &mut parts, &mut Vec::new())?;
+        // Object keywords written without `type` (`additionalProperties: false`, as Pydantic
+        // writes beside a constrained string) bind only objects: beside a scalar, enum or
+        // array part they constrain nothing that part allows, so they refine it.
+        if parts.iter().any(|p| p.kind == PartKind::Other) {
+            for part in &mut parts {
+                if part.kind == PartKind::Object && only_implies_an_object(&part.map) {
+                    part.kind = PartKind::Refinement;
+                }
+            }
+        }
         Ok(parts)
     }
 
