@@ -202,10 +202,45 @@ fn repair_patterns(schema: &mut Value, path: &mut Vec<String>, found: &mut Vec<(
                 ));
                 map.insert("pattern".into(), Value::String(fixed));
             }
+            Fix::Length {
+                pattern: line,
+                min,
+                max,
+            } => {
+                let mut rules: Vec<String> = Vec::new();
+                if min > 0 {
+                    rules.push(format!("minLength {min}"));
+                }
+                rules.extend(max.map(|max| format!("maxLength {max}")));
+                rules.extend(line.as_ref().map(|line| format!("pattern {line:?}")));
+                let checked = if rules.is_empty() {
+                    "leaves it out, as it matches any text".to_string()
+                } else {
+                    format!("checks it as {}", rules.join(" and "))
+                };
+                found.push((
+                    pointer(path),
+                    format!(
+                        "pattern {pattern:?} counts characters beyond what the validator's regex \
+                         engine compiles; the contract {checked}"
+                    ),
+                ));
+                match line {
+                    Some(line) => map.insert("pattern".into(), Value::String(line)),
+                    None => map.remove("pattern"),
+                };
+                tighten(map, "minLength", min, u64::max);
+                if let Some(max) = max {
+                    tighten(map, "maxLength", max, u64::min);
+                }
+            }
             Fix::Drop => {
                 found.push((
                     pointer(path),
-                    format!("pattern {pattern:?} is not an ECMA-262 regular expression"),
+                    format!(
+                        "pattern {pattern:?} is not an ECMA-262 regular expression the validator \
+                         compiles; it is left out of the contract"
+                    ),
                 ));
                 map.remove("pattern");
             }
@@ -259,12 +294,83 @@ fn repair_patterns(schema: &mut Value, path: &mut Vec<String>, found: &mut Vec<(
 enum Fix {
     Keep,
     Rewrite(String),
+    /// A pattern that only counts characters (`^.{0,262144}$`, too large for the regex
+    /// engine to compile): the same rule as lengths, and for `.` a pattern of one line.
+    Length {
+        pattern: Option<String>,
+        min: u64,
+        max: Option<u64>,
+    },
     Drop,
+}
+
+/// What `.` matches in ECMA-262: any character but a line terminator.
+const NOT_A_LINE_END: &str = "[^\\n\\r\\u2028\\u2029]";
+
+/// `^X{m,n}$`, `^X{m,}$` or `^X{n}$` where X is `.` (one line) or `[\s\S]`-like (any
+/// character): the lengths and the pattern left, if any. Without `$`, a match may stop
+/// early (patterns search), so only the first `m` characters are bound.
+fn counted_any(pattern: &str) -> Option<(Option<String>, u64, Option<u64>)> {
+    let body = pattern.strip_prefix('^')?;
+    let (body, to_the_end) = match body.strip_suffix('$') {
+        Some(body) => (body, true),
+        None => (body, false),
+    };
+    let (dot, count) = if let Some(count) = body.strip_prefix('.') {
+        (true, count)
+    } else {
+        let any = ["[\\s\\S]", "[\\S\\s]", "[\\d\\D]", "[\\w\\W]"];
+        let count = any.iter().find_map(|x| body.strip_prefix(x))?;
+        (false, count)
+    };
+    let inner = count.strip_prefix('{')?.strip_suffix('}')?;
+    let number = |text: &str| text.trim().parse::<u64>().ok();
+    let (min, max) = match inner.split_once(',') {
+        None => {
+            let n = number(inner)?;
+            (n, Some(n))
+        }
+        Some((min, "")) => (number(min)?, None),
+        Some((min, max)) => {
+            let (min, max) = (number(min)?, number(max)?);
+            (min <= max).then_some((min, Some(max)))?
+        }
+    };
+    if to_the_end {
+        let pattern = dot.then(|| format!("^{NOT_A_LINE_END}*$"));
+        return Some((pattern, min, max));
+    }
+    // Only a start too long to compile is worth rewriting; `^.{0,n}` matches any text.
+    if min > 1000 {
+        return None;
+    }
+    let pattern = (dot && min > 0).then(|| format!("^{NOT_A_LINE_END}{{{min}}}"));
+    Some((pattern, min, None))
+}
+
+/// Sets `keyword` to `value`, or keeps the stricter of it and what the schema already says.
+fn tighten(
+    map: &mut serde_json::Map<String, Value>,
+    keyword: &str,
+    value: u64,
+    stricter: fn(u64, u64) -> u64,
+) {
+    if keyword == "minLength" && value == 0 {
+        return;
+    }
+    let value = match map.get(keyword).and_then(Value::as_u64) {
+        Some(written) => stricter(written, value),
+        None => value,
+    };
+    map.insert(keyword.into(), Value::from(value));
 }
 
 fn fixed_pattern(pattern: &str) -> Fix {
     if compiles(pattern) {
         return Fix::Keep;
+    }
+    if let Some((pattern, min, max)) = counted_any(pattern) {
+        return Fix::Length { pattern, min, max };
     }
     let rewritten = pattern
         .replace("\\A", "^")
@@ -421,6 +527,73 @@ mod tests {
         assert!(schema["properties"]["bad"].get("pattern").is_none());
         assert_eq!(schema["properties"]["good"]["pattern"], "^(?<!x)y$");
         assert!(schema["patternProperties"].get("^x-[a-z]+$").is_some());
+    }
+
+    #[test]
+    fn a_pattern_that_only_counts_characters_becomes_lengths() {
+        // Adyen's Terminal API and Seldon count up to hundreds of thousands of characters,
+        // more than the regex engine compiles; the rule itself survives as lengths.
+        let mut schema = json!({
+            "properties": {
+                "line": {"type": "string", "pattern": "^.{0,262144}$"},
+                "text": {"type": "string", "pattern": "^[\\s\\S]{1,2097152}$", "maxLength": 10},
+                "code": {"type": "string", "pattern": "^.{300000}$"},
+                "short": {"type": "string", "pattern": "^.{0,20}$"}
+            }
+        });
+        let removed = repair(&mut schema);
+        let pointers: Vec<&str> = removed.iter().map(|(p, _)| p.as_str()).collect();
+        assert_eq!(
+            pointers,
+            [
+                "/properties/line/pattern",
+                "/properties/text/pattern",
+                "/properties/code/pattern"
+            ]
+        );
+        assert!(
+            removed[0]
+                .1
+                .contains("checks it as maxLength 262144 and pattern"),
+            "{removed:?}"
+        );
+        let line = &schema["properties"]["line"];
+        assert_eq!(line["maxLength"], 262_144);
+        assert!(line.get("minLength").is_none());
+        // The rewritten pattern keeps `.`'s meaning: one line, any length.
+        let validator = jsonschema::validator_for(line).expect("compiles");
+        assert!(validator.is_valid(&json!("a b\tc")));
+        assert!(!validator.is_valid(&json!("a\nb")));
+        assert!(!validator.is_valid(&json!("a\u{2028}b")));
+        let text = &schema["properties"]["text"];
+        assert_eq!(
+            text,
+            &json!({"type": "string", "minLength": 1, "maxLength": 10})
+        );
+        let code = &schema["properties"]["code"];
+        assert_eq!(
+            (&code["minLength"], &code["maxLength"]),
+            (&json!(300_000), &json!(300_000))
+        );
+        assert_eq!(schema["properties"]["short"]["pattern"], "^.{0,20}$");
+        // Without `$` only the start is bound: Seldon's `^.{1,2097152}` is one character
+        // that ends no line, and at least one character.
+        let mut start = json!({"type": "string", "pattern": "^.{1,2097152}"});
+        assert_eq!(repair(&mut start).len(), 1);
+        assert_eq!(start["minLength"], 1);
+        assert!(start.get("maxLength").is_none());
+        let validator = jsonschema::validator_for(&start).expect("compiles");
+        assert!(validator.is_valid(&json!("a\nb")));
+        assert!(!validator.is_valid(&json!("\nb")));
+        for unlike in [
+            "^.{2000,3000000}",
+            ".{0,262144}$",
+            "^a.{0,262144}$",
+            "^.{9,3}$",
+            "^.*$",
+        ] {
+            assert_eq!(super::counted_any(unlike), None, "{unlike}");
+        }
     }
 
     #[test]
