@@ -450,7 +450,10 @@ impl Client {
         loop {
             attempt += 1;
             let request = match self.with_credentials(build(&self.http)).build() {
-                Ok(request) => request,
+                Ok(mut request) => {
+                    one_cookie_header(request.headers_mut());
+                    request
+                }
                 Err(err) => return Err(ClientError::InvalidRequest(err.to_string())),
             };
             let sent = self.observer.as_ref().and_then(|_| observed_request(&request));
@@ -510,6 +513,24 @@ impl Client {
                 None => return outcome.map_err(ClientError::Transport),
             }
         }
+    }
+}
+
+/// Joins the `Cookie` lines of a request into one, as RFC 6265 (5.4) asks of a client: each
+/// cookie parameter and cookie credential is added on its own, and a server may read only
+/// the first line.
+fn one_cookie_header(headers: &mut ::http::HeaderMap) {
+    let mut lines = headers.get_all(::http::header::COOKIE).iter();
+    if lines.nth(1).is_none() {
+        return;
+    }
+    let joined: Vec<&[u8]> = headers
+        .get_all(::http::header::COOKIE)
+        .iter()
+        .map(::http::HeaderValue::as_bytes)
+        .collect();
+    if let Ok(value) = ::http::HeaderValue::from_bytes(&joined.join(&b"; "[..])) {
+        headers.insert(::http::header::COOKIE, value);
     }
 }
 

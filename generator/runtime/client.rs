@@ -444,7 +444,10 @@ impl Client {
         loop {
             attempt += 1;
             let request = match self.with_credentials(build(&self.http)).build() {
-                Ok(request) => request,
+                Ok(mut request) => {
+                    one_cookie_header(request.headers_mut());
+                    request
+                }
                 // Nothing was sent: a bad base URL or header value, not a transport failure.
                 Err(err) => return Err(ClientError::InvalidRequest(err.to_string())),
             };
@@ -507,6 +510,24 @@ impl Client {
                 None => return outcome.map_err(ClientError::Transport),
             }
         }
+    }
+}
+
+/// Joins the `Cookie` lines of a request into one, as RFC 6265 (5.4) asks of a client: each
+/// cookie parameter and cookie credential is added on its own, and a server may read only
+/// the first line.
+fn one_cookie_header(headers: &mut ::http::HeaderMap) {
+    let mut lines = headers.get_all(::http::header::COOKIE).iter();
+    if lines.nth(1).is_none() {
+        return;
+    }
+    let joined: Vec<&[u8]> = headers
+        .get_all(::http::header::COOKIE)
+        .iter()
+        .map(::http::HeaderValue::as_bytes)
+        .collect();
+    if let Ok(value) = ::http::HeaderValue::from_bytes(&joined.join(&b"; "[..])) {
+        headers.insert(::http::header::COOKIE, value);
     }
 }
 
@@ -578,6 +599,21 @@ mod tests {
             body: body.as_bytes().to_vec(),
             retry_after: None,
         }
+    }
+
+    #[test]
+    fn cookies_travel_in_one_header() {
+        let mut headers = ::http::HeaderMap::new();
+        one_cookie_header(&mut headers);
+        assert!(headers.is_empty());
+        headers.append(::http::header::COOKIE, "a=1".parse().unwrap());
+        one_cookie_header(&mut headers);
+        assert_eq!(headers.get_all(::http::header::COOKIE).iter().count(), 1);
+        headers.append(::http::header::COOKIE, "b=2".parse().unwrap());
+        headers.append(::http::header::COOKIE, "SID=s".parse().unwrap());
+        one_cookie_header(&mut headers);
+        let lines: Vec<_> = headers.get_all(::http::header::COOKIE).iter().collect();
+        assert_eq!(lines, ["a=1; b=2; SID=s"]);
     }
 
     #[test]

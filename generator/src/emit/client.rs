@@ -312,7 +312,10 @@ pub(crate) fn method(
             ParamLocation::Query => quote!(request_ = request_.query(&[(#wire, #value)]);),
             ParamLocation::Header => quote!(request_ = request_.header(#wire, #value);),
             ParamLocation::Cookie => {
-                quote!(request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, #value));)
+                quote!({
+                    let text_: String = #value;
+                    request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, text_));
+                })
             }
             ParamLocation::Path => quote!(),
         };

@@ -274,7 +274,7 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
         let pairs = requirement.iter().filter_map(|key| {
             let field = api.credentials.iter().find(|f| &f.scheme.key == key)?;
             let location = location_tokens(field.location);
-            let name = field.name.to_ascii_lowercase();
+            let name = wire_name(field);
             Some(quote!((#location, #name)))
         });
         quote!(&[#(#pairs),*])
@@ -375,12 +375,22 @@ fn location_tokens(location: ParamLocation) -> TokenStream {
     }
 }
 
+/// The name a credential is looked up by: a header's in lowercase (header names are not
+/// case-sensitive, and `http` keeps them lowercase), a query parameter's or a cookie's as the
+/// spec writes it (`?apiKey=`, `JSESSIONID`: their names are case-sensitive).
+fn wire_name(field: &crate::ir::Credential) -> String {
+    match field.location {
+        ParamLocation::Header => field.name.to_ascii_lowercase(),
+        _ => field.name.clone(),
+    }
+}
+
 /// Reads the credentials a request presented into [`Credentials`].
 fn credentials_fn(api: &Api) -> TokenStream {
     let inits = api.credentials.iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let location = location_tokens(field.location);
-        let wire = field.name.to_ascii_lowercase();
+        let wire = wire_name(field);
         let read = if field.scheme.kind.is_bearer_token() {
             quote!(
                 incoming

@@ -139,6 +139,19 @@ mod tests {
             let (username, password) = (basic.username, basic.password);
             GetWithBasicResponse::Ok(format!("{username} {}", password.expose()))
         }
+        async fn get_with_cookies(&self, params: GetWithCookiesParams) -> GetWithCookiesResponse {
+            let shown = |key: Option<fixture_routes::credentials::Secret>| {
+                key.map(|key| key.expose().to_string())
+            };
+            let key = shown(params.credentials.cookie_key);
+            let query_key = shown(params.credentials.query_key);
+            GetWithCookiesResponse::Ok(format!(
+                "session={} theme={:?} ids={:?} key={key:?} query_key={query_key:?}",
+                params.session,
+                params.theme.map(|theme| theme.as_str().to_string()),
+                params.ids
+            ))
+        }
         async fn get_with_token(&self, params: GetWithTokenParams) -> GetWithTokenResponse {
             let credentials = params.credentials;
             let shown = |token: Option<fixture_routes::credentials::Secret>| {
@@ -657,6 +670,59 @@ mod tests {
         }
         let (status, _) = call_with(Method::GET, "/secure/basic", &[]).await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
+    }
+
+    /// Cookie parameters and a cookie credential leave the generated client in one `Cookie`
+    /// line (RFC 6265 5.4: a server may read only the first), and reach the handler; so does
+    /// an API key in the query. Cookie and query names are case-sensitive (`SID`, `apiKey`):
+    /// the server finds them as the spec writes them.
+    #[tokio::test]
+    async fn cookies_travel_in_one_header_and_arrive_whole() {
+        use fixture_routes::credentials::Credentials;
+        use fixture_routes::models::GetWithCookiesTheme;
+        use std::sync::{Arc, Mutex};
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recording = {
+            let seen = seen.clone();
+            move |uri: axum::http::Uri, headers: axum::http::HeaderMap| async move {
+                let mut lines: Vec<String> = headers
+                    .get_all("cookie")
+                    .iter()
+                    .map(|value| value.to_str().unwrap().to_string())
+                    .collect();
+                lines.push(uri.query().unwrap_or_default().to_string());
+                seen.lock().unwrap().push(lines);
+                ([("content-type", "application/json")], "\"seen\"")
+            }
+        };
+        let app = axum::Router::new().route("/secure/cookies", axum::routing::get(recording));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let mut credentials = Credentials::new();
+        credentials.cookie_key = Some("k3y".into());
+        credentials.query_key = Some("q3y".into());
+        let theme = GetWithCookiesTheme::Dark;
+        let client =
+            fixture_routes::client::Client::new(format!("http://{address}"), credentials.clone())
+                .unwrap();
+        client
+            .get_with_cookies(&"s1".to_string(), Some(&theme), Some(&[1, 2]))
+            .await
+            .unwrap();
+        assert_eq!(
+            *seen.lock().unwrap(),
+            [["session=s1; theme=dark; ids=1; ids=2; SID=k3y", "apiKey=q3y"]]
+        );
+
+        let client = fixture_routes::client::Client::new(serve().await, credentials).unwrap();
+        assert_eq!(
+            client
+                .get_with_cookies(&"s1".to_string(), Some(&theme), Some(&[1, 2]))
+                .await
+                .unwrap(),
+            r#"session=s1 theme=Some("dark") ids=Some([1, 2]) key=Some("k3y") query_key=Some("q3y")"#
+        );
     }
 
     /// The fields of a form, sorted, to compare whatever order they were sent in.
