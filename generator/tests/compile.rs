@@ -474,8 +474,56 @@ fn per_tag_features_build_alone_and_together() {
         "tests/user.rs",
         "#[cfg(feature = \"client\")]\n#[allow(dead_code)]\nasync fn call(client: &per_tag::client::Client) {\n    let _ = client.get_account(&uuid::Uuid::nil()).await;\n}\n",
     ));
-    let (dir, _) = prepare(&[(name.clone(), files, false)]);
+    // A tag whose operations use no model: its build alone re-exports an empty module.
+    let bare_name = "per-tag-bare".to_string();
+    let mut bare_options = common::options(Some(bare_name.clone()), Default::default());
+    bare_options.features_per_tag = true;
+    let bare_doc = specgen::load::load_str(
+        "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n  /ping:\n    get:\n      \
+         tags: [ping]\n      responses: {'204': {description: up}}\n  /things:\n    get:\n      \
+         tags: [things]\n      responses:\n        '200':\n          description: ok\n          \
+         content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}\n",
+        "bare.yaml",
+    )
+    .expect("the bare document loads");
+    let bare = specgen::generate_crate(&bare_doc, &bare_options).expect("generates");
+    let (dir, _) = prepare(&[
+        (name.clone(), files, false),
+        (bare_name.clone(), bare, false),
+    ]);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let lint = if has_clippy(&cargo) {
+        "clippy"
+    } else {
+        "check"
+    };
+    let output = Command::new(&cargo)
+        .args([
+            lint,
+            "--lib",
+            "--offline",
+            "-p",
+            &bare_name,
+            "--no-default-features",
+        ])
+        .args([
+            "--features",
+            "server,client,tag-ping",
+            "--",
+            "-D",
+            "warnings",
+        ])
+        .current_dir(dir.path())
+        .env("CARGO_TARGET_DIR", common::compile_target_dir())
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("running cargo");
+    assert!(
+        output.status.success(),
+        "{lint} of a tag without models:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let run = |args: &[&str], features: &str, after: &[&str]| {
         Command::new(&cargo)
             .args(args)
@@ -504,11 +552,6 @@ fn per_tag_features_build_alone_and_together() {
         ",all-tags",
     ] {
         let features = format!("{sides}{tags}");
-        let lint = if has_clippy(&cargo) {
-            "clippy"
-        } else {
-            "check"
-        };
         let output = run(&[lint, "--lib"], &features, &["--", "-D", "warnings"][..]);
         assert!(
             output.status.success(),

@@ -368,7 +368,14 @@ pub struct Sides {
 pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
     // A document without schemas has nothing to re-export.
     let reexport = (!api.types.is_empty()).then(|| {
+        // Behind per-tag features, a tag whose operations use no model leaves the module
+        // empty: re-exporting nothing is not worth a warning in the user's build.
+        let allow = api
+            .tag_features
+            .is_some()
+            .then(|| quote!(#[allow(unused_imports)]));
         quote!(
+            #allow
             pub use models::*;
         )
     });
@@ -506,7 +513,14 @@ pub fn include_rs(file: &str, dir: &str, api: &Api, sides: &Sides) -> Result<Gen
         });
     }
     let reexport = (!api.types.is_empty()).then(|| {
+        // Behind per-tag features, a tag whose operations use no model leaves the module
+        // empty: re-exporting nothing is not worth a warning in the user's build.
+        let allow = api
+            .tag_features
+            .is_some()
+            .then(|| quote!(#[allow(unused_imports)]));
         quote!(
+            #allow
             pub use models::*;
         )
     });
