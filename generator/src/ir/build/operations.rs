@@ -671,19 +671,35 @@ fn derived_operation_id(method: Method, path: &str) -> String {
 }
 
 /// The segments of a path joined by `_`, parameters without braces (or, with `mark_params`,
-/// as `by_<name>`, so that `/a/{id}` and `/a/id` differ).
+/// as `by_<name>`, so that `/a/{id}` and `/a/id` differ), also within a segment
+/// (`{name}.{ext}` is `name.ext`); the root path is `root`.
 fn path_words(path: &str, mark_params: bool) -> String {
-    path.split('/')
+    let words: Vec<String> = path
+        .split('/')
         .filter(|segment| !segment.is_empty())
-        .map(
-            |segment| match segment.strip_prefix('{').and_then(|s| s.strip_suffix('}')) {
-                Some(param) if mark_params => format!("by_{param}"),
-                Some(param) => param.to_string(),
-                None => segment.to_string(),
-            },
-        )
-        .collect::<Vec<_>>()
-        .join("_")
+        .map(|segment| {
+            let mut word = String::new();
+            let mut rest = segment;
+            while let Some(open) = rest.find('{') {
+                let Some(close) = rest[open..].find('}').map(|close| open + close) else {
+                    break;
+                };
+                word.push_str(&rest[..open]);
+                if mark_params {
+                    word.push_str("by_");
+                }
+                word.push_str(&rest[open + 1..close]);
+                rest = &rest[close + 1..];
+            }
+            word.push_str(rest);
+            word
+        })
+        .collect();
+    if words.is_empty() {
+        "root".to_string()
+    } else {
+        words.join("_")
+    }
 }
 
 /// Makes operation ids unique as Rust names: operations whose ids are equal (a duplicate
@@ -751,6 +767,41 @@ fn disambiguate_operation_ids(operations: &mut [Operation]) -> Vec<(String, Stri
                 ));
             }
         }
+    }
+    // Ids still equal (derived from paths told apart only by a trailing slash, `/things` and
+    // `/things/`) would name two operations of the contract alike, in reports and coverage:
+    // the later ones are numbered.
+    let mut seen: HashSet<String> = HashSet::new();
+    for index in 0..operations.len() {
+        let written = operations[index].id.clone();
+        if seen.insert(written.clone()) {
+            continue;
+        }
+        let mut n = 2;
+        while operations
+            .iter()
+            .any(|op| op.id == format!("{written}_{n}"))
+            || seen.contains(&format!("{written}_{n}"))
+        {
+            n += 1;
+        }
+        let renamed = format!("{written}_{n}");
+        seen.insert(renamed.clone());
+        let others: Vec<String> = operations
+            .iter()
+            .filter(|op| op.id == written)
+            .map(|op| format!("{} {}", op.method.as_http(), op.path))
+            .collect();
+        let op = &mut operations[index];
+        warnings.push((
+            op.pointer.clone(),
+            format!(
+                "operations derive or declare the same id '{written}' ({}); this one is \
+                 generated as '{renamed}'",
+                others.join(", ")
+            ),
+        ));
+        op.id = renamed;
     }
     warnings
 }
@@ -967,5 +1018,38 @@ paths:
             derived_operation_id(Method::Get, "/pets/{petId}"),
             "get_pets_petId"
         );
+        assert_eq!(
+            derived_operation_id(Method::Put, "/files/{name}.{ext}"),
+            "put_files_name.ext"
+        );
+        assert_eq!(
+            derived_operation_id(Method::Get, "/users/@{handle}"),
+            "get_users_@handle"
+        );
+        assert_eq!(derived_operation_id(Method::Get, "/"), "get_root");
+    }
+
+    /// `GET /things` and `GET /things/` derive one id: the contract, specval's reports and
+    /// coverage would not tell them apart.
+    #[test]
+    fn operations_told_apart_only_by_a_trailing_slash_get_ids_of_their_own() {
+        let api = api_of(
+            r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /things:
+    get: {responses: {'204': {description: ok}}}
+  /things/:
+    get: {responses: {'204': {description: ok}}}
+"#,
+        );
+        let ids: Vec<&str> = api.operations.iter().map(|o| o.id.as_str()).collect();
+        assert_eq!(ids, ["get_things", "get_things_2"]);
+        let names: Vec<&str> = api.operations.iter().map(|o| o.fn_name.as_str()).collect();
+        assert_eq!(names, ["get_things", "get_things_2"]);
+        let messages: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
+        assert_eq!(messages.len(), 1, "{messages:?}");
+        assert!(messages[0].contains("'get_things_2'"), "{messages:?}");
     }
 }
