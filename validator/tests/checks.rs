@@ -996,6 +996,19 @@ fn a_parameter_may_share_its_segment_with_text() {
     );
     let other_verb = vendor_run(&vendor("POST", "/operations/42:undo", None, 204));
     assert_eq!(found(&other_verb), one(Part::Entry, "operation-path", ""));
+    // The template's text percent-encoded, as `encodeURIComponent` sends a `:`: the same
+    // operation, and the value read from the decoded segment.
+    let encoded = vendor_run(&vendor("POST", "/operations/42%3Acancel", None, 204));
+    assert_eq!(encoded.operation.as_deref(), Some("cancelOperation"));
+    assert_eq!(found(&encoded), vec![]);
+    let encoded_bad = vendor_run(&vendor("POST", "/operations/x%3acancel", None, 204));
+    assert_eq!(found(&encoded_bad), one(Part::Request, "type", "path:name"));
+    let encoded_literal = vendor_run(&vendor("GET", "/Messages/SM12ab%2Ejson", None, 200));
+    assert_eq!(encoded_literal.operation.as_deref(), Some("fetchMessage"));
+    let literal = vendor_run(&vendor("GET", "/Messages.json", None, 200));
+    let literal_encoded = vendor_run(&vendor("GET", "/Messages%2Ejson", None, 200));
+    assert!(literal.operation.is_some());
+    assert_eq!(literal_encoded.operation, literal.operation);
 }
 
 #[test]

@@ -56,14 +56,27 @@ impl<'t> SegmentText<'t> {
         }
     }
 
-    /// Whether a path's segment fits this one.
+    /// Whether a path's segment fits this one. A template's text fits itself percent-encoded
+    /// as well (`/users/%40bob` for `/users/@{handle}`: `encodeURIComponent` encodes `@`
+    /// and `:`).
     fn fits(&self, part: &str) -> bool {
         match self {
-            SegmentText::Literal(text) => *text == part,
+            SegmentText::Literal(text) => {
+                *text == part || (part.contains('%') && *text == decoded(part))
+            }
             SegmentText::Param(_) => !part.is_empty(),
-            SegmentText::Mixed(pattern) => specgen::path::raw_params(pattern, part).is_some(),
+            SegmentText::Mixed(pattern) => {
+                specgen::path::raw_params(pattern, part).is_some()
+                    || (part.contains('%')
+                        && specgen::path::raw_params(pattern, &decoded(part)).is_some())
+            }
         }
     }
+}
+
+/// A path segment percent-decoded.
+fn decoded(part: &str) -> String {
+    specgen::load::percent_decode_lossy(part)
 }
 
 /// Whether an exchange at `method` and `path` delivers the notification of the webhook at
@@ -120,12 +133,21 @@ impl OperationSpec {
         for (part, segment) in parts.iter().zip(&self.segments) {
             match segment {
                 Segment::Param(name) => params.push(decoded(name, part)),
-                Segment::Mixed(pattern) => params.extend(
-                    specgen::path::raw_params(pattern, part)
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|(name, raw)| decoded(name, raw)),
-                ),
+                Segment::Mixed(pattern) => match specgen::path::raw_params(pattern, part) {
+                    Some(raw) => {
+                        params.extend(raw.into_iter().map(|(name, raw)| decoded(name, raw)))
+                    }
+                    // Its text came encoded: the values are read from the decoded segment.
+                    None => {
+                        let whole = self::decoded(part);
+                        params.extend(
+                            specgen::path::raw_params(pattern, &whole)
+                                .unwrap_or_default()
+                                .into_iter()
+                                .map(|(name, value)| (name.to_string(), value.to_string())),
+                        );
+                    }
+                },
                 Segment::Literal(_) => {}
             }
         }
