@@ -326,7 +326,7 @@ pub mod union {
     //!
     //! 1. no fact rules out (wrong JSON type, a required member missing, a fixed member with
     //!    another value, a member a closed object does not declare, a value outside a closed
-    //!    enum);
+    //!    enum or a number's range, a string or a string member without its pattern's prefix);
     //! 2. fits best: the most fixed members matched, then the most of the value's members
     //!    declared, then the most required members; ties go to the first in document order;
     //! 3. deserializes and serializes back to the same JSON (nothing dropped or rewritten).
@@ -394,6 +394,41 @@ pub mod union {
         pub prefixes: &'static [&'static str],
         /// For a string with a `format` this test knows: the value must have it.
         pub format: Option<Format>,
+        /// For a number with `minimum`/`maximum` (or their exclusive forms): the value must lie
+        /// within.
+        pub range: Option<Range>,
+        /// Members whose string value, when present, begins with one of the prefixes given (an
+        /// anchored `pattern`: `^acct_` and `^ent_` ids tell two objects apart).
+        pub member_prefixes: &'static [(&'static str, &'static [&'static str])],
+    }
+    /// The numbers an alternative admits: between `min` and `max`, each bound included unless
+    /// exclusive (an absent bound is infinite).
+    #[derive(Debug, Clone, Copy, PartialEq)]
+    pub struct Range {
+        /// The lower bound.
+        pub min: f64,
+        /// `exclusiveMinimum`: the bound itself is not admitted.
+        pub min_exclusive: bool,
+        /// The upper bound.
+        pub max: f64,
+        /// `exclusiveMaximum`: the bound itself is not admitted.
+        pub max_exclusive: bool,
+    }
+    impl Range {
+        /// Whether `number` lies within.
+        pub fn admits(&self, number: f64) -> bool {
+            let above = if self.min_exclusive {
+                number > self.min
+            } else {
+                number >= self.min
+            };
+            let below = if self.max_exclusive {
+                number < self.max
+            } else {
+                number <= self.max
+            };
+            above && below
+        }
     }
     /// String formats a union tells its alternatives apart by.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -429,6 +464,11 @@ pub mod union {
             {
                 return None;
             }
+            if let (Some(range), Some(number)) = (self.range, value.as_f64())
+                && !range.admits(number)
+            {
+                return None;
+            }
             if let Value::String(text) = value {
                 if !self.prefixes.is_empty()
                     && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
@@ -444,6 +484,13 @@ pub mod union {
             };
             if self.required.iter().any(|name| !object.contains_key(*name)) {
                 return None;
+            }
+            for (name, prefixes) in self.member_prefixes {
+                if let Some(Value::String(text)) = object.get(*name)
+                    && !prefixes.iter().any(|prefix| text.starts_with(prefix))
+                {
+                    return None;
+                }
             }
             let mut tags = 0;
             for (name, allowed) in self.tags {

@@ -9,7 +9,7 @@
 //!
 //! 1. no fact rules out (wrong JSON type, a required member missing, a fixed member with
 //!    another value, a member a closed object does not declare, a value outside a closed
-//!    enum);
+//!    enum or a number's range, a string or a string member without its pattern's prefix);
 //! 2. fits best: the most fixed members matched, then the most of the value's members
 //!    declared, then the most required members; ties go to the first in document order;
 //! 3. deserializes and serializes back to the same JSON (nothing dropped or rewritten).
@@ -81,6 +81,43 @@ pub struct Alternative {
     pub prefixes: &'static [&'static str],
     /// For a string with a `format` this test knows: the value must have it.
     pub format: Option<Format>,
+    /// For a number with `minimum`/`maximum` (or their exclusive forms): the value must lie
+    /// within.
+    pub range: Option<Range>,
+    /// Members whose string value, when present, begins with one of the prefixes given (an
+    /// anchored `pattern`: `^acct_` and `^ent_` ids tell two objects apart).
+    pub member_prefixes: &'static [(&'static str, &'static [&'static str])],
+}
+
+/// The numbers an alternative admits: between `min` and `max`, each bound included unless
+/// exclusive (an absent bound is infinite).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Range {
+    /// The lower bound.
+    pub min: f64,
+    /// `exclusiveMinimum`: the bound itself is not admitted.
+    pub min_exclusive: bool,
+    /// The upper bound.
+    pub max: f64,
+    /// `exclusiveMaximum`: the bound itself is not admitted.
+    pub max_exclusive: bool,
+}
+
+impl Range {
+    /// Whether `number` lies within.
+    pub fn admits(&self, number: f64) -> bool {
+        let above = if self.min_exclusive {
+            number > self.min
+        } else {
+            number >= self.min
+        };
+        let below = if self.max_exclusive {
+            number < self.max
+        } else {
+            number <= self.max
+        };
+        above && below
+    }
 }
 
 /// String formats a union tells its alternatives apart by.
@@ -120,6 +157,11 @@ impl Alternative {
         {
             return None;
         }
+        if let (Some(range), Some(number)) = (self.range, value.as_f64())
+            && !range.admits(number)
+        {
+            return None;
+        }
         if let Value::String(text) = value {
             if !self.prefixes.is_empty()
                 && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
@@ -135,6 +177,13 @@ impl Alternative {
         };
         if self.required.iter().any(|name| !object.contains_key(*name)) {
             return None;
+        }
+        for (name, prefixes) in self.member_prefixes {
+            if let Some(Value::String(text)) = object.get(*name)
+                && !prefixes.iter().any(|prefix| text.starts_with(prefix))
+            {
+                return None;
+            }
         }
         let mut tags = 0;
         for (name, allowed) in self.tags {
@@ -328,6 +377,8 @@ mod tests {
         values: None,
         prefixes: &[],
         format: None,
+        range: None,
+        member_prefixes: &[],
     };
     const IDEAL: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -338,6 +389,8 @@ mod tests {
         values: None,
         prefixes: &[],
         format: None,
+        range: None,
+        member_prefixes: &[],
     };
     const OPEN: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -348,6 +401,8 @@ mod tests {
         values: None,
         prefixes: &[],
         format: None,
+        range: None,
+        member_prefixes: &[],
     };
 
     #[test]
@@ -372,6 +427,8 @@ mod tests {
             values: None,
             prefixes: &[],
             format: None,
+            range: None,
+            member_prefixes: &[],
         };
         assert!(integer.fit(&json!(3)).is_some());
         assert!(integer.fit(&json!(3.0)).is_some());
@@ -403,6 +460,8 @@ mod tests {
             values: Some(&[Literal::Str("red"), Literal::Json("null")]),
             prefixes: &[],
             format: None,
+            range: None,
+            member_prefixes: &[],
         };
         assert!(colours.fit(&json!("red")).is_some());
         assert!(colours.fit(&json!("blue")).is_none());
@@ -434,6 +493,52 @@ mod tests {
         assert_eq!(rank(&json!("Deleted"), &alternatives), vec![2]);
         // A pattern judges strings only.
         assert_eq!(rank(&json!(null), &alternatives), vec![0]);
+    }
+
+    #[test]
+    fn a_number_outside_its_range_rules_out() {
+        let small = Alternative {
+            kinds: kind::INTEGER,
+            range: Some(Range {
+                min: 0.0,
+                min_exclusive: false,
+                max: 10.0,
+                max_exclusive: false,
+            }),
+            ..OPEN
+        };
+        let large = Alternative {
+            range: Some(Range {
+                min: 10.0,
+                min_exclusive: true,
+                max: f64::INFINITY,
+                max_exclusive: false,
+            }),
+            ..small
+        };
+        let alternatives = [small, large];
+        assert_eq!(rank(&json!(5), &alternatives), vec![0]);
+        assert_eq!(rank(&json!(10), &alternatives), vec![0]);
+        assert_eq!(rank(&json!(11), &alternatives), vec![1]);
+        assert_eq!(rank(&json!(-1), &alternatives), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn a_member_without_its_patterns_prefix_rules_out() {
+        let account = Alternative {
+            required: &["id"],
+            member_prefixes: &[("id", &["acct_"])],
+            ..OPEN
+        };
+        let entity = Alternative {
+            member_prefixes: &[("id", &["ent_"])],
+            ..account
+        };
+        let alternatives = [account, entity];
+        assert_eq!(rank(&json!({"id": "ent_1"}), &alternatives), vec![1]);
+        assert_eq!(rank(&json!({"id": "acct_1"}), &alternatives), vec![0]);
+        // Only a string member is judged by its prefix.
+        assert_eq!(rank(&json!({"id": 7}), &alternatives), vec![0, 1]);
     }
 
     #[test]

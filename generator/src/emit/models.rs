@@ -536,6 +536,30 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         Some(TextFormat::Email) => quote!(Some(union::Format::Email)),
         None => quote!(None),
     };
+    let range = match facts.range {
+        Some(range) => {
+            let bound = |bound: Option<(f64, bool)>, unbounded: TokenStream| match bound {
+                Some((value, exclusive)) => {
+                    let value = proc_macro2::Literal::f64_unsuffixed(value);
+                    (quote!(#value), exclusive)
+                }
+                None => (unbounded, false),
+            };
+            let (min, min_exclusive) = bound(range.min, quote!(f64::NEG_INFINITY));
+            let (max, max_exclusive) = bound(range.max, quote!(f64::INFINITY));
+            quote!(Some(union::Range {
+                min: #min,
+                min_exclusive: #min_exclusive,
+                max: #max,
+                max_exclusive: #max_exclusive,
+            }))
+        }
+        None => quote!(None),
+    };
+    let member_prefixes = facts
+        .member_prefixes
+        .iter()
+        .map(|(member, prefixes)| quote!((#member, &[#(#prefixes),*])));
     quote! {
         Alternative {
             kinds: #kinds,
@@ -546,6 +570,8 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
             values: #values,
             prefixes: &[#(#prefixes),*],
             format: #format,
+            range: #range,
+            member_prefixes: &[#(#member_prefixes),*],
         }
     }
 }

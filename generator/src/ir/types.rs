@@ -161,6 +161,21 @@ pub struct VariantFacts {
     /// contract (`ipv4`, `ipv6`, `email`), which tells `192.0.2.1` from `2001:db8::1` where
     /// both alternatives are `String`s.
     pub format: Option<TextFormat>,
+    /// For a number alternative with `minimum`/`maximum` (or their exclusive forms): the
+    /// numbers it admits (`0..=10` beside `11..`).
+    pub range: Option<NumberRange>,
+    /// For an object alternative: members whose string value begins with one of these
+    /// prefixes (an anchored `pattern`, as on [`VariantFacts::prefixes`]), in document order.
+    pub member_prefixes: Vec<(String, Vec<String>)>,
+}
+
+/// A number's bounds, each `(value, exclusive)`; `None` is unbounded.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct NumberRange {
+    /// `minimum`, or `exclusiveMinimum` (exclusive).
+    pub min: Option<(f64, bool)>,
+    /// `maximum`, or `exclusiveMaximum` (exclusive).
+    pub max: Option<(f64, bool)>,
 }
 
 /// A string `format` that tells union alternatives apart (see [`VariantFacts::format`]).

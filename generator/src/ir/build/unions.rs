@@ -17,7 +17,8 @@ use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::{is_null_schema, types_of};
 use crate::ir::{
-    Discriminator, JsonKind, TextFormat, TypeKind, TypeRef, UnionDef, UnionVariant, VariantFacts,
+    Discriminator, JsonKind, NumberRange, TextFormat, TypeKind, TypeRef, UnionDef, UnionVariant,
+    VariantFacts,
 };
 use crate::load::escape_segment;
 
@@ -305,9 +306,14 @@ impl Builder<'_> {
         let mut required: Vec<String> = shape.required.iter().cloned().collect();
         required.sort();
         let mut tags = Vec::new();
+        let mut member_prefixes = Vec::new();
         for (name, (schema, prop_at)) in &shape.properties {
             if let Some(values) = self.tag_values(schema, prop_at, depth)? {
                 tags.push((name.clone(), values));
+            }
+            let prefixes = self.member_prefixes(schema, prop_at)?;
+            if !prefixes.is_empty() {
+                member_prefixes.push((name.clone(), prefixes));
             }
         }
         Ok(VariantFacts {
@@ -319,7 +325,23 @@ impl Builder<'_> {
             values: None,
             prefixes: Vec::new(),
             format: None,
+            range: None,
+            member_prefixes,
         })
+    }
+
+    /// The prefixes a member's anchored `pattern` gives (through references and `allOf`).
+    fn member_prefixes(&mut self, schema: &Value, at: &str) -> Result<Vec<String>> {
+        let (target, target_at) = self.doc.deref(schema, at)?;
+        let Some(map) = target.as_object().cloned() else {
+            return Ok(Vec::new());
+        };
+        let merged = self.merged_keywords(&map, &target_at)?;
+        Ok(merged
+            .get("pattern")
+            .and_then(Value::as_str)
+            .map(pattern_prefixes)
+            .unwrap_or_default())
     }
 
     /// The values a member may take when its schema fixes them (`const`, or a closed `enum`,
@@ -433,8 +455,39 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         values,
         prefixes,
         format,
+        range: number_range(map),
         ..VariantFacts::default()
     }
+}
+
+/// The bounds a schema sets on a number: `minimum`/`maximum`, and `exclusiveMinimum`/
+/// `exclusiveMaximum` as numbers (3.1) or as flags on the others (3.0); the stricter bound
+/// when both are written.
+fn number_range(map: &Map<String, Value>) -> Option<NumberRange> {
+    let bound = |inclusive: &str, exclusive: &str, stricter: fn(f64, f64) -> bool| {
+        let flag = map.get(exclusive).and_then(Value::as_bool).unwrap_or(false);
+        let written = map
+            .get(inclusive)
+            .and_then(Value::as_f64)
+            .map(|value| (value, flag));
+        let exclusive = map
+            .get(exclusive)
+            .and_then(Value::as_f64)
+            .map(|value| (value, true));
+        match (written, exclusive) {
+            (Some(a), Some(b)) => Some(if stricter(b.0, a.0) || b.0 == a.0 {
+                b
+            } else {
+                a
+            }),
+            (a, b) => a.or(b),
+        }
+    };
+    let range = NumberRange {
+        min: bound("minimum", "exclusiveMinimum", |a, b| a > b),
+        max: bound("maximum", "exclusiveMaximum", |a, b| a < b),
+    };
+    (range.min.is_some() || range.max.is_some()).then_some(range)
 }
 
 /// The literal texts every string matching `pattern` begins with, when the pattern is anchored
@@ -494,7 +547,42 @@ fn kind_of(value: &Value) -> JsonKind {
 
 #[cfg(test)]
 mod tests {
-    use super::pattern_prefixes;
+    use super::{number_range, pattern_prefixes};
+    use crate::ir::NumberRange;
+
+    #[test]
+    fn number_bounds_read_in_either_version_the_stricter_kept() {
+        let range = |schema: serde_json::Value| number_range(schema.as_object().unwrap());
+        assert_eq!(
+            range(serde_json::json!({"minimum": 0, "maximum": 10})),
+            Some(NumberRange {
+                min: Some((0.0, false)),
+                max: Some((10.0, false))
+            })
+        );
+        // OpenAPI 3.0's flags and 3.1's numbers say the same.
+        let open = Some(NumberRange {
+            min: Some((10.0, true)),
+            max: None,
+        });
+        assert_eq!(
+            range(serde_json::json!({"minimum": 10, "exclusiveMinimum": true})),
+            open
+        );
+        assert_eq!(range(serde_json::json!({"exclusiveMinimum": 10})), open);
+        assert_eq!(
+            range(serde_json::json!({"minimum": 10, "exclusiveMinimum": 10})),
+            open
+        );
+        assert_eq!(
+            range(serde_json::json!({"minimum": 12, "exclusiveMinimum": 10})),
+            Some(NumberRange {
+                min: Some((12.0, false)),
+                max: None
+            })
+        );
+        assert_eq!(range(serde_json::json!({"type": "integer"})), None);
+    }
 
     #[test]
     fn an_anchored_pattern_gives_the_literals_every_match_begins_with() {
