@@ -326,7 +326,8 @@ pub mod union {
     //!
     //! 1. no fact rules out (wrong JSON type, a required member missing, a fixed member with
     //!    another value, a member a closed object does not declare, a value outside a closed
-    //!    enum or a number's range, a string or a string member without its pattern's prefix);
+    //!    enum, a number's range or a string's length, a string without its pattern's prefix,
+    //!    an array item or a member that breaks facts of its own);
     //! 2. fits best: the most fixed members matched, then the most of the value's members
     //!    declared, then the most required members; ties go to the first in document order;
     //! 3. deserializes and serializes back to the same JSON (nothing dropped or rewritten).
@@ -397,9 +398,13 @@ pub mod union {
         /// For a number with `minimum`/`maximum` (or their exclusive forms): the value must lie
         /// within.
         pub range: Option<Range>,
-        /// Members whose string value, when present, begins with one of the prefixes given (an
-        /// anchored `pattern`: `^acct_` and `^ent_` ids tell two objects apart).
-        pub member_prefixes: &'static [(&'static str, &'static [&'static str])],
+        /// For a string with `minLength`/`maxLength`: its length in characters, `(min, max)`.
+        pub length: Option<(usize, usize)>,
+        /// Members whose value, when present, must meet facts of their own (`method.type` fixed
+        /// to `card`; an `id` whose pattern begins with `acct_`).
+        pub members: &'static [(&'static str, &'static Alternative)],
+        /// For an array: the facts every item must meet.
+        pub items: Option<&'static Alternative>,
     }
     /// The numbers an alternative admits: between `min` and `max`, each bound included unless
     /// exclusive (an absent bound is infinite).
@@ -469,6 +474,17 @@ pub mod union {
             {
                 return None;
             }
+            if let (Some((min, max)), Value::String(text)) = (self.length, value) {
+                let length = text.chars().count();
+                if length < min || length > max {
+                    return None;
+                }
+            }
+            if let (Some(items), Value::Array(list)) = (self.items, value)
+                && list.iter().any(|item| items.fit(item).is_none())
+            {
+                return None;
+            }
             if let Value::String(text) = value {
                 if !self.prefixes.is_empty()
                     && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
@@ -485,10 +501,8 @@ pub mod union {
             if self.required.iter().any(|name| !object.contains_key(*name)) {
                 return None;
             }
-            for (name, prefixes) in self.member_prefixes {
-                if let Some(Value::String(text)) = object.get(*name)
-                    && !prefixes.iter().any(|prefix| text.starts_with(prefix))
-                {
+            for (name, facts) in self.members {
+                if let Some(member) = object.get(*name) && facts.fit(member).is_none() {
                     return None;
                 }
             }

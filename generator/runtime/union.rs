@@ -9,7 +9,8 @@
 //!
 //! 1. no fact rules out (wrong JSON type, a required member missing, a fixed member with
 //!    another value, a member a closed object does not declare, a value outside a closed
-//!    enum or a number's range, a string or a string member without its pattern's prefix);
+//!    enum, a number's range or a string's length, a string without its pattern's prefix,
+//!    an array item or a member that breaks facts of its own);
 //! 2. fits best: the most fixed members matched, then the most of the value's members
 //!    declared, then the most required members; ties go to the first in document order;
 //! 3. deserializes and serializes back to the same JSON (nothing dropped or rewritten).
@@ -84,9 +85,13 @@ pub struct Alternative {
     /// For a number with `minimum`/`maximum` (or their exclusive forms): the value must lie
     /// within.
     pub range: Option<Range>,
-    /// Members whose string value, when present, begins with one of the prefixes given (an
-    /// anchored `pattern`: `^acct_` and `^ent_` ids tell two objects apart).
-    pub member_prefixes: &'static [(&'static str, &'static [&'static str])],
+    /// For a string with `minLength`/`maxLength`: its length in characters, `(min, max)`.
+    pub length: Option<(usize, usize)>,
+    /// Members whose value, when present, must meet facts of their own (`method.type` fixed
+    /// to `card`; an `id` whose pattern begins with `acct_`).
+    pub members: &'static [(&'static str, &'static Alternative)],
+    /// For an array: the facts every item must meet.
+    pub items: Option<&'static Alternative>,
 }
 
 /// The numbers an alternative admits: between `min` and `max`, each bound included unless
@@ -162,6 +167,17 @@ impl Alternative {
         {
             return None;
         }
+        if let (Some((min, max)), Value::String(text)) = (self.length, value) {
+            let length = text.chars().count();
+            if length < min || length > max {
+                return None;
+            }
+        }
+        if let (Some(items), Value::Array(list)) = (self.items, value)
+            && list.iter().any(|item| items.fit(item).is_none())
+        {
+            return None;
+        }
         if let Value::String(text) = value {
             if !self.prefixes.is_empty()
                 && !self.prefixes.iter().any(|prefix| text.starts_with(prefix))
@@ -178,9 +194,9 @@ impl Alternative {
         if self.required.iter().any(|name| !object.contains_key(*name)) {
             return None;
         }
-        for (name, prefixes) in self.member_prefixes {
-            if let Some(Value::String(text)) = object.get(*name)
-                && !prefixes.iter().any(|prefix| text.starts_with(prefix))
+        for (name, facts) in self.members {
+            if let Some(member) = object.get(*name)
+                && facts.fit(member).is_none()
             {
                 return None;
             }
@@ -378,7 +394,9 @@ mod tests {
         prefixes: &[],
         format: None,
         range: None,
-        member_prefixes: &[],
+        length: None,
+        members: &[],
+        items: None,
     };
     const IDEAL: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -390,7 +408,9 @@ mod tests {
         prefixes: &[],
         format: None,
         range: None,
-        member_prefixes: &[],
+        length: None,
+        members: &[],
+        items: None,
     };
     const OPEN: Alternative = Alternative {
         kinds: kind::OBJECT,
@@ -402,7 +422,9 @@ mod tests {
         prefixes: &[],
         format: None,
         range: None,
-        member_prefixes: &[],
+        length: None,
+        members: &[],
+        items: None,
     };
 
     #[test]
@@ -428,7 +450,9 @@ mod tests {
             prefixes: &[],
             format: None,
             range: None,
-            member_prefixes: &[],
+            length: None,
+            members: &[],
+            items: None,
         };
         assert!(integer.fit(&json!(3)).is_some());
         assert!(integer.fit(&json!(3.0)).is_some());
@@ -461,7 +485,9 @@ mod tests {
             prefixes: &[],
             format: None,
             range: None,
-            member_prefixes: &[],
+            length: None,
+            members: &[],
+            items: None,
         };
         assert!(colours.fit(&json!("red")).is_some());
         assert!(colours.fit(&json!("blue")).is_none());
@@ -524,21 +550,44 @@ mod tests {
     }
 
     #[test]
-    fn a_member_without_its_patterns_prefix_rules_out() {
+    fn a_member_that_breaks_its_own_facts_rules_out() {
+        const ACCT: Alternative = Alternative {
+            kinds: kind::STRING,
+            prefixes: &["acct_"],
+            ..OPEN
+        };
+        const ENT: Alternative = Alternative {
+            prefixes: &["ent_"],
+            ..ACCT
+        };
         let account = Alternative {
             required: &["id"],
-            member_prefixes: &[("id", &["acct_"])],
+            members: &[("id", &ACCT)],
             ..OPEN
         };
         let entity = Alternative {
-            member_prefixes: &[("id", &["ent_"])],
+            members: &[("id", &ENT)],
             ..account
         };
         let alternatives = [account, entity];
         assert_eq!(rank(&json!({"id": "ent_1"}), &alternatives), vec![1]);
         assert_eq!(rank(&json!({"id": "acct_1"}), &alternatives), vec![0]);
-        // Only a string member is judged by its prefix.
-        assert_eq!(rank(&json!({"id": 7}), &alternatives), vec![0, 1]);
+        // A member's facts are all of its facts: here its type.
+        assert_eq!(rank(&json!({"id": 7}), &alternatives), Vec::<usize>::new());
+        // Items, and a string's length.
+        let short = Alternative {
+            kinds: kind::STRING,
+            length: Some((0, 2)),
+            ..OPEN
+        };
+        let accounts = Alternative {
+            kinds: kind::ARRAY,
+            items: Some(&ACCT),
+            ..OPEN
+        };
+        assert!(short.fit(&json!("ab")).is_some() && short.fit(&json!("abc")).is_none());
+        assert!(accounts.fit(&json!(["acct_1", "acct_2"])).is_some());
+        assert!(accounts.fit(&json!(["acct_1", "ent_2"])).is_none());
     }
 
     #[test]

@@ -433,10 +433,7 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
         .iter()
         .map(|v| alternative(&v.facts))
         .collect();
-    let uses_literals = union
-        .variants
-        .iter()
-        .any(|v| !v.facts.tags.is_empty() || v.facts.values.is_some());
+    let uses_literals = union.variants.iter().any(|v| uses_literals(&v.facts));
     let imports = if uses_literals {
         quote!(
             use super::support::union::{self, Alternative, Literal};
@@ -508,6 +505,17 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
     })
 }
 
+/// Whether the facts (a member's or an item's included) name a `Literal`.
+fn uses_literals(facts: &VariantFacts) -> bool {
+    !facts.tags.is_empty()
+        || facts.values.is_some()
+        || facts
+            .members
+            .iter()
+            .any(|(_, member)| uses_literals(member))
+        || facts.items.as_deref().is_some_and(uses_literals)
+}
+
 /// The facts of one alternative, as a `support::union::Alternative` constant.
 fn alternative(facts: &VariantFacts) -> TokenStream {
     let kinds = facts
@@ -556,10 +564,31 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         }
         None => quote!(None),
     };
-    let member_prefixes = facts
-        .member_prefixes
-        .iter()
-        .map(|(member, prefixes)| quote!((#member, &[#(#prefixes),*])));
+    let length = match facts.length {
+        Some((min, max)) => {
+            let min = proc_macro2::Literal::u64_unsuffixed(min);
+            let max = match max {
+                Some(max) => {
+                    let max = proc_macro2::Literal::u64_unsuffixed(max);
+                    quote!(#max)
+                }
+                None => quote!(usize::MAX),
+            };
+            quote!(Some((#min, #max)))
+        }
+        None => quote!(None),
+    };
+    let members = facts.members.iter().map(|(member, facts)| {
+        let facts = alternative(facts);
+        quote!((#member, &#facts))
+    });
+    let items = match &facts.items {
+        Some(items) => {
+            let items = alternative(items);
+            quote!(Some(&#items))
+        }
+        None => quote!(None),
+    };
     quote! {
         Alternative {
             kinds: #kinds,
@@ -571,7 +600,9 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
             prefixes: &[#(#prefixes),*],
             format: #format,
             range: #range,
-            member_prefixes: &[#(#member_prefixes),*],
+            length: #length,
+            members: &[#(#members),*],
+            items: #items,
         }
     }
 }

@@ -164,9 +164,41 @@ pub struct VariantFacts {
     /// For a number alternative with `minimum`/`maximum` (or their exclusive forms): the
     /// numbers it admits (`0..=10` beside `11..`).
     pub range: Option<NumberRange>,
-    /// For an object alternative: members whose string value begins with one of these
-    /// prefixes (an anchored `pattern`, as on [`VariantFacts::prefixes`]), in document order.
-    pub member_prefixes: Vec<(String, Vec<String>)>,
+    /// For a string alternative: its `minLength` and `maxLength`, in characters.
+    pub length: Option<(u64, Option<u64>)>,
+    /// For an object alternative: the facts of its declared members that say something (a
+    /// member whose value, when present, rules the alternative out: `method.type` fixed to
+    /// `card` in one alternative and `bank` in the other, an `id` whose pattern begins with
+    /// `acct_`), in document order; read one level below the alternative.
+    pub members: Vec<(String, VariantFacts)>,
+    /// For an array alternative: the facts every item must meet.
+    pub items: Option<Box<VariantFacts>>,
+}
+
+impl VariantFacts {
+    /// Whether these facts rule out more than a JSON type, which a member's or an item's Rust
+    /// type already does as it deserializes.
+    pub fn says_more_than_its_kind(&self) -> bool {
+        !self.required.is_empty()
+            || !self.tags.is_empty()
+            || self.closed
+            || self.values.is_some()
+            || !self.prefixes.is_empty()
+            || self.format.is_some()
+            || self.range.is_some()
+            || self.length.is_some()
+            || !self.members.is_empty()
+            || self.items.is_some()
+    }
+
+    /// The facts as a member's or an item's: the members declared only matter to a closed
+    /// object (they rank alternatives, and only the alternative's own are ranked).
+    pub fn nested(mut self) -> VariantFacts {
+        if !self.closed {
+            self.declared.clear();
+        }
+        self
+    }
 }
 
 /// A number's bounds, each `(value, exclusive)`; `None` is unbounded.

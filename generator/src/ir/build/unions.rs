@@ -43,6 +43,10 @@ pub(super) struct UnionSource<'s> {
 /// How deep facts are read through references and nested schemas.
 const FACT_DEPTH: usize = 16;
 
+/// How far below an alternative the facts of members and items are read: its members and
+/// items, and theirs. Deeper facts would grow every union's table for rarer wins.
+const NESTED_FACT_DEPTH: usize = 2;
+
 impl Builder<'_> {
     /// A `oneOf` / `anyOf` written in `map` itself, properties beside it shared.
     pub(super) fn union(
@@ -276,7 +280,17 @@ impl Builder<'_> {
             }
         }
         let merged = self.merged_keywords(&map, &target_at)?;
-        Ok(scalar_facts(&merged))
+        let mut facts = scalar_facts(&merged);
+        if depth < NESTED_FACT_DEPTH
+            && let Some(items) = merged.get("items").filter(|items| items.is_object())
+        {
+            let items_at = child(&target_at, "items");
+            let items = self.facts_of(items, &items_at, depth + 1)?;
+            if items.says_more_than_its_kind() {
+                facts.items = Some(Box::new(items.nested()));
+            }
+        }
+        Ok(facts)
     }
 
     /// The shared members as a schema, for the contract form of a merged alternative.
@@ -306,14 +320,24 @@ impl Builder<'_> {
         let mut required: Vec<String> = shape.required.iter().cloned().collect();
         required.sort();
         let mut tags = Vec::new();
-        let mut member_prefixes = Vec::new();
+        let mut members = Vec::new();
         for (name, (schema, prop_at)) in &shape.properties {
-            if let Some(values) = self.tag_values(schema, prop_at, depth)? {
-                tags.push((name.clone(), values));
-            }
-            let prefixes = self.member_prefixes(schema, prop_at)?;
-            if !prefixes.is_empty() {
-                member_prefixes.push((name.clone(), prefixes));
+            let tagged = match self.tag_values(schema, prop_at, depth)? {
+                Some(values) => {
+                    tags.push((name.clone(), values));
+                    true
+                }
+                None => false,
+            };
+            if depth < NESTED_FACT_DEPTH {
+                let mut facts = self.facts_of(schema, prop_at, depth + 1)?;
+                if tagged {
+                    // The tag says it already.
+                    facts.values = None;
+                }
+                if facts.says_more_than_its_kind() {
+                    members.push((name.clone(), facts.nested()));
+                }
             }
         }
         Ok(VariantFacts {
@@ -326,22 +350,10 @@ impl Builder<'_> {
             prefixes: Vec::new(),
             format: None,
             range: None,
-            member_prefixes,
+            length: None,
+            members,
+            items: None,
         })
-    }
-
-    /// The prefixes a member's anchored `pattern` gives (through references and `allOf`).
-    fn member_prefixes(&mut self, schema: &Value, at: &str) -> Result<Vec<String>> {
-        let (target, target_at) = self.doc.deref(schema, at)?;
-        let Some(map) = target.as_object().cloned() else {
-            return Ok(Vec::new());
-        };
-        let merged = self.merged_keywords(&map, &target_at)?;
-        Ok(merged
-            .get("pattern")
-            .and_then(Value::as_str)
-            .map(pattern_prefixes)
-            .unwrap_or_default())
     }
 
     /// The values a member may take when its schema fixes them (`const`, or a closed `enum`,
@@ -456,8 +468,16 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         prefixes,
         format,
         range: number_range(map),
+        length: string_length(map),
         ..VariantFacts::default()
     }
+}
+
+/// `minLength` and `maxLength`, when either is written.
+fn string_length(map: &Map<String, Value>) -> Option<(u64, Option<u64>)> {
+    let min = map.get("minLength").and_then(Value::as_u64);
+    let max = map.get("maxLength").and_then(Value::as_u64);
+    (min.is_some() || max.is_some()).then(|| (min.unwrap_or(0), max))
 }
 
 /// The bounds a schema sets on a number: `minimum`/`maximum`, and `exclusiveMinimum`/
