@@ -367,7 +367,7 @@ impl Answer {
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
         let bytes: &[u8] = if self.body.is_empty() { b"null" } else { &self.body };
-        ::serde_json::from_slice(bytes)
+        crate::support::from_json_slice(bytes)
             .map_err(|err| ClientError::UnexpectedResponse {
                 status: self.status,
                 body: String::from_utf8_lossy(&self.body).into_owned(),

@@ -561,7 +561,7 @@ fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
 ) -> Result<Vec<decisions::Decision>, String> {
     let original: Value = ::serde_json::from_str(json)
         .map_err(|err| format!("the example is not JSON: {err}"))?;
-    let (typed, choices) = decisions::observe(|| ::serde_json::from_value::<
+    let (typed, choices) = decisions::observe(|| crate::support::from_json_value::<
         T,
     >(original.clone()));
     let typed = typed

@@ -1559,7 +1559,7 @@ impl Incoming {
                 }
             }
         };
-        match ::serde_json::from_value(value) {
+        match crate::support::from_json_value(value) {
             Ok(body) => Some(Some(body)),
             Err(err) => {
                 self.messages.push(format!("request body: {err}"));

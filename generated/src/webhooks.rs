@@ -56,7 +56,7 @@ async fn receive_incoming_transfer<W: Webhooks>(
         Ok(value) => value,
         Err(rejection) => return rejection,
     };
-    let payload: crate::models::IncomingTransferNotification = match ::serde_json::from_value(
+    let payload: crate::models::IncomingTransferNotification = match crate::support::from_json_value(
         value,
     ) {
         Ok(payload) => payload,

@@ -361,7 +361,7 @@ impl Answer {
         } else {
             &self.body
         };
-        ::serde_json::from_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
+        crate::support::from_json_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
             status: self.status,
             body: String::from_utf8_lossy(&self.body).into_owned(),
             reason: format!("the body does not match the documented type: {err}"),

@@ -316,6 +316,80 @@ pub mod double_option {
     }
 }
 
+/// Deserializes `T` from JSON the way JSON Schema counts numbers: an integer written as an
+/// integral float (`1000.0` from a Python service, `1e3`) is an integer, which serde's
+/// integer types refuse. The value is first read as it is; only when that fails is it read
+/// again with every integral float that fits 64 bits written as an integer, so the common
+/// case costs nothing. The first error is kept when the second reading fails too.
+pub fn from_json_value<T: ::serde::de::DeserializeOwned>(
+    value: ::serde_json::Value,
+) -> Result<T, ::serde_json::Error> {
+    match T::deserialize(&value) {
+        Ok(typed) => Ok(typed),
+        Err(err) => {
+            let mut value = value;
+            if integral_floats_as_integers(&mut value) {
+                T::deserialize(&value).map_err(|_| err)
+            } else {
+                Err(err)
+            }
+        }
+    }
+}
+
+/// [`from_json_value`] from JSON text.
+pub fn from_json_slice<T: ::serde::de::DeserializeOwned>(
+    bytes: &[u8],
+) -> Result<T, ::serde_json::Error> {
+    match ::serde_json::from_slice(bytes) {
+        Ok(typed) => Ok(typed),
+        Err(err) => match ::serde_json::from_slice::<::serde_json::Value>(bytes) {
+            Ok(mut value) => {
+                if integral_floats_as_integers(&mut value) {
+                    T::deserialize(&value).map_err(|_| err)
+                } else {
+                    Err(err)
+                }
+            }
+            Err(_) => Err(err),
+        },
+    }
+}
+
+/// Rewrites every float with no fractional part that fits `i64` or `u64` as that integer;
+/// whether any was.
+fn integral_floats_as_integers(value: &mut ::serde_json::Value) -> bool {
+    use ::serde_json::Value;
+    match value {
+        Value::Number(number) if number.is_f64() => {
+            let float = number.as_f64().unwrap_or(f64::NAN);
+            let integer = if float.fract() != 0.0 || !float.is_finite() {
+                None
+            } else if (-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&float) {
+                Some(::serde_json::Number::from(float as i64))
+            } else if (0.0..18_446_744_073_709_551_616.0).contains(&float) {
+                Some(::serde_json::Number::from(float as u64))
+            } else {
+                None
+            };
+            match integer {
+                Some(integer) => {
+                    *number = integer;
+                    true
+                }
+                None => false,
+            }
+        }
+        Value::Array(items) => items.iter_mut().fold(false, |changed, item| {
+            integral_floats_as_integers(item) | changed
+        }),
+        Value::Object(members) => members.values_mut().fold(false, |changed, member| {
+            integral_floats_as_integers(member) | changed
+        }),
+        _ => false,
+    }
+}
+
 #[path = "union.rs"]
 pub mod union;
 
@@ -397,6 +471,33 @@ pub(crate) use open_enum;
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_integer_written_as_an_integral_float_reads_as_an_integer() {
+        #[derive(Debug, PartialEq, serde::Deserialize)]
+        struct Counts {
+            total: i64,
+            pages: Vec<u32>,
+            ratio: f64,
+        }
+        let read: Counts =
+            super::from_json_slice(br#"{"total": 1000.0, "pages": [1e1, 2], "ratio": 2.0}"#)
+                .unwrap();
+        assert_eq!(
+            read,
+            Counts {
+                total: 1000,
+                pages: vec![10, 2],
+                ratio: 2.0
+            }
+        );
+        let value = serde_json::json!({"total": 3.0, "pages": [], "ratio": 0.5});
+        assert_eq!(super::from_json_value::<Counts>(value).unwrap().total, 3);
+        // A fraction stays a type error, reported as serde first saw it.
+        let err = super::from_json_slice::<Counts>(br#"{"total": 1.5, "pages": [], "ratio": 1}"#)
+            .unwrap_err();
+        assert!(err.to_string().contains("1.5"), "{err}");
+    }
+
     use serde_json::{Value, json};
 
     use super::*;

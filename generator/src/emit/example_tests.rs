@@ -241,7 +241,7 @@ fn tokens(
         /// returns the union choices made on the way.
         fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> Result<Vec<decisions::Decision>, String> {
             let original: Value = ::serde_json::from_str(json).map_err(|err| format!("the example is not JSON: {err}"))?;
-            let (typed, choices) = decisions::observe(|| ::serde_json::from_value::<T>(original.clone()));
+            let (typed, choices) = decisions::observe(|| crate::support::from_json_value::<T>(original.clone()));
             let typed = typed.map_err(|err| format!("the example does not deserialize into {}: {err}", ::std::any::type_name::<T>()))?;
             let text = ::serde_json::to_string(&typed).map_err(|err| format!("the example does not serialize back: {err}"))?;
             let back: Value = ::serde_json::from_str(&text).map_err(|err| format!("serialized back, the example is not JSON: {err}"))?;

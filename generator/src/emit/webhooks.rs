@@ -155,7 +155,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
                 Ok(value) => value,
                 Err(rejection) => return rejection,
             };
-            let payload: #payload = match ::serde_json::from_value(value) {
+            let payload: #payload = match crate::support::from_json_value(value) {
                 Ok(payload) => payload,
                 Err(err) => return invalid(vec![format!("payload: {err}")]),
             };
