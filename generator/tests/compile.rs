@@ -497,40 +497,13 @@ fn per_tag_features_build_alone_and_together() {
     } else {
         "check"
     };
-    let output = Command::new(&cargo)
-        .args([
-            lint,
-            "--lib",
-            "--offline",
-            "-p",
-            &bare_name,
-            "--no-default-features",
-        ])
-        .args([
-            "--features",
-            "server,client,tag-ping",
-            "--",
-            "-D",
-            "warnings",
-        ])
-        .current_dir(dir.path())
-        .env("CARGO_TARGET_DIR", common::compile_target_dir())
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .output()
-        .expect("running cargo");
-    assert!(
-        output.status.success(),
-        "{lint} of a tag without models:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let run = |args: &[&str], features: &str, after: &[&str]| {
+    let run_package = |package: &str, args: &[&str], features: &str, after: &[&str]| {
         Command::new(&cargo)
             .args(args)
             .args([
                 "--offline",
                 "-p",
-                &name,
+                package,
                 "--no-default-features",
                 "--features",
                 features,
@@ -543,6 +516,19 @@ fn per_tag_features_build_alone_and_together() {
             .output()
             .expect("running cargo")
     };
+    let run =
+        |args: &[&str], features: &str, after: &[&str]| run_package(&name, args, features, after);
+    let output = run_package(
+        &bare_name,
+        &[lint, "--lib"],
+        "server,client,tag-ping",
+        &["--", "-D", "warnings"],
+    );
+    assert!(
+        output.status.success(),
+        "{lint} of a tag without models:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
     let sides = "server,client,webhooks";
     for tags in [
         "",
