@@ -1,7 +1,8 @@
 //! specgen: reads an OpenAPI document and writes Rust bindings and a JSON Schema contract.
 //!
 //! The pipeline is load → IR → emitters:
-//! - [`load`] parses YAML or JSON (OpenAPI 3.0 or 3.1), normalises 3.0 forms and checks refs;
+//! - [`load`] parses YAML or JSON (Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2), upgrades 2.0 and
+//!   normalises 3.0 forms, and checks refs;
 //! - [`ir::build`] turns the document into the typed [`ir::Api`], with every Rust name chosen
 //!   once by [`ir::naming`];
 //! - [`emit`] writes the crate (models, server, client, webhooks, the embedded contract) and

@@ -15,6 +15,7 @@ mod parse;
 mod pointer;
 mod refs;
 mod source_map;
+mod swagger2;
 
 use std::fmt;
 use std::path::Path;
@@ -43,6 +44,10 @@ const MAX_DEPTH: usize = 512;
 /// schemas.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum OpenApiVersion {
+    /// `swagger: "2.0"`; upgraded to OpenAPI 3.0 on load (see the `swagger2` module:
+    /// `definitions` become component schemas, body and form parameters request bodies, and
+    /// so on), then normalised to 3.1 like a 3.0 document.
+    Swagger2,
     /// `openapi: 3.0.x`; schemas were normalised to 3.1 on load.
     V3_0,
     /// `openapi: 3.1.x`.
@@ -67,6 +72,8 @@ pub struct Document {
     text: Option<String>,
     source_map: OnceLock<Option<SourceMap>>,
     moves: Moves,
+    /// Where the Swagger 2.0 upgrade moved things (empty for OpenAPI documents).
+    renames: swagger2::Renames,
     /// Digest of every byte the document was read from (all its files).
     digest: u64,
 }
@@ -120,6 +127,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         text: Some(text),
         source_map: OnceLock::new(),
         moves: Moves::default(),
+        renames: swagger2::Renames::default(),
         digest: 0,
     };
     doc.locate(err)
@@ -167,6 +175,7 @@ impl Document {
             text,
             source_map: OnceLock::new(),
             moves: Moves::default(),
+            renames: swagger2::Renames::default(),
             digest,
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
@@ -184,7 +193,10 @@ impl Document {
             ));
         }
         doc.version = doc.detect_version()?;
-        if doc.version == OpenApiVersion::V3_0 {
+        if doc.version == OpenApiVersion::Swagger2 {
+            doc.renames = swagger2::upgrade(&mut doc.root);
+        }
+        if matches!(doc.version, OpenApiVersion::V3_0 | OpenApiVersion::Swagger2) {
             doc.moves = normalize::normalize_document(&mut doc.root);
         } else {
             normalize::drop_schema_ids(&mut doc.root);
@@ -194,9 +206,13 @@ impl Document {
     }
 
     fn detect_version(&self) -> Result<OpenApiVersion> {
-        const READS: &str = "specgen reads OpenAPI 3.0.x, 3.1.x and 3.2.x documents";
+        const READS: &str =
+            "specgen reads Swagger 2.0 and OpenAPI 3.0.x, 3.1.x and 3.2.x documents";
         if let Some(swagger) = self.root.get("swagger") {
             let version = scalar_text(swagger);
+            if version == "2.0" && self.root.get("openapi").is_none() {
+                return Ok(OpenApiVersion::Swagger2);
+            }
             return Err(self.unsupported(
                 "#/swagger",
                 format!("Swagger {version}"),
@@ -266,6 +282,12 @@ impl Document {
             };
             let moved = self.moves.forward(&segments);
             if pointer::resolve(&self.root, &moved).is_none() {
+                if self.version == OpenApiVersion::Swagger2 {
+                    let written = swagger2::written_ref(target);
+                    return Err(
+                        self.spec_error(&holder, format!("$ref '{written}' does not exist"))
+                    );
+                }
                 let hint = self
                     .resolving_alternative(&segments)
                     .map(|pointer| format!("; '{pointer}' would resolve"))
@@ -394,7 +416,7 @@ impl Document {
                     .flatten()
             })
             .as_ref()?;
-        let source_segments = self.moves.backward(&segments);
+        let source_segments = self.renames.backward(&self.moves.backward(&segments));
         let mut bare = String::new();
         let mut nearest = map.get("");
         let mut exact = source_segments.is_empty() && nearest.is_some();
@@ -413,6 +435,21 @@ impl Document {
         }
     }
 
+    /// The pointer as the user wrote the place: for a Swagger 2.0 document, where it was
+    /// before the upgrade to OpenAPI 3 (`#/definitions/Pet` for `#/components/schemas/Pet`);
+    /// for OpenAPI documents, `pointer` itself.
+    pub fn written_pointer(&self, pointer: &str) -> String {
+        if self.version != OpenApiVersion::Swagger2 {
+            return pointer.to_owned();
+        }
+        match decode_pointer(pointer) {
+            Some(segments) => {
+                encode_pointer(&self.renames.backward(&self.moves.backward(&segments)))
+            }
+            None => pointer.to_owned(),
+        }
+    }
+
     /// `err` with the line and column of its pointer in this document, when it names a place
     /// in the document and has no position yet.
     pub fn locate(&self, err: Error) -> Error {
@@ -423,7 +460,7 @@ impl Document {
                 message,
             } => Error::Spec {
                 location: self.location(&pointer),
-                pointer,
+                pointer: self.written_pointer(&pointer),
                 message,
             },
             Error::Unsupported {
@@ -433,7 +470,7 @@ impl Document {
                 message,
             } => Error::Unsupported {
                 location: self.location(&pointer),
-                pointer,
+                pointer: self.written_pointer(&pointer),
                 construct,
                 message,
             },
@@ -445,7 +482,7 @@ impl Document {
     /// for later stages reporting problems in this document.
     pub fn spec_error(&self, pointer: &str, message: impl Into<String>) -> Error {
         Error::Spec {
-            pointer: pointer.to_owned(),
+            pointer: self.written_pointer(pointer),
             location: self.location(pointer),
             message: message.into(),
         }
@@ -460,7 +497,7 @@ impl Document {
         message: impl Into<String>,
     ) -> Error {
         Error::Unsupported {
-            pointer: pointer.to_owned(),
+            pointer: self.written_pointer(pointer),
             location: self.location(pointer),
             construct: construct.into(),
             message: message.into(),

@@ -78,7 +78,7 @@ fn parse_side(text: &str) -> Result<diff::Side, String> {
 
 #[derive(Args)]
 struct Target {
-    /// The OpenAPI document (YAML or JSON, 3.0 or 3.1).
+    /// The OpenAPI document (YAML or JSON; Swagger 2.0, OpenAPI 3.0, 3.1 or 3.2).
     #[arg(long, default_value = "spec/openapi.yaml")]
     spec: PathBuf,
     /// The generated crate's directory.

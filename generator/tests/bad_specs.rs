@@ -449,11 +449,14 @@ components:
 }
 
 #[test]
-fn swagger_2_is_unsupported() {
+fn swagger_1_is_unsupported() {
     assert_refused(
         "swagger.yaml",
-        "swagger: \"2.0\"\ninfo: {title: Old, version: \"1\"}\npaths: {}\n",
-        &["#/swagger: unsupported Swagger 2.0", "OpenAPI 3"],
+        "swagger: \"1.2\"\ninfo: {title: Old, version: \"1\"}\npaths: {}\n",
+        &[
+            "#/swagger: unsupported Swagger 1.2",
+            "Swagger 2.0 and OpenAPI 3",
+        ],
     );
 }
 

@@ -262,3 +262,60 @@ fn text_without_a_file_cannot_follow_references_to_files() {
     assert!(message.contains("loaded from its file"), "{message}");
     assert!(!Path::new("b.yaml").exists());
 }
+
+/// A Swagger 2.0 document split over files: its schemas stand where 2.0 puts them (a
+/// definition, a response's `schema`, a body parameter's), and each file's schema is still one
+/// component, upgraded like the root's own.
+#[test]
+fn a_swagger_2_document_bundles_its_schemas_into_components() {
+    let main = r##"swagger: "2.0"
+info: {title: M, version: "1"}
+paths:
+  /pets:
+    get:
+      parameters: [{$ref: "params.yaml#/limit"}]
+      responses:
+        "200": {description: ok, schema: {type: array, items: {$ref: "pet.yaml"}}}
+    post:
+      parameters: [{name: body, in: body, schema: {$ref: "pet.yaml"}}]
+      responses: {"204": {description: ok}}
+definitions:
+  Owner: {properties: {pet: {$ref: "pet.yaml"}}}
+"##;
+    let pet = "type: object\nproperties:\n  tag: {type: string, x-nullable: true}\n  photo: {type: file}\n";
+    let params = "limit: {name: limit, in: query, type: array, items: {type: integer}}\n";
+    let (_dir, doc) = load_tree(&[
+        ("openapi.yaml", main),
+        ("pet.yaml", pet),
+        ("params.yaml", params),
+    ]);
+    let doc = doc.unwrap_or_else(|err| panic!("{err}"));
+    let schemas = doc.root["components"]["schemas"].as_object().unwrap();
+    let names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    assert_eq!(names, ["pet", "Owner"]);
+    let pet_ref = serde_json::json!({"$ref": "#/components/schemas/pet"});
+    assert_eq!(
+        doc.root["components"]["schemas"]["Owner"]["properties"]["pet"],
+        pet_ref
+    );
+    let get = &doc.root["paths"]["/pets"]["get"];
+    assert_eq!(
+        get["responses"]["200"]["content"]["application/json"]["schema"]["items"],
+        pet_ref
+    );
+    assert_eq!(
+        doc.root["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]["schema"],
+        pet_ref
+    );
+    // The other file's schema is upgraded too, and its parameter keeps 2.0's `csv`.
+    assert_eq!(
+        schemas["pet"]["properties"]["photo"],
+        serde_json::json!({"type": "string", "format": "binary"})
+    );
+    assert_eq!(
+        schemas["pet"]["properties"]["tag"]["type"],
+        serde_json::json!(["string", "null"])
+    );
+    assert_eq!(get["parameters"][0]["explode"], false);
+    assert_eq!(get["parameters"][0]["schema"]["items"]["type"], "integer");
+}

@@ -141,6 +141,7 @@ documents! {fixture_document:
     fixture_recursion => "recursion.yaml",
     fixture_recursive_unions => "recursive-unions.yaml",
     fixture_routes => "routes.yaml",
+    fixture_swagger_2 => "swagger-2.yaml",
     fixture_unions => "unions.yaml",
     fixture_unions_undiscriminated => "unions-undiscriminated.yaml",
 }

@@ -380,6 +380,7 @@ impl Bundler {
             text: Some(text.clone()),
             source_map: std::sync::OnceLock::new(),
             moves: super::Moves::default(),
+            renames: Default::default(),
             digest: 0,
         };
         let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
@@ -451,6 +452,11 @@ fn child_ctx(ctx: Ctx, key: &str) -> Child {
     match (ctx, key) {
         (Ctx::Document, "paths" | "webhooks") => Map(Ctx::PathItem),
         (Ctx::Document, "components") => One(Ctx::Components),
+        // Swagger 2.0's places (upgraded to 3.0 after bundling; no 3.0 document has them).
+        (Ctx::Document, "definitions") => Map(Ctx::Schema),
+        (Ctx::Document, "parameters") => Map(Ctx::Parameter),
+        (Ctx::Document, "responses") => Map(Ctx::Response),
+        (Ctx::Response, "schema") => One(Ctx::Schema),
         (Ctx::Components, "schemas") => Map(Ctx::Schema),
         (Ctx::Components, "responses") => Map(Ctx::Response),
         (Ctx::Components, "parameters") => Map(Ctx::Parameter),

@@ -377,8 +377,8 @@ fn non_string_refs_are_rejected() {
 }
 
 #[test]
-fn swagger_and_other_versions_are_rejected() {
-    match failed("swagger: '2.0'\ninfo: {title: t, version: '1'}\n") {
+fn swagger_1_and_other_versions_are_rejected() {
+    match failed("swagger: '1.2'\ninfo: {title: t, version: '1'}\n") {
         Error::Unsupported {
             pointer,
             construct,
@@ -386,7 +386,7 @@ fn swagger_and_other_versions_are_rejected() {
             ..
         } => {
             assert_eq!(pointer, "#/swagger");
-            assert_eq!(construct, "Swagger 2.0");
+            assert_eq!(construct, "Swagger 1.2");
             assert_eq!(location, Some((1, 10)));
         }
         other => panic!("expected unsupported, got {other:?}"),

@@ -148,6 +148,7 @@ pub const FIXTURES: &[Fixture] = &[
         builds: Builds::Yes,
     },
     fixture("routes.yaml"),
+    fixture("swagger-2.yaml"),
     fixture("unions-undiscriminated.yaml"),
     fixture("unions.yaml"),
 ];

@@ -73,7 +73,7 @@ impl<'a> Builder<'a> {
             return;
         }
         self.warnings.push(Warning {
-            pointer: pointer.to_string(),
+            pointer: self.doc.written_pointer(pointer),
             location: self.doc.location(pointer),
             message,
         });
@@ -108,11 +108,7 @@ fn override_pointer(key: &str) -> String {
 }
 
 pub(super) fn spec_error(doc: &Document, pointer: &str, message: impl Into<String>) -> Error {
-    Error::Spec {
-        pointer: pointer.to_string(),
-        location: doc.location(pointer),
-        message: message.into(),
-    }
+    doc.spec_error(pointer, message)
 }
 
 pub(super) fn unsupported(
@@ -121,12 +117,7 @@ pub(super) fn unsupported(
     construct: &str,
     message: impl Into<String>,
 ) -> Error {
-    Error::Unsupported {
-        pointer: pointer.to_string(),
-        location: doc.location(pointer),
-        construct: construct.to_string(),
-        message: message.into(),
-    }
+    doc.unsupported(pointer, construct, message)
 }
 
 pub(super) fn child(at: &str, segment: &str) -> String {
