@@ -341,6 +341,30 @@ fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)>
     pairs
 }
 
+/// `pairs` with the items of each listed field joined into one value by its delimiter, where
+/// the form's `encoding` says so (`roles=a,b` rather than `roles=a&roles=b`; Swagger 2.0's
+/// `csv`, its default, for a form list).
+#[allow(dead_code)]
+fn delimited_form_pairs(
+    pairs: Vec<(String, String)>,
+    fields: &[(&str, &str)],
+) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        let delimiter = fields.iter().find(|(name, _)| *name == key).map(|(_, d)| *d);
+        match delimiter
+            .and_then(|d| Some((d, out.iter_mut().find(|(seen, _)| *seen == key)?)))
+        {
+            Some((delimiter, (_, joined))) => {
+                joined.push_str(delimiter);
+                joined.push_str(&value);
+            }
+            None => out.push((key, value)),
+        }
+    }
+    out
+}
+
 /// A request as an observer sees it: what reqwest will send, body included (a
 /// streamed body, which this client never makes, would be seen empty).
 fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<u8>>> {

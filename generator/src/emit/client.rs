@@ -386,7 +386,18 @@ pub(crate) fn method(
             let (ty, send) = match body.kind {
                 kind @ (MediaKind::Json | MediaKind::Form) => {
                     let ty = body_type(&body.ty)?;
-                    let send = if kind == MediaKind::Form {
+                    let send = if kind == MediaKind::Form && !body.delimited_fields.is_empty() {
+                        let fields = body.delimited_fields.iter().map(|(name, delimiter)| {
+                            let delimiter = delimiter.to_string();
+                            quote!((#name, #delimiter))
+                        });
+                        quote! {
+                            request_ = request_.form(&delimited_form_pairs(
+                                form_pairs(body),
+                                &[#(#fields),*],
+                            ));
+                        }
+                    } else if kind == MediaKind::Form {
                         quote!(request_ = request_.form(&form_pairs(body));)
                     } else {
                         quote!(request_ = request_.json(body);)

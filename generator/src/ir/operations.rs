@@ -233,6 +233,10 @@ pub struct RequestBody {
     pub schema: Value,
     /// Documentation.
     pub docs: Option<String>,
+    /// Fields of a form whose `encoding` sends a list as one delimited value rather than a
+    /// pair per item (`style: form` with `explode: false`, as Swagger 2.0's default `csv`
+    /// becomes; `spaceDelimited`; `pipeDelimited`), with their delimiter, in field order.
+    pub delimited_fields: Vec<(String, char)>,
 }
 
 /// Which statuses a response covers.

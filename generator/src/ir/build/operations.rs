@@ -337,6 +337,7 @@ impl Builder<'_> {
                             ty: media.ty,
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
+                            delimited_fields: media.delimited_fields,
                         })
                     }
                     None => None,
@@ -547,10 +548,16 @@ impl Builder<'_> {
             .filter(|other| *other != content_type)
             .cloned()
             .collect();
+        let delimited_fields = if kind == MediaKind::Form {
+            delimited_fields(media)
+        } else {
+            Vec::new()
+        };
         Ok(Some(Media {
             kind,
             content_type: content_type.clone(),
             other_content_types,
+            delimited_fields,
             ty: wrap_nullable(ty, nullable),
             schema: self.contract_schema(&schema, &schema_at)?,
             examples,
@@ -562,9 +569,32 @@ struct Media {
     content_type: String,
     kind: MediaKind,
     other_content_types: Vec<String>,
+    delimited_fields: Vec<(String, char)>,
     ty: TypeRef,
     schema: Value,
     examples: Vec<Example>,
+}
+
+/// The form fields whose Encoding Object sends a list as one delimited value (a form's
+/// default, like a query's, is a pair per item).
+fn delimited_fields(media: &Value) -> Vec<(String, char)> {
+    let Some(Value::Object(encoding)) = media.get("encoding") else {
+        return Vec::new();
+    };
+    encoding
+        .iter()
+        .filter_map(|(field, how)| {
+            let style = how.get("style").and_then(Value::as_str).unwrap_or("form");
+            let explode = how.get("explode").and_then(Value::as_bool);
+            let delimiter = match (style, explode) {
+                ("form", Some(false)) => ',',
+                ("spaceDelimited", _) => ' ',
+                ("pipeDelimited", _) => '|',
+                _ => return None,
+            };
+            Some((field.clone(), delimiter))
+        })
+        .collect()
 }
 
 /// Marks the header that carries the idempotency key: the first header named

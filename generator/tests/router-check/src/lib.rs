@@ -998,6 +998,43 @@ mod swagger_two {
         );
     }
 
+    /// A form's list goes as 2.0's `csv` says, one comma-separated value, where a 3.0 form
+    /// would repeat the key.
+    #[tokio::test]
+    async fn a_form_list_goes_comma_separated() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let recording = {
+            let seen = seen.clone();
+            move |headers: axum::http::HeaderMap, body: String| async move {
+                let kind = headers.get("content-type").unwrap().to_str().unwrap().to_string();
+                seen.lock().unwrap().push((kind, body));
+                (
+                    [("content-type", "application/json")],
+                    r#"{"user": "bob", "scopes": ["read", "write"]}"#,
+                )
+            }
+        };
+        let app = axum::Router::new().route("/v2/login", axum::routing::post(recording));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let mut credentials = Credentials::new();
+        credentials.basic = Some(fixture_swagger_2::credentials::BasicAuth::new("bob", "pw"));
+        let client =
+            fixture_swagger_2::client::Client::new(format!("http://{address}/v2"), credentials)
+                .unwrap();
+        let form = serde_json::json!({"user": "bob", "scopes": ["read", "write"]});
+        let session = client.login(&form).await.unwrap();
+        assert_eq!(session.scopes, ["read", "write"]);
+        let seen = seen.lock().unwrap();
+        assert_eq!(seen.len(), 1);
+        assert_eq!(seen[0].0, "application/x-www-form-urlencoded");
+        let mut fields: Vec<(String, String)> = serde_urlencoded::from_str(&seen[0].1).unwrap();
+        fields.sort();
+        let field = |name: &str, value: &str| (name.to_string(), value.to_string());
+        assert_eq!(fields, [field("scopes", "read,write"), field("user", "bob")]);
+    }
+
     #[tokio::test]
     async fn the_generated_server_reads_them_back() {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
