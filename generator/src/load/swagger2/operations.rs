@@ -120,15 +120,13 @@ impl Upgrader {
 
     /// A parameter itself, following a reference to a global one.
     fn resolved<'a>(&'a self, parameter: &'a Value) -> &'a Value {
-        parameter
-            .get("$ref")
-            .and_then(Value::as_str)
-            .and_then(|target| target.strip_prefix("#/parameters/"))
-            .and_then(|name| {
-                self.global_parameters
-                    .get(&crate::load::unescape_segment(name))
-            })
-            .unwrap_or(parameter)
+        let target = parameter.get("$ref").and_then(Value::as_str);
+        match target.and_then(crate::load::decode_pointer).as_deref() {
+            Some([section, name]) if section == "parameters" => {
+                self.global_parameters.get(name).unwrap_or(parameter)
+            }
+            _ => parameter,
+        }
     }
 
     fn operation(&mut self, operation: &mut Value, path: &str, method: &str, shared: &[Value]) {
@@ -180,7 +178,9 @@ impl Upgrader {
                     .unwrap_or_default()
                     .to_owned(),
             );
-            !own_names.contains(&key)
+            // An operation's own body replaces the path's, whatever either is called.
+            let replaced_body = key.1 == "body" && own_names.iter().any(|(_, at)| at == "body");
+            !own_names.contains(&key) && !replaced_body
         });
         let listed_with_source: Vec<(&Value, Vec<String>)> = listed
             .iter()
@@ -422,10 +422,7 @@ impl Upgrader {
             for media in &media_types {
                 let mut entry = Map::new();
                 entry.insert("schema".to_owned(), schema.clone());
-                if let Some(example) = source
-                    .get("examples")
-                    .and_then(|examples| examples.get(media.as_str()))
-                {
+                if let Some(example) = example_for(source.get("examples"), media) {
                     entry.insert("example".to_owned(), example.clone());
                 }
                 content.insert(media.clone(), Value::Object(entry));
@@ -466,4 +463,17 @@ impl Upgrader {
         }
         Value::Object(out)
     }
+}
+
+/// A response's example for a media type: written under that type, or under the same type
+/// with other parameters (`application/json; charset=utf-8`).
+fn example_for<'a>(examples: Option<&'a Value>, media: &str) -> Option<&'a Value> {
+    let examples = examples?.as_object()?;
+    examples.get(media).or_else(|| {
+        let essence = media_essence(media);
+        examples
+            .iter()
+            .find(|(written, _)| media_essence(written) == essence)
+            .map(|(_, example)| example)
+    })
 }

@@ -374,3 +374,50 @@ fn other_swagger_versions_are_refused() {
         }
     }
 }
+
+#[test]
+fn an_operations_own_body_replaces_the_paths_and_examples_match_by_media_type() {
+    let text = r##"swagger: '2.0'
+info: {title: t, version: '1'}
+produces: [application/json]
+parameters:
+  "my body": {name: b, in: body, schema: {type: integer}}
+paths:
+  /a:
+    parameters:
+      - {name: shared, in: body, schema: {type: string}}
+    put:
+      parameters:
+        - {name: own, in: body, schema: {type: boolean}}
+      responses:
+        "200":
+          description: ok
+          schema: {type: object}
+          examples:
+            "application/json; charset=utf-8": {done: true}
+    post:
+      parameters: [{$ref: "#/parameters/my%20body"}]
+      responses: {"204": {description: done}}
+"##;
+    let doc = load_str(text, "a.yaml").expect("loads");
+    assert_eq!(
+        at(
+            &doc,
+            "#/paths/~1a/put/requestBody/content/application~1json/schema"
+        ),
+        &json!({"type": "boolean"})
+    );
+    assert_eq!(
+        at(
+            &doc,
+            "#/paths/~1a/put/responses/200/content/application~1json/example"
+        ),
+        &json!({"done": true})
+    );
+    // A percent-encoded reference to a global body parameter is still a request body.
+    assert_eq!(
+        at(&doc, "#/paths/~1a/post/requestBody"),
+        &json!({"$ref": "#/components/requestBodies/my%20body"})
+    );
+    assert!(doc.pointer("#/paths/~1a/post/parameters").is_none());
+}
