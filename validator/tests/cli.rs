@@ -1570,3 +1570,69 @@ fn a_spec_of_several_files_is_checked_with_the_rules_of_its_other_files() {
     assert_code(&run, 1, "a response without the required name");
     assert!(run.stdout.contains("name"), "{}", run.stdout);
 }
+
+/// A Swagger 2.0 spec is checked as the OpenAPI 3 it describes: its base path, its `csv`
+/// query list (2.0's default, `ids=1,2`), its body parameter, its API key and its form.
+#[test]
+fn a_swagger_2_spec_is_checked_with_its_own_rules() {
+    let spec = root()
+        .join("generator/tests/fixtures/swagger-2.yaml")
+        .to_string_lossy()
+        .into_owned();
+    let dir = tempfile::tempdir().expect("tempdir");
+    let pet = r#"{"id": 1, "name": "Rex", "kind": "Dog", "tag": null}"#;
+    let good = [
+        format!(
+            r#"{{"request": {{"method": "GET", "url": "https://pets.example.com/v2/pets?ids=1,2&tags=a&tags=b", "headers": {{"X-Api-Key": "k"}}}}, "response": {{"status": 200, "headers": {{"Content-Type": "application/json"}}, "body": [{pet}]}}}}"#
+        ),
+        format!(
+            r#"{{"request": {{"method": "POST", "url": "https://pets.example.com/v2/pets", "headers": {{"X-Api-Key": "k", "Content-Type": "application/json"}}, "body": {pet}}}, "response": {{"status": 201, "headers": {{"Content-Type": "application/json"}}, "body": {pet}}}}}"#
+        ),
+        r#"{"request": {"method": "POST", "url": "https://pets.example.com/v2/login", "headers": {"Authorization": "Basic Ym9iOnB3", "Content-Type": "application/x-www-form-urlencoded"}, "body": "user=bob&scopes=read,write"}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": {"user": "bob", "scopes": ["read"]}}}"#.to_string(),
+    ];
+    let good = temp_file(&dir, "good.jsonl", (good.join("\n") + "\n").as_bytes());
+    let run = specval(&["--spec", &spec, "check", &good]);
+    assert_code(&run, 0, "conforming 2.0 traffic");
+    assert!(run.stdout.contains("3 exchanges"), "{}", run.stdout);
+
+    let bad = [
+        // An id that is not an integer, in the comma-separated list.
+        r#"{"request": {"method": "GET", "url": "https://pets.example.com/v2/pets?ids=1,x", "headers": {"X-Api-Key": "k"}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": []}}"#,
+        // The body parameter's schema: `name` and `kind` are required.
+        r#"{"request": {"method": "POST", "url": "https://pets.example.com/v2/pets", "headers": {"X-Api-Key": "k", "Content-Type": "application/json"}, "body": {"id": 1}}, "response": {"status": 201, "headers": {"Content-Type": "application/json"}, "body": {"id": 1, "name": "Rex", "kind": "Dog"}}}"#,
+        // Outside the base path /v2.
+        r#"{"request": {"method": "GET", "url": "https://pets.example.com/pets", "headers": {"X-Api-Key": "k"}}, "response": {"status": 200, "headers": {"Content-Type": "application/json"}, "body": []}}"#,
+    ];
+    let bad = temp_file(&dir, "bad.jsonl", (bad.join("\n") + "\n").as_bytes());
+    let run = specval(&["--spec", &spec, "check", &bad, "--format", "json"]);
+    assert_code(&run, 1, "2.0 traffic that breaks its rules");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("a JSON report");
+    let found: Vec<(u64, &str, &str, &str)> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|finding| {
+            (
+                finding["line"].as_u64().unwrap_or_default(),
+                finding["pointer"].as_str().unwrap_or_default(),
+                finding["rule"].as_str().unwrap_or_default(),
+                finding["message"].as_str().unwrap_or_default(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "query:ids", "type", "value is not of type \"integer\""),
+            (2, "", "required", "\"name\" is a required property"),
+            (2, "", "required", "\"kind\" is a required property"),
+            (
+                3,
+                "",
+                "operation-path",
+                "/pets is not under a base path of the API (its servers; --base-url adds others); \
+                 with the API's base path before it, it would be listPets (GET /pets)"
+            ),
+        ]
+    );
+}
