@@ -241,6 +241,9 @@ fn cargo(dir: &Path, args: &[&str]) -> Output {
         .args(["--offline", "--color", "never"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target_dir().join("build-step-outside"))
+        // Each checkout's specgen is a new path dependency; incremental data for every one of
+        // them would pile up in the shared target directory (gigabytes over a few runs).
+        .env("CARGO_INCREMENTAL", "0")
         .output()
         .expect("running cargo")
 }
