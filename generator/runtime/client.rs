@@ -332,10 +332,16 @@ fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)>
 /// the form's `encoding` says so (`roles=a,b` rather than `roles=a&roles=b`; Swagger 2.0's
 /// `csv`, its default, for a form list).
 #[allow(dead_code)]
-fn delimited_form_pairs(pairs: Vec<(String, String)>, fields: &[(&str, &str)]) -> Vec<(String, String)> {
+fn delimited_form_pairs(
+    pairs: Vec<(String, String)>,
+    fields: &[(&str, &str)],
+) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::with_capacity(pairs.len());
     for (key, value) in pairs {
-        let delimiter = fields.iter().find(|(name, _)| *name == key).map(|(_, d)| *d);
+        let delimiter = fields
+            .iter()
+            .find(|(name, _)| *name == key)
+            .map(|(_, d)| *d);
         match delimiter.and_then(|d| Some((d, out.iter_mut().find(|(seen, _)| *seen == key)?))) {
             Some((delimiter, (_, joined))) => {
                 joined.push_str(delimiter);
@@ -616,8 +622,10 @@ mod tests {
     fn a_form_list_goes_as_one_delimited_value_where_its_encoding_says() {
         let body = json!({"user": "bob", "roles": ["a", "b c"], "tags": ["x", "y"], "ids": [1, 2]});
         let pairs = delimited_form_pairs(form_pairs(&body), &[("roles", ","), ("ids", "|")]);
-        let mut pairs: Vec<(&str, &str)> =
-            pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        let mut pairs: Vec<(&str, &str)> = pairs
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
         pairs.sort_by_key(|(key, _)| *key);
         assert_eq!(
             pairs,

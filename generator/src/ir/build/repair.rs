@@ -234,6 +234,17 @@ fn repair_patterns(schema: &mut Value, path: &mut Vec<String>, found: &mut Vec<(
                     tighten(map, "maxLength", max, u64::min);
                 }
             }
+            Fix::Fewer(fewer) => {
+                found.push((
+                    pointer(path),
+                    format!(
+                        "pattern {pattern:?} repeats beyond what the validator's regex engine \
+                         compiles; a pattern searches the text, so the contract checks the \
+                         same rule as {fewer:?}"
+                    ),
+                ));
+                map.insert("pattern".into(), Value::String(fewer));
+            }
             Fix::Drop => {
                 found.push((
                     pointer(path),
@@ -261,7 +272,7 @@ fn repair_patterns(schema: &mut Value, path: &mut Vec<String>, found: &mut Vec<(
             ));
             path.truncate(path.len() - 2);
             let schema = by_pattern.remove(&name).unwrap_or(Value::Bool(true));
-            if let Fix::Rewrite(fixed) = fix {
+            if let Fix::Rewrite(fixed) | Fix::Fewer(fixed) = fix {
                 by_pattern.insert(fixed, schema);
             }
         }
@@ -301,6 +312,10 @@ enum Fix {
         min: u64,
         max: Option<u64>,
     },
+    /// A pattern too large to compile whose open end's counted repetition can be narrowed
+    /// to its least count without changing what it accepts (see
+    /// [`searched_with_fewer_repeats`]).
+    Fewer(String),
     Drop,
 }
 
@@ -377,9 +392,123 @@ fn fixed_pattern(pattern: &str) -> Fix {
         .replace("\\Z", "$")
         .replace("\\z", "$");
     if rewritten != pattern && compiles(&rewritten) {
-        Fix::Rewrite(rewritten)
-    } else {
-        Fix::Drop
+        return Fix::Rewrite(rewritten);
+    }
+    match searched_with_fewer_repeats(pattern) {
+        Some(fewer) if compiles(&fewer) => Fix::Fewer(fewer),
+        _ => Fix::Drop,
+    }
+}
+
+/// A pattern searches: it holds when some part of the text matches it. So a counted
+/// repetition at an end left open (`X{m,n}` with no `$` after it, or before it with no `^`)
+/// holds exactly when `X{m}` does (AWS's `[^\p{C}]{1,2048}` is "one character that is not a
+/// control character"), and `X{m}` is far smaller for the regex engine to compile. `None` when
+/// neither end is such a repetition or nothing would change.
+fn searched_with_fewer_repeats(pattern: &str) -> Option<String> {
+    // A closed end (`$`, `^`) is no counted repetition, so neither is found there.
+    let mut fewer = pattern.to_string();
+    if let Some((start, inner_start)) = trailing_count(&fewer)
+        && let Some(least) = least_of(&fewer[inner_start..fewer.len() - 1])
+    {
+        fewer.replace_range(start.., &format!("{{{least}}}"));
+    }
+    if let Some((atom_end, count_end)) = leading_count(&fewer)
+        && let Some(least) = least_of(&fewer[atom_end + 1..count_end - 1])
+    {
+        fewer.replace_range(atom_end..count_end, &format!("{{{least}}}"));
+    }
+    (fewer != pattern).then_some(fewer)
+}
+
+/// The least count of a quantifier's inside (`1,2048` → 1, `3,` → 3, `5` → 5), when it is a
+/// range worth narrowing.
+fn least_of(inner: &str) -> Option<u64> {
+    let (least, most) = inner.split_once(',')?;
+    let least: u64 = least.trim().parse().ok()?;
+    let most = most.trim();
+    (most.is_empty() || most.parse::<u64>().is_ok_and(|most| most >= least)).then_some(least)
+}
+
+/// Where the counted quantifier ending `pattern` starts (its `{`), and where its inside
+/// starts, when the quantifier follows an atom (a class, an escape, `.`, a group or a
+/// character).
+fn trailing_count(pattern: &str) -> Option<(usize, usize)> {
+    let open = pattern.strip_suffix('}')?.rfind('{')?;
+    let inside = &pattern[open + 1..pattern.len() - 1];
+    if open == 0 || !inside.chars().all(|c| c.is_ascii_digit() || c == ',') {
+        return None;
+    }
+    // `\{…}` would be a literal brace, not a quantifier.
+    let before = &pattern[..open];
+    let escapes = before.chars().rev().take_while(|c| *c == '\\').count();
+    (escapes % 2 == 0).then_some((open, open + 1))
+}
+
+/// The end of the atom a pattern starts with and the end of the counted quantifier after
+/// it, when it starts with one: `[…]{m,n}`, `\p{…}{m,n}`, `\d{m,n}`, `.{m,n}`, `(…){m,n}`.
+fn leading_count(pattern: &str) -> Option<(usize, usize)> {
+    let atom_end = atom_length(pattern)?;
+    let rest = &pattern[atom_end..];
+    let inside = rest.strip_prefix('{')?;
+    let close = inside.find('}')?;
+    if !inside[..close]
+        .chars()
+        .all(|c| c.is_ascii_digit() || c == ',')
+    {
+        return None;
+    }
+    Some((atom_end, atom_end + close + 2))
+}
+
+/// The length in bytes of the atom at the start of `pattern`.
+fn atom_length(pattern: &str) -> Option<usize> {
+    let mut chars = pattern.char_indices().peekable();
+    let (_, first) = chars.next()?;
+    match first {
+        '[' => {
+            let mut escaped = false;
+            for (index, c) in chars {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    ']' => return Some(index + 1),
+                    _ => {}
+                }
+            }
+            None
+        }
+        '(' => {
+            let (mut depth, mut escaped, mut in_class) = (1usize, false, false);
+            for (index, c) in chars {
+                match c {
+                    _ if escaped => escaped = false,
+                    '\\' => escaped = true,
+                    '[' => in_class = true,
+                    ']' => in_class = false,
+                    '(' if !in_class => depth += 1,
+                    ')' if !in_class => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(index + 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            None
+        }
+        '\\' => {
+            let (index, c) = chars.next()?;
+            if matches!(c, 'p' | 'P') && pattern[index + 1..].starts_with('{') {
+                let close = pattern[index..].find('}')?;
+                Some(index + close + 1)
+            } else {
+                Some(index + c.len_utf8())
+            }
+        }
+        '^' | '$' | '|' | ')' | '{' | '*' | '+' | '?' => None,
+        other => Some(other.len_utf8()),
     }
 }
 
@@ -594,6 +723,50 @@ mod tests {
         ] {
             assert_eq!(super::counted_any(unlike), None, "{unlike}");
         }
+    }
+
+    #[test]
+    fn a_search_needs_only_the_least_count_of_a_repetition_at_an_open_end() {
+        // AWS's Smithy-made specs: too many repeats of a Unicode class for the regex engine.
+        let mut schema = json!({
+            "properties": {
+                "text": {"type": "string", "pattern": "[^\\p{C}]{1,20000}"},
+                "tail": {"type": "string", "pattern": "^id-[\\p{L}\\p{N}]{3,50000}"},
+                "head": {"type": "string", "pattern": "\\p{L}{2,}-x$"},
+                "group": {"type": "string", "pattern": "([\\p{L}]\\p{N}){1,30000}"}
+            },
+            "patternProperties": {"[^\\p{C}]{1,20000}": {"type": "string"}}
+        });
+        let found = repair(&mut schema);
+        assert_eq!(found.len(), 4, "{found:?}");
+        let properties = &schema["properties"];
+        assert_eq!(properties["text"]["pattern"], "[^\\p{C}]{1}");
+        assert_eq!(properties["tail"]["pattern"], "^id-[\\p{L}\\p{N}]{3}");
+        assert_eq!(properties["group"]["pattern"], "([\\p{L}]\\p{N}){1}");
+        // `{2,}` compiles as it is; nothing to narrow.
+        assert_eq!(properties["head"]["pattern"], "\\p{L}{2,}-x$");
+        assert!(schema["patternProperties"].get("[^\\p{C}]{1}").is_some());
+        assert!(
+            found[1].1.contains("the contract checks the same rule as"),
+            "{found:?}"
+        );
+        // The same texts pass and fail as the written pattern would have them.
+        let text = jsonschema::validator_for(&properties["text"]).expect("compiles");
+        assert!(text.is_valid(&json!("\u{7}a")));
+        assert!(!text.is_valid(&json!("\u{7}\u{8}")));
+        assert!(!text.is_valid(&json!("")));
+        let tail = jsonschema::validator_for(&properties["tail"]).expect("compiles");
+        assert!(tail.is_valid(&json!("id-abc-and more")));
+        assert!(!tail.is_valid(&json!("id-ab")));
+        assert!(!tail.is_valid(&json!("x id-abc")));
+        // Only an open end is narrowed: `^…{1,n}$` counts the whole text (and is not a
+        // character count `counted_any` knows), while `…{1,n}$` only needs its last one.
+        let mut closed = json!({"type": "string", "pattern": "^[^\\p{C}]{1,20000}$"});
+        repair(&mut closed);
+        assert!(closed.get("pattern").is_none(), "{closed}");
+        let mut open_start = json!({"type": "string", "pattern": "[^\\p{C}]{1,20000}$"});
+        repair(&mut open_start);
+        assert_eq!(open_start["pattern"], "[^\\p{C}]{1}$");
     }
 
     #[test]
