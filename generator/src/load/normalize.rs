@@ -273,6 +273,7 @@ impl Walker {
         {
             object.shift_remove("$id");
         }
+        int_or_string(schema);
         if !self.from_3_0 {
             return self.subschemas(schema);
         }
@@ -317,6 +318,30 @@ impl Walker {
                 _ => {}
             }
         }
+    }
+}
+
+/// Kubernetes' `int-or-string` (`type: string, format: int-or-string`, or
+/// `x-kubernetes-int-or-string: true`), which Kubernetes and the APIs built on its conventions
+/// (OpenShift, CRDs) use for ports and percentages, is an integer or a string (`targetPort:
+/// 8080` or `"http"`): the schema says so with a list of types. Its `type: string` alone would
+/// refuse every integer such an API sends.
+fn int_or_string(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let named = object.get("format").and_then(Value::as_str) == Some("int-or-string")
+        || object.get("x-kubernetes-int-or-string") == Some(&Value::Bool(true));
+    let combined = ["anyOf", "oneOf", "allOf", "$ref"]
+        .iter()
+        .any(|key| object.contains_key(*key));
+    let string_or_untyped = match object.get("type") {
+        None => true,
+        Some(Value::String(name)) => name == "string",
+        Some(_) => false,
+    };
+    if named && !combined && string_or_untyped {
+        object.insert("type".to_owned(), serde_json::json!(["integer", "string"]));
     }
 }
 

@@ -868,3 +868,30 @@ components:
         );
     }
 }
+
+#[test]
+fn kubernetes_int_or_string_is_an_integer_or_a_string() {
+    let doc = loaded(
+        "openapi: 3.0.3\ncomponents:\n  schemas:\n    IntOrString: {type: string, format: int-or-string}\n    Port:\n      properties:\n        target: {x-kubernetes-int-or-string: true, nullable: true}\n        name: {type: string, format: int-or-string, enum: [http]}\n        both: {x-kubernetes-int-or-string: true, anyOf: [{type: integer}, {type: string}]}\n",
+    );
+    assert_eq!(
+        doc.pointer("#/components/schemas/IntOrString"),
+        Some(&json!({"type": ["integer", "string"], "format": "int-or-string"}))
+    );
+    let port = &doc.root["components"]["schemas"]["Port"]["properties"];
+    assert_eq!(port["target"]["type"], json!(["integer", "string", "null"]));
+    // Already a union (a CRD's structural schema): left as written.
+    assert_eq!(
+        port["both"]["anyOf"],
+        json!([{"type": "integer"}, {"type": "string"}])
+    );
+    assert!(port["both"].get("type").is_none());
+    // A 3.1 document too.
+    let doc = loaded(
+        "openapi: 3.1.0\ncomponents:\n  schemas:\n    P: {type: string, format: int-or-string}\n",
+    );
+    assert_eq!(
+        doc.root["components"]["schemas"]["P"]["type"],
+        json!(["integer", "string"])
+    );
+}
