@@ -242,16 +242,6 @@ fn non_empty_or(list: Vec<String>, fallback: &[String]) -> Vec<String> {
     }
 }
 
-/// A media type without parameters, lowercased.
-fn media_essence(media: &str) -> String {
-    media
-        .split(';')
-        .next()
-        .unwrap_or_default()
-        .trim()
-        .to_ascii_lowercase()
-}
-
 /// Where the upgrade moves references' targets: 2.0 prefix, 3.0 prefix.
 const MOVED_TARGETS: [(&str, &str); 3] = [
     ("#/definitions/", "#/components/schemas/"),

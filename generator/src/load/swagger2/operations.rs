@@ -3,10 +3,10 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::manifest::essence;
+
 use super::objects::{array_style, parameter_of, schema_of, upgrade_schema};
-use super::{
-    FORM, JSON, MULTIPART, Renames, media_essence, media_list, non_empty_or, or_json, segments,
-};
+use super::{FORM, JSON, MULTIPART, Renames, media_list, non_empty_or, or_json, segments};
 
 const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
@@ -218,42 +218,29 @@ impl Upgrader {
             }
         }
 
-        let mut out = Map::new();
-        for (key, value) in std::mem::take(operation) {
-            match key.as_str() {
-                "responses" => {
-                    let mut responses = Map::new();
-                    if let Value::Object(source) = value {
-                        for (code, response) in source {
-                            let at = own_at(&["responses", &code]);
-                            let response = self.response(&response, &produces, &at, &at);
-                            responses.insert(code, response);
-                        }
-                    }
-                    if !parameters.is_empty() {
-                        out.insert(
-                            "parameters".to_owned(),
-                            Value::Array(std::mem::take(&mut parameters)),
-                        );
-                    }
-                    self.payload_into(
-                        &mut out,
-                        body.take(),
-                        std::mem::take(&mut form),
-                        &consumes,
-                        &own_at,
-                    );
-                    out.insert("responses".to_owned(), Value::Object(responses));
-                }
-                _ => {
-                    out.insert(key, value);
-                }
-            }
-        }
+        // The other members as written, then the inputs, then the responses.
+        let mut out = std::mem::take(operation);
+        let responses = match out.shift_remove("responses") {
+            Some(Value::Object(source)) => Some(
+                source
+                    .into_iter()
+                    .map(|(code, response)| {
+                        let at = own_at(&["responses", &code]);
+                        let response = self.response(&response, &produces, &at, &at);
+                        (code, response)
+                    })
+                    .collect::<Map<String, Value>>(),
+            ),
+            Some(_) => Some(Map::new()),
+            None => None,
+        };
         if !parameters.is_empty() {
             out.insert("parameters".to_owned(), Value::Array(parameters));
         }
         self.payload_into(&mut out, body, form, &consumes, &own_at);
+        if let Some(responses) = responses {
+            out.insert("responses".to_owned(), Value::Object(responses));
+        }
         *operation = out;
     }
 
@@ -291,7 +278,7 @@ impl Upgrader {
             let mut media_types: Vec<&str> = consumes
                 .iter()
                 .map(String::as_str)
-                .filter(|m| media_essence(m) == FORM || media_essence(m) == MULTIPART)
+                .filter(|m| essence(m) == FORM || essence(m) == MULTIPART)
                 .collect();
             if media_types.is_empty() {
                 media_types.push(if has_file { MULTIPART } else { FORM });
@@ -343,7 +330,7 @@ impl Upgrader {
             for media in &media_types {
                 let mut entry = Map::new();
                 entry.insert("schema".to_owned(), Value::Object(schema.clone()));
-                if media_essence(media) == FORM && !encoding.is_empty() {
+                if essence(media) == FORM && !encoding.is_empty() {
                     entry.insert("encoding".to_owned(), Value::Object(encoding.clone()));
                 }
                 content.insert((*media).to_owned(), Value::Object(entry));
@@ -470,10 +457,10 @@ impl Upgrader {
 fn example_for<'a>(examples: Option<&'a Value>, media: &str) -> Option<&'a Value> {
     let examples = examples?.as_object()?;
     examples.get(media).or_else(|| {
-        let essence = media_essence(media);
+        let wanted = essence(media);
         examples
             .iter()
-            .find(|(written, _)| media_essence(written) == essence)
+            .find(|(written, _)| essence(written) == wanted)
             .map(|(_, example)| example)
     })
 }
