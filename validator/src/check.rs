@@ -503,7 +503,7 @@ impl<'c> Checker<'c> {
         match &exchange.response {
             Some(response) => {
                 if unauthenticated {
-                    self.unauthenticated_answer(op, response);
+                    self.unauthenticated_answer(op, request, response);
                 }
                 if !revalidated(op, request, response) {
                     let before = self.outcome.findings.len();

@@ -293,6 +293,61 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
         .headers
         .push(("public-api-key".into(), "pk".into()));
     assert_eq!(found(&run(&half)), one(Part::Response, "credentials", ""));
+
+    // The message says which key is missing, and never quotes the one that was sent.
+    let message = |exchange: &Exchange| run(exchange).findings[0].message.clone();
+    assert_eq!(
+        message(&anonymous),
+        "the request lacks the credentials public-api-key and private-secret-key but was \
+         answered 200, not 401"
+    );
+    assert_eq!(
+        message(&half),
+        "the request lacks private-secret-key (public-api-key was sent) but was answered 200, \
+         not 401"
+    );
+    let mut blank = half.clone();
+    blank
+        .request
+        .headers
+        .push(("private-secret-key".into(), "  ".into()));
+    assert_eq!(
+        message(&blank),
+        "the request lacks private-secret-key (private-secret-key was empty; public-api-key was \
+         sent) but was answered 200, not 401"
+    );
+}
+
+#[test]
+fn a_value_outside_a_closed_list_is_told_every_value_of_the_list() {
+    let mut frozen = account();
+    frozen["status"] = json!("FROZEN");
+    let exchange = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(frozen),
+    );
+    let outcome = run(&exchange);
+    assert_eq!(found(&outcome), one(Part::Response, "enum", "/status"));
+    // jsonschema alone would name two and count the rest ("or 2 other candidates").
+    assert_eq!(
+        outcome.findings[0].message,
+        r#"value is not one of "ACTIVE", "PENDING", "INACTIVE" or "CLOSED""#
+    );
+    let shown = check(
+        contract(),
+        &exchange,
+        CheckOptions {
+            show_values: true,
+            ..CheckOptions::default()
+        },
+    );
+    assert_eq!(
+        shown.findings[0].message,
+        r#""FROZEN" is not one of "ACTIVE", "PENDING", "INACTIVE" or "CLOSED""#
+    );
 }
 
 #[test]

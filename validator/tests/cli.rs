@@ -718,7 +718,7 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
     assert_code(&lenient, 0, "drift without --strict");
     let report = json(&lenient);
     assert_eq!(report["findings"], serde_json::json!([]));
-    let counts: Vec<(Value, u64)> = report["drift"]["properties"]
+    let counts: Vec<(Value, Value, u64)> = report["drift"]["properties"]
         .as_array()
         .expect("properties")
         .iter()
@@ -726,17 +726,19 @@ fn strict_turns_drift_into_warnings_that_fail_the_run() {
         .map(|item| {
             (
                 item["value"].clone(),
+                item["masked"].clone(),
                 item["count"].as_u64().expect("count"),
             )
         })
         .collect();
-    // The enum value is an instance value: masked (null) without --show-values.
+    // The enum value is an instance value: masked (null, and `masked` says so, so that it is
+    // not read as a null seen in the traffic) without --show-values.
     assert_eq!(
         counts,
         [
-            ("nickname".into(), 1),
-            ("nickname".into(), 2),
-            (Value::Null, 2)
+            ("nickname".into(), false.into(), 1),
+            ("nickname".into(), false.into(), 2),
+            (Value::Null, true.into(), 2)
         ]
     );
 

@@ -353,6 +353,7 @@ fn json_parses_and_its_counts_match_the_report() {
             "part": "response",
             "location": "status",
             "value": "418",
+            "masked": false,
             "count": 1
         })
     );

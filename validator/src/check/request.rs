@@ -21,16 +21,16 @@ impl Checker<'_> {
     }
 
     /// A request without credentials must have been answered 401 with the documented code.
-    pub(super) fn unauthenticated_answer(&mut self, op: &OperationSpec, response: &Response) {
+    pub(super) fn unauthenticated_answer(
+        &mut self,
+        op: &OperationSpec,
+        request: &Request,
+        response: &Response,
+    ) {
         let wanted: Vec<String> = op
             .security
             .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|(_, name)| name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            })
+            .map(|requirement| lacking(requirement, request))
             .collect();
         if response.status != 401 {
             self.push(
@@ -39,7 +39,7 @@ impl Checker<'_> {
                 "manifest.json#/securitySchemes",
                 Rule::Credentials,
                 format!(
-                    "the request lacks credentials ({}) but was answered {}, not 401",
+                    "the request lacks {} but was answered {}, not 401",
                     wanted.join(", or "),
                     response.status
                 ),
@@ -205,6 +205,41 @@ fn parameter_location(op: &OperationSpec, param: &ParameterSpec) -> String {
 }
 
 /// A parameter's or credential's text in a request.
+/// What a request lacks of one security requirement, for a message that says which
+/// credential is missing: `private-secret-key (public-api-key was sent)`, `the credentials
+/// public-api-key and private-secret-key`, `private-secret-key (private-secret-key was empty;
+/// …)`. Values are never quoted.
+fn lacking(requirement: &[(Location, String)], request: &Request) -> String {
+    let mut missing = Vec::new();
+    let mut notes = Vec::new();
+    let mut sent = Vec::new();
+    for (location, name) in requirement {
+        match value(request, *location, name) {
+            Some(text) if !text.trim().is_empty() => sent.push(name.as_str()),
+            Some(_) => {
+                missing.push(name.as_str());
+                notes.push(format!("{name} was empty"));
+            }
+            None => missing.push(name.as_str()),
+        }
+    }
+    match sent.as_slice() {
+        [] => {}
+        [one] => notes.push(format!("{one} was sent")),
+        many => notes.push(format!("{} were sent", many.join(" and "))),
+    }
+    let noun = if missing.len() == 1 {
+        "the credential"
+    } else {
+        "the credentials"
+    };
+    if notes.is_empty() {
+        format!("{noun} {}", missing.join(" and "))
+    } else {
+        format!("{} ({})", missing.join(" and "), notes.join("; "))
+    }
+}
+
 fn value<'r>(request: &'r Request, location: Location, name: &str) -> Option<&'r str> {
     match location {
         Location::Query => request

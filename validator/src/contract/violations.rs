@@ -171,6 +171,19 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
             format!("member `{name}` is not allowed here")
         };
     }
+    // jsonschema names the first two values of a longer list and counts the rest ("or 2
+    // other candidates"): a reader fixing the value needs them all.
+    if let ValidationErrorKind::Enum { options } = error.kind()
+        && let Some(values) = options.as_array()
+        && values.len() > 3
+    {
+        let value = if show_values {
+            error.instance().to_string()
+        } else {
+            "value".into()
+        };
+        text = format!("{value} is not one of {}", listed(values));
+    }
     // `not` of a list of values (a known error code that this status is not documented
     // with): say which values are excluded, rather than echo the schema as JSON.
     if let ValidationErrorKind::Not { schema } = error.kind()
@@ -217,6 +230,24 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
         schema_location: format!("{file}#{schema_path}"),
         rule: Rule::from(error.kind().keyword()),
         message: text,
+    }
+}
+
+/// The values of an `enum`, as JSON, the way jsonschema writes a short list (`"A", "B" or
+/// "C"`); past `MAX_LISTED` values, the count of the rest.
+fn listed(values: &[Value]) -> String {
+    const MAX_LISTED: usize = 30;
+    let shown: Vec<String> = values
+        .iter()
+        .take(MAX_LISTED)
+        .map(Value::to_string)
+        .collect();
+    match (values.len() > MAX_LISTED, shown.split_last()) {
+        (true, _) => format!("{} or {} more", shown.join(", "), values.len() - MAX_LISTED),
+        (false, Some((last, [_, ..]))) => {
+            format!("{} or {last}", shown[..shown.len() - 1].join(", "))
+        }
+        (false, _) => shown.join(", "),
     }
 }
 

@@ -11,7 +11,7 @@
 //!   "operations": {"createPayment": {"exchanges": 3, "failed": 1, "errors": 2, "warnings": 0}},
 //!   "findings": [{"exchange": 4, "id": "pay-2", "source": "traffic/a.har", "part": "request", "…": "…"}],
 //!   "drift": {
-//!     "properties": [{"operation": "getAccount", "part": "response", "location": "/owner", "value": "nickname", "count": 3}],
+//!     "properties": [{"operation": "getAccount", "part": "response", "location": "/owner", "value": "nickname", "masked": false, "count": 3}],
 //!     "enum_values": [],
 //!     "statuses": []
 //!   }
@@ -105,6 +105,9 @@ struct DriftItem<'a> {
     location: &'a str,
     /// `null` when masked.
     value: Option<&'a str>,
+    /// Whether `value` was withheld (`--show-values` shows it), so that a masked value is not
+    /// read as a JSON `null` seen in the traffic.
+    masked: bool,
     count: u64,
 }
 
@@ -115,6 +118,7 @@ fn items(map: &BTreeMap<DriftKey, u64>) -> Vec<DriftItem<'_>> {
             part: key.part,
             location: &key.location,
             value: key.value.as_deref(),
+            masked: key.value.is_none(),
             count: *count,
         })
         .collect()
