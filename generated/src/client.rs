@@ -866,7 +866,9 @@ impl Client {
         match answer_.status.as_u16() {
             200 => answer_.decode(),
             401 => Err(answer_.error(true)),
-            _ => Err(answer_.error(true)),
+            400..=499 => Err(answer_.error(true)),
+            500..=599 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
     /// `POST /recipients/onboardings/reverse-transfer/{transfer_id}`
@@ -877,7 +879,7 @@ impl Client {
     /// records (origin and destination). The interface document says "No body" and
     /// also "The request body, if any, and the error statuses: not shown"; the request
     /// body is therefore optional and unconstrained. The success status code is not
-    /// stated (any 2XX), and the error statuses are not shown (`default`).
+    /// stated (any 2XX), and the error statuses are not shown (any 4XX or 5XX).
     ///
     /// `x_idempotency_key`: sent as `x-idempotency-key`; a new UUID v4 when `None`, the same on every retry.
     ///
@@ -918,7 +920,9 @@ impl Client {
         match answer_.status.as_u16() {
             200..=299 => answer_.decode(),
             401 => Err(answer_.error(true)),
-            _ => Err(answer_.error(true)),
+            400..=499 => Err(answer_.error(true)),
+            500..=599 => Err(answer_.error(true)),
+            _ => Err(answer_.error(false)),
         }
     }
 }

@@ -385,9 +385,15 @@ pub static FILES: &[(&str, &str)] = &[
         ),
     ),
     (
-        "operations/getPaymentsByMerchantOrderId.response.default.json",
+        "operations/getPaymentsByMerchantOrderId.response.4XX.json",
         include_str!(
-            "../schemas/operations/getPaymentsByMerchantOrderId.response.default.json"
+            "../schemas/operations/getPaymentsByMerchantOrderId.response.4XX.json"
+        ),
+    ),
+    (
+        "operations/getPaymentsByMerchantOrderId.response.5XX.json",
+        include_str!(
+            "../schemas/operations/getPaymentsByMerchantOrderId.response.5XX.json"
         ),
     ),
     (
@@ -403,10 +409,12 @@ pub static FILES: &[(&str, &str)] = &[
         include_str!("../schemas/operations/reverseTransferOnboarding.response.401.json"),
     ),
     (
-        "operations/reverseTransferOnboarding.response.default.json",
-        include_str!(
-            "../schemas/operations/reverseTransferOnboarding.response.default.json"
-        ),
+        "operations/reverseTransferOnboarding.response.4XX.json",
+        include_str!("../schemas/operations/reverseTransferOnboarding.response.4XX.json"),
+    ),
+    (
+        "operations/reverseTransferOnboarding.response.5XX.json",
+        include_str!("../schemas/operations/reverseTransferOnboarding.response.5XX.json"),
     ),
     (
         "operations/updateAccount.request.json",

@@ -344,8 +344,10 @@ pub enum GetPaymentsByMerchantOrderIdResponse {
     Ok(Vec<crate::models::Payment>),
     /// `401`: NOT_AUTHENTICATED: authentication headers missing.
     Unauthorized(crate::models::Error),
-    /// `default`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
-    Default(::http::StatusCode, ::serde_json::Value),
+    /// `4XX`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
+    ClientError(::http::StatusCode, ::serde_json::Value),
+    /// `5XX`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
+    ServerError(::http::StatusCode, ::serde_json::Value),
 }
 
 impl ::axum::response::IntoResponse for GetPaymentsByMerchantOrderIdResponse {
@@ -357,7 +359,10 @@ impl ::axum::response::IntoResponse for GetPaymentsByMerchantOrderIdResponse {
             GetPaymentsByMerchantOrderIdResponse::Unauthorized(body) => {
                 json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
-            GetPaymentsByMerchantOrderIdResponse::Default(status, body) => {
+            GetPaymentsByMerchantOrderIdResponse::ClientError(status, body) => {
+                json_response(status, &body)
+            }
+            GetPaymentsByMerchantOrderIdResponse::ServerError(status, body) => {
                 json_response(status, &body)
             }
         }
@@ -390,8 +395,10 @@ pub enum ReverseTransferOnboardingResponse {
     Success(::http::StatusCode, crate::models::ReverseTransferResult),
     /// `401`: NOT_AUTHENTICATED: authentication headers missing.
     Unauthorized(crate::models::Error),
-    /// `default`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
-    Default(::http::StatusCode, ::serde_json::Value),
+    /// `4XX`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
+    ClientError(::http::StatusCode, ::serde_json::Value),
+    /// `5XX`: Error responses of this operation are not shown by the interface document (neither statuses nor bodies).
+    ServerError(::http::StatusCode, ::serde_json::Value),
 }
 
 impl ::axum::response::IntoResponse for ReverseTransferOnboardingResponse {
@@ -403,7 +410,10 @@ impl ::axum::response::IntoResponse for ReverseTransferOnboardingResponse {
             ReverseTransferOnboardingResponse::Unauthorized(body) => {
                 json_response(::http::StatusCode::UNAUTHORIZED, &body)
             }
-            ReverseTransferOnboardingResponse::Default(status, body) => {
+            ReverseTransferOnboardingResponse::ClientError(status, body) => {
+                json_response(status, &body)
+            }
+            ReverseTransferOnboardingResponse::ServerError(status, body) => {
                 json_response(status, &body)
             }
         }
@@ -560,7 +570,7 @@ pub trait Api: Send + Sync + 'static {
     /// records (origin and destination). The interface document says "No body" and
     /// also "The request body, if any, and the error statuses: not shown"; the request
     /// body is therefore optional and unconstrained. The success status code is not
-    /// stated (any 2XX), and the error statuses are not shown (`default`).
+    /// stated (any 2XX), and the error statuses are not shown (any 4XX or 5XX).
     fn reverse_transfer_onboarding(
         &self,
         params: ReverseTransferOnboardingParams,

@@ -545,7 +545,7 @@ impl Api for Stub {
         &self,
         _params: GetPaymentsByMerchantOrderIdParams,
     ) -> GetPaymentsByMerchantOrderIdResponse {
-        GetPaymentsByMerchantOrderIdResponse::Default(
+        GetPaymentsByMerchantOrderIdResponse::ClientError(
             StatusCode::BAD_REQUEST,
             serde_json::to_value(not_here()).unwrap_or_default(),
         )
@@ -556,7 +556,7 @@ impl Api for Stub {
         _params: ReverseTransferOnboardingParams,
         _body: Option<serde_json::Value>,
     ) -> ReverseTransferOnboardingResponse {
-        ReverseTransferOnboardingResponse::Default(
+        ReverseTransferOnboardingResponse::ClientError(
             StatusCode::BAD_REQUEST,
             serde_json::to_value(not_here()).unwrap_or_default(),
         )

@@ -487,19 +487,52 @@ fn the_status_must_be_documented_and_counts_as_drift() {
         one(Part::Response, "status-documented", "")
     );
     assert_eq!(outcome.drift.statuses.values().sum::<u64>(), 1);
-    // A documented `default` covers other statuses.
-    let mut lookup = exchange(
-        "GET",
-        "/v1/payments",
-        None,
-        503,
-        Some(json!({"anything": true})),
+    // The payment lookup's "Error responses: not shown" are the spec's `4XX` and `5XX`: any
+    // error status keeps the contract, a success or redirect other than its 200 does not.
+    let lookup = |status: u16| {
+        let mut lookup = exchange(
+            "GET",
+            "/v1/payments",
+            None,
+            status,
+            Some(json!({"anything": true})),
+        );
+        lookup
+            .request
+            .query
+            .push(("merchant_order_id".into(), "o".into()));
+        lookup
+    };
+    for error in [400, 404, 422, 500, 503] {
+        assert_eq!(found(&run(&lookup(error))), vec![], "{error}");
+    }
+    for other in [201, 204, 302] {
+        assert_eq!(
+            found(&run(&lookup(other))),
+            one(Part::Response, "status-documented", ""),
+            "{other}"
+        );
+    }
+    // A `default` covers every status the operation does not name.
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /things:
+    get:
+      responses:
+        '200': {description: ok}
+        default: {description: anything else}
+"#,
     );
-    lookup
-        .request
-        .query
-        .push(("merchant_order_id".into(), "o".into()));
-    assert_eq!(found(&run(&lookup)), vec![]);
+    let mut things = exchange("GET", "/things", None, 302, None);
+    things.request.headers.clear();
+    things.response.as_mut().unwrap().headers.clear();
+    assert_eq!(
+        found(&check(&contract, &things, CheckOptions::default())),
+        vec![]
+    );
 }
 
 /// A 304 is HTTP's answer to a conditional GET (a cache revalidating what it holds), which a

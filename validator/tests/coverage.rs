@@ -242,9 +242,10 @@ fn a_small_capture_gives_the_numbers_a_person_counts_by_hand() {
     assert_eq!(count(totals, "operations"), (1, 9, 11.1));
     // The one webhook, delivered.
     assert_eq!(count(totals, "notifications"), (1, 1, 100.0));
-    // 35 documented responses of the operations and 3 of the webhook; 200 of getAccount and
-    // the receiver's 200 answered.
-    assert_eq!(count(totals, "statuses"), (2, 38, 5.3));
+    // 37 documented responses of the operations (the payment lookup's and the reverse
+    // transfer's errors "not shown" are a `4XX` and a `5XX` each) and 3 of the webhook; 200 of
+    // getAccount and the receiver's 200 answered.
+    assert_eq!(count(totals, "statuses"), (2, 40, 5.0));
     // 13 parameters; the path's account_id of getAccount (x-idempotency-key never sent).
     assert_eq!(count(totals, "parameters"), (1, 13, 7.7));
 

@@ -232,7 +232,7 @@ impl Api for InMemoryService {
                     ErrorCode::from(TRANSFER_NOT_FOUND),
                     format!("transfer {} does not exist", params.transfer_id),
                 );
-                ReverseTransferOnboardingResponse::Default(
+                ReverseTransferOnboardingResponse::ClientError(
                     http::StatusCode::NOT_FOUND,
                     serde_json::to_value(body).unwrap_or(Value::Null),
                 )
