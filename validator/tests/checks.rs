@@ -909,6 +909,28 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
         },
     );
     assert_eq!(values(&shown), [Some("CANCELLED".to_string())]);
+
+    // A value a closed list refuses is an `enum` error, reported once: no strict warning
+    // beside it, though the drift summary still counts it.
+    let mut frozen = account();
+    frozen["status"] = json!("FROZEN");
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(frozen),
+    );
+    let strict = check(
+        contract(),
+        &read,
+        CheckOptions {
+            strict: true,
+            show_values: false,
+        },
+    );
+    assert_eq!(found(&strict), one(Part::Response, "enum", "/status"));
+    assert_eq!(values(&strict), [None]);
 }
 
 // Constructs of other vendors' specs, against a contract made from a document of their

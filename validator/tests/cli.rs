@@ -141,6 +141,26 @@ fn exit_0_on_clean_traffic_and_1_with_findings() {
     );
 }
 
+/// A text finding names its exchange by number (from 0, as JSON's `exchange`) and by the line
+/// it starts on, which is what a person opens the file at.
+#[test]
+fn a_text_finding_says_the_line_its_exchange_starts_on() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = std::fs::read_to_string(corpus("clean.jsonl")).expect("clean.jsonl");
+    let first = clean.lines().next().expect("a clean record");
+    let mut text = format!("{first}\n\n");
+    text.push_str(std::str::from_utf8(&rules_lines(&["status-undocumented"])).expect("UTF-8"));
+    let file = temp_file(&dir, "two.jsonl", text.as_bytes());
+    let run = specval(&["check", &file]);
+    assert_code(&run, 1, "one failing record");
+    assert!(
+        run.stdout
+            .contains("  #1 (line 3) [status-undocumented] response: "),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn exit_2_when_an_input_or_the_contract_cannot_be_read() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -434,9 +434,11 @@ fn the_corpus_covers_every_rule_of_the_checker() {
         ("reply", "status-documented"),
         ("reply", "reply-rejects-valid"),
     ];
+    // No request body of the interface holds an open list, and a value a closed one refuses
+    // is an `enum` error, not also a warning: there is no request case of
+    // `undocumented-enum-value` (checks.rs has the rule's behaviour).
     let strict_rules = [
         ("request", "undocumented-property"),
-        ("request", "undocumented-enum-value"),
         ("response", "undocumented-property"),
         ("response", "undocumented-enum-value"),
     ];

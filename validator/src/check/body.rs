@@ -372,7 +372,16 @@ impl Checker<'_> {
                 },
             })
             .or_default() += 1;
-            if self.options.strict {
+            // A value a closed list refuses is already an `enum` error at that place: the
+            // warning would report the one value twice.
+            let refused = matches!(item.kind, drift::Kind::EnumValue)
+                && self.outcome.findings.iter().any(|finding| {
+                    finding.part == part
+                        && finding.rule == Rule::Enum
+                        && finding.severity == Severity::Error
+                        && finding.pointer == item.pointer
+                });
+            if self.options.strict && !refused {
                 let shown = match item.kind {
                     drift::Kind::Property => format!(" `{}`", item.value),
                     drift::Kind::EnumValue if self.options.show_values => {

@@ -451,7 +451,7 @@ mod tests {
         let of = |category| keys.iter().filter(|k| k.category == category).count();
         assert_eq!(of(Category::Operation), 9);
         assert_eq!(of(Category::Notification), 1);
-        assert_eq!(of(Category::Status), 38);
+        assert_eq!(of(Category::Status), 40);
         assert_eq!(of(Category::Parameter), 13);
         assert!(keys.contains(&Key {
             operation: "getAccount".into(),

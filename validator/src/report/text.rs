@@ -184,14 +184,19 @@ fn stats_of(findings: super::records::Stream<'_, Finding>) -> io::Result<Operati
     })
 }
 
-/// One finding on one line: `#12 [id] response /amount/value: message (rule format; where)`,
-/// with the input's name before `#` when the run read several.
+/// One finding on one line: `#12 (line 13) [id] response /amount/value: message (rule format;
+/// where)`, with the input's name before `#` when the run read several. `#12` counts exchanges
+/// from 0, as the JSON report's `exchange` does; the line is where the exchange starts in its
+/// file (the JSON Lines record, the `{` of the HAR entry), which is what a reader looks for.
 fn line(finding: &Finding, with_source: bool) -> String {
     let mut line = String::new();
     if with_source {
         line.push_str(&clean(&finding.source));
     }
     let _ = write!(line, "#{} ", finding.exchange);
+    if let Some(at) = finding.line {
+        let _ = write!(line, "(line {at}) ");
+    }
     if let Some(id) = &finding.id {
         let _ = write!(line, "[{}] ", clean(id));
     }
