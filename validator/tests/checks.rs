@@ -318,17 +318,22 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
     );
 }
 
-#[test]
-fn a_value_outside_a_closed_list_is_told_every_value_of_the_list() {
+/// A getAccount answered with an account whose status the closed list refuses.
+fn frozen_account_read() -> Exchange {
     let mut frozen = account();
     frozen["status"] = json!("FROZEN");
-    let exchange = exchange(
+    exchange(
         "GET",
         &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
         None,
         200,
         Some(frozen),
-    );
+    )
+}
+
+#[test]
+fn a_value_outside_a_closed_list_is_told_every_value_of_the_list() {
+    let exchange = frozen_account_read();
     let outcome = run(&exchange);
     assert_eq!(found(&outcome), one(Part::Response, "enum", "/status"));
     // jsonschema alone would name two and count the rest ("or 2 other candidates").
@@ -912,18 +917,9 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
 
     // A value a closed list refuses is an `enum` error, reported once: no strict warning
     // beside it, though the drift summary still counts it.
-    let mut frozen = account();
-    frozen["status"] = json!("FROZEN");
-    let read = exchange(
-        "GET",
-        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
-        None,
-        200,
-        Some(frozen),
-    );
     let strict = check(
         contract(),
-        &read,
+        &frozen_account_read(),
         CheckOptions {
             strict: true,
             show_values: false,
