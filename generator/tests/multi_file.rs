@@ -319,3 +319,120 @@ definitions:
     assert_eq!(get["parameters"][0]["explode"], false);
     assert_eq!(get["parameters"][0]["schema"]["items"]["type"], "integer");
 }
+
+/// The validator of a component's contract file, for a document loaded from `files`.
+fn component_validator(files: &[(&str, &str)], component: &str) -> jsonschema::Validator {
+    let (_dir, loaded) = load_tree(files);
+    let doc = loaded.expect("the document loads");
+    let contract = specgen::contract(&doc, &specgen::Options::default()).expect("a contract");
+    let path = format!("components/{component}.json");
+    let (_, text) = contract
+        .files
+        .iter()
+        .find(|(file, _)| *file == path)
+        .unwrap_or_else(|| panic!("no {path}"));
+    jsonschema::validator_for(&serde_json::from_str(text).unwrap()).expect("compiles")
+}
+
+/// Another file's `Cat` and `Dog`, beside the root's own `Cat`: the bundled one is `Cat2`.
+const OTHER_PETS: &str = "components:
+  schemas:
+    Cat: {type: object, required: [kind], properties: {kind: {type: string}, meow: {type: boolean}}}
+    Dog: {type: object, required: [kind], properties: {kind: {type: string}, bark: {type: boolean}}}
+    Holder:
+      type: object
+      properties:
+        pet:
+          oneOf: [{$ref: '#/components/schemas/Cat'}, {$ref: '#/components/schemas/Dog'}]
+          discriminator: {propertyName: kind, MAPPING}
+";
+
+fn same_names(mapping: &str) -> [(&'static str, String); 2] {
+    let root = format!(
+        "{HEAD}paths: {{}}
+components:
+  schemas:
+    Cat: {{type: object, properties: {{kind: {{type: string}}}}}}
+    Wrapper: {{type: object, properties: {{theirs: {{$ref: 'other.yaml#/components/schemas/Holder'}}}}}}
+"
+    );
+    [
+        ("openapi.yaml", root),
+        ("other.yaml", OTHER_PETS.replace("MAPPING", mapping)),
+    ]
+}
+
+/// A discriminator is read as the file it is written in reads it: its implicit tags are its
+/// schemas' names there (`Cat`, though bundled as `Cat2`), and its mapping's references and
+/// bare names point into that file. Before, the tags were the bundled names (`Cat2`, a word
+/// no payload carries) and the mapping was resolved against the root (the root's `Cat`).
+#[test]
+fn a_discriminator_in_another_file_keeps_its_tags() {
+    let meow = serde_json::json!({"pet": {"kind": "Cat", "meow": true}});
+    for mapping in ["mapping: {}", ""] {
+        let files = same_names(mapping);
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let holder = component_validator(&files, "Holder");
+        assert!(holder.is_valid(&meow), "implicit tag `Cat` ({mapping})");
+        assert!(!holder.is_valid(&serde_json::json!({"pet": {"kind": "Cat2"}})));
+    }
+    for mapping in [
+        "mapping: {kitty: '#/components/schemas/Cat', puppy: '#/components/schemas/Dog'}",
+        "mapping: {kitty: Cat, puppy: Dog}",
+    ] {
+        let files = same_names(mapping);
+        let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+        let holder = component_validator(&files, "Holder");
+        let kitty = serde_json::json!({"pet": {"kind": "kitty", "meow": true}});
+        assert!(holder.is_valid(&kitty), "{mapping}");
+        // `meow` must be a boolean in the other file's `Cat`, the one the tag names.
+        let wrong = serde_json::json!({"pet": {"kind": "kitty", "meow": "yes"}});
+        assert!(!holder.is_valid(&wrong), "{mapping}");
+    }
+}
+
+/// A mapping may name other files (`./dog.yaml`, with `..` through a directory that need
+/// not exist): each becomes a component, and the base dispatches to it. Before, they were
+/// never loaded, silently.
+#[test]
+fn a_discriminator_mapping_to_other_files_loads_them() {
+    let base = "components:
+  schemas:
+    Pet:
+      type: object
+      required: [pet_type]
+      properties: {pet_type: {type: string}}
+      discriminator:
+        propertyName: pet_type
+        mapping: {c: './sub/../cat.yaml', d: './dog.yaml'}
+";
+    let cat = "allOf: [{$ref: 'base.yaml#/components/schemas/Pet'}, {type: object, required: [lives], properties: {lives: {type: integer}}}]\n";
+    let dog = "allOf: [{$ref: 'base.yaml#/components/schemas/Pet'}, {type: object, properties: {bark: {type: boolean}}}]\n";
+    let root = format!(
+        "{HEAD}paths: {{}}
+components:
+  schemas:
+    Owner: {{type: object, properties: {{pet: {{$ref: 'pets/base.yaml#/components/schemas/Pet'}}}}}}
+"
+    );
+    let files = [
+        ("openapi.yaml", root.as_str()),
+        ("pets/base.yaml", base),
+        ("pets/cat.yaml", cat),
+        ("pets/dog.yaml", dog),
+    ];
+    let (_dir, loaded) = load_tree(&files);
+    let doc = loaded.expect("the document loads");
+    let schemas = doc.root["components"]["schemas"].as_object().unwrap();
+    for name in ["cat", "dog"] {
+        assert!(schemas.contains_key(name), "no component {name}");
+    }
+    let owner = component_validator(&files, "Owner");
+    let pet = |value: Value| serde_json::json!({ "pet": value });
+    assert!(owner.is_valid(&pet(serde_json::json!({"pet_type": "c", "lives": 9}))));
+    assert!(
+        !owner.is_valid(&pet(serde_json::json!({"pet_type": "c"}))),
+        "a `c` is a cat, which requires lives"
+    );
+    assert!(owner.is_valid(&pet(serde_json::json!({"pet_type": "d", "bark": true}))));
+}

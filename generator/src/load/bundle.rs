@@ -140,6 +140,10 @@ impl Bundler {
         }
         match value {
             Value::Object(map) => {
+                // A discriminator's mapping names schemas as its file sees them: read the
+                // alternatives before their `$ref`s are rewritten.
+                let alternatives = (ctx == Ctx::Schema && map.contains_key("discriminator"))
+                    .then(|| alternative_refs(map));
                 for (key, inner) in map.iter_mut() {
                     if is_literal(key) {
                         continue;
@@ -164,6 +168,9 @@ impl Bundler {
                         }
                         Child::Skip => {}
                     }
+                }
+                if let Some(before) = alternatives {
+                    self.bundle_discriminator(map, &before, file, &at)?;
                 }
             }
             Value::Array(items) => {
@@ -223,6 +230,79 @@ impl Bundler {
         }
         *value = target;
         Ok(())
+    }
+
+    /// A discriminator's mapping in the root's terms. A value written in another file (a
+    /// reference relative to that file, or a bare schema name, which names a component of
+    /// that file) or one naming another file becomes the root component that schema was
+    /// bundled as. An alternative whose component took another name when bundled (two files
+    /// each with a `Cat`) keeps its implicit tag, its name where it was written, as an
+    /// explicit entry. `before` are the alternatives' `$ref`s as written.
+    fn bundle_discriminator(
+        &mut self,
+        map: &mut Map<String, Value>,
+        before: &[Option<String>],
+        file: &Path,
+        at: &str,
+    ) -> Result<()> {
+        let in_root = file == self.root_path;
+        let after = alternative_refs(map);
+        let Some(Value::Object(discriminator)) = map.get_mut("discriminator") else {
+            return Ok(());
+        };
+        let mapping_at = format!("{at}/discriminator/mapping");
+        let mut mapping = match discriminator.remove("mapping") {
+            Some(Value::Object(mapping)) => mapping,
+            _ => Map::new(),
+        };
+        for target in mapping.values_mut() {
+            let Some(text) = target.as_str() else {
+                continue;
+            };
+            let is_reference = text.contains('#') || text.contains('/');
+            let reference = if is_reference {
+                text.to_string()
+            } else if in_root {
+                continue;
+            } else {
+                format!("#/components/schemas/{}", escape_segment(text))
+            };
+            if in_root && reference.starts_with('#') {
+                continue;
+            }
+            *target = Value::String(self.schema_ref(&reference, file, &mapping_at)?);
+        }
+        for (written, bundled) in before.iter().zip(&after) {
+            let (Some(written), Some(bundled)) = (written, bundled) else {
+                continue;
+            };
+            if in_root && written.starts_with('#') {
+                continue;
+            }
+            let implicit = last_name(written);
+            let renamed = last_name(bundled);
+            let mapped = mapping
+                .values()
+                .any(|target| target.as_str() == Some(bundled));
+            if !mapped && implicit != renamed && !mapping.contains_key(&implicit) {
+                mapping.insert(implicit, Value::String(bundled.clone()));
+            }
+        }
+        if !mapping.is_empty() {
+            discriminator.insert("mapping".into(), Value::Object(mapping));
+        }
+        Ok(())
+    }
+
+    /// The root's reference to the schema `reference` (written in `file`) means: local when
+    /// it is in the root, else the component it is bundled as.
+    fn schema_ref(&mut self, reference: &str, file: &Path, at: &str) -> Result<String> {
+        let (target_file, fragment) = self.locate(reference, file, at)?;
+        if target_file == self.root_path {
+            return Ok(format!("#{fragment}"));
+        }
+        let name = self.hoist(&target_file, &fragment, reference, file, at)?;
+        Ok(format!("#/components/schemas/{}", escape_segment(&name)))
     }
 
     /// Makes the schema at `fragment` of `target_file` a component of the root; its name.
@@ -289,10 +369,14 @@ impl Bundler {
             return Ok((file.to_path_buf(), fragment));
         }
         let decoded = super::percent_decode_lossy(path_part);
-        let joined = file
-            .parent()
-            .unwrap_or_else(|| Path::new("."))
-            .join(decoded);
+        // `..` taken lexically, as URI references resolve (RFC 3986, 5.2.4):
+        // `./sub/../cat.yaml` is `./cat.yaml` whether or not `sub` exists.
+        let joined = lexically_normal(
+            &file
+                .parent()
+                .unwrap_or_else(|| Path::new("."))
+                .join(decoded),
+        );
         let canonical = std::fs::canonicalize(&joined).map_err(|err| {
             self.error(
                 file,
@@ -418,6 +502,55 @@ fn pointer_name(segments: &[String]) -> String {
         name.push_str("_item");
     }
     name
+}
+
+/// `path` with `.` segments dropped and each `..` taking away the segment before it.
+fn lexically_normal(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if matches!(out.components().next_back(), Some(Component::Normal(_))) {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// The `$ref` of each `oneOf`/`anyOf` alternative of a schema, in order (`None` for one
+/// written inline).
+fn alternative_refs(map: &Map<String, Value>) -> Vec<Option<String>> {
+    ["oneOf", "anyOf"]
+        .iter()
+        .filter_map(|key| map.get(*key)?.as_array())
+        .flatten()
+        .map(|alternative| {
+            alternative
+                .get("$ref")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+/// The name a reference gives its schema: the last segment of its pointer, else its file's
+/// name without extension (`./cat.yaml`: `cat`).
+fn last_name(reference: &str) -> String {
+    let (path, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+    match decode_pointer(&format!("#{fragment}")).and_then(|segments| segments.last().cloned()) {
+        Some(last) if !last.is_empty() => last,
+        _ => Path::new(path)
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    }
 }
 
 /// `{"$ref": "#<fragment>"}`, keeping the keywords written beside the original `$ref`.
