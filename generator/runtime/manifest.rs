@@ -172,7 +172,19 @@ impl Parameter {
     /// How its text (a path segment, a query value, a header) becomes the JSON value its
     /// schema checks.
     pub fn kind(&self) -> ValueKind {
-        ValueKind::of(&self.schema)
+        match &self.content_type {
+            Some(media) if is_json(&essence(media)) => ValueKind::Json,
+            _ => ValueKind::of(&self.schema),
+        }
+    }
+
+    /// The kind of each item, when it carries a list (see [`ValueKind::of_items`]); `None`
+    /// for a JSON text, whose list is JSON's own.
+    pub fn items(&self) -> Option<ValueKind> {
+        match self.kind() {
+            ValueKind::Json => None,
+            _ => ValueKind::of_items(&self.schema),
+        }
     }
 
     /// How the items of this parameter travel, were it a list.
@@ -423,6 +435,9 @@ pub enum ValueKind {
     /// Text or another type (`anyOf: [integer, {enum: [all]}]`, `type: [string, integer]`):
     /// a number or boolean when the text reads as one, else the text.
     Mixed,
+    /// A JSON text (a parameter written with `content: {application/json: …}`): the value it
+    /// holds; text that is not JSON, as the string it is, for the schema to judge.
+    Json,
 }
 
 impl ValueKind {
@@ -537,6 +552,9 @@ impl ValueKind {
                 .into_iter()
                 .find_map(|kind| kind.value(text))
                 .or_else(|| ValueKind::Text.value(text)),
+            ValueKind::Json => {
+                Some(serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string())))
+            }
         }
     }
 }

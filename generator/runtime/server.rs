@@ -518,6 +518,39 @@ impl Incoming {
         self.take_optional(typed)
     }
 
+    /// A parameter written as a JSON text (`content: {application/json: …}`), read into `T`:
+    /// `None` when absent, the message when its text does not deserialize.
+    fn typed_json<T: ::serde::de::DeserializeOwned>(
+        &self,
+        location: Location,
+        name: &str,
+    ) -> Option<Result<T, String>> {
+        let text = self.value(location, name)?;
+        Some(::serde_json::from_str(text).map_err(|err| format!("{location:?} {name}: {err}")))
+    }
+
+    /// A required JSON-text parameter, typed; `None` (with a message) when absent or
+    /// unreadable.
+    fn required_json<T: ::serde::de::DeserializeOwned>(
+        &mut self,
+        location: Location,
+        name: &str,
+    ) -> Option<T> {
+        let typed = self.typed_json(location, name);
+        self.take_required(typed, location, name)
+    }
+
+    /// An optional JSON-text parameter, typed: `Some(None)` when absent, `None` when
+    /// unreadable.
+    fn optional_json<T: ::serde::de::DeserializeOwned>(
+        &mut self,
+        location: Location,
+        name: &str,
+    ) -> Option<Option<T>> {
+        let typed = self.typed_json(location, name);
+        self.take_optional(typed)
+    }
+
     /// A required parameter's value once read: the message kept when it is absent or
     /// does not parse.
     fn take_required<T>(

@@ -172,7 +172,7 @@ impl OperationRules {
                 required: param.required,
                 schema: compile_schema(&param.schema)?,
                 kind: param.kind(),
-                items: ValueKind::of_items(&param.schema),
+                items: param.items(),
                 list_form: param.list_form(),
                 object: param
                     .object_style()

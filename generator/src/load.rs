@@ -335,6 +335,24 @@ impl Document {
         pointer::resolve(&self.root, &decode_pointer(pointer)?)
     }
 
+    /// The schema `schema` stands for: itself, or where its local `$ref`s and lone `allOf`s
+    /// lead (at most eight steps; one that leads nowhere ends the walk there).
+    pub fn referenced_schema<'a>(&'a self, schema: &'a Value) -> &'a Value {
+        let mut at = schema;
+        for _ in 0..8 {
+            let next = match (at.get("$ref").and_then(Value::as_str), at.get("allOf")) {
+                (Some(target), _) => self.pointer(target),
+                (None, Some(Value::Array(parts))) if parts.len() == 1 => parts.first(),
+                _ => None,
+            };
+            match next {
+                Some(next) => at = next,
+                None => break,
+            }
+        }
+        at
+    }
+
     /// Follows a chain of `$ref`s starting at `value`, which sits at pointer
     /// `at`, and returns the first value that is not a reference together
     /// with its pointer in fragment form (`at` itself, canonicalised, if

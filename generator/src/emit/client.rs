@@ -278,6 +278,10 @@ pub(crate) fn method(
         // An object travels in the query alone: a path parameter is never one.
         let (ty, text) = match param_shape(api, param) {
             ParamShape::One(ty) | ParamShape::Object(ty) => (ty, quote!(#field.to_string())),
+            ParamShape::Json(ty) => (
+                ty,
+                quote!(::serde_json::to_string(#field).unwrap_or_default()),
+            ),
             ParamShape::List(item) => (quote!([#item]), joined(&field, ',')),
         };
         if !path_params[..index].iter().any(|p| p.name == param.name) {
@@ -293,7 +297,7 @@ pub(crate) fn method(
         let field = ident(&param.rust_name);
         let shape = param_shape(api, param);
         let ty = match &shape {
-            ParamShape::One(ty) | ParamShape::Object(ty) => ty.clone(),
+            ParamShape::One(ty) | ParamShape::Object(ty) | ParamShape::Json(ty) => ty.clone(),
             ParamShape::List(item) => quote!([#item]),
         };
         let wire = &param.name;
@@ -321,6 +325,9 @@ pub(crate) fn method(
         };
         let send = match (&shape, param.list_form()) {
             (ParamShape::One(_), _) => one(quote!(value_.to_string())),
+            (ParamShape::Json(_), _) => {
+                one(quote!(::serde_json::to_string(value_).unwrap_or_default()))
+            }
             // `?id=1&id=2`: the name once per item.
             (ParamShape::List(_), ListForm::Repeated) => {
                 let each = one(quote!(item_.to_string()));

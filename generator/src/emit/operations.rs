@@ -17,12 +17,13 @@ pub(crate) fn models_path() -> TokenStream {
 
 /// The Rust type of a parameter: scalars and string enums are typed (they parse from text),
 /// a list of them is a `Vec` of them (its items travel as [`Parameter::list_form`] says), a
-/// query parameter whose schema is an object with named members is its struct (its members
+/// query parameter whose schema is an object with named members (or a map of such values,
+/// where its style tells its members from other keys) is its struct or map (its members
 /// travel as [`Parameter::object_style`] says); anything else is passed as the text it
 /// arrived as.
 pub(crate) fn param_type(api: &Api, param: &Parameter) -> TokenStream {
     match param_shape(api, param) {
-        ParamShape::One(ty) | ParamShape::Object(ty) => ty,
+        ParamShape::One(ty) | ParamShape::Object(ty) | ParamShape::Json(ty) => ty,
         ParamShape::List(item) => quote!(Vec<#item>),
     }
 }
@@ -35,10 +36,20 @@ pub(crate) enum ParamShape {
     List(TokenStream),
     /// An object of this type, its members in the query.
     Object(TokenStream),
+    /// A value of this type written as a JSON text (`content: {application/json: …}`):
+    /// `?filter={"name":"rex"}`.
+    Json(TokenStream),
 }
 
 /// The shape of a parameter: see [`param_type`].
 pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
+    let json = param
+        .content_type
+        .as_deref()
+        .is_some_and(|media| crate::manifest::is_json(&crate::manifest::essence(media)));
+    if json && let Ok(ty) = body_type(&param.ty) {
+        return ParamShape::Json(ty);
+    }
     let readable = param.object_style().is_some_and(|style| style.readable());
     match struct_type(api, &param.ty) {
         Some(ty) if readable => ParamShape::Object(ty),
@@ -62,11 +73,16 @@ fn type_shape(api: &Api, ty: &TypeRef) -> ParamShape {
     }
 }
 
-/// The struct a type names (through nullability and aliases), as a path from the server,
-/// client and webhook modules.
+/// The struct a type names (through nullability and aliases), or a map of values read from
+/// text (`additionalProperties: {type: string}`), as a path from the server, client and
+/// webhook modules.
 fn struct_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
     match ty {
         TypeRef::Nullable(inner) => struct_type(api, inner),
+        TypeRef::Map(value) => {
+            let value = item_type(api, value)?;
+            Some(quote!(::std::collections::BTreeMap<String, #value>))
+        }
         TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
             Some(TypeKind::Struct(_)) => {
                 let name = super::types::ident(name);

@@ -98,6 +98,7 @@ impl Builder<'_> {
         let renamed = naming::assign(&mut api, slots, &self.redirects)?;
         // After naming: a credential carries its scheme's Rust name.
         api.credentials = security::credentials(&api.security_schemes, &api.operations);
+        boxing::break_alias_cycles(&mut api);
         boxing::mark_recursive_members(&mut api);
         mark_null_accepting_unions(&mut api);
         hold_any_values_in_place(&mut api);

@@ -184,6 +184,11 @@ pub struct Parameter {
     /// The media type its value is written in, when the spec gives `content` instead of a
     /// schema (`application/json`: `?filter={"a":1}`).
     pub content_type: Option<String>,
+    /// How its members travel, for a query parameter whose schema is an object: decided where
+    /// the document's references can be followed (a `$ref` to a component, a lone `allOf`),
+    /// which `schema`, in contract form, leaves to the contract's `$defs`. See
+    /// [`Parameter::object_style`].
+    pub object: Option<ObjectStyle>,
     /// Documentation.
     pub docs: Option<String>,
     /// Examples of the parameter's value, with their pointers.
@@ -207,12 +212,7 @@ impl Parameter {
         if self.content_type.is_some() {
             return None;
         }
-        ObjectStyle::of(
-            self.location.into(),
-            self.style.as_deref(),
-            self.explode,
-            &self.schema,
-        )
+        self.object.clone()
     }
 }
 

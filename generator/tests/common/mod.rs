@@ -141,6 +141,7 @@ pub const FIXTURES: &[Fixture] = &[
         type_overrides: &[],
         builds: Builds::Yes,
     },
+    fixture("query-objects.yaml"),
     fixture("recursion.yaml"),
     Fixture {
         file: "recursive-unions.yaml",

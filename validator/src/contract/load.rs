@@ -254,7 +254,7 @@ fn parameter_spec(
         location: param.location,
         required: param.required,
         kind: param.kind(),
-        items: manifest::ValueKind::of_items(&param.schema),
+        items: param.items(),
         list_form: param.list_form(),
         object: param.object_style(),
         json: param

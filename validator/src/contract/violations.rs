@@ -116,7 +116,7 @@ impl Contract {
                         ValueKind::Integer => "integer",
                         ValueKind::Number => "number",
                         ValueKind::Boolean => "boolean",
-                        ValueKind::Text | ValueKind::Mixed => "string",
+                        ValueKind::Text | ValueKind::Mixed | ValueKind::Json => "string",
                     }
                 ),
             }];

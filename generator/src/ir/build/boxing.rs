@@ -3,12 +3,68 @@
 //! give a size. Decided once here, after naming; the emitters read [`Field::boxed`] and
 //! [`UnionVariant::boxed`].
 //!
+//! Before that, aliases that name themselves (`Nested: {type: array, items: {$ref: Nested}}`,
+//! a tree as a map of trees) become newtypes: `type Nested = Vec<Nested>` is a cycle rustc
+//! refuses, `struct Nested(pub Vec<Nested>)` is a type.
+//!
 //! [`Field::boxed`]: crate::ir::Field::boxed
 //! [`UnionVariant::boxed`]: crate::ir::UnionVariant::boxed
 
 use std::collections::{HashMap, HashSet};
 
 use crate::ir::{Api, TypeKind, TypeRef};
+
+/// Turns every alias on a cycle of aliases (one that names itself, or names an alias that
+/// names it back, through lists, maps or nullability) into a newtype of the same type.
+pub(super) fn break_alias_cycles(api: &mut Api) {
+    let aliases: HashMap<&str, Vec<&str>> = api
+        .types
+        .iter()
+        .filter_map(|def| match &def.kind {
+            TypeKind::Alias(inner) => {
+                let mut named = Vec::new();
+                names_in(inner, &mut named);
+                Some((def.name.as_str(), named))
+            }
+            _ => None,
+        })
+        .collect();
+    let on_cycle: HashSet<String> = aliases
+        .keys()
+        .filter(|start| {
+            let mut stack: Vec<&str> = aliases[*start].clone();
+            let mut seen = HashSet::new();
+            while let Some(node) = stack.pop() {
+                if node == **start {
+                    return true;
+                }
+                if seen.insert(node) {
+                    stack.extend(aliases.get(node).into_iter().flatten().copied());
+                }
+            }
+            false
+        })
+        .map(|name| name.to_string())
+        .collect();
+    for def in &mut api.types {
+        if on_cycle.contains(&def.name)
+            && let TypeKind::Alias(inner) = &def.kind
+        {
+            def.kind = TypeKind::Newtype(inner.clone());
+        }
+    }
+}
+
+/// Every type name `ty` mentions, at any depth.
+fn names_in<'t>(ty: &'t TypeRef, out: &mut Vec<&'t str>) {
+    match ty {
+        TypeRef::Named(name) => out.push(name),
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            names_in(inner, out)
+        }
+        _ => {}
+    }
+}
 
 /// Sets `boxed` on every field and alternative whose type reaches back to its own type.
 pub(super) fn mark_recursive_members(api: &mut Api) {

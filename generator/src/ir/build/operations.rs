@@ -15,6 +15,7 @@ use crate::ir::{
     Example, MediaKind, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter,
     RequestBody, Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
 };
+use crate::manifest::ObjectStyle;
 
 impl Builder<'_> {
     /// Every operation under `paths`, with unique ids, sorted by path then method.
@@ -114,6 +115,7 @@ impl Builder<'_> {
                         if op.get("operationId").is_none() {
                             operation.id = name.clone();
                         }
+                        self.warn_unsent_parameters(&operation, &op_at);
                         webhooks.push(Webhook {
                             name: name.clone(),
                             operation,
@@ -124,6 +126,27 @@ impl Builder<'_> {
             }
         }
         Ok(webhooks)
+    }
+
+    /// A webhook's parameters have no place in the generated sender and receiver, which carry
+    /// the payload alone: a warning names them, so that they are not dropped in silence.
+    fn warn_unsent_parameters(&mut self, operation: &Operation, at: &str) {
+        if operation.parameters.is_empty() {
+            return;
+        }
+        let names: Vec<String> = operation
+            .parameters
+            .iter()
+            .map(|param| format!("{} `{}`", param.location.as_str(), param.name))
+            .collect();
+        self.warn(
+            at,
+            format!(
+                "the generated sender does not send this notification's parameters ({}), nor \
+                 does its receiver read them: only the payload travels",
+                names.join(", ")
+            ),
+        );
     }
 
     /// Every callback of an operation under `paths` (OpenAPI 3.0's `callbacks`: requests the
@@ -189,6 +212,8 @@ impl Builder<'_> {
                             if hook_op.get("operationId").is_none() {
                                 operation.id = name.clone();
                             }
+                            let hook_at = child(&hook_item_at, hook_method.key());
+                            self.warn_unsent_parameters(&operation, &hook_at);
                             hooks.push(Webhook {
                                 name: name.clone(),
                                 operation,
@@ -222,8 +247,10 @@ impl Builder<'_> {
         };
         let words = vec![id.clone()];
 
-        // Path-item parameters first, replaced by operation parameters of the same name and place.
-        let mut raw: IndexMap<(String, String), (Value, String)> = IndexMap::new();
+        // Path-item parameters first, replaced by operation parameters of the same name and
+        // place. A header's name is compared without case, as HTTP compares it: `X-Request-Id`
+        // of the path item and `x-request-id` of the operation are one header.
+        let mut raw: IndexMap<(String, String), (String, Value, String)> = IndexMap::new();
         for (source, source_at) in [
             (item.get("parameters"), child(item_at, "parameters")),
             (op_map.get("parameters"), child(at, "parameters")),
@@ -242,12 +269,17 @@ impl Builder<'_> {
                         .and_then(Value::as_str)
                         .unwrap_or_default()
                         .to_string();
-                    raw.insert((name, location), (param.clone(), param_at));
+                    let key = if location == "header" {
+                        name.to_ascii_lowercase()
+                    } else {
+                        name.clone()
+                    };
+                    raw.insert((key, location), (name, param.clone(), param_at));
                 }
             }
         }
         let mut parameters = Vec::new();
-        for ((name, location), (param, param_at)) in raw {
+        for ((_, location), (name, param, param_at)) in raw {
             let location = match location.as_str() {
                 "path" => ParamLocation::Path,
                 "query" => ParamLocation::Query,
@@ -283,6 +315,17 @@ impl Builder<'_> {
                 NameHint::Words(vec![id.clone(), name.clone()]),
             )?;
             let param_examples = self.example_objects(&param, &param_at)?;
+            let style = param
+                .get("style")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let explode = param.get("explode").and_then(Value::as_bool);
+            let object = ObjectStyle::of(
+                location.into(),
+                style.as_deref(),
+                explode,
+                self.doc.referenced_schema(&schema),
+            );
             parameters.push(Parameter {
                 examples: param_examples,
                 idempotency_key: false,
@@ -296,12 +339,10 @@ impl Builder<'_> {
                         .unwrap_or(false),
                 ty: wrap_nullable(ty, nullable),
                 schema: self.contract_schema(&schema, &schema_at)?,
-                style: param
-                    .get("style")
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-                explode: param.get("explode").and_then(Value::as_bool),
+                style,
+                explode,
                 content_type,
+                object,
                 docs: param
                     .get("description")
                     .and_then(Value::as_str)
@@ -348,7 +389,8 @@ impl Builder<'_> {
 
         let mut responses = Vec::new();
         if let Some(all) = op_map.get("responses").and_then(Value::as_object) {
-            for (key, response) in all {
+            // A Responses Object may hold specification extensions (`x-…`) beside statuses.
+            for (key, response) in all.iter().filter(|(key, _)| !key.starts_with("x-")) {
                 let response_at = child(&child(at, "responses"), key);
                 let status = parse_status(key).ok_or_else(|| {
                     spec_error(
@@ -914,6 +956,92 @@ paths:
         assert_eq!(paths, ["/notes/{id}"]);
         let warned = warned_at(&api);
         assert_eq!(warned, ["#/paths/notes~1{id}"]);
+    }
+
+    /// A Responses Object may hold specification extensions beside its statuses (as 3.0 and
+    /// 3.1 both allow); they are not statuses, in a 3.x or a Swagger 2.0 document.
+    #[test]
+    fn extensions_among_responses_are_not_statuses() {
+        for head in ["openapi: 3.1.0", "openapi: 3.0.3", "swagger: '2.0'"] {
+            let text = format!(
+                r#"
+{head}
+info: {{title: t, version: "1"}}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses:
+        '200': {{description: The pets.}}
+        x-note: internal
+        x-codes: {{'418': teapot}}
+"#
+            );
+            let api = api_of(&text);
+            let statuses: Vec<String> = api.operations[0]
+                .responses
+                .iter()
+                .map(|response| response.status.key())
+                .collect();
+            assert_eq!(statuses, ["200"], "{head}");
+            assert!(api.warnings.is_empty(), "{head}: {:?}", api.warnings);
+        }
+    }
+
+    /// HTTP compares header names without case: a path item's `X-Request-Id` and its
+    /// operation's `x-request-id` are one header, the operation's; a query's `Trace` and
+    /// `trace` stay two parameters.
+    #[test]
+    fn an_operation_header_overrides_the_path_header_of_any_case() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /items:
+    parameters:
+      - {name: X-Request-Id, in: header, schema: {type: string}}
+      - {name: Trace, in: query, schema: {type: string}}
+    get:
+      operationId: listItems
+      parameters:
+        - {name: x-request-id, in: header, required: true, schema: {type: string}}
+        - {name: trace, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"#;
+        let api = api_of(text);
+        let params: Vec<(&str, bool)> = api.operations[0]
+            .parameters
+            .iter()
+            .map(|param| (param.name.as_str(), param.required))
+            .collect();
+        assert_eq!(
+            params,
+            [("Trace", false), ("trace", false), ("x-request-id", true)]
+        );
+    }
+
+    /// A notification's parameters are not sent by the generated sender: a warning says so.
+    #[test]
+    fn a_webhook_parameter_is_named_in_a_warning() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+webhooks:
+  pet.new:
+    post:
+      parameters:
+        - {name: X-Webhook-Id, in: header, required: true, schema: {type: string}}
+      requestBody:
+        content: {application/json: {schema: {type: object}}}
+      responses: {'200': {description: ok}}
+"#;
+        let api = api_of(text);
+        assert_eq!(warned_at(&api), ["#/webhooks/pet.new/post"]);
+        assert!(
+            api.warnings[0].message.contains("header `X-Webhook-Id`"),
+            "{}",
+            api.warnings[0].message
+        );
     }
 
     /// The pointers the IR's warnings name, in order.

@@ -83,6 +83,7 @@ impl Builder<'_> {
                 style: None,
                 explode: None,
                 content_type: None,
+                object: None,
                 docs: None,
                 examples: Vec::new(),
                 idempotency_key: false,

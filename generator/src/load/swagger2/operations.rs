@@ -225,6 +225,10 @@ impl Upgrader {
                 source
                     .into_iter()
                     .map(|(code, response)| {
+                        // Extensions (`x-…`) beside the statuses stay as they are.
+                        if code.starts_with("x-") {
+                            return (code, response);
+                        }
                         let at = own_at(&["responses", &code]);
                         let response = self.response(&response, &produces, &at, &at);
                         (code, response)

@@ -12,6 +12,11 @@ use crate::diff::wire::schema::{Memo, Walk};
 use crate::diff::wire::shape::deref;
 use crate::load::join;
 
+/// Whether a key of a Responses Object is a specification extension (`x-…`), not a status.
+fn is_extension(key: &str) -> bool {
+    key.starts_with("x-")
+}
+
 /// Whether a response key is a success (`2XX` or a 2xx code).
 fn is_success(status: &str) -> bool {
     status.starts_with('2')
@@ -30,7 +35,8 @@ pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pai
     if pair.webhook {
         reply_status(out, pair, (old_all, &old_at), (new_all, &new_at));
     }
-    for (status, new_response) in new_all {
+    // `x-` members of a Responses Object are extensions, not statuses.
+    for (status, new_response) in new_all.iter().filter(|(status, _)| !is_extension(status)) {
         let (new_response, response_at) = deref(out.new, new_response, &join(&new_at, status));
         let Some(old_response) = old_all.get(status) else {
             if !pair.webhook {
@@ -57,7 +63,7 @@ pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pai
     if pair.webhook {
         return;
     }
-    for status in old_all.keys() {
+    for status in old_all.keys().filter(|status| !is_extension(status)) {
         if !new_all.contains_key(status) {
             let check = if is_success(status) {
                 Structural::ResponseSuccessStatusRemoved
