@@ -12,6 +12,21 @@ use serde_json::{Map, Value, json};
 use super::resolve;
 use crate::load::escape_segment;
 
+/// The values a payload may carry for discriminator tags: each tag as the string the mapping
+/// writes it, and as the number too where it reads as one (`1`, `1.5`). A mapping's keys are
+/// strings, but a payload whose discriminator property is an integer carries `1`, not `"1"`;
+/// the alternative's own schema still judges the property's type.
+pub(crate) fn tag_values(tags: &[String]) -> Vec<Value> {
+    let mut values = Vec::with_capacity(tags.len());
+    for tag in tags {
+        values.push(Value::String(tag.clone()));
+        if let Ok(number) = serde_json::from_str::<serde_json::Number>(tag) {
+            values.push(Value::Number(number));
+        }
+    }
+    values
+}
+
 /// Rewrites every `oneOf` and `anyOf` that has a `discriminator` under `root` (a bundled
 /// contract file: refs as `#/$defs/…`). A `oneOf`'s alternatives each require the values that
 /// name them. An `anyOf` never fails on overlapping alternatives, but it let a value tagged
@@ -37,7 +52,7 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
                 .map(|(alternative, values)| match values {
                     Some(values) => json!({
                         "allOf": [
-                            {"properties": {&property: {"enum": values}}, "required": [&property]},
+                            {"properties": {&property: {"enum": tag_values(&values)}}, "required": [&property]},
                             alternative,
                         ]
                     }),
@@ -53,7 +68,7 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
                 Some(json!({
                     "if": {
                         "type": "object",
-                        "properties": {&property: {"enum": values?}},
+                        "properties": {&property: {"enum": tag_values(&values?)}},
                         "required": [&property],
                     },
                     "then": alternative,
@@ -202,6 +217,47 @@ pub(super) fn component_name(target: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A discriminator property that is an integer carries `1` in a payload, where the
+    /// mapping writes the key `"1"`: both spellings name the alternative, whose own schema
+    /// then judges the type. Before, only the string was accepted, so every valid payload
+    /// was refused.
+    #[test]
+    fn a_numeric_tag_names_its_alternative_as_a_number_too() {
+        let kind = |extra: Value| {
+            let mut schema = json!({"type": "object", "required": ["kind"], "properties": {"kind": {"type": "integer"}}});
+            schema["properties"]
+                .as_object_mut()
+                .unwrap()
+                .extend(extra.as_object().unwrap().clone());
+            schema
+        };
+        let mut root = json!({
+            "$defs": {
+                "Cat": kind(json!({"meow": {"type": "boolean"}})),
+                "Dog": kind(json!({"bark": {"type": "boolean"}})),
+            },
+            "oneOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+            "discriminator": {"propertyName": "kind", "mapping": {"1": "#/components/schemas/Cat", "2": "#/components/schemas/Dog"}}
+        });
+        select_by_discriminator(&mut root);
+        let validator = jsonschema::validator_for(&root).unwrap();
+        assert!(validator.is_valid(&json!({"kind": 1, "meow": true})));
+        assert!(validator.is_valid(&json!({"kind": 2, "bark": false})));
+        assert!(
+            !validator.is_valid(&json!({"kind": 1, "meow": "no"})),
+            "a cat's meow"
+        );
+        assert!(!validator.is_valid(&json!({"kind": 3})), "no alternative");
+        assert!(
+            !validator.is_valid(&json!({"kind": "1"})),
+            "the cat's kind is an integer"
+        );
+        assert_eq!(
+            tag_values(&["1.5".into(), "cat".into()]),
+            [json!("1.5"), json!(1.5), json!("cat")]
+        );
+    }
 
     #[test]
     fn each_alternative_is_chosen_by_the_values_that_name_it() {

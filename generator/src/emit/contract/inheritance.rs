@@ -179,7 +179,7 @@ fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> 
             targets
                 .entry(target)
                 .or_default()
-                .push(Value::String(value));
+                .extend(super::discriminator::tag_values(&[value]));
         }
     }
     let own_ref = def_ref(name);
