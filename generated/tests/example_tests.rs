@@ -4,6 +4,9 @@
 //! is `example_tests/examples.rs`): an integration test, so that `cargo test`
 //! compiles the library once.
 
+#[allow(unused_imports)]
+use ::orchestration_api::support;
+
 #[rustfmt::skip]
 #[path = "example_tests/examples.rs"]
 mod examples;

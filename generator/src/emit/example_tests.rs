@@ -106,7 +106,8 @@ pub fn emit(
         quote!(#(#![doc = #lines])*)
     });
     let mut files = vec![rust_file(path, tokens(&root, rows, unions, skipped_docs))?];
-    if let TestPlace::Integration(_) = place {
+    if let TestPlace::Integration(crate_ident) = place {
+        let krate = quote::format_ident!("{crate_ident}");
         files.push(rust_file(
             "tests/example_tests.rs",
             quote! {
@@ -114,8 +115,11 @@ pub fn emit(
                 //! is `example_tests/examples.rs`): an integration test, so that `cargo test`
                 //! compiles the library once.
 
-                // Printed by specgen; rustfmt must not restyle it, or `specgen check` would
-                // call it stale.
+                // The table names support types as the crate's own modules do
+                // (`super::support::DateTime`).
+                #[allow(unused_imports)]
+                use ::#krate::support;
+
                 #[rustfmt::skip]
                 #[path = "example_tests/examples.rs"]
                 mod examples;
