@@ -81,17 +81,17 @@ for doc in "${documents[@]}"; do
       compile_status="FAIL ($errors errors)"
     fi
     if [ "$compile_status" != "${compile_status#ok}" ] && [ -z "${SWEEP_SKIP_TESTS:-}" ]; then
-      if [ ! -f "$dir/crate/tests/example_tests.rs" ]; then
+      if [ ! -f "$dir/crate/src/example_tests.rs" ]; then
         trips="no examples"
         tested_ok=$((tested_ok + 1))
       else
         report="$work/$crate.unions.jsonl"
         rm -f "$report"
         test_status=0
-        (cd "$dir" && SPECGEN_UNION_REPORT="$report" cargo test --test example_tests -- --show-output \
+        (cd "$dir" && SPECGEN_UNION_REPORT="$report" cargo test --lib -- --show-output \
             >"$work/$crate.test.log" 2>&1) || test_status=$?
         passed=$(sed -n 's/.*specgen examples: \([0-9]*\) round-tripped.*/\1/p' "$work/$crate.test.log" | head -1)
-        count=$(grep -o 'round_trip::<' "$dir/crate/tests/example_tests/examples.rs" | wc -l)
+        count=$(grep -o 'round_trip::<' "$dir/crate/src/example_tests.rs" | wc -l)
         # The verdict is cargo's exit status; the counts only say how far it got.
         if [ "$test_status" -ne 0 ]; then
           passed=${passed:-0}

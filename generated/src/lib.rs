@@ -28,9 +28,6 @@
 //! Cargo features: `server` (axum), `client` (reqwest), `webhooks` (receiver and
 //! sender of notifications), `schemars` (`JsonSchema` on every model), `rustls`
 //! (HTTPS for the client and the sender).
-//!
-//! The spec's examples are round-tripped through these types by the integration test
-//! `tests/example_tests.rs` (`cargo test`).
 #![forbid(unsafe_code)]
 
 #[rustfmt::skip]
@@ -64,5 +61,9 @@ pub mod client;
 #[cfg(feature = "webhooks")]
 #[rustfmt::skip]
 pub mod webhooks;
+
+#[cfg(test)]
+#[rustfmt::skip]
+mod example_tests;
 
 pub use models::*;

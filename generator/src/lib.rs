@@ -68,8 +68,7 @@ pub struct Options {
     /// Rust types replacing the generated mapping, keyed by `Component`, `Component.property`
     /// or a JSON pointer to a schema.
     pub type_overrides: BTreeMap<String, String>,
-    /// Leaves out the round-trip test of every example (`tests/example_tests.rs` of a crate,
-    /// `src/example_tests.rs` of an included module tree).
+    /// Leaves out `src/example_tests.rs`, the round-trip test of every example.
     pub no_example_tests: bool,
     /// How the output is laid out: a crate (the default; what the command line writes) or
     /// modules to `include!` (what [`Builder`] writes).
@@ -269,15 +268,11 @@ fn contract_side(
     if !options.no_example_tests {
         let sites = examples::sites(api);
         let checked = examples::check(api, &sites, &contract)?;
-        // Nothing when there is no example to test.
-        let crate_ident = info.name.replace('-', "_");
-        let place = match options.layout {
-            Layout::Crate => emit::example_tests::TestPlace::Integration(&crate_ident),
-            Layout::Include(_) => emit::example_tests::TestPlace::Module,
-        };
-        let tests = emit::example_tests::emit(api, &checked, place)?;
-        example_tests = !tests.is_empty();
-        files.extend(tests);
+        // `None` when there is no example to test.
+        if let Some(file) = emit::example_tests::emit(api, &checked)? {
+            files.push(file);
+            example_tests = true;
+        }
     }
     files.push(emit::krate::contract_rs(&contract)?);
     files.extend(contract);

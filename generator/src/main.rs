@@ -91,7 +91,7 @@ struct Target {
     /// JSON pointer (repeatable).
     #[arg(long = "type-override", value_name = "KEY=TYPE")]
     type_overrides: Vec<String>,
-    /// Do not emit the round-trip test of every example (`tests/example_tests.rs`).
+    /// Do not emit the round-trip test of every example (`src/example_tests.rs`).
     #[arg(long)]
     no_example_tests: bool,
     /// Put each operation behind a cargo feature named after its first tag (`tag-files`; on by

@@ -273,7 +273,7 @@ fn schema_valid_examples_round_trip() {
     let tested: usize = crates
         .iter()
         .flat_map(|(_, files, _)| files)
-        .filter(|file| file.path.ends_with("example_tests/examples.rs"))
+        .filter(|file| file.path.ends_with("src/example_tests.rs"))
         .map(|file| file.contents.matches("round_trip::<").count())
         .sum();
     assert!(
@@ -334,8 +334,7 @@ fn first_success_unions_fail_the_variant_check() {
     }
 }
 
-/// `cargo test --tests` over a workspace of the crates (their example round trips, an
-/// integration test each), with what passing tests print.
+/// `cargo test --lib` over a workspace of the crates, with what passing tests print.
 fn cargo_test(crates: &[(String, Vec<GeneratedFile>, bool)]) -> std::process::Output {
     let (dir, _features) = prepare(crates);
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
@@ -344,7 +343,7 @@ fn cargo_test(crates: &[(String, Vec<GeneratedFile>, bool)]) -> std::process::Ou
             "test",
             "--offline",
             "--workspace",
-            "--tests",
+            "--lib",
             "--",
             "--show-output",
         ])
@@ -545,7 +544,7 @@ fn per_tag_features_build_alone_and_together() {
             "{lint} with {features}:\n{}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let output = run(&["test", "--test", "example_tests"], &features, &[]);
+        let output = run(&["test", "--lib"], &features, &[]);
         assert!(
             output.status.success(),
             "the example tests with {features}:\n{}",

@@ -143,7 +143,7 @@ fn only_schema_valid_examples_become_round_trip_tests() {
     let files = specgen::generate_crate(&doc, &specgen::Options::default()).unwrap();
     let tests = files
         .iter()
-        .find(|f| f.path.ends_with("tests/example_tests/examples.rs"))
+        .find(|f| f.path.ends_with("src/example_tests.rs"))
         .expect("example tests are generated");
     assert_eq!(
         tests.contents.matches("round_trip::<").count(),
@@ -181,7 +181,7 @@ fn only_schema_valid_examples_become_round_trip_tests() {
     assert!(
         !files
             .iter()
-            .any(|f| f.path.ends_with("tests/example_tests/examples.rs"))
+            .any(|f| f.path.ends_with("src/example_tests.rs"))
     );
 }
 
@@ -230,7 +230,7 @@ fn the_readme_table_of_examples_is_current() {
         let files = specgen::generate_crate(&doc, &specgen::Options::default()).unwrap();
         let tests = files
             .iter()
-            .find(|f| f.path.ends_with("tests/example_tests/examples.rs"))
+            .find(|f| f.path.ends_with("src/example_tests.rs"))
             .map_or(0, |f| f.contents.matches("round_trip::<").count());
         expected.push(vec![
             name,

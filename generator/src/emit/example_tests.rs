@@ -1,16 +1,6 @@
-//! The examples' test of the generated crate (`tests/example_tests.rs`, its table in
-//! `tests/example_tests/examples.rs`; `src/example_tests.rs` of an included module tree):
-//! every example in the spec, round-tripped through the generated type for the place it
-//! stands, and proven to land in the right alternative of every union it passes through.
-//!
-//! A crate gets it as an integration test, naming the crate's items by the crate's name: the
-//! library itself has no unit tests (`[lib] test = false`), so `cargo test` and `cargo clippy
-//! --all-targets` compile the whole crate once, not a second time as a test harness (half the
-//! work and half the peak memory on a spec of megabytes). The test's root only declares the
-//! table as a module that rustfmt skips, as the library's `lib.rs` does with its modules, so
-//! `cargo fmt` leaves the printed table as specgen wrote it. Code included into the user's
-//! own crate (`specgen::Builder`) has no test directory of its own: there the file is a
-//! `#[cfg(test)]` module, naming the items by `crate::`.
+//! `src/example_tests.rs` of the generated crate: every example in the spec, round-tripped
+//! through the generated type for the place it stands, and proven to land in the right
+//! alternative of every union it passes through.
 //!
 //! The examples are a table, checked by one generic function instantiated once per type, so a
 //! spec with a thousand examples costs a thousand table rows, not a thousand test functions.
@@ -39,31 +29,10 @@ use crate::examples::Site;
 use crate::ir::build::component_target;
 use crate::ir::{Api, TypeKind, TypeRef};
 
-/// Where the examples' test goes, and how it names the generated items.
-#[derive(Debug, Clone, Copy)]
-pub enum TestPlace<'a> {
-    /// `tests/example_tests.rs` of a crate (the table in `tests/example_tests/examples.rs`),
-    /// naming its items by the crate's name (the Rust identifier: `orchestration_api`).
-    Integration(&'a str),
-    /// `src/example_tests.rs`, a `#[cfg(test)]` module naming the items by `crate::`.
-    Module,
-}
-
-/// The examples test files: a row per example that is valid against its schema; the others
-/// are named in the table's documentation with the reason. None when nothing is testable.
-pub fn emit(
-    api: &Api,
-    checked: &[(&Site<'_>, Vec<String>)],
-    place: TestPlace<'_>,
-) -> Result<Vec<GeneratedFile>> {
-    let (path, root) = match place {
-        TestPlace::Integration(crate_ident) => {
-            let ident = quote::format_ident!("{crate_ident}");
-            ("tests/example_tests/examples.rs", quote!(::#ident))
-        }
-        TestPlace::Module => ("src/example_tests.rs", quote!(crate)),
-    };
-    let models = quote!(#root::models::);
+/// The examples test file: a row per example that is valid against its schema; the others
+/// are named in the file's documentation with the reason. `None` when nothing is testable.
+pub fn emit(api: &Api, checked: &[(&Site<'_>, Vec<String>)]) -> Result<Option<GeneratedFile>> {
+    let models = quote!(crate::models::);
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
     let mut roots = Vec::new();
@@ -88,7 +57,7 @@ pub fn emit(
         rows.push(quote!(#gate (#pointer, #json, round_trip::<#ty>)));
     }
     if rows.is_empty() {
-        return Ok(Vec::new());
+        return Ok(None);
     }
     let unions = union_table(api, &roots)?;
     let skipped_docs = (!skipped.is_empty()).then(|| {
@@ -105,28 +74,7 @@ pub fn emit(
         lines.extend(skipped);
         quote!(#(#![doc = #lines])*)
     });
-    let mut files = vec![rust_file(path, tokens(&root, rows, unions, skipped_docs))?];
-    if let TestPlace::Integration(crate_ident) = place {
-        let krate = quote::format_ident!("{crate_ident}");
-        files.push(rust_file(
-            "tests/example_tests.rs",
-            quote! {
-                //! The spec's examples round-tripped through the generated types (the table
-                //! is `example_tests/examples.rs`): an integration test, so that `cargo test`
-                //! compiles the library once.
-
-                // The table names support types as the crate's own modules do
-                // (`super::support::DateTime`).
-                #[allow(unused_imports)]
-                use ::#krate::support;
-
-                #[rustfmt::skip]
-                #[path = "example_tests/examples.rs"]
-                mod examples;
-            },
-        )?);
-    }
-    Ok(files)
+    rust_file("src/example_tests.rs", tokens(rows, unions, skipped_docs)).map(Some)
 }
 
 /// Why `value` cannot be held by the Rust type `ty` although its schema accepts it, if so: a
@@ -259,7 +207,6 @@ fn reachable(api: &Api, roots: &[TypeRef]) -> BTreeSet<String> {
 }
 
 fn tokens(
-    root: &TokenStream,
     rows: Vec<TokenStream>,
     unions: Vec<TokenStream>,
     skipped: Option<TokenStream>,
@@ -271,12 +218,12 @@ fn tokens(
 
         use ::serde_json::Value;
 
-        use #root::support::union::{decisions, same_json};
+        use crate::support::union::{decisions, same_json};
 
         /// Where an alternative's schema lives.
         #[allow(dead_code)]
         enum Schema {
-            /// A contract file under `schemas/`, embedded in the crate's `contract` module.
+            /// A contract file under `schemas/`, embedded in `crate::contract`.
             File(&'static str),
             /// A self-contained schema.
             Inline(&'static str),
@@ -294,7 +241,7 @@ fn tokens(
         /// returns the union choices made on the way.
         fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(json: &str) -> Result<Vec<decisions::Decision>, String> {
             let original: Value = ::serde_json::from_str(json).map_err(|err| format!("the example is not JSON: {err}"))?;
-            let (typed, choices) = decisions::observe(|| #root::support::from_json_value::<T>(original.clone()));
+            let (typed, choices) = decisions::observe(|| crate::support::from_json_value::<T>(original.clone()));
             let typed = typed.map_err(|err| format!("the example does not deserialize into {}: {err}", ::std::any::type_name::<T>()))?;
             let text = ::serde_json::to_string(&typed).map_err(|err| format!("the example does not serialize back: {err}"))?;
             let back: Value = ::serde_json::from_str(&text).map_err(|err| format!("serialized back, the example is not JSON: {err}"))?;
@@ -353,7 +300,7 @@ fn tokens(
             };
             let (variant, schema) = &alternatives[index];
             let schema: Value = match schema {
-                Schema::File(path) => #root::contract::schema(path)?,
+                Schema::File(path) => crate::contract::schema(path)?,
                 Schema::Inline(text) => ::serde_json::from_str(text).map_err(|err| format!("the schema of `{}::{variant}` is not JSON: {err}", choice.union))?,
             };
             let validator = ::jsonschema::options()

@@ -209,11 +209,6 @@ edition = "2024"
 description = "{description}"
 publish = false
 
-[lib]
-# No unit tests: the spec's examples are round-tripped by an integration test
-# (tests/example_tests.rs), so `cargo test` does not build the whole crate a second time.
-test = false
-
 [features]
 default = [{default}]
 # Derives `schemars::JsonSchema` on every model.
@@ -398,15 +393,14 @@ pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
         " sender of notifications), `schemars` (`JsonSchema` on every model), `rustls`".into(),
     );
     docs.push(" (HTTPS for the client and the sender).".into());
-    if sides.example_tests {
-        docs.push(String::new());
-        docs.push(
-            " The spec's examples are round-tripped through these types by the integration test"
-                .into(),
-        );
-        docs.push(" `tests/example_tests.rs` (`cargo test`).".into());
-    }
     let docs = docs.iter().map(|line| quote!(#![doc = #line]));
+    let tests = sides.example_tests.then(|| {
+        quote! {
+            #[cfg(test)]
+            #[rustfmt::skip]
+            mod example_tests;
+        }
+    });
     let validation = (sides.server || sides.webhooks).then(|| {
         quote! {
             #[cfg(any(feature = "server", feature = "webhooks"))]
@@ -469,6 +463,7 @@ pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
             #server
             #client
             #webhooks
+            #tests
 
             #reexport
         },

@@ -4,12 +4,12 @@
 //! each union value lands in an alternative whose schema it satisfies.
 
 use ::serde_json::Value;
-use ::orchestration_api::support::union::{decisions, same_json};
+use crate::support::union::{decisions, same_json};
 
 /// Where an alternative's schema lives.
 #[allow(dead_code)]
 enum Schema {
-    /// A contract file under `schemas/`, embedded in the crate's `contract` module.
+    /// A contract file under `schemas/`, embedded in `crate::contract`.
     File(&'static str),
     /// A self-contained schema.
     Inline(&'static str),
@@ -51,17 +51,17 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     (
         "#/components/responses/AccountNotFound/content/application~1json/examples/accountNotFound/value",
         "{\"code\":\"ACCOUNT_NOT_FOUND\",\"messages\":[\"Account 6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b does not exist\"],\"http_code\":404}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/DuplicateEntity/content/application~1json/examples/duplicate/value",
         "{\"code\":\"DUPLICATE_ENTITY\",\"messages\":[\"merchant_entity_id seller-10293 is already used by an entity\"],\"http_code\":409}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/NotAuthenticated/content/application~1json/examples/missingHeaders/value",
         "{\"code\":\"NOT_AUTHENTICATED\",\"messages\":[\"Authentication headers missing\"],\"http_code\":401}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/NotShownError/content/application~1json/examples/notShown/value",
@@ -71,392 +71,392 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     (
         "#/components/responses/OnboardingNotFound/content/application~1json/examples/onboardingNotFound/value",
         "{\"code\":\"ONBOARDING_NOT_FOUND\",\"messages\":[\"Onboarding onb_4e6a8c0b2d4f does not exist\"],\"http_code\":404}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/ValidationError/content/application~1json/examples/missingNationalEntity/value",
         "{\"code\":\"VALIDATION_ERROR\",\"messages\":[\"national_entity is required\"],\"http_code\":400}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/ValidationError/content/application~1json/examples/nonZeroBalance/value",
         "{\"code\":\"VALIDATION_ERROR\",\"messages\":[\"The account balance is not zero\"],\"http_code\":400}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/ValidationError/content/application~1json/examples/onboardingNotSucceeded/value",
         "{\"code\":\"VALIDATION_ERROR\",\"messages\":[\"The onboarding status is not SUCCEEDED\"],\"http_code\":400}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/responses/ValidationError/content/application~1json/examples/transferNotPending/value",
         "{\"code\":\"VALIDATION_ERROR\",\"messages\":[\"The transfer status is not PENDING\"],\"http_code\":400}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/schemas/Account/examples/0",
         "{\"id\":\"acct_2f7c9a1e4b6d\",\"entity_id\":\"ent_8b3d5f7a9c1e\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\"},\"account_type\":\"CHECKING\",\"status\":\"ACTIVE\",\"account_number\":\"000123456789\",\"routing_number\":\"021000021\",\"iban\":null,\"currency\":\"USD\",\"balance\":{\"available\":1250.5,\"current\":1500.5,\"pending\":250},\"account_details\":{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"},\"payment_rails\":{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]},\"supports_book_transfers\":true,\"created_at\":\"2024-05-14T15:20:11Z\",\"updated_at\":\"2024-05-20T09:02:45Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/components/schemas/Account/examples/1",
         "{\"id\":\"acct_7b9d1f3a5c7e\",\"entity_id\":\"ent_0a2c4e6b8d0f\",\"onboarding_id\":\"onb_1b3d5f7a9c1e\",\"account_id\":\"c0d1e2f3-a4b5-4c6d-9e7f-8091a2b3c4d5\",\"provider\":{\"account_id\":\"pa_7730215\"},\"account_type\":\"CHECKING\",\"status\":\"ACTIVE\",\"account_number\":\"41234567\",\"routing_number\":null,\"iban\":\"GB33BUKB20201555555555\",\"currency\":\"GBP\",\"balance\":{\"available\":0,\"current\":0,\"pending\":0},\"account_details\":{\"account_name\":\"Acme Marketplace Ltd\",\"sort_code\":\"202015\",\"bsb\":null,\"swift\":\"BUKBGB22\"},\"payment_rails\":{\"incoming\":[\"FPS\",\"CHAPS\",\"BACS\"],\"outgoing\":[\"FPS\",\"CHAPS\",\"BACS\"]},\"supports_book_transfers\":false,\"created_at\":\"2024-06-02T09:15:00Z\",\"updated_at\":\"2024-06-02T09:15:00Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/components/schemas/AccountBalance/examples/0",
         "{\"available\":1250.5,\"current\":1500.5,\"pending\":250}",
-        round_trip::<::orchestration_api::models::AccountBalance>,
+        round_trip::<crate::models::AccountBalance>,
     ),
     (
         "#/components/schemas/AccountDetails/examples/0",
         "{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"}",
-        round_trip::<::orchestration_api::models::AccountDetails>,
+        round_trip::<crate::models::AccountDetails>,
     ),
     (
         "#/components/schemas/AccountProvider/examples/0",
         "{\"account_id\":\"pa_5521903\"}",
-        round_trip::<::orchestration_api::models::AccountProvider>,
+        round_trip::<crate::models::AccountProvider>,
     ),
     (
         "#/components/schemas/AccountStatus/examples/0",
         "\"ACTIVE\"",
-        round_trip::<::orchestration_api::models::AccountStatus>,
+        round_trip::<crate::models::AccountStatus>,
     ),
     (
         "#/components/schemas/AccountType/examples/0",
         "\"CHECKING\"",
-        round_trip::<::orchestration_api::models::AccountType>,
+        round_trip::<crate::models::AccountType>,
     ),
     (
         "#/components/schemas/Amount/examples/0",
         "{\"value\":250,\"currency\":\"USD\"}",
-        round_trip::<::orchestration_api::models::Amount>,
+        round_trip::<crate::models::Amount>,
     ),
     (
         "#/components/schemas/BankTransferDetail/examples/0",
         "{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}",
-        round_trip::<::orchestration_api::models::BankTransferDetail>,
+        round_trip::<crate::models::BankTransferDetail>,
     ),
     (
         "#/components/schemas/BeneficialOwner/examples/0",
         "{\"first_name\":\"John\",\"last_name\":\"Smith\",\"email\":\"john.smith@example.com\",\"date_of_birth\":\"1979-09-23\",\"gender\":\"MALE\",\"country_of_residence\":\"GB\",\"tax_information\":[{\"country\":\"GB\",\"tax_id_last_4\":\"3344\",\"tax_id_type\":\"NINO\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"7712\",\"issuing_country\":\"GB\",\"issued_at\":\"2020-01-15\",\"expires_at\":null},\"ownership_percentage\":60,\"title\":\"Director\",\"address\":{\"address_line_1\":\"Baker Street\",\"address_line_2\":null,\"building_number_1\":\"223\",\"building_number_2\":null,\"city\":\"London\",\"state\":\"Greater London\",\"zip_code\":\"NW1 6XE\",\"country\":\"GB\"}}",
-        round_trip::<::orchestration_api::models::BeneficialOwner>,
+        round_trip::<crate::models::BeneficialOwner>,
     ),
     (
         "#/components/schemas/BrowserInfo/examples/0",
         "{\"user_agent\":\"Mozilla/5.0 (Windows NT 10.0; Win64; x64)\",\"accept_header\":\"text/html\",\"accept_content\":null,\"accept_browser\":null,\"color_depth\":\"24\",\"screen_height\":\"1080\",\"screen_width\":\"1920\",\"javascript_enabled\":true,\"java_enabled\":false,\"browser_time_difference\":\"300\",\"language\":\"es-CO\"}",
-        round_trip::<::orchestration_api::models::BrowserInfo>,
+        round_trip::<crate::models::BrowserInfo>,
     ),
     (
         "#/components/schemas/Company/examples/0",
         "{\"name\":\"Acme Marketplace Ltd\",\"country\":\"GB\",\"tax_information\":[{\"country\":\"GB\",\"tax_id_last_4\":\"4821\",\"tax_id_type\":\"UTR\",\"is_primary\":true}],\"entity_type\":\"PRIVATE_LIMITED_COMPANY\",\"beneficial_owners\":[{\"first_name\":\"John\",\"last_name\":\"Smith\",\"email\":\"john.smith@example.com\",\"date_of_birth\":\"1979-09-23\",\"gender\":\"MALE\",\"country_of_residence\":\"GB\",\"tax_information\":[{\"country\":\"GB\",\"tax_id_last_4\":\"3344\",\"tax_id_type\":\"NINO\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"7712\",\"issuing_country\":\"GB\",\"issued_at\":\"2020-01-15\",\"expires_at\":null},\"ownership_percentage\":60,\"title\":\"Director\",\"address\":{\"address_line_1\":\"Baker Street\",\"address_line_2\":null,\"building_number_1\":\"223\",\"building_number_2\":null,\"city\":\"London\",\"state\":\"Greater London\",\"zip_code\":\"NW1 6XE\",\"country\":\"GB\"}}]}",
-        round_trip::<::orchestration_api::models::Company>,
+        round_trip::<crate::models::Company>,
     ),
     (
         "#/components/schemas/ContentCategory/examples/0",
         "\"VAT_DOCUMENT\"",
-        round_trip::<::orchestration_api::models::ContentCategory>,
+        round_trip::<crate::models::ContentCategory>,
     ),
     (
         "#/components/schemas/CreateAccountRequest/examples/0",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_type\":\"CHECKING\",\"currency\":\"USD\"}",
-        round_trip::<::orchestration_api::models::CreateAccountRequest>,
+        round_trip::<crate::models::CreateAccountRequest>,
     ),
     (
         "#/components/schemas/CreateEntityRequest/examples/0",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_entity_id\":\"seller-10293\",\"national_entity\":\"INDIVIDUAL\",\"phone\":{\"country_code\":\"+1\",\"number\":\"4155550134\"},\"address\":{\"address_line_1\":\"Market Street\",\"address_line_2\":null,\"building_number_1\":\"1455\",\"building_number_2\":null,\"city\":\"San Francisco\",\"state\":\"CA\",\"zip_code\":\"94103\",\"country\":\"US\"},\"entity_detail\":{\"individual\":{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\"},\"entity\":null}}",
-        round_trip::<::orchestration_api::models::CreateEntityRequest>,
+        round_trip::<crate::models::CreateEntityRequest>,
     ),
     (
         "#/components/schemas/CustomerPayer/examples/0",
         "{\"id\":\"5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f70819\",\"merchant_customer_id\":\"customer-5531\",\"first_name\":\"Ana\",\"last_name\":\"Gómez\",\"gender\":\"FEMALE\",\"date_of_birth\":\"1988-11-02\",\"email\":\"ana.gomez@example.com\",\"nationality\":\"CO\",\"ip_address\":\"198.51.100.7\",\"device_fingerprint\":null,\"browser_info\":{\"user_agent\":\"Mozilla/5.0 (Windows NT 10.0; Win64; x64)\",\"language\":\"es-CO\"},\"document\":{\"document_type\":\"CC\",\"document_number\":\"1032456789\"},\"phone\":{\"number\":\"3001234567\",\"country_code\":\"57\"},\"billing_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"},\"shipping_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"}}",
-        round_trip::<::orchestration_api::models::CustomerPayer>,
+        round_trip::<crate::models::CustomerPayer>,
     ),
     (
         "#/components/schemas/DestinationAccount/examples/0",
         "{\"account_number_last_4\":\"4321\",\"routing_number\":\"011000015\",\"iban\":null,\"bsb\":null,\"swift\":null,\"sort_code\":null,\"account_name\":\"Jane Doe\",\"bank_name\":\"Example Community Bank\"}",
-        round_trip::<::orchestration_api::models::DestinationAccount>,
+        round_trip::<crate::models::DestinationAccount>,
     ),
     (
         "#/components/schemas/Entity/examples/0",
         "{\"id\":\"ent_8b3d5f7a9c1e\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_entity_id\":\"seller-10293\",\"national_entity\":\"INDIVIDUAL\",\"phone\":{\"country_code\":\"+1\",\"number\":\"4155550134\"},\"address\":{\"address_line_1\":\"Market Street\",\"address_line_2\":null,\"building_number_1\":\"1455\",\"building_number_2\":null,\"city\":\"San Francisco\",\"state\":\"CA\",\"zip_code\":\"94103\",\"country\":\"US\"},\"entity_detail\":{\"individual\":{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"gender\":\"FEMALE\",\"country_of_residence\":\"US\",\"tax_information\":[{\"country\":\"US\",\"tax_id_last_4\":\"6789\",\"tax_id_type\":\"SSN\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"9104\",\"issuing_country\":\"US\",\"issued_at\":\"2019-03-01\",\"expires_at\":\"2029-02-28\"}},\"entity\":null},\"created_at\":\"2024-05-10T08:12:40Z\",\"updated_at\":\"2024-05-10T08:12:40Z\"}",
-        round_trip::<::orchestration_api::models::Entity>,
+        round_trip::<crate::models::Entity>,
     ),
     (
         "#/components/schemas/Entity/examples/1",
         "{\"id\":\"ent_0a2c4e6b8d0f\",\"account_id\":\"c0d1e2f3-a4b5-4c6d-9e7f-8091a2b3c4d5\",\"merchant_entity_id\":\"seller-20417\",\"national_entity\":\"ENTITY\",\"phone\":{\"country_code\":\"+44\",\"number\":\"2079460123\"},\"address\":{\"address_line_1\":\"Baker Street\",\"address_line_2\":\"Floor 3\",\"building_number_1\":\"221\",\"building_number_2\":null,\"city\":\"London\",\"state\":\"Greater London\",\"zip_code\":\"NW1 6XE\",\"country\":\"GB\"},\"entity_detail\":{\"individual\":null,\"entity\":{\"name\":\"Acme Marketplace Ltd\",\"country\":\"GB\",\"tax_information\":[{\"country\":\"GB\",\"tax_id_last_4\":\"4821\",\"tax_id_type\":\"UTR\",\"is_primary\":true}],\"entity_type\":\"PRIVATE_LIMITED_COMPANY\",\"beneficial_owners\":[{\"first_name\":\"John\",\"last_name\":\"Smith\",\"email\":\"john.smith@example.com\",\"date_of_birth\":\"1979-09-23\",\"gender\":\"MALE\",\"country_of_residence\":\"GB\",\"tax_information\":[{\"country\":\"GB\",\"tax_id_last_4\":\"3344\",\"tax_id_type\":\"NINO\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"7712\",\"issuing_country\":\"GB\",\"issued_at\":\"2020-01-15\",\"expires_at\":null},\"ownership_percentage\":60,\"title\":\"Director\",\"address\":{\"address_line_1\":\"Baker Street\",\"address_line_2\":null,\"building_number_1\":\"223\",\"building_number_2\":null,\"city\":\"London\",\"state\":\"Greater London\",\"zip_code\":\"NW1 6XE\",\"country\":\"GB\"}}]}},\"created_at\":\"2024-06-01T10:00:00Z\",\"updated_at\":\"2024-06-01T10:00:00Z\"}",
-        round_trip::<::orchestration_api::models::Entity>,
+        round_trip::<crate::models::Entity>,
     ),
     (
         "#/components/schemas/EntityAddress/examples/0",
         "{\"address_line_1\":\"Market Street\",\"address_line_2\":null,\"building_number_1\":\"1455\",\"building_number_2\":null,\"city\":\"San Francisco\",\"state\":\"CA\",\"zip_code\":\"94103\",\"country\":\"US\"}",
-        round_trip::<::orchestration_api::models::EntityAddress>,
+        round_trip::<crate::models::EntityAddress>,
     ),
     (
         "#/components/schemas/EntityDetail/examples/0",
         "{\"individual\":{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"gender\":\"FEMALE\",\"country_of_residence\":\"US\",\"tax_information\":[{\"country\":\"US\",\"tax_id_last_4\":\"6789\",\"tax_id_type\":\"SSN\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"9104\",\"issuing_country\":\"US\",\"issued_at\":\"2019-03-01\",\"expires_at\":\"2029-02-28\"}},\"entity\":null}",
-        round_trip::<::orchestration_api::models::EntityDetail>,
+        round_trip::<crate::models::EntityDetail>,
     ),
     (
         "#/components/schemas/EntityTransfer/examples/0",
         "{\"id\":\"xfer_5c7e9a1b3d5f\",\"source_account_id\":\"acct_2f7c9a1e4b6d\",\"destination_account_id\":null,\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_transfer_id\":\"payout-2024-0518-001\",\"provider\":{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120457\"},\"status\":\"PENDING\",\"direction\":\"OUTGOING\",\"destination_account\":{\"account_number_last_4\":\"4321\",\"routing_number\":\"011000015\",\"iban\":null,\"bsb\":null,\"swift\":null,\"sort_code\":null,\"account_name\":\"Jane Doe\",\"bank_name\":\"Example Community Bank\"},\"amount\":{\"value\":250,\"currency\":\"USD\"},\"payment_rail\":\"ACH_STANDARD\",\"description\":\"Seller payout May 18\",\"created_at\":\"2024-05-18T10:00:00Z\",\"updated_at\":\"2024-05-18T10:00:00Z\"}",
-        round_trip::<::orchestration_api::models::EntityTransfer>,
+        round_trip::<crate::models::EntityTransfer>,
     ),
     (
         "#/components/schemas/Error/examples/0",
         "{\"code\":\"NOT_AUTHENTICATED\",\"messages\":[\"Authentication headers missing\"],\"http_code\":401}",
-        round_trip::<::orchestration_api::models::Error>,
+        round_trip::<crate::models::Error>,
     ),
     (
         "#/components/schemas/ErrorCode/examples/0",
         "\"VALIDATION_ERROR\"",
-        round_trip::<::orchestration_api::models::ErrorCode>,
+        round_trip::<crate::models::ErrorCode>,
     ),
     (
         "#/components/schemas/IdentityDocument/examples/0",
         "{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"9104\",\"issuing_country\":\"US\",\"issued_at\":\"2019-03-01\",\"expires_at\":\"2029-02-28\"}",
-        round_trip::<::orchestration_api::models::IdentityDocument>,
+        round_trip::<crate::models::IdentityDocument>,
     ),
     (
         "#/components/schemas/IncomingTransferNotification/examples/0",
         "{\"id\":\"xfer_9d1f3b5a7c9e\",\"destination_account_id\":\"acct_2f7c9a1e4b6d\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120911\"},\"status\":\"COMPLETED\",\"direction\":\"INCOMING\",\"sender\":{\"account_number_last_4\":\"9876\",\"routing_number\":\"026009593\",\"account_name\":\"Globex Corporation\",\"bank_name\":\"Example National Bank\"},\"amount\":{\"value\":1500,\"currency\":\"USD\"},\"payment_rail\":\"WIRE\",\"description\":\"Invoice 2024-117\",\"created_at\":\"2024-05-19T14:03:27Z\",\"updated_at\":\"2024-05-19T14:05:02Z\"}",
-        round_trip::<::orchestration_api::models::IncomingTransferNotification>,
+        round_trip::<crate::models::IncomingTransferNotification>,
     ),
     (
         "#/components/schemas/IncomingTransferNotificationReply/examples/0",
         "{\"received\":true}",
-        round_trip::<::orchestration_api::models::IncomingTransferNotificationReply>,
+        round_trip::<crate::models::IncomingTransferNotificationReply>,
     ),
     (
         "#/components/schemas/Individual/examples/0",
         "{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"gender\":\"FEMALE\",\"country_of_residence\":\"US\",\"tax_information\":[{\"country\":\"US\",\"tax_id_last_4\":\"6789\",\"tax_id_type\":\"SSN\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"9104\",\"issuing_country\":\"US\",\"issued_at\":\"2019-03-01\",\"expires_at\":\"2029-02-28\"}}",
-        round_trip::<::orchestration_api::models::Individual>,
+        round_trip::<crate::models::Individual>,
     ),
     (
         "#/components/schemas/LegalRepresentative/examples/0",
         "{\"merchant_reference\":\"rep-001\",\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"country\":\"BR\",\"nationality\":\"BR\",\"title\":\"Owner\",\"publicly_exposed_person\":false,\"ultimate_beneficial_owner\":true,\"document\":{\"document_type\":\"CPF\",\"document_number\":\"12345678909\"},\"phone\":{\"number\":\"11987654321\",\"country_code\":\"55\"},\"address\":{\"address_line_1\":\"Avenida Paulista 1000\",\"address_line_2\":\"Sala 12\",\"country\":\"BR\",\"state\":\"SP\",\"city\":\"São Paulo\",\"zip_code\":\"01310-100\",\"neighborhood\":\"Bela Vista\"}}",
-        round_trip::<::orchestration_api::models::LegalRepresentative>,
+        round_trip::<crate::models::LegalRepresentative>,
     ),
     (
         "#/components/schemas/LegalRepresentativeAddress/examples/0",
         "{\"address_line_1\":\"Avenida Paulista 1000\",\"address_line_2\":\"Sala 12\",\"country\":\"BR\",\"state\":\"SP\",\"city\":\"São Paulo\",\"zip_code\":\"01310-100\",\"neighborhood\":\"Bela Vista\"}",
-        round_trip::<::orchestration_api::models::LegalRepresentativeAddress>,
+        round_trip::<crate::models::LegalRepresentativeAddress>,
     ),
     (
         "#/components/schemas/MetadataEntry/examples/0",
         "{\"key\":\"seller_tier\",\"value\":\"gold\"}",
-        round_trip::<::orchestration_api::models::MetadataEntry>,
+        round_trip::<crate::models::MetadataEntry>,
     ),
     (
         "#/components/schemas/NationalEntity/examples/0",
         "\"INDIVIDUAL\"",
-        round_trip::<::orchestration_api::models::NationalEntity>,
+        round_trip::<crate::models::NationalEntity>,
     ),
     (
         "#/components/schemas/NotificationRejection/examples/0",
         "{\"messages\":[\"/amount/currency: value is longer than 3 characters\"]}",
-        round_trip::<::orchestration_api::models::NotificationRejection>,
+        round_trip::<crate::models::NotificationRejection>,
     ),
     (
         "#/components/schemas/Onboarding/examples/0",
         "{\"id\":\"onb_4e6a8c0b2d4f\",\"type\":\"ONE_STEP_ONBOARDING\",\"workflow\":\"DIRECT\",\"description\":\"Recipient onboarding for seller 10293\",\"status\":\"SUCCEEDED\",\"response_message\":null,\"callback_url\":\"https://merchant.example.com/onboarding/callback\",\"provider\":{\"id\":\"PROVIDER_X\",\"connection_id\":\"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5\",\"recipient_id\":\"rcp_77120\",\"redirect_url\":\"\",\"onboarding_url\":\"\",\"legal_entity\":null,\"recipient_additional_id\":null,\"balance_account_id\":null,\"recipient_type\":\"INDIVIDUAL\",\"raw_notification\":null,\"raw_response\":null,\"response_code\":\"SUCCEEDED\",\"response_message\":null},\"documentation\":[{\"file_name\":\"vat-certificate.pdf\",\"content_type\":\"application/pdf\",\"content_category\":\"VAT_DOCUMENT\",\"content\":\"JVBERi0xLjQKJcfsj6IK\"}],\"legal_representatives\":[{\"merchant_reference\":\"rep-001\",\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"country\":\"BR\",\"nationality\":\"BR\",\"title\":\"Owner\",\"publicly_exposed_person\":false,\"ultimate_beneficial_owner\":true,\"document\":{\"document_type\":\"CPF\",\"document_number\":\"12345678909\"},\"phone\":{\"number\":\"11987654321\",\"country_code\":\"55\"},\"address\":{\"address_line_1\":\"Avenida Paulista 1000\",\"address_line_2\":\"Sala 12\",\"country\":\"BR\",\"state\":\"SP\",\"city\":\"São Paulo\",\"zip_code\":\"01310-100\",\"neighborhood\":\"Bela Vista\"}}],\"metadata\":[{\"key\":\"seller_tier\",\"value\":\"gold\"}],\"withdrawal_methods\":{\"bank\":{\"code\":\"341\",\"branch\":\"1234\",\"branch_digit\":\"5\",\"account\":\"123456\",\"account_digit\":\"7\",\"account_type\":\"CHECKING\",\"routing\":\"\",\"country\":\"BR\",\"currency\":\"BRL\",\"payout_schedule\":\"HOLD\"}},\"terms_of_service\":{\"acceptance\":true,\"date\":\"2024-05-09T12:00:00Z\",\"ip\":\"203.0.113.24\"},\"created_at\":\"2024-05-09T12:00:05Z\",\"updated_at\":\"2024-05-09T12:00:05Z\"}",
-        round_trip::<::orchestration_api::models::Onboarding>,
+        round_trip::<crate::models::Onboarding>,
     ),
     (
         "#/components/schemas/OnboardingDocument/examples/0",
         "{\"file_name\":\"vat-certificate.pdf\",\"content_type\":\"application/pdf\",\"content_category\":\"VAT_DOCUMENT\",\"content\":\"JVBERi0xLjQKJcfsj6IK\"}",
-        round_trip::<::orchestration_api::models::OnboardingDocument>,
+        round_trip::<crate::models::OnboardingDocument>,
     ),
     (
         "#/components/schemas/OnboardingProvider/examples/0",
         "{\"id\":\"PROVIDER_X\",\"connection_id\":\"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5\",\"recipient_id\":\"rcp_77120\",\"redirect_url\":\"\",\"onboarding_url\":\"\",\"legal_entity\":null,\"recipient_additional_id\":null,\"balance_account_id\":null,\"recipient_type\":\"INDIVIDUAL\",\"raw_notification\":null,\"raw_response\":null,\"response_code\":\"SUCCEEDED\",\"response_message\":null}",
-        round_trip::<::orchestration_api::models::OnboardingProvider>,
+        round_trip::<crate::models::OnboardingProvider>,
     ),
     (
         "#/components/schemas/OnboardingStatus/examples/0",
         "\"SUCCEEDED\"",
-        round_trip::<::orchestration_api::models::OnboardingStatus>,
+        round_trip::<crate::models::OnboardingStatus>,
     ),
     (
         "#/components/schemas/OnboardingType/examples/0",
         "\"ONE_STEP_ONBOARDING\"",
-        round_trip::<::orchestration_api::models::OnboardingType>,
+        round_trip::<crate::models::OnboardingType>,
     ),
     (
         "#/components/schemas/OnboardingWorkflow/examples/0",
         "\"DIRECT\"",
-        round_trip::<::orchestration_api::models::OnboardingWorkflow>,
+        round_trip::<crate::models::OnboardingWorkflow>,
     ),
     (
         "#/components/schemas/PayerAddress/examples/0",
         "{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"}",
-        round_trip::<::orchestration_api::models::PayerAddress>,
+        round_trip::<crate::models::PayerAddress>,
     ),
     (
         "#/components/schemas/Payment/examples/0",
         "{\"id\":\"9c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e\",\"account_id\":\"2d3e4f50-6172-4839-9a4b-5c6d7e8f9012\",\"description\":\"Order 10042\",\"country\":\"CO\",\"status\":\"READY_TO_PAY\",\"sub_status\":\"CREATED\",\"merchant_order_id\":\"order-10042\",\"created_at\":\"2024-05-14T15:20:11.482Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\",\"amount\":{\"captured\":0,\"refunded\":0,\"value\":150000,\"currency\":\"COP\"},\"checkout\":{\"session\":\"7b8c9d0e-1f2a-4b3c-8d4e-5f60718293a4\",\"sdk_action_required\":true},\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"payment_method_detail\":{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"customer_payer\":{\"id\":\"5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f70819\",\"merchant_customer_id\":\"customer-5531\",\"first_name\":\"Ana\",\"last_name\":\"Gómez\",\"email\":\"ana.gomez@example.com\",\"document\":{\"document_type\":\"CC\",\"document_number\":\"1032456789\"}},\"additional_data\":null,\"taxes\":null,\"transactions\":[{\"id\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"type\":\"PURCHASE\",\"status\":\"SUCCEEDED\",\"category\":\"BANK_TRANSFER\",\"amount\":150000,\"provider_id\":\"PSE\",\"created_at\":\"2024-05-14T15:20:11.612Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\"}],\"split\":[],\"callback_url\":\"https://merchant.example.com/checkout/return\",\"workflow\":\"SDK_CHECKOUT\",\"metadata\":[]}",
-        round_trip::<::orchestration_api::models::Payment>,
+        round_trip::<crate::models::Payment>,
     ),
     (
         "#/components/schemas/PaymentAmount/examples/0",
         "{\"captured\":0,\"refunded\":0,\"value\":150000,\"currency\":\"COP\"}",
-        round_trip::<::orchestration_api::models::PaymentAmount>,
+        round_trip::<crate::models::PaymentAmount>,
     ),
     (
         "#/components/schemas/PaymentCheckout/examples/0",
         "{\"session\":\"7b8c9d0e-1f2a-4b3c-8d4e-5f60718293a4\",\"sdk_action_required\":true}",
-        round_trip::<::orchestration_api::models::PaymentCheckout>,
+        round_trip::<crate::models::PaymentCheckout>,
     ),
     (
         "#/components/schemas/PaymentMethod/examples/0",
         "{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"payment_method_detail\":{\"bank_transfer\":{\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}}",
-        round_trip::<::orchestration_api::models::PaymentMethod>,
+        round_trip::<crate::models::PaymentMethod>,
     ),
     (
         "#/components/schemas/PaymentMethodDetail/examples/0",
         "{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}",
-        round_trip::<::orchestration_api::models::PaymentMethodDetail>,
+        round_trip::<crate::models::PaymentMethodDetail>,
     ),
     (
         "#/components/schemas/PaymentMethodType/examples/0",
         "\"BANK_TRANSFER\"",
-        round_trip::<::orchestration_api::models::PaymentMethodType>,
+        round_trip::<crate::models::PaymentMethodType>,
     ),
     (
         "#/components/schemas/PaymentRail/examples/0",
         "\"ACH_STANDARD\"",
-        round_trip::<::orchestration_api::models::PaymentRail>,
+        round_trip::<crate::models::PaymentRail>,
     ),
     (
         "#/components/schemas/PaymentRails/examples/0",
         "{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]}",
-        round_trip::<::orchestration_api::models::PaymentRails>,
+        round_trip::<crate::models::PaymentRails>,
     ),
     (
         "#/components/schemas/PaymentStatus/examples/0",
         "\"READY_TO_PAY\"",
-        round_trip::<::orchestration_api::models::PaymentStatus>,
+        round_trip::<crate::models::PaymentStatus>,
     ),
     (
         "#/components/schemas/PaymentSubStatus/examples/0",
         "\"CREATED\"",
-        round_trip::<::orchestration_api::models::PaymentSubStatus>,
+        round_trip::<crate::models::PaymentSubStatus>,
     ),
     (
         "#/components/schemas/PaymentWorkflow/examples/0",
         "\"SDK_CHECKOUT\"",
-        round_trip::<::orchestration_api::models::PaymentWorkflow>,
+        round_trip::<crate::models::PaymentWorkflow>,
     ),
     (
         "#/components/schemas/PayoutSchedule/examples/0",
         "\"HOLD\"",
-        round_trip::<::orchestration_api::models::PayoutSchedule>,
+        round_trip::<crate::models::PayoutSchedule>,
     ),
     (
         "#/components/schemas/PersonDocument/examples/0",
         "{\"document_type\":\"CPF\",\"document_number\":\"12345678909\"}",
-        round_trip::<::orchestration_api::models::PersonDocument>,
+        round_trip::<crate::models::PersonDocument>,
     ),
     (
         "#/components/schemas/PersonPhone/examples/0",
         "{\"number\":\"11987654321\",\"country_code\":\"55\"}",
-        round_trip::<::orchestration_api::models::PersonPhone>,
+        round_trip::<crate::models::PersonPhone>,
     ),
     (
         "#/components/schemas/Phone/examples/0",
         "{\"country_code\":\"+1\",\"number\":\"4155550134\"}",
-        round_trip::<::orchestration_api::models::Phone>,
+        round_trip::<crate::models::Phone>,
     ),
     (
         "#/components/schemas/PhoneInput/examples/0",
         "{\"country_code\":\"+1\",\"number\":\"4155550134\"}",
-        round_trip::<::orchestration_api::models::PhoneInput>,
+        round_trip::<crate::models::PhoneInput>,
     ),
     (
         "#/components/schemas/ReverseTransferResult/examples/0",
         "{\"id\":\"b7e9c1d2-3f4a-4b5c-8d6e-7f8091a2b3c4\",\"origin_onboarding\":{\"id\":\"onb_4e6a8c0b2d4f\",\"type\":\"ONE_STEP_ONBOARDING\",\"workflow\":\"DIRECT\",\"status\":\"SUCCEEDED\",\"created_at\":\"2024-05-09T12:00:05Z\",\"updated_at\":\"2024-05-09T12:00:05Z\"},\"destination_onboarding\":{\"id\":\"onb_6c8e0a2b4d6f\",\"type\":\"ONE_STEP_ONBOARDING\",\"workflow\":\"DIRECT\",\"status\":\"INACTIVE\",\"created_at\":\"2024-05-21T16:40:10Z\",\"updated_at\":\"2024-05-21T16:40:10Z\"},\"created_at\":\"2024-05-21T16:40:10Z\",\"updated_at\":\"2024-05-21T16:40:10Z\"}",
-        round_trip::<::orchestration_api::models::ReverseTransferResult>,
+        round_trip::<crate::models::ReverseTransferResult>,
     ),
     (
         "#/components/schemas/TaxInformation/examples/0",
         "{\"country\":\"US\",\"tax_id_last_4\":\"6789\",\"tax_id_type\":\"SSN\",\"is_primary\":true}",
-        round_trip::<::orchestration_api::models::TaxInformation>,
+        round_trip::<crate::models::TaxInformation>,
     ),
     (
         "#/components/schemas/TermsOfService/examples/0",
         "{\"acceptance\":true,\"date\":\"2024-05-09T12:00:00Z\",\"ip\":\"203.0.113.24\"}",
-        round_trip::<::orchestration_api::models::TermsOfService>,
+        round_trip::<crate::models::TermsOfService>,
     ),
     (
         "#/components/schemas/Transaction/examples/0",
         "{\"id\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"type\":\"PURCHASE\",\"status\":\"SUCCEEDED\",\"category\":\"BANK_TRANSFER\",\"amount\":150000,\"provider_id\":\"PSE\",\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"detail\":{\"bank_transfer\":{\"bank_name\":\"Banco de Ejemplo\",\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"response_code\":\"SUCCEEDED\",\"response_message\":\"Transaction successful\",\"reason\":null,\"description\":\"Order 10042\",\"merchant_reference\":null,\"provider_data\":{\"id\":\"PSE\",\"transaction_id\":\"3318877\",\"status\":\"PENDING\",\"raw_response\":{}},\"three_d_secure_action_required\":false,\"created_at\":\"2024-05-14T15:20:11.612Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\"}",
-        round_trip::<::orchestration_api::models::Transaction>,
+        round_trip::<crate::models::Transaction>,
     ),
     (
         "#/components/schemas/TransactionCategory/examples/0",
         "\"BANK_TRANSFER\"",
-        round_trip::<::orchestration_api::models::TransactionCategory>,
+        round_trip::<crate::models::TransactionCategory>,
     ),
     (
         "#/components/schemas/TransactionPaymentMethod/examples/0",
         "{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"detail\":{\"bank_transfer\":{\"bank_name\":\"Banco de Ejemplo\",\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}}",
-        round_trip::<::orchestration_api::models::TransactionPaymentMethod>,
+        round_trip::<crate::models::TransactionPaymentMethod>,
     ),
     (
         "#/components/schemas/TransactionProviderData/examples/0",
         "{\"id\":\"PSE\",\"transaction_id\":\"3318877\",\"account_id\":\"\",\"status\":\"PENDING\",\"status_detail\":\"\",\"response_code\":\"\",\"response_message\":\"\",\"iso8583_response_code\":null,\"iso8583_response_message\":null,\"raw_response\":{},\"third_party_transaction_id\":\"\"}",
-        round_trip::<::orchestration_api::models::TransactionProviderData>,
+        round_trip::<crate::models::TransactionProviderData>,
     ),
     (
         "#/components/schemas/TransactionStatus/examples/0",
         "\"SUCCEEDED\"",
-        round_trip::<::orchestration_api::models::TransactionStatus>,
+        round_trip::<crate::models::TransactionStatus>,
     ),
     (
         "#/components/schemas/TransactionType/examples/0",
         "\"PURCHASE\"",
-        round_trip::<::orchestration_api::models::TransactionType>,
+        round_trip::<crate::models::TransactionType>,
     ),
     (
         "#/components/schemas/TransferDirection/examples/0",
         "\"OUTGOING\"",
-        round_trip::<::orchestration_api::models::TransferDirection>,
+        round_trip::<crate::models::TransferDirection>,
     ),
     (
         "#/components/schemas/TransferProvider/examples/0",
         "{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120457\"}",
-        round_trip::<::orchestration_api::models::TransferProvider>,
+        round_trip::<crate::models::TransferProvider>,
     ),
     (
         "#/components/schemas/TransferSender/examples/0",
         "{\"account_number_last_4\":\"9876\",\"routing_number\":\"026009593\",\"account_name\":\"Globex Corporation\",\"bank_name\":\"Example National Bank\"}",
-        round_trip::<::orchestration_api::models::TransferSender>,
+        round_trip::<crate::models::TransferSender>,
     ),
     (
         "#/components/schemas/TransferStatus/examples/0",
         "\"PENDING\"",
-        round_trip::<::orchestration_api::models::TransferStatus>,
+        round_trip::<crate::models::TransferStatus>,
     ),
     (
         "#/components/schemas/UpdateAccountRequest/examples/0",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"account_type\":\"SAVINGS\"}",
-        round_trip::<::orchestration_api::models::UpdateAccountRequest>,
+        round_trip::<crate::models::UpdateAccountRequest>,
     ),
     (
         "#/components/schemas/WithdrawalBank/examples/0",
         "{\"code\":\"341\",\"branch\":\"1234\",\"branch_digit\":\"5\",\"account\":\"123456\",\"account_digit\":\"7\",\"account_type\":\"CHECKING\",\"routing\":\"\",\"country\":\"BR\",\"currency\":\"BRL\",\"payout_schedule\":\"HOLD\"}",
-        round_trip::<::orchestration_api::models::WithdrawalBank>,
+        round_trip::<crate::models::WithdrawalBank>,
     ),
     (
         "#/components/schemas/WithdrawalMethods/examples/0",
         "{\"bank\":{\"code\":\"341\",\"branch\":\"1234\",\"branch_digit\":\"5\",\"account\":\"123456\",\"account_digit\":\"7\",\"account_type\":\"CHECKING\",\"routing\":\"\",\"country\":\"BR\",\"currency\":\"BRL\",\"payout_schedule\":\"HOLD\"}}",
-        round_trip::<::orchestration_api::models::WithdrawalMethods>,
+        round_trip::<crate::models::WithdrawalMethods>,
     ),
     (
         "#/paths/~1banking~1accounts/post/requestBody/content/application~1json/examples/usChecking/value",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_type\":\"CHECKING\",\"currency\":\"USD\"}",
-        round_trip::<::orchestration_api::models::CreateAccountRequest>,
+        round_trip::<crate::models::CreateAccountRequest>,
     ),
     (
         "#/paths/~1banking~1accounts/post/responses/200/content/application~1json/examples/notShown/value",
@@ -466,37 +466,37 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     (
         "#/paths/~1banking~1accounts/post/responses/201/content/application~1json/examples/created/value",
         "{\"id\":\"acct_2f7c9a1e4b6d\",\"entity_id\":\"ent_8b3d5f7a9c1e\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\"},\"account_type\":\"CHECKING\",\"status\":\"ACTIVE\",\"account_number\":\"000123456789\",\"routing_number\":\"021000021\",\"iban\":null,\"currency\":\"USD\",\"balance\":{\"available\":0,\"current\":0,\"pending\":0},\"account_details\":{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"},\"payment_rails\":{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]},\"supports_book_transfers\":true,\"created_at\":\"2024-05-14T15:20:11Z\",\"updated_at\":\"2024-05-14T15:20:11Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}/delete/responses/200/content/application~1json/examples/closed/value",
         "{\"id\":\"acct_2f7c9a1e4b6d\",\"entity_id\":\"ent_8b3d5f7a9c1e\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\"},\"account_type\":\"SAVINGS\",\"status\":\"CLOSED\",\"account_number\":\"000123456789\",\"routing_number\":\"021000021\",\"iban\":null,\"currency\":\"USD\",\"balance\":{\"available\":0,\"current\":0,\"pending\":0},\"account_details\":{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"},\"payment_rails\":{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]},\"supports_book_transfers\":true,\"created_at\":\"2024-05-14T15:20:11Z\",\"updated_at\":\"2024-06-30T17:45:12Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}/get/responses/200/content/application~1json/examples/active/value",
         "{\"id\":\"acct_2f7c9a1e4b6d\",\"entity_id\":\"ent_8b3d5f7a9c1e\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\"},\"account_type\":\"CHECKING\",\"status\":\"ACTIVE\",\"account_number\":\"000123456789\",\"routing_number\":\"021000021\",\"iban\":null,\"currency\":\"USD\",\"balance\":{\"available\":1250.5,\"current\":1500.5,\"pending\":250},\"account_details\":{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"},\"payment_rails\":{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]},\"supports_book_transfers\":true,\"created_at\":\"2024-05-14T15:20:11Z\",\"updated_at\":\"2024-05-20T09:02:45Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}/patch/requestBody/content/application~1json/examples/changeType/value",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"account_type\":\"SAVINGS\"}",
-        round_trip::<::orchestration_api::models::UpdateAccountRequest>,
+        round_trip::<crate::models::UpdateAccountRequest>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}/patch/responses/200/content/application~1json/examples/updated/value",
         "{\"id\":\"acct_2f7c9a1e4b6d\",\"entity_id\":\"ent_8b3d5f7a9c1e\",\"onboarding_id\":\"onb_4e6a8c0b2d4f\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\"},\"account_type\":\"SAVINGS\",\"status\":\"ACTIVE\",\"account_number\":\"000123456789\",\"routing_number\":\"021000021\",\"iban\":null,\"currency\":\"USD\",\"balance\":{\"available\":1250.5,\"current\":1500.5,\"pending\":250},\"account_details\":{\"account_name\":\"Acme Marketplace LLC\",\"sort_code\":null,\"bsb\":null,\"swift\":\"CHASUS33\"},\"payment_rails\":{\"incoming\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\",\"RTP\"],\"outgoing\":[\"ACH_STANDARD\",\"ACH_SAME_DAY\",\"WIRE\"]},\"supports_book_transfers\":true,\"created_at\":\"2024-05-14T15:20:11Z\",\"updated_at\":\"2024-05-21T11:30:00Z\"}",
-        round_trip::<::orchestration_api::models::Account>,
+        round_trip::<crate::models::Account>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}~1transfers~1{transfer_id}/get/responses/200/content/application~1json/examples/incoming/value",
         "{\"id\":\"xfer_9d1f3b5a7c9e\",\"destination_account_id\":\"acct_2f7c9a1e4b6d\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_transfer_id\":\"incoming-2024-0519-007\",\"provider\":{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120911\"},\"status\":\"COMPLETED\",\"direction\":\"INCOMING\",\"sender\":{\"account_number_last_4\":\"9876\",\"routing_number\":\"026009593\",\"account_name\":\"Globex Corporation\",\"bank_name\":\"Example National Bank\"},\"amount\":{\"value\":1500,\"currency\":\"USD\"},\"payment_rail\":\"WIRE\",\"description\":\"Invoice 2024-117\",\"created_at\":\"2024-05-19T14:03:27Z\",\"updated_at\":\"2024-05-19T14:05:02Z\"}",
-        round_trip::<::orchestration_api::models::EntityTransfer>,
+        round_trip::<crate::models::EntityTransfer>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}~1transfers~1{transfer_id}/get/responses/200/content/application~1json/examples/outgoing/value",
         "{\"id\":\"xfer_5c7e9a1b3d5f\",\"source_account_id\":\"acct_2f7c9a1e4b6d\",\"destination_account_id\":null,\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_transfer_id\":\"payout-2024-0518-001\",\"provider\":{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120457\"},\"status\":\"PENDING\",\"direction\":\"OUTGOING\",\"destination_account\":{\"account_number_last_4\":\"4321\",\"routing_number\":\"011000015\",\"iban\":null,\"bsb\":null,\"swift\":null,\"sort_code\":null,\"account_name\":\"Jane Doe\",\"bank_name\":\"Example Community Bank\"},\"amount\":{\"value\":250,\"currency\":\"USD\"},\"payment_rail\":\"ACH_STANDARD\",\"description\":\"Seller payout May 18\",\"created_at\":\"2024-05-18T10:00:00Z\",\"updated_at\":\"2024-05-18T10:00:00Z\"}",
-        round_trip::<::orchestration_api::models::EntityTransfer>,
+        round_trip::<crate::models::EntityTransfer>,
     ),
     (
         "#/paths/~1banking~1accounts~1{account_id}~1transfers~1{transfer_id}~1cancel/post/responses/200/content/application~1json/examples/notShown/value",
@@ -506,17 +506,17 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     (
         "#/paths/~1banking~1entities/post/requestBody/content/application~1json/examples/individual/value",
         "{\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_entity_id\":\"seller-10293\",\"national_entity\":\"INDIVIDUAL\",\"phone\":{\"country_code\":\"+1\",\"number\":\"4155550134\"},\"address\":{\"address_line_1\":\"Market Street\",\"address_line_2\":null,\"building_number_1\":\"1455\",\"building_number_2\":null,\"city\":\"San Francisco\",\"state\":\"CA\",\"zip_code\":\"94103\",\"country\":\"US\"},\"entity_detail\":{\"individual\":{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"gender\":\"FEMALE\",\"country_of_residence\":\"US\"},\"entity\":null}}",
-        round_trip::<::orchestration_api::models::CreateEntityRequest>,
+        round_trip::<crate::models::CreateEntityRequest>,
     ),
     (
         "#/paths/~1banking~1entities/post/responses/201/content/application~1json/examples/individual/value",
         "{\"id\":\"ent_8b3d5f7a9c1e\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"merchant_entity_id\":\"seller-10293\",\"national_entity\":\"INDIVIDUAL\",\"phone\":{\"country_code\":\"+1\",\"number\":\"4155550134\"},\"address\":{\"address_line_1\":\"Market Street\",\"address_line_2\":null,\"building_number_1\":\"1455\",\"building_number_2\":null,\"city\":\"San Francisco\",\"state\":\"CA\",\"zip_code\":\"94103\",\"country\":\"US\"},\"entity_detail\":{\"individual\":{\"first_name\":\"Jane\",\"last_name\":\"Doe\",\"email\":\"jane.doe@example.com\",\"date_of_birth\":\"1990-04-12\",\"gender\":\"FEMALE\",\"country_of_residence\":\"US\",\"tax_information\":[{\"country\":\"US\",\"tax_id_last_4\":\"6789\",\"tax_id_type\":\"SSN\",\"is_primary\":true}],\"document\":{\"document_type\":\"PASSPORT\",\"document_number_last_4\":\"9104\",\"issuing_country\":\"US\",\"issued_at\":\"2019-03-01\",\"expires_at\":\"2029-02-28\"}},\"entity\":null},\"created_at\":\"2024-05-10T08:12:40Z\",\"updated_at\":\"2024-05-10T08:12:40Z\"}",
-        round_trip::<::orchestration_api::models::Entity>,
+        round_trip::<crate::models::Entity>,
     ),
     (
         "#/paths/~1payments/get/responses/200/content/application~1json/examples/bankTransfer/value",
         "[{\"id\":\"9c1d2e3f-4a5b-4c6d-8e7f-901a2b3c4d5e\",\"account_id\":\"2d3e4f50-6172-4839-9a4b-5c6d7e8f9012\",\"description\":\"Order 10042\",\"country\":\"CO\",\"status\":\"READY_TO_PAY\",\"sub_status\":\"CREATED\",\"merchant_order_id\":\"order-10042\",\"created_at\":\"2024-05-14T15:20:11.482Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\",\"amount\":{\"captured\":0,\"refunded\":0,\"value\":150000,\"currency\":\"COP\"},\"checkout\":{\"session\":\"7b8c9d0e-1f2a-4b3c-8d4e-5f60718293a4\",\"sdk_action_required\":true},\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"payment_method_detail\":{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"customer_payer\":{\"id\":\"5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f70819\",\"merchant_customer_id\":\"customer-5531\",\"first_name\":\"Ana\",\"last_name\":\"Gómez\",\"gender\":\"FEMALE\",\"date_of_birth\":\"1988-11-02\",\"email\":\"ana.gomez@example.com\",\"nationality\":\"CO\",\"ip_address\":\"198.51.100.7\",\"device_fingerprint\":null,\"browser_info\":{\"user_agent\":\"Mozilla/5.0 (Windows NT 10.0; Win64; x64)\",\"accept_header\":\"text/html\",\"accept_content\":null,\"accept_browser\":null,\"color_depth\":\"24\",\"screen_height\":\"1080\",\"screen_width\":\"1920\",\"javascript_enabled\":true,\"java_enabled\":false,\"browser_time_difference\":\"300\",\"language\":\"es-CO\"},\"document\":{\"document_type\":\"CC\",\"document_number\":\"1032456789\"},\"phone\":{\"number\":\"3001234567\",\"country_code\":\"57\"},\"billing_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"},\"shipping_address\":{\"address_line_1\":\"Calle 93 # 11-26\",\"address_line_2\":\"Apto 501\",\"country\":\"CO\",\"state\":\"Cundinamarca\",\"city\":\"Bogotá\",\"zip_code\":\"110221\"}},\"additional_data\":null,\"taxes\":null,\"transactions\":[{\"id\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"type\":\"PURCHASE\",\"status\":\"SUCCEEDED\",\"category\":\"BANK_TRANSFER\",\"amount\":150000,\"provider_id\":\"PSE\",\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"detail\":{\"bank_transfer\":{\"provider_image\":\"https://merchant.example.com/img/pse.png\",\"account_type\":null,\"bank_name\":\"Banco de Ejemplo\",\"beneficiary_name\":\"Acme Marketplace SAS\",\"bank_account\":null,\"bank_account_2\":null,\"beneficiary_document_type\":\"NIT\",\"beneficiary_document\":\"900123456\",\"payment_instruction\":null,\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"response_code\":\"SUCCEEDED\",\"response_message\":\"Transaction successful\",\"reason\":null,\"description\":\"Order 10042\",\"merchant_reference\":null,\"provider_data\":{\"id\":\"PSE\",\"transaction_id\":\"3318877\",\"account_id\":\"\",\"status\":\"PENDING\",\"status_detail\":\"\",\"response_code\":\"\",\"response_message\":\"\",\"iso8583_response_code\":null,\"iso8583_response_message\":null,\"raw_response\":{},\"third_party_transaction_id\":\"\"},\"three_d_secure_action_required\":false,\"created_at\":\"2024-05-14T15:20:11.612Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\"}],\"split\":[],\"callback_url\":\"https://merchant.example.com/checkout/return\",\"workflow\":\"SDK_CHECKOUT\",\"metadata\":[]}]",
-        round_trip::<Vec<::orchestration_api::models::Payment>>,
+        round_trip::<Vec<crate::models::Payment>>,
     ),
     (
         "#/paths/~1recipients~1onboardings~1reverse-transfer~1{transfer_id}/post/parameters/0/example",
@@ -531,22 +531,22 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     (
         "#/paths/~1recipients~1onboardings~1reverse-transfer~1{transfer_id}/post/responses/2XX/content/application~1json/examples/result/value",
         "{\"id\":\"b7e9c1d2-3f4a-4b5c-8d6e-7f8091a2b3c4\",\"origin_onboarding\":{\"id\":\"onb_4e6a8c0b2d4f\",\"type\":\"ONE_STEP_ONBOARDING\",\"workflow\":\"DIRECT\",\"description\":\"Recipient onboarding for seller 10293\",\"status\":\"SUCCEEDED\",\"response_message\":null,\"callback_url\":\"https://merchant.example.com/onboarding/callback\",\"provider\":{\"id\":\"PROVIDER_X\",\"connection_id\":\"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5\",\"recipient_id\":\"rcp_77120\",\"redirect_url\":\"\",\"onboarding_url\":\"\",\"legal_entity\":null,\"recipient_additional_id\":null,\"balance_account_id\":null,\"recipient_type\":\"INDIVIDUAL\",\"raw_notification\":null,\"raw_response\":null,\"response_code\":\"SUCCEEDED\",\"response_message\":null},\"documentation\":[],\"legal_representatives\":[],\"metadata\":[],\"withdrawal_methods\":{\"bank\":{\"code\":\"341\",\"branch\":\"1234\",\"branch_digit\":\"5\",\"account\":\"123456\",\"account_digit\":\"7\",\"account_type\":\"CHECKING\",\"routing\":\"\",\"country\":\"BR\",\"currency\":\"BRL\",\"payout_schedule\":\"HOLD\"}},\"terms_of_service\":{\"acceptance\":true,\"date\":\"2024-05-09T12:00:00Z\",\"ip\":\"203.0.113.24\"},\"created_at\":\"2024-05-09T12:00:05Z\",\"updated_at\":\"2024-05-09T12:00:05Z\"},\"destination_onboarding\":{\"id\":\"onb_6c8e0a2b4d6f\",\"type\":\"ONE_STEP_ONBOARDING\",\"workflow\":\"DIRECT\",\"description\":\"Recipient onboarding for seller 10293\",\"status\":\"INACTIVE\",\"response_message\":null,\"callback_url\":\"https://merchant.example.com/onboarding/callback\",\"provider\":{\"id\":\"PROVIDER_X\",\"connection_id\":\"1c2d3e4f-5a6b-4c7d-8e9f-a0b1c2d3e4f5\",\"recipient_id\":\"rcp_77121\",\"redirect_url\":\"\",\"onboarding_url\":\"\",\"legal_entity\":null,\"recipient_additional_id\":null,\"balance_account_id\":null,\"recipient_type\":\"INDIVIDUAL\",\"raw_notification\":null,\"raw_response\":null,\"response_code\":null,\"response_message\":null},\"documentation\":[],\"legal_representatives\":[],\"metadata\":[],\"withdrawal_methods\":{\"bank\":{\"code\":\"341\",\"branch\":\"1234\",\"branch_digit\":\"5\",\"account\":\"123456\",\"account_digit\":\"7\",\"account_type\":\"CHECKING\",\"routing\":\"\",\"country\":\"BR\",\"currency\":\"BRL\",\"payout_schedule\":\"HOLD\"}},\"terms_of_service\":{\"acceptance\":true,\"date\":\"2024-05-09T12:00:00Z\",\"ip\":\"203.0.113.24\"},\"created_at\":\"2024-05-21T16:40:10Z\",\"updated_at\":\"2024-05-21T16:40:10Z\"},\"created_at\":\"2024-05-21T16:40:10Z\",\"updated_at\":\"2024-05-21T16:40:10Z\"}",
-        round_trip::<::orchestration_api::models::ReverseTransferResult>,
+        round_trip::<crate::models::ReverseTransferResult>,
     ),
     (
         "#/webhooks/incomingTransfer/post/requestBody/content/application~1json/examples/completedWire/value",
         "{\"id\":\"xfer_9d1f3b5a7c9e\",\"destination_account_id\":\"acct_2f7c9a1e4b6d\",\"account_id\":\"6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b\",\"provider\":{\"account_id\":\"pa_5521903\",\"transfer_id\":\"pt_88120911\"},\"status\":\"COMPLETED\",\"direction\":\"INCOMING\",\"sender\":{\"account_number_last_4\":\"9876\",\"routing_number\":\"026009593\",\"account_name\":\"Globex Corporation\",\"bank_name\":\"Example National Bank\"},\"amount\":{\"value\":1500,\"currency\":\"USD\"},\"payment_rail\":\"WIRE\",\"description\":\"Invoice 2024-117\",\"created_at\":\"2024-05-19T14:03:27Z\",\"updated_at\":\"2024-05-19T14:05:02Z\"}",
-        round_trip::<::orchestration_api::models::IncomingTransferNotification>,
+        round_trip::<crate::models::IncomingTransferNotification>,
     ),
     (
         "#/webhooks/incomingTransfer/post/responses/200/content/application~1json/examples/received/value",
         "{\"received\":true}",
-        round_trip::<::orchestration_api::models::IncomingTransferNotificationReply>,
+        round_trip::<crate::models::IncomingTransferNotificationReply>,
     ),
     (
         "#/webhooks/incomingTransfer/post/responses/400/content/application~1json/examples/invalidPayload/value",
         "{\"messages\":[\"/direction: value is not one of [\\\"INCOMING\\\"]\"]}",
-        round_trip::<::orchestration_api::models::NotificationRejection>,
+        round_trip::<crate::models::NotificationRejection>,
     ),
 ];
 
@@ -561,7 +561,7 @@ fn round_trip<T: ::serde::de::DeserializeOwned + ::serde::Serialize>(
 ) -> Result<Vec<decisions::Decision>, String> {
     let original: Value = ::serde_json::from_str(json)
         .map_err(|err| format!("the example is not JSON: {err}"))?;
-    let (typed, choices) = decisions::observe(|| ::orchestration_api::support::from_json_value::<
+    let (typed, choices) = decisions::observe(|| crate::support::from_json_value::<
         T,
     >(original.clone()));
     let typed = typed
@@ -642,7 +642,7 @@ fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
     };
     let (variant, schema) = &alternatives[index];
     let schema: Value = match schema {
-        Schema::File(path) => ::orchestration_api::contract::schema(path)?,
+        Schema::File(path) => crate::contract::schema(path)?,
         Schema::Inline(text) => {
             ::serde_json::from_str(text)
                 .map_err(|err| {
