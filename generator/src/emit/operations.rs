@@ -43,11 +43,9 @@ pub(crate) enum ParamShape {
 
 /// The shape of a parameter: see [`param_type`].
 pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
-    let json = param
-        .content_type
-        .as_deref()
-        .is_some_and(|media| crate::manifest::is_json(&crate::manifest::essence(media)));
-    if json && let Ok(ty) = body_type(&param.ty) {
+    if param.is_json_text()
+        && let Ok(ty) = body_type(&param.ty)
+    {
         return ParamShape::Json(ty);
     }
     let readable = param.object_style().is_some_and(|style| style.readable());

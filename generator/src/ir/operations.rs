@@ -214,6 +214,14 @@ impl Parameter {
         }
         self.object.clone()
     }
+
+    /// Whether its value is written as a JSON text (`content: {application/json: …}`), the
+    /// rule the contract's [`crate::manifest::Parameter::kind`] applies too.
+    pub fn is_json_text(&self) -> bool {
+        self.content_type
+            .as_deref()
+            .is_some_and(|media| crate::manifest::is_json(&crate::manifest::essence(media)))
+    }
 }
 
 /// A request body.

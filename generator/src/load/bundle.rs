@@ -192,18 +192,15 @@ impl Bundler {
         file: &Path,
         at: &str,
     ) -> Result<()> {
+        if ctx == Ctx::Schema {
+            let target = self.schema_ref(reference, file, at)?;
+            *value = local_ref(value, target.trim_start_matches('#'));
+            return Ok(());
+        }
         let (target_file, fragment) = self.locate(reference, file, at)?;
         if target_file == self.root_path {
             // A reference back into the root (from another file): local there.
             *value = local_ref(value, &fragment);
-            return Ok(());
-        }
-        if ctx == Ctx::Schema {
-            let name = self.hoist(&target_file, &fragment, reference, file, at)?;
-            *value = local_ref(
-                value,
-                &format!("/components/schemas/{}", escape_segment(&name)),
-            );
             return Ok(());
         }
         let key = (target_file.clone(), fragment.clone());
@@ -295,7 +292,8 @@ impl Bundler {
     }
 
     /// The root's reference to the schema `reference` (written in `file`) means: local when
-    /// it is in the root, else the component it is bundled as.
+    /// it is in the root (a reference back into it from another file), else the component
+    /// it is bundled as. `$ref`s and discriminator mappings share it.
     fn schema_ref(&mut self, reference: &str, file: &Path, at: &str) -> Result<String> {
         let (target_file, fragment) = self.locate(reference, file, at)?;
         if target_file == self.root_path {
