@@ -385,10 +385,16 @@ impl<'c> Checker<'c> {
             "",
             location,
             Rule::UnrecordedBody,
-            format!(
-                "the recording does not hold the body ({size} bytes were sent; a HAR saved \
-                 without content?), so it was not checked"
-            ),
+            if size == 0 {
+                "the recording does not hold the body (one was sent, of a size it does not \
+                 record; a HAR saved without content?), so it was not checked"
+                    .to_string()
+            } else {
+                format!(
+                    "the recording does not hold the body ({size} bytes were sent; a HAR saved \
+                     without content?), so it was not checked"
+                )
+            },
         );
         finding.severity = Severity::Warning;
         self.outcome.findings.push(finding);
@@ -556,10 +562,13 @@ impl<'c> Checker<'c> {
         }
     }
 
-    /// A notification delivered where no webhook is: a `webhook-path` finding, and the
-    /// webhook it was meant to be (see [`misdelivered_webhook`]), whose checks then run too.
-    fn misdelivered(&mut self, request: &Request) -> Option<&'c OperationSpec> {
-        let meant = misdelivered_webhook(self.contract, request);
+    /// A notification delivered where no webhook is: a `webhook-path` finding, listed under
+    /// `meant`, the webhook it was meant to be (see [`misdelivered_webhook`]), whose checks
+    /// then run too.
+    fn misdelivered(&mut self, request: &Request, meant: Option<&'c OperationSpec>) {
+        if let Some(hook) = meant {
+            self.site.operation = Some(hook.id.clone());
+        }
         let place = format!(
             "{} {}",
             shorten(&request.method, TEXT),
@@ -583,7 +592,6 @@ impl<'c> Checker<'c> {
             Rule::WebhookPath,
             message,
         );
-        meant
     }
 
     fn notification(&mut self, exchange: &Exchange) {
@@ -592,8 +600,16 @@ impl<'c> Checker<'c> {
             .contract
             .match_webhook(&request.method, &request.path)
             .or_else(|| webhook_by_payload(self.contract, request));
-        let Some(hook) = hook.or_else(|| self.misdelivered(request)) else {
-            return;
+        let hook = match hook {
+            Some(hook) => hook,
+            None => {
+                let meant = misdelivered_webhook(self.contract, request);
+                self.misdelivered(request, meant);
+                let Some(hook) = meant else {
+                    return;
+                };
+                hook
+            }
         };
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());

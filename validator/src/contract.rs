@@ -295,6 +295,15 @@ impl Contract {
         })
     }
 
+    /// Whether `name` is a credential's name in any place a security scheme may put one (any
+    /// case): a key sent in the query or a cookie although its scheme says header is still a
+    /// key, and is kept out of reports and recordings all the same.
+    pub fn names_credential(&self, name: &str) -> bool {
+        self.credentials
+            .iter()
+            .any(|(_, credential)| credential.eq_ignore_ascii_case(name))
+    }
+
     /// The `(METHOD, path template)` pairs at which notifications are delivered, as the traffic
     /// readers take them (see [`delivered_at`]).
     pub fn webhook_paths(&self) -> Vec<(String, String)> {

@@ -10,7 +10,7 @@
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
-use crate::contract::{Contract, Location};
+use crate::contract::Contract;
 use crate::exchange::Exchange;
 use crate::finding::Finding;
 use crate::report::{Drift, DriftKey};
@@ -22,14 +22,17 @@ pub const REDACTED: &str = "REDACTED";
 /// garble it, and no real credential is that short.
 const SHORTEST: usize = 4;
 
-/// The credential values an exchange's request carries: the headers, query parameters and
-/// cookies the contract's security schemes name, and `Authorization` (its token too, after
-/// the scheme word; see [`is_credential_header`]), longest first so that a value holding another is replaced whole.
+/// The credential values an exchange carries: the values of the headers, query parameters
+/// and cookies named as a security scheme of the contract names a credential, wherever they
+/// stand (a key sent in the query although its scheme says header is still a key; see
+/// [`Contract::names_credential`]), `Authorization` (its token too, after the scheme word; see
+/// [`is_credential_name`]), and a credential cookie the response sets; longest first so
+/// that a value holding another is replaced whole.
 pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec<&'e str> {
     let request = &exchange.request;
     let mut values = Vec::new();
     for (name, value) in &request.headers {
-        if is_credential_header(contract, name) {
+        if is_credential_name(contract, name) {
             values.push(value.as_str());
             // `Authorization: Bearer <token>`: the token alone may stand elsewhere.
             if is_authorization(name)
@@ -38,16 +41,18 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
                 values.push(token.trim());
             }
         } else if name.eq_ignore_ascii_case("cookie") {
-            values.extend(value.split(';').filter_map(|pair| {
-                let (name, value) = pair.split_once('=')?;
-                contract
-                    .is_credential(Location::Cookie, name.trim())
-                    .then_some(value.trim())
-            }));
+            values.extend(credential_cookies(contract, value).map(|(_, value)| value));
         }
     }
     for (name, value) in &request.query {
-        if contract.is_credential(Location::Query, name) {
+        if is_credential_name(contract, name) {
+            values.push(value.as_str());
+        }
+    }
+    for (name, value) in exchange.response.iter().flat_map(|r| &r.headers) {
+        if name.eq_ignore_ascii_case("set-cookie") {
+            values.extend(set_cookie_credential(contract, value));
+        } else if is_credential_name(contract, name) {
             values.push(value.as_str());
         }
     }
@@ -57,25 +62,106 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
     values
 }
 
-/// Whether a request header carries a credential: one a security scheme of the contract
-/// names, or `Authorization` / `Proxy-Authorization`, whatever the contract declares.
-pub fn is_credential_header(contract: &Contract, name: &str) -> bool {
-    contract.is_credential(Location::Header, name) || is_authorization(name)
+/// Whether a header, query parameter or cookie of this name carries a credential, whatever
+/// place its scheme gives it.
+pub fn is_credential_name(contract: &Contract, name: &str) -> bool {
+    contract.names_credential(name) || is_authorization(name)
 }
 
 fn is_authorization(name: &str) -> bool {
     name.eq_ignore_ascii_case("authorization") || name.eq_ignore_ascii_case("proxy-authorization")
 }
 
-/// `text` with every one of `secrets` replaced by [`REDACTED`].
+/// The `(name, value)` pairs of a `Cookie` header whose name is a credential's.
+pub fn credential_cookies<'h>(
+    contract: &Contract,
+    header: &'h str,
+) -> impl Iterator<Item = (&'h str, &'h str)> {
+    header.split(';').filter_map(|pair| {
+        let (name, value) = pair.split_once('=')?;
+        is_credential_name(contract, name.trim()).then(|| (name, value.trim()))
+    })
+}
+
+/// The value a `Set-Cookie` header sets, when the cookie's name is a credential's.
+pub fn set_cookie_credential<'h>(contract: &Contract, header: &'h str) -> Option<&'h str> {
+    let pair = header.split(';').next()?;
+    let (name, value) = pair.split_once('=')?;
+    is_credential_name(contract, name.trim()).then(|| value.trim())
+}
+
+/// `text` with every one of `secrets` replaced by [`REDACTED`]: as it is, and spelled with
+/// any of its bytes percent-encoded (`sk_live_a%2Fb` for `sk_live_a/b`, hex in either case),
+/// as a path or a query a report quotes may hold it.
 pub fn scrub<'t>(text: &'t str, secrets: &[&str]) -> Cow<'t, str> {
     let mut text = Cow::Borrowed(text);
     for secret in secrets {
         if text.contains(secret) {
             text = Cow::Owned(text.replace(secret, REDACTED));
         }
+        if text.contains(['%', '+'])
+            && let Some(scrubbed) = replace_encoded(&text, secret)
+        {
+            text = Cow::Owned(scrubbed);
+        }
     }
     text
+}
+
+/// Whether `text` holds `secret`, as it is or percent-encoded (see [`scrub`]).
+pub fn quotes(text: &str, secret: &str) -> bool {
+    text.contains(secret)
+        || (text.contains(['%', '+']) && encoded_at(text.as_bytes(), secret).is_some())
+}
+
+/// `text` with each percent-encoded spelling of `secret` replaced, or `None` if it has none.
+fn replace_encoded(text: &str, secret: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut scrubbed = String::new();
+    let (mut kept, mut at) = (0, 0);
+    while at < bytes.len() {
+        match encoded_len(&bytes[at..], secret.as_bytes()) {
+            Some(len) => {
+                // A match starts at a byte of `secret`'s first character or at a `%`, and
+                // ends after a whole character or an escape: both are character boundaries.
+                scrubbed.push_str(&text[kept..at]);
+                scrubbed.push_str(REDACTED);
+                at += len;
+                kept = at;
+            }
+            None => at += 1,
+        }
+    }
+    (kept > 0).then(|| {
+        scrubbed.push_str(&text[kept..]);
+        scrubbed
+    })
+}
+
+/// Where in `text` a percent-encoded spelling of `secret` starts.
+fn encoded_at(text: &[u8], secret: &str) -> Option<usize> {
+    (0..text.len()).find(|&at| encoded_len(&text[at..], secret.as_bytes()).is_some())
+}
+
+/// How many bytes at the start of `text` spell `secret`, each of its bytes as it is, as a
+/// `%XX` escape, or (a space) as `+`.
+fn encoded_len(text: &[u8], secret: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    for &byte in secret {
+        match *text.get(at)? {
+            sent if sent == byte => at += 1,
+            b'%' => {
+                let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
+                if u8::from_str_radix(hex, 16).ok()? != byte {
+                    return None;
+                }
+                at += 3;
+            }
+            b'+' if byte == b' ' => at += 1,
+            _ => return None,
+        }
+    }
+    Some(at)
 }
 
 /// [`scrub`] in place, for a `String` a finding or a verdict owns.
@@ -112,11 +198,11 @@ pub fn scrub_drift(drift: &mut Drift, secrets: &[&str]) {
     ] {
         let quoting = |key: &DriftKey| {
             secrets.iter().any(|secret| {
-                key.location.contains(secret)
+                quotes(&key.location, secret)
                     || key
                         .value
                         .as_deref()
-                        .is_some_and(|value| value.contains(secret))
+                        .is_some_and(|value| quotes(value, secret))
             })
         };
         if !map.keys().any(quoting) {
@@ -148,5 +234,33 @@ mod tests {
             "GET /v1/REDACTED/x?k=REDACTED"
         );
         assert!(matches!(scrub("nothing here", &secrets), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_percent_encoded_spelling_is_replaced_too() {
+        let secrets = ["sk_live_PROBE789/+=", "pk_live_PROBE123"];
+        assert_eq!(
+            scrub(
+                "GET /v1/nope/sk_live_PROBE789%2F%2B%3D and /x/sk_live_PROBE789%2f%2b%3d/y",
+                &secrets
+            ),
+            "GET /v1/nope/REDACTED and /x/REDACTED/y"
+        );
+        assert_eq!(
+            scrub("/a/pk_live_PROBE%31%323?q=pk%5Flive%5FPROBE123", &secrets),
+            "/a/REDACTED?q=REDACTED"
+        );
+        assert!(quotes("x%2Fpk_live_PROBE%3123", "pk_live_PROBE123"));
+        assert!(!quotes("pk_live_PROBE%3124", "pk_live_PROBE123"));
+        // A space as `+`, as a form or a query writes it; multibyte characters escaped.
+        assert_eq!(
+            scrub("k=open+s%C3%A9same!", &["open sésame"]),
+            "k=REDACTED!"
+        );
+        // Text that only looks like an escape is left as it is.
+        assert!(matches!(
+            scrub("100% sure, 50%", &secrets),
+            Cow::Borrowed(_)
+        ));
     }
 }

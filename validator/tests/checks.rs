@@ -686,6 +686,19 @@ fn an_error_body_carries_the_http_status() {
         found(&run(&wrong)),
         one(Part::Response, "http-code", "/http_code")
     );
+    // 404.0 and 4.04e2 are the integer 404 to JSON Schema: they agree with the status; a
+    // text that reads as the status is not the number.
+    let with_code = |code: serde_json::Value| {
+        let mut body = error("ACCOUNT_NOT_FOUND", 404);
+        body["http_code"] = code;
+        let path = format!("/v1/banking/accounts/{ACCOUNT_ID}");
+        run(&exchange("GET", &path, None, 404, Some(body))).findings
+    };
+    for code in [json!(404.0), serde_json::from_str("4.04e2").unwrap()] {
+        assert!(with_code(code.clone()).is_empty(), "{code}");
+    }
+    let text = with_code(json!("404"));
+    assert!(text.iter().any(|f| f.rule == "http-code"), "{text:?}");
 }
 
 #[test]
@@ -774,6 +787,12 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
     let outcome = run(&elsewhere);
     assert_eq!(found(&outcome), one(Part::Entry, "webhook-path", ""));
     assert_eq!(outcome.operation.as_deref(), Some("incomingTransfer"));
+    // Its finding is listed under that notification, as the exchange is counted: not under
+    // `(unmatched)` as well.
+    assert_eq!(
+        outcome.findings[0].operation.as_deref(),
+        Some("incomingTransfer")
+    );
     let message = &outcome.findings[0].message;
     assert!(
         message.contains("POST /hooks/transfers")

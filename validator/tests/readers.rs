@@ -1217,6 +1217,21 @@ fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
         json!({"request": {"method": "POST", "url": "https://api.example.com/things",
                             "headers": [], "bodySize": 42},
                "response": response(201, json!({"size": 0}), no_headers.clone())}),
+        // Charles: a postData with neither text nor params, bodySize -1: a body was sent,
+        // of a size nobody recorded.
+        json!({"request": {"method": "POST", "url": "https://api.example.com/things",
+                            "headers": [], "bodySize": -1,
+                            "postData": {"mimeType": "application/json", "params": []}},
+               "response": response(201, json!({"size": 0}), no_headers.clone())}),
+        // The same postData with a bodySize of 0, or an empty text: no body.
+        json!({"request": {"method": "POST", "url": "https://api.example.com/things",
+                            "headers": [], "bodySize": 0,
+                            "postData": {"mimeType": "application/json"}},
+               "response": response(201, json!({"size": 0}), no_headers.clone())}),
+        json!({"request": {"method": "POST", "url": "https://api.example.com/things",
+                            "headers": [], "bodySize": -1,
+                            "postData": {"mimeType": "application/json", "text": ""}},
+               "response": response(201, json!({"size": 0}), no_headers.clone())}),
     ];
     let har = json!({"log": {"version": "1.2", "creator": {"name": "t", "version": "1"},
                              "entries": entries}});
@@ -1240,9 +1255,15 @@ fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
             None,
             text("{}"),
             None,
+            None,
+            None,
+            None,
         ]
     );
     assert_eq!(exchanges[7].request.body, Some(Body::Unrecorded(42)));
+    assert_eq!(exchanges[8].request.body, Some(Body::Unrecorded(0)));
+    assert_eq!(exchanges[9].request.body, None);
+    assert_eq!(exchanges[10].request.body, None);
     assert_eq!(exchanges[0].request.body, None);
 }
 

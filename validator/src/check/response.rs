@@ -183,7 +183,8 @@ impl Checker<'_> {
         }
     }
 
-    /// Error bodies carry their own status: it must be the HTTP status.
+    /// Error bodies carry their own status: it must be the HTTP status. As a number: `401.0`
+    /// is the integer 401 to JSON Schema, so it equals a 401 here too.
     fn http_code(
         &mut self,
         code: Option<&Value>,
@@ -192,7 +193,7 @@ impl Checker<'_> {
         location: &dyn Fn() -> String,
     ) {
         if let Some(code) = code
-            && code.as_u64() != Some(u64::from(status))
+            && code.as_f64() != Some(f64::from(status))
         {
             self.push(
                 part,

@@ -8,11 +8,14 @@
 //! `write` (nothing is held in a user-space buffer), so Ctrl-C loses nothing already answered.
 //!
 //! **Redaction**: the value of every credential the contract's security schemes declare
-//! (`public-api-key` and `private-secret-key` here; [`Contract::is_credential`]) is replaced
-//! by [`REDACTED`] wherever the scheme puts it — a header, a query parameter or a cookie — and
-//! so are `Authorization` and `Proxy-Authorization` headers, which carry credentials whatever
-//! a spec says. An empty value stays empty, so that the recording's findings (`credentials`
-//! present or not) are the live ones.
+//! (`public-api-key` and `private-secret-key` here; [`Contract::names_credential`]) is
+//! replaced by [`REDACTED`] in a header, a query parameter or a cookie of that name, whichever
+//! place its scheme gives it (a key sent in the query by mistake is still a key), and in a
+//! cookie the response sets; so are `Authorization` and `Proxy-Authorization` headers, which
+//! carry credentials whatever a spec says. Wherever else the exchange repeats one of those
+//! values (a path, another header, a body; percent-encoded too) it is replaced as well, even
+//! though that may change what the recording's check says of that part. An empty value stays
+//! empty, so that the recording's findings (`credentials` present or not) are the live ones.
 //!
 //! What a recording holds per exchange: the request as the client sent it (the path and
 //! query it asked for, not the upstream's), the response as the client received it (without
@@ -30,7 +33,7 @@ use base64::Engine;
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::{Value, json};
 
-use crate::contract::{Contract, Location};
+use crate::contract::Contract;
 use crate::exchange::{Body, Exchange, ExchangeKind};
 
 /// What a credential's value is replaced by in a recording: the word a report puts in its
@@ -146,24 +149,114 @@ impl Recorder {
 /// A copy of `exchange` with every credential value replaced by [`REDACTED`] (see the
 /// [module documentation](self)).
 pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
+    let secrets: Vec<String> = crate::secrets::credential_values(contract, exchange)
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
     let mut copy = exchange.clone();
     let request = &mut copy.request;
     for (name, value) in &mut request.headers {
         if value.is_empty() {
             continue;
         }
-        if crate::secrets::is_credential_header(contract, name) {
+        if crate::secrets::is_credential_name(contract, name) {
             *value = REDACTED.to_string();
         } else if name.eq_ignore_ascii_case("cookie") {
             *value = redact_cookies(contract, value);
         }
     }
     for (name, value) in &mut request.query {
-        if !value.is_empty() && contract.is_credential(Location::Query, name) {
+        if !value.is_empty() && crate::secrets::is_credential_name(contract, name) {
             *value = REDACTED.to_string();
         }
     }
+    if let Some(response) = &mut copy.response {
+        for (name, value) in &mut response.headers {
+            if value.is_empty() {
+                continue;
+            }
+            if name.eq_ignore_ascii_case("set-cookie") {
+                if let Some(secret) = crate::secrets::set_cookie_credential(contract, value) {
+                    *value = value.replacen(secret, REDACTED, 1);
+                }
+            } else if crate::secrets::is_credential_name(contract, name) {
+                *value = REDACTED.to_string();
+            }
+        }
+    }
+    if !secrets.is_empty() {
+        scrub_repeats(&mut copy, &secrets);
+    }
     copy
+}
+
+/// Whatever else of the exchange repeats one of its credential values (a path, a query
+/// parameter, a header or a body that quotes the key) with the value replaced.
+fn scrub_repeats(exchange: &mut Exchange, secrets: &[&str]) {
+    use crate::secrets::scrub_owned;
+    let request = &mut exchange.request;
+    scrub_owned(&mut request.path, secrets);
+    for (name, value) in request.query.iter_mut().chain(&mut request.headers) {
+        scrub_owned(name, secrets);
+        scrub_owned(value, secrets);
+    }
+    scrub_body(request.body.as_mut(), secrets);
+    if let Some(response) = &mut exchange.response {
+        for (name, value) in &mut response.headers {
+            scrub_owned(name, secrets);
+            scrub_owned(value, secrets);
+        }
+        scrub_body(response.body.as_mut(), secrets);
+    }
+    if let Some(id) = &mut exchange.id {
+        scrub_owned(id, secrets);
+    }
+}
+
+fn scrub_body(body: Option<&mut Body>, secrets: &[&str]) {
+    match body {
+        Some(Body::Json(value)) => scrub_json(value, secrets),
+        Some(Body::Text(text)) => crate::secrets::scrub_owned(text, secrets),
+        Some(Body::Binary(bytes)) => {
+            for secret in secrets {
+                let secret = secret.as_bytes();
+                let mut at = 0;
+                while let Some(found) = bytes[at..]
+                    .windows(secret.len())
+                    .position(|window| window == secret)
+                {
+                    bytes.splice(at + found..at + found + secret.len(), REDACTED.bytes());
+                    at += found + REDACTED.len();
+                }
+            }
+        }
+        Some(Body::Unrecorded(_)) | None => {}
+    }
+}
+
+fn scrub_json(value: &mut Value, secrets: &[&str]) {
+    match value {
+        Value::String(text) => crate::secrets::scrub_owned(text, secrets),
+        Value::Array(items) => items.iter_mut().for_each(|item| scrub_json(item, secrets)),
+        Value::Object(members) => {
+            if members
+                .keys()
+                .any(|name| secrets.iter().any(|s| name.contains(s)))
+            {
+                *members = std::mem::take(members)
+                    .into_iter()
+                    .map(|(name, value)| {
+                        (crate::secrets::scrub(&name, secrets).into_owned(), value)
+                    })
+                    .collect();
+            }
+            members
+                .values_mut()
+                .for_each(|member| scrub_json(member, secrets));
+        }
+        _ => {}
+    }
 }
 
 /// A `Cookie` header with the values of credential cookies replaced.
@@ -173,7 +266,7 @@ fn redact_cookies(contract: &Contract, header: &str) -> String {
         .map(|pair| match pair.split_once('=') {
             Some((name, value))
                 if !value.trim().is_empty()
-                    && contract.is_credential(Location::Cookie, name.trim()) =>
+                    && crate::secrets::is_credential_name(contract, name.trim()) =>
             {
                 format!("{name}={REDACTED}")
             }
@@ -470,6 +563,52 @@ components:
         );
         // An empty value stays empty: the recording must judge "missing" as live did.
         assert_eq!(redacted.request.headers[4].1, "");
+    }
+
+    #[test]
+    fn a_credential_is_redacted_in_any_place_and_wherever_the_exchange_repeats_it() {
+        let contract = contract();
+        let mut sent = exchange();
+        // The header key sent in the query and in a cookie as well, its scheme's name in
+        // another case; the query key as a header; the key repeated in the path (encoded),
+        // another header and the bodies; the upstream setting the session cookie.
+        sent.request.path = "/items/h%2Dsecret/q-secret".into();
+        sent.request.query = vec![("x-key".into(), "h-secret".into())];
+        sent.request.headers = vec![
+            ("X-Key".into(), "h-secret".into()),
+            ("Key".into(), "q-secret".into()),
+            ("Cookie".into(), "X-KEY=h-secret; theme=dark".into()),
+            ("X-Echo".into(), "was h-secret".into()),
+        ];
+        sent.request.body = Some(Body::Json(json!({"note": ["h-secret"], "h-secret": 1})));
+        let response = sent.response.as_mut().unwrap();
+        response.headers = vec![(
+            "Set-Cookie".into(),
+            "session=c-secret-new; Path=/; HttpOnly".into(),
+        )];
+        response.body = Some(Body::Binary(b"{\"echo\": \"q-secret\"}".to_vec()));
+        let redacted = redact(&contract, &sent);
+        let text = format!("{redacted:?}");
+        for secret in ["h-secret", "h%2Dsecret", "q-secret", "c-secret-new"] {
+            assert!(!text.contains(secret), "{secret} in {text}");
+        }
+        assert_eq!(redacted.request.path, "/items/REDACTED/REDACTED");
+        assert_eq!(redacted.request.query[0].1, REDACTED);
+        assert_eq!(redacted.request.headers[1].1, REDACTED);
+        assert_eq!(redacted.request.headers[2].1, "X-KEY=REDACTED; theme=dark");
+        assert_eq!(redacted.request.headers[3].1, "was REDACTED");
+        assert_eq!(
+            redacted.response.as_ref().unwrap().headers[0].1,
+            "session=REDACTED; Path=/; HttpOnly"
+        );
+        assert_eq!(
+            redacted.request.body,
+            Some(Body::Json(json!({"note": ["REDACTED"], "REDACTED": 1})))
+        );
+        assert_eq!(
+            redacted.response.unwrap().body,
+            Some(Body::Binary(b"{\"echo\": \"REDACTED\"}".to_vec()))
+        );
     }
 
     #[test]

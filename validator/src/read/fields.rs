@@ -61,6 +61,16 @@ impl<T> Field<T> {
     }
 }
 
+impl Field<String> {
+    /// The text, when the field holds one.
+    pub(super) fn as_ok(&self) -> Option<&str> {
+        match self {
+            Field::Ok(text) => Some(text),
+            _ => None,
+        }
+    }
+}
+
 /// A JSON number as serde hands it over.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Num {

@@ -19,7 +19,7 @@
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers` |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
-//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
+//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown) and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
@@ -478,13 +478,21 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     let content_type = headers
         .as_ref()
         .and_then(|Pairs(pairs)| crate::exchange::header(pairs, "content-type"));
-    let (body, mime_type) = raw
-        .post_data
-        .optional("request.postData", problems)
+    let post_data = raw.post_data.optional("request.postData", problems);
+    let holds_nothing = post_data
+        .as_ref()
+        .is_some_and(|content| content.holds_nothing(content_type));
+    let (body, mime_type) = post_data
         .map(|content| self::body(content, &POST_DATA, content_type, problems))
         .unwrap_or_default();
     let sizes = [length_of(headers.as_ref()), size_of(raw.body_size)];
-    let body = body.or_else(|| unrecorded(sizes));
+    // A `postData` without `text` or `params` (Charles writes one, `bodySize: -1`) says a body
+    // was sent and not kept, of a size the entry does not know (0 stands for unknown), unless
+    // a size of 0 says there was none.
+    let said_empty = sizes.iter().flatten().any(|size| *size == 0);
+    let body = body
+        .or_else(|| unrecorded(sizes))
+        .or_else(|| (holds_nothing && !said_empty).then_some(Body::Unrecorded(0)));
     let (path, query) = target?;
     let query = match query {
         Some(query) => query,
@@ -545,6 +553,28 @@ fn size_of(size: Field<serde_json::Value>) -> Option<u64> {
     match size {
         Field::Ok(size) => size.as_u64(),
         _ => None,
+    }
+}
+
+impl RawContent {
+    /// Neither a `text` nor a form's `params`: the body was left out of the recording. An
+    /// empty `params` list of a form (`application/x-www-form-urlencoded`, `multipart/*`) is
+    /// an empty form, not a body left out.
+    fn holds_nothing(&self, content_type: Option<&str>) -> bool {
+        let form = [content_type, self.mime_type.as_ok()]
+            .into_iter()
+            .flatten()
+            .next()
+            .map(crate::exchange::media_type)
+            .is_some_and(|media| {
+                media == "application/x-www-form-urlencoded" || media.starts_with("multipart/")
+            });
+        matches!(self.text, Field::Missing | Field::Null)
+            && match &self.params {
+                Field::Ok(serde_json::Value::Array(params)) => params.is_empty() && !form,
+                Field::Missing | Field::Null => true,
+                _ => false,
+            }
     }
 }
 
