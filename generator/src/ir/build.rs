@@ -30,6 +30,7 @@ mod repair;
 mod security;
 mod servers;
 mod state;
+mod type_lists;
 mod types;
 mod unions;
 

@@ -270,12 +270,14 @@ impl Builder<'_> {
             return Ok((TypeRef::Pointer(at.to_string()), nullable));
         }
 
+        if types.len() > 1 {
+            return Ok(self
+                .type_list(map, at, hint, &types, nullable)?
+                .unwrap_or((TypeRef::Any, nullable)));
+        }
         let is_object = types.iter().any(|t| t == "object")
             || (types.is_empty()
                 && (map.contains_key("properties") || map.contains_key("additionalProperties")));
-        if types.len() > 1 {
-            return Ok((TypeRef::Any, nullable));
-        }
         if is_object {
             let has_properties = map
                 .get("properties")

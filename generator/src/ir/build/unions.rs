@@ -405,7 +405,10 @@ impl Builder<'_> {
 /// one-value tag (`type: {enum: [ukLocal]}` → `ukLocal`), or its one or two required members;
 /// `Variant<index>` when none says anything.
 fn label(schema: &Map<String, Value>, facts: &VariantFacts, index: usize) -> String {
-    if let Some(title) = schema.get("title").and_then(Value::as_str)
+    if let Some(title) = schema
+        .get("title")
+        .or_else(|| schema.get(super::type_lists::LABEL))
+        .and_then(Value::as_str)
         && !title.trim().is_empty()
         && title != "null"
     {
