@@ -32,6 +32,40 @@ pub(crate) fn types_of(schema: &Map<String, Value>) -> (Vec<String>, bool) {
     (types, nullable)
 }
 
+/// The type a schema without `type` implies by the values it allows: a `const`'s, or the one
+/// JSON type every `enum` value (`null` aside) shares (`{const: card}` is a string, `{enum:
+/// [1, 2]}` an integer); none when they differ or nothing says.
+pub(crate) fn implied_types(schema: &Map<String, Value>) -> Vec<String> {
+    let values: Vec<&Value> = match (schema.get("const"), schema.get("enum")) {
+        (Some(value), _) => vec![value],
+        (None, Some(Value::Array(values))) => values.iter().collect(),
+        _ => return Vec::new(),
+    };
+    let mut kinds = values
+        .into_iter()
+        .filter(|value| !value.is_null())
+        .map(|value| match value {
+            Value::String(_) => "string",
+            Value::Bool(_) => "boolean",
+            Value::Number(number) if number.is_f64() => "number",
+            Value::Number(_) => "integer",
+            Value::Array(_) => "array",
+            _ => "object",
+        });
+    let Some(first) = kinds.next() else {
+        return Vec::new();
+    };
+    let mut kind = first;
+    for other in kinds {
+        match (kind, other) {
+            (a, b) if a == b => {}
+            ("integer", "number") | ("number", "integer") => kind = "number",
+            _ => return Vec::new(),
+        }
+    }
+    vec![kind.to_string()]
+}
+
 /// True for `{"type": "null"}` (alone or with annotations only): the null branch of a
 /// nullable `anyOf`/`oneOf`.
 pub(crate) fn is_null_schema(schema: &Value) -> bool {
@@ -150,5 +184,17 @@ mod tests {
         assert!(string_enum(&obj(json!({"enum": [1, 2]}))).is_none());
         let (values, _) = string_enum(&obj(json!({"enum": ["A", "B", "A"]}))).unwrap();
         assert_eq!(values, vec!["A", "B"]);
+    }
+
+    #[test]
+    fn a_const_or_an_enum_of_one_type_implies_that_type() {
+        let implied = |schema: serde_json::Value| implied_types(&obj(schema));
+        assert_eq!(implied(json!({"const": "card"})), ["string"]);
+        assert_eq!(implied(json!({"const": 5})), ["integer"]);
+        assert_eq!(implied(json!({"enum": [1, 2.5, null]})), ["number"]);
+        assert_eq!(implied(json!({"enum": [true, false]})), ["boolean"]);
+        assert!(implied(json!({"enum": [1, "two"]})).is_empty());
+        assert!(implied(json!({"const": null})).is_empty());
+        assert!(implied(json!({"description": "anything"})).is_empty());
     }
 }

@@ -12,7 +12,9 @@ use super::state::{
 };
 use crate::error::Result;
 use crate::ir::naming::{self, NameHint, Slot};
-use crate::ir::schema::{docs_of, is_null_schema, scalar_for, string_enum, types_of};
+use crate::ir::schema::{
+    docs_of, implied_types, is_null_schema, scalar_for, string_enum, types_of,
+};
 use crate::ir::{
     Api, EnumDef, EnumVariant, Example, JsonKind, SchemaExample, TypeDef, TypeKind, TypeRef,
 };
@@ -196,6 +198,10 @@ impl Builder<'_> {
             return Ok((TypeRef::Any, false));
         };
         let (types, mut nullable) = types_of(map);
+        let types = match types.is_empty() {
+            true => implied_types(map),
+            false => types,
+        };
         if let Some(ty) = self.overrides.get(at).cloned() {
             return Ok((TypeRef::Custom(ty), nullable));
         }
