@@ -353,10 +353,24 @@ fn a_broken_document_of_records_keeps_what_came_before() {
     let broken = entries[1].as_ref().unwrap_err();
     assert_eq!((broken.index, broken.line), (1, Some(3)));
     assert!(
-        broken.message.starts_with("line 3, column"),
+        broken
+            .message
+            .starts_with("the input ends inside the record that starts here: EOF"),
         "{}",
         broken.message
     );
+    // A record over several lines cut short is told by the line it starts on, not by the
+    // place past the end serde_json gives (a line after the last, column 0).
+    let cut = "[\n  {\n    \"request\": [[[\n";
+    let cut = read_with_lines("t.json", cut.as_bytes(), Format::JsonRecords);
+    let cut = cut[0].as_ref().unwrap_err();
+    assert_eq!(cut.line, Some(2), "{cut:?}");
+    assert!(!cut.message.contains("column 0"), "{}", cut.message);
+    // A record broken before the end is told by its place.
+    let bad = "[\n  {\"request\": x}\n]";
+    let bad = read_with_lines("t.json", bad.as_bytes(), Format::JsonRecords);
+    let bad = bad[0].as_ref().unwrap_err();
+    assert!(bad.message.starts_with("line 2, column"), "{}", bad.message);
     let unclosed = read_with_lines(
         "t.json",
         b"[{\"request\": {\"method\": \"GET\", \"path\": \"/a\"}}",

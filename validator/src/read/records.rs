@@ -137,6 +137,19 @@ impl Records<'_> {
                 self.at += end;
                 true
             }
+            Some(Err(err)) if err.is_eof() => {
+                // The text ends inside the record: serde_json's place is past the last line
+                // (column 0), so the record is told by the line it starts on.
+                let message = format!(
+                    "the input ends inside the record that starts here: {}",
+                    super::bare_message(&err)
+                );
+                sink(
+                    self.context
+                        .malformed(self.index, Some(self.line()), message),
+                );
+                false
+            }
             Some(Err(err)) => {
                 let line = self.line() + err.line().saturating_sub(1);
                 let message = format!(
