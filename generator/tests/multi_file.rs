@@ -436,3 +436,34 @@ components:
     );
     assert!(owner.is_valid(&pet(serde_json::json!({"pet_type": "d", "bark": true}))));
 }
+
+/// A key that is literal data where it is a keyword (`default`, `value`, `example`, `enum`,
+/// `const`, `x-…`) is a name in a map of names: a reference to another file under the
+/// `default` response, a property or a component so named is followed like any other, also
+/// when it is the document's only one.
+#[test]
+fn a_reference_under_a_name_that_is_also_a_keyword_is_followed() {
+    let plain = "type: object\nproperties:\n  id: {type: string}\n";
+    let documents = [
+        format!(
+            "{HEAD}paths:\n  /a:\n    get:\n      responses:\n        default:\n          description: d\n          content:\n            application/json:\n              schema: {{$ref: 'plain.yaml'}}\n"
+        ),
+        format!(
+            "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    T:\n      type: object\n      properties:\n        value: {{$ref: 'plain.yaml'}}\n        default: {{$ref: 'plain.yaml'}}\n        x-extra: {{$ref: 'plain.yaml'}}\n"
+        ),
+        format!("{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    value: {{$ref: 'plain.yaml'}}\n"),
+    ];
+    for document in documents {
+        let (_dir, loaded) = load_tree(&[("openapi.yaml", &document), ("plain.yaml", plain)]);
+        let doc = loaded.unwrap_or_else(|err| panic!("{err}\n{document}"));
+        let all = refs(&doc.root);
+        assert!(!all.is_empty(), "{document}");
+        assert!(all.iter().all(|r| r.starts_with('#')), "{all:?}");
+    }
+    // An example's `$ref` member is data: it neither makes the document bundle nor is followed.
+    let example = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    T:\n      type: object\n      example: {{$ref: 'not-a-file.yaml'}}\n"
+    );
+    let (_dir, loaded) = load_tree(&[("openapi.yaml", &example)]);
+    loaded.unwrap_or_else(|err| panic!("{err}"));
+}

@@ -45,16 +45,14 @@ enum Ctx {
     Other,
 }
 
-/// Whether the document has a `$ref` that is not local (`#…`).
+/// Whether the document has a `$ref` that is not local (`#…`), found as every `$ref` is
+/// checked ([`super::refs::collect`]): a key that would be literal data as a keyword
+/// (`default`, `value`, `example`, `x-…`) still holds references where it is a name — the
+/// `default` response, a property or a component called `value`.
 pub(crate) fn has_external_refs(value: &Value) -> bool {
-    match value {
-        Value::Object(map) => map.iter().any(|(key, inner)| {
-            (key == "$ref" && inner.as_str().is_some_and(|r| !r.starts_with('#')))
-                || (!is_literal(key) && has_external_refs(inner))
-        }),
-        Value::Array(items) => items.iter().any(has_external_refs),
-        _ => false,
-    }
+    super::refs::collect(value)
+        .iter()
+        .any(|site| site.target.as_str().is_some_and(|r| !r.starts_with('#')))
 }
 
 /// Bundles every file the root document at `path` refers to into it. Returns the bundled
