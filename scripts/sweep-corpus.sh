@@ -57,6 +57,10 @@ for doc in "${documents[@]}"; do
   total=$((total + 1))
   name=$(basename "$doc"); name=${name%.*}
   crate="sweep-$(echo "$name" | tr -c 'a-zA-Z0-9\n' '-' | tr 'A-Z' 'a-z' | sed 's/--*/-/g; s/-$//')"
+  # crates.io allows 64 characters: a longer name keeps its start and a digest of the path.
+  if [ ${#crate} -gt 64 ]; then
+    crate="${crate:0:55}-$(printf '%s' "$doc" | sha256sum | cut -c1-8)"
+  fi
   dir="$work/$crate"
   start=$(date +%s.%N)
   rm -rf "$dir"
