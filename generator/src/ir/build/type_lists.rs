@@ -8,13 +8,10 @@ use serde_json::{Map, Value};
 
 use super::objects::ObjectShape;
 use super::state::{Builder, Converted, child};
-use super::unions::UnionSource;
+use super::unions::{LABEL, UnionSource};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::docs_of;
-
-/// The key of an alternative's schema that names it, when nothing in the spec does.
-pub(super) const LABEL: &str = "x-specgen-label";
 
 /// The JSON Schema type names.
 const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];

@@ -40,6 +40,10 @@ pub(super) struct UnionSource<'s> {
     pub(super) discriminator: Option<&'s Value>,
 }
 
+/// The key of an alternative's schema that names it when nothing in the spec does (the
+/// alternatives `type_lists` makes of a `type` list: `…Object`).
+pub(super) const LABEL: &str = "x-specgen-label";
+
 /// How deep facts are read through references and nested schemas.
 const FACT_DEPTH: usize = 16;
 
@@ -407,7 +411,7 @@ impl Builder<'_> {
 fn label(schema: &Map<String, Value>, facts: &VariantFacts, index: usize) -> String {
     if let Some(title) = schema
         .get("title")
-        .or_else(|| schema.get(super::type_lists::LABEL))
+        .or_else(|| schema.get(LABEL))
         .and_then(Value::as_str)
         && !title.trim().is_empty()
         && title != "null"
