@@ -385,16 +385,14 @@ impl<'c> Checker<'c> {
             "",
             location,
             Rule::UnrecordedBody,
-            if size == 0 {
-                "the recording does not hold the body (one was sent, of a size it does not \
-                 record; a HAR saved without content?), so it was not checked"
-                    .to_string()
-            } else {
-                format!(
-                    "the recording does not hold the body ({size} bytes were sent; a HAR saved \
-                     without content?), so it was not checked"
-                )
-            },
+            format!(
+                "the recording does not hold the body ({}; a HAR saved without content?), so \
+                 it was not checked",
+                match size {
+                    0 => "one was sent, of a size it does not record".to_string(),
+                    size => format!("{size} bytes were sent"),
+                }
+            ),
         );
         finding.severity = Severity::Warning;
         self.outcome.findings.push(finding);
@@ -563,9 +561,10 @@ impl<'c> Checker<'c> {
     }
 
     /// A notification delivered where no webhook is: a `webhook-path` finding, listed under
-    /// `meant`, the webhook it was meant to be (see [`misdelivered_webhook`]), whose checks
-    /// then run too.
-    fn misdelivered(&mut self, request: &Request, meant: Option<&'c OperationSpec>) {
+    /// the webhook it was meant to be (see [`misdelivered_webhook`]), whose checks then run
+    /// too.
+    fn misdelivered(&mut self, request: &Request) -> Option<&'c OperationSpec> {
+        let meant = misdelivered_webhook(self.contract, request);
         if let Some(hook) = meant {
             self.site.operation = Some(hook.id.clone());
         }
@@ -592,6 +591,7 @@ impl<'c> Checker<'c> {
             Rule::WebhookPath,
             message,
         );
+        meant
     }
 
     fn notification(&mut self, exchange: &Exchange) {
@@ -600,16 +600,8 @@ impl<'c> Checker<'c> {
             .contract
             .match_webhook(&request.method, &request.path)
             .or_else(|| webhook_by_payload(self.contract, request));
-        let hook = match hook {
-            Some(hook) => hook,
-            None => {
-                let meant = misdelivered_webhook(self.contract, request);
-                self.misdelivered(request, meant);
-                let Some(hook) = meant else {
-                    return;
-                };
-                hook
-            }
+        let Some(hook) = hook.or_else(|| self.misdelivered(request)) else {
+            return;
         };
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());

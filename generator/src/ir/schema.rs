@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::Scalar;
+use super::{JsonKind, Scalar};
 
 /// The JSON Schema `type` names of a schema, without `"null"`, plus whether null is allowed.
 pub(crate) fn types_of(schema: &Map<String, Value>) -> (Vec<String>, bool) {
@@ -44,26 +44,20 @@ pub(crate) fn implied_types(schema: &Map<String, Value>) -> Vec<String> {
     let mut kinds = values
         .into_iter()
         .filter(|value| !value.is_null())
-        .map(|value| match value {
-            Value::String(_) => "string",
-            Value::Bool(_) => "boolean",
-            Value::Number(number) if number.is_f64() => "number",
-            Value::Number(_) => "integer",
-            Value::Array(_) => "array",
-            _ => "object",
-        });
-    let Some(first) = kinds.next() else {
+        .map(JsonKind::of);
+    let Some(mut kind) = kinds.next() else {
         return Vec::new();
     };
-    let mut kind = first;
     for other in kinds {
         match (kind, other) {
             (a, b) if a == b => {}
-            ("integer", "number") | ("number", "integer") => kind = "number",
+            (JsonKind::Integer, JsonKind::Number) | (JsonKind::Number, JsonKind::Integer) => {
+                kind = JsonKind::Number;
+            }
             _ => return Vec::new(),
         }
     }
-    vec![kind.to_string()]
+    vec![kind.name().to_string()]
 }
 
 /// True for `{"type": "null"}` (alone or with annotations only): the null branch of a

@@ -253,6 +253,34 @@ pub enum JsonKind {
 }
 
 impl JsonKind {
+    /// The kind of a JSON value (a number written with a fraction or an exponent is a
+    /// `number`, as serde_json reads it).
+    pub fn of(value: &serde_json::Value) -> JsonKind {
+        use serde_json::Value;
+        match value {
+            Value::Null => JsonKind::Null,
+            Value::Bool(_) => JsonKind::Boolean,
+            Value::Number(n) if n.is_i64() || n.is_u64() => JsonKind::Integer,
+            Value::Number(_) => JsonKind::Number,
+            Value::String(_) => JsonKind::String,
+            Value::Array(_) => JsonKind::Array,
+            Value::Object(_) => JsonKind::Object,
+        }
+    }
+
+    /// The JSON Schema `type` name of the kind.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Null => "null",
+            JsonKind::Boolean => "boolean",
+            JsonKind::Integer => "integer",
+            JsonKind::Number => "number",
+            JsonKind::String => "string",
+            JsonKind::Array => "array",
+            JsonKind::Object => "object",
+        }
+    }
+
     /// The kind for a JSON Schema `type` name.
     pub fn from_name(name: &str) -> Option<JsonKind> {
         Some(match name {

@@ -149,11 +149,8 @@ impl Recorder {
 /// A copy of `exchange` with every credential value replaced by [`REDACTED`] (see the
 /// [module documentation](self)).
 pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
-    let secrets: Vec<String> = crate::secrets::credential_values(contract, exchange)
-        .into_iter()
-        .map(str::to_string)
-        .collect();
-    let secrets: Vec<&str> = secrets.iter().map(String::as_str).collect();
+    // Borrowed from the exchange as sent; only the copy changes.
+    let secrets = crate::secrets::credential_values(contract, exchange);
     let mut copy = exchange.clone();
     let request = &mut copy.request;
     for (name, value) in &mut request.headers {
@@ -240,10 +237,11 @@ fn scrub_json(value: &mut Value, secrets: &[&str]) {
         Value::String(text) => crate::secrets::scrub_owned(text, secrets),
         Value::Array(items) => items.iter_mut().for_each(|item| scrub_json(item, secrets)),
         Value::Object(members) => {
-            if members
-                .keys()
-                .any(|name| secrets.iter().any(|s| name.contains(s)))
-            {
+            if members.keys().any(|name| {
+                secrets
+                    .iter()
+                    .any(|secret| crate::secrets::quotes(name, secret))
+            }) {
                 *members = std::mem::take(members)
                     .into_iter()
                     .map(|(name, value)| {

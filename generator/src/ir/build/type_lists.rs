@@ -10,11 +10,9 @@ use super::objects::ObjectShape;
 use super::state::{Builder, Converted, child};
 use super::unions::{LABEL, UnionSource};
 use crate::error::Result;
+use crate::ir::JsonKind;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::docs_of;
-
-/// The JSON Schema type names.
-const TYPES: [&str; 6] = ["string", "integer", "number", "boolean", "array", "object"];
 
 /// Keywords that constrain values of one type only.
 const STRING_KEYWORDS: &[&str] = &[
@@ -105,8 +103,10 @@ impl Builder<'_> {
 fn alternatives(types: &[String]) -> Option<Vec<&str>> {
     let mut kept: Vec<&str> = Vec::new();
     for ty in types {
-        let ty = TYPES.iter().find(|known| **known == ty.as_str())?;
-        if !kept.contains(ty) {
+        let ty = JsonKind::from_name(ty)
+            .filter(|kind| *kind != JsonKind::Null)?
+            .name();
+        if !kept.contains(&ty) {
             kept.push(ty);
         }
     }
@@ -170,17 +170,13 @@ fn alternative(map: &Map<String, Value>, ty: &str) -> Map<String, Value> {
     out
 }
 
-/// Whether `value` is an instance of the JSON Schema type `ty`.
+/// Whether `value` is an instance of the JSON Schema type `ty`: every integer is a number,
+/// and a number without a fraction (`3.0`) an integer.
 fn is_of_type(value: &Value, ty: &str) -> bool {
-    match ty {
-        "string" => value.is_string(),
-        "integer" => {
-            value.is_i64() || value.is_u64() || value.as_f64().is_some_and(|f| f.fract() == 0.0)
-        }
-        "number" => value.is_number(),
-        "boolean" => value.is_boolean(),
-        "array" => value.is_array(),
-        "object" => value.is_object(),
+    match (JsonKind::of(value), ty) {
+        (kind, ty) if kind.name() == ty => true,
+        (JsonKind::Integer, "number") => true,
+        (JsonKind::Number, "integer") => value.as_f64().is_some_and(|f| f.fract() == 0.0),
         _ => false,
     }
 }

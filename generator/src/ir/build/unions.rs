@@ -450,7 +450,7 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         .collect();
     if kinds.is_empty() {
         if let Some(values) = &values {
-            kinds = values.iter().map(kind_of).collect();
+            kinds = values.iter().map(JsonKind::of).collect();
         } else if map.contains_key("items") {
             kinds.push(JsonKind::Array);
         }
@@ -558,18 +558,6 @@ fn pattern_prefixes(pattern: &str) -> Vec<String> {
     prefixes.sort();
     prefixes.dedup();
     prefixes
-}
-
-fn kind_of(value: &Value) -> JsonKind {
-    match value {
-        Value::Null => JsonKind::Null,
-        Value::Bool(_) => JsonKind::Boolean,
-        Value::Number(n) if n.is_i64() || n.is_u64() => JsonKind::Integer,
-        Value::Number(_) => JsonKind::Number,
-        Value::String(_) => JsonKind::String,
-        Value::Array(_) => JsonKind::Array,
-        Value::Object(_) => JsonKind::Object,
-    }
 }
 
 #[cfg(test)]
