@@ -14,6 +14,8 @@ use crate::emit::contract::ContractFiles;
 use crate::error::{Error, Result};
 use crate::ir::{Api, Example, MessagePart, Operation, TypeRef};
 
+mod combined;
+
 /// The schema an example stands under.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Target {
@@ -167,12 +169,15 @@ pub fn check_with<'s, 'f, V>(
     let files: HashMap<String, &str> = files.into_iter().collect();
     let compiled = compile_files(sites, &files)?;
     let mut out = Vec::new();
-    for site in sites {
+    for (at, site) in sites.iter().enumerate() {
         let violations = match &site.target {
-            Target::File(path) => compiled[path.as_str()]
-                .iter_errors(&site.example.value)
-                .map(|error| describe(&error, path))
-                .collect(),
+            Target::File(path) => match compiled.own.get(&at) {
+                Some(validator) => validator
+                    .iter_errors(&site.example.value)
+                    .map(|error| describe(&error, path))
+                    .collect(),
+                None => Vec::new(),
+            },
             Target::Inline(schema) => {
                 let bundled = crate::emit::contract::bundle(schema, &components)?;
                 let location = format!("{} schema", site.place);
@@ -187,62 +192,88 @@ pub fn check_with<'s, 'f, V>(
     Ok(out)
 }
 
-/// The validator of every contract file some site stands under, each schema read and
-/// compiled once. Files that differ only in their `$id` (the error answers of many operations
-/// are one `Error` schema each) share one validator: a violation names the rule by its place
-/// in the schema, never by the file's `$id`. They compile side by side (rayon): compiling is
-/// most of the cost of checking examples, and it would otherwise run on one core beside the
-/// Rust emitters. The first error in the sites' order is the one reported, whichever thread
-/// met it.
-fn compile_files<'p>(
-    sites: &'p [Site<'_>],
-    files: &HashMap<String, &str>,
-) -> Result<HashMap<&'p str, Arc<Validator>>> {
+/// What judges the sites that stand under contract files.
+struct Compiled {
+    /// By the site's index: the validator of its own file, for a site the combined validator
+    /// refused or could not judge. A site under a file that is not here is valid.
+    own: HashMap<usize, Arc<Validator>>,
+}
+
+/// Judges every site under a contract file: first all at once through one validator of the
+/// files side by side ([`combined`]), then, for the sites it refuses or cannot judge, each
+/// file read and compiled alone, so their violations are those of the file itself. Files
+/// that differ only in their `$id` (the error answers of many operations are one `Error`
+/// schema each) are one schema. Reading, the yes-or-no check and the files compiled alone run
+/// side by side (rayon): compiling is most of the cost of checking examples, and it would
+/// otherwise run on one core beside the Rust emitters. The first error in the sites' order is
+/// the one reported, whichever thread met it.
+fn compile_files(sites: &[Site<'_>], files: &HashMap<String, &str>) -> Result<Compiled> {
     use rayon::prelude::*;
-    // Each distinct schema (by its text without the `$id`), with the paths that hold it.
-    let mut schemas: Vec<(&str, Vec<&str>)> = Vec::new();
+    // Each distinct schema (by its text without the `$id`), and the schema of each site.
+    let mut schemas: Vec<&str> = Vec::new();
     let mut by_text: HashMap<String, usize> = HashMap::new();
-    let mut seen = std::collections::HashSet::new();
+    let mut by_path: HashMap<&str, usize> = HashMap::new();
+    let mut site_schema: Vec<Option<usize>> = Vec::with_capacity(sites.len());
     for site in sites {
         let Target::File(path) = &site.target else {
+            site_schema.push(None);
             continue;
         };
-        if !seen.insert(path.as_str()) {
+        if let Some(&index) = by_path.get(path.as_str()) {
+            site_schema.push(Some(index));
             continue;
         }
         let text = files.get(path.as_str()).ok_or_else(|| Error::Emit {
             file: format!("schemas/{path}"),
             message: "no contract file for this example's schema".into(),
         })?;
-        match by_text.entry(without_id(text)) {
-            std::collections::hash_map::Entry::Occupied(at) => schemas[*at.get()].1.push(path),
-            std::collections::hash_map::Entry::Vacant(at) => {
-                at.insert(schemas.len());
-                schemas.push((path, vec![path]));
-            }
-        }
+        let index = *by_text.entry(without_id(text)).or_insert_with(|| {
+            schemas.push(path);
+            schemas.len() - 1
+        });
+        by_path.insert(path, index);
+        site_schema.push(Some(index));
     }
     let definitions = crate::definitions::Definitions::new();
-    let compiled = schemas
+    let read = schemas
         .par_iter()
-        .map(|(path, _)| {
-            let schema = definitions
+        .map(|path| {
+            definitions
                 .read(files[*path], |path| files.get(path).copied())
                 .map_err(|message| Error::Emit {
                     file: format!("schemas/{path}"),
                     message,
-                })?;
-            compile(&schema, path).map(Arc::new)
+                })
         })
+        .collect::<Result<Vec<Value>>>()?;
+    let combined = combined::Combined::build(&read, |schema| compile(schema, "").ok());
+    // The schemas some site needs compiled alone.
+    let alone: std::collections::BTreeSet<usize> = sites
+        .par_iter()
+        .zip(&site_schema)
+        .filter_map(|(site, schema)| {
+            let index = (*schema)?;
+            let valid = combined
+                .as_ref()
+                .and_then(|combined| combined.is_valid(index, &site.example.value));
+            (valid != Some(true)).then_some(index)
+        })
+        .collect();
+    let alone: Vec<usize> = alone.into_iter().collect();
+    let compiled = alone
+        .par_iter()
+        .map(|&index| compile(&read[index], schemas[index]).map(Arc::new))
         .collect::<Vec<Result<_>>>();
     let mut validators = HashMap::new();
-    for ((_, paths), validator) in schemas.iter().zip(compiled) {
-        let validator = validator?;
-        for path in paths {
-            validators.insert(*path, Arc::clone(&validator));
-        }
+    for (index, validator) in alone.into_iter().zip(compiled) {
+        validators.insert(index, validator?);
     }
-    Ok(validators)
+    let own = site_schema
+        .iter()
+        .enumerate()
+        .filter_map(|(at, schema)| Some((at, Arc::clone(validators.get(&(*schema)?)?))))
+        .collect();
+    Ok(Compiled { own })
 }
 
 /// A contract file's text without its top-level `$id` member, the one line in which files of
