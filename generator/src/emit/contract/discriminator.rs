@@ -35,7 +35,7 @@ pub(crate) fn tag_values(tags: &[String]) -> Vec<Value> {
 /// is left to the `anyOf` as written.
 pub(crate) fn select_by_discriminator(root: &mut Value) {
     let mut places = Vec::new();
-    find(root, String::new(), &mut places);
+    find(root, &mut String::new(), &mut places);
     for (pointer, union) in places {
         let Some(Value::Object(map)) = root.pointer(&pointer) else {
             continue;
@@ -96,8 +96,23 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
 const UNIONS: [&str; 2] = ["oneOf", "anyOf"];
 
 /// The pointers of the schema objects with a discriminated `oneOf` or `anyOf`, with the
-/// keyword.
-fn find(value: &Value, pointer: String, out: &mut Vec<(String, &'static str)>) {
+/// keyword. `pointer` is where `value` is; it is extended in place while the walk goes down and
+/// copied only where a union is found, since most schema objects have none.
+fn find(value: &Value, pointer: &mut String, out: &mut Vec<(String, &'static str)>) {
+    fn descend(
+        inner: &Value,
+        segment: &dyn std::fmt::Display,
+        pointer: &mut String,
+        out: &mut Vec<(String, &'static str)>,
+    ) {
+        if matches!(inner, Value::Object(_) | Value::Array(_)) {
+            use std::fmt::Write as _;
+            let len = pointer.len();
+            let _ = write!(pointer, "/{segment}");
+            find(inner, pointer, out);
+            pointer.truncate(len);
+        }
+    }
     match value {
         Value::Object(map) => {
             if map.contains_key("discriminator")
@@ -107,13 +122,13 @@ fn find(value: &Value, pointer: String, out: &mut Vec<(String, &'static str)>) {
             }
             for (key, inner) in map {
                 if !matches!(key.as_str(), "enum" | "const" | "examples" | "default") {
-                    find(inner, format!("{pointer}/{}", escape_segment(key)), out);
+                    descend(inner, &escape_segment(key), pointer, out);
                 }
             }
         }
         Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {
-                find(item, format!("{pointer}/{index}"), out);
+                descend(item, &index, pointer, out);
             }
         }
         _ => {}
