@@ -243,7 +243,9 @@ pub(crate) struct Compiled {
 
 /// Schema files, compiled on first use, and the operations of the manifest.
 pub struct Contract {
-    schemas: HashMap<String, SchemaFile>,
+    /// Looked up on every live check (twice per body): Fx rather than SipHash, since the keys
+    /// are the contract's own paths, not input an attacker chooses.
+    schemas: rustc_hash::FxHashMap<String, SchemaFile>,
     /// The shared layout's definitions documents, by path (none in a self-contained contract).
     definition_texts: HashMap<String, String>,
     /// The same, each parsed when a schema file first needs it.

@@ -60,10 +60,13 @@ fn decoded(body: &[u8], headers: &HeaderMap) -> Option<exchange::Body> {
 fn header_list(map: &HeaderMap) -> Vec<(String, String)> {
     map.iter()
         .map(|(name, value)| {
-            (
-                name.as_str().to_string(),
-                String::from_utf8_lossy(value.as_bytes()).into_owned(),
-            )
+            // Almost every value is visible ASCII, which `to_str` checks faster than the
+            // lossy conversion reads UTF-8; the rest (obs-text) is read as UTF-8.
+            let value = match value.to_str() {
+                Ok(text) => text.to_owned(),
+                Err(_) => String::from_utf8_lossy(value.as_bytes()).into_owned(),
+            };
+            (name.as_str().to_string(), value)
         })
         .collect()
 }

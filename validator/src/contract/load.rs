@@ -58,7 +58,7 @@ impl Contract {
         files: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Contract, ContractError> {
         use rayon::prelude::*;
-        let mut schemas = HashMap::new();
+        let mut schemas = rustc_hash::FxHashMap::default();
         let mut definitions = HashMap::new();
         let mut manifest = None;
         // Each file is parsed on its own, in parallel: `specval check` waits for the contract
@@ -180,6 +180,15 @@ impl Contract {
             .schemas
             .get(path)
             .ok_or_else(|| ContractError::UnknownSchema(path.to_string()))?;
+        self.compiled_file(file, path)
+    }
+
+    /// [`Contract::compiled`] of a file already looked up by its `path`.
+    pub(crate) fn compiled_file<'s>(
+        &self,
+        file: &'s SchemaFile,
+        path: &str,
+    ) -> Result<&'s Compiled, ContractError> {
         file.compiled
             .get_or_init(|| {
                 let schema = self.self_contained(file)?;
@@ -372,7 +381,7 @@ fn accepts_anything(schema: &Value) -> bool {
 fn operation(
     entry: &manifest::Operation,
     schemes: &HashMap<String, Option<(Location, String)>>,
-    schemas: &HashMap<String, SchemaFile>,
+    schemas: &rustc_hash::FxHashMap<String, SchemaFile>,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
         path: "manifest.json".into(),

@@ -26,7 +26,10 @@ impl Contract {
     /// [`Contract::check`] without a `Value` (see `crate::in_place`). `false` also when the
     /// schema is unknown, so that the caller falls back on `check`, which says why.
     pub(crate) fn conforms(&self, schema: &str, body: &Doc<'_>) -> bool {
-        let (Some(file), Ok(compiled)) = (self.schemas.get(schema), self.compiled(schema)) else {
+        let Some(file) = self.schemas.get(schema) else {
+            return false;
+        };
+        let Ok(compiled) = self.compiled_file(file, schema) else {
             return false;
         };
         file.in_place
