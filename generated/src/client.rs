@@ -886,7 +886,7 @@ impl Client {
     /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn reverse_transfer_onboarding(
         &self,
-        transfer_id: &String,
+        transfer_id: &::uuid::Uuid,
         x_idempotency_key: Option<::uuid::Uuid>,
         x_organization_code: Option<&String>,
         body: Option<&::serde_json::Value>,

@@ -211,6 +211,7 @@ pub static FILES: &[(&str, &str)] = &[
         "components/TermsOfService.json",
         include_str!("../schemas/components/TermsOfService.json"),
     ),
+    ("components/Timestamp.json", include_str!("../schemas/components/Timestamp.json")),
     (
         "components/Transaction.json",
         include_str!("../schemas/components/Transaction.json"),

@@ -389,6 +389,26 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
         round_trip::<crate::models::TermsOfService>,
     ),
     (
+        "#/components/schemas/Timestamp/examples/0",
+        "\"2024-05-14T15:20:11Z\"",
+        round_trip::<crate::models::Timestamp>,
+    ),
+    (
+        "#/components/schemas/Timestamp/examples/1",
+        "\"2024-05-14T15:20:11.123+02:00\"",
+        round_trip::<crate::models::Timestamp>,
+    ),
+    (
+        "#/components/schemas/Timestamp/examples/2",
+        "\"2024-05-14T15:20:11\"",
+        round_trip::<crate::models::Timestamp>,
+    ),
+    (
+        "#/components/schemas/Timestamp/examples/3",
+        "\"20240514T152011Z\"",
+        round_trip::<crate::models::Timestamp>,
+    ),
+    (
         "#/components/schemas/Transaction/examples/0",
         "{\"id\":\"0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d\",\"type\":\"PURCHASE\",\"status\":\"SUCCEEDED\",\"category\":\"BANK_TRANSFER\",\"amount\":150000,\"provider_id\":\"PSE\",\"payment_method\":{\"vaulted_token\":null,\"type\":\"BANK_TRANSFER\",\"vault_on_success\":false,\"token\":null,\"detail\":{\"bank_transfer\":{\"bank_name\":\"Banco de Ejemplo\",\"redirect_url\":\"https://bank.example.com/pse/redirect/abc123\"}}},\"response_code\":\"SUCCEEDED\",\"response_message\":\"Transaction successful\",\"reason\":null,\"description\":\"Order 10042\",\"merchant_reference\":null,\"provider_data\":{\"id\":\"PSE\",\"transaction_id\":\"3318877\",\"status\":\"PENDING\",\"raw_response\":{}},\"three_d_secure_action_required\":false,\"created_at\":\"2024-05-14T15:20:11.612Z\",\"updated_at\":\"2024-05-14T15:20:13.907Z\"}",
         round_trip::<crate::models::Transaction>,
@@ -520,8 +540,8 @@ static EXAMPLES: &[(&str, &str, fn(&str) -> Result<Vec<decisions::Decision>, Str
     ),
     (
         "#/paths/~1recipients~1onboardings~1reverse-transfer~1{transfer_id}/post/parameters/0/example",
-        "\"xfer_5c7e9a1b3d5f\"",
-        round_trip::<String>,
+        "\"5c7e9a1b-3d5f-4a6b-8c7d-9e0f1a2b3c4d\"",
+        round_trip::<::uuid::Uuid>,
     ),
     (
         "#/paths/~1recipients~1onboardings~1reverse-transfer~1{transfer_id}/post/requestBody/content/application~1json/examples/notShown/value",

@@ -45,7 +45,7 @@ pub struct Account {
     )]
     #[cfg_attr(feature = "schemars", schemars(with = "Option<String>"))]
     pub iban: Option<Option<String>>,
-    /// ISO 4217, 3 characters.
+    /// ISO 4217, 3 characters. An ISO 4217 code is three capital letters (the length is its own rule, the letters this pattern's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub currency: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -59,10 +59,10 @@ pub struct Account {
     pub supports_book_transfers: Option<bool>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -556,7 +556,7 @@ pub struct CreateAccountRequest {
     /// Must refer to an onboarding with status SUCCEEDED. (No prefix is stated for this request field; Account.onboarding_id is documented as prefixed onb_.)
     pub onboarding_id: String,
     pub account_type: AccountType,
-    /// ISO 4217, 3 characters; by region USD for US, GBP for UK, AUD for Australia, EUR for EU.
+    /// ISO 4217, 3 characters; by region USD for US, GBP for UK, AUD for Australia, EUR for EU. An ISO 4217 code is three capital letters (the length is its own rule, the letters this pattern's).
     pub currency: String,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
@@ -744,10 +744,10 @@ pub struct Entity {
     pub entity_detail: Option<EntityDetail>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -885,10 +885,10 @@ pub struct EntityTransfer {
     pub description: Option<String>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -1006,8 +1006,9 @@ pub struct IncomingTransferNotification {
     pub account_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provider: Option<TransferProvider>,
+    /// PENDING or COMPLETED: the notification's table lists these two values and no other (a transfer read or cancelled through the API may hold a status the document does not show, which is why `TransferStatus` there is open).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<TransferStatus>,
+    pub status: Option<IncomingTransferNotificationStatus>,
     /// Always INCOMING.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<IncomingTransferNotificationDirection>,
@@ -1021,10 +1022,10 @@ pub struct IncomingTransferNotification {
     pub description: Option<String>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -1075,6 +1076,46 @@ pub struct IncomingTransferNotificationReply {
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
+
+/// PENDING or COMPLETED: the notification's table lists these two values and no other (a transfer read or cancelled through the API may hold a status the document does not show, which is why `TransferStatus` there is open).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IncomingTransferNotificationStatus {
+    /// `PENDING`
+    Pending,
+    /// `COMPLETED`
+    Completed,
+    /// A value this version of the spec does not list, kept as received.
+    Unknown(String),
+}
+
+impl IncomingTransferNotificationStatus {
+    /// Every value the spec lists, in its order.
+    pub const KNOWN: &'static [&'static str] = &["PENDING", "COMPLETED"];
+    /// The value on the wire.
+    pub fn as_str(&self) -> &str {
+        match self {
+            IncomingTransferNotificationStatus::Pending => "PENDING",
+            IncomingTransferNotificationStatus::Completed => "COMPLETED",
+            IncomingTransferNotificationStatus::Unknown(value) => value,
+        }
+    }
+    /// Whether the spec lists this value.
+    pub fn is_known(&self) -> bool {
+        !matches!(self, IncomingTransferNotificationStatus::Unknown(_))
+    }
+}
+
+impl From<&str> for IncomingTransferNotificationStatus {
+    fn from(value: &str) -> Self {
+        match value {
+            "PENDING" => IncomingTransferNotificationStatus::Pending,
+            "COMPLETED" => IncomingTransferNotificationStatus::Completed,
+            other => IncomingTransferNotificationStatus::Unknown(other.to_string()),
+        }
+    }
+}
+
+super::support::open_enum!(IncomingTransferNotificationStatus, Unknown);
 
 /// entity_detail.individual. Allowed values of gender are not shown.
 #[derive(Debug, Clone, PartialEq, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -1367,10 +1408,10 @@ pub struct Onboarding {
     pub terms_of_service: Option<TermsOfService>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -1690,10 +1731,10 @@ pub struct Payment {
     pub merchant_order_id: Option<String>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub amount: Option<PaymentAmount>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -2184,10 +2225,10 @@ pub struct ReverseTransferResult {
     pub destination_onboarding: Option<Onboarding>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
@@ -2218,12 +2259,31 @@ pub struct TermsOfService {
     pub acceptance: Option<bool>,
     /// Timestamp (ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub date: Option<super::support::DateTime>,
+    pub date: Option<Timestamp>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ip: Option<String>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
+}
+
+/// A timestamp, as the interface document gives every one: "Timestamps are ISO 8601 strings." ISO 8601 allows more than RFC 3339 (`format: date-time`), so the rule is this pattern rather than that format: a calendar date and a time of day, in the extended (2024-05-14T15:20:11Z) or basic (20240514T152011Z) format, to the minute or the second, with an optional decimal fraction (a point or a comma) and an optional UTC designator or offset (Z, +02, +02:00, +0200). Without an offset the time is local, as ISO 8601 has it. Dates alone, week and ordinal dates, and durations are not timestamps.
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
+#[serde(transparent)]
+pub struct Timestamp(pub String);
+
+impl From<String> for Timestamp {
+    fn from(value: String) -> Self {
+        Timestamp(value)
+    }
+}
+
+impl ::std::ops::Deref for Timestamp {
+    type Target = String;
+    fn deref(&self) -> &String {
+        &self.0
+    }
 }
 
 /// A transaction of a payment. Types are stated only for amount (number); type, status and category carry string values. Allowed values of status, type and category are not shown.
@@ -2300,10 +2360,10 @@ pub struct Transaction {
     pub three_d_secure_action_required: Option<::serde_json::Value>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub created_at: Option<super::support::DateTime>,
+    pub created_at: Option<Timestamp>,
     /// ISO 8601.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_at: Option<super::support::DateTime>,
+    pub updated_at: Option<Timestamp>,
     /// Properties the schema does not declare, kept so that nothing is lost.
     #[serde(flatten)]
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,

@@ -376,8 +376,8 @@ pub struct ReverseTransferOnboardingParams {
     pub credentials: Credentials,
     /// Required path parameter `transfer_id`.
     ///
-    /// Transfer id of the transfer to reverse (string; no format stated).
-    pub transfer_id: String,
+    /// Transfer id of the transfer to reverse. The endpoint says "transfer_id (string)"; the Limits say "account_id and transfer_id path values are UUIDs of 36 characters".
+    pub transfer_id: ::uuid::Uuid,
     /// Optional header `x-idempotency-key`.
     ///
     /// Unique request identifier (UUID); makes a request be processed once even when it is retried after a network problem or time-out. Accepted on the reverse-transfer operation. Retention period of keys and the replay response are not shown.
@@ -933,7 +933,7 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
     if let Err(rejection) = incoming_.validate() {
         return rejection;
     }
-    let transfer_id = incoming_.required::<String>(Location::Path, "transfer_id");
+    let transfer_id = incoming_.required::<::uuid::Uuid>(Location::Path, "transfer_id");
     let x_idempotency_key = incoming_
         .optional::<::uuid::Uuid>(Location::Header, "x-idempotency-key");
     let x_organization_code = incoming_

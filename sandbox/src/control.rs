@@ -399,7 +399,7 @@ async fn create_payment(ForMerchant(merchant): ForMerchant, Body(bytes): Body) -
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReverseTransferSeed {
-    transfer_id: String,
+    transfer_id: Uuid,
     #[serde(default)]
     result: Option<ReverseTransferResult>,
 }
@@ -410,9 +410,6 @@ struct ReverseTransferSeed {
 /// onboardings of the merchant, so the destination can open accounts.
 async fn set_reverse_transfer(ForMerchant(merchant): ForMerchant, Body(bytes): Body) -> Answer {
     let seed: ReverseTransferSeed = body(&bytes)?;
-    if seed.transfer_id.is_empty() {
-        return Err(validation_error("/transfer_id must not be empty").into());
-    }
     let result = seed.result.unwrap_or_else(invented_reverse_transfer);
     for onboarding in [&result.origin_onboarding, &result.destination_onboarding]
         .into_iter()
@@ -421,7 +418,7 @@ async fn set_reverse_transfer(ForMerchant(merchant): ForMerchant, Body(bytes): B
     {
         merchant.insert_onboarding(onboarding.clone());
     }
-    merchant.seed_reverse_transfer_result(seed.transfer_id.clone(), result.clone());
+    merchant.seed_reverse_transfer_result(seed.transfer_id, result.clone());
     Ok(json_response(
         StatusCode::CREATED,
         json!({"transfer_id": seed.transfer_id, "result": result}),

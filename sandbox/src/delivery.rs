@@ -22,8 +22,8 @@ use std::time::Duration;
 
 use orchestration_api::models::{
     EntityTransfer, Error, IncomingTransferNotification, IncomingTransferNotificationDirection,
+    IncomingTransferNotificationStatus, Timestamp,
 };
-use orchestration_api::support::DateTime;
 use orchestration_api::webhooks::{Delivery, DeliveryPolicy, GaveUp, Sender};
 use reqwest::Url;
 use serde::Serialize;
@@ -94,9 +94,9 @@ pub struct DeliveryRecord {
     /// The notification sent.
     pub notification: IncomingTransferNotification,
     /// When the delivery started.
-    pub created_at: DateTime,
+    pub created_at: Timestamp,
     /// When it finished; `null` while pending.
-    pub completed_at: Option<DateTime>,
+    pub completed_at: Option<Timestamp>,
 }
 
 /// The delivering side of the sandbox: a [`Sender`], the default merchant URL, the log,
@@ -409,7 +409,12 @@ pub fn notification_for(transfer: &EntityTransfer) -> IncomingTransferNotificati
         destination_account_id: transfer.destination_account_id.clone().flatten(),
         account_id: transfer.account_id.clone(),
         provider: transfer.provider.clone(),
-        status: transfer.status.clone(),
+        // The transfer's status is open; the notification's is PENDING or COMPLETED, and any
+        // other value is sent as it is (the receiver's check then says so).
+        status: transfer
+            .status
+            .as_ref()
+            .map(|status| IncomingTransferNotificationStatus::from(status.as_str())),
         direction: Some(IncomingTransferNotificationDirection::Incoming),
         sender: transfer.sender.clone(),
         amount: transfer.amount.clone(),

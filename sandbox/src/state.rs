@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use chrono::{SecondsFormat, TimeDelta, Utc};
 use orchestration_api::credentials::Credentials;
+use orchestration_api::models::Timestamp;
 use orchestration_api::models::{
     Account, AccountBalance, Entity, EntityTransfer, Error, ErrorCode, Onboarding, Payment,
     ReverseTransferResult,
 };
-use orchestration_api::support::DateTime;
 use uuid::Uuid;
 
 use crate::idempotency::IdempotencyStore;
@@ -62,7 +62,7 @@ pub(crate) struct Books {
     /// Payments, in seeding order.
     pub(crate) payments: Vec<Payment>,
     /// Reverse-transfer results by `transfer_id`.
-    pub(crate) reverse_transfers: HashMap<String, ReverseTransferResult>,
+    pub(crate) reverse_transfers: HashMap<Uuid, ReverseTransferResult>,
     /// Replays of create account.
     pub(crate) account_keys: IdempotencyStore<Account>,
     /// Replays of create entity: where in `entities` each key's entity is. Entities are
@@ -200,27 +200,30 @@ pub(crate) fn new_id(prefix: &str) -> String {
     format!("{prefix}_{}", &hex[..16])
 }
 
-/// Now, as RFC 3339 in UTC with microseconds (`2024-05-14T15:20:11.123456Z`).
-pub(crate) fn now() -> DateTime {
+/// Now, as RFC 3339 in UTC with microseconds (`2024-05-14T15:20:11.123456Z`), which is one of
+/// the ISO 8601 forms a `Timestamp` takes.
+pub(crate) fn now() -> Timestamp {
     stamp(chrono::DateTime::<Utc>::from(std::time::SystemTime::now()))
 }
 
 /// `time` as RFC 3339 in UTC with microseconds.
-fn stamp(time: chrono::DateTime<Utc>) -> DateTime {
-    let text = time.to_rfc3339_opts(SecondsFormat::Micros, true);
-    text.parse().unwrap_or_else(|_| DateTime::from(time))
+fn stamp(time: chrono::DateTime<Utc>) -> Timestamp {
+    Timestamp(time.to_rfc3339_opts(SecondsFormat::Micros, true))
 }
 
 /// Now, or a microsecond after `previous` when the clock has not moved past it, so that a
 /// refreshed `updated_at` ("with updated_at refreshed") always differs from the one it
-/// replaces, even within one clock tick.
-pub(crate) fn later_than(previous: Option<&DateTime>) -> DateTime {
-    let now = now();
+/// replaces, even within one clock tick. A `previous` this clock cannot read (an ISO 8601 form
+/// without an offset, seeded through the control API) is simply replaced by now.
+pub(crate) fn later_than(previous: Option<&Timestamp>) -> Timestamp {
+    let now = chrono::DateTime::<Utc>::from(std::time::SystemTime::now());
+    let previous =
+        previous.and_then(|previous| chrono::DateTime::parse_from_rfc3339(previous).ok());
     match previous {
-        Some(previous) if now.value() <= previous.value() => {
-            stamp(previous.value().with_timezone(&Utc) + TimeDelta::microseconds(1))
+        Some(previous) if now <= previous => {
+            stamp(previous.with_timezone(&Utc) + TimeDelta::microseconds(1))
         }
-        _ => now,
+        _ => stamp(now),
     }
 }
 

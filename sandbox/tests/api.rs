@@ -287,17 +287,18 @@ async fn payments_and_reverse_transfers_are_seeded() {
 
     // Without a seeded result the operation answers 404; with an invented one, 200, and its
     // SUCCEEDED destination onboarding can open an account.
+    let transfer_id = Uuid::new_v4();
     let missing = client
-        .reverse_transfer_onboarding(&"xfer_abc".to_owned(), None, None, None)
+        .reverse_transfer_onboarding(&transfer_id, None, None, None)
         .await;
     assert!(missing.is_err(), "{missing:?}");
     let (status, seeded) = running
-        .post("/reverse-transfers", json!({"transfer_id": "xfer_abc"}))
+        .post("/reverse-transfers", json!({"transfer_id": transfer_id}))
         .await;
     contract.assert_response("post", "/reverse-transfers", status, &seeded);
     assert_eq!(status, 201);
     let result = client
-        .reverse_transfer_onboarding(&"xfer_abc".to_owned(), None, None, None)
+        .reverse_transfer_onboarding(&transfer_id, None, None, None)
         .await
         .expect("seeded result");
     assert_eq!(
@@ -317,6 +318,12 @@ async fn payments_and_reverse_transfers_are_seeded() {
     );
     let (status, body) = running
         .post("/reverse-transfers", json!({"transfer_id": ""}))
+        .await;
+    contract.assert_response("post", "/reverse-transfers", status, &body);
+    assert_eq!(status, 400);
+    // "transfer_id path values are UUIDs of 36 characters": so is the seed's.
+    let (status, body) = running
+        .post("/reverse-transfers", json!({"transfer_id": "xfer_abc"}))
         .await;
     contract.assert_response("post", "/reverse-transfers", status, &body);
     assert_eq!(status, 400);

@@ -331,6 +331,12 @@ fn publish(recorders: &[&HarRecorder]) -> PathBuf {
     path
 }
 
+/// The instant a timestamp the sandbox wrote stands for (it writes RFC 3339 in UTC, one of
+/// the ISO 8601 forms a `Timestamp` takes).
+fn instant(timestamp: &orchestration_api::Timestamp) -> chrono::DateTime<chrono::FixedOffset> {
+    chrono::DateTime::parse_from_rfc3339(timestamp).expect("an RFC 3339 timestamp")
+}
+
 /// A committed traffic file of [`api_and_notifications_flow`] (`e2e.har`, `e2e-invalid.har`).
 fn committed_traffic_path(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -1052,7 +1058,7 @@ async fn account_lifecycle(api: &Api) {
     assert_eq!(updated.created_at.as_ref(), Some(&created_at));
     let updated_at = updated.updated_at.clone().expect("updated_at");
     assert!(
-        updated_at.value() > created_at.value(),
+        instant(&updated_at) > instant(&created_at),
         "updated_at refreshed"
     );
     api_error(
@@ -1146,7 +1152,7 @@ async fn account_lifecycle(api: &Api) {
     assert_eq!(closed.id, account.id);
     let closed_at = closed.updated_at.clone().expect("updated_at");
     assert!(
-        closed_at.value() > updated_at.value(),
+        instant(&closed_at) > instant(&updated_at),
         "updated_at refreshed"
     );
     assert_eq!(
@@ -1238,8 +1244,8 @@ async fn transfers(api: &Api) {
         Some(TransferStatus::Unknown(CANCELLED_STATUS.into()))
     );
     assert!(
-        cancelled.updated_at.as_ref().expect("updated_at").value()
-            > pending.updated_at.as_ref().expect("updated_at").value()
+        instant(cancelled.updated_at.as_ref().expect("updated_at"))
+            > instant(pending.updated_at.as_ref().expect("updated_at"))
     );
     assert_eq!(
         client
@@ -1395,13 +1401,12 @@ async fn entities(api: &Api) {
 async fn reverse_transfer(api: &Api) {
     let store = &api.store;
     let client = &api.client;
-    store.seed_reverse_transfer_result("xfer_5c7e9a1b3d5f", reverse_transfer_result());
-    // Any text is a transfer_id here: this one needs percent-encoding in the path.
-    store.seed_reverse_transfer_result("xfer 7/8", reverse_transfer_result());
+    let transfer_id = fixed(0x7005);
+    store.seed_reverse_transfer_result(transfer_id, reverse_transfer_result());
 
     let result = client
         .reverse_transfer_onboarding(
-            &"xfer_5c7e9a1b3d5f".to_owned(),
+            &transfer_id,
             Some(fixed(0x7004)),
             Some(&"ORG-001".to_owned()),
             None,
@@ -1414,24 +1419,36 @@ async fn reverse_transfer(api: &Api) {
     assert_eq!(origin.status, Some(OnboardingStatus::Succeeded));
     assert_eq!(destination.status, Some(OnboardingStatus::Inactive));
 
-    let encoded = client
-        .reverse_transfer_onboarding(&"xfer 7/8".to_owned(), None, None, Some(&json!({})))
+    let with_body = client
+        .reverse_transfer_onboarding(&transfer_id, None, None, Some(&json!({})))
         .await
-        .expect("reverse transfer of an id that needs encoding");
-    assert_eq!(encoded, reverse_transfer_result());
+        .expect("reverse transfer with a body");
+    assert_eq!(with_body, reverse_transfer_result());
 
     api_error(
         client
-            .reverse_transfer_onboarding(&"xfer_unknown".to_owned(), None, None, None)
+            .reverse_transfer_onboarding(&fixed(0x7006), None, None, None)
             .await,
         404,
         &ErrorCode::from(TRANSFER_NOT_FOUND),
     );
-    // The idempotency key, when sent, must be a UUID.
+    // "transfer_id path values are UUIDs of 36 characters".
     let messages = api
         .probe(
             Method::POST,
             "/recipients/onboardings/reverse-transfer/xfer_5c7e9a1b3d5f",
+            true,
+            &[],
+            None,
+        )
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    assert!(messages.contains("transfer_id"), "{messages}");
+    // The idempotency key, when sent, must be a UUID.
+    let messages = api
+        .probe(
+            Method::POST,
+            &format!("/recipients/onboardings/reverse-transfer/{transfer_id}"),
             true,
             &[("x-idempotency-key", "not-a-uuid")],
             None,
@@ -1623,7 +1640,7 @@ async fn authentication(api: &Api) {
         ),
         (
             Method::POST,
-            "/recipients/onboardings/reverse-transfer/xfer_5c7e9a1b3d5f".into(),
+            format!("/recipients/onboardings/reverse-transfer/{}", fixed(0x7005)),
             none,
             None,
         ),

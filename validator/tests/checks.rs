@@ -593,7 +593,7 @@ fn the_response_body_matches_its_status_schema() {
     );
     let rules = found(&run(&read));
     assert!(
-        rules.contains(&(Part::Response, "format".into(), "/created_at".into())),
+        rules.contains(&(Part::Response, "pattern".into(), "/created_at".into())),
         "{rules:?}"
     );
     assert!(
@@ -766,6 +766,20 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
         found(&run(&refused)),
         one(Part::Reply, "const", "/received")
     );
+
+    // "status | string | PENDING, COMPLETED": the notification's list is closed, although a
+    // transfer read through the API may hold a status the document does not show.
+    for (status, expected) in [
+        ("PENDING", vec![]),
+        ("FAILED", one(Part::Notification, "enum", "/status")),
+        ("completed", one(Part::Notification, "enum", "/status")),
+    ] {
+        let mut sent = delivered.clone();
+        let mut body = payload.clone();
+        body["status"] = json!(status);
+        sent.request.body = Some(Body::Json(body));
+        assert_eq!(found(&run(&sent)), expected, "{status}");
+    }
 
     let mut wrong = delivered.clone();
     wrong.request.body = Some(Body::Json(json!({ "direction": "OUTGOING", "id": "nope" })));
@@ -3227,4 +3241,95 @@ paths:
         findings[0].message
     );
     assert!(!findings[0].message.contains("Jane"), "values stay masked");
+}
+
+/// "Timestamps are ISO 8601 strings": every ISO 8601 date and time of day a hand-written
+/// record plausibly holds is one, and text that is no timestamp is a `pattern` finding. RFC
+/// 3339 (`format: date-time`) would have refused the local time, the basic format, `+0000`
+/// and the comma.
+#[test]
+fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
+    let read = |created_at: &str| {
+        let mut body = account();
+        body["created_at"] = json!(created_at);
+        found(&run(&exchange(
+            "GET",
+            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+            None,
+            200,
+            Some(body),
+        )))
+    };
+    for timestamp in [
+        "2024-05-14T15:20:11Z",
+        "2024-05-14T15:20:11.123456Z",
+        "2024-05-14T15:20:11+02:00",
+        "2024-05-14T15:20:11-0500",
+        "2024-05-14T15:20:11+02",
+        "2024-05-14T15:20:11",
+        "2024-05-14T15:20",
+        "2024-05-14T15:20:11,5Z",
+        "20240514T152011Z",
+        "20240514T1520+0200",
+        "2016-12-31T23:59:60Z",
+    ] {
+        assert_eq!(read(timestamp), vec![], "{timestamp} is ISO 8601");
+    }
+    for not_one in [
+        "yesterday",
+        "2024-05-14",
+        "2024-05-14 15:20:11Z",
+        "2024-13-01T00:00:00Z",
+        "2024-05-32T00:00:00Z",
+        "2024-05-14T25:00:00Z",
+        "2024-05-14T15:61:00Z",
+        "14/05/2024 15:20",
+        "1715700011",
+        "2024-05-14T15:20:11Z trailing",
+    ] {
+        assert_eq!(
+            read(not_one),
+            one(Part::Response, "pattern", "/created_at"),
+            "{not_one} is no ISO 8601 timestamp"
+        );
+    }
+    // The message names the rule the pattern encodes, not only the pattern.
+    let mut body = account();
+    body["created_at"] = json!("yesterday");
+    let outcome = run(&exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(body),
+    ));
+    assert!(
+        outcome.findings[0]
+            .message
+            .ends_with("(the pattern of Timestamp)"),
+        "{}",
+        outcome.findings[0].message
+    );
+}
+
+/// "currency (string, ISO 4217, 3 characters)" on an account: three capital letters.
+#[test]
+fn an_account_currency_is_an_iso_4217_code() {
+    for (currency, expected) in [
+        ("EUR", vec![]),
+        ("eur", one(Part::Request, "pattern", "/currency")),
+        ("E1R", one(Part::Request, "pattern", "/currency")),
+        ("EU", one(Part::Request, "minLength", "/currency")),
+    ] {
+        let mut request = create_request();
+        request["currency"] = json!(currency);
+        let created = exchange(
+            "POST",
+            "/v1/banking/accounts",
+            Some(request),
+            201,
+            Some(account()),
+        );
+        assert_eq!(found(&run(&created)), expected, "{currency}");
+    }
 }

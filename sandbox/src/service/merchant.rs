@@ -255,13 +255,10 @@ impl Merchant {
     }
 
     /// Sets what the reverse-transfer operation returns for `transfer_id` (as given: nothing
-    /// is filled in).
-    pub fn seed_reverse_transfer_result(
-        &self,
-        transfer_id: impl Into<String>,
-        result: ReverseTransferResult,
-    ) {
-        self.write(|books, _| books.reverse_transfers.insert(transfer_id.into(), result));
+    /// is filled in). The path value is a UUID ("transfer_id path values are UUIDs of 36
+    /// characters").
+    pub fn seed_reverse_transfer_result(&self, transfer_id: Uuid, result: ReverseTransferResult) {
+        self.write(|books, _| books.reverse_transfers.insert(transfer_id, result));
     }
 
     // -----------------------------------------------------------------------------------------

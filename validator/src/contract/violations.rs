@@ -228,12 +228,29 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
             }
         );
     }
+    // A pattern is hard to read back as the rule it encodes; the component it belongs to
+    // (`Timestamp`, `AccountId`) names that rule.
+    if let ValidationErrorKind::Pattern { .. } = error.kind()
+        && let Some(component) = named_definition(schema_path, "pattern")
+    {
+        text = format!("{text} (the pattern of {component})");
+    }
     Violation {
         pointer: error.instance_path().as_str().to_string(),
         schema_location: format!("{file}#{schema_path}"),
         rule: Rule::from(error.kind().keyword()),
         message: text,
     }
+}
+
+/// The component whose own `keyword` a schema path ends at (`/$defs/Timestamp/pattern`:
+/// `Timestamp`), decoded from its pointer segment.
+fn named_definition(schema_path: &str, keyword: &str) -> Option<String> {
+    let rest = schema_path.strip_suffix(keyword)?.strip_suffix('/')?;
+    let (before, name) = rest.rsplit_once('/')?;
+    before
+        .ends_with("/$defs")
+        .then(|| name.replace("~1", "/").replace("~0", "~"))
 }
 
 /// The values of an `enum`, as JSON, the way jsonschema writes a short list (`"A", "B" or
