@@ -270,7 +270,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         _ => target(raw.url, "request.url", problems),
     };
     let query = raw.query.optional("request.query", problems);
-    let mime_type = media_stated_by_body(&raw.body);
+    let mime_type = unrecorded_headers_media(&raw.headers, &raw.body);
     let headers = raw.headers.optional("request.headers", problems);
     let body = body(
         raw.body,
@@ -295,10 +295,6 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         mime_type,
     };
     let declared = request.header("content-type").map(str::to_owned);
-    if declared.is_some() {
-        // The recorded header is what was sent; the body's statement is not needed.
-        request.mime_type = None;
-    }
     let sent = crate::content_coding::decoded(request.body.take(), &request.headers);
     request.body = body_as_sent(sent, request.content_type(), declared.as_deref());
     Some(request)
@@ -328,7 +324,7 @@ fn target(
 
 fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
-    let mime_type = media_stated_by_body(&raw.body);
+    let mime_type = unrecorded_headers_media(&raw.headers, &raw.body);
     let headers = raw.headers.optional("response.headers", problems);
     let body = body(
         raw.body,
@@ -347,10 +343,6 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
                 mime_type,
             };
             let declared = response.header("content-type").map(str::to_owned);
-            if declared.is_some() {
-                // The recorded header is what was sent; the body's statement is not needed.
-                response.mime_type = None;
-            }
             let sent = crate::content_coding::decoded(response.body.take(), &response.headers);
             response.body = body_as_sent(sent, response.content_type(), declared.as_deref());
             Some(response)
@@ -358,16 +350,17 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     }
 }
 
-/// The media type a record's `body` states: a `body` written as a JSON value (an object, an
-/// array, a number, a flag, or a string holding an object's or array's JSON text, as logs
-/// write it) says what was sent: JSON, as a HAR's `mimeType` would. It stands where the
-/// message's headers give no Content-Type (a recorded one always counts: see
-/// `Request::content_type`). Hand-written records often give no Content-Type, left out with
-/// every header of a response or beside the credentials of a request; without this, each of
-/// their bodies would break the Content-Type rule on a header nobody wrote down. A plain
-/// string `body` states nothing (it may be text), nor do `bodyText` and `bodyBase64`, which
-/// are the bytes as sent.
-fn media_stated_by_body(body: &Field<serde_json::Value>) -> Option<String> {
+/// The media type a record states without headers: a message that leaves `headers` out (or
+/// gives `null`) did not record them, and a `body` written as a JSON value (an object, an
+/// array, a number, a flag, or a string holding an object's or array's JSON text, as logs write
+/// it) says what was sent: JSON. Hand-written records often leave a response's headers out;
+/// without this, every one of their bodies would break the Content-Type rule on a header nobody
+/// recorded. A record that lists headers, `{}` included, is taken at its word, so a missing
+/// Content-Type there is still a finding; a plain string `body` states nothing (it may be text).
+fn unrecorded_headers_media(
+    headers: &Field<Pairs>,
+    body: &Field<serde_json::Value>,
+) -> Option<String> {
     let Field::Ok(value) = body else {
         return None;
     };
@@ -379,7 +372,7 @@ fn media_stated_by_body(body: &Field<serde_json::Value>) -> Option<String> {
         serde_json::Value::Null => false,
         _ => true,
     };
-    states_json.then(|| "application/json".to_owned())
+    (!headers.is_present() && states_json).then(|| "application/json".to_owned())
 }
 
 /// A `body` string whose message says it is not JSON (a form, plain text, XML) is that text,
