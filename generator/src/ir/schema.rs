@@ -143,6 +143,24 @@ pub(crate) fn operation_docs(op: &Map<String, Value>) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
+/// A schema with a `$ref` and assertions beside it as the `allOf` 2020-12 makes of it: the
+/// siblings where they are, the reference a part of `allOf`, after any parts of the schema's
+/// own, which keep their indices (and so their pointers in the document).
+pub(crate) fn ref_as_all_of(map: &Map<String, Value>, reference: &str) -> Map<String, Value> {
+    let mut merged: Map<String, Value> = map
+        .iter()
+        .filter(|(key, _)| key.as_str() != "$ref")
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
+    let mut parts = match merged.remove("allOf") {
+        Some(Value::Array(own)) => own,
+        _ => Vec::new(),
+    };
+    parts.push(serde_json::json!({ "$ref": reference }));
+    merged.insert("allOf".to_owned(), Value::Array(parts));
+    merged
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

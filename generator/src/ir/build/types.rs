@@ -18,6 +18,7 @@ use crate::ir::schema::{
 use crate::ir::{
     Api, EnumDef, EnumVariant, Example, JsonKind, SchemaExample, TypeDef, TypeKind, TypeRef,
 };
+use crate::load::OpenApiVersion;
 
 impl Builder<'_> {
     /// Declares the type of a component schema (once) and returns a reference to it.
@@ -119,6 +120,46 @@ impl Builder<'_> {
                 .map(|(ty, n)| (ty, n || nullable));
         }
         self.convert_body(schema, at, &hint)
+    }
+
+    /// Whether a schema with a `$ref` also asserts something of its own beside it, which
+    /// OpenAPI 3.1 (JSON Schema 2020-12) applies together with the reference: `{$ref: Base,
+    /// properties: {kind: {const: deleted}}}` is a `Base` whose `kind` is `deleted`. Its Rust
+    /// type stays the referenced one (a refinement narrows values the type already holds, and
+    /// members it adds are kept with the undeclared ones), but a union's alternatives are told
+    /// apart by the facts of both (see `unions::facts_of`), and the contract keeps the schema
+    /// as written. OpenAPI 3.0 ignores what stands beside a `$ref`, and so does this for its
+    /// documents. Annotations do not count, nor do `type` and `format`: `type: [object,
+    /// "null"]` beside a `$ref` is how documents write a nullable reference.
+    pub(super) fn asserts_beside_ref(&self, map: &Map<String, Value>) -> bool {
+        const NOT_ASSERTIONS: &[&str] = &[
+            "$ref",
+            "type",
+            "format",
+            "description",
+            "title",
+            "summary",
+            "example",
+            "examples",
+            "default",
+            "deprecated",
+            "readOnly",
+            "writeOnly",
+            "externalDocs",
+            "xml",
+            "$comment",
+            "$schema",
+            "$id",
+            "$anchor",
+            "nullable",
+            "discriminator",
+        ];
+        matches!(
+            self.doc.version,
+            OpenApiVersion::V3_1 | OpenApiVersion::V3_2
+        ) && map
+            .keys()
+            .any(|key| !key.starts_with("x-") && !NOT_ASSERTIONS.contains(&key.as_str()))
     }
 
     pub(super) fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
@@ -316,7 +357,11 @@ impl Builder<'_> {
         }
         match types.first().map(String::as_str) {
             Some("array") => {
+                // A tuple (`prefixItems`, 3.1) holds items of several schemas, and `items` then
+                // describes only those after them: a list of JSON values keeps every one.
+                let tuple = map.get("prefixItems").is_some_and(Value::is_array);
                 let (inner, inner_null) = match map.get("items") {
+                    Some(_) if tuple => (TypeRef::Any, false),
                     Some(items) => {
                         self.convert(items, &child(at, "items"), hint.suffixed("Item"))?
                     }

@@ -15,7 +15,7 @@ use super::state::{
 };
 use crate::error::Result;
 use crate::ir::naming::NameHint;
-use crate::ir::schema::{is_null_schema, types_of};
+use crate::ir::schema::{is_null_schema, ref_as_all_of, types_of};
 use crate::ir::{
     Discriminator, JsonKind, NumberRange, TextFormat, TypeKind, TypeRef, UnionDef, UnionVariant,
     VariantFacts,
@@ -244,9 +244,22 @@ impl Builder<'_> {
         if depth > FACT_DEPTH {
             return Ok(VariantFacts::default());
         }
-        let (target, target_at) = self.doc.deref(schema, at)?;
-        let Some(map) = target.as_object().cloned() else {
-            return Ok(VariantFacts::default());
+        // A `$ref` with assertions beside it is the `allOf` of both (3.1): its facts are the
+        // merged schema's, not the referenced one's alone.
+        let beside = schema.as_object().and_then(|map| {
+            let reference = map.get("$ref")?.as_str()?;
+            self.asserts_beside_ref(map)
+                .then(|| ref_as_all_of(map, reference))
+        });
+        let (map, target_at) = match beside {
+            Some(map) => (map, at.to_owned()),
+            None => {
+                let (target, target_at) = self.doc.deref(schema, at)?;
+                let Some(map) = target.as_object().cloned() else {
+                    return Ok(VariantFacts::default());
+                };
+                (map, target_at)
+            }
         };
         let mut shape = ObjectShape::default();
         if self.gather_object(&map, &target_at, &mut shape)? {
