@@ -3,6 +3,26 @@
 
 use serde_json::{Map, Value};
 
+/// Keywords that only describe a schema; a part made of these alone constrains nothing.
+pub(crate) const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "example",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "externalDocs",
+    "xml",
+    "$comment",
+    "$schema",
+    "$id",
+    "$anchor",
+    "nullable",
+    "discriminator",
+];
+
 use super::{JsonKind, Scalar};
 
 /// The JSON Schema `type` names of a schema, without `"null"`, plus whether null is allowed.

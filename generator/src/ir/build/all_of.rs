@@ -21,28 +21,8 @@ use super::state::{Builder, Converted, child};
 use super::unions::UnionSource;
 use crate::error::Result;
 use crate::ir::naming::NameHint;
-use crate::ir::schema::{docs_of, is_null_schema, types_of};
+use crate::ir::schema::{ANNOTATIONS, docs_of, is_null_schema, types_of};
 use crate::ir::{TypeKind, TypeRef};
-
-/// Keywords that only describe a schema; a part made of these alone constrains nothing.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "example",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "externalDocs",
-    "xml",
-    "$comment",
-    "$schema",
-    "$id",
-    "$anchor",
-    "nullable",
-    "discriminator",
-];
 
 /// Keywords that make a part an object.
 const OBJECT_KEYWORDS: &[&str] = &[

@@ -13,7 +13,7 @@ use super::state::{
 use crate::error::Result;
 use crate::ir::naming::{self, NameHint, Slot};
 use crate::ir::schema::{
-    docs_of, implied_types, is_null_schema, scalar_for, string_enum, types_of,
+    ANNOTATIONS, docs_of, implied_types, is_null_schema, scalar_for, string_enum, types_of,
 };
 use crate::ir::{
     Api, EnumDef, EnumVariant, Example, JsonKind, SchemaExample, TypeDef, TypeKind, TypeRef,
@@ -132,34 +132,16 @@ impl Builder<'_> {
     /// documents. Annotations do not count, nor do `type` and `format`: `type: [object,
     /// "null"]` beside a `$ref` is how documents write a nullable reference.
     pub(super) fn asserts_beside_ref(&self, map: &Map<String, Value>) -> bool {
-        const NOT_ASSERTIONS: &[&str] = &[
-            "$ref",
-            "type",
-            "format",
-            "description",
-            "title",
-            "summary",
-            "example",
-            "examples",
-            "default",
-            "deprecated",
-            "readOnly",
-            "writeOnly",
-            "externalDocs",
-            "xml",
-            "$comment",
-            "$schema",
-            "$id",
-            "$anchor",
-            "nullable",
-            "discriminator",
-        ];
+        // Beside the annotations, `summary` (an OpenAPI 3.1 reference's own).
+        const NOT_ASSERTIONS: &[&str] = &["$ref", "type", "format", "summary"];
         matches!(
             self.doc.version,
             OpenApiVersion::V3_1 | OpenApiVersion::V3_2
-        ) && map
-            .keys()
-            .any(|key| !key.starts_with("x-") && !NOT_ASSERTIONS.contains(&key.as_str()))
+        ) && map.keys().any(|key| {
+            !key.starts_with("x-")
+                && !NOT_ASSERTIONS.contains(&key.as_str())
+                && !ANNOTATIONS.contains(&key.as_str())
+        })
     }
 
     pub(super) fn convert_ref(&mut self, reference: &str, at: &str) -> Result<Converted> {
