@@ -192,10 +192,22 @@ impl<'de> ::serde::de::Visitor<'de> for DecimalVisitor {
         if !text.contains(['.', 'e', 'E']) {
             text.push_str(".0");
         }
-        text.parse::<::rust_decimal::Decimal>()
+        let decimal = text
+            .parse::<::rust_decimal::Decimal>()
             .or_else(|_| ::rust_decimal::Decimal::from_scientific(&text))
-            .map(Decimal)
-            .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))
+            .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))?;
+        match decimal.to_string().parse::<f64>() {
+            Ok(back) if back == value => Ok(Decimal(decimal)),
+            _ => {
+                Err(
+                    E::custom(
+                        format_args!(
+                            "{value} does not fit a decimal (28 decimal places) without changing"
+                        ),
+                    ),
+                )
+            }
+        }
     }
     fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<Decimal, E> {
         value

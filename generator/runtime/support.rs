@@ -196,10 +196,18 @@ impl<'de> ::serde::de::Visitor<'de> for DecimalVisitor {
             // Written as a float (`100.0`): keep it one, so it serializes as one.
             text.push_str(".0");
         }
-        text.parse::<::rust_decimal::Decimal>()
+        let decimal = text
+            .parse::<::rust_decimal::Decimal>()
             .or_else(|_| ::rust_decimal::Decimal::from_scientific(&text))
-            .map(Decimal)
-            .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))
+            .map_err(|_| E::custom(format_args!("{value} does not fit a decimal")))?;
+        // rust_decimal keeps 28 decimal places and rounds the rest away: `6.62607015e-34`
+        // would become 0. A value it cannot hold as sent is refused rather than changed.
+        match decimal.to_string().parse::<f64>() {
+            Ok(back) if back == value => Ok(Decimal(decimal)),
+            _ => Err(E::custom(format_args!(
+                "{value} does not fit a decimal (28 decimal places) without changing"
+            ))),
+        }
     }
 
     fn visit_str<E: ::serde::de::Error>(self, value: &str) -> Result<Decimal, E> {
@@ -653,6 +661,12 @@ mod tests {
         );
         let err = serde_json::from_str::<Decimal>("1e30").unwrap_err();
         assert!(err.to_string().contains("does not fit a decimal"), "{err}");
+        // Beyond 28 decimal places a value would round to another (to 0 here): refused.
+        let err = serde_json::from_str::<Decimal>("6.62607015e-34").unwrap_err();
+        assert!(err.to_string().contains("without changing"), "{err}");
+        // What fits keeps every digit, to the last of 28 places.
+        let small: Decimal = serde_json::from_str("1.5e-20").unwrap();
+        assert_eq!(serde_json::to_string(&small).unwrap(), "1.5e-20");
         assert!(serde_json::from_value::<Decimal>(json!(true)).is_err());
     }
 
