@@ -3,8 +3,9 @@
 //! the operations of some features use is compiled only with one of them. A user of a large
 //! API compiles what they call: `default-features = false, features = ["client", "tag-files"]`.
 //!
-//! Always compiled: the types of notifications (webhooks are not behind tag features) and the
-//! API's error body, which the client and the server use whatever operation runs.
+//! Always compiled: the types of notifications (webhooks are not behind tag features), the
+//! API's error body, which the client and the server use whatever operation runs, and the
+//! types no operation uses, with everything they are built of.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -90,6 +91,14 @@ pub fn assign(api: &Api) -> TagFeatures {
             }
         }
     }
+    // A type no operation uses is always compiled (a component the document declares for
+    // its own sake), and so must be every type it is built of, though operations use those
+    // too: gated, they would be missing from a build without those operations' features.
+    for def in &api.types {
+        if !used_by.contains_key(&def.name) {
+            api.collect_named(&TypeRef::Named(def.name.clone()), true, &mut always);
+        }
+    }
     let types = api
         .types
         .iter()
@@ -135,5 +144,65 @@ mod tests {
         assert_eq!(feature(&["a/b"]), "tag-a-b");
         assert_eq!(feature(&["  "]), "untagged");
         assert_eq!(feature(&[]), "untagged");
+    }
+
+    #[test]
+    fn what_a_type_no_operation_uses_is_built_of_is_never_gated() {
+        // `Summary` is used by no operation, so it is always compiled; the `State` it holds is
+        // also a `dag` operation's answer, and gated behind `tag-dag` a build of `tag-grid`
+        // alone would not find it (Figma's and Airflow's specs, one tag at a time).
+        let text = r##"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /tasks:
+    get:
+      operationId: listTasks
+      tags: [dag]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/State"}
+  /grid:
+    get:
+      operationId: grid
+      tags: [grid]
+      responses:
+        "204": {description: ok}
+  /runs:
+    get:
+      operationId: listRuns
+      tags: [dag]
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: "#/components/schemas/Run"}
+components:
+  schemas:
+    State: {type: string, enum: [queued, running]}
+    Run: {type: object, properties: {id: {type: string}}}
+    Summary:
+      type: object
+      properties:
+        state: {$ref: "#/components/schemas/State"}
+"##;
+        let doc = crate::load::load_str(text, "test.yaml").expect("the document loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("the IR builds");
+        let features = assign(&api);
+        assert!(
+            !features.types.contains_key("State"),
+            "{:?}",
+            features.types
+        );
+        assert!(!features.types.contains_key("Summary"));
+        // A type only operations use stays behind their feature.
+        assert_eq!(
+            features.types.get("Run"),
+            Some(&BTreeSet::from(["tag-dag".to_string()]))
+        );
     }
 }
