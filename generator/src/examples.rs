@@ -171,7 +171,7 @@ pub fn check_with<'s, 'f, V>(
     let mut out = Vec::new();
     for (at, site) in sites.iter().enumerate() {
         let violations = match &site.target {
-            Target::File(path) => match compiled.own.get(&at) {
+            Target::File(path) => match compiled.get(&at) {
                 Some(validator) => validator
                     .iter_errors(&site.example.value)
                     .map(|error| describe(&error, path))
@@ -192,14 +192,9 @@ pub fn check_with<'s, 'f, V>(
     Ok(out)
 }
 
-/// What judges the sites that stand under contract files.
-struct Compiled {
-    /// By the site's index: the validator of its own file, for a site the combined validator
-    /// refused or could not judge. A site under a file that is not here is valid.
-    own: HashMap<usize, Arc<Validator>>,
-}
-
-/// Judges every site under a contract file: first all at once through one validator of the
+/// Judges every site under a contract file, returning by the site's index the validator of
+/// its own file for each site the combined validator refused or could not judge (a site under
+/// a file that is not there is valid): first all at once through one validator of the
 /// files side by side ([`combined`]), then, for the sites it refuses or cannot judge, each
 /// file read and compiled alone, so their violations are those of the file itself. Files
 /// that differ only in their `$id` (the error answers of many operations are one `Error`
@@ -207,7 +202,10 @@ struct Compiled {
 /// side by side (rayon): compiling is most of the cost of checking examples, and it would
 /// otherwise run on one core beside the Rust emitters. The first error in the sites' order is
 /// the one reported, whichever thread met it.
-fn compile_files(sites: &[Site<'_>], files: &HashMap<String, &str>) -> Result<Compiled> {
+fn compile_files(
+    sites: &[Site<'_>],
+    files: &HashMap<String, &str>,
+) -> Result<HashMap<usize, Arc<Validator>>> {
     use rayon::prelude::*;
     // Each distinct schema (by its text without the `$id`), and the schema of each site.
     let mut schemas: Vec<&str> = Vec::new();
@@ -268,12 +266,11 @@ fn compile_files(sites: &[Site<'_>], files: &HashMap<String, &str>) -> Result<Co
     for (index, validator) in alone.into_iter().zip(compiled) {
         validators.insert(index, validator?);
     }
-    let own = site_schema
+    Ok(site_schema
         .iter()
         .enumerate()
         .filter_map(|(at, schema)| Some((at, Arc::clone(validators.get(&(*schema)?)?))))
-        .collect();
-    Ok(Compiled { own })
+        .collect())
 }
 
 /// A contract file's text without its top-level `$id` member, the one line in which files of

@@ -3249,17 +3249,18 @@ paths:
 /// and the comma.
 #[test]
 fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
-    let read = |created_at: &str| {
+    let outcome_of = |created_at: &str| {
         let mut body = account();
         body["created_at"] = json!(created_at);
-        found(&run(&exchange(
+        run(&exchange(
             "GET",
             &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
             None,
             200,
             Some(body),
-        )))
+        ))
     };
+    let read = |created_at: &str| found(&outcome_of(created_at));
     for timestamp in [
         "2024-05-14T15:20:11Z",
         "2024-05-14T15:20:11.123456Z",
@@ -3294,15 +3295,7 @@ fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
         );
     }
     // The message names the rule the pattern encodes, not only the pattern.
-    let mut body = account();
-    body["created_at"] = json!("yesterday");
-    let outcome = run(&exchange(
-        "GET",
-        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
-        None,
-        200,
-        Some(body),
-    ));
+    let outcome = outcome_of("yesterday");
     assert!(
         outcome.findings[0]
             .message

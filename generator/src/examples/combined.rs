@@ -13,7 +13,7 @@
 //! cannot share the document (a definition of the same name with other content, a reference
 //! that is not into `#/$defs/`, an identifier or anchor of its own).
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use jsonschema::Validator;
 use serde_json::{Map, Value};
@@ -21,8 +21,9 @@ use serde_json::{Map, Value};
 /// The validator of the files that could share one document, and the property each is under.
 pub(super) struct Combined {
     validator: Validator,
-    /// By the file's index among the schemas given to [`Combined::build`]: its property name.
-    keys: HashMap<usize, String>,
+    /// The indices, among the schemas given to [`Combined::build`], of the files in the
+    /// document; each is under the property named by its index.
+    members: HashSet<usize>,
 }
 
 impl Combined {
@@ -35,7 +36,7 @@ impl Combined {
     ) -> Option<Combined> {
         let mut defs = Map::new();
         let mut properties = Map::new();
-        let mut keys = HashMap::new();
+        let mut members = HashSet::new();
         for (index, schema) in schemas.iter().enumerate() {
             let Some((own, file_defs)) = shareable(schema) else {
                 continue;
@@ -50,26 +51,27 @@ impl Combined {
                 defs.entry(name.clone())
                     .or_insert_with(|| definition.clone());
             }
-            let key = index.to_string();
-            properties.insert(key.clone(), own);
-            keys.insert(index, key);
+            properties.insert(index.to_string(), own);
+            members.insert(index);
         }
-        if keys.is_empty() {
+        if members.is_empty() {
             return None;
         }
         let mut document = Map::new();
         document.insert("$defs".into(), Value::Object(defs));
         document.insert("properties".into(), Value::Object(properties));
         let validator = compile(&Value::Object(document))?;
-        Some(Combined { validator, keys })
+        Some(Combined { validator, members })
     }
 
     /// Whether `example` satisfies the file at `index`; `None` when that file is not in the
     /// combined document.
     pub(super) fn is_valid(&self, index: usize, example: &Value) -> Option<bool> {
-        let key = self.keys.get(&index)?;
+        if !self.members.contains(&index) {
+            return None;
+        }
         let mut wrapped = Map::new();
-        wrapped.insert(key.clone(), example.clone());
+        wrapped.insert(index.to_string(), example.clone());
         Some(self.validator.is_valid(&Value::Object(wrapped)))
     }
 }

@@ -3,6 +3,8 @@
 
 use serde_json::{Map, Value};
 
+use super::{JsonKind, Scalar};
+
 /// Keywords that only describe a schema; a part made of these alone constrains nothing.
 pub(crate) const ANNOTATIONS: &[&str] = &[
     "description",
@@ -22,8 +24,6 @@ pub(crate) const ANNOTATIONS: &[&str] = &[
     "nullable",
     "discriminator",
 ];
-
-use super::{JsonKind, Scalar};
 
 /// The JSON Schema `type` names of a schema, without `"null"`, plus whether null is allowed.
 pub(crate) fn types_of(schema: &Map<String, Value>) -> (Vec<String>, bool) {

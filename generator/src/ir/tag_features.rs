@@ -164,23 +164,17 @@ paths:
           description: ok
           content:
             application/json:
-              schema: {$ref: "#/components/schemas/State"}
+              schema:
+                type: object
+                properties:
+                  state: {$ref: "#/components/schemas/State"}
+                  run: {$ref: "#/components/schemas/Run"}
   /grid:
     get:
       operationId: grid
       tags: [grid]
       responses:
         "204": {description: ok}
-  /runs:
-    get:
-      operationId: listRuns
-      tags: [dag]
-      responses:
-        "200":
-          description: ok
-          content:
-            application/json:
-              schema: {$ref: "#/components/schemas/Run"}
 components:
   schemas:
     State: {type: string, enum: [queued, running]}
