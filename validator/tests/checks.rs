@@ -2292,6 +2292,79 @@ fn read_only_and_write_only_properties_are_required_one_way() {
     );
 }
 
+/// OpenAPI 3.0's way to say "a server-assigned reference that may be null": `nullable` and
+/// `readOnly` beside a one-part `allOf`. Becoming `anyOf: [<it>, {type: null}]` must not hide
+/// the direction from `required`, nor move an `example: null` where null is refused.
+#[test]
+fn a_nullable_read_only_reference_in_3_0_is_left_out_of_requests() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Pets, version: "1"}
+paths:
+  /pets:
+    post:
+      responses:
+        '201':
+          content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+          description: the pet as kept, with its owner if it has one
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+        required: true
+components:
+  schemas:
+    Owner: {type: object, properties: {name: {type: string}}}
+    Pet:
+      type: object
+      required: [name, owner]
+      properties:
+        name: {type: string}
+        owner:
+          nullable: true
+          readOnly: true
+          example: null
+          allOf: [{$ref: '#/components/schemas/Owner'}]
+"#,
+    );
+    let run = |request: serde_json::Value, response: serde_json::Value| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/pets",
+            Some(("application/json", &request.to_string())),
+            201,
+            None,
+        );
+        answer_json(&mut exchange, response);
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(
+        run(
+            json!({"name": "Rex"}),
+            json!({"name": "Rex", "owner": null})
+        ),
+        vec![]
+    );
+    assert_eq!(
+        run(
+            json!({"name": "Rex"}),
+            json!({"name": "Rex", "owner": {"name": "Ann"}})
+        ),
+        vec![]
+    );
+    // A response still has to carry it, and a request may not name it wrongly.
+    assert_eq!(
+        run(json!({"name": "Rex"}), json!({"name": "Rex"})),
+        one(Part::Response, "required", "")
+    );
+    assert_eq!(
+        run(
+            json!({"name": "Rex", "owner": 3}),
+            json!({"name": "Rex", "owner": null})
+        ),
+        one(Part::Request, "anyOf", "/owner")
+    );
+}
+
 // Media types and server URLs as real specs write them: several media types for one body
 // (XML beside JSON, a file as bytes or text), springdoc's `*/*`, parameters in the media
 // type key, and a server variable that stands for several path segments.

@@ -30,7 +30,8 @@ impl Moves {
     }
 
     /// Maps the segments of a pointer written against the source document to
-    /// the normalised document: below a wrapped schema, `anyOf/0` is inserted.
+    /// the normalised document: below a wrapped schema, `anyOf/0` is inserted (not before a
+    /// keyword lifted onto the wrapper).
     pub(crate) fn forward(&self, segments: &[String]) -> Vec<String> {
         if self.is_empty() {
             return segments.to_vec();
@@ -38,7 +39,7 @@ impl Moves {
         let mut out = Vec::with_capacity(segments.len() + 2);
         let mut bare = String::new();
         for segment in segments {
-            if self.wrapped.contains(&bare) {
+            if self.wrapped.contains(&bare) && !LIFTED.contains(&segment.as_str()) {
                 out.push("anyOf".to_owned());
                 out.push("0".to_owned());
                 bare.push_str("/anyOf/0");
@@ -422,10 +423,20 @@ fn rewrite_schema(schema: &mut Value) -> bool {
         return false;
     }
 
-    let original = std::mem::take(schema);
+    let mut original = std::mem::take(schema);
     let mut null_schema = Map::new();
     null_schema.insert("type".to_owned(), "null".into());
     let mut wrapper = Map::new();
+    if let Value::Object(inner) = &mut original {
+        for key in LIFTED {
+            if let Some(value) = inner.shift_remove(*key) {
+                wrapper.insert((*key).to_owned(), value);
+            }
+        }
+        if let Some(description) = inner.get("description") {
+            wrapper.insert("description".to_owned(), description.clone());
+        }
+    }
     wrapper.insert(
         "anyOf".to_owned(),
         Value::Array(vec![original, Value::Object(null_schema)]),
@@ -433,3 +444,10 @@ fn rewrite_schema(schema: &mut Value) -> bool {
     *schema = Value::Object(wrapper);
     true
 }
+
+/// Keywords that say something of the value whichever type it has, moved from a `nullable`
+/// schema to the `anyOf` wrapper that adds null: an `example: null` or `default: null` is the
+/// wrapper's (the non-null branch refuses it), and a `readOnly` property stays one when it may
+/// be null (`{nullable: true, readOnly: true, allOf: [$ref]}`, common in 3.0 documents), since
+/// direction is read from the property's own schema.
+const LIFTED: &[&str] = &["examples", "default", "readOnly", "writeOnly", "deprecated"];

@@ -239,6 +239,33 @@ fn openapi_30_nullable_is_normalised() {
 }
 
 #[test]
+fn what_a_nullable_wrapper_says_of_the_whole_value_stays_on_it() {
+    // `nullable` beside `allOf` or `oneOf` becomes `anyOf: [<schema>, {type: null}]`; an
+    // example or default of null, and the direction of a property, belong to the wrapper:
+    // the non-null branch would refuse the null, and readers of `readOnly` look at the
+    // property's own schema.
+    let doc = loaded(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    \
+         Pet:\n      properties:\n        owner:\n          nullable: true\n          \
+         readOnly: true\n          description: Set by the server.\n          default: null\n          \
+         example: null\n          allOf: [{type: object}]\n",
+    );
+    assert_eq!(
+        doc.pointer("#/components/schemas/Pet/properties/owner"),
+        Some(&json!({
+            "examples": [null],
+            "default": null,
+            "readOnly": true,
+            "description": "Set by the server.",
+            "anyOf": [
+                {"description": "Set by the server.", "allOf": [{"type": "object"}]},
+                {"type": "null"}
+            ]
+        }))
+    );
+}
+
+#[test]
 fn refs_into_wrapped_schemas_are_redirected() {
     let doc = loaded(NULLABLE_30);
     assert_eq!(
