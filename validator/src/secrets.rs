@@ -25,41 +25,80 @@ const SHORTEST: usize = 4;
 /// The credential values an exchange carries: the values of the headers, query parameters
 /// and cookies named as a security scheme of the contract names a credential, wherever they
 /// stand (a key sent in the query although its scheme says header is still a key; see
-/// [`Contract::names_credential`]), `Authorization` (its token too, after the scheme word; see
-/// [`is_credential_name`]), and a credential cookie the response sets; longest first so
-/// that a value holding another is replaced whole.
-pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec<&'e str> {
+/// [`Contract::names_credential`]), `Authorization` (its token too, after the scheme word,
+/// and for `Basic` the user name and password it encodes; see [`is_credential_name`]), and a
+/// credential cookie the response sets; each also percent-decoded where it was sent encoded
+/// (a cookie's `s%3AAbCd` repeated as `s:AbCd`); longest first so that a value holding
+/// another is replaced whole.
+pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec<Cow<'e, str>> {
     let request = &exchange.request;
-    let mut values = Vec::new();
+    let mut values: Vec<Cow<'e, str>> = Vec::new();
     for (name, value) in &request.headers {
         if is_credential_name(contract, name) {
-            values.push(value.as_str());
+            values.push(Cow::Borrowed(value));
             // `Authorization: Bearer <token>`: the token alone may stand elsewhere.
             if is_authorization(name)
-                && let Some((_, token)) = value.trim().split_once(' ')
+                && let Some((scheme, token)) = value.trim().split_once(' ')
             {
-                values.push(token.trim());
+                let token = token.trim();
+                values.push(Cow::Borrowed(token));
+                if scheme.eq_ignore_ascii_case("basic") {
+                    values.extend(basic_credentials(token).map(Cow::Owned));
+                }
             }
         } else if name.eq_ignore_ascii_case("cookie") {
-            values.extend(credential_cookies(contract, value).map(|(_, value)| value));
+            values
+                .extend(credential_cookies(contract, value).map(|(_, value)| Cow::Borrowed(value)));
         }
     }
     for (name, value) in &request.query {
         if is_credential_name(contract, name) {
-            values.push(value.as_str());
+            values.push(Cow::Borrowed(value));
         }
     }
     for (name, value) in exchange.response.iter().flat_map(|r| &r.headers) {
         if name.eq_ignore_ascii_case("set-cookie") {
-            values.extend(set_cookie_credential(contract, value));
+            values.extend(set_cookie_credential(contract, value).map(Cow::Borrowed));
         } else if is_credential_name(contract, name) {
-            values.push(value.as_str());
+            values.push(Cow::Borrowed(value));
         }
     }
+    // Sent percent-encoded, a value may be repeated decoded (a session cookie in a body);
+    // `scrub` already finds encoded spellings of a decoded value, not the reverse.
+    let decoded: Vec<Cow<'e, str>> = values
+        .iter()
+        .filter(|value| value.contains('%'))
+        .map(|value| specgen::load::percent_decode_lossy(value))
+        .filter(|value| !value.contains('\u{FFFD}'))
+        .map(Cow::Owned)
+        .collect();
+    values.extend(decoded);
     values.retain(|value| value.len() >= SHORTEST);
-    values.sort_by_key(|value| std::cmp::Reverse(value.len()));
+    values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     values.dedup();
     values
+}
+
+/// What `Basic <token>` encodes (RFC 7617): `user:password`, and each of the two. The user
+/// name is as secret as the password where an API sends its key as the user name (Stripe's
+/// `sk_live_…:` with no password, Freshdesk's `key:X`).
+fn basic_credentials(token: &str) -> impl Iterator<Item = String> {
+    use base64::Engine as _;
+    let engine = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    let pair = engine
+        .decode(token)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok());
+    pair.into_iter().flat_map(|pair| {
+        let parts = pair
+            .split_once(':')
+            .map(|(user, password)| [user.to_owned(), password.to_owned()]);
+        std::iter::once(pair.clone()).chain(parts.into_iter().flatten())
+    })
 }
 
 /// Whether a header, query parameter or cookie of this name carries a credential, whatever
@@ -93,9 +132,10 @@ pub fn set_cookie_credential<'h>(contract: &Contract, header: &'h str) -> Option
 /// `text` with every one of `secrets` replaced by [`REDACTED`]: as it is, and spelled with
 /// any of its bytes percent-encoded (`sk_live_a%2Fb` for `sk_live_a/b`, hex in either case),
 /// as a path or a query a report quotes may hold it.
-pub fn scrub<'t>(text: &'t str, secrets: &[&str]) -> Cow<'t, str> {
+pub fn scrub<'t>(text: &'t str, secrets: &[impl AsRef<str>]) -> Cow<'t, str> {
     let mut text = Cow::Borrowed(text);
     for secret in secrets {
+        let secret = secret.as_ref();
         if text.contains(secret) {
             text = Cow::Owned(text.replace(secret, REDACTED));
         }
@@ -165,14 +205,14 @@ fn encoded_len(text: &[u8], secret: &[u8]) -> Option<usize> {
 }
 
 /// [`scrub`] in place, for a `String` a finding or a verdict owns.
-pub fn scrub_owned(text: &mut String, secrets: &[&str]) {
+pub fn scrub_owned(text: &mut String, secrets: &[impl AsRef<str>]) {
     if let Cow::Owned(scrubbed) = scrub(text, secrets) {
         *text = scrubbed;
     }
 }
 
 /// Every text of `findings` that could quote the exchange scrubbed of `secrets`.
-pub fn scrub_findings(findings: &mut [Finding], secrets: &[&str]) {
+pub fn scrub_findings(findings: &mut [Finding], secrets: &[impl AsRef<str>]) {
     if secrets.is_empty() {
         return;
     }
@@ -187,7 +227,7 @@ pub fn scrub_findings(findings: &mut [Finding], secrets: &[&str]) {
 
 /// `drift` with every value and place that quotes one of `secrets` scrubbed (an undocumented
 /// enum value, shown with `--show-values`, may be a credential a body repeats).
-pub fn scrub_drift(drift: &mut Drift, secrets: &[&str]) {
+pub fn scrub_drift(drift: &mut Drift, secrets: &[impl AsRef<str>]) {
     if secrets.is_empty() {
         return;
     }
@@ -198,6 +238,7 @@ pub fn scrub_drift(drift: &mut Drift, secrets: &[&str]) {
     ] {
         let quoting = |key: &DriftKey| {
             secrets.iter().any(|secret| {
+                let secret = secret.as_ref();
                 quotes(&key.location, secret)
                     || key
                         .value

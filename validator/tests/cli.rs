@@ -1410,6 +1410,96 @@ fn a_credential_declared_as_a_parameter_too_is_never_shown() {
     }
 }
 
+/// What a credential header encodes is a credential too: the user name and password inside
+/// `Authorization: Basic` (Twilio's auth token, Stripe's key sent as the user name), and a
+/// cookie sent percent-encoded (`s%3A…`) that a body repeats decoded (`s:…`).
+#[test]
+fn what_basic_auth_and_encoded_cookies_hold_is_never_shown() {
+    use base64::Engine as _;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = temp_file(
+        &dir,
+        "vendor.yaml",
+        br#"
+openapi: 3.0.3
+info: {title: Vendor, version: "1"}
+servers: [{url: "https://api.example.com"}]
+security: [{basic: []}, {session: []}]
+paths:
+  /accounts/{sid}/notes:
+    post:
+      operationId: createNote
+      parameters: [{name: sid, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, properties: {text: {type: integer}}}
+      responses:
+        '201':
+          description: created
+          content:
+            application/json:
+              schema:
+                type: object
+                additionalProperties: false
+                properties: {status: {type: string, enum: [kept]}}
+components:
+  securitySchemes:
+    basic: {type: http, scheme: basic}
+    session: {type: apiKey, in: cookie, name: vendor.sid}
+"#,
+    );
+    const USER: &str = "ACuser0123456789";
+    const PASSWORD: &str = "token9876543210";
+    const SESSION: &str = "s:SessionAbc.Sig123";
+    let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
+    let record = |sid: &str, headers: serde_json::Value, text: &str| {
+        json!({"id": sid, "request": {"method": "POST",
+               "url": format!("https://api.example.com/accounts/{sid}/notes"),
+               "headers": headers, "body": {"text": text}},
+               "response": {"status": 201, "headers": {"Content-Type": "application/json"},
+                            "body": {"status": text, text: 1}}})
+        .to_string()
+    };
+    let lines = [
+        // Each secret stands where a report quotes it: in the path, as a value a rule
+        // refuses, as an undocumented enum value and as a member's name.
+        record(
+            USER,
+            json!({"Authorization": format!("Basic {basic}"), "Content-Type": "application/json"}),
+            PASSWORD,
+        ),
+        record(
+            "cookie-only",
+            json!({"Cookie": "vendor.sid=s%3ASessionAbc.Sig123", "Content-Type": "application/json"}),
+            SESSION,
+        ),
+    ]
+    .join("\n");
+    let traffic = temp_file(&dir, "traffic.jsonl", lines.as_bytes());
+    for format in ["text", "json", "junit", "sarif"] {
+        let run = specval(&[
+            "--spec",
+            &spec,
+            "check",
+            "--strict",
+            "--show-values",
+            "--format",
+            format,
+            &traffic,
+        ]);
+        assert_code(&run, 1, format);
+        assert!(run.stdout.contains("REDACTED"), "{format}:\n{}", run.stdout);
+        for secret in [USER, PASSWORD, SESSION, "SessionAbc"] {
+            assert!(
+                !run.stdout.contains(secret) && !run.stderr.contains(secret),
+                "{format}: {secret} shown:\n{}",
+                run.stdout
+            );
+        }
+    }
+}
+
 #[test]
 fn a_reader_that_closes_stdout_ends_the_run_quietly() {
     let dir = tempfile::tempdir().expect("temp dir");

@@ -190,7 +190,7 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
 
 /// Whatever else of the exchange repeats one of its credential values (a path, a query
 /// parameter, a header or a body that quotes the key) with the value replaced.
-fn scrub_repeats(exchange: &mut Exchange, secrets: &[&str]) {
+fn scrub_repeats(exchange: &mut Exchange, secrets: &[impl AsRef<str>]) {
     use crate::secrets::scrub_owned;
     let request = &mut exchange.request;
     scrub_owned(&mut request.path, secrets);
@@ -211,13 +211,13 @@ fn scrub_repeats(exchange: &mut Exchange, secrets: &[&str]) {
     }
 }
 
-fn scrub_body(body: Option<&mut Body>, secrets: &[&str]) {
+fn scrub_body(body: Option<&mut Body>, secrets: &[impl AsRef<str>]) {
     match body {
         Some(Body::Json(value)) => scrub_json(value, secrets),
         Some(Body::Text(text)) => crate::secrets::scrub_owned(text, secrets),
         Some(Body::Binary(bytes)) => {
             for secret in secrets {
-                let secret = secret.as_bytes();
+                let secret = secret.as_ref().as_bytes();
                 let mut at = 0;
                 while let Some(found) = bytes[at..]
                     .windows(secret.len())
@@ -232,7 +232,7 @@ fn scrub_body(body: Option<&mut Body>, secrets: &[&str]) {
     }
 }
 
-fn scrub_json(value: &mut Value, secrets: &[&str]) {
+fn scrub_json(value: &mut Value, secrets: &[impl AsRef<str>]) {
     match value {
         Value::String(text) => crate::secrets::scrub_owned(text, secrets),
         Value::Array(items) => items.iter_mut().for_each(|item| scrub_json(item, secrets)),
@@ -240,7 +240,7 @@ fn scrub_json(value: &mut Value, secrets: &[&str]) {
             if members.keys().any(|name| {
                 secrets
                     .iter()
-                    .any(|secret| crate::secrets::quotes(name, secret))
+                    .any(|secret| crate::secrets::quotes(name, secret.as_ref()))
             }) {
                 *members = std::mem::take(members)
                     .into_iter()
