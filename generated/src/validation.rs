@@ -185,6 +185,14 @@ pub mod manifest {
                 _ => ValueKind::of_items(&self.schema),
             }
         }
+        /// The kind of each item when one alternative of its schema is a list and the schema
+        /// itself is not (see [`ValueKind::of_alternative_items`]).
+        pub fn alternative_items(&self) -> Option<ValueKind> {
+            match self.kind() {
+                ValueKind::Json => None,
+                _ => ValueKind::of_alternative_items(&self.schema),
+            }
+        }
         /// How the items of this parameter travel, were it a list.
         pub fn list_form(&self) -> ListForm {
             ListForm::of(self.location, self.style.as_deref(), self.explode)
@@ -445,6 +453,33 @@ pub mod manifest {
         /// The kind of each item, when `schema` is an array's: the items of a parameter that
         /// carries a list (`?id=1&id=2`, `?ids=1,2`, a header `a, b`).
         pub fn of_items(schema: &Value) -> Option<ValueKind> {
+            Self::items_within(schema, schema)
+        }
+        /// The kind of each item of a union's list alternative, when `schema` is not itself an
+        /// array's: a parameter that carries one value or a list (`oneOf: [{type: integer},
+        /// {type: array, items: {type: integer}}]`, sent `?id=3` or `?id=1,2`).
+        pub fn of_alternative_items(schema: &Value) -> Option<ValueKind> {
+            if Self::of_items(schema).is_some() {
+                return None;
+            }
+            let mut at = schema;
+            for _ in 0..32 {
+                let alternatives = ["oneOf", "anyOf"]
+                    .into_iter()
+                    .filter_map(|key| at.get(key).and_then(Value::as_array))
+                    .flatten();
+                if let Some(kind) = alternatives
+                    .filter_map(|alternative| Self::items_within(alternative, schema))
+                    .next()
+                {
+                    return Some(kind);
+                }
+                at = referenced(at, schema)?;
+            }
+            None
+        }
+        /// [`ValueKind::of_items`] of `schema`, found in `root`.
+        fn items_within<'s>(schema: &'s Value, root: &'s Value) -> Option<ValueKind> {
             let mut at = schema;
             for _ in 0..32 {
                 let is_array = match at.get("type") {
@@ -454,11 +489,9 @@ pub mod manifest {
                 };
                 if is_array {
                     let items = at.get("items").unwrap_or(&Value::Bool(true));
-                    return Some(
-                        Self::within(items, schema, 0).unwrap_or(ValueKind::Text),
-                    );
+                    return Some(Self::within(items, root, 0).unwrap_or(ValueKind::Text));
                 }
-                at = referenced(at, schema)?;
+                at = referenced(at, root)?;
             }
             None
         }

@@ -77,6 +77,9 @@ pub struct ParameterSpec {
     pub kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     pub items: Option<ValueKind>,
+    /// For a parameter one alternative of whose schema is an array (and the schema not):
+    /// how each item's text becomes JSON when it carries a list.
+    pub alternative_items: Option<ValueKind>,
     /// For a parameter whose schema is an array: how its items travel (the rule the
     /// generated server and client share).
     pub list_form: manifest::ListForm,

@@ -998,6 +998,8 @@ paths:
         - {name: Ids, in: query, schema: {type: array, items: {type: integer}}}
         - {name: Count, in: query, schema: {anyOf: [{type: integer}, {type: string, enum: [all]}]}}
         - {name: Sort, in: query, style: pipeDelimited, schema: {type: array, items: {type: string, enum: [date, to]}}}
+        - {name: Category, in: query, explode: false, schema: {oneOf: [{type: integer}, {type: array, items: {type: integer}}]}}
+        - {name: Label, in: query, schema: {$ref: '#/components/schemas/OneOrMore'}}
         - {name: Near, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: number}}}
         - {name: To, in: query, schema: {type: array, items: {type: string, minLength: 3}, maxItems: 2}}
         - {name: Codes, in: query, explode: false, schema: {type: array, items: {type: string, minLength: 2}}}
@@ -1056,6 +1058,10 @@ components:
   schemas:
     PageSize: {type: integer, minimum: 1, maximum: 1000}
     Status: {type: string, enum: [queued, sent]}
+    OneOrMore:
+      anyOf:
+        - {type: string, maxLength: 3}
+        - {type: array, items: {type: string, maxLength: 3}}
     Pet:
       type: object
       required: [id, name, secret, owner]
@@ -1241,6 +1247,38 @@ fn a_list_parameter_takes_repeated_keys_or_commas() {
         ))),
         vec![]
     );
+}
+
+/// A parameter whose schema is a union with a list alternative carries one value or a list
+/// (PeerTube's `categoryOneOf`): a repeated key, or a lone value that conforms only as the
+/// list it reads as, is the list; anything else is judged as the one value.
+#[test]
+fn a_parameter_with_a_list_alternative_takes_one_value_or_a_list() {
+    for target in [
+        "/Messages.json?Category=1",
+        "/Messages.json?Category=1,2",
+        "/Messages.json?Label=ab",
+        "/Messages.json?Label=ab&Label=cd",
+        "/Messages.json?Label=ab,cd",
+    ] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            vec![],
+            "{target}"
+        );
+    }
+    for (target, rule, pointer) in [
+        ("/Messages.json?Category=1,x", "oneOf", "query:Category"),
+        ("/Messages.json?Category=x", "oneOf", "query:Category"),
+        ("/Messages.json?Label=abcd", "anyOf", "query:Label"),
+        ("/Messages.json?Label=ab&Label=abcd", "anyOf", "query:Label"),
+    ] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            one(Part::Request, rule, pointer),
+            "{target}"
+        );
+    }
 }
 
 /// `pipeDelimited` and `spaceDelimited` lists part their items with `|` and a space; a

@@ -106,23 +106,35 @@ impl Checker<'_> {
                         .unwrap_or_else(|_| Value::String(first.to_string()));
                     Contract::check_parameter_value(param, &value, show)
                 }
-                None => Contract::check_parameter(param, first, show),
+                None => match param.alternative_items {
+                    None => Contract::check_parameter(param, first, show),
+                    // One value or a list: a key repeated is the list; a lone text is the
+                    // one value, unless only the list it reads as conforms.
+                    Some(kind) => {
+                        let texts = list_texts(request, param, first);
+                        let one = (texts.len() == 1)
+                            .then(|| Contract::check_parameter(param, first, show))
+                            .filter(|violations| violations.is_empty());
+                        match one {
+                            Some(none) => none,
+                            None => {
+                                let items = param.list_form.read(&texts, |items| {
+                                    Contract::check_parameter_list(param, kind, items, show)
+                                        .is_empty()
+                                });
+                                let list =
+                                    Contract::check_parameter_list(param, kind, &items, show);
+                                if list.is_empty() || texts.len() > 1 {
+                                    list
+                                } else {
+                                    Contract::check_parameter(param, first, show)
+                                }
+                            }
+                        }
+                    }
+                },
                 Some(_) => {
-                    // A query key repeated (form style exploded, the default), or a list in
-                    // one value (`?ids=1,2`: `explode: false`, and path and header parameters
-                    // always; `?ids=1|2` and `?ids=1%202` in the delimited styles), as
-                    // `ListForm` reads them. A header's list may come on several lines, each
-                    // a part of it.
-                    let texts: Vec<&str> = match param.location {
-                        Location::Query => request
-                            .query
-                            .iter()
-                            .filter(|(k, _)| k == &param.name)
-                            .map(|(_, v)| v.as_str())
-                            .collect(),
-                        Location::Header => header_lines(&request.headers, &param.name).collect(),
-                        _ => vec![first],
-                    };
+                    let texts = list_texts(request, param, first);
                     // A lone text holding commas is one item, as the spec reads it, unless
                     // only reading it as a comma-separated list makes it conform: the
                     // generated server's rule too.
@@ -193,6 +205,23 @@ impl Checker<'_> {
                 format!("{place} {} is required", param.name),
             );
         }
+    }
+}
+
+/// The texts a list parameter came in: a query key repeated (form style exploded, the
+/// default), or a list in one value (`?ids=1,2`: `explode: false`, and path and header
+/// parameters always; `?ids=1|2` and `?ids=1%202` in the delimited styles), as `ListForm`
+/// reads them. A header's list may come on several lines, each a part of it.
+fn list_texts<'r>(request: &'r Request, param: &'r ParameterSpec, first: &'r str) -> Vec<&'r str> {
+    match param.location {
+        Location::Query => request
+            .query
+            .iter()
+            .filter(|(k, _)| k == &param.name)
+            .map(|(_, v)| v.as_str())
+            .collect(),
+        Location::Header => header_lines(&request.headers, &param.name).collect(),
+        _ => vec![first],
     }
 }
 

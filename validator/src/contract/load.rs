@@ -264,6 +264,7 @@ fn parameter_spec(
         required: param.required,
         kind: param.kind(),
         items: param.items(),
+        alternative_items: param.alternative_items(),
         list_form: param.list_form(),
         object: param.object_style(),
         json: param

@@ -79,7 +79,22 @@ impl Contract {
         items: &[&str],
         show_values: bool,
     ) -> Vec<Violation> {
-        let kind = param.items.unwrap_or(ValueKind::Text);
+        Self::check_parameter_list(
+            param,
+            param.items.unwrap_or(ValueKind::Text),
+            items,
+            show_values,
+        )
+    }
+
+    /// Checks a list parameter's items, each read as `kind`, against its schema (a list
+    /// alternative's items: see [`ParameterSpec::alternative_items`]).
+    pub fn check_parameter_list(
+        param: &ParameterSpec,
+        kind: ValueKind,
+        items: &[&str],
+        show_values: bool,
+    ) -> Vec<Violation> {
         let instance = Value::Array(
             items
                 .iter()
