@@ -1324,6 +1324,17 @@ impl Incoming {
         let Some(rules) = crate::validation::rules().operation(self.operation) else {
             return Ok(());
         };
+        self.query
+            .retain(|(name, text)| {
+                !text.is_empty()
+                    || !rules
+                        .parameters
+                        .iter()
+                        .any(|rule| {
+                            rule.allow_empty && rule.location == Location::Query
+                                && rule.name == *name
+                        })
+            });
         let mut messages = rules
             .check_parameters(|location, name| self.texts(location, name), &self.query);
         let has_body = !self.body.is_empty();

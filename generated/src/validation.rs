@@ -167,6 +167,14 @@ pub mod manifest {
         /// schema (`application/json`: `?filter={"a":1}`).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         pub content_type: Option<String>,
+        /// A query parameter that may be sent with an empty value (`?verbose=`), whatever its
+        /// schema says (`allowEmptyValue: true`).
+        #[serde(
+            default,
+            rename = "allowEmptyValue",
+            skip_serializing_if = "std::ops::Not::not"
+        )]
+        pub allow_empty_value: bool,
     }
     impl Parameter {
         /// How its text (a path segment, a query value, a header) becomes the JSON value its
@@ -996,6 +1004,8 @@ pub struct ParameterRule {
     /// For a query parameter whose schema is an object: how its members travel, and the
     /// schema that reads them.
     object: Option<(ObjectStyle, Value)>,
+    /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
+    pub allow_empty: bool,
 }
 
 impl ParameterRule {
@@ -1132,6 +1142,7 @@ impl OperationRules {
                     object: param
                         .object_style()
                         .map(|style| (style, param.schema.clone())),
+                    allow_empty: param.allow_empty_value,
                 });
         }
         let body = match &entry.request_body {

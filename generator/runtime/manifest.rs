@@ -166,6 +166,14 @@ pub struct Parameter {
     /// schema (`application/json`: `?filter={"a":1}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub content_type: Option<String>,
+    /// A query parameter that may be sent with an empty value (`?verbose=`), whatever its
+    /// schema says (`allowEmptyValue: true`).
+    #[serde(
+        default,
+        rename = "allowEmptyValue",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub allow_empty_value: bool,
 }
 
 impl Parameter {

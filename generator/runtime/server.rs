@@ -336,6 +336,14 @@ impl Incoming {
         let Some(rules) = crate::validation::rules().operation(self.operation) else {
             return Ok(());
         };
+        // `?verbose=` where the spec allows an empty value reads as absent: the schema judges
+        // values, and the handler's optional parameter is `None`.
+        self.query.retain(|(name, text)| {
+            !text.is_empty()
+                || !rules.parameters.iter().any(|rule| {
+                    rule.allow_empty && rule.location == Location::Query && rule.name == *name
+                })
+        });
         let mut messages =
             rules.check_parameters(|location, name| self.texts(location, name), &self.query);
         let has_body = !self.body.is_empty();

@@ -37,6 +37,8 @@ pub struct ParameterRule {
     /// For a query parameter whose schema is an object: how its members travel, and the
     /// schema that reads them.
     object: Option<(ObjectStyle, Value)>,
+    /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
+    pub allow_empty: bool,
 }
 
 impl ParameterRule {
@@ -177,6 +179,7 @@ impl OperationRules {
                 object: param
                     .object_style()
                     .map(|style| (style, param.schema.clone())),
+                allow_empty: param.allow_empty_value,
             });
         }
         let body = match &entry.request_body {

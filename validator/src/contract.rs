@@ -87,6 +87,8 @@ pub struct ParameterSpec {
     pub object: Option<ObjectStyle>,
     /// Its value is a JSON text (`content: {application/json: …}` instead of a schema).
     pub json: bool,
+    /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
+    pub allow_empty: bool,
 }
 
 /// A body's rule.

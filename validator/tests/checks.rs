@@ -1000,6 +1000,7 @@ paths:
         - {name: Sort, in: query, style: pipeDelimited, schema: {type: array, items: {type: string, enum: [date, to]}}}
         - {name: Category, in: query, explode: false, schema: {oneOf: [{type: integer}, {type: array, items: {type: integer}}]}}
         - {name: Label, in: query, schema: {$ref: '#/components/schemas/OneOrMore'}}
+        - {name: Verbose, in: query, allowEmptyValue: true, schema: {type: boolean}}
         - {name: Near, in: query, style: spaceDelimited, explode: false, schema: {type: array, items: {type: number}}}
         - {name: To, in: query, schema: {type: array, items: {type: string, minLength: 3}, maxItems: 2}}
         - {name: Codes, in: query, explode: false, schema: {type: array, items: {type: string, minLength: 2}}}
@@ -1276,6 +1277,31 @@ fn a_parameter_with_a_list_alternative_takes_one_value_or_a_list() {
         assert_eq!(
             found(&vendor_run(&vendor("GET", target, None, 200))),
             one(Part::Request, rule, pointer),
+            "{target}"
+        );
+    }
+}
+
+/// `?Verbose=` keeps the contract where the spec allows an empty value (`allowEmptyValue`),
+/// and is judged by the schema elsewhere.
+#[test]
+fn an_empty_value_passes_only_where_the_spec_allows_one() {
+    for target in ["/Messages.json?Verbose=", "/Messages.json?Verbose=true"] {
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            vec![],
+            "{target}"
+        );
+    }
+    for target in ["/Messages.json?Verbose=maybe", "/Messages.json?Page="] {
+        let pointer = if target.contains("Verbose") {
+            "query:Verbose"
+        } else {
+            "query:Page"
+        };
+        assert_eq!(
+            found(&vendor_run(&vendor("GET", target, None, 200))),
+            one(Part::Request, "type", pointer),
             "{target}"
         );
     }

@@ -193,6 +193,7 @@ fn operation_entry<'a>(
                 style: param.style.clone(),
                 explode: param.explode,
                 content_type: param.content_type.clone(),
+                allow_empty_value: param.allow_empty_value,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -239,6 +240,7 @@ fn operation_entry<'a>(
                     style: None,
                     explode: None,
                     content_type: None,
+                    allow_empty_value: false,
                 })
             })
             .collect::<Result<Vec<_>>>()?;

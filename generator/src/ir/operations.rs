@@ -184,6 +184,9 @@ pub struct Parameter {
     /// The media type its value is written in, when the spec gives `content` instead of a
     /// schema (`application/json`: `?filter={"a":1}`).
     pub content_type: Option<String>,
+    /// A query parameter that may be sent with an empty value (`?verbose=`), whatever its
+    /// schema says (`allowEmptyValue: true`).
+    pub allow_empty_value: bool,
     /// How its members travel, for a query parameter whose schema is an object: decided where
     /// the document's references can be followed (a `$ref` to a component, a lone `allOf`),
     /// which `schema`, in contract form, leaves to the contract's `$defs`. See

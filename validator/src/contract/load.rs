@@ -272,6 +272,7 @@ fn parameter_spec(
             .as_deref()
             .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
         schema: param.schema.clone(),
+        allow_empty: param.allow_empty_value,
     })
 }
 

@@ -342,6 +342,8 @@ impl Builder<'_> {
                 style,
                 explode,
                 content_type,
+                allow_empty_value: location == ParamLocation::Query
+                    && param.get("allowEmptyValue") == Some(&Value::Bool(true)),
                 object,
                 docs: param
                     .get("description")

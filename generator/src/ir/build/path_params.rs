@@ -83,6 +83,7 @@ impl Builder<'_> {
                 style: None,
                 explode: None,
                 content_type: None,
+                allow_empty_value: false,
                 object: None,
                 docs: None,
                 examples: Vec::new(),

@@ -99,6 +99,12 @@ mod tests {
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
+        async fn get_flags(&self, params: GetFlagsParams) -> GetFlagsResponse {
+            GetFlagsResponse::Ok(format!(
+                "verbose={:?} strict={:?}",
+                params.verbose, params.strict
+            ))
+        }
         async fn get_lists(&self, params: GetListsParams) -> GetListsResponse {
             fn words<T: std::fmt::Display>(items: Vec<T>) -> Vec<String> {
                 items.iter().map(|item| item.to_string()).collect()
@@ -315,6 +321,25 @@ mod tests {
     /// `?tag=` pair, not the first; a header's every line; each delimiter where its style
     /// says. The generated client sends each in its form, so items holding commas or
     /// ampersands arrive as they were.
+    /// `?verbose=` is `verbose` absent where the spec allows an empty value, and a value its
+    /// schema refuses elsewhere.
+    #[tokio::test]
+    async fn an_empty_value_is_absent_only_where_the_spec_allows_one() {
+        for (path, status, answer) in [
+            ("/flags?verbose=", StatusCode::OK, r#""verbose=None strict=None""#),
+            (
+                "/flags?verbose=true&strict=false",
+                StatusCode::OK,
+                r#""verbose=Some(true) strict=Some(false)""#,
+            ),
+        ] {
+            assert_eq!(call(Method::GET, path).await, (status, answer.to_string()), "{path}");
+        }
+        for path in ["/flags?strict=", "/flags?verbose=maybe"] {
+            assert_eq!(call(Method::GET, path).await.0, StatusCode::BAD_REQUEST, "{path}");
+        }
+    }
+
     #[tokio::test]
     async fn list_parameters_arrive_whole_in_each_form() {
         let (status, body) = call_with(
