@@ -61,6 +61,35 @@ pub enum ContractError {
 /// Where a parameter or credential travels: the manifest's own type.
 pub use specgen::manifest::Location;
 
+/// One credential a security requirement asks for: where it travels, and for an HTTP
+/// authentication scheme (`http` with `scheme: basic`), the scheme word its `Authorization`
+/// value must start with (RFC 9110 §11.4: case-insensitive).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    /// Where it travels.
+    pub location: Location,
+    /// The header, query parameter or cookie name (a header's in lower case).
+    pub name: String,
+    /// The authentication scheme (`basic`, `bearer`, `digest`), for an `http` scheme.
+    pub scheme: Option<String>,
+}
+
+impl Credential {
+    /// Whether `text`, the value sent, presents this credential: not blank, and in its
+    /// scheme, followed by something, when it has one (`Basic dXNlcjpwdw==`, not
+    /// `Bearer eyJ…`).
+    pub fn presented_by(&self, text: &str) -> bool {
+        let text = text.trim();
+        match &self.scheme {
+            _ if text.is_empty() => false,
+            None => true,
+            Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
+                word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
+            }),
+        }
+    }
+}
+
 /// A parameter's rule.
 pub struct ParameterSpec {
     /// Name.
@@ -178,7 +207,7 @@ pub struct OperationSpec {
     /// Parameters.
     pub parameters: Vec<ParameterSpec>,
     /// Security requirements: one satisfied is enough; empty means open.
-    pub security: Vec<Vec<(Location, String)>>,
+    pub security: Vec<Vec<Credential>>,
     /// The request body, when the operation takes one.
     pub request_body: Option<BodySpec>,
     /// Documented responses.

@@ -2429,6 +2429,88 @@ components:
     );
 }
 
+/// An `http` security scheme names the scheme its `Authorization` value is in: a `Bearer`
+/// token where the operation takes `Basic` presents no credential, so a 200 answer to it is
+/// the server letting in a request without one. OAuth 2 asks for a token in any scheme.
+#[test]
+fn an_http_credential_is_presented_in_its_own_scheme() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Schemes, version: "1"}
+paths:
+  /basic:
+    get:
+      security: [{basic: []}]
+      responses: {'200': {description: ok}, '401': {description: who?}}
+  /either:
+    get:
+      security: [{basic: []}, {token: []}]
+      responses: {'200': {description: ok}, '401': {description: who?}}
+  /oauth:
+    get:
+      security: [{oauth: [read]}]
+      responses: {'200': {description: ok}, '401': {description: who?}}
+components:
+  securitySchemes:
+    basic: {type: http, scheme: Basic}
+    token: {type: http, scheme: bearer, bearerFormat: JWT}
+    oauth:
+      type: oauth2
+      flows: {clientCredentials: {tokenUrl: 'https://example.com/token', scopes: {read: read}}}
+"#,
+    );
+    let run = |path: &str, authorization: Option<&str>, status: u16| {
+        let mut exchange = media_exchange("GET", path, None, status, None);
+        if let Some(value) = authorization {
+            exchange.request.headers = vec![("Authorization".into(), value.into())];
+        }
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    for (path, authorization) in [
+        ("/basic", "Basic dXNlcjpwdw=="),
+        ("/basic", "basic dXNlcjpwdw=="),
+        ("/either", "Bearer eyJhbGciOi.e30.sig"),
+        ("/either", "Basic dXNlcjpwdw=="),
+        ("/oauth", "Bearer t0k3n-value"),
+        ("/oauth", "token t0k3n-value"),
+    ] {
+        assert_eq!(
+            found(&run(path, Some(authorization), 200)),
+            vec![],
+            "{path} {authorization}"
+        );
+    }
+    // Another scheme, or the scheme word alone, is no credential: answered 401 it keeps
+    // the contract, answered 200 it does not, and the message names the scheme without
+    // quoting what was sent.
+    for (path, authorization) in [
+        ("/basic", "Bearer eyJhbGciOi.e30.sig"),
+        ("/basic", "Basic "),
+    ] {
+        assert_eq!(
+            found(&run(path, Some(authorization), 401)),
+            vec![],
+            "{authorization}"
+        );
+        let outcome = run(path, Some(authorization), 200);
+        assert_eq!(
+            found(&outcome),
+            one(Part::Response, "credentials", ""),
+            "{authorization}"
+        );
+        let message = &outcome.findings[0].message;
+        assert!(!message.contains("eyJ"), "{message}");
+        // What was sent is a credential value, redacted wherever it stands: "Basic " too.
+        if authorization.starts_with("Bearer") {
+            assert!(
+                message.contains("authorization in the Basic scheme"),
+                "{message}"
+            );
+        }
+    }
+}
+
 // Media types and server URLs as real specs write them: several media types for one body
 // (XML beside JSON, a file as bytes or text), springdoc's `*/*`, parameters in the media
 // type key, and a server variable that stands for several path segments.

@@ -3,7 +3,7 @@
 use serde_json::Value;
 
 use super::{Checker, Parsed, parse_body};
-use crate::contract::{Contract, Location, ObjectStyle, OperationSpec, ParameterSpec};
+use crate::contract::{Contract, Credential, Location, ObjectStyle, OperationSpec, ParameterSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::{Request, Response, header_lines};
 use crate::finding::Part;
@@ -14,8 +14,9 @@ impl Checker<'_> {
     pub(super) fn credentials_present(&self, op: &OperationSpec, request: &Request) -> bool {
         op.security.is_empty()
             || op.security.iter().any(|requirement| {
-                requirement.iter().all(|(location, name)| {
-                    value(request, *location, name).is_some_and(|v| !v.trim().is_empty())
+                requirement.iter().all(|credential| {
+                    value(request, credential.location, &credential.name)
+                        .is_some_and(|text| credential.presented_by(text))
                 })
             })
     }
@@ -241,19 +242,29 @@ fn parameter_location(op: &OperationSpec, param: &ParameterSpec) -> String {
 /// What a request lacks of one security requirement, for a message that says which
 /// credential is missing: `private-secret-key (public-api-key was sent)`, `the credentials
 /// public-api-key and private-secret-key`, `private-secret-key (private-secret-key was empty;
-/// …)`. Values are never quoted.
-fn lacking(requirement: &[(Location, String)], request: &Request) -> String {
+/// …)`, `authorization in the Basic scheme (authorization was sent in another)`. Values are
+/// never quoted, not even the word before a space, which may be a token.
+fn lacking(requirement: &[Credential], request: &Request) -> String {
     let mut missing = Vec::new();
     let mut notes = Vec::new();
     let mut sent = Vec::new();
-    for (location, name) in requirement {
-        match value(request, *location, name) {
-            Some(text) if !text.trim().is_empty() => sent.push(name.as_str()),
+    for credential in requirement {
+        let name = credential.name.as_str();
+        let wanted = match &credential.scheme {
+            Some(scheme) => format!("{name} in the {} scheme", capitalized(scheme)),
+            None => name.to_string(),
+        };
+        match value(request, credential.location, name) {
+            Some(text) if credential.presented_by(text) => sent.push(name),
+            Some(text) if !text.trim().is_empty() => {
+                missing.push(wanted);
+                notes.push(format!("{name} was sent in another scheme"));
+            }
             Some(_) => {
-                missing.push(name.as_str());
+                missing.push(wanted);
                 notes.push(format!("{name} was empty"));
             }
-            None => missing.push(name.as_str()),
+            None => missing.push(wanted),
         }
     }
     match sent.as_slice() {
@@ -291,4 +302,13 @@ fn value<'r>(request: &'r Request, location: Location, name: &str) -> Option<&'r
             .map(|(_, v)| v),
         Location::Path => None,
     }
+}
+
+/// `basic` as RFC 7617 writes it, `Basic`.
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars
+        .next()
+        .map(|first| first.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

@@ -10,8 +10,8 @@ use specgen::manifest::{self, Manifest};
 
 use super::matching::{BasePath, segments};
 use super::{
-    BodySpec, CREDENTIAL_HEADERS, Compiled, Contract, ContractError, Location, OperationSpec,
-    ParameterSpec, ResponseSpec, SchemaFile,
+    BodySpec, CREDENTIAL_HEADERS, Compiled, Contract, ContractError, Credential, Location,
+    OperationSpec, ParameterSpec, ResponseSpec, SchemaFile,
 };
 
 /// One contract file, read: the manifest, a schema file (parsed, compiled when first asked
@@ -127,7 +127,12 @@ impl Contract {
             credentials: CREDENTIAL_HEADERS
                 .iter()
                 .map(|name| (Location::Header, (*name).to_string()))
-                .chain(schemes.values().flatten().cloned())
+                .chain(
+                    schemes
+                        .values()
+                        .flatten()
+                        .map(|credential| (credential.location, credential.name.clone())),
+                )
                 .collect(),
             manifest,
             operations,
@@ -335,21 +340,41 @@ fn server_paths(server: &manifest::Server) -> Vec<String> {
 /// Every declared scheme, with where its credential travels; `None` for one traffic cannot
 /// show (mutual TLS, a type this version does not know), which a requirement then does not
 /// ask for.
-fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<(Location, String)>> {
+///
+/// An `http` scheme asks for its scheme word too; OAuth 2 and OpenID Connect do not, since
+/// APIs that declare them accept tokens in schemes of their own (`token …`) as well as
+/// `Bearer`.
+fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<Credential>> {
     manifest
         .security_schemes
         .iter()
         .map(|(key, scheme)| {
-            let place = match scheme.kind.as_str() {
+            let authorization = |scheme: Option<String>| Credential {
+                location: Location::Header,
+                name: "authorization".to_string(),
+                scheme,
+            };
+            let credential = match scheme.kind.as_str() {
                 "apiKey" => scheme
                     .location
-                    .zip(scheme.name.as_deref().map(str::to_ascii_lowercase)),
-                "http" | "oauth2" | "openIdConnect" => {
-                    Some((Location::Header, "authorization".to_string()))
-                }
+                    .zip(scheme.name.as_deref())
+                    .map(|(location, name)| Credential {
+                        location,
+                        name: name.to_ascii_lowercase(),
+                        scheme: None,
+                    }),
+                "http" => Some(authorization(
+                    scheme
+                        .scheme
+                        .as_deref()
+                        .map(str::trim)
+                        .filter(|word| !word.is_empty() && !word.contains(' '))
+                        .map(str::to_ascii_lowercase),
+                )),
+                "oauth2" | "openIdConnect" => Some(authorization(None)),
                 _ => None,
             };
-            (key.clone(), place)
+            (key.clone(), credential)
         })
         .collect()
 }
@@ -382,7 +407,7 @@ fn accepts_anything(schema: &Value) -> bool {
 
 fn operation(
     entry: &manifest::Operation,
-    schemes: &HashMap<String, Option<(Location, String)>>,
+    schemes: &HashMap<String, Option<Credential>>,
     schemas: &rustc_hash::FxHashMap<String, SchemaFile>,
 ) -> Result<OperationSpec, ContractError> {
     let invalid = |message: String| ContractError::Invalid {
