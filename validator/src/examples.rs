@@ -122,7 +122,7 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
         files
             .iter()
             .map(|(path, text)| (path.clone(), text.as_str())),
-        |error, schema| violation(schema, error, true),
+        |error, schema| violation(schema, error, None, true),
     )
     .map_err(fail)?;
     let mut report = ExamplesReport {

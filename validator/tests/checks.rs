@@ -2511,6 +2511,60 @@ components:
     }
 }
 
+/// Messages a reader can act on: `additionalProperties: false` beside no `properties` (the
+/// members declared only in a `oneOf` beside it, as PeerTube writes) names the members it
+/// refuses, and text sent as `text/plain` where JSON is documented is one finding, its media
+/// type, not also a second that it does not parse as JSON.
+#[test]
+fn a_closed_object_without_properties_and_a_text_body_say_what_is_wrong_once() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Imports, version: "1"}
+paths:
+  /imports:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              type: object
+              additionalProperties: false
+              oneOf:
+                - {properties: {targetUrl: {type: string}}, required: [targetUrl]}
+                - {properties: {magnetUri: {type: string}}, required: [magnetUri]}
+      responses: {'204': {description: imported}}
+"#,
+    );
+    let run = |media: &str, body: &str| {
+        let exchange = media_exchange("POST", "/imports", Some((media, body)), 204, None);
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let closed = run(
+        "application/json",
+        r#"{"targetUrl": "https://x", "name": "n"}"#,
+    );
+    assert_eq!(
+        found(&closed),
+        one(Part::Request, "additionalProperties", "")
+    );
+    let message = &closed.findings[0].message;
+    assert!(
+        message.contains("'targetUrl', 'name' were unexpected"),
+        "{message}"
+    );
+    assert_eq!(
+        found(&run("text/plain", "https://x")),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+    // Sent as JSON, text that is not JSON is that finding.
+    assert_eq!(
+        found(&run("application/json", "https://x")),
+        one(Part::Request, "json", "")
+    );
+}
+
 // Media types and server URLs as real specs write them: several media types for one body
 // (XML beside JSON, a file as bytes or text), springdoc's `*/*`, parameters in the media
 // type key, and a server variable that stands for several path segments.

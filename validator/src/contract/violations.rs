@@ -53,7 +53,7 @@ impl Contract {
         }
         let violations: Vec<Violation> = validator
             .iter_errors(instance)
-            .map(|error| violation(schema, &error, show_values))
+            .map(|error| violation(schema, &error, Some(instance), show_values))
             .collect();
         Ok(without_echoes(violations))
     }
@@ -156,7 +156,7 @@ fn parameter_violations(
     param
         .validator
         .iter_errors(instance)
-        .map(|error| violation("manifest.json", &error, show_values))
+        .map(|error| violation("manifest.json", &error, Some(instance), show_values))
         .collect()
 }
 
@@ -170,10 +170,18 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
 
 /// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
 /// One validation error as a [`Violation`] of the schema in `file`: masked unless
-/// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative.
-pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bool) -> Violation {
+/// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative. `root`, the
+/// instance checked, when the caller has it, lets a message name what the error alone does
+/// not.
+pub(crate) fn violation(
+    file: &str,
+    error: &ValidationError<'_>,
+    root: Option<&Value>,
+    show_values: bool,
+) -> Violation {
     use jsonschema::error::ValidationErrorKind;
     let mut text = message(error, show_values);
+    let mut rule = Rule::from(error.kind().keyword());
     // A `false` schema under `properties` forbids that member (`sender: false` in a
     // conditional's `then`): name the member rather than echo the schema.
     let schema_path = error.schema_path().as_str();
@@ -188,6 +196,24 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
         } else {
             format!("member `{name}` is not allowed here")
         };
+    }
+    // `additionalProperties: false` beside no `properties` (the members declared only inside
+    // a `oneOf` beside it, as PeerTube writes) allows no member at all, and jsonschema
+    // reports it as a bare `false` schema: name the members it refused.
+    if let ValidationErrorKind::FalseSchema = error.kind()
+        && schema_path.ends_with("/additionalProperties")
+        && let Some(Value::Object(members)) =
+            root.and_then(|root| root.pointer(error.instance_path().as_str()))
+        && !members.is_empty()
+    {
+        let names: Vec<String> = members.keys().map(|name| format!("'{name}'")).collect();
+        let verb = if names.len() == 1 { "was" } else { "were" };
+        rule = Rule::from("additionalProperties");
+        text = format!(
+            "Additional properties are not allowed ({} {verb} unexpected; this schema declares \
+             no properties of its own, so its `additionalProperties: false` allows none)",
+            names.join(", ")
+        );
     }
     // jsonschema names the first two values of a longer list and counts the rest ("or 2
     // other candidates"): a reader fixing the value needs them all.
@@ -253,7 +279,7 @@ pub(crate) fn violation(file: &str, error: &ValidationError<'_>, show_values: bo
     Violation {
         pointer: error.instance_path().as_str().to_string(),
         schema_location: format!("{file}#{schema_path}"),
-        rule: Rule::from(error.kind().keyword()),
+        rule,
         message: text,
     }
 }
