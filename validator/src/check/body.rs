@@ -112,17 +112,7 @@ impl Checker<'_> {
                 }
             }
             Parsed::NotJson(error) => {
-                let claims_json = sent_as_json(content_type.as_deref());
-                self.content_type(spec, content_type, part, &location);
-                if claims_json {
-                    self.push(
-                        part,
-                        "",
-                        location(),
-                        Rule::Json,
-                        format!("the body is not JSON: {error}"),
-                    );
-                }
+                self.not_json(spec, content_type, part, &location, &error);
             }
             Parsed::Json(value) => {
                 self.content_type(spec, content_type, part, &location);
@@ -216,6 +206,31 @@ impl Checker<'_> {
         self.drift(op, schema, value, part);
         if self.coverage {
             self.cover_body(op, schema, value, &coverage::message(part, None));
+        }
+    }
+
+    /// A body documented as JSON that does not parse: its media type is judged, and it is
+    /// `json` finding only when it was sent as JSON or with no media type. Text sent as
+    /// `text/plain` or an HTML page is that one finding (`content-type`), not also a second
+    /// that it does not parse as what it never claimed to be.
+    pub(super) fn not_json(
+        &mut self,
+        spec: &BodySpec,
+        sent: Option<String>,
+        part: Part,
+        location: &dyn Fn() -> String,
+        error: &str,
+    ) {
+        let claims_json = sent.as_deref().is_none_or(|sent| is_json(&essence(sent)));
+        self.content_type(spec, sent, part, location);
+        if claims_json {
+            self.push(
+                part,
+                "",
+                location(),
+                Rule::Json,
+                format!("the body is not JSON: {error}"),
+            );
         }
     }
 
@@ -405,11 +420,4 @@ impl Checker<'_> {
             }
         }
     }
-}
-
-/// Whether a body whose Content-Type is `sent` was meant as JSON: sent as JSON, or with no
-/// media type. Text sent as `text/plain` where JSON is documented is that one finding
-/// (`content-type`), not also a second that it does not parse as what it never claimed to be.
-pub(super) fn sent_as_json(sent: Option<&str>) -> bool {
-    sent.is_none_or(|sent| is_json(&essence(sent)))
 }

@@ -152,18 +152,7 @@ impl Checker<'_> {
                 if spec.body.schema.is_some() && documented_json {
                     // An HTML error page or plain text where JSON is documented: its media
                     // type says what came, as a request body's does.
-                    let sent = response.content_type();
-                    let claims_json = super::body::sent_as_json(sent.as_deref());
-                    self.content_type(&spec.body, sent, part, &location);
-                    if claims_json {
-                        self.push(
-                            part,
-                            "",
-                            location(),
-                            Rule::Json,
-                            format!("the body is not JSON: {error}"),
-                        );
-                    }
+                    self.not_json(&spec.body, response.content_type(), part, &location, &error);
                 }
             }
             Parsed::Json(value) => {
