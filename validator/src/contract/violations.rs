@@ -51,10 +51,10 @@ impl Contract {
         if validator.is_valid(instance) {
             return Ok(Vec::new());
         }
-        let violations: Vec<Violation> = validator
-            .iter_errors(instance)
-            .map(|error| violation(schema, &error, Some(instance), show_values))
-            .collect();
+        let mut violations = Vec::new();
+        for error in validator.iter_errors(instance) {
+            push_violations(schema, &error, instance, show_values, &mut violations);
+        }
         Ok(without_echoes(violations))
     }
 
@@ -153,11 +153,75 @@ fn parameter_violations(
     if param.validator.is_valid(instance) {
         return Vec::new();
     }
-    param
-        .validator
-        .iter_errors(instance)
-        .map(|error| violation("manifest.json", &error, Some(instance), show_values))
-        .collect()
+    let mut violations = Vec::new();
+    for error in param.validator.iter_errors(instance) {
+        push_violations(
+            "manifest.json",
+            &error,
+            instance,
+            show_values,
+            &mut violations,
+        );
+    }
+    violations
+}
+
+/// `error` as violations: itself, or where it is a union of a schema and `null` (OpenAPI 3.0's
+/// `nullable` beside `allOf` or `$ref`, which the contract spells `anyOf: [<schema>, {type:
+/// null}]`; a 3.1 `oneOf` with a null alternative) and the value is not null, what the value
+/// breaks of the schema, each at its own member with its own rule: the document has no
+/// `anyOf` there for a reader to look for.
+fn push_violations(
+    file: &str,
+    error: &ValidationError<'_>,
+    root: &Value,
+    show_values: bool,
+    out: &mut Vec<Violation>,
+) {
+    match beside_null(error) {
+        Some(errors) => {
+            let at = error.instance_path().as_str();
+            let nullable = if at.is_empty() { "(root)" } else { at };
+            for inner in errors {
+                let first = out.len();
+                push_violations(file, inner, root, show_values, out);
+                for violation in &mut out[first..] {
+                    violation
+                        .message
+                        .push_str(&format!(" ({nullable} may also be null)"));
+                }
+            }
+        }
+        None => out.push(violation(file, error, Some(root), show_values)),
+    }
+}
+
+/// The errors of the one alternative that is not `{type: null}`, when `error` is an `anyOf` or
+/// `oneOf` of two whose other alternative failed only for not being null.
+fn beside_null<'e, 'i>(error: &'e ValidationError<'i>) -> Option<&'e [ValidationError<'i>]> {
+    use jsonschema::JsonType;
+    use jsonschema::error::{TypeKind, ValidationErrorKind};
+    let (ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context }) =
+        error.kind()
+    else {
+        return None;
+    };
+    let only_not_null = |errors: &[ValidationError<'_>]| {
+        !errors.is_empty()
+            && errors.iter().all(|e| {
+                matches!(
+                    e.kind(),
+                    ValidationErrorKind::Type {
+                        kind: TypeKind::Single(JsonType::Null)
+                    }
+                )
+            })
+    };
+    match context.as_slice() {
+        [first, second] if only_not_null(first) && !only_not_null(second) => Some(second),
+        [first, second] if only_not_null(second) && !only_not_null(first) => Some(first),
+        _ => None,
+    }
 }
 
 fn message(error: &ValidationError<'_>, show_values: bool) -> String {
