@@ -91,6 +91,16 @@ fn contract_of(document: &str) -> Contract {
     Contract::from_spec(&spec).expect("the spec makes a contract")
 }
 
+/// The contract of a document with one operation, `POST path`, whose JSON request body has
+/// `schema` (YAML lines indented under `schema:`) and which answers 204.
+fn one_body_contract(path: &str, schema: &str) -> Contract {
+    contract_of(&format!(
+        "openapi: 3.1.0\ninfo: {{title: One body, version: '1'}}\npaths:\n  {path}:\n    post:\n      \
+         requestBody:\n        required: true\n        content:\n          application/json:\n            \
+         schema:{schema}\n      responses: {{'204': {{description: done}}}}\n"
+    ))
+}
+
 fn found(outcome: &Outcome) -> Vec<(Part, String, String)> {
     outcome
         .findings
@@ -744,23 +754,12 @@ fn a_nullable_union_is_judged_by_its_schema() {
 /// closest, and what fails in it.
 #[test]
 fn a_one_of_failure_names_the_closest_alternative() {
-    let contract = contract_of(
+    let contract = one_body_contract(
+        "/payments",
         r#"
-openapi: 3.1.0
-info: {title: Payments, version: "1"}
-paths:
-  /payments:
-    post:
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
               oneOf:
                 - {type: object, required: [card], properties: {card: {type: object, required: [number], properties: {number: {type: string}}}}}
-                - {type: object, required: [iban, bic, owner], properties: {iban: {type: string}}}
-      responses: {'204': {description: paid}}
-"#,
+                - {type: object, required: [iban, bic, owner], properties: {iban: {type: string}}}"#,
     );
     let exchange = media_exchange(
         "POST",
@@ -2553,25 +2552,14 @@ components:
 /// type, not also a second that it does not parse as JSON.
 #[test]
 fn a_closed_object_without_properties_and_a_text_body_say_what_is_wrong_once() {
-    let contract = contract_of(
+    let contract = one_body_contract(
+        "/imports",
         r#"
-openapi: 3.0.3
-info: {title: Imports, version: "1"}
-paths:
-  /imports:
-    post:
-      requestBody:
-        required: true
-        content:
-          application/json:
-            schema:
               type: object
               additionalProperties: false
               oneOf:
                 - {properties: {targetUrl: {type: string}}, required: [targetUrl]}
-                - {properties: {magnetUri: {type: string}}, required: [magnetUri]}
-      responses: {'204': {description: imported}}
-"#,
+                - {properties: {magnetUri: {type: string}}, required: [magnetUri]}"#,
     );
     let run = |media: &str, body: &str| {
         let exchange = media_exchange("POST", "/imports", Some((media, body)), 204, None);
