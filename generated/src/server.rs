@@ -1713,21 +1713,21 @@ pub mod path {
             pattern = &pattern[next..];
             match open.take() {
                 None => {
-                    match text.strip_prefix(literal) {
-                        Some(rest) => text = rest,
+                    match spelled_at_start(text, literal) {
+                        Some(len) => text = &text[len..],
                         None => return false,
                     }
                 }
                 Some(name) => {
                     let at = if pattern.is_empty() {
-                        text.rfind(literal)
+                        spelled_last(text, literal)
                     } else {
-                        text.find(literal)
+                        spelled_first(text, literal)
                     };
                     match at {
-                        Some(at) if at > 0 => {
+                        Some((at, len)) if at > 0 => {
                             params.push((name, &text[..at]));
-                            text = &text[at + literal.len()..];
+                            text = &text[at + len..];
                         }
                         _ => return false,
                     }
@@ -1801,6 +1801,51 @@ pub mod path {
                 query.iter().any(|(key, value)| key == name && fits(value))
                     || header(name).is_some_and(|value| fits(value.trim()))
             })
+    }
+    /// How many bytes at the start of `text` spell `literal`: each of its bytes as it is or
+    /// percent-encoded, in either case of hex. A template's text is written decoded (`/café`,
+    /// `/price list`), while a request path holds it as its client encoded it (`/caf%C3%A9`,
+    /// `/price%20list`; some encode more than they must, some in lower case).
+    fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
+        if !text.contains('%') {
+            return text.starts_with(literal).then_some(literal.len());
+        }
+        let text = text.as_bytes();
+        let mut at = 0;
+        for &byte in literal.as_bytes() {
+            match *text.get(at)? {
+                sent if sent == byte => at += 1,
+                b'%' => {
+                    let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
+                    if u8::from_str_radix(hex, 16).ok()? != byte {
+                        return None;
+                    }
+                    at += 3;
+                }
+                _ => return None,
+            }
+        }
+        Some(at)
+    }
+    /// Where `literal` is first spelled in `text` (see [`spelled_at_start`]), and how long it is
+    /// there.
+    fn spelled_first(text: &str, literal: &str) -> Option<(usize, usize)> {
+        if !text.contains('%') {
+            return text.find(literal).map(|at| (at, literal.len()));
+        }
+        (0..text.len())
+            .filter(|at| text.is_char_boundary(*at))
+            .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+    }
+    /// Where `literal` is last spelled in `text`, and how long it is there.
+    fn spelled_last(text: &str, literal: &str) -> Option<(usize, usize)> {
+        if !text.contains('%') {
+            return text.rfind(literal).map(|at| (at, literal.len()));
+        }
+        (0..text.len())
+            .rev()
+            .filter(|at| text.is_char_boundary(*at))
+            .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
     }
     fn decode(raw: &str) -> Decoded {
         percent_encoding::percent_decode_str(raw)

@@ -72,20 +72,20 @@ fn segment<'t, 'p>(
         let literal = &pattern[..next];
         pattern = &pattern[next..];
         match open.take() {
-            None => match text.strip_prefix(literal) {
-                Some(rest) => text = rest,
+            None => match spelled_at_start(text, literal) {
+                Some(len) => text = &text[len..],
                 None => return false,
             },
             Some(name) => {
                 let at = if pattern.is_empty() {
-                    text.rfind(literal)
+                    spelled_last(text, literal)
                 } else {
-                    text.find(literal)
+                    spelled_first(text, literal)
                 };
                 match at {
-                    Some(at) if at > 0 => {
+                    Some((at, len)) if at > 0 => {
                         params.push((name, &text[..at]));
-                        text = &text[at + literal.len()..];
+                        text = &text[at + len..];
                     }
                     _ => return false,
                 }
@@ -159,6 +159,54 @@ pub fn asks_met(
     })
 }
 
+/// How many bytes at the start of `text` spell `literal`: each of its bytes as it is or
+/// percent-encoded, in either case of hex. A template's text is written decoded (`/café`,
+/// `/price list`), while a request path holds it as its client encoded it (`/caf%C3%A9`,
+/// `/price%20list`; some encode more than they must, some in lower case).
+fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
+    if !text.contains('%') {
+        return text.starts_with(literal).then_some(literal.len());
+    }
+    let text = text.as_bytes();
+    let mut at = 0;
+    for &byte in literal.as_bytes() {
+        match *text.get(at)? {
+            sent if sent == byte => at += 1,
+            b'%' => {
+                let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
+                if u8::from_str_radix(hex, 16).ok()? != byte {
+                    return None;
+                }
+                at += 3;
+            }
+            _ => return None,
+        }
+    }
+    Some(at)
+}
+
+/// Where `literal` is first spelled in `text` (see [`spelled_at_start`]), and how long it is
+/// there.
+fn spelled_first(text: &str, literal: &str) -> Option<(usize, usize)> {
+    if !text.contains('%') {
+        return text.find(literal).map(|at| (at, literal.len()));
+    }
+    (0..text.len())
+        .filter(|at| text.is_char_boundary(*at))
+        .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+}
+
+/// Where `literal` is last spelled in `text`, and how long it is there.
+fn spelled_last(text: &str, literal: &str) -> Option<(usize, usize)> {
+    if !text.contains('%') {
+        return text.rfind(literal).map(|at| (at, literal.len()));
+    }
+    (0..text.len())
+        .rev()
+        .filter(|at| text.is_char_boundary(*at))
+        .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+}
+
 fn decode(raw: &str) -> Decoded {
     percent_encoding::percent_decode_str(raw)
         .decode_utf8()
@@ -169,6 +217,21 @@ fn decode(raw: &str) -> Decoded {
 #[cfg(test)]
 mod tests {
     use super::{asks, asks_met, params};
+
+    #[test]
+    fn text_a_client_percent_encodes_matches_however_it_was_encoded() {
+        assert_eq!(got("/café/{id}", "/caf%C3%A9/1"), want(&[("id", "1")]));
+        assert_eq!(got("/café/{id}", "/caf%c3%a9/1"), want(&[("id", "1")]));
+        assert_eq!(got("/café/{id}", "/café/1"), want(&[("id", "1")]));
+        assert_eq!(got("/price list", "/price%20list"), want(&[]));
+        assert_eq!(
+            got("/{name}:cancel", "/a%3Ab%3Acancel"),
+            want(&[("name", "a:b")])
+        );
+        assert_eq!(got("/{id}.json", "/7%2Ejson"), want(&[("id", "7")]));
+        assert_eq!(got("/café/{id}", "/cafe/1"), None);
+        assert_eq!(got("/price list", "/price%2"), None);
+    }
 
     #[test]
     fn a_template_appendix_is_not_part_of_the_path_but_asks_of_the_request() {

@@ -102,7 +102,7 @@ pub(crate) fn routes<'a>(
                 .flatten()
                 .next()
                 .expect("a route has operations");
-            let route = route_text(&format!("{base}{}", crate::path::wire(&first.path)));
+            let route = server_route_text(&format!("{base}{}", crate::path::wire(&first.path)));
             (route, by_method)
         })
         .collect()
@@ -144,7 +144,8 @@ fn axum_route(template: &str) -> String {
         .split('/')
         .enumerate()
         .map(|(index, segment)| {
-            if segment.contains('{') || routed_by_position(segment) {
+            if segment.contains('{') || routed_by_position(segment) || encoded_in_requests(segment)
+            {
                 format!("{{p{index}}}")
             } else {
                 segment.to_string()
@@ -160,6 +161,18 @@ fn axum_route(template: &str) -> String {
 /// parameter (see [`routed_by_position`]) become `{p<n>}`. Every handler matches the request
 /// against its own template, so a positional segment takes only what the template allows.
 pub(crate) fn route_text(template: &str) -> String {
+    route_text_by(template, routed_by_position)
+}
+
+/// [`route_text`] for the server, whose handlers match their own template: text a request
+/// carries percent-encoded is routed by position too (see [`encoded_in_requests`]).
+fn server_route_text(template: &str) -> String {
+    route_text_by(template, |segment| {
+        routed_by_position(segment) || encoded_in_requests(segment)
+    })
+}
+
+fn route_text_by(template: &str, positional: impl Fn(&str) -> bool) -> String {
     template
         .split('/')
         .enumerate()
@@ -173,7 +186,7 @@ pub(crate) fn route_text(template: &str) -> String {
                             .chars()
                             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
                 });
-            if (segment.contains('{') && !plain_parameter) || routed_by_position(segment) {
+            if (segment.contains('{') && !plain_parameter) || positional(segment) {
                 format!("{{p{index}}}")
             } else {
                 segment.to_string()
@@ -188,6 +201,16 @@ pub(crate) fn route_text(template: &str) -> String {
 /// off, which a router merged into the user's own would turn back on.
 fn routed_by_position(segment: &str) -> bool {
     segment.starts_with([':', '*'])
+}
+
+/// Text a request carries percent-encoded (`/café`, `/price list`: anything but RFC 3986's
+/// unreserved characters, sub-delimiters, `:` and `@`), which axum compares as sent
+/// (`caf%C3%A9`, or `caf%c3%a9` from another client): the server routes it by position, and
+/// each handler's template matching reads it however it was encoded.
+fn encoded_in_requests(segment: &str) -> bool {
+    !segment
+        .bytes()
+        .all(|byte| byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@{}".contains(&byte))
 }
 
 /// A handler for operations sharing a route and method (`/v1/{name}:cancel` and

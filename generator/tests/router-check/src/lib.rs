@@ -99,6 +99,12 @@ mod tests {
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
+        async fn get_cafe(&self, params: GetCafeParams) -> GetCafeResponse {
+            GetCafeResponse::Ok(format!("café {}", params.id))
+        }
+        async fn get_price_list(&self, _params: GetPriceListParams) -> GetPriceListResponse {
+            GetPriceListResponse::Ok("prices".to_string())
+        }
         async fn get_flags(&self, params: GetFlagsParams) -> GetFlagsResponse {
             GetFlagsResponse::Ok(format!(
                 "verbose={:?} strict={:?}",
@@ -321,6 +327,31 @@ mod tests {
     /// `?tag=` pair, not the first; a header's every line; each delimiter where its style
     /// says. The generated client sends each in its form, so items holding commas or
     /// ampersands arrive as they were.
+    /// Text of a template that a client percent-encodes reaches its operation however it was
+    /// encoded (upper or lower case hex, or more than it had to be), from the generated client
+    /// too; other text does not.
+    #[tokio::test]
+    async fn text_a_client_encodes_is_routed_however_it_was_encoded() {
+        for (path, answer) in [
+            ("/menu/caf%C3%A9/7", r#""café 7""#),
+            ("/menu/caf%c3%a9/7", r#""café 7""#),
+            ("/menu/%63af%C3%A9/a%20b", r#""café a b""#),
+            ("/price%20list", r#""prices""#),
+        ] {
+            assert_eq!(
+                call(Method::GET, path).await,
+                (StatusCode::OK, answer.to_string()),
+                "{path}"
+            );
+        }
+        for path in ["/menu/cafe/7", "/price+list", "/price%20lists"] {
+            assert_eq!(call(Method::GET, path).await.0, StatusCode::NOT_FOUND, "{path}");
+        }
+        let client = client().await;
+        assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
+        assert_eq!(client.get_price_list().await.unwrap(), "prices");
+    }
+
     /// `?verbose=` is `verbose` absent where the spec allows an empty value, and a value its
     /// schema refuses elsewhere.
     #[tokio::test]
