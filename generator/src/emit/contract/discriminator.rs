@@ -46,17 +46,34 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
         let Some(Value::Object(map)) = root.pointer_mut(&pointer) else {
             continue;
         };
+        // The tags that name an alternative other than the default one: a value carrying none
+        // of them (or no tag at all) is the default's (OpenAPI 3.2's `defaultMapping`).
+        let others: Vec<String> = named
+            .iter()
+            .filter_map(|(_, naming)| match naming {
+                Naming::Tags(values) => Some(values.clone()),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        let tagged_otherwise = json!({
+            "properties": {&property: {"enum": tag_values(&others)}},
+            "required": [&property],
+        });
         if union == "oneOf" {
             let tagged = named
                 .into_iter()
-                .map(|(alternative, values)| match values {
-                    Some(values) => json!({
+                .map(|(alternative, naming)| match naming {
+                    Naming::Tags(values) => json!({
                         "allOf": [
                             {"properties": {&property: {"enum": tag_values(&values)}}, "required": [&property]},
                             alternative,
                         ]
                     }),
-                    None => alternative,
+                    Naming::Default => json!({
+                        "allOf": [{"not": tagged_otherwise.clone()}, alternative]
+                    }),
+                    Naming::Itself => alternative,
                 })
                 .collect();
             map.insert(union.into(), Value::Array(tagged));
@@ -64,15 +81,20 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
         }
         let conditions: Vec<Value> = named
             .into_iter()
-            .filter_map(|(alternative, values)| {
-                Some(json!({
+            .filter_map(|(alternative, naming)| match naming {
+                Naming::Tags(values) => Some(json!({
                     "if": {
                         "type": "object",
-                        "properties": {&property: {"enum": tag_values(&values?)}},
+                        "properties": {&property: {"enum": tag_values(&values)}},
                         "required": [&property],
                     },
                     "then": alternative,
-                }))
+                })),
+                Naming::Default => Some(json!({
+                    "if": {"type": "object", "not": tagged_otherwise.clone()},
+                    "then": alternative,
+                })),
+                Naming::Itself => None,
             })
             .collect();
         // No alternative is named (each pins its own tag): the `anyOf` tells them apart.
@@ -135,15 +157,24 @@ fn find(value: &Value, pointer: &mut String, out: &mut Vec<(String, &'static str
     }
 }
 
+/// How a discriminator's value picks an alternative.
+enum Naming {
+    /// These tags name it.
+    Tags(Vec<String>),
+    /// OpenAPI 3.2's `defaultMapping`: a value without a tag, or with one that names no
+    /// other alternative.
+    Default,
+    /// It needs no tag requirement: inline, or pinning the tag itself (`enum: [cat]`).
+    Itself,
+}
+
 /// One schema object's discriminator property and its `oneOf` (or `anyOf`: `union`)
-/// alternatives, each with the values that name it; `None` for an alternative that needs no
-/// tag requirement (inline, or pinning the tag itself).
-#[allow(clippy::type_complexity)]
+/// alternatives, each with how the discriminator names it.
 fn named_alternatives(
     root: &Value,
     map: &Map<String, Value>,
     union: &str,
-) -> Option<(String, Vec<(Value, Option<Vec<String>>)>)> {
+) -> Option<(String, Vec<(Value, Naming)>)> {
     let property = map
         .get("discriminator")?
         .get("propertyName")?
@@ -165,22 +196,30 @@ fn named_alternatives(
             }
         }
     }
+    let default = map
+        .get("discriminator")
+        .and_then(|d| d.get("defaultMapping"))
+        .and_then(Value::as_str)
+        .map(component_name);
     let named = alternatives
         .iter()
         .map(|alternative| {
             let Some(reference) = alternative.get("$ref").and_then(Value::as_str) else {
                 // An inline alternative has no name a value could give.
-                return (alternative.clone(), None);
+                return (alternative.clone(), Naming::Itself);
             };
             let component = component_name(reference);
-            let values = match mapped.get(&component) {
-                Some(values) => Some(values.clone()),
+            let naming = match mapped.get(&component) {
+                _ if default.as_ref() == Some(&component) => Naming::Default,
+                Some(values) => Naming::Tags(values.clone()),
                 // An alternative that pins the tag itself (`enum: [cat]`) is told apart by
                 // it already, whatever its component is called.
-                None if pinned(root, resolve(root, reference), &property, DEPTH).is_some() => None,
-                None => Some(vec![component]),
+                None if pinned(root, resolve(root, reference), &property, DEPTH).is_some() => {
+                    Naming::Itself
+                }
+                None => Naming::Tags(vec![component]),
             };
-            (alternative.clone(), values)
+            (alternative.clone(), naming)
         })
         .collect();
     Some((property, named))
@@ -272,6 +311,47 @@ mod tests {
             tag_values(&["1.5".into(), "cat".into()]),
             [json!("1.5"), json!(1.5), json!("cat")]
         );
+    }
+
+    /// OpenAPI 3.2's `defaultMapping` names the alternative of a value whose tag is absent or
+    /// names no other alternative; one the mapping names is still the mapped alternative's.
+    #[test]
+    fn the_default_mapping_takes_what_no_tag_names() {
+        let pet = |required: Value, kind: Value| json!({"type": "object", "required": required, "properties": {"kind": kind, "name": {"type": "string"}}});
+        for union in ["oneOf", "anyOf"] {
+            let mut root = json!({
+                "$defs": {
+                    "Cat": pet(json!(["kind", "name"]), json!({"const": "cat"})),
+                    "Dog": pet(json!(["kind", "name"]), json!({"type": "string"})),
+                    "GenericPet": pet(json!(["name"]), json!({"type": "string"})),
+                },
+                union: [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}, {"$ref": "#/$defs/GenericPet"}],
+                "discriminator": {
+                    "propertyName": "kind",
+                    "mapping": {"cat": "#/components/schemas/Cat", "dog": "#/components/schemas/Dog"},
+                    "defaultMapping": "#/components/schemas/GenericPet"
+                }
+            });
+            select_by_discriminator(&mut root);
+            let validator = jsonschema::validator_for(&root).unwrap();
+            for valid in [
+                json!({"kind": "cat", "name": "Tom"}),
+                json!({"kind": "dog", "name": "Rex"}),
+                json!({"name": "Rex"}),
+                json!({"kind": "parrot", "name": "Polly"}),
+            ] {
+                assert!(validator.is_valid(&valid), "{union}: {valid}");
+            }
+            // A dog is judged as a dog, not let through as the default.
+            assert!(
+                !validator.is_valid(&json!({"kind": "dog"})),
+                "{union}: a dog without a name"
+            );
+            assert!(
+                !validator.is_valid(&json!({"kind": "parrot"})),
+                "{union}: a parrot without a name"
+            );
+        }
     }
 
     #[test]
