@@ -285,6 +285,20 @@ fn operation_entry<'a>(
     })
 }
 
+/// `schema` bundled (every component it needs under `$defs`) and read as OpenAPI reads it: a
+/// discriminator picks the alternative it names, a base schema's discriminator its subtypes.
+/// What every contract file holds, and what the example tests check a union's inline
+/// alternatives against.
+pub(crate) fn bundle_as_contract(
+    schema: &Value,
+    components: &BTreeMap<&str, &Value>,
+) -> Result<Value> {
+    let mut bundled = bundle(schema, components)?;
+    discriminator::select_by_discriminator(&mut bundled);
+    inheritance::dispatch_to_subtypes(&mut bundled);
+    Ok(bundled)
+}
+
 /// A schema file: the schema with every component it needs under `$defs`; a message's
 /// (`flow` given) without the `required` properties its direction does not send.
 fn schema_file(
@@ -294,9 +308,7 @@ fn schema_file(
     components: &BTreeMap<&str, &Value>,
     flow: Option<Flow>,
 ) -> Result<GeneratedFile> {
-    let mut bundled = bundle(schema, components)?;
-    discriminator::select_by_discriminator(&mut bundled);
-    inheritance::dispatch_to_subtypes(&mut bundled);
+    let mut bundled = bundle_as_contract(schema, components)?;
     if let Some(flow) = flow {
         one_way::relax_required(&mut bundled, flow);
     }

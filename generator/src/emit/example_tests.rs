@@ -21,7 +21,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use serde_json::Value;
 
-use super::contract::{ContractFiles, bundle};
+use super::contract::{ContractFiles, bundle_as_contract};
 use super::types::rust_type;
 use super::{GeneratedFile, rust_file};
 use crate::error::{Error, Result};
@@ -181,7 +181,7 @@ fn union_table(api: &Api, roots: &[TypeRef]) -> Result<Vec<TokenStream>> {
             let schema = match component_file(&variant.schema, &names) {
                 Some(path) => quote!(Schema::File(#path)),
                 None => {
-                    let bundled = bundle(&variant.schema, &components)?;
+                    let bundled = bundle_as_contract(&variant.schema, &components)?;
                     let text = serde_json::to_string(&bundled).map_err(|err| Error::Emit {
                         file: "src/example_tests.rs".into(),
                         message: err.to_string(),
