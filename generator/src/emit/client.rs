@@ -163,6 +163,22 @@ pub(crate) fn success(
     let mut successes: Vec<_> = op.responses.iter().filter(|r| is_success(r)).collect();
     successes.sort_by_key(|r| r.status);
     let mut arms = Vec::new();
+    // An operation whose only answers are `default` (Swagger Petstore's `createUser`, 580
+    // operations of the APIs.guru directory) succeeds by it: `default` covers every status
+    // the operation does not list, 2XX included.
+    if successes.is_empty()
+        && let Some(default) = op
+            .responses
+            .iter()
+            .find(|r| r.status == StatusSpec::Default)
+    {
+        let (ty, decode) = match &default.body {
+            Some(body) => (success_body_type(body)?, read_body(body)),
+            None => (quote!(()), quote!(Ok(()))),
+        };
+        arms.push(quote!(200..=299 => #decode,));
+        return Ok((ty, None, arms));
+    }
     if successes.len() <= 1 {
         let ty = match successes.first().and_then(|r| r.body.as_ref()) {
             Some(body) => success_body_type(body)?,

@@ -105,6 +105,24 @@ mod tests {
         async fn get_price_list(&self, _params: GetPriceListParams) -> GetPriceListResponse {
             GetPriceListResponse::Ok("prices".to_string())
         }
+        async fn create_user(
+            &self,
+            _params: CreateUserParams,
+            body: fixture_routes::models::CreateUserRequest,
+        ) -> CreateUserResponse {
+            let status = match body.name.as_deref() {
+                Some("") => StatusCode::BAD_REQUEST,
+                _ => StatusCode::CREATED,
+            };
+            let user = fixture_routes::models::CreateUserDefaultBody {
+                name: body.name,
+                ..Default::default()
+            };
+            CreateUserResponse::Default(status, user)
+        }
+        async fn logout_user(&self, _params: LogoutUserParams) -> LogoutUserResponse {
+            LogoutUserResponse::Default(StatusCode::OK)
+        }
         async fn get_flags(&self, params: GetFlagsParams) -> GetFlagsResponse {
             GetFlagsResponse::Ok(format!(
                 "verbose={:?} strict={:?}",
@@ -350,6 +368,33 @@ mod tests {
         let client = client().await;
         assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
         assert_eq!(client.get_price_list().await.unwrap(), "prices");
+    }
+
+    /// An operation whose only answer is `default` succeeds by it: a 2XX is the call's success,
+    /// with the documented body; another status is the error it is.
+    #[tokio::test]
+    async fn a_default_only_answer_is_the_success_of_its_2xx() {
+        use fixture_routes::client::ClientError;
+        use fixture_routes::models::CreateUserRequest;
+        let client = client().await;
+        let ann = CreateUserRequest {
+            name: Some("ann".into()),
+            ..Default::default()
+        };
+        let created = client.create_user(&ann).await.unwrap();
+        assert_eq!(created.name.as_deref(), Some("ann"));
+        client.logout_user().await.unwrap();
+        let refused = client
+            .create_user(&CreateUserRequest {
+                name: Some(String::new()),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
+            "{refused}"
+        );
     }
 
     /// `?verbose=` is `verbose` absent where the spec allows an empty value, and a value its
