@@ -463,17 +463,20 @@ impl Client {
     /// Sends a request, retrying when `retryable` and the failure is a transport
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
-    /// returned at once.
+    /// returned at once. `schemes` are the security schemes the operation accepts
+    /// (empty: any), for the credential sent in `Authorization`.
     async fn send(
         &self,
         retryable: bool,
+        schemes: &[&str],
         build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
     ) -> Result<Answer, ClientError> {
         let attempts = if retryable { self.retry.max_attempts.max(1) } else { 1 };
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = match self.with_credentials(build(&self.http)).build() {
+            let request = match self.with_credentials(build(&self.http), schemes).build()
+            {
                 Ok(mut request) => {
                     one_cookie_header(request.headers_mut());
                     request
@@ -571,6 +574,7 @@ impl Client {
     fn with_credentials(
         &self,
         mut request: ::reqwest::RequestBuilder,
+        _schemes: &[&str],
     ) -> ::reqwest::RequestBuilder {
         let secret = &self.credentials.public_api_key;
         request = request.header("public-api-key", secret.expose());
@@ -599,6 +603,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -636,6 +641,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -673,6 +679,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::DELETE, &url_);
                     request_ = request_
@@ -707,6 +714,7 @@ impl Client {
         let answer_ = self
             .send(
                 false,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::PATCH, &url_);
                     request_ = request_
@@ -743,6 +751,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -783,6 +792,7 @@ impl Client {
         let answer_ = self
             .send(
                 false,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -818,6 +828,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -850,6 +861,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -900,6 +912,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
+                &["private-secret-key", "public-api-key"],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_

@@ -627,8 +627,8 @@ async fn handle_create_account<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -664,8 +664,8 @@ async fn handle_get_account<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -699,8 +699,8 @@ async fn handle_close_account<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -734,8 +734,8 @@ async fn handle_update_account<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -770,8 +770,8 @@ async fn handle_get_account_transfer<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -807,8 +807,8 @@ async fn handle_cancel_account_transfer<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -844,8 +844,8 @@ async fn handle_create_entity<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -881,8 +881,8 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -919,8 +919,8 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
             request_,
             &[
                 &[
-                    (Location::Header, "public-api-key"),
-                    (Location::Header, "private-secret-key"),
+                    (Location::Header, "public-api-key", None),
+                    (Location::Header, "private-secret-key", None),
                 ],
             ],
             shared_.config.body_limit,
@@ -1133,12 +1133,33 @@ fn credential<'h>(
     }
 }
 
+/// One credential a security requirement asks for: where it travels, its name, and for an
+/// HTTP `basic` or `bearer` scheme the scheme word its `Authorization` value starts with.
+type Needed = (Location, &'static str, Option<&'static str>);
+
+/// Whether `text` presents a credential: not blank, and in `scheme`, followed by something,
+/// when one is asked (`Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are
+/// case-insensitive).
+fn presents(text: &str, scheme: Option<&str>) -> bool {
+    let text = text.trim();
+    match scheme {
+        _ if text.is_empty() => false,
+        None => true,
+        Some(scheme) => {
+            text.split_once(' ')
+                .is_some_and(|(word, rest)| {
+                    word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
+                })
+        }
+    }
+}
+
 /// 401 unless one of the security requirements is met (every credential it names
-/// present and not empty). An empty list means the operation is open.
+/// present, not empty, and in its scheme). An empty list means the operation is open.
 fn authenticate(
     headers: &::http::HeaderMap,
     query: Option<&str>,
-    requirements: &[&[(Location, &str)]],
+    requirements: &[&[Needed]],
 ) -> Result<(), Response> {
     if requirements.is_empty() {
         return Ok(());
@@ -1148,9 +1169,9 @@ fn authenticate(
         .any(|requirement| {
             requirement
                 .iter()
-                .all(|(location, name)| {
+                .all(|(location, name, scheme)| {
                     credential(headers, query, *location, name)
-                        .is_some_and(|v| !v.trim().is_empty())
+                        .is_some_and(|v| presents(&v, *scheme))
                 })
         });
     if met {
@@ -1158,7 +1179,15 @@ fn authenticate(
     }
     let wanted: Vec<String> = requirements
         .iter()
-        .map(|r| { r.iter().map(|(_, name)| *name).collect::<Vec<_>>().join(" and ") })
+        .map(|r| {
+            r.iter()
+                .map(|(_, name, scheme)| match scheme {
+                    Some(scheme) => format!("{name} ({scheme})"),
+                    None => name.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" and ")
+        })
         .collect();
     Err(
         error_response(
@@ -1190,7 +1219,7 @@ impl Incoming {
         operation: &'static str,
         template: &'static str,
         request: ::axum::extract::Request,
-        requirements: &[&[(Location, &str)]],
+        requirements: &[&[Needed]],
         limit: usize,
     ) -> Result<Incoming, Response> {
         let (parts, body) = request.into_parts();

@@ -454,10 +454,12 @@ impl Client {
     /// Sends a request, retrying when `retryable` and the failure is a transport
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
-    /// returned at once.
+    /// returned at once. `schemes` are the security schemes the operation accepts
+    /// (empty: any), for the credential sent in `Authorization`.
     async fn send(
         &self,
         retryable: bool,
+        schemes: &[&str],
         build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
     ) -> Result<Answer, ClientError> {
         let attempts = if retryable {
@@ -468,7 +470,7 @@ impl Client {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = match self.with_credentials(build(&self.http)).build() {
+            let request = match self.with_credentials(build(&self.http), schemes).build() {
                 Ok(mut request) => {
                     one_cookie_header(request.headers_mut());
                     request
@@ -763,7 +765,7 @@ mod tests {
             .build()
             .unwrap();
         let url = format!("{}/things", server.url);
-        let answer = client.send(true, |http| http.get(&url)).await.unwrap();
+        let answer = client.send(true, &[], |http| http.get(&url)).await.unwrap();
         assert_eq!(
             (answer.status.as_u16(), answer.body.as_slice()),
             (200, &b"[7]"[..])
@@ -788,7 +790,7 @@ mod tests {
         let server = Loopback::start(vec![Reply::status(503), Reply::status(200)]).await;
         let url = format!("{}/things", server.url);
         let answer = client(&server.url)
-            .send(false, |http| http.post(&url))
+            .send(false, &[], |http| http.post(&url))
             .await
             .unwrap();
         assert_eq!(answer.status.as_u16(), 503);
@@ -801,7 +803,7 @@ mod tests {
         let server = Loopback::start(vec![Reply::status(409), Reply::status(200)]).await;
         let url = format!("{}/things", server.url);
         let answer = client(&server.url)
-            .send(true, |http| http.get(&url))
+            .send(true, &[], |http| http.get(&url))
             .await
             .unwrap();
         assert_eq!((answer.status.as_u16(), server.received().len()), (409, 1));
@@ -809,7 +811,7 @@ mod tests {
         let server = Loopback::start(vec![Reply::status(500)]).await;
         let url = format!("{}/things", server.url);
         let answer = client(&server.url)
-            .send(true, |http| http.get(&url))
+            .send(true, &[], |http| http.get(&url))
             .await
             .unwrap();
         assert_eq!((answer.status.as_u16(), server.received().len()), (500, 3));
@@ -824,7 +826,7 @@ mod tests {
         .await;
         let url = format!("{}/things", server.url);
         let answer = client(&server.url)
-            .send(true, |http| http.get(&url))
+            .send(true, &[], |http| http.get(&url))
             .await
             .unwrap();
         assert_eq!(answer.status.as_u16(), 503);
@@ -839,7 +841,7 @@ mod tests {
         let url = format!("http://{}/things", listener.local_addr().unwrap());
         drop(listener);
         match client("http://unused")
-            .send(true, |http| http.get(&url))
+            .send(true, &[], |http| http.get(&url))
             .await
         {
             Err(ClientError::Transport(err)) => assert!(err.is_connect(), "{err}"),
@@ -847,7 +849,7 @@ mod tests {
             Ok(_) => panic!("answered"),
         }
         match client("http://unused")
-            .send(true, |http| http.get("not a url"))
+            .send(true, &[], |http| http.get("not a url"))
             .await
         {
             Err(ClientError::InvalidRequest(_)) => {}

@@ -154,19 +154,37 @@ fn credential<'h>(
     }
 }
 
+/// One credential a security requirement asks for: where it travels, its name, and for an
+/// HTTP `basic` or `bearer` scheme the scheme word its `Authorization` value starts with.
+type Needed = (Location, &'static str, Option<&'static str>);
+
+/// Whether `text` presents a credential: not blank, and in `scheme`, followed by something,
+/// when one is asked (`Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are
+/// case-insensitive).
+fn presents(text: &str, scheme: Option<&str>) -> bool {
+    let text = text.trim();
+    match scheme {
+        _ if text.is_empty() => false,
+        None => true,
+        Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
+            word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
+        }),
+    }
+}
+
 /// 401 unless one of the security requirements is met (every credential it names
-/// present and not empty). An empty list means the operation is open.
+/// present, not empty, and in its scheme). An empty list means the operation is open.
 fn authenticate(
     headers: &::http::HeaderMap,
     query: Option<&str>,
-    requirements: &[&[(Location, &str)]],
+    requirements: &[&[Needed]],
 ) -> Result<(), Response> {
     if requirements.is_empty() {
         return Ok(());
     }
     let met = requirements.iter().any(|requirement| {
-        requirement.iter().all(|(location, name)| {
-            credential(headers, query, *location, name).is_some_and(|v| !v.trim().is_empty())
+        requirement.iter().all(|(location, name, scheme)| {
+            credential(headers, query, *location, name).is_some_and(|v| presents(&v, *scheme))
         })
     });
     if met {
@@ -176,7 +194,10 @@ fn authenticate(
         .iter()
         .map(|r| {
             r.iter()
-                .map(|(_, name)| *name)
+                .map(|(_, name, scheme)| match scheme {
+                    Some(scheme) => format!("{name} ({scheme})"),
+                    None => name.to_string(),
+                })
                 .collect::<Vec<_>>()
                 .join(" and ")
         })
@@ -212,7 +233,7 @@ impl Incoming {
         operation: &'static str,
         template: &'static str,
         request: ::axum::extract::Request,
-        requirements: &[&[(Location, &str)]],
+        requirements: &[&[Needed]],
         limit: usize,
     ) -> Result<Incoming, Response> {
         let (parts, body) = request.into_parts();
@@ -669,7 +690,7 @@ mod tests {
 
     use super::*;
 
-    const KEY: &[&[(Location, &str)]] = &[&[(Location::Header, "x-key")]];
+    const KEY: &[&[Needed]] = &[&[(Location::Header, "x-key", None)]];
 
     const LIMIT: usize = 64;
 
@@ -816,9 +837,12 @@ mod tests {
             );
         }
         // Any one requirement will do; each needs all it names.
-        let either: &[&[(Location, &str)]] = &[
-            &[(Location::Header, "x-id"), (Location::Header, "x-secret")],
-            &[(Location::Query, "key")],
+        let either: &[&[Needed]] = &[
+            &[
+                (Location::Header, "x-id", None),
+                (Location::Header, "x-secret", None),
+            ],
+            &[(Location::Query, "key", None)],
         ];
         let headers = ::http::HeaderMap::new();
         let response = authenticate(&headers, Some("other=1"), either).unwrap_err();
@@ -828,6 +852,22 @@ mod tests {
         );
         assert!(authenticate(&headers, Some("other=1&key=k"), either).is_ok());
         assert!(authenticate(&headers, None, &[]).is_ok());
+        // An HTTP scheme's credential is an `Authorization` value in that scheme.
+        let basic: &[&[Needed]] = &[&[(Location::Header, "authorization", Some("basic"))]];
+        let with = |value: &str| {
+            let mut headers = ::http::HeaderMap::new();
+            headers.insert(::http::header::AUTHORIZATION, value.parse().unwrap());
+            authenticate(&headers, None, basic).is_ok()
+        };
+        assert!(with("Basic dXNlcjpwdw=="));
+        assert!(with("basic dXNlcjpwdw=="));
+        assert!(!with("Bearer eyJhbGciOi.e30.sig"));
+        assert!(!with("Basic "));
+        let response = authenticate(&::http::HeaderMap::new(), None, basic).unwrap_err();
+        assert_eq!(
+            rejection(response).await.2,
+            ["authentication headers missing: send authorization (basic)"]
+        );
     }
 
     #[test]

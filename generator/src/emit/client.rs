@@ -80,30 +80,46 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 /// Puts the credentials on a request.
 fn apply_credentials(api: &Api) -> TokenStream {
     // Credentials that travel in `Authorization` (Basic, bearer tokens, an API key of that
-    // name) share one header: the first of them that is set, in the spec's order, is sent,
-    // since a server reads one. The others each go in their own place.
+    // name) share one header: the first of them that is set and that the operation accepts
+    // (`schemes`, the keys its security requirements name; empty for any), in the spec's
+    // order, is sent, since a server reads one. The others each go in their own place.
     let (authorization, others): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|field| {
         field.location == ParamLocation::Header && field.name.eq_ignore_ascii_case("authorization")
     });
     let mut chain = quote!();
     for field in authorization.iter().rev() {
         let name = ident(&field.scheme.rust_name);
+        let key = field.scheme.key.as_str();
         let apply = credential_apply(field);
-        chain = if field.required {
-            quote!({
-                let secret = &self.credentials.#name;
-                request = #apply;
-            })
-        } else if chain.is_empty() {
-            quote!(if let Some(secret) = &self.credentials.#name {
+        let read = if field.required {
+            quote!(let secret = &self.credentials.#name;)
+        } else {
+            quote!()
+        };
+        let condition = if field.required {
+            quote!(accepts(#key))
+        } else {
+            quote!(accepts(#key) && let Some(secret) = &self.credentials.#name)
+        };
+        chain = if chain.is_empty() {
+            quote!(if #condition {
+                #read
                 request = #apply;
             })
         } else {
-            quote!(if let Some(secret) = &self.credentials.#name {
+            quote!(if #condition {
+                #read
                 request = #apply;
             } else #chain)
         };
     }
+    let accepts = (!authorization.is_empty())
+        .then(|| quote!(let accepts = |key: &str| schemes.is_empty() || schemes.contains(&key);));
+    let schemes = if authorization.is_empty() {
+        quote!(_schemes)
+    } else {
+        quote!(schemes)
+    };
     let steps = others.into_iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let apply = credential_apply(field);
@@ -124,14 +140,15 @@ fn apply_credentials(api: &Api) -> TokenStream {
     if steps.is_empty() {
         // The document declares no credential: `Credentials` has no field to send.
         return quote! {
-            fn with_credentials(&self, request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
+            fn with_credentials(&self, request: ::reqwest::RequestBuilder, _schemes: &[&str]) -> ::reqwest::RequestBuilder {
                 let Credentials {} = &self.credentials;
                 request
             }
         };
     }
     quote! {
-        fn with_credentials(&self, mut request: ::reqwest::RequestBuilder) -> ::reqwest::RequestBuilder {
+        fn with_credentials(&self, mut request: ::reqwest::RequestBuilder, #schemes: &[&str]) -> ::reqwest::RequestBuilder {
+            #accepts
             #(#steps)*
             request
         }
@@ -460,6 +477,10 @@ pub(crate) fn method(
         Some(header) => Retryable::With(header),
         None => Retryable::Never,
     };
+    // The security schemes the operation accepts, for the one `Authorization` line.
+    let mut schemes: Vec<&str> = op.security.iter().flatten().map(String::as_str).collect();
+    schemes.sort_unstable();
+    schemes.dedup();
     let http_method = format_ident!("{}", op.method.as_http());
     let mut text = format!("`{} {}`", op.method.as_http(), op.path);
     if let Some(docs) = &op.docs {
@@ -534,7 +555,7 @@ pub(crate) fn method(
             // `url` or `request`.
             let url_ = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
             let answer_ = self
-                .send(#retryable, |http_| #build_request)
+                .send(#retryable, &[#(#schemes),*], |http_| #build_request)
                 .await?;
             #judge
         }

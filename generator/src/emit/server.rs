@@ -11,7 +11,7 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
-use crate::ir::{Api, MediaKind, Operation, ParamLocation, ResponseBody, StatusSpec};
+use crate::ir::{Api, MediaKind, Operation, ParamLocation, ResponseBody, SecurityKind, StatusSpec};
 use crate::manifest::ListForm;
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
@@ -275,7 +275,13 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
             let field = api.credentials.iter().find(|f| &f.scheme.key == key)?;
             let location = location_tokens(field.location);
             let name = wire_name(field);
-            Some(quote!((#location, #name)))
+            // OAuth 2 and OpenID Connect tokens are taken in any scheme, as specval does.
+            let scheme = match field.scheme.kind {
+                SecurityKind::Basic => quote!(Some("basic")),
+                SecurityKind::Bearer => quote!(Some("bearer")),
+                _ => quote!(None),
+            };
+            Some(quote!((#location, #name, #scheme)))
         });
         quote!(&[#(#pairs),*])
     });

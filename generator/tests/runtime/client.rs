@@ -19,6 +19,7 @@ impl Client {
     fn with_credentials(
         &self,
         mut request: ::reqwest::RequestBuilder,
+        _schemes: &[&str],
     ) -> ::reqwest::RequestBuilder {
         if let Some(key) = &self.credentials.api_key {
             request = request.header("x-key", key);

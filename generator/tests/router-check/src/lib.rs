@@ -740,7 +740,8 @@ mod tests {
             client.get_with_token().await.unwrap(),
             r#"oauth=Some("id-token") oidc=Some("id-token")"#
         );
-        // Several set: one `Authorization` line, the first scheme's in the spec's order.
+        // Several set: one `Authorization` line, of the first scheme in the spec's order
+        // that the operation accepts, so each call gets its own.
         let client = client_with(&|c| {
             c.basic_auth = basic();
             c.oauth = Some("access-token".into());
@@ -748,8 +749,17 @@ mod tests {
         assert_eq!(client.get_with_basic().await.unwrap(), "AC123 pa:ss");
         assert_eq!(
             client.get_with_token().await.unwrap(),
-            "oauth=None oidc=None"
+            r#"oauth=Some("access-token") oidc=Some("access-token")"#
         );
+        // The server takes an HTTP credential only in its own scheme: a bearer token where
+        // the operation takes Basic is none.
+        let (status, _) = call_with(
+            Method::GET,
+            "/secure/basic",
+            &[("authorization", "Bearer access-token")],
+        )
+        .await;
+        assert_eq!(status, StatusCode::UNAUTHORIZED);
         // `Debug` shows none of them.
         let mut credentials = Credentials::new();
         credentials.basic_auth = basic();
