@@ -40,17 +40,24 @@ struct Shared<A> {
 /// bodies of a few hundred bytes. The `Vec` starts at 1 KiB, which most answers fit
 /// without growing (`to_vec` starts at 128 bytes and doubles).
 fn json_response<T: ::serde::Serialize>(status: ::http::StatusCode, body: &T) -> Response {
+    json_response_as(
+        status,
+        ::http::HeaderValue::from_static("application/json"),
+        body,
+    )
+}
+
+/// [`json_response`] in the JSON media type the spec documents for it
+/// (`application/vnd.api+json`, `application/problem+json`), which clients of such APIs
+/// check.
+fn json_response_as<T: ::serde::Serialize>(
+    status: ::http::StatusCode,
+    media: ::http::HeaderValue,
+    body: &T,
+) -> Response {
     let mut bytes = Vec::with_capacity(1024);
     match ::serde_json::to_writer(&mut bytes, body) {
-        Ok(()) => (
-            status,
-            [(
-                ::http::header::CONTENT_TYPE,
-                ::http::HeaderValue::from_static("application/json"),
-            )],
-            bytes,
-        )
-            .into_response(),
+        Ok(()) => (status, [(::http::header::CONTENT_TYPE, media)], bytes).into_response(),
         Err(err) => (
             ::http::StatusCode::INTERNAL_SERVER_ERROR,
             [(

@@ -161,8 +161,25 @@ fn answer_body(
         MediaKind::Text | MediaKind::Form => quote!(String),
         MediaKind::Binary => quote!(::axum::body::Bytes),
     };
-    let answer = move |status: TokenStream| match kind {
-        MediaKind::Json => quote!(json_response(#status, &body)),
+    // JSON goes in the JSON media type documented for it (`application/vnd.api+json`); a
+    // range or a type that is not JSON's (springdoc's `*/*`) as `application/json`.
+    let json_media = Some(response.content_type.as_str())
+        .filter(|media| *media != "application/json" && !media.contains('*'))
+        .filter(|media| crate::manifest::is_json(&crate::manifest::essence(media)))
+        // What `HeaderValue::from_static` takes: visible ASCII and spaces.
+        .filter(|media| {
+            media
+                .bytes()
+                .all(|byte| byte == b' ' || byte.is_ascii_graphic())
+        })
+        .map(str::to_string);
+    let answer = move |status: TokenStream| match (kind, &json_media) {
+        (MediaKind::Json, None) => quote!(json_response(#status, &body)),
+        (MediaKind::Json, Some(media)) => quote!(json_response_as(
+            #status,
+            ::http::HeaderValue::from_static(#media),
+            &body
+        )),
         _ => quote!(raw_response(#status, #media, body)),
     };
     Ok((ty, answer))

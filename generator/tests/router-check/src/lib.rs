@@ -120,6 +120,12 @@ mod tests {
             };
             CreateUserResponse::Default(status, user)
         }
+        async fn list_articles(&self, _params: ListArticlesParams) -> ListArticlesResponse {
+            ListArticlesResponse::Ok(fixture_routes::models::ListArticlesOkBody {
+                data: Some(vec!["a1".into()]),
+                ..Default::default()
+            })
+        }
         async fn logout_user(&self, _params: LogoutUserParams) -> LogoutUserResponse {
             LogoutUserResponse::Default(StatusCode::OK)
         }
@@ -368,6 +374,24 @@ mod tests {
         let client = client().await;
         assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
         assert_eq!(client.get_price_list().await.unwrap(), "prices");
+    }
+
+    /// JSON documented in another JSON media type is answered in it, and the generated client
+    /// reads it.
+    #[tokio::test]
+    async fn json_goes_in_the_json_media_type_documented() {
+        let request = Request::builder()
+            .uri("/articles")
+            .body(Body::empty())
+            .unwrap();
+        let response = router(Echo).oneshot(request).await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(
+            response.headers()[axum::http::header::CONTENT_TYPE],
+            "application/vnd.api+json"
+        );
+        let articles = client().await.list_articles().await.unwrap();
+        assert_eq!(articles.data, Some(vec!["a1".to_string()]));
     }
 
     /// An operation whose only answer is `default` succeeds by it: a 2XX is the call's success,
