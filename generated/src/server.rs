@@ -1398,7 +1398,10 @@ impl Incoming {
                     }
                 }
             } else if !crate::validation::is_json_media(documented) {
-                if !sent_as_documented {
+                let sent_as_another = essence
+                    .as_deref()
+                    .is_some_and(|s| rules.body_alternative(s));
+                if !sent_as_documented && !sent_as_another {
                     messages
                         .push(
                             format!(
@@ -1408,13 +1411,34 @@ impl Incoming {
                         );
                 }
             } else if !json_type {
-                messages
-                    .push(
-                        format!(
-                            "Content-Type must be application/json, not {}", content_type
-                            .unwrap_or("absent")
-                        ),
-                    );
+                let sent = essence.as_deref().filter(|s| rules.body_alternative(s));
+                match sent.and_then(|_| rules.read_alternative_form(&self.body)) {
+                    Some(value) if sent == Some(crate::validation::form::MEDIA_TYPE) => {
+                        messages.extend(rules.check_body(&value));
+                        self.json = Some(value);
+                    }
+                    _ => {
+                        match sent {
+                            Some(sent) => {
+                                messages
+                                    .push(
+                                        format!(
+                                            "Content-Type {sent} is documented, but this server reads the body as {documented}"
+                                        ),
+                                    )
+                            }
+                            None => {
+                                messages
+                                    .push(
+                                        format!(
+                                            "Content-Type must be application/json, not {}",
+                                            content_type.unwrap_or("absent")
+                                        ),
+                                    )
+                            }
+                        }
+                    }
+                }
             } else {
                 match ::serde_json::from_slice::<::serde_json::Value>(&self.body) {
                     Ok(value) => {

@@ -76,6 +76,12 @@ pub struct OperationRules {
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
+    /// The other media types documented for the request body (`application/x-www-form-urlencoded`
+    /// or `text/plain` beside JSON), without parameters and in lower case.
+    pub body_alternatives: Vec<String>,
+    /// The request body's schema as written, when it is JSON and a form is documented beside
+    /// it: a form's fields are read into the object that schema describes.
+    pub alternative_form: Option<Value>,
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
 }
@@ -196,6 +202,21 @@ impl OperationRules {
             }
             _ => None,
         };
+        let body_alternatives: Vec<String> = entry
+            .request_body
+            .iter()
+            .flat_map(|body| &body.other_content_types)
+            .map(|media| essence(media))
+            .collect();
+        let alternative_form = match &entry.request_body {
+            Some(body)
+                if is_json_media(&essence(&body.content_type))
+                    && body_alternatives.iter().any(|media| is_form(media)) =>
+            {
+                Some(crate::contract::schema(&body.schema)?)
+            }
+            _ => None,
+        };
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {
             if let Some(path) = &response.schema {
@@ -207,6 +228,8 @@ impl OperationRules {
             body,
             body_media,
             form,
+            body_alternatives,
+            alternative_form,
             responses,
         })
     }
@@ -326,6 +349,22 @@ impl OperationRules {
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
         self.form.as_ref().map(|schema| form::decode(body, schema))
+    }
+
+    /// A form sent where JSON is the body's first media type and a form another: its
+    /// fields as the JSON object the body's schema checks and the handler reads.
+    pub fn read_alternative_form(&self, body: &[u8]) -> Option<Value> {
+        self.alternative_form
+            .as_ref()
+            .map(|schema| form::decode(body, schema))
+    }
+
+    /// Whether `sent` (without parameters, lower case) is among the other media types
+    /// documented for the request body.
+    pub fn body_alternative(&self, sent: &str) -> bool {
+        self.body_alternatives
+            .iter()
+            .any(|documented| media_fits(documented, sent))
     }
 
     /// Whether the operation requires a request body.

@@ -120,6 +120,13 @@ mod tests {
             };
             CreateUserResponse::Default(status, user)
         }
+        async fn create_note(
+            &self,
+            _params: CreateNoteParams,
+            body: fixture_routes::models::Note,
+        ) -> CreateNoteResponse {
+            CreateNoteResponse::Ok(format!("{} x{:?}", body.text, body.count))
+        }
         async fn list_articles(&self, _params: ListArticlesParams) -> ListArticlesResponse {
             ListArticlesResponse::Ok(fixture_routes::models::ListArticlesOkBody {
                 data: Some(vec!["a1".into()]),
@@ -374,6 +381,43 @@ mod tests {
         let client = client().await;
         assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
         assert_eq!(client.get_price_list().await.unwrap(), "prices");
+    }
+
+    /// A body documented as JSON and as a form reaches its handler from either, checked by
+    /// its schema; a documented media type the handler's typed body cannot come from (text)
+    /// is refused with a message that says so, and an undocumented one as before.
+    #[tokio::test]
+    async fn a_body_documented_as_json_and_as_a_form_is_read_from_either() {
+        let post = |media: &'static str, body: &'static str| async move {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/notes")
+                .header("content-type", media)
+                .body(Body::from(body))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, String::from_utf8_lossy(&bytes).into_owned())
+        };
+        for (media, body) in [
+            ("application/json", r#"{"text": "hi", "count": 2}"#),
+            ("application/x-www-form-urlencoded", "text=hi&count=2"),
+        ] {
+            assert_eq!(
+                post(media, body).await,
+                (StatusCode::OK, r#""hi xSome(2)""#.to_string()),
+                "{media}"
+            );
+        }
+        let (status, text) = post("application/x-www-form-urlencoded", "text=hi&count=0").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+        let (status, text) = post("text/plain", "hi").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(text.contains("text/plain is documented"), "{text}");
+        let (status, text) = post("application/xml", "<note/>").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(text.contains("must be application/json"), "{text}");
     }
 
     /// JSON documented in another JSON media type is answered in it, and the generated client
