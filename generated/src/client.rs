@@ -185,6 +185,23 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
+/// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
+/// the request to another path (`/users/..` is `/`).
+#[allow(dead_code)]
+fn path_segment(text: &str) -> Result<String, ClientError> {
+    if matches!(text, "." | "..") {
+        return Err(
+            ClientError::InvalidRequest(
+                format!(
+                    "the path parameter value {text:?} would be read as a dot segment"
+                ),
+            ),
+        );
+    }
+    Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
+}
+
 /// A request body the client sends as it is: text, or bytes (a file, an image, a multipart
 /// body), as the media type the operation documents unless told another.
 ///
@@ -634,9 +651,8 @@ impl Client {
         account_id: &::uuid::Uuid,
     ) -> Result<crate::models::Account, ClientError> {
         let url_ = format!(
-            concat!("{}", "/banking/accounts/{}"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
-            PATH_SEGMENT)
+            concat!("{}", "/banking/accounts/{}"), self.base_url, path_segment(&
+            account_id.to_string()) ?
         );
         let answer_ = self
             .send(
@@ -672,9 +688,8 @@ impl Client {
         account_id: &::uuid::Uuid,
     ) -> Result<crate::models::Account, ClientError> {
         let url_ = format!(
-            concat!("{}", "/banking/accounts/{}"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
-            PATH_SEGMENT)
+            concat!("{}", "/banking/accounts/{}"), self.base_url, path_segment(&
+            account_id.to_string()) ?
         );
         let answer_ = self
             .send(
@@ -707,9 +722,8 @@ impl Client {
         body: &crate::models::UpdateAccountRequest,
     ) -> Result<crate::models::Account, ClientError> {
         let url_ = format!(
-            concat!("{}", "/banking/accounts/{}"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
-            PATH_SEGMENT)
+            concat!("{}", "/banking/accounts/{}"), self.base_url, path_segment(&
+            account_id.to_string()) ?
         );
         let answer_ = self
             .send(
@@ -744,9 +758,8 @@ impl Client {
     ) -> Result<crate::models::EntityTransfer, ClientError> {
         let url_ = format!(
             concat!("{}", "/banking/accounts/{}/transfers/{}"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
-            PATH_SEGMENT), ::percent_encoding::utf8_percent_encode(& transfer_id
-            .to_string(), PATH_SEGMENT)
+            path_segment(& account_id.to_string()) ?, path_segment(& transfer_id
+            .to_string()) ?
         );
         let answer_ = self
             .send(
@@ -785,9 +798,8 @@ impl Client {
     ) -> Result<::serde_json::Value, ClientError> {
         let url_ = format!(
             concat!("{}", "/banking/accounts/{}/transfers/{}/cancel"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& account_id.to_string(),
-            PATH_SEGMENT), ::percent_encoding::utf8_percent_encode(& transfer_id
-            .to_string(), PATH_SEGMENT)
+            path_segment(& account_id.to_string()) ?, path_segment(& transfer_id
+            .to_string()) ?
         );
         let answer_ = self
             .send(
@@ -906,8 +918,7 @@ impl Client {
         let x_idempotency_key = x_idempotency_key.unwrap_or_else(::uuid::Uuid::new_v4);
         let url_ = format!(
             concat!("{}", "/recipients/onboardings/reverse-transfer/{}"), self.base_url,
-            ::percent_encoding::utf8_percent_encode(& transfer_id.to_string(),
-            PATH_SEGMENT)
+            path_segment(& transfer_id.to_string()) ?
         );
         let answer_ = self
             .send(

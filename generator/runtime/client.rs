@@ -174,6 +174,19 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
+/// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
+/// the request to another path (`/users/..` is `/`).
+#[allow(dead_code)]
+fn path_segment(text: &str) -> Result<String, ClientError> {
+    if matches!(text, "." | "..") {
+        return Err(ClientError::InvalidRequest(format!(
+            "the path parameter value {text:?} would be read as a dot segment"
+        )));
+    }
+    Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
+}
+
 /// A request body the client sends as it is: text, or bytes (a file, an image, a multipart
 /// body), as the media type the operation documents unless told another.
 ///

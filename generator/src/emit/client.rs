@@ -320,7 +320,16 @@ pub(crate) fn method(
         if !path_params[..index].iter().any(|p| p.name == param.name) {
             args.push(quote!(#field: &#ty));
         }
-        path_values.push(quote!(::percent_encoding::utf8_percent_encode(&#text, PATH_SEGMENT)));
+        // A value that is a whole segment may not be `.` or `..`: no encoding keeps a URL
+        // from reading it as a dot segment, which sends the request elsewhere.
+        let whole_segment = crate::path::wire(&op.path)
+            .split('/')
+            .any(|segment| segment == format!("{{{}}}", param.name));
+        path_values.push(if whole_segment {
+            quote!(path_segment(&#text)?)
+        } else {
+            quote!(::percent_encoding::utf8_percent_encode(&#text, PATH_SEGMENT))
+        });
     }
     for param in op
         .parameters

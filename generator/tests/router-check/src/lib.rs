@@ -383,6 +383,27 @@ mod tests {
         assert_eq!(client.get_price_list().await.unwrap(), "prices");
     }
 
+    /// A path parameter that is a whole segment cannot be `.` or `..`: a URL reads either,
+    /// encoded or not, as a dot segment, and the request would go to another path. Inside a
+    /// segment (`{name}:cancel`) the dots are text.
+    #[tokio::test]
+    async fn the_client_refuses_a_path_value_that_is_a_dot_segment() {
+        use fixture_routes::client::ClientError;
+        let client = client().await;
+        for value in [".", ".."] {
+            let refused = client.get_thing(&value.to_string()).await.unwrap_err();
+            assert!(
+                matches!(&refused, ClientError::InvalidRequest(reason) if reason.contains("dot segment")),
+                "{value}: {refused}"
+            );
+        }
+        assert_eq!(client.get_thing(&"a.b".to_string()).await.unwrap(), "get a.b");
+        assert_eq!(
+            client.cancel_thing(&"..".to_string()).await.unwrap(),
+            "cancel .."
+        );
+    }
+
     /// A body documented as JSON and as a form reaches its handler from either, checked by
     /// its schema; a documented media type the handler's typed body cannot come from (text)
     /// is refused with a message that says so, and an undocumented one as before.
