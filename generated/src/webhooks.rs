@@ -96,7 +96,14 @@ impl Sender {
         let url = format!(
             "{}{}", base_url.trim_end_matches('/'), "/v1/banking/transfers"
         );
-        self.deliver("incomingTransfer", url, payload, 200u16).await
+        self.deliver(
+                "incomingTransfer",
+                ::http::Method::POST,
+                url,
+                Payload::Json(payload),
+                200u16,
+            )
+            .await
     }
 }
 
@@ -136,9 +143,15 @@ async fn read_payload(
                 ],
             )
         })?;
-    let value: ::serde_json::Value = ::serde_json::from_slice(&bytes)
-        .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?;
-    if let Some(rules) = crate::validation::rules().webhook(hook) {
+    let rules = crate::validation::rules().webhook(hook);
+    let value = match rules.and_then(|rules| rules.read_form(&bytes)) {
+        Some(value) => value,
+        None => {
+            ::serde_json::from_slice(&bytes)
+                .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?
+        }
+    };
+    if let Some(rules) = rules {
         let messages = rules.check_body(&value);
         if !messages.is_empty() {
             return Err(invalid(messages));
@@ -262,12 +275,14 @@ impl Sender {
             own_client: false,
         }
     }
-    /// Delivers one payload to `{base_url}{path}` and judges the reply.
+    /// Delivers one payload to `{base_url}{path}` with the documented method, in the
+    /// documented media type, and judges the reply.
     async fn deliver(
         &self,
         hook: &str,
+        method: ::http::Method,
         url: String,
-        payload: ::serde_json::Value,
+        payload: Payload,
         success: u16,
     ) -> Delivery {
         let retry = crate::retry::RetryPolicy {
@@ -281,26 +296,28 @@ impl Sender {
                 reason: GaveUp::Invalid(reason),
             };
         }
-        let body = match ::serde_json::to_vec(&payload) {
+        let body = match payload.encoded() {
             Ok(body) => body,
-            Err(err) => {
+            Err(reason) => {
                 return Delivery::GaveUp {
                     attempts: 0,
-                    reason: GaveUp::Invalid(err.to_string()),
+                    reason: GaveUp::Invalid(reason),
                 };
             }
         };
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let sent = self
+            let mut request = self
                 .http
-                .post(&url)
-                .header(::http::header::CONTENT_TYPE, "application/json")
-                .timeout(self.policy.timeout)
-                .body(body.clone())
-                .send()
-                .await;
+                .request(method.clone(), &url)
+                .timeout(self.policy.timeout);
+            if let Some((media, bytes)) = &body {
+                request = request
+                    .header(::http::header::CONTENT_TYPE, *media)
+                    .body(bytes.clone());
+            }
+            let sent = request.send().await;
             let (failure, asked) = match sent {
                 Ok(response) => {
                     let status = response.status().as_u16();
@@ -366,6 +383,56 @@ impl Sender {
                     };
                 }
             }
+        }
+    }
+}
+
+/// What a notification carries, as its webhook documents it.
+#[allow(dead_code)]
+enum Payload {
+    /// JSON (`application/json`).
+    Json(::serde_json::Value),
+    /// A form (`application/x-www-form-urlencoded`): each member a field, a list its
+    /// field repeated, an object or a number its JSON text.
+    Form(::serde_json::Value),
+    /// No body (a `GET` ping).
+    None,
+}
+
+impl Payload {
+    /// The media type and bytes to send, if any.
+    fn encoded(&self) -> Result<Option<(&'static str, Vec<u8>)>, String> {
+        match self {
+            Payload::Json(value) => {
+                ::serde_json::to_vec(value)
+                    .map(|bytes| Some(("application/json", bytes)))
+                    .map_err(|err| err.to_string())
+            }
+            Payload::Form(value) => {
+                let mut pairs: Vec<(&str, String)> = Vec::new();
+                for (name, member) in value.as_object().into_iter().flatten() {
+                    let items = match member {
+                        ::serde_json::Value::Array(items) => items.iter().collect(),
+                        other => vec![other],
+                    };
+                    for item in items {
+                        match item {
+                            ::serde_json::Value::Null => {}
+                            ::serde_json::Value::String(text) => {
+                                pairs.push((name, text.clone()))
+                            }
+                            other => pairs.push((name, other.to_string())),
+                        }
+                    }
+                }
+                ::serde_urlencoded::to_string(&pairs)
+                    .map(|text| Some((
+                        crate::validation::form::MEDIA_TYPE,
+                        text.into_bytes(),
+                    )))
+                    .map_err(|err| err.to_string())
+            }
+            Payload::None => Ok(None),
         }
     }
 }

@@ -45,9 +45,15 @@ async fn read_payload(
                 "payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short"
             )])
         })?;
-    let value: ::serde_json::Value = ::serde_json::from_slice(&bytes)
-        .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?;
-    if let Some(rules) = crate::validation::rules().webhook(hook) {
+    let rules = crate::validation::rules().webhook(hook);
+    // A notification documented as a form (Twilio's status callbacks) is read into the
+    // object its schema describes.
+    let value = match rules.and_then(|rules| rules.read_form(&bytes)) {
+        Some(value) => value,
+        None => ::serde_json::from_slice(&bytes)
+            .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?,
+    };
+    if let Some(rules) = rules {
         let messages = rules.check_body(&value);
         if !messages.is_empty() {
             return Err(invalid(messages));
@@ -173,12 +179,14 @@ impl Sender {
         }
     }
 
-    /// Delivers one payload to `{base_url}{path}` and judges the reply.
+    /// Delivers one payload to `{base_url}{path}` with the documented method, in the
+    /// documented media type, and judges the reply.
     async fn deliver(
         &self,
         hook: &str,
+        method: ::http::Method,
         url: String,
-        payload: ::serde_json::Value,
+        payload: Payload,
         success: u16,
     ) -> Delivery {
         let retry = crate::retry::RetryPolicy {
@@ -194,26 +202,28 @@ impl Sender {
                 reason: GaveUp::Invalid(reason),
             };
         }
-        let body = match ::serde_json::to_vec(&payload) {
+        let body = match payload.encoded() {
             Ok(body) => body,
-            Err(err) => {
+            Err(reason) => {
                 return Delivery::GaveUp {
                     attempts: 0,
-                    reason: GaveUp::Invalid(err.to_string()),
+                    reason: GaveUp::Invalid(reason),
                 };
             }
         };
         let mut attempts = 0;
         loop {
             attempts += 1;
-            let sent = self
+            let mut request = self
                 .http
-                .post(&url)
-                .header(::http::header::CONTENT_TYPE, "application/json")
-                .timeout(self.policy.timeout)
-                .body(body.clone())
-                .send()
-                .await;
+                .request(method.clone(), &url)
+                .timeout(self.policy.timeout);
+            if let Some((media, bytes)) = &body {
+                request = request
+                    .header(::http::header::CONTENT_TYPE, *media)
+                    .body(bytes.clone());
+            }
+            let sent = request.send().await;
             // What went wrong, and the wait a 429 or 503 asked for.
             let (failure, asked) = match sent {
                 Ok(response) => {
@@ -280,6 +290,49 @@ impl Sender {
     }
 }
 
+/// What a notification carries, as its webhook documents it.
+#[allow(dead_code)]
+enum Payload {
+    /// JSON (`application/json`).
+    Json(::serde_json::Value),
+    /// A form (`application/x-www-form-urlencoded`): each member a field, a list its
+    /// field repeated, an object or a number its JSON text.
+    Form(::serde_json::Value),
+    /// No body (a `GET` ping).
+    None,
+}
+
+impl Payload {
+    /// The media type and bytes to send, if any.
+    fn encoded(&self) -> Result<Option<(&'static str, Vec<u8>)>, String> {
+        match self {
+            Payload::Json(value) => ::serde_json::to_vec(value)
+                .map(|bytes| Some(("application/json", bytes)))
+                .map_err(|err| err.to_string()),
+            Payload::Form(value) => {
+                let mut pairs: Vec<(&str, String)> = Vec::new();
+                for (name, member) in value.as_object().into_iter().flatten() {
+                    let items = match member {
+                        ::serde_json::Value::Array(items) => items.iter().collect(),
+                        other => vec![other],
+                    };
+                    for item in items {
+                        match item {
+                            ::serde_json::Value::Null => {}
+                            ::serde_json::Value::String(text) => pairs.push((name, text.clone())),
+                            other => pairs.push((name, other.to_string())),
+                        }
+                    }
+                }
+                ::serde_urlencoded::to_string(&pairs)
+                    .map(|text| Some((crate::validation::form::MEDIA_TYPE, text.into_bytes())))
+                    .map_err(|err| err.to_string())
+            }
+            Payload::None => Ok(None),
+        }
+    }
+}
+
 /// A reply acknowledges a notification when it has the documented success status
 /// and its body matches the documented reply schema.
 fn acknowledged(hook: &str, status: u16, success: u16, text: &str) -> Result<(), String> {
@@ -323,8 +376,9 @@ mod tests {
         let delivery = Sender::new(policy)
             .deliver(
                 "thingCreated",
+                ::http::Method::POST,
                 format!("{}/hooks/thing", server.url),
-                json!({"name": "lamp"}),
+                Payload::Json(json!({"name": "lamp"})),
                 200,
             )
             .await;
@@ -512,8 +566,9 @@ mod tests {
         let delivery = Sender::new(policy())
             .deliver(
                 "thingCreated",
+                ::http::Method::POST,
                 "https://hooks.example.com/thing".into(),
-                json!({}),
+                Payload::Json(json!({})),
                 200,
             )
             .await;
@@ -527,5 +582,25 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(DeliveryPolicy::default().max_attempts, 5);
+    }
+
+    /// A form goes as its fields (a list its field repeated, a number its text, a null no
+    /// field); no payload, no body.
+    #[test]
+    fn a_payload_is_encoded_as_its_webhook_documents() {
+        let form =
+            Payload::Form(json!({"To": "+1 555", "Tags": ["a", "b&c"], "Count": 2, "No": null}));
+        let (media, bytes) = form.encoded().unwrap().unwrap();
+        assert_eq!(media, "application/x-www-form-urlencoded");
+        assert_eq!(
+            String::from_utf8(bytes).unwrap(),
+            "To=%2B1+555&Tags=a&Tags=b%26c&Count=2"
+        );
+        let (media, bytes) = Payload::Json(json!({"a": 1})).encoded().unwrap().unwrap();
+        assert_eq!(
+            (media, bytes.as_slice()),
+            ("application/json", &br#"{"a":1}"#[..])
+        );
+        assert_eq!(Payload::None.encoded().unwrap(), None);
     }
 }

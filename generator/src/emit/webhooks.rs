@@ -10,7 +10,7 @@ use super::operations::{body_type, is_success};
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
-use crate::ir::{Api, StatusSpec, Webhook};
+use crate::ir::{Api, MediaKind, StatusSpec, Webhook};
 
 /// The webhooks file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -77,7 +77,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
 /// What each end needs to know about one webhook.
 pub(crate) struct Parts {
-    payload: TokenStream,
+    /// The payload's type; `None` for a notification without a body (a `GET` ping).
+    payload: Option<TokenStream>,
+    /// The payload goes as a form (`application/x-www-form-urlencoded`), not as JSON.
+    form: bool,
     reply: Option<TokenStream>,
     success: u16,
 }
@@ -86,9 +89,13 @@ impl Parts {
     pub(crate) fn of(hook: &Webhook) -> Result<Parts> {
         let op = &hook.operation;
         let payload = match &op.request_body {
-            Some(body) => body_type(&body.ty)?,
-            None => quote!(::serde_json::Value),
+            Some(body) => Some(body_type(&body.ty)?),
+            None => None,
         };
+        let form = op
+            .request_body
+            .as_ref()
+            .is_some_and(|body| body.kind == MediaKind::Form);
         let success = op
             .responses
             .iter()
@@ -105,6 +112,7 @@ impl Parts {
         };
         Ok(Parts {
             payload,
+            form,
             reply,
             success: success_code,
         })
@@ -126,9 +134,10 @@ pub(crate) fn receiver_method(hook: &Webhook, parts: &Parts) -> TokenStream {
         text.push_str(docs);
     }
     let docs = doc_attrs(Some(&text));
+    let payload = payload.as_ref().map(|ty| quote!(, payload: #ty));
     quote! {
         #docs
-        fn #name(&self, payload: #payload) -> impl ::std::future::Future<Output = Result<#reply, HandlerError>> + Send;
+        fn #name(&self #payload) -> impl ::std::future::Future<Output = Result<#reply, HandlerError>> + Send;
     }
 }
 
@@ -146,20 +155,33 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
             status.into_response()
         }),
     };
+    // A notification without a body is not read: a `GET` ping carries none.
+    let (read, call) = match payload {
+        Some(payload) => (
+            quote! {
+                let value = match read_payload(#hook_name, request.into_body()).await {
+                    Ok(value) => value,
+                    Err(rejection) => return rejection,
+                };
+                let payload: #payload = match crate::support::from_json_value(value) {
+                    Ok(payload) => payload,
+                    Err(err) => return invalid(vec![format!("payload: {err}")]),
+                };
+            },
+            quote!(<W as Webhooks>::#name(&handler, payload)),
+        ),
+        None => (
+            quote!(let _ = request;),
+            quote!(<W as Webhooks>::#name(&handler)),
+        ),
+    };
     quote! {
         async fn #handler<W: Webhooks>(
             ::axum::extract::State(handler): ::axum::extract::State<Arc<W>>,
             request: ::axum::extract::Request,
         ) -> Response {
-            let value = match read_payload(#hook_name, request.into_body()).await {
-                Ok(value) => value,
-                Err(rejection) => return rejection,
-            };
-            let payload: #payload = match crate::support::from_json_value(value) {
-                Ok(payload) => payload,
-                Err(err) => return invalid(vec![format!("payload: {err}")]),
-            };
-            match <W as Webhooks>::#name(&handler, payload).await {
+            #read
+            match #call.await {
                 Ok(reply) => {
                     let status = #success_status;
                     #reply
@@ -186,6 +208,21 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
         hook.name
     );
     let docs = doc_attrs(Some(&text));
+    let method = format_ident!("{}", hook.operation.method.as_http());
+    let Some(payload) = payload else {
+        return quote! {
+            #docs
+            pub async fn #name(&self, base_url: &str) -> Delivery {
+                let url = format!("{}{}", base_url.trim_end_matches('/'), #path);
+                self.deliver(#hook_name, ::http::Method::#method, url, Payload::None, #success).await
+            }
+        };
+    };
+    let encoding = if parts.form {
+        quote!(Payload::Form)
+    } else {
+        quote!(Payload::Json)
+    };
     quote! {
         #docs
         pub async fn #name(&self, base_url: &str, payload: &#payload) -> Delivery {
@@ -194,7 +231,7 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
                 Err(err) => return Delivery::GaveUp { attempts: 0, reason: GaveUp::Invalid(err.to_string()) },
             };
             let url = format!("{}{}", base_url.trim_end_matches('/'), #path);
-            self.deliver(#hook_name, url, payload, #success).await
+            self.deliver(#hook_name, ::http::Method::#method, url, #encoding(payload), #success).await
         }
     }
 }

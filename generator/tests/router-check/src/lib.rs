@@ -1069,6 +1069,57 @@ mod tests {
                 .push(format!("lost {:?}", payload.pet));
             Ok(())
         }
+        async fn ping(&self) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0.lock().unwrap().push("ping".to_string());
+            Ok(())
+        }
+        async fn sms_status(
+            &self,
+            payload: serde_json::Value,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0.lock().unwrap().push(format!("sms {payload}"));
+            Ok(())
+        }
+    }
+
+    /// A notification that is not a JSON POST is sent with its documented method and media
+    /// type by the generated sender, and read so by the generated receiver: a GET without a
+    /// body, a form whose fields are checked by its schema.
+    #[tokio::test]
+    async fn the_sender_and_receiver_use_each_notifications_method_and_media_type() {
+        use fixture_routes::webhooks::{Delivery, DeliveryPolicy, Sender};
+        let inbox = Inbox::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let receiver = fixture_routes::webhooks::receiver(inbox.clone());
+        tokio::spawn(async move { axum::serve(listener, receiver).await.unwrap() });
+        let sender = Sender::new(DeliveryPolicy {
+            max_attempts: 1,
+            ..DeliveryPolicy::default()
+        });
+        assert_eq!(sender.ping(&base).await, Delivery::Delivered { attempts: 1 });
+        let sms = serde_json::json!({"MessageSid": "SM1", "Attempt": 2});
+        assert_eq!(
+            sender.sms_status(&base, &sms).await,
+            Delivery::Delivered { attempts: 1 }
+        );
+        // The form's fields are read by their schema: `Attempt` is the integer it says.
+        assert_eq!(
+            *inbox.0.lock().unwrap(),
+            ["ping", r#"sms {"Attempt":2,"MessageSid":"SM1"}"#]
+        );
+        // Another peer's form is read the same way, and its fields checked.
+        let http = reqwest::Client::new();
+        let sent = |body: &'static str| {
+            http.post(format!("{base}/hooks/sms"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(body)
+                .send()
+        };
+        assert_eq!(sent("MessageSid=SM2").await.unwrap().status(), 204);
+        assert_eq!(sent("MessageSid=SM3&Attempt=0").await.unwrap().status(), 400);
+        let ping = http.get(format!("{base}/hooks/ping")).send().await.unwrap();
+        assert_eq!(ping.status(), 204);
     }
 
     /// Delivery paths in axum 0.7's syntax (`/hooks/:shelter/adopted`, and a notification
