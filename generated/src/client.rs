@@ -462,6 +462,18 @@ impl Client {
     ) -> Result<Client, ClientError> {
         Client::builder(base_url, credentials).build()
     }
+    /// Where an operation served elsewhere than the API (its own `servers`: Box's uploads on
+    /// `https://upload.box.com/api/2.0`) is called: at its own server when the client is
+    /// pointed at the API's documented one, else at the client's base URL, since a sandbox,
+    /// a mock or a test server serves every operation at its one address.
+    #[allow(dead_code)]
+    fn base_for<'a>(&'a self, documented: &str, own: &'a str) -> &'a str {
+        if self.base_url.trim_end_matches('/') == documented.trim_end_matches('/') {
+            own.trim_end_matches('/')
+        } else {
+            &self.base_url
+        }
+    }
     /// A builder for time-outs, retries and a caller's own reqwest client.
     pub fn builder(
         base_url: impl Into<String>,

@@ -451,6 +451,19 @@ impl Client {
         Client::builder(base_url, credentials).build()
     }
 
+    /// Where an operation served elsewhere than the API (its own `servers`: Box's uploads on
+    /// `https://upload.box.com/api/2.0`) is called: at its own server when the client is
+    /// pointed at the API's documented one, else at the client's base URL, since a sandbox,
+    /// a mock or a test server serves every operation at its one address.
+    #[allow(dead_code)]
+    fn base_for<'a>(&'a self, documented: &str, own: &'a str) -> &'a str {
+        if self.base_url.trim_end_matches('/') == documented.trim_end_matches('/') {
+            own.trim_end_matches('/')
+        } else {
+            &self.base_url
+        }
+    }
+
     /// A builder for time-outs, retries and a caller's own reqwest client.
     pub fn builder(base_url: impl Into<String>, credentials: Credentials) -> ClientBuilder {
         ClientBuilder {
@@ -752,6 +765,23 @@ mod tests {
         assert_eq!(seen.uri(), "http://127.0.0.1:9/things?x=1");
         assert_eq!(seen.headers()["x-key"], "k");
         assert_eq!(seen.body(), br#"{"name":"lamp"}"#);
+    }
+
+    /// An operation served elsewhere (Box's uploads) is called there when the client is
+    /// pointed at the API's documented server, and at the client's base URL otherwise.
+    #[test]
+    fn an_operation_served_elsewhere_is_called_there_only_from_the_documented_server() {
+        // (http: this build has no TLS, and nothing is sent.)
+        let api = "http://api.box.test/2.0";
+        let upload = "http://upload.box.test/api/2.0";
+        for (base, expected) in [
+            ("http://api.box.test/2.0", upload),
+            ("http://api.box.test/2.0/", upload),
+            ("http://127.0.0.1:9/2.0", "http://127.0.0.1:9/2.0"),
+        ] {
+            let client = Client::new(base, credentials()).unwrap();
+            assert_eq!(client.base_for(api, upload), expected, "{base}");
+        }
     }
 
     #[tokio::test]

@@ -234,6 +234,17 @@ impl Api {
 }
 
 impl Server {
+    /// Its URL with every variable replaced by its default, when that is an absolute
+    /// `http(s)` URL.
+    pub fn absolute_url(&self) -> Option<String> {
+        let mut url = self.url.clone();
+        for variable in &self.variables {
+            url = url.replace(&format!("{{{}}}", variable.name), &variable.default);
+        }
+        let absolute = url.starts_with("https://") || url.starts_with("http://");
+        (absolute && !url.contains('{')).then_some(url)
+    }
+
     /// The path of its URL, the variables in it replaced by their defaults.
     pub fn path(&self) -> String {
         let mut path = url_path(&self.url);

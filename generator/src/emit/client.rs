@@ -486,6 +486,18 @@ pub(crate) fn method(
         Some(header) => Retryable::With(header),
         None => Retryable::Never,
     };
+    // An operation served elsewhere than the API (its own absolute `servers`) is called there
+    // when the client is pointed at the API's documented server.
+    let elsewhere = api
+        .servers
+        .first()
+        .and_then(crate::ir::Server::absolute_url)
+        .zip(op.servers.first().and_then(crate::ir::Server::absolute_url))
+        .filter(|(documented, own)| documented != own);
+    let base = match elsewhere {
+        Some((documented, own)) => quote!(self.base_for(#documented, #own)),
+        None => quote!(self.base_url),
+    };
     // The security schemes the operation accepts, for the one `Authorization` line.
     let mut schemes: Vec<&str> = op.security.iter().flatten().map(String::as_str).collect();
     schemes.sort_unstable();
@@ -562,7 +574,7 @@ pub(crate) fn method(
             #key_setup
             // Locals end in `_`, which no parameter name does: a parameter may be called
             // `url` or `request`.
-            let url_ = format!(concat!("{}", #format), self.base_url #(, #path_values)*);
+            let url_ = format!(concat!("{}", #format), #base #(, #path_values)*);
             let answer_ = self
                 .send(#retryable, &[#(#schemes),*], |http_| #build_request)
                 .await?;
@@ -639,4 +651,39 @@ enum Retryable<'a> {
     With(&'a Parameter),
     /// Never: repeating it could repeat its effect.
     Never,
+}
+
+#[cfg(test)]
+mod tests {
+    /// An operation with servers of its own (Box's uploads) is called at them when the client
+    /// is pointed at the API's documented server; the others at the client's base URL.
+    #[test]
+    fn an_operation_served_elsewhere_is_called_through_base_for() {
+        let doc = crate::load::load_str(
+            "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n\
+             servers: [{url: 'https://api.example.com/{version}', variables: {version: {default: '2.0'}}}]\n\
+             paths:\n  /files/content:\n    servers: [{url: 'https://upload.example.com/api/2.0'}]\n    \
+             post:\n      operationId: upload\n      responses: {'204': {description: ok}}\n  \
+             /files:\n    get:\n      operationId: listFiles\n      responses: {'204': {description: ok}}\n",
+            "spec.yaml",
+        )
+        .expect("the document loads");
+        let files = crate::generate(&doc, &crate::Options::default())
+            .expect("it generates")
+            .files;
+        let client = &files
+            .iter()
+            .find(|file| file.path.ends_with("src/client.rs"))
+            .expect("a client")
+            .contents;
+        // As printed, a call may span lines: compare without white space.
+        let compact: String = client.split_whitespace().collect();
+        assert!(
+            compact.contains(
+                r#"self.base_for("https://api.example.com/2.0","https://upload.example.com/api/2.0")"#
+            ),
+            "{client}"
+        );
+        assert_eq!(compact.matches("self.base_for(\"").count(), 1);
+    }
 }
