@@ -115,7 +115,12 @@ impl Builder<'_> {
             let (target, target_at) = self.doc.deref(branch, &branch_at)?;
             let target_map = target.as_object().cloned().unwrap_or_default();
             let mut shape = source.base.clone();
-            let merged = has_base && self.gather_object(&target_map, &target_at, &mut shape)?;
+            // A child that extends the union's owner itself (`Cat: {allOf: [Pet, …]}` under
+            // `Pet: {properties, oneOf: [Cat, Dog]}`) already has the base's members: it is its
+            // own type, not a copy of it with the base merged in.
+            let merged = has_base
+                && !self.extends(&target_map, &target_at, at)
+                && self.gather_object(&target_map, &target_at, &mut shape)?;
             let branch_schema = self.contract_schema(branch, &branch_at)?;
             let variant = if merged {
                 let merged_at = format!("{at}/x-specgen-variant/{index}");
@@ -185,6 +190,23 @@ impl Builder<'_> {
             }),
         );
         Ok((TypeRef::Pointer(at.to_string()), nullable))
+    }
+
+    /// Whether the schema `map` (at `map_at`) lists the schema at `owner` among its `allOf`
+    /// parts, by reference.
+    fn extends(&self, map: &Map<String, Value>, map_at: &str, owner: &str) -> bool {
+        map.get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+            .any(|(index, part)| {
+                part.get("$ref").is_some()
+                    && self
+                        .doc
+                        .deref(part, &child(&child(map_at, "allOf"), &index.to_string()))
+                        .is_ok_and(|(_, part_at)| part_at == owner)
+            })
     }
 
     fn discriminator(
