@@ -1138,23 +1138,6 @@ fn credential<'h>(
 /// HTTP `basic` or `bearer` scheme the scheme word its `Authorization` value starts with.
 type Needed = (Location, &'static str, Option<&'static str>);
 
-/// Whether `text` presents a credential: not blank, and in `scheme`, followed by something,
-/// when one is asked (`Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are
-/// case-insensitive).
-fn presents(text: &str, scheme: Option<&str>) -> bool {
-    let text = text.trim();
-    match scheme {
-        _ if text.is_empty() => false,
-        None => true,
-        Some(scheme) => {
-            text.split_once(' ')
-                .is_some_and(|(word, rest)| {
-                    word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
-                })
-        }
-    }
-}
-
 /// 401 unless one of the security requirements is met (every credential it names
 /// present, not empty, and in its scheme). An empty list means the operation is open.
 fn authenticate(
@@ -1172,7 +1155,10 @@ fn authenticate(
                 .iter()
                 .all(|(location, name, scheme)| {
                     credential(headers, query, *location, name)
-                        .is_some_and(|v| presents(&v, *scheme))
+                        .is_some_and(|v| crate::validation::manifest::presents_credential(
+                            &v,
+                            *scheme,
+                        ))
                 })
         });
     if met {

@@ -78,6 +78,21 @@ pub struct SecurityScheme {
     pub scheme: Option<String>,
 }
 
+/// Whether `text`, a credential's value, presents it: not blank, and in `scheme`, followed by
+/// something, when one is asked (an HTTP `basic` or `bearer` scheme's `Authorization` value:
+/// `Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are case-insensitive, RFC 9110
+/// §11.1). The generated server's check and specval's.
+pub fn presents_credential(text: &str, scheme: Option<&str>) -> bool {
+    let text = text.trim();
+    match scheme {
+        _ if text.is_empty() => false,
+        None => true,
+        Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
+            word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
+        }),
+    }
+}
+
 /// Where a parameter or credential travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

@@ -79,14 +79,7 @@ impl Credential {
     /// scheme, followed by something, when it has one (`Basic dXNlcjpwdw==`, not
     /// `Bearer eyJ…`).
     pub fn presented_by(&self, text: &str) -> bool {
-        let text = text.trim();
-        match &self.scheme {
-            _ if text.is_empty() => false,
-            None => true,
-            Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
-                word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
-            }),
-        }
+        specgen::manifest::presents_credential(text, self.scheme.as_deref())
     }
 }
 

@@ -117,23 +117,18 @@ impl Checker<'_> {
                     // one value, unless only the list it reads as conforms.
                     Some(kind) => {
                         let texts = list_texts(request, param, first);
-                        let one = (texts.len() == 1)
-                            .then(|| Contract::check_parameter(param, first, show))
-                            .filter(|violations| violations.is_empty());
-                        match one {
-                            Some(none) => none,
-                            None => {
-                                let items = param.list_form.read(&texts, |items| {
-                                    Contract::check_parameter_list(param, kind, items, show)
-                                        .is_empty()
-                                });
-                                let list =
-                                    Contract::check_parameter_list(param, kind, &items, show);
-                                if list.is_empty() || texts.len() > 1 {
-                                    list
-                                } else {
-                                    Contract::check_parameter(param, first, show)
-                                }
+                        let one = Contract::check_parameter(param, first, show);
+                        if texts.len() == 1 && one.is_empty() {
+                            one
+                        } else {
+                            let items = param.list_form.read(&texts, |items| {
+                                Contract::check_parameter_list(param, kind, items, show).is_empty()
+                            });
+                            let list = Contract::check_parameter_list(param, kind, &items, show);
+                            if list.is_empty() || texts.len() > 1 {
+                                list
+                            } else {
+                                one
                             }
                         }
                     }

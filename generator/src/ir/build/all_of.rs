@@ -218,23 +218,6 @@ impl Builder<'_> {
         Ok((TypeRef::Pointer(at.to_string()), nullable))
     }
 
-    /// Whether `map` (at `at`) has the schema at `root` among its `oneOf` or `anyOf`
-    /// alternatives, by reference.
-    fn lists_as_alternative(&self, map: &Map<String, Value>, at: &str, root: &str) -> bool {
-        ["oneOf", "anyOf"]
-            .into_iter()
-            .filter_map(|key| Some((key, map.get(key)?.as_array()?)))
-            .any(|(key, branches)| {
-                branches.iter().enumerate().any(|(index, branch)| {
-                    branch.get("$ref").is_some()
-                        && self
-                            .doc
-                            .deref(branch, &child(&child(at, key), &index.to_string()))
-                            .is_ok_and(|(_, target_at)| target_at == root)
-                })
-            })
-    }
-
     /// The parts of the schema `map` at `at`, its `allOf` flattened.
     fn parts_of(&mut self, map: &Map<String, Value>, at: &str) -> Result<Vec<Part>> {
         let mut parts = Vec::new();
@@ -289,7 +272,7 @@ impl Builder<'_> {
         // not its union: the child is one of the union's alternatives, and a Cat that were a
         // union of Cat and Dog would contain itself without end.
         if let Some(root) = visiting.first()
-            && self.lists_as_alternative(&own, at, root)
+            && self.lists_reference_to(&own, at, &["oneOf", "anyOf"], root)
         {
             for key in ["oneOf", "anyOf", "discriminator"] {
                 own.shift_remove(key);

@@ -42,6 +42,29 @@ pub(super) struct Builder<'a> {
 }
 
 impl<'a> Builder<'a> {
+    /// Whether the schema `map` (at `at`) lists the schema at `target` by reference under
+    /// one of `keys` (`allOf`; `oneOf` and `anyOf`): how a child's `allOf` names its parent,
+    /// and a parent's union its children.
+    pub(super) fn lists_reference_to(
+        &self,
+        map: &Map<String, Value>,
+        at: &str,
+        keys: &[&str],
+        target: &str,
+    ) -> bool {
+        keys.iter()
+            .filter_map(|key| Some((*key, map.get(*key)?.as_array()?)))
+            .any(|(key, items)| {
+                items.iter().enumerate().any(|(index, item)| {
+                    item.get("$ref").is_some()
+                        && self
+                            .doc
+                            .deref(item, &child(&child(at, key), &index.to_string()))
+                            .is_ok_and(|(_, item_at)| item_at == target)
+                })
+            })
+    }
+
     /// A builder for `doc`, with the caller's type overrides (keyed as
     /// [`super::BuildOptions::type_overrides`]).
     pub(super) fn new(doc: &'a Document, type_overrides: &BTreeMap<String, String>) -> Builder<'a> {

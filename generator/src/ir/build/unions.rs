@@ -119,7 +119,7 @@ impl Builder<'_> {
             // `Pet: {properties, oneOf: [Cat, Dog]}`) already has the base's members: it is its
             // own type, not a copy of it with the base merged in.
             let merged = has_base
-                && !self.extends(&target_map, &target_at, at)
+                && !self.lists_reference_to(&target_map, &target_at, &["allOf"], at)
                 && self.gather_object(&target_map, &target_at, &mut shape)?;
             let branch_schema = self.contract_schema(branch, &branch_at)?;
             let variant = if merged {
@@ -190,23 +190,6 @@ impl Builder<'_> {
             }),
         );
         Ok((TypeRef::Pointer(at.to_string()), nullable))
-    }
-
-    /// Whether the schema `map` (at `map_at`) lists the schema at `owner` among its `allOf`
-    /// parts, by reference.
-    fn extends(&self, map: &Map<String, Value>, map_at: &str, owner: &str) -> bool {
-        map.get("allOf")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .enumerate()
-            .any(|(index, part)| {
-                part.get("$ref").is_some()
-                    && self
-                        .doc
-                        .deref(part, &child(&child(map_at, "allOf"), &index.to_string()))
-                        .is_ok_and(|(_, part_at)| part_at == owner)
-            })
     }
 
     fn discriminator(
