@@ -73,10 +73,34 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         .map(Cow::Owned)
         .collect();
     values.extend(decoded);
+    // A report quotes a member named after a credential in a JSON pointer (`/` as `~1`, `~`
+    // as `~0`, RFC 6901) and a value inside a JSON string (`"` and `\\` escaped): those
+    // spellings are the credential too.
+    let spelled: Vec<Cow<'e, str>> = values
+        .iter()
+        .flat_map(|value| [pointer_token(value), json_string_text(value)])
+        .flatten()
+        .map(Cow::Owned)
+        .collect();
+    values.extend(spelled);
     values.retain(|value| value.len() >= SHORTEST);
     values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
     values.dedup();
     values
+}
+
+/// `value` as a JSON pointer token (RFC 6901), when that spelling differs from it.
+fn pointer_token(value: &str) -> Option<String> {
+    value
+        .contains(['~', '/'])
+        .then(|| value.replace('~', "~0").replace('/', "~1"))
+}
+
+/// `value` as the text between the quotes of a JSON string, when that spelling differs.
+fn json_string_text(value: &str) -> Option<String> {
+    let quoted = serde_json::to_string(value).ok()?;
+    let text = &quoted[1..quoted.len() - 1];
+    (text != value).then(|| text.to_owned())
 }
 
 /// What `Basic <token>` encodes (RFC 7617): `user:password`, and each of the two. The user
@@ -275,6 +299,20 @@ mod tests {
             "GET /v1/REDACTED/x?k=REDACTED"
         );
         assert!(matches!(scrub("nothing here", &secrets), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_credential_spelled_as_a_pointer_token_or_inside_a_json_string_is_a_credential_too() {
+        assert_eq!(
+            pointer_token("sk_live_a/b~c").as_deref(),
+            Some("sk_live_a~1b~0c")
+        );
+        assert_eq!(pointer_token("sk_live_abc"), None);
+        assert_eq!(
+            json_string_text(r#"sk"a\b"#).as_deref(),
+            Some(r#"sk\"a\\b"#)
+        );
+        assert_eq!(json_string_text("sk_live_a/b"), None);
     }
 
     #[test]

@@ -1452,7 +1452,11 @@ components:
     const USER: &str = "ACuser0123456789";
     const PASSWORD: &str = "token9876543210";
     const SESSION: &str = "s:SessionAbc.Sig123";
+    // A password a report would spell otherwise: in a JSON pointer (`~1`, `~0`) and inside a
+    // JSON string (`\"`).
+    const SPELLED: &str = r#"pw/Slash~Tilde"Quote"#;
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
+    let spelled = base64::engine::general_purpose::STANDARD.encode(format!("other:{SPELLED}"));
     let record = |sid: &str, headers: serde_json::Value, text: &str| {
         json!({"id": sid, "request": {"method": "POST",
                "url": format!("https://api.example.com/accounts/{sid}/notes"),
@@ -1474,6 +1478,11 @@ components:
             json!({"Cookie": "vendor.sid=s%3ASessionAbc.Sig123", "Content-Type": "application/json"}),
             SESSION,
         ),
+        record(
+            "spelled",
+            json!({"Authorization": format!("Basic {spelled}"), "Content-Type": "application/json"}),
+            SPELLED,
+        ),
     ]
     .join("\n");
     let traffic = temp_file(&dir, "traffic.jsonl", lines.as_bytes());
@@ -1490,7 +1499,17 @@ components:
         ]);
         assert_code(&run, 1, format);
         assert!(run.stdout.contains("REDACTED"), "{format}:\n{}", run.stdout);
-        for secret in [USER, PASSWORD, SESSION, "SessionAbc"] {
+        for secret in [
+            USER,
+            PASSWORD,
+            SESSION,
+            "SessionAbc",
+            SPELLED,
+            "Slash~1Tilde",
+            "Tilde~0",
+            r#"Tilde\"Quote"#,
+            "Tilde",
+        ] {
             assert!(
                 !run.stdout.contains(secret) && !run.stderr.contains(secret),
                 "{format}: {secret} shown:\n{}",
