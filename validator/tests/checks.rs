@@ -297,6 +297,20 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
         one(Part::Response, "credentials", "/code")
     );
 
+    // A JSON Lines record that gives the error object as a JSON string, as logs write it, is
+    // read as that object by every check, this one included.
+    let in_string = |code: &str| {
+        let mut exchange = refused.clone();
+        exchange.response.as_mut().unwrap().body =
+            Some(Body::Json(Value::String(error(code, 401).to_string())));
+        exchange
+    };
+    assert_eq!(found(&run(&in_string("NOT_AUTHENTICATED"))), vec![]);
+    assert_eq!(
+        found(&run(&in_string("VALIDATION_ERROR"))),
+        one(Part::Response, "credentials", "/code")
+    );
+
     // Only one of the two keys is not enough.
     let mut half = anonymous.clone();
     half.request

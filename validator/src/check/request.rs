@@ -47,15 +47,23 @@ impl Checker<'_> {
             );
             return;
         }
-        let codes = op
-            .response(401)
-            .map(|r| r.example_codes.clone())
-            .unwrap_or_default();
+        let Some(documented) = op.response(401) else {
+            return;
+        };
+        let codes = &documented.example_codes;
         if codes.is_empty() {
             return;
         }
         let code = match parse_body(response.body.as_ref()) {
-            Parsed::Json(body) => body.get("code").and_then(Value::as_str).map(str::to_string),
+            // Read as the body check reads it: a JSON Lines string holding the error object
+            // is that object.
+            Parsed::Json(body) => {
+                let body = match &documented.body.schema {
+                    Some(schema) => self.json_in_string(schema, response.body.as_ref(), body),
+                    None => body,
+                };
+                body.get("code").and_then(Value::as_str).map(str::to_string)
+            }
             _ => None,
         };
         if !code.as_ref().is_some_and(|code| codes.contains(code)) {
