@@ -468,7 +468,9 @@ impl<'c> Checker<'c> {
                 return;
             }
             Match::UnknownPath => {
-                let hint = self.base_path_hint(request) + &self.webhook_hint(request);
+                let hint = self.trailing_slash_hint(request)
+                    + &self.base_path_hint(request)
+                    + &self.webhook_hint(request);
                 self.push(
                     Part::Entry,
                     "",
@@ -541,6 +543,32 @@ impl<'c> Checker<'c> {
                 op.id, op.method, op.path
             ),
             None => String::new(),
+        }
+    }
+
+    /// For a request no operation has, whose path an operation has with or without a
+    /// trailing `/`: that operation's path (a server routes the two apart, as the generated
+    /// one does).
+    fn trailing_slash_hint(&self, request: &Request) -> String {
+        let path = &request.path;
+        let other = match path.strip_suffix('/') {
+            Some(trimmed) if !trimmed.is_empty() => trimmed.to_string(),
+            Some(_) => return String::new(),
+            None => format!("{path}/"),
+        };
+        match self.contract.match_operation(&request.method, &other) {
+            Match::Operation(op, _) => format!(
+                "; {} ({} {}) has it {} the trailing /",
+                op.id,
+                op.method,
+                op.path,
+                if other.ends_with('/') {
+                    "with"
+                } else {
+                    "without"
+                }
+            ),
+            _ => String::new(),
         }
     }
 

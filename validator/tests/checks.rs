@@ -199,6 +199,57 @@ fn an_unknown_path_or_method_is_a_finding() {
         on_hook_path.findings[0].message
     );
     assert!(!run(&unknown).findings[0].message.contains("notification"));
+
+    // A trailing `/` makes another path, as the generated server routes it (404): the message
+    // names the operation that has the path without it.
+    let slash = run(&exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}/"),
+        None,
+        200,
+        Some(account()),
+    ));
+    assert_eq!(found(&slash), one(Part::Entry, "operation-path", ""));
+    assert!(
+        slash.findings[0].message.ends_with(
+            "; getAccount (GET /banking/accounts/{account_id}) has it without the trailing /"
+        ),
+        "{}",
+        slash.findings[0].message
+    );
+    assert!(!run(&unknown).findings[0].message.contains("trailing"));
+}
+
+#[test]
+fn a_path_documented_with_a_trailing_slash_is_matched_with_it_only() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Slashes, version: "1"}
+paths:
+  /users/:
+    get:
+      operationId: listUsers
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let outcome = |path: &str| {
+        check(
+            &contract,
+            &exchange("GET", path, None, 200, None),
+            CheckOptions::default(),
+        )
+    };
+    assert_eq!(found(&outcome("/users/")), vec![]);
+    let without = outcome("/users");
+    assert_eq!(found(&without), one(Part::Entry, "operation-path", ""));
+    assert!(
+        without.findings[0]
+            .message
+            .ends_with("; listUsers (GET /users/) has it with the trailing /"),
+        "{}",
+        without.findings[0].message
+    );
 }
 
 #[test]

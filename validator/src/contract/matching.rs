@@ -334,7 +334,7 @@ impl Contract {
         request: Option<&Request>,
     ) -> Match<'_> {
         let relative = if relative.is_empty() { "/" } else { relative };
-        let parts: Vec<&str> = relative.trim_end_matches('/').split('/').collect();
+        let parts: Vec<&str> = relative.split('/').collect();
         // An operation whose template asks something of the request that it meets comes
         // first, the one asking most first; then the most literal template (/accounts/new
         // before /accounts/{id}). One whose conditions the request does not meet is taken only
@@ -395,8 +395,9 @@ impl Contract {
 }
 
 pub(super) fn segments(template: &str) -> Vec<Segment> {
+    // A trailing `/` is a segment of its own (an empty one), as in the generated server's
+    // routes: `/accounts/` is not `/accounts`.
     specgen::path::wire(template)
-        .trim_end_matches('/')
         .split('/')
         .map(segment_of)
         .collect()
