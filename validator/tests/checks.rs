@@ -652,6 +652,46 @@ fn a_304_to_a_conditional_get_is_cache_revalidation() {
         found(&run(&cancel)),
         one(Part::Response, "status-documented", "")
     );
+
+    // Where a `default` answer documents an error body (DigitalOcean, Stripe, Slack), a 304
+    // falls to it by status, and is still a revalidation; a 204 that falls to it is not
+    // asked for the body it cannot carry.
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Defaults, version: "1"}
+paths:
+  /account:
+    get:
+      responses:
+        '200':
+          description: ok
+          content: {application/json: {schema: {type: object}}}
+        default:
+          description: error
+          content:
+            application/json:
+              schema: {type: object, required: [id], properties: {id: {type: string}}}
+"#,
+    );
+    let answered = |status: u16, conditional: bool| {
+        let mut exchange = exchange("GET", "/account", None, status, None);
+        exchange.response.as_mut().unwrap().headers.clear();
+        if conditional {
+            exchange
+                .request
+                .headers
+                .push(("If-None-Match".into(), "\"v7\"".into()));
+        }
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    assert_eq!(found(&answered(304, true)), vec![]);
+    assert_eq!(found(&answered(204, false)), vec![]);
+    // A 400 under `default` still must carry its body.
+    assert_eq!(
+        found(&answered(400, false)),
+        one(Part::Response, "required", "")
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
-use crate::exchange::{header_lines, is_json};
+use crate::exchange::{header_lines, is_json, status_has_no_body};
 use crate::finding::Part;
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -125,7 +125,9 @@ impl Checker<'_> {
         }
         match parse_body(response.body.as_ref()) {
             Parsed::None => {
-                if spec.body.required {
+                // A status that cannot carry content (204, 304; RFC 9110) is not asked for
+                // the body of the response it falls to, `default` say.
+                if spec.body.required && !status_has_no_body(response.status) {
                     self.push(
                         part,
                         "",
