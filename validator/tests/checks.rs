@@ -3728,3 +3728,47 @@ fn an_account_currency_is_an_iso_4217_code() {
         assert_eq!(found(&run(&created)), expected, "{currency}");
     }
 }
+
+#[test]
+fn accept_content_type_and_authorization_header_parameters_are_ignored_in_openapi_3() {
+    // SendGrid declares `Accept` as a required header parameter; OpenAPI 3 says such a
+    // parameter "SHALL be ignored", so a client that sends no Accept keeps the contract.
+    let parameters = r#"
+      parameters:
+        - {name: Accept, in: header, required: true, schema: {type: string, enum: [application/json]}}
+        - {name: content-type, in: header, required: true, schema: {type: string}}
+        - {name: Authorization, in: header, required: true, schema: {type: string}}
+        - {name: X-Trace, in: header, required: true, schema: {type: string}}
+      responses: {'200': {description: ok}}
+"#;
+    let document = |header: &str| format!("{header}\npaths:\n  /bounces:\n    get:{parameters}");
+    let openapi = contract_of(&document("openapi: 3.0.3\ninfo: {title: T, version: '1'}"));
+    let mut bare = exchange("GET", "/bounces", None, 200, None);
+    bare.request.headers.clear();
+    let pointers = |contract: &Contract| -> Vec<String> {
+        check(contract, &bare, CheckOptions::default())
+            .findings
+            .into_iter()
+            .map(|finding| finding.pointer)
+            .collect()
+    };
+    assert_eq!(pointers(&openapi), ["header:X-Trace"]);
+    // Swagger 2.0 has no such rule: its header parameters are all the request's.
+    let swagger = contract_of(
+        &document("swagger: '2.0'\ninfo: {title: T, version: '1'}")
+            .replace(
+                "schema: {type: string, enum: [application/json]}",
+                "type: string, enum: [application/json]",
+            )
+            .replace("schema: {type: string}", "type: string"),
+    );
+    assert_eq!(
+        pointers(&swagger),
+        [
+            "header:Accept",
+            "header:content-type",
+            "header:Authorization",
+            "header:X-Trace"
+        ]
+    );
+}

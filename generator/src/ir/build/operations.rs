@@ -15,7 +15,12 @@ use crate::ir::{
     Example, MediaKind, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter,
     RequestBody, Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
 };
+use crate::load::OpenApiVersion;
 use crate::manifest::ObjectStyle;
+
+/// Header parameters OpenAPI 3 says "SHALL be ignored" (Parameter Object, `name`): the
+/// request body's and responses' media types and the security schemes say what they carry.
+const IGNORED_HEADERS: [&str; 3] = ["Accept", "Content-Type", "Authorization"];
 
 impl Builder<'_> {
     /// Every operation under `paths`, with unique ids, sorted by path then method.
@@ -306,6 +311,21 @@ impl Builder<'_> {
             };
             if name.is_empty() {
                 self.warn(&param_at, "parameter without a name; it is left out");
+                continue;
+            }
+            if location == ParamLocation::Header
+                && self.doc.version != OpenApiVersion::Swagger2
+                && IGNORED_HEADERS
+                    .iter()
+                    .any(|ignored| name.eq_ignore_ascii_case(ignored))
+            {
+                self.warn(
+                    &param_at,
+                    format!(
+                        "a header parameter named {name} is ignored, as OpenAPI 3 says: the \
+                         media types and the security schemes say what it carries"
+                    ),
+                );
                 continue;
             }
             let (schema, schema_at, content_type) = value_schema(&param, &param_at);
