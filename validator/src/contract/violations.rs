@@ -312,13 +312,15 @@ pub(crate) fn violation(
             .filter(|(_, errors)| !errors.is_empty())
             .min_by_key(|(_, errors)| errors.len())
     {
+        // Each reason worded as it would be on its own (an enum's whole list, a pattern's
+        // component), not as jsonschema's bare message.
         let reasons: Vec<String> = branch
             .iter()
             .take(3)
             .map(|e| {
                 let at = e.instance_path().as_str();
                 let at = if at.is_empty() { "(root)" } else { at };
-                format!("{at}: {}", message(e, show_values))
+                format!("{at}: {}", violation(file, e, root, show_values).message)
             })
             .collect();
         let more = branch.len().saturating_sub(3);
@@ -334,11 +336,21 @@ pub(crate) fn violation(
         );
     }
     // A pattern is hard to read back as the rule it encodes; the component it belongs to
-    // (`Timestamp`, `AccountId`) names that rule.
-    if let ValidationErrorKind::Pattern { .. } = error.kind()
+    // (`Timestamp`, `AccountId`) names that rule. A long one (an ISO 8601 timestamp's is 330
+    // characters) is left to the schema location the finding names.
+    if let ValidationErrorKind::Pattern { pattern } = error.kind()
         && let Some(component) = named_definition(schema_path, "pattern")
     {
-        text = format!("{text} (the pattern of {component})");
+        text = if pattern.chars().count() > LONGEST_QUOTED_PATTERN {
+            let value = if show_values {
+                error.instance().to_string()
+            } else {
+                "value".into()
+            };
+            format!("{value} does not match the pattern of {component}")
+        } else {
+            format!("{text} (the pattern of {component})")
+        };
     }
     Violation {
         pointer: error.instance_path().as_str().to_string(),
@@ -347,6 +359,9 @@ pub(crate) fn violation(
         message: text,
     }
 }
+
+/// The longest pattern a message quotes when a component's name can stand for it.
+const LONGEST_QUOTED_PATTERN: usize = 60;
 
 /// The component whose own `keyword` a schema path ends at (`/$defs/Timestamp/pattern`:
 /// `Timestamp`), decoded from its pointer segment.
