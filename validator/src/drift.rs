@@ -80,6 +80,10 @@ struct Node {
     /// alternative takes any string (`anyOf: [{enum: [...]}, {type: string}]`, the open enum
     /// of OpenAI's and Stainless's specs).
     values: Option<(Vec<String>, String)>,
+    /// Per declared property, the values a schema that applies whatever the alternative
+    /// (not inside an `anyOf` or `oneOf`) forbids there with `not: {enum}` or `not: {const}`
+    /// (the spec's `code` of a status that is not another status's known code).
+    excluded: FxHashMap<String, Vec<String>>,
 }
 
 impl Plan {
@@ -262,6 +266,10 @@ impl Plan {
             pattern.push('/');
             pattern.push_str(&escape(name));
             out.properties.insert(pattern.clone());
+            if let Some(excluded) = node.excluded.get(name) {
+                let known = out.excluded.entry(pattern.clone()).or_default();
+                known.extend(excluded.iter().cloned());
+            }
             for &child in &node.properties[name] {
                 self.list(child, stack, pattern, out);
             }
@@ -300,6 +308,10 @@ impl Plan {
                     }
                     let place = format!("{pattern}/{}", escape(name));
                     members.properties.insert(place.clone());
+                    if let Some(excluded) = node.excluded.get(name) {
+                        let known = members.excluded.entry(place.clone()).or_default();
+                        known.extend(excluded.iter().cloned());
+                    }
                     for &child in &node.properties[name] {
                         if !std::mem::replace(&mut expanded[child], true) {
                             next.push((place.clone(), child));
@@ -405,6 +417,9 @@ pub struct Members {
     pub properties: std::collections::BTreeSet<String>,
     /// Patterns of the places with an enum list, with the list's string values.
     pub enums: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
+    /// Patterns of places where some values of their enum lists are forbidden (`not`), with
+    /// those values: no conforming instance holds them there.
+    pub excluded: std::collections::BTreeMap<String, std::collections::BTreeSet<String>>,
 }
 
 /// Builds a [`Plan`]: one node per schema (by address), filled after its children so that
@@ -424,14 +439,23 @@ impl<'d> Builder<'d> {
         self.nodes.push(Node::default());
         self.ids.insert(std::ptr::from_ref(schema), id);
         let mut all = Vec::new();
-        self.gather(schema, pointer, &mut all, 0);
+        self.gather(schema, pointer, &mut all, 0, true);
         let mut node = Node::default();
-        for (schema, at) in &all {
+        for (schema, at, conjunctive) in &all {
             if let Some(Value::Object(properties)) = schema.get("properties") {
                 node.declares = true;
                 for (name, property) in properties {
                     let child = self.node(property, format!("{at}/properties/{}", escape(name)));
                     node.properties.entry(name.clone()).or_default().push(child);
+                    if *conjunctive {
+                        let excluded = self.excluded(property);
+                        if !excluded.is_empty() {
+                            node.excluded
+                                .entry(name.clone())
+                                .or_default()
+                                .extend(excluded);
+                        }
+                    }
                 }
             }
             if node.properties_at.is_none() && schema.get("properties").is_some() {
@@ -466,22 +490,52 @@ impl<'d> Builder<'d> {
                 }
             }
         }
-        if all.iter().any(|(schema, at)| takes_any_string(schema, at)) {
+        if all
+            .iter()
+            .any(|(schema, at, _)| takes_any_string(schema, at))
+        {
             node.values = None;
         }
         self.nodes[id] = node;
         id
     }
 
+    /// The string values the schemas of one place that apply whatever the alternative
+    /// forbid with `not: {enum: [...]}` or `not: {const: ...}`.
+    fn excluded(&self, schema: &'d Value) -> Vec<String> {
+        let mut all = Vec::new();
+        self.gather(schema, String::new(), &mut all, 0, true);
+        let mut excluded = Vec::new();
+        for (schema, _, conjunctive) in all {
+            let Some(not) = schema.get("not").filter(|_| conjunctive) else {
+                continue;
+            };
+            let values = match (not.get("enum"), not.get("const")) {
+                (Some(Value::Array(list)), _) => list.iter().collect(),
+                (None, Some(value)) => vec![value],
+                _ => Vec::new(),
+            };
+            excluded.extend(
+                values
+                    .into_iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned),
+            );
+        }
+        excluded
+    }
+
     /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` and the
     /// branches of `if` into the list of schemas that together describe one place, each with
-    /// its pointer.
+    /// its pointer and whether it applies whatever the alternative (`conjunctive`: reached
+    /// through `$ref` and `allOf` only).
     fn gather(
         &self,
         schema: &'d Value,
         pointer: String,
-        into: &mut Vec<(&'d Value, String)>,
+        into: &mut Vec<(&'d Value, String, bool)>,
         depth: usize,
+        conjunctive: bool,
     ) {
         if depth > MAX_DEPTH {
             return;
@@ -489,17 +543,19 @@ impl<'d> Builder<'d> {
         let Some(map) = schema.as_object() else {
             return;
         };
-        into.push((schema, pointer.clone()));
+        into.push((schema, pointer.clone(), conjunctive));
         if let Some(reference) = map.get("$ref").and_then(Value::as_str)
             && let Some(fragment) = reference.strip_prefix('#')
             && let Some(target) = resolve(self.document, fragment)
         {
-            self.gather(target, fragment.to_string(), into, depth + 1);
+            self.gather(target, fragment.to_string(), into, depth + 1, conjunctive);
         }
         for key in ["allOf", "anyOf", "oneOf"] {
             if let Some(branches) = map.get(key).and_then(Value::as_array) {
+                let conjunctive = conjunctive && key == "allOf";
                 for (index, branch) in branches.iter().enumerate() {
-                    self.gather(branch, format!("{pointer}/{key}/{index}"), into, depth + 1);
+                    let at = format!("{pointer}/{key}/{index}");
+                    self.gather(branch, at, into, depth + 1, conjunctive);
                 }
             }
         }
@@ -507,7 +563,7 @@ impl<'d> Builder<'d> {
         // discriminator names (the `if` only tells them apart).
         for key in ["then", "else"] {
             if let Some(branch) = map.get(key) {
-                self.gather(branch, format!("{pointer}/{key}"), into, depth + 1);
+                self.gather(branch, format!("{pointer}/{key}"), into, depth + 1, false);
             }
         }
     }

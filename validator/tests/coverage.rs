@@ -304,6 +304,24 @@ fn a_small_capture_gives_the_numbers_a_person_counts_by_hand() {
         0
     );
     assert_eq!(count(&get["totals"], "statuses"), (1, 4, 25.0));
+    // An error status may carry its own code only: the codes the error table gives other
+    // conditions are forbidden there (`not: {enum}`), so they are no gap to fill; conforming
+    // traffic can reach 100%.
+    let codes = |get: &Value, status: &str| -> Vec<String> {
+        get["items"]
+            .as_array()
+            .expect("items")
+            .iter()
+            .filter(|item| {
+                item["category"] == "enum-value"
+                    && item["message"] == format!("response {status}")
+                    && item["at"] == "/code"
+            })
+            .map(|item| item["value"].as_str().expect("value").to_owned())
+            .collect()
+    };
+    assert_eq!(codes(get, "404"), ["ACCOUNT_NOT_FOUND"]);
+    assert_eq!(codes(get, "401"), ["NOT_AUTHENTICATED"]);
 
     let hook = operation(&report, "incomingTransfer");
     assert_eq!(hook["kind"], "notification");
