@@ -738,3 +738,64 @@ fn the_html_page_renders_in_a_real_browser_with_the_numbers_of_the_json() {
         "gap {gap}, bar {bar}, text {text} pixels"
     );
 }
+
+#[test]
+fn text_and_html_list_at_most_200_gaps_per_operation_and_json_every_one() {
+    // An answer of 250 members, one of them sent: 249 gaps, of which a person reads 200 and is
+    // told how many more there are.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let properties: Vec<String> = (0..250)
+        .map(|n| format!("        m{n:03}: {{type: string}}"))
+        .collect();
+    let spec = write(
+        &dir,
+        "wide.yaml",
+        &format!(
+            "openapi: 3.1.0\ninfo: {{title: Wide, version: '1'}}\npaths:\n  /wide:\n    get:\n      \
+             operationId: getWide\n      responses:\n        '200':\n          description: ok\n          \
+             content: {{application/json: {{schema: {{$ref: '#/components/schemas/Wide'}}}}}}\n\
+             components:\n  schemas:\n    Wide:\n      type: object\n      properties:\n{}\n",
+            properties.join("\n")
+        ),
+    );
+    let traffic = write(
+        &dir,
+        "wide.jsonl",
+        &json!({"request": {"method": "GET", "url": "https://api.example.com/wide"},
+                "response": {"status": 200, "headers": {"Content-Type": "application/json"},
+                             "body": {"m000": "x"}}})
+        .to_string(),
+    );
+    let run = |format: &str| {
+        let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+            .args([
+                "--spec", &spec, "coverage", "--quiet", "--format", format, &traffic,
+            ])
+            .output()
+            .expect("specval runs");
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8(output.stdout).expect("UTF-8")
+    };
+    let text = run("text");
+    assert_eq!(
+        text.matches("\n    response member response 200 /m")
+            .count(),
+        200
+    );
+    assert!(
+        text.contains("\n    … and 49 more (--format json lists every item)\n"),
+        "{text}"
+    );
+    assert!(text.contains("response members 1/250"), "{text}");
+    let html = run("html");
+    assert_eq!(html.matches("<tr class=\"gap\">").count(), 200);
+    assert_eq!(html.matches("<tr class=\"hit\">").count(), 3, "{html}");
+    assert!(html.contains("… and 49 more gaps"));
+    let json: Value = serde_json::from_str(&run("json")).expect("JSON");
+    let items = json["operations"][0]["items"].as_array().expect("items");
+    let members = items
+        .iter()
+        .filter(|item| item["category"] == "response-member")
+        .count();
+    assert_eq!(members, 250);
+}

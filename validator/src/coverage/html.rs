@@ -1,7 +1,8 @@
 //! Coverage as one self-contained HTML page: inline CSS, no script, no external resource (it
 //! can be opened from disk or attached to a CI run as one file). The totals come first (`<table id="totals">`, a row per category and `overall`),
 //! then a table per operation and webhook with every item, its hits and whether it was
-//! exercised. Every text is escaped.
+//! exercised (at most [`LISTED_GAPS`] gaps per operation, then a row counting the rest).
+//! Every text is escaped.
 //!
 //! Each count cell carries its numbers as data attributes as well
 //! (`<tr data-category="statuses" data-covered="3" data-total="5" data-percent="60.0">`), for
@@ -10,7 +11,7 @@
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Category, Count, Coverage};
+use super::{Category, Count, Coverage, LISTED_GAPS};
 
 const STYLE: &str = "body{font-family:system-ui,sans-serif;margin:2em;color:#222}\
 table{border-collapse:collapse;margin:0.5em 0 1.5em}\
@@ -61,7 +62,14 @@ pub fn write(coverage: &Coverage, out: &mut dyn io::Write) -> io::Result<()> {
             overall.percent
         );
         html.push_str("<table class=\"operation\">\n<tr><th>kind</th><th>message</th><th>place</th><th>value</th><th>hits</th><th>exercised</th></tr>\n");
+        let mut gaps = 0;
         for item in &op.items {
+            if !item.covered() {
+                gaps += 1;
+                if gaps > LISTED_GAPS {
+                    continue;
+                }
+            }
             let _ = writeln!(
                 html,
                 "<tr class=\"{}\"><td>{}</td><td>{}</td><td><code>{}</code></td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
@@ -72,6 +80,13 @@ pub fn write(coverage: &Coverage, out: &mut dyn io::Write) -> io::Result<()> {
                 escape(&item.value),
                 item.hits,
                 if item.covered() { "yes" } else { "no" }
+            );
+        }
+        if gaps > LISTED_GAPS {
+            let _ = writeln!(
+                html,
+                "<tr class=\"more\"><td colspan=\"6\">… and {} more gaps (<code>--format json</code> lists every item)</td></tr>",
+                gaps - LISTED_GAPS
             );
         }
         html.push_str("</table>\n");

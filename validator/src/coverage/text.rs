@@ -19,7 +19,7 @@
 use std::fmt::Write as _;
 use std::io;
 
-use super::{Category, Count, Coverage, Totals};
+use super::{Category, Count, Coverage, LISTED_GAPS, Totals};
 
 /// Writes the coverage as text.
 pub fn write(coverage: &Coverage, out: &mut dyn io::Write) -> io::Result<()> {
@@ -72,18 +72,20 @@ pub fn write(coverage: &Coverage, out: &mut dyn io::Write) -> io::Result<()> {
             overall.percent,
         );
         let _ = writeln!(text, "  {}", counts(&op.totals));
-        let gaps: Vec<String> = op
-            .items
-            .iter()
-            .filter(|item| !item.covered())
-            .map(|item| item.describe())
-            .collect();
+        let gaps: Vec<_> = op.items.iter().filter(|item| !item.covered()).collect();
         if gaps.is_empty() {
             text.push_str("  everything exercised\n");
         } else {
             text.push_str("  not exercised:\n");
-            for gap in gaps {
-                let _ = writeln!(text, "    {gap}");
+            for gap in gaps.iter().take(LISTED_GAPS) {
+                let _ = writeln!(text, "    {}", gap.describe());
+            }
+            if gaps.len() > LISTED_GAPS {
+                let _ = writeln!(
+                    text,
+                    "    … and {} more (--format json lists every item)",
+                    gaps.len() - LISTED_GAPS
+                );
             }
         }
     }
