@@ -508,6 +508,7 @@ impl<'c> Checker<'c> {
         self.cover(|| coverage::Key::operation(op, Category::Operation));
         let unauthenticated = !self.credentials_present(op, request);
         self.parameters(op, request, &path_params);
+        self.undocumented_query_keys(op, request);
         self.request_body(op, request);
         match &exchange.response {
             Some(response) => {

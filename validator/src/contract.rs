@@ -210,6 +210,33 @@ pub struct OperationSpec {
 }
 
 impl OperationSpec {
+    /// Whether a query key is one the operation documents: a query parameter's name, a
+    /// member of a `deepObject` or list parameter written with brackets (`filter[name]`,
+    /// `expand[]`), a member of an exploded object parameter, or what the path template
+    /// asks for. Any key is, where a free-form object parameter travels exploded (its
+    /// members cannot be told from other keys).
+    pub(crate) fn documents_query_key(&self, key: &str) -> bool {
+        let asked = self.asks.iter().any(|(name, _)| name == key);
+        asked
+            || self
+                .parameters
+                .iter()
+                .filter(|param| param.location == Location::Query)
+                .any(|param| {
+                    let bracketed = key
+                        .strip_prefix(param.name.as_str())
+                        .is_some_and(|rest| rest.starts_with('['));
+                    param.name == key
+                        || bracketed
+                        || match &param.object {
+                            Some(ObjectStyle::Exploded(names)) => {
+                                names.is_empty() || names.iter().any(|name| name == key)
+                            }
+                            _ => false,
+                        }
+                })
+    }
+
     /// The documented response for a status: exact code, then class, then `default`.
     pub fn response(&self, status: u16) -> Option<&ResponseSpec> {
         let find = |fits: &dyn Fn(&str) -> bool| self.responses.iter().find(|r| fits(&r.key));

@@ -52,6 +52,8 @@ pub struct Drift {
     pub enum_values: BTreeMap<DriftKey, u64>,
     /// Response statuses not documented for the operation.
     pub statuses: BTreeMap<DriftKey, u64>,
+    /// Query parameters not documented for the operation (the key's name as the value).
+    pub parameters: BTreeMap<DriftKey, u64>,
 }
 
 impl Drift {
@@ -61,6 +63,7 @@ impl Drift {
             (&mut self.properties, other.properties),
             (&mut self.enum_values, other.enum_values),
             (&mut self.statuses, other.statuses),
+            (&mut self.parameters, other.parameters),
         ] {
             for (key, count) in more {
                 *map.entry(key).or_default() += count;
@@ -70,7 +73,10 @@ impl Drift {
 
     /// Whether nothing undocumented was seen.
     pub fn is_empty(&self) -> bool {
-        self.properties.is_empty() && self.enum_values.is_empty() && self.statuses.is_empty()
+        self.properties.is_empty()
+            && self.enum_values.is_empty()
+            && self.statuses.is_empty()
+            && self.parameters.is_empty()
     }
 }
 

@@ -175,6 +175,9 @@ rules! {
     /// A property is not documented (strict mode, a warning).
     UndocumentedProperty = "undocumented-property"
         => "A property is not documented (strict mode)";
+    /// A query parameter is not documented for the operation (strict mode, a warning).
+    UndocumentedParameter = "undocumented-parameter"
+        => "A query parameter is not documented for the operation (strict mode)";
     /// A value is not among the documented ones (strict mode, a warning).
     UndocumentedEnumValue = "undocumented-enum-value"
         => "A value is not among the documented ones (strict mode)";

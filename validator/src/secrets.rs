@@ -259,6 +259,7 @@ pub fn scrub_drift(drift: &mut Drift, secrets: &[impl AsRef<str>]) {
         &mut drift.properties,
         &mut drift.enum_values,
         &mut drift.statuses,
+        &mut drift.parameters,
     ] {
         let quoting = |key: &DriftKey| {
             secrets.iter().any(|secret| {

@@ -3816,3 +3816,77 @@ paths:
         "{message}"
     );
 }
+
+#[test]
+fn an_undocumented_query_parameter_is_drift_and_a_strict_warning() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Query, version: "1"}
+paths:
+  /search:
+    get:
+      parameters:
+        - {name: q, in: query, schema: {type: string}}
+        - {name: filter, in: query, style: deepObject, schema: {type: object, properties: {kind: {type: string}}}}
+        - {name: expand, in: query, schema: {type: array, items: {type: string}}}
+        - name: page
+          in: query
+          schema: {type: object, properties: {size: {type: integer}, after: {type: string}}}
+      responses: {'200': {description: ok}}
+      security: [{key: []}]
+components:
+  securitySchemes:
+    key: {type: apiKey, in: query, name: api_key}
+"#,
+    );
+    let mut searched = exchange("GET", "/search", None, 200, None);
+    searched.request.query = [
+        ("q", "rex"),
+        ("filter[kind]", "dog"),
+        ("expand[]", "owner"),
+        ("size", "10"),
+        ("api_key", "k_123456"),
+        ("debug", "1"),
+        ("debug", "2"),
+        ("utm_source", "mail"),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    let lenient = check(&contract, &searched, CheckOptions::default());
+    assert_eq!(found(&lenient), vec![]);
+    let drift: Vec<Option<&str>> = lenient
+        .drift
+        .parameters
+        .keys()
+        .map(|key| key.value.as_deref())
+        .collect();
+    assert_eq!(drift, [Some("debug"), Some("utm_source")]);
+    let strict = check(
+        &contract,
+        &searched,
+        CheckOptions {
+            strict: true,
+            ..CheckOptions::default()
+        },
+    );
+    let warnings: Vec<(String, Severity)> = strict
+        .findings
+        .iter()
+        .map(|finding| (finding.pointer.clone(), finding.severity))
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            ("query:debug".to_owned(), Severity::Warning),
+            ("query:utm_source".to_owned(), Severity::Warning)
+        ]
+    );
+    assert!(
+        strict
+            .findings
+            .iter()
+            .all(|f| f.rule.as_str() == "undocumented-parameter")
+    );
+}

@@ -6,7 +6,8 @@ use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, Credential, Location, ObjectStyle, OperationSpec, ParameterSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::{Request, Response, header_lines};
-use crate::finding::Part;
+use crate::finding::{Part, Severity};
+use crate::report::DriftKey;
 use crate::rule::Rule;
 
 impl Checker<'_> {
@@ -166,6 +167,47 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// Query keys the operation does not document: drift, and in strict mode a warning each
+    /// (once per name). A credential's key (an API key in the query) is documented by its
+    /// security scheme.
+    pub(super) fn undocumented_query_keys(&mut self, op: &OperationSpec, request: &Request) {
+        if !self.drift || request.query.is_empty() {
+            return;
+        }
+        let mut seen: Vec<&str> = Vec::new();
+        for (key, _) in &request.query {
+            if seen.contains(&key.as_str())
+                || op.documents_query_key(key)
+                || self.contract.names_credential(key)
+            {
+                continue;
+            }
+            seen.push(key);
+            *self
+                .outcome
+                .drift
+                .parameters
+                .entry(DriftKey {
+                    operation: op.id.clone(),
+                    part: Part::Request,
+                    location: "query".into(),
+                    value: Some(key.clone()),
+                })
+                .or_default() += 1;
+            if self.options.strict {
+                let mut finding = self.site.finding(
+                    Part::Request,
+                    format!("query:{key}"),
+                    format!("manifest.json#/operations ({} parameters)", op.id),
+                    Rule::UndocumentedParameter,
+                    format!("query parameter `{key}` is not documented for {}", op.id),
+                );
+                finding.severity = Severity::Warning;
+                self.outcome.findings.push(finding);
+            }
+        }
+    }
+
     /// A query parameter whose schema is an object: its members gathered from the keys they
     /// travel in, each parsed by its property's type (as a form's fields are), then checked.
     fn object_parameter(

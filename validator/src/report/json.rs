@@ -52,6 +52,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
             properties: items(&report.drift.properties),
             enum_values: items(&report.drift.enum_values),
             statuses: items(&report.drift.statuses),
+            parameters: items(&report.drift.parameters),
         },
     };
     serde_json::to_writer_pretty(&mut out, &document)?;
@@ -96,6 +97,7 @@ struct DriftLists<'a> {
     properties: Vec<DriftItem<'a>>,
     enum_values: Vec<DriftItem<'a>>,
     statuses: Vec<DriftItem<'a>>,
+    parameters: Vec<DriftItem<'a>>,
 }
 
 #[derive(Serialize)]

@@ -121,6 +121,11 @@ fn drift(report: &RunReport, text: &mut String) {
         ("undocumented properties", &report.drift.properties, true),
         ("undocumented enum values", &report.drift.enum_values, true),
         ("undocumented statuses", &report.drift.statuses, false),
+        (
+            "undocumented query parameters",
+            &report.drift.parameters,
+            true,
+        ),
     ];
     for (title, items, quote) in sections {
         if items.is_empty() {
