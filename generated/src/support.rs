@@ -812,7 +812,7 @@ macro_rules! open_enum {
         impl ::std::str::FromStr for $name {
             type Err = ::std::convert::Infallible;
 
-            fn from_str(value: &str) -> Result<Self, Self::Err> {
+            fn from_str(value: &str) -> Result<Self, ::std::convert::Infallible> {
                 Ok(value.into())
             }
         }
