@@ -1345,12 +1345,17 @@ impl OperationRules {
     /// (an exact code first, then its class such as `2XX`, then `default`); `None`
     /// when no body schema is documented for it.
     pub fn check_response(&self, status: u16, body: &Value) -> Option<Vec<String>> {
-        let validator = self
-            .responses
+        Some(describe(self.response_validator(status)?, body))
+    }
+    /// Whether a body schema is documented for `status` (see [`Self::check_response`]).
+    pub fn documents_response_body(&self, status: u16) -> bool {
+        self.response_validator(status).is_some()
+    }
+    fn response_validator(&self, status: u16) -> Option<&Validator> {
+        self.responses
             .get(&status.to_string())
             .or_else(|| self.responses.get(&format!("{}XX", status / 100)))
-            .or_else(|| self.responses.get("default"))?;
-        Some(describe(validator, body))
+            .or_else(|| self.responses.get("default"))
     }
 }
 

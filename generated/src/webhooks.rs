@@ -451,6 +451,9 @@ fn acknowledged(
     let Some(rules) = crate::validation::rules().webhook(hook) else {
         return Ok(());
     };
+    if !rules.documents_response_body(status) {
+        return Ok(());
+    }
     let body: ::serde_json::Value = if text.trim().is_empty() {
         ::serde_json::Value::Null
     } else {

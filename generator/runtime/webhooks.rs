@@ -342,6 +342,10 @@ fn acknowledged(hook: &str, status: u16, success: u16, text: &str) -> Result<(),
     let Some(rules) = crate::validation::rules().webhook(hook) else {
         return Ok(());
     };
+    // A reply documented without `content` acknowledges whatever it holds (`OK`, a page).
+    if !rules.documents_response_body(status) {
+        return Ok(());
+    }
     let body: ::serde_json::Value = if text.trim().is_empty() {
         ::serde_json::Value::Null
     } else {
@@ -453,6 +457,8 @@ mod tests {
         assert!(err.starts_with("reply is not JSON: "), "{err}");
         // A notification the contract does not know: the status is enough.
         assert_eq!(acknowledged("other", 200, 200, "ok"), Ok(()));
+        // A documented status whose reply has no `content`: any body acknowledges.
+        assert_eq!(acknowledged("thingCreated", 204, 204, "OK"), Ok(()));
     }
 
     #[tokio::test]
