@@ -3890,3 +3890,25 @@ components:
             .all(|f| f.rule.as_str() == "undocumented-parameter")
     );
 }
+
+#[test]
+fn an_empty_enum_says_it_allows_nothing() {
+    let contract = one_body_contract(
+        "/things",
+        " {type: object, properties: {e: {type: string, enum: []}}}",
+    );
+    let outcome = check(
+        &contract,
+        &exchange("POST", "/things", Some(json!({"e": "x"})), 204, None),
+        CheckOptions::default(),
+    );
+    let messages: Vec<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(
+        messages,
+        ["no value is allowed here: the schema's enum lists none"]
+    );
+}

@@ -279,6 +279,12 @@ pub(crate) fn violation(
             names.join(", ")
         );
     }
+    // An empty list admits nothing, and jsonschema's message would end at "not one of ".
+    if let ValidationErrorKind::Enum { options } = error.kind()
+        && options.as_array().is_some_and(Vec::is_empty)
+    {
+        text = "no value is allowed here: the schema's enum lists none".to_string();
+    }
     // jsonschema names the first two values of a longer list and counts the rest ("or 2
     // other candidates"): a reader fixing the value needs them all.
     if let ValidationErrorKind::Enum { options } = error.kind()

@@ -2,7 +2,8 @@
 //! written where a type name belongs), Swagger 2.0's `required: true` on a property, a type
 //! name misspelt. Real specs have them, and one such keyword would make the whole contract
 //! fail to load in the validator and the generated server. Each offending keyword is left out
-//! of the contract, with a warning naming where it is; the schema keeps everything else.
+//! of the contract, with a warning naming where it is; the schema keeps everything else. An
+//! empty `enum`, valid but admitting nothing, is warned about and kept.
 
 use std::collections::HashMap;
 use std::sync::{LazyLock, Mutex, PoisonError};
@@ -31,7 +32,46 @@ pub(super) fn repair(schema: &mut Value) -> Vec<(String, String)> {
     let mut removed = repair_keywords(schema);
     let mut path = Vec::new();
     repair_patterns(schema, &mut path, &mut removed);
+    empty_enums(schema, &mut path, &mut removed);
     removed
+}
+
+/// Notes each `enum: []` below `schema`: valid JSON Schema, which admits no value at all,
+/// and almost always a mistake of the document (JSON Schema says the array SHOULD have an
+/// element). Kept as written.
+fn empty_enums(schema: &Value, path: &mut Vec<String>, found: &mut Vec<(String, String)>) {
+    match schema {
+        Value::Object(map) => {
+            if matches!(map.get("enum"), Some(Value::Array(values)) if values.is_empty()) {
+                path.push("enum".to_string());
+                found.push((
+                    pointer(path),
+                    "an empty enum admits no value: every instance here is refused".to_string(),
+                ));
+                path.pop();
+            }
+            for (key, value) in map {
+                // Instances, not schemas: an example may hold a member named `enum`.
+                if matches!(
+                    key.as_str(),
+                    "example" | "examples" | "default" | "const" | "enum"
+                ) {
+                    continue;
+                }
+                path.push(key.clone());
+                empty_enums(value, path, found);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                path.push(index.to_string());
+                empty_enums(item, path, found);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
 }
 
 /// The meta-schema part of [`repair`].
@@ -767,6 +807,21 @@ mod tests {
         let mut open_start = json!({"type": "string", "pattern": "[^\\p{C}]{1,20000}$"});
         repair(&mut open_start);
         assert_eq!(open_start["pattern"], "[^\\p{C}]{1}$");
+    }
+
+    #[test]
+    fn an_empty_enum_is_named_and_kept() {
+        let mut schema = json!({"properties": {"e": {"type": "string", "enum": []}},
+                                "examples": [{"enum": []}]});
+        let before = schema.clone();
+        assert_eq!(
+            repair(&mut schema),
+            [(
+                "/properties/e/enum".to_string(),
+                "an empty enum admits no value: every instance here is refused".to_string()
+            )]
+        );
+        assert_eq!(schema, before);
     }
 
     #[test]
