@@ -3912,3 +3912,62 @@ fn an_empty_enum_says_it_allows_nothing() {
         ["no value is allowed here: the schema's enum lists none"]
     );
 }
+
+#[test]
+fn a_discriminator_value_naming_a_grandchild_is_checked_against_it() {
+    // `Lion` extends `Cat`, which extends `Pet`: inheritance is transitive, so a `Pet` tagged
+    // `Lion` must be a valid `Lion` (and so a valid `Cat`), as one tagged `Cat` is a `Cat`.
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Grandchild, version: '1'}
+paths:
+  /pets:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
+      responses: {'204': {description: ok}}
+components:
+  schemas:
+    Pet:
+      type: object
+      required: [petType]
+      properties: {petType: {type: string}}
+      discriminator: {propertyName: petType}
+    Cat:
+      allOf:
+        - $ref: '#/components/schemas/Pet'
+        - {type: object, properties: {lives: {type: integer}}}
+    Lion:
+      allOf:
+        - $ref: '#/components/schemas/Cat'
+        - {type: object, required: [mane], properties: {mane: {type: boolean}}}
+"#,
+    );
+    let posted = |body: Value| {
+        found(&check(
+            &contract,
+            &exchange("POST", "/pets", Some(body), 204, None),
+            CheckOptions::default(),
+        ))
+    };
+    assert_eq!(
+        posted(json!({"petType": "Lion", "lives": 9, "mane": true})),
+        vec![]
+    );
+    assert_eq!(
+        posted(json!({"petType": "Lion", "lives": "nine", "mane": true})),
+        one(Part::Request, "type", "/lives")
+    );
+    assert_eq!(
+        posted(json!({"petType": "Lion", "lives": 9})),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(
+        posted(json!({"petType": "Cat", "lives": "nine"})),
+        one(Part::Request, "type", "/lives")
+    );
+    // An unknown tag stays lenient: the base alone.
+    assert_eq!(posted(json!({"petType": "Tiger", "lives": "nine"})), vec![]);
+}

@@ -38,14 +38,44 @@ pub(crate) fn subtypes(
         .map(|(_, target)| target)
         .filter(|target| components.contains_key(target.as_str()))
         .collect();
-    for (other, component) in components {
-        let extends = all_of_refs(component)
-            .any(|reference| component_of(reference).is_some_and(|referred| referred == name));
-        if extends {
-            out.push((*other).to_string());
+    let extended = descendants(
+        name,
+        components.iter().map(|(other, schema)| (*other, *schema)),
+        |reference| component_of(reference),
+    );
+    out.extend(extended.into_iter().map(|(other, _)| other.to_string()));
+    out
+}
+
+/// The components that extend `base` with `allOf`, directly or through others that do
+/// (`Lion` extends `Cat`, which extends `Pet`: OpenAPI's inheritance is transitive), each
+/// with the component it extends directly; in the order met, parents before children.
+/// `component_of` reads a `$ref` as the component it names.
+fn descendants<'c>(
+    base: &str,
+    components: impl Iterator<Item = (&'c str, &'c Value)> + Clone,
+    component_of: impl Fn(&str) -> Option<String>,
+) -> Vec<(&'c str, String)> {
+    let mut found: Vec<(&'c str, String)> = Vec::new();
+    let mut ancestors = vec![base.to_string()];
+    loop {
+        let before = found.len();
+        for (other, component) in components.clone() {
+            if other == base || found.iter().any(|(known, _)| *known == other) {
+                continue;
+            }
+            let parent = all_of_refs(component)
+                .filter_map(&component_of)
+                .find(|referred| ancestors.contains(referred));
+            if let Some(parent) = parent {
+                ancestors.push(other.to_string());
+                found.push((other, parent));
+            }
+        }
+        if found.len() == before {
+            return found;
         }
     }
-    out
 }
 
 /// Turns every base schema under `root`'s `$defs` (a bundled contract file, refs as
@@ -182,21 +212,38 @@ fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> 
                 .extend(super::discriminator::tag_values(&[value]));
         }
     }
-    let own_ref = def_ref(name);
-    for (other, component) in defs {
-        if targets.contains_key(other) || !all_of_refs(component).any(|r| r == own_ref) {
+    let extending = descendants(
+        name,
+        defs.iter().map(|(other, schema)| (other.as_str(), schema)),
+        |reference| {
+            reference
+                .strip_prefix("#/$defs/")
+                .filter(|rest| !rest.contains('/'))
+                .map(|rest| rest.replace("~1", "/").replace("~0", "~"))
+        },
+    );
+    for (other, parent) in extending {
+        if targets.contains_key(other) {
             continue;
         }
+        let component = &defs[other];
         // The values a subtype answers to: the one Azure's specs give it
-        // (`x-ms-discriminator-value`), those it pins the property to itself (not the base's
-        // list of every subtype's value, which it inherits), or else its own name.
+        // (`x-ms-discriminator-value`), those it pins the property to itself (not the list of
+        // every subtype's value it inherits from its parent), or else its own name.
         let values = component
             .get("x-ms-discriminator-value")
             .filter(|value| value.is_string())
             .map(|value| vec![value.clone()])
-            .or_else(|| pinned(root, Some(&without(component, &own_ref)), &property, DEPTH))
-            .unwrap_or_else(|| vec![Value::String(other.clone())]);
-        targets.insert(other.clone(), values);
+            .or_else(|| {
+                pinned(
+                    root,
+                    Some(&without(component, &def_ref(&parent))),
+                    &property,
+                    DEPTH,
+                )
+            })
+            .unwrap_or_else(|| vec![Value::String(other.to_string())]);
+        targets.insert(other.to_string(), values);
     }
     (!targets.is_empty()).then_some(Plan { property, targets })
 }
