@@ -448,6 +448,15 @@ pub(crate) fn method(
                         }
                     } else if kind == MediaKind::Form {
                         quote!(request_ = request_.form(&form_pairs(body));)
+                    } else if let Some(media) = json_media_other_than_plain(&body.content_type) {
+                        // `application/merge-patch+json` is not `application/json`: a server
+                        // that dispatches on the media type (Kubernetes' PATCH) refuses the
+                        // plain one. `json` keeps a Content-Type already set.
+                        quote! {
+                            request_ = request_
+                                .header(::reqwest::header::CONTENT_TYPE, #media)
+                                .json(body);
+                        }
                     } else {
                         quote!(request_ = request_.json(body);)
                     };
@@ -651,6 +660,14 @@ enum Retryable<'a> {
     With(&'a Parameter),
     /// Never: repeating it could repeat its effect.
     Never,
+}
+
+/// The documented JSON media type of a request body, when it is one other than plain
+/// `application/json` (a `+json` type, `application/json` with parameters) that can be sent
+/// as it is (not a range such as `application/*`).
+fn json_media_other_than_plain(documented: &str) -> Option<&str> {
+    let plain = documented.eq_ignore_ascii_case("application/json");
+    (!plain && !documented.contains('*')).then_some(documented)
 }
 
 #[cfg(test)]

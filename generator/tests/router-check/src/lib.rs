@@ -127,6 +127,13 @@ mod tests {
         ) -> CreateNoteResponse {
             CreateNoteResponse::Ok(format!("{} x{:?}", body.text, body.count))
         }
+        async fn patch_note(
+            &self,
+            _params: PatchNoteParams,
+            body: fixture_routes::models::Note,
+        ) -> PatchNoteResponse {
+            PatchNoteResponse::Ok(format!("patched {}", body.text))
+        }
         async fn list_articles(&self, _params: ListArticlesParams) -> ListArticlesResponse {
             ListArticlesResponse::Ok(fixture_routes::models::ListArticlesOkBody {
                 data: Some(vec!["a1".into()]),
@@ -457,6 +464,28 @@ mod tests {
         );
         let articles = client().await.list_articles().await.unwrap();
         assert_eq!(articles.data, Some(vec!["a1".to_string()]));
+    }
+
+    /// A body documented in a JSON media type of its own (`application/merge-patch+json`)
+    /// is sent in that type, not as `application/json`.
+    #[tokio::test]
+    async fn a_json_body_goes_in_the_json_media_type_documented() {
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = sent.clone();
+        let client = fixture_routes::client::Client::builder(
+            serve().await,
+            fixture_routes::credentials::Credentials::new(),
+        )
+        .observe(move |request, _| {
+            let media = request.headers()[axum::http::header::CONTENT_TYPE].clone();
+            seen.lock().unwrap().push(media);
+        })
+        .build()
+        .unwrap();
+        let note: fixture_routes::models::Note =
+            serde_json::from_value(serde_json::json!({"text": "hi"})).unwrap();
+        assert_eq!(client.patch_note(&note).await.unwrap(), "patched hi");
+        assert_eq!(*sent.lock().unwrap(), ["application/merge-patch+json"]);
     }
 
     /// An operation whose only answer is `default` succeeds by it: a 2XX is the call's success,
