@@ -77,6 +77,11 @@ fn type_shape(api: &Api, ty: &TypeRef) -> ParamShape {
 fn struct_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
     match ty {
         TypeRef::Nullable(inner) => struct_type(api, inner),
+        // A free-form object (`{type: object}`, a JSON:API or Ransack filter): its members as
+        // they came, text, or objects of text where their names nest (`filter[a][b]`).
+        TypeRef::Object | TypeRef::Map(_) if free_form(ty) => {
+            Some(quote!(::std::collections::BTreeMap<String, ::serde_json::Value>))
+        }
         TypeRef::Map(value) => {
             let value = item_type(api, value)?;
             Some(quote!(::std::collections::BTreeMap<String, #value>))
@@ -90,6 +95,16 @@ fn struct_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
             _ => None,
         },
         _ => None,
+    }
+}
+
+/// Whether a type is an object whose members the schema leaves free (no properties, any
+/// values).
+fn free_form(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Object => true,
+        TypeRef::Map(value) => matches!(**value, TypeRef::Any | TypeRef::Object),
+        _ => false,
     }
 }
 

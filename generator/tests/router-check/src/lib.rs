@@ -224,6 +224,9 @@ mod tests {
                 filter.name, filter.age, filter.tags
             ))
         }
+        async fn get_clips(&self, params: GetClipsParams) -> GetClipsResponse {
+            GetClipsResponse::Ok(format!("filter={:?}", params.filter))
+        }
         async fn generate_repo(&self, params: GenerateRepoParams) -> GenerateRepoResponse {
             GenerateRepoResponse::Ok(format!(
                 "generate {}/{}",
@@ -723,6 +726,32 @@ mod tests {
             answer,
             r#"filter=Some("a&b") Some(3) Some(["x", "y,z"]) page=Some((Some(10), Some("c 1"))) point=Some((Some("1.5"), Some("-2")))"#
         );
+    }
+
+    /// A free-form `deepObject` (`schema: {type: object}`) arrives as the map of its members,
+    /// and the client sends a map so.
+    #[tokio::test]
+    async fn a_free_form_deep_object_arrives_as_its_members() {
+        let (status, body) = call(
+            Method::GET,
+            "/clips?filter[name_eq]=john&filter[size_gt]=3&page=2",
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""filter=Some({\"name_eq\": String(\"john\"), \"size_gt\": String(\"3\")})""#
+            )
+        );
+        let (_, body) = call(Method::GET, "/clips").await;
+        assert_eq!(body, r#""filter=None""#);
+        let filter = std::collections::BTreeMap::from([(
+            "name_eq".to_string(),
+            serde_json::Value::from("a&b c"),
+        )]);
+        let answer = client().await.get_clips(Some(&filter)).await.unwrap();
+        assert_eq!(answer, r#"filter=Some({"name_eq": String("a&b c")})"#);
     }
 
     #[tokio::test]
