@@ -202,18 +202,38 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     let payload = &parts.payload;
     let path = hook.operation.path.as_str();
     let success = parts.success;
-    let text = format!(
-        "Delivers notification `{}` to `{{base_url}}{path}`: `base_url` is the receiver's own \
-         base address, without a trailing slash.",
-        hook.name
-    );
+    let text = if hook.callback {
+        format!(
+            "Delivers callback `{}` to `url`, the URL the subscriber gave (the value of the \
+             callback's runtime expression), exactly as given. The generated receiver takes it \
+             at `{{its base address}}{path}`.",
+            hook.name
+        )
+    } else {
+        format!(
+            "Delivers notification `{}` to `{{base_url}}{path}`: `base_url` is the receiver's \
+             own base address, without a trailing slash.",
+            hook.name
+        )
+    };
     let docs = doc_attrs(Some(&text));
+    // A callback goes to the URL its subscriber gave; a webhook to its path under the
+    // receiver's base address.
+    let (address, url) = if hook.callback {
+        (format_ident!("url"), quote!(url.to_string()))
+    } else {
+        let address = format_ident!("base_url");
+        (
+            address.clone(),
+            quote!(format!("{}{}", #address.trim_end_matches('/'), #path)),
+        )
+    };
     let method = format_ident!("{}", hook.operation.method.as_http());
     let Some(payload) = payload else {
         return quote! {
             #docs
-            pub async fn #name(&self, base_url: &str) -> Delivery {
-                let url = format!("{}{}", base_url.trim_end_matches('/'), #path);
+            pub async fn #name(&self, #address: &str) -> Delivery {
+                let url = #url;
                 self.deliver(#hook_name, ::http::Method::#method, url, Payload::None, #success).await
             }
         };
@@ -225,12 +245,12 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     };
     quote! {
         #docs
-        pub async fn #name(&self, base_url: &str, payload: &#payload) -> Delivery {
+        pub async fn #name(&self, #address: &str, payload: &#payload) -> Delivery {
             let payload = match ::serde_json::to_value(payload) {
                 Ok(payload) => payload,
                 Err(err) => return Delivery::GaveUp { attempts: 0, reason: GaveUp::Invalid(err.to_string()) },
             };
-            let url = format!("{}{}", base_url.trim_end_matches('/'), #path);
+            let url = #url;
             self.deliver(#hook_name, ::http::Method::#method, url, #encoding(payload), #success).await
         }
     }

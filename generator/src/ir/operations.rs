@@ -124,6 +124,10 @@ pub struct Webhook {
     /// The spec gives its delivery path (`x-delivery-path`); otherwise each receiver
     /// registers a URL of its own, and the path is only a name.
     pub path_documented: bool,
+    /// An OpenAPI 3.0 callback: delivered to the very URL its runtime expression names
+    /// (`{$request.body#/callbackUrl}`), which the subscriber gave; its path is where the
+    /// generated receiver takes it.
+    pub callback: bool,
 }
 
 /// Where a parameter travels.

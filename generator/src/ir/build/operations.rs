@@ -125,6 +125,7 @@ impl Builder<'_> {
                             name: name.clone(),
                             operation,
                             path_documented,
+                            callback: false,
                         });
                     }
                 }
@@ -223,6 +224,7 @@ impl Builder<'_> {
                                 name: name.clone(),
                                 operation,
                                 path_documented: false,
+                                callback: true,
                             });
                         }
                     }

@@ -386,7 +386,11 @@ mod tests {
             );
         }
         for path in ["/menu/cafe/7", "/price+list", "/price%20lists"] {
-            assert_eq!(call(Method::GET, path).await.0, StatusCode::NOT_FOUND, "{path}");
+            assert_eq!(
+                call(Method::GET, path).await.0,
+                StatusCode::NOT_FOUND,
+                "{path}"
+            );
         }
         let client = client().await;
         assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
@@ -407,7 +411,10 @@ mod tests {
                 "{value}: {refused}"
             );
         }
-        assert_eq!(client.get_thing(&"a.b".to_string()).await.unwrap(), "get a.b");
+        assert_eq!(
+            client.get_thing(&"a.b".to_string()).await.unwrap(),
+            "get a.b"
+        );
         assert_eq!(
             client.cancel_thing(&"..".to_string()).await.unwrap(),
             "cancel .."
@@ -523,17 +530,29 @@ mod tests {
     #[tokio::test]
     async fn an_empty_value_is_absent_only_where_the_spec_allows_one() {
         for (path, status, answer) in [
-            ("/flags?verbose=", StatusCode::OK, r#""verbose=None strict=None""#),
+            (
+                "/flags?verbose=",
+                StatusCode::OK,
+                r#""verbose=None strict=None""#,
+            ),
             (
                 "/flags?verbose=true&strict=false",
                 StatusCode::OK,
                 r#""verbose=Some(true) strict=Some(false)""#,
             ),
         ] {
-            assert_eq!(call(Method::GET, path).await, (status, answer.to_string()), "{path}");
+            assert_eq!(
+                call(Method::GET, path).await,
+                (status, answer.to_string()),
+                "{path}"
+            );
         }
         for path in ["/flags?strict=", "/flags?verbose=maybe"] {
-            assert_eq!(call(Method::GET, path).await.0, StatusCode::BAD_REQUEST, "{path}");
+            assert_eq!(
+                call(Method::GET, path).await.0,
+                StatusCode::BAD_REQUEST,
+                "{path}"
+            );
         }
     }
 
@@ -970,7 +989,10 @@ mod tests {
             .unwrap();
         assert_eq!(
             *seen.lock().unwrap(),
-            [["session=s1; theme=dark; ids=1; ids=2; SID=k3y", "apiKey=q3y"]]
+            [[
+                "session=s1; theme=dark; ids=1; ids=2; SID=k3y",
+                "apiKey=q3y"
+            ]]
         );
 
         let client = fixture_routes::client::Client::new(serve().await, credentials).unwrap();
@@ -1127,6 +1149,16 @@ mod tests {
                 .push(format!("lost {:?}", payload.pet));
             Ok(())
         }
+        async fn create_note_noted(
+            &self,
+            payload: fixture_routes::models::PostCreateNoteNotedRequest,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("noted {:?}", payload.text));
+            Ok(())
+        }
         async fn ping(&self) -> Result<(), fixture_routes::webhooks::HandlerError> {
             self.0.lock().unwrap().push("ping".to_string());
             Ok(())
@@ -1155,7 +1187,10 @@ mod tests {
             max_attempts: 1,
             ..DeliveryPolicy::default()
         });
-        assert_eq!(sender.ping(&base).await, Delivery::Delivered { attempts: 1 });
+        assert_eq!(
+            sender.ping(&base).await,
+            Delivery::Delivered { attempts: 1 }
+        );
         let sms = serde_json::json!({"MessageSid": "SM1", "Attempt": 2});
         assert_eq!(
             sender.sms_status(&base, &sms).await,
@@ -1175,9 +1210,46 @@ mod tests {
                 .send()
         };
         assert_eq!(sent("MessageSid=SM2").await.unwrap().status(), 204);
-        assert_eq!(sent("MessageSid=SM3&Attempt=0").await.unwrap().status(), 400);
+        assert_eq!(
+            sent("MessageSid=SM3&Attempt=0").await.unwrap().status(),
+            400
+        );
         let ping = http.get(format!("{base}/hooks/ping")).send().await.unwrap();
         assert_eq!(ping.status(), 204);
+    }
+
+    /// A callback goes to the very URL its subscriber gave (the value of
+    /// `{$request.body#/callbackUrl}`), its query included, with nothing appended; the
+    /// generated receiver takes it at its own path.
+    #[tokio::test]
+    async fn a_callback_is_sent_to_the_url_the_subscriber_gave() {
+        use fixture_routes::webhooks::{Delivery, DeliveryPolicy, Sender};
+        let targets = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = targets.clone();
+        let inbox = Inbox::default();
+        let receiver =
+            fixture_routes::webhooks::receiver(inbox.clone()).layer(axum::middleware::from_fn(
+                move |request: axum::extract::Request, next: axum::middleware::Next| {
+                    seen.lock().unwrap().push(request.uri().to_string());
+                    next.run(request)
+                },
+            ));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, receiver).await.unwrap() });
+        let sender = Sender::new(DeliveryPolicy {
+            max_attempts: 1,
+            ..DeliveryPolicy::default()
+        });
+        let payload: fixture_routes::models::PostCreateNoteNotedRequest =
+            serde_json::from_value(serde_json::json!({"text": "hi"})).unwrap();
+        let url = format!("{base}/createNote-noted?token=xyz");
+        assert_eq!(
+            sender.create_note_noted(&url, &payload).await,
+            Delivery::Delivered { attempts: 1 }
+        );
+        assert_eq!(*targets.lock().unwrap(), ["/createNote-noted?token=xyz"]);
+        assert_eq!(*inbox.0.lock().unwrap(), ["noted Some(\"hi\")"]);
     }
 
     /// Delivery paths in axum 0.7's syntax (`/hooks/:shelter/adopted`, and a notification
@@ -1315,7 +1387,12 @@ mod swagger_two {
         let recording = {
             let seen = seen.clone();
             move |headers: axum::http::HeaderMap, body: String| async move {
-                let kind = headers.get("content-type").unwrap().to_str().unwrap().to_string();
+                let kind = headers
+                    .get("content-type")
+                    .unwrap()
+                    .to_str()
+                    .unwrap()
+                    .to_string();
                 seen.lock().unwrap().push((kind, body));
                 (
                     [("content-type", "application/json")],
@@ -1341,7 +1418,10 @@ mod swagger_two {
         let mut fields: Vec<(String, String)> = serde_urlencoded::from_str(&seen[0].1).unwrap();
         fields.sort();
         let field = |name: &str, value: &str| (name.to_string(), value.to_string());
-        assert_eq!(fields, [field("scopes", "read,write"), field("user", "bob")]);
+        assert_eq!(
+            fields,
+            [field("scopes", "read,write"), field("user", "bob")]
+        );
     }
 
     #[tokio::test]
@@ -1354,7 +1434,12 @@ mod swagger_two {
                 .unwrap();
         let tags = ["a".to_string(), "b,c".to_string()];
         let pets = client
-            .list_pets(Some(&3), Some(&[7, 8]), Some(&tags), Some(&["t1".to_string()]))
+            .list_pets(
+                Some(&3),
+                Some(&[7, 8]),
+                Some(&tags),
+                Some(&["t1".to_string()]),
+            )
             .await
             .unwrap();
         let ids: Vec<i64> = pets.iter().map(|pet| pet.id).collect();
@@ -1374,9 +1459,11 @@ mod swagger_two {
         assert_eq!(added.tag, Some(None));
         assert_eq!(added.additional_properties["barks"], true);
         // Without the API key the server refuses before the handler.
-        let anonymous =
-            fixture_swagger_2::client::Client::new(format!("http://{address}/v2"), Credentials::new())
-                .unwrap();
+        let anonymous = fixture_swagger_2::client::Client::new(
+            format!("http://{address}/v2"),
+            Credentials::new(),
+        )
+        .unwrap();
         assert!(anonymous.list_pets(None, None, None, None).await.is_err());
     }
 }
@@ -1459,7 +1546,12 @@ mod query_objects {
         let request = axum::http::Request::get(format!("/search?{query}"))
             .body(axum::body::Body::empty())
             .unwrap();
-        router(Reader).oneshot(request).await.unwrap().status().as_u16()
+        router(Reader)
+            .oneshot(request)
+            .await
+            .unwrap()
+            .status()
+            .as_u16()
     }
 
     #[tokio::test]
