@@ -371,17 +371,39 @@ fn check(target: &Target) -> ExitCode {
         target.spec.display(),
         target.generate_command()
     );
-    for item in &drift {
+    // A summary, not the whole change: a one-word title change touches every contract file
+    // (their `$id`), hundreds on a large spec. The first files are listed, and the first
+    // changed ones show how.
+    const LISTED: usize = 50;
+    const DIFFS: usize = 3;
+    let mut diffs = 0;
+    for item in drift.iter().take(LISTED) {
         match item {
             Drift::Missing(path) => eprintln!("  missing: {}", path.display()),
             Drift::Extra(path) => eprintln!("  not generated (extra): {}", path.display()),
             Drift::Changed(path, diff) => {
                 eprintln!("  changed: {}", path.display());
-                for line in diff.lines() {
-                    eprintln!("    {line}");
+                diffs += 1;
+                if diffs <= DIFFS {
+                    for line in diff.lines() {
+                        eprintln!("    {line}");
+                    }
                 }
             }
         }
+    }
+    if drift.len() > LISTED {
+        eprintln!("  … and {} more file(s)", drift.len() - LISTED);
+    }
+    let changed = drift
+        .iter()
+        .filter(|item| matches!(item, Drift::Changed(..)))
+        .count();
+    if changed > DIFFS {
+        eprintln!(
+            "  (how the first {DIFFS} changed files differ is shown; run the command above and \
+             `git diff` for the rest)"
+        );
     }
     ExitCode::from(1)
 }

@@ -763,6 +763,24 @@ fn check_names_a_changed_file() {
 }
 
 #[test]
+fn check_summarises_a_change_that_touches_many_files() {
+    // A new title touches every contract file (its `$id`): the files are named, and only the
+    // first three changed ones show their diff.
+    let sandbox = Sandbox::new();
+    sandbox.spec("good.yaml", &GOOD.replace("title: Good", "title: Better"));
+    let output = check(&sandbox);
+    let message = stderr(&output);
+    assert_eq!(output.status.code(), Some(1), "{message}");
+    let changed = message.matches("\n  changed: ").count();
+    assert!(changed > 3, "{message}");
+    assert_eq!(message.matches("\n    --- on disk").count(), 3, "{message}");
+    assert!(
+        message.contains("(how the first 3 changed files differ is shown;"),
+        "{message}"
+    );
+}
+
+#[test]
 fn check_names_missing_and_extra_files() {
     let sandbox = Sandbox::new();
     std::fs::remove_file(sandbox.out().join("schemas").join("manifest.json")).unwrap();
