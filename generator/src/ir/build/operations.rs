@@ -331,11 +331,16 @@ impl Builder<'_> {
                 continue;
             }
             let (schema, schema_at, content_type) = value_schema(&param, &param_at);
-            let (ty, nullable) = self.convert(
-                &schema,
-                &schema_at,
-                NameHint::Words(vec![id.clone(), name.clone()]),
-            )?;
+            // A parameter component's inline schema is one type whichever operation uses it
+            // first: named after the component, so that the name says what it is and stays
+            // when operations come and go.
+            let words = match param_at.strip_prefix("#/components/parameters/") {
+                Some(component) if !component.contains('/') => {
+                    vec![crate::load::unescape_segment(component)]
+                }
+                _ => vec![id.clone(), name.clone()],
+            };
+            let (ty, nullable) = self.convert(&schema, &schema_at, NameHint::Words(words))?;
             let param_examples = self.example_objects(&param, &param_at)?;
             let style = param
                 .get("style")
