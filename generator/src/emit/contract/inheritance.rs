@@ -41,7 +41,7 @@ pub(crate) fn subtypes(
     let extended = descendants(
         name,
         components.iter().map(|(other, schema)| (*other, *schema)),
-        |reference| component_of(reference),
+        component_of,
     );
     out.extend(extended.into_iter().map(|(other, _)| other.to_string()));
     out
