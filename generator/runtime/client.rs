@@ -174,6 +174,25 @@ const PATH_SEGMENT: &::percent_encoding::AsciiSet = &::percent_encoding::NON_ALP
     .remove(b'.')
     .remove(b'~');
 
+/// Characters a cookie value cannot carry as they are (RFC 6265, 4.1.1: controls, white space,
+/// `"`, `,`, `;`, `\`), and `%` itself, so that percent-decoding gives the value back.
+#[allow(dead_code)]
+const COOKIE_VALUE: &::percent_encoding::AsciiSet = &::percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b',')
+    .add(b';')
+    .add(b'\\')
+    .add(b'%');
+
+/// A cookie parameter's or credential's value as it travels: percent-encoded where a cookie
+/// could not carry it (OpenAPI's `form` style), so that a `;` in one value cannot end it and
+/// set another cookie.
+#[allow(dead_code)]
+fn cookie_value(text: &str) -> String {
+    ::percent_encoding::utf8_percent_encode(text, COOKIE_VALUE).to_string()
+}
+
 /// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
 /// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
 /// the request to another path (`/users/..` is `/`).

@@ -149,15 +149,32 @@ fn credential<'h>(
             .into_iter()
             .find(|(k, _)| k == name)
             .map(|(_, v)| std::borrow::Cow::Owned(v)),
-        Location::Cookie => headers
-            .get_all(::http::header::COOKIE)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(';'))
-            .filter_map(|pair| pair.trim().split_once('='))
+        Location::Cookie => cookies(headers)
             .find(|(k, _)| *k == name)
-            .map(|(_, v)| std::borrow::Cow::Borrowed(v)),
+            .map(|(_, v)| cookie_text(v)),
         Location::Path => None,
+    }
+}
+
+/// The `name=value` pairs of a request's `Cookie` lines, as sent.
+fn cookies(headers: &::http::HeaderMap) -> impl Iterator<Item = (&str, &str)> {
+    headers
+        .get_all(::http::header::COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+}
+
+/// A cookie's value, percent-decoded as OpenAPI's `form` style writes it (a `;` inside a
+/// value travels as `%3B`); kept as sent when it does not decode to UTF-8.
+fn cookie_text(value: &str) -> std::borrow::Cow<'_, str> {
+    if !value.contains('%') {
+        return std::borrow::Cow::Borrowed(value);
+    }
+    match ::percent_encoding::percent_decode_str(value).decode_utf8() {
+        Ok(decoded) => decoded,
+        Err(_) => std::borrow::Cow::Borrowed(value),
     }
 }
 
@@ -212,6 +229,8 @@ struct Incoming {
     // Matched against the operation's own template (see `path`), decoded.
     path: Vec<(&'static str, String)>,
     query: Vec<(String, String)>,
+    /// The cookies, percent-decoded (see [`cookie_text`]).
+    cookies: Vec<(String, String)>,
     headers: ::http::HeaderMap,
     body: ::axum::body::Bytes,
     json: Option<::serde_json::Value>,
@@ -263,10 +282,14 @@ impl Incoming {
                 )]));
             }
         };
+        let cookies = cookies(&parts.headers)
+            .map(|(name, value)| (name.to_string(), cookie_text(value).into_owned()))
+            .collect();
         Ok(Incoming {
             operation,
             path,
             query,
+            cookies,
             headers: parts.headers,
             body,
             json: None,
@@ -303,14 +326,10 @@ impl Incoming {
                 .filter_map(|v| v.to_str().ok())
                 .collect(),
             Location::Cookie => self
-                .headers
-                .get_all(::http::header::COOKIE)
+                .cookies
                 .iter()
-                .filter_map(|v| v.to_str().ok())
-                .flat_map(|v| v.split(';'))
-                .filter_map(|pair| pair.trim().split_once('='))
-                .filter(|(k, _)| *k == name)
-                .map(|(_, v)| v)
+                .filter(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
                 .collect(),
         }
     }

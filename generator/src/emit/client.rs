@@ -166,7 +166,7 @@ fn credential_apply(field: &crate::ir::Credential) -> TokenStream {
         (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
         (_, ParamLocation::Cookie) => quote!(request.header(
             ::http::header::COOKIE,
-            format!("{}={}", #wire, secret.expose())
+            format!("{}={}", #wire, cookie_value(secret.expose()))
         )),
         _ => quote!(request.header(#wire, secret.expose())),
     }
@@ -360,7 +360,10 @@ pub(crate) fn method(
             ParamLocation::Cookie => {
                 quote!({
                     let text_: String = #value;
-                    request_ = request_.header(::http::header::COOKIE, format!("{}={}", #wire, text_));
+                    request_ = request_.header(
+                        ::http::header::COOKIE,
+                        format!("{}={}", #wire, cookie_value(&text_)),
+                    );
                 })
             }
             ParamLocation::Path => quote!(),

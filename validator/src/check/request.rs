@@ -92,11 +92,19 @@ impl Checker<'_> {
                 self.object_parameter(op, param, style, request);
                 continue;
             }
+            let cookie;
             let first = match param.location {
                 Location::Path => path_params
                     .iter()
                     .find(|(k, _)| k == &param.name)
                     .map(|(_, v)| v.as_str()),
+                // Percent-decoded, as OpenAPI's `form` style writes a cookie (`%3B` for `;`),
+                // and as the generated server reads it.
+                Location::Cookie => {
+                    cookie = value(request, Location::Cookie, &param.name)
+                        .map(specgen::load::percent_decode_lossy);
+                    cookie.as_deref()
+                }
                 other => value(request, other, &param.name),
             };
             // Spelled out only for a finding: most parameters keep the contract.

@@ -1003,6 +1003,20 @@ mod tests {
                 .unwrap(),
             r#"session=s1 theme=Some("dark") ids=Some([1, 2]) key=Some("k3y") query_key=Some("q3y")"#
         );
+
+        // A value holding what a cookie cannot carry travels percent-encoded and arrives
+        // whole: its `;` neither ends it nor sets another cookie.
+        let mut credentials = Credentials::new();
+        credentials.cookie_key = Some("c=o;o k%".into());
+        credentials.query_key = Some("q".into());
+        let client = fixture_routes::client::Client::new(serve().await, credentials).unwrap();
+        assert_eq!(
+            client
+                .get_with_cookies(&"abc; theme=light".to_string(), None, None)
+                .await
+                .unwrap(),
+            r#"session=abc; theme=light theme=None ids=None key=Some("c=o;o k%") query_key=Some("q")"#
+        );
     }
 
     /// The fields of a form, sorted, to compare whatever order they were sent in.
