@@ -1312,7 +1312,7 @@ impl Incoming {
                 self.headers
                     .get_all(name)
                     .iter()
-                    .filter_map(|v| v.to_str().ok())
+                    .filter_map(|v| std::str::from_utf8(v.as_bytes()).ok())
                     .collect()
             }
             Location::Cookie => {

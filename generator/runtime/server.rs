@@ -319,11 +319,13 @@ impl Incoming {
                 .filter(|(k, _)| k == name)
                 .map(|(_, v)| v.as_str())
                 .collect(),
+            // UTF-8 beyond visible ASCII (`Zoë`) is text too; only bytes that are no text
+            // at all are not read.
             Location::Header => self
                 .headers
                 .get_all(name)
                 .iter()
-                .filter_map(|v| v.to_str().ok())
+                .filter_map(|v| std::str::from_utf8(v.as_bytes()).ok())
                 .collect(),
             Location::Cookie => self
                 .cookies

@@ -94,7 +94,10 @@ mod tests {
             GetBlobResponse::Ok(format!("blob {}", params.path))
         }
         async fn get_note(&self, params: GetNoteParams) -> GetNoteResponse {
-            GetNoteResponse::Ok(format!("note {}", params.note_id))
+            match params.x_author {
+                Some(author) => GetNoteResponse::Ok(format!("note {} by {author}", params.note_id)),
+                None => GetNoteResponse::Ok(format!("note {}", params.note_id)),
+            }
         }
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
@@ -474,6 +477,29 @@ mod tests {
         );
         let articles = client().await.list_articles().await.unwrap();
         assert_eq!(articles.data, Some(vec!["a1".to_string()]));
+    }
+
+    /// A header value beyond visible ASCII (`Zoë`) is text, read as UTF-8, not a header that is
+    /// missing; one the client cannot send is refused before anything is sent.
+    #[tokio::test]
+    async fn a_header_value_is_read_as_utf_8() {
+        let client = client().await;
+        let note = client
+            .get_note(&"n1".to_string(), Some(&"Zoë".to_string()))
+            .await
+            .unwrap();
+        assert_eq!(note, "note n1 by Zoë");
+        let refused = client
+            .get_note(&"n1".to_string(), Some(&"two\nlines".to_string()))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(
+                refused,
+                fixture_routes::client::ClientError::InvalidRequest(_)
+            ),
+            "{refused}"
+        );
     }
 
     /// A body documented in a JSON media type of its own (`application/merge-patch+json`)
