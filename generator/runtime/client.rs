@@ -193,6 +193,19 @@ fn cookie_value(text: &str) -> String {
     ::percent_encoding::utf8_percent_encode(text, COOKIE_VALUE).to_string()
 }
 
+/// Refuses (`InvalidRequest`, naming the header) a header parameter's value HTTP cannot
+/// carry: a line break or another control character. Text beyond ASCII (`Zoë`) goes as its
+/// UTF-8 bytes, as RFC 9110's obs-text.
+#[allow(dead_code)]
+fn header_value(name: &str, text: &str) -> Result<(), ClientError> {
+    match ::http::HeaderValue::from_bytes(text.as_bytes()) {
+        Ok(_) => Ok(()),
+        Err(_) => Err(ClientError::InvalidRequest(format!(
+            "header {name}: its value holds a line break or another control character"
+        ))),
+    }
+}
+
 /// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
 /// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
 /// the request to another path (`/users/..` is `/`).

@@ -302,6 +302,9 @@ pub(crate) fn method(
     let mut args = Vec::new();
     let mut steps = Vec::new();
     let mut arg_docs = Vec::new();
+    // Header values checked before anything is built, so that one HTTP cannot carry is
+    // refused naming its header, not with reqwest's bare "builder error".
+    let mut header_checks = Vec::new();
     // Path parameters, in template order; one argument for a variable the template repeats
     // (`/same/{id}/again/{id}`).
     let (format, path_params) = path_format(op);
@@ -396,12 +399,26 @@ pub(crate) fn method(
                 },
             },
         };
+        // Only text can hold a line break: a number, a UUID or a date cannot.
+        let header_text = match (&shape, param.location) {
+            (ParamShape::One(_), ParamLocation::Header) if holds_text(&param.ty) => {
+                Some(quote!(value_.to_string()))
+            }
+            (ParamShape::List(_), ParamLocation::Header) if holds_text(&param.ty) => {
+                Some(joined(&format_ident!("value_"), ','))
+            }
+            _ => None,
+        };
+        let check = header_text.map(|text| quote!(header_value(#wire, &#text)?;));
         if param.required {
             args.push(quote!(#field: &#ty));
             steps.push(quote!({ let value_ = #field; #send }));
+            header_checks.extend(check.map(|check| quote!({ let value_ = #field; #check })));
         } else {
             args.push(quote!(#field: Option<&#ty>));
             steps.push(quote!(if let Some(value_) = #field { #send }));
+            header_checks
+                .extend(check.map(|check| quote!(if let Some(value_) = #field { #check })));
         }
     }
     // Ask for the media types this client reads back. A server that negotiates (XML or JSON
@@ -587,6 +604,7 @@ pub(crate) fn method(
             // Locals end in `_`, which no parameter name does: a parameter may be called
             // `url` or `request`.
             let url_ = format!(concat!("{}", #format), #base #(, #path_values)*);
+            #(#header_checks)*
             let answer_ = self
                 .send(#retryable, &[#(#schemes),*], |http_| #build_request)
                 .await?;
@@ -663,6 +681,17 @@ enum Retryable<'a> {
     With(&'a Parameter),
     /// Never: repeating it could repeat its effect.
     Never,
+}
+
+/// Whether a parameter's type is free text (a string, or a list of strings), which may hold
+/// what a header cannot carry.
+fn holds_text(ty: &crate::ir::TypeRef) -> bool {
+    use crate::ir::{Scalar, TypeRef};
+    match ty {
+        TypeRef::Scalar(Scalar::String) => true,
+        TypeRef::Nullable(inner) | TypeRef::Array(inner) => holds_text(inner),
+        _ => false,
+    }
 }
 
 /// The documented JSON media type of a request body, when it is one other than plain
