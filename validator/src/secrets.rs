@@ -91,9 +91,10 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
 
 /// `value` as a JSON pointer token (RFC 6901), when that spelling differs from it.
 fn pointer_token(value: &str) -> Option<String> {
-    value
-        .contains(['~', '/'])
-        .then(|| value.replace('~', "~0").replace('/', "~1"))
+    match specgen::load::escape_segment(value) {
+        Cow::Owned(token) => Some(token),
+        Cow::Borrowed(_) => None,
+    }
 }
 
 /// `value` as the text between the quotes of a JSON string, when that spelling differs.

@@ -212,15 +212,15 @@ fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> 
                 .extend(super::discriminator::tag_values(&[value]));
         }
     }
+    // A `$ref` read back as the component it names, as `def_ref` spells it.
+    let named: BTreeMap<String, &str> = defs
+        .keys()
+        .map(|key| (def_ref(key), key.as_str()))
+        .collect();
     let extending = descendants(
         name,
         defs.iter().map(|(other, schema)| (other.as_str(), schema)),
-        |reference| {
-            reference
-                .strip_prefix("#/$defs/")
-                .filter(|rest| !rest.contains('/'))
-                .map(|rest| rest.replace("~1", "/").replace("~0", "~"))
-        },
+        |reference| named.get(reference).map(|key| (*key).to_string()),
     );
     for (other, parent) in extending {
         if targets.contains_key(other) {
