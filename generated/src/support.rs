@@ -505,6 +505,36 @@ pub mod union {
         pub members: &'static [(&'static str, &'static Alternative)],
         /// For an array: the facts every item must meet.
         pub items: Option<&'static Alternative>,
+        /// For an array: `minItems` and `maxItems`.
+        pub item_count: Option<(usize, usize)>,
+        /// For an object: `minProperties` and `maxProperties`.
+        pub member_count: Option<(usize, usize)>,
+        /// For a number: `multipleOf`.
+        pub multiple_of: Option<f64>,
+        /// For an object: the facts every member not in `declared` must meet (its
+        /// `additionalProperties`: a map whose values are a closed enum).
+        pub additional: Option<&'static Alternative>,
+    }
+    impl Alternative {
+        /// Facts that rule nothing out; the generated constants name only what differs.
+        pub const ANY: Alternative = Alternative {
+            kinds: 0,
+            required: &[],
+            tags: &[],
+            declared: &[],
+            closed: false,
+            values: None,
+            prefixes: &[],
+            format: None,
+            range: None,
+            length: None,
+            members: &[],
+            items: None,
+            item_count: None,
+            member_count: None,
+            multiple_of: None,
+            additional: None,
+        };
     }
     /// The numbers an alternative admits: between `min` and `max`, each bound included unless
     /// exclusive (an absent bound is infinite).
@@ -544,16 +574,44 @@ pub mod union {
         Ipv6,
         /// `email`, `idn-email`: only the `@` is tested, which every address has.
         Email,
+        /// `time`: only its beginning `hh:mm:ss` is tested.
+        Time,
+        /// `duration`: only its leading `P` is tested.
+        Duration,
     }
     impl Format {
-        /// Whether `text` may have this format (for `Email`, a necessary condition only).
+        /// Whether `text` may have this format (for `Email`, `Time` and `Duration`, a necessary
+        /// condition only).
         pub fn admits(self, text: &str) -> bool {
             match self {
                 Format::Ipv4 => text.parse::<::std::net::Ipv4Addr>().is_ok(),
                 Format::Ipv6 => text.parse::<::std::net::Ipv6Addr>().is_ok(),
                 Format::Email => text.contains('@'),
+                Format::Time => {
+                    let bytes = text.as_bytes();
+                    bytes.len() >= 8
+                        && bytes[..8]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, b)| match i {
+                                2 | 5 => *b == b':',
+                                _ => b.is_ascii_digit(),
+                            })
+                }
+                Format::Duration => text.starts_with('P'),
             }
         }
+    }
+    /// Whether `count` lies within `(min, max)`, both included.
+    fn within(count: usize, (min, max): (usize, usize)) -> bool {
+        (min..=max).contains(&count)
+    }
+    /// Whether `number` may be a multiple of `step`: ruled out only when the quotient is clearly
+    /// not whole, since `0.3 / 0.1` is `2.9999999999999996` in binary floating point.
+    fn may_be_multiple(number: f64, step: f64) -> bool {
+        let quotient = number / step;
+        !quotient.is_finite()
+            || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
     }
     /// How well a value fits an alternative: fixed members matched, members declared, members
     /// required. Compared in that order; higher is better.
@@ -574,16 +632,25 @@ pub mod union {
             {
                 return None;
             }
-            if let (Some((min, max)), Value::String(text)) = (self.length, value) {
-                let length = text.chars().count();
-                if length < min || length > max {
-                    return None;
-                }
-            }
-            if let (Some(items), Value::Array(list)) = (self.items, value)
-                && list.iter().any(|item| items.fit(item).is_none())
+            if let (Some(step), Some(number)) = (self.multiple_of, value.as_f64())
+                && !may_be_multiple(number, step)
             {
                 return None;
+            }
+            if let (Some(length), Value::String(text)) = (self.length, value)
+                && !within(text.chars().count(), length)
+            {
+                return None;
+            }
+            if let Value::Array(list) = value {
+                if self.item_count.is_some_and(|count| !within(list.len(), count)) {
+                    return None;
+                }
+                if let Some(items) = self.items
+                    && list.iter().any(|item| items.fit(item).is_none())
+                {
+                    return None;
+                }
             }
             if let Value::String(text) = value {
                 if !self.prefixes.is_empty()
@@ -600,6 +667,17 @@ pub mod union {
             };
             if self.required.iter().any(|name| !object.contains_key(*name)) {
                 return None;
+            }
+            if self.member_count.is_some_and(|count| !within(object.len(), count)) {
+                return None;
+            }
+            if let Some(additional) = self.additional {
+                let mut others = object
+                    .iter()
+                    .filter(|(name, _)| !self.declared.contains(&name.as_str()));
+                if others.any(|(_, member)| additional.fit(member).is_none()) {
+                    return None;
+                }
             }
             for (name, facts) in self.members {
                 if let Some(member) = object.get(*name) && facts.fit(member).is_none() {

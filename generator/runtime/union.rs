@@ -92,6 +92,37 @@ pub struct Alternative {
     pub members: &'static [(&'static str, &'static Alternative)],
     /// For an array: the facts every item must meet.
     pub items: Option<&'static Alternative>,
+    /// For an array: `minItems` and `maxItems`.
+    pub item_count: Option<(usize, usize)>,
+    /// For an object: `minProperties` and `maxProperties`.
+    pub member_count: Option<(usize, usize)>,
+    /// For a number: `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// For an object: the facts every member not in `declared` must meet (its
+    /// `additionalProperties`: a map whose values are a closed enum).
+    pub additional: Option<&'static Alternative>,
+}
+
+impl Alternative {
+    /// Facts that rule nothing out; the generated constants name only what differs.
+    pub const ANY: Alternative = Alternative {
+        kinds: 0,
+        required: &[],
+        tags: &[],
+        declared: &[],
+        closed: false,
+        values: None,
+        prefixes: &[],
+        format: None,
+        range: None,
+        length: None,
+        members: &[],
+        items: None,
+        item_count: None,
+        member_count: None,
+        multiple_of: None,
+        additional: None,
+    };
 }
 
 /// The numbers an alternative admits: between `min` and `max`, each bound included unless
@@ -134,17 +165,43 @@ pub enum Format {
     Ipv6,
     /// `email`, `idn-email`: only the `@` is tested, which every address has.
     Email,
+    /// `time`: only its beginning `hh:mm:ss` is tested.
+    Time,
+    /// `duration`: only its leading `P` is tested.
+    Duration,
 }
 
 impl Format {
-    /// Whether `text` may have this format (for `Email`, a necessary condition only).
+    /// Whether `text` may have this format (for `Email`, `Time` and `Duration`, a necessary
+    /// condition only).
     pub fn admits(self, text: &str) -> bool {
         match self {
             Format::Ipv4 => text.parse::<::std::net::Ipv4Addr>().is_ok(),
             Format::Ipv6 => text.parse::<::std::net::Ipv6Addr>().is_ok(),
             Format::Email => text.contains('@'),
+            Format::Time => {
+                let bytes = text.as_bytes();
+                bytes.len() >= 8
+                    && bytes[..8].iter().enumerate().all(|(i, b)| match i {
+                        2 | 5 => *b == b':',
+                        _ => b.is_ascii_digit(),
+                    })
+            }
+            Format::Duration => text.starts_with('P'),
         }
     }
+}
+
+/// Whether `count` lies within `(min, max)`, both included.
+fn within(count: usize, (min, max): (usize, usize)) -> bool {
+    (min..=max).contains(&count)
+}
+
+/// Whether `number` may be a multiple of `step`: ruled out only when the quotient is clearly
+/// not whole, since `0.3 / 0.1` is `2.9999999999999996` in binary floating point.
+fn may_be_multiple(number: f64, step: f64) -> bool {
+    let quotient = number / step;
+    !quotient.is_finite() || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
 }
 
 /// How well a value fits an alternative: fixed members matched, members declared, members
@@ -167,16 +224,28 @@ impl Alternative {
         {
             return None;
         }
-        if let (Some((min, max)), Value::String(text)) = (self.length, value) {
-            let length = text.chars().count();
-            if length < min || length > max {
-                return None;
-            }
-        }
-        if let (Some(items), Value::Array(list)) = (self.items, value)
-            && list.iter().any(|item| items.fit(item).is_none())
+        if let (Some(step), Some(number)) = (self.multiple_of, value.as_f64())
+            && !may_be_multiple(number, step)
         {
             return None;
+        }
+        if let (Some(length), Value::String(text)) = (self.length, value)
+            && !within(text.chars().count(), length)
+        {
+            return None;
+        }
+        if let Value::Array(list) = value {
+            if self
+                .item_count
+                .is_some_and(|count| !within(list.len(), count))
+            {
+                return None;
+            }
+            if let Some(items) = self.items
+                && list.iter().any(|item| items.fit(item).is_none())
+            {
+                return None;
+            }
         }
         if let Value::String(text) = value {
             if !self.prefixes.is_empty()
@@ -193,6 +262,20 @@ impl Alternative {
         };
         if self.required.iter().any(|name| !object.contains_key(*name)) {
             return None;
+        }
+        if self
+            .member_count
+            .is_some_and(|count| !within(object.len(), count))
+        {
+            return None;
+        }
+        if let Some(additional) = self.additional {
+            let mut others = object
+                .iter()
+                .filter(|(name, _)| !self.declared.contains(&name.as_str()));
+            if others.any(|(_, member)| additional.fit(member).is_none()) {
+                return None;
+            }
         }
         for (name, facts) in self.members {
             if let Some(member) = object.get(*name)
@@ -386,45 +469,22 @@ mod tests {
 
     const CARD: Alternative = Alternative {
         kinds: kind::OBJECT,
-        required: &[],
         tags: &[("type", &[Literal::Str("scheme"), Literal::Str("card")])],
         declared: &["type", "number", "cvc"],
         closed: true,
-        values: None,
-        prefixes: &[],
-        format: None,
-        range: None,
-        length: None,
-        members: &[],
-        items: None,
+        ..Alternative::ANY
     };
     const IDEAL: Alternative = Alternative {
         kinds: kind::OBJECT,
         required: &["issuer"],
         tags: &[("type", &[Literal::Str("ideal")])],
         declared: &["type", "issuer"],
-        closed: false,
-        values: None,
-        prefixes: &[],
-        format: None,
-        range: None,
-        length: None,
-        members: &[],
-        items: None,
+        ..Alternative::ANY
     };
     const OPEN: Alternative = Alternative {
         kinds: kind::OBJECT,
-        required: &[],
-        tags: &[],
         declared: &["note"],
-        closed: false,
-        values: None,
-        prefixes: &[],
-        format: None,
-        range: None,
-        length: None,
-        members: &[],
-        items: None,
+        ..Alternative::ANY
     };
 
     #[test]
@@ -442,17 +502,7 @@ mod tests {
         assert!(CARD.fit(&json!("scheme")).is_none());
         let integer = Alternative {
             kinds: kind::INTEGER,
-            required: &[],
-            tags: &[],
-            declared: &[],
-            closed: false,
-            values: None,
-            prefixes: &[],
-            format: None,
-            range: None,
-            length: None,
-            members: &[],
-            items: None,
+            ..Alternative::ANY
         };
         assert!(integer.fit(&json!(3)).is_some());
         assert!(integer.fit(&json!(3.0)).is_some());
@@ -477,17 +527,8 @@ mod tests {
     fn values_outside_a_closed_enum_rule_out() {
         let colours = Alternative {
             kinds: kind::STRING,
-            required: &[],
-            tags: &[],
-            declared: &[],
-            closed: false,
             values: Some(&[Literal::Str("red"), Literal::Json("null")]),
-            prefixes: &[],
-            format: None,
-            range: None,
-            length: None,
-            members: &[],
-            items: None,
+            ..Alternative::ANY
         };
         assert!(colours.fit(&json!("red")).is_some());
         assert!(colours.fit(&json!("blue")).is_none());
@@ -613,6 +654,114 @@ mod tests {
             rank(&json!("192.0.2.256"), &alternatives),
             Vec::<usize>::new()
         );
+    }
+
+    #[test]
+    fn counts_of_items_and_members_rule_out() {
+        // Mist's and GitHub's shapes: one list of exactly two, one of any length.
+        let pair = Alternative {
+            kinds: kind::ARRAY,
+            item_count: Some((2, 2)),
+            ..Alternative::ANY
+        };
+        let list = Alternative {
+            kinds: kind::ARRAY,
+            ..Alternative::ANY
+        };
+        assert_eq!(rank(&json!([1, 2]), &[pair, list]), vec![0, 1]);
+        assert_eq!(rank(&json!([1, 2, 3]), &[pair, list]), vec![1]);
+        assert_eq!(rank(&json!([]), &[pair, list]), vec![1]);
+        let one_member = Alternative {
+            kinds: kind::OBJECT,
+            member_count: Some((0, 1)),
+            ..Alternative::ANY
+        };
+        let any_object = Alternative {
+            kinds: kind::OBJECT,
+            ..Alternative::ANY
+        };
+        let alternatives = [one_member, any_object];
+        assert_eq!(rank(&json!({"a": 1}), &alternatives), vec![0, 1]);
+        assert_eq!(rank(&json!({"a": 1, "b": 2}), &alternatives), vec![1]);
+    }
+
+    #[test]
+    fn a_number_that_is_no_multiple_rules_out() {
+        let cents = Alternative {
+            kinds: kind::NUMBER,
+            multiple_of: Some(0.01),
+            ..Alternative::ANY
+        };
+        let tenths = Alternative {
+            multiple_of: Some(0.1),
+            ..cents
+        };
+        // Binary floating point makes neither quotient whole; both are multiples.
+        assert!(tenths.fit(&json!(0.3)).is_some());
+        assert!(cents.fit(&json!(19.99)).is_some());
+        assert!(tenths.fit(&json!(0.35)).is_none());
+        assert!(cents.fit(&json!(0.001)).is_none());
+        let even = Alternative {
+            kinds: kind::INTEGER,
+            multiple_of: Some(2.0),
+            ..Alternative::ANY
+        };
+        assert_eq!(rank(&json!(3), &[even, cents]), vec![1]);
+        assert_eq!(rank(&json!(4), &[even, cents]), vec![0, 1]);
+    }
+
+    #[test]
+    fn a_member_outside_a_maps_closed_values_rules_out() {
+        // Mist's gateway ports take usages `lan` and `wan`; a switch's any other.
+        const GATEWAY_PORT: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[("usage", &[Literal::Str("lan"), Literal::Str("wan")])],
+            ..Alternative::ANY
+        };
+        let gateway = Alternative {
+            kinds: kind::OBJECT,
+            declared: &["name"],
+            additional: Some(&GATEWAY_PORT),
+            ..Alternative::ANY
+        };
+        let any = Alternative {
+            kinds: kind::OBJECT,
+            ..Alternative::ANY
+        };
+        let alternatives = [gateway, any];
+        assert_eq!(
+            rank(&json!({"ge-0/0/1": {"usage": "wan"}}), &alternatives),
+            vec![0, 1]
+        );
+        assert_eq!(
+            rank(&json!({"ge-0/0/1": {"usage": "uplink"}}), &alternatives),
+            vec![1]
+        );
+        // A declared member is not the map's to rule on.
+        assert_eq!(
+            rank(
+                &json!({"name": "edge", "ge-0/0/1": {"usage": "lan"}}),
+                &alternatives
+            ),
+            vec![0, 1]
+        );
+    }
+
+    #[test]
+    fn a_time_and_a_duration_are_told_apart() {
+        let time = Alternative {
+            kinds: kind::STRING,
+            format: Some(Format::Time),
+            ..Alternative::ANY
+        };
+        let duration = Alternative {
+            format: Some(Format::Duration),
+            ..time
+        };
+        let alternatives = [time, duration];
+        assert_eq!(rank(&json!("PT1H30M"), &alternatives), vec![1]);
+        assert_eq!(rank(&json!("13:45:00Z"), &alternatives), vec![0]);
+        assert_eq!(rank(&json!("soon"), &alternatives), Vec::<usize>::new());
     }
 
     #[test]

@@ -514,58 +514,85 @@ fn uses_literals(facts: &VariantFacts) -> bool {
             .iter()
             .any(|(_, member)| uses_literals(member))
         || facts.items.as_deref().is_some_and(uses_literals)
+        || facts.additional.as_deref().is_some_and(uses_literals)
 }
 
-/// The facts of one alternative, as a `support::union::Alternative` constant.
+/// The facts of one alternative, as a `support::union::Alternative` constant that names only
+/// the facts it has (the rest come from `Alternative::ANY`, which rules nothing out).
 fn alternative(facts: &VariantFacts) -> TokenStream {
+    let mut fields: Vec<TokenStream> = Vec::new();
     let kinds = facts
         .kinds
         .iter()
         .fold(0u8, |bits, kind| bits | kind_bit(*kind));
-    let kinds = proc_macro2::Literal::u8_unsuffixed(kinds);
-    let required = &facts.required;
-    let declared = &facts.declared;
-    let tags = facts.tags.iter().map(|(member, values)| {
-        let values = values.iter().map(literal);
-        quote!((#member, &[#(#values),*]))
-    });
-    let closed = facts.closed;
-    let values = match &facts.values {
-        Some(values) => {
+    if kinds != 0 {
+        let kinds = proc_macro2::Literal::u8_unsuffixed(kinds);
+        fields.push(quote!(kinds: #kinds));
+    }
+    if !facts.required.is_empty() {
+        let required = &facts.required;
+        fields.push(quote!(required: &[#(#required),*]));
+    }
+    if !facts.tags.is_empty() {
+        let tags = facts.tags.iter().map(|(member, values)| {
             let values = values.iter().map(literal);
-            quote!(Some(&[#(#values),*]))
-        }
-        None => quote!(None),
-    };
-    let prefixes = &facts.prefixes;
-    let format = match facts.format {
-        Some(TextFormat::Ipv4) => quote!(Some(union::Format::Ipv4)),
-        Some(TextFormat::Ipv6) => quote!(Some(union::Format::Ipv6)),
-        Some(TextFormat::Email) => quote!(Some(union::Format::Email)),
-        None => quote!(None),
-    };
-    let range = match facts.range {
-        Some(range) => {
-            let bound = |bound: Option<(f64, bool)>, unbounded: TokenStream| match bound {
-                Some((value, exclusive)) => {
-                    let value = proc_macro2::Literal::f64_unsuffixed(value);
-                    (quote!(#value), exclusive)
-                }
-                None => (unbounded, false),
-            };
-            let (min, min_exclusive) = bound(range.min, quote!(f64::NEG_INFINITY));
-            let (max, max_exclusive) = bound(range.max, quote!(f64::INFINITY));
-            quote!(Some(union::Range {
-                min: #min,
-                min_exclusive: #min_exclusive,
-                max: #max,
-                max_exclusive: #max_exclusive,
-            }))
-        }
-        None => quote!(None),
-    };
-    let length = match facts.length {
-        Some((min, max)) => {
+            quote!((#member, &[#(#values),*]))
+        });
+        fields.push(quote!(tags: &[#(#tags),*]));
+    }
+    if !facts.declared.is_empty() {
+        let declared = &facts.declared;
+        fields.push(quote!(declared: &[#(#declared),*]));
+    }
+    if facts.closed {
+        fields.push(quote!(closed: true));
+    }
+    if let Some(values) = &facts.values {
+        let values = values.iter().map(literal);
+        fields.push(quote!(values: Some(&[#(#values),*])));
+    }
+    if !facts.prefixes.is_empty() {
+        let prefixes = &facts.prefixes;
+        fields.push(quote!(prefixes: &[#(#prefixes),*]));
+    }
+    if let Some(format) = facts.format {
+        let format = match format {
+            TextFormat::Ipv4 => quote!(Ipv4),
+            TextFormat::Ipv6 => quote!(Ipv6),
+            TextFormat::Email => quote!(Email),
+            TextFormat::Time => quote!(Time),
+            TextFormat::Duration => quote!(Duration),
+        };
+        fields.push(quote!(format: Some(union::Format::#format)));
+    }
+    if let Some(range) = facts.range {
+        let bound = |bound: Option<(f64, bool)>, unbounded: TokenStream| match bound {
+            Some((value, exclusive)) => {
+                let value = proc_macro2::Literal::f64_unsuffixed(value);
+                (quote!(#value), exclusive)
+            }
+            None => (unbounded, false),
+        };
+        let (min, min_exclusive) = bound(range.min, quote!(f64::NEG_INFINITY));
+        let (max, max_exclusive) = bound(range.max, quote!(f64::INFINITY));
+        fields.push(quote!(range: Some(union::Range {
+            min: #min,
+            min_exclusive: #min_exclusive,
+            max: #max,
+            max_exclusive: #max_exclusive,
+        })));
+    }
+    if let Some(step) = facts.multiple_of {
+        let step = proc_macro2::Literal::f64_unsuffixed(step);
+        fields.push(quote!(multiple_of: Some(#step)));
+    }
+    for (field, count) in [
+        ("length", facts.length),
+        ("item_count", facts.item_count),
+        ("member_count", facts.member_count),
+    ] {
+        if let Some((min, max)) = count {
+            let field = quote::format_ident!("{field}");
             let min = proc_macro2::Literal::u64_unsuffixed(min);
             let max = match max {
                 Some(max) => {
@@ -574,35 +601,28 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
                 }
                 None => quote!(usize::MAX),
             };
-            quote!(Some((#min, #max)))
+            fields.push(quote!(#field: Some((#min, #max))));
         }
-        None => quote!(None),
-    };
-    let members = facts.members.iter().map(|(member, facts)| {
-        let facts = alternative(facts);
-        quote!((#member, &#facts))
-    });
-    let items = match &facts.items {
-        Some(items) => {
-            let items = alternative(items);
-            quote!(Some(&#items))
-        }
-        None => quote!(None),
-    };
+    }
+    if !facts.members.is_empty() {
+        let members = facts.members.iter().map(|(member, facts)| {
+            let facts = alternative(facts);
+            quote!((#member, &#facts))
+        });
+        fields.push(quote!(members: &[#(#members),*]));
+    }
+    if let Some(items) = &facts.items {
+        let items = alternative(items);
+        fields.push(quote!(items: Some(&#items)));
+    }
+    if let Some(additional) = &facts.additional {
+        let additional = alternative(additional);
+        fields.push(quote!(additional: Some(&#additional)));
+    }
     quote! {
         Alternative {
-            kinds: #kinds,
-            required: &[#(#required),*],
-            tags: &[#(#tags),*],
-            declared: &[#(#declared),*],
-            closed: #closed,
-            values: #values,
-            prefixes: &[#(#prefixes),*],
-            format: #format,
-            range: #range,
-            length: #length,
-            members: &[#(#members),*],
-            items: #items,
+            #(#fields,)*
+            ..Alternative::ANY
         }
     }
 }

@@ -158,7 +158,7 @@ pub struct VariantFacts {
     /// Empty when the pattern says nothing of the kind.
     pub prefixes: Vec<String>,
     /// For a string alternative: a `format` a model can test without a regex engine or the
-    /// contract (`ipv4`, `ipv6`, `email`), which tells `192.0.2.1` from `2001:db8::1` where
+    /// contract (`ipv4`, `ipv6`, `email`, `time`, `duration`), which tells `192.0.2.1` from `2001:db8::1` where
     /// both alternatives are `String`s.
     pub format: Option<TextFormat>,
     /// For a number alternative with `minimum`/`maximum` (or their exclusive forms): the
@@ -173,6 +173,16 @@ pub struct VariantFacts {
     pub members: Vec<(String, VariantFacts)>,
     /// For an array alternative: the facts every item must meet.
     pub items: Option<Box<VariantFacts>>,
+    /// For an array alternative: `minItems` and `maxItems`.
+    pub item_count: Option<(u64, Option<u64>)>,
+    /// For an object alternative: `minProperties` and `maxProperties`.
+    pub member_count: Option<(u64, Option<u64>)>,
+    /// For a number alternative: `multipleOf`.
+    pub multiple_of: Option<f64>,
+    /// For an object alternative: the facts every member it does not declare must meet (its
+    /// `additionalProperties` schema: a map whose values are a closed enum, or objects with
+    /// facts of their own). Unset when `patternProperties` claims some of those members.
+    pub additional: Option<Box<VariantFacts>>,
 }
 
 impl VariantFacts {
@@ -189,12 +199,17 @@ impl VariantFacts {
             || self.length.is_some()
             || !self.members.is_empty()
             || self.items.is_some()
+            || self.item_count.is_some()
+            || self.member_count.is_some()
+            || self.multiple_of.is_some()
+            || self.additional.is_some()
     }
 
     /// The facts as a member's or an item's: the members declared only matter to a closed
-    /// object (they rank alternatives, and only the alternative's own are ranked).
+    /// object or to one whose other members have facts of their own (they rank alternatives,
+    /// and only the alternative's own are ranked).
     pub fn nested(mut self) -> VariantFacts {
-        if !self.closed {
+        if !self.closed && self.additional.is_none() {
             self.declared.clear();
         }
         self
@@ -219,6 +234,10 @@ pub enum TextFormat {
     Ipv6,
     /// `email`: holds an `@`.
     Email,
+    /// `time`: begins `hh:mm:ss`.
+    Time,
+    /// `duration`: begins with `P`.
+    Duration,
 }
 
 impl TextFormat {
@@ -228,6 +247,8 @@ impl TextFormat {
             "ipv4" => Some(TextFormat::Ipv4),
             "ipv6" => Some(TextFormat::Ipv6),
             "email" | "idn-email" => Some(TextFormat::Email),
+            "time" => Some(TextFormat::Time),
+            "duration" => Some(TextFormat::Duration),
             _ => None,
         }
     }

@@ -21,6 +21,9 @@ pub(super) struct ObjectShape {
     pub(super) required: HashSet<String>,
     /// The last `additionalProperties` seen, with its pointer.
     pub(super) additional: Option<(Value, String)>,
+    /// A part has `patternProperties`: some members it does not declare by name are not
+    /// `additionalProperties`' to rule on.
+    pub(super) patterned: bool,
     /// A part is a base that subtypes extend: it has a `discriminator` and no union of its
     /// own. Its value may be any subtype, so members it does not declare are the subtype's.
     pub(super) extended: bool,
@@ -46,6 +49,9 @@ impl ObjectShape {
         }
         if let Some(additional) = map.get("additionalProperties") {
             self.additional = Some((additional.clone(), child(at, "additionalProperties")));
+        }
+        if map.contains_key("patternProperties") {
+            self.patterned = true;
         }
         if map.contains_key("discriminator")
             && !map.contains_key("oneOf")

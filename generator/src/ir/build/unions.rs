@@ -44,12 +44,21 @@ pub(super) struct UnionSource<'s> {
 /// alternatives `type_lists` makes of a `type` list: `…Object`).
 pub(super) const LABEL: &str = "x-specgen-label";
 
+/// One level down, in the depth facts are read at: a member's, an item's or a nested
+/// union's alternative.
+const LEVEL: usize = 2;
+
+/// The values of a map count half a level: they sit beside the map's own members (Mist's
+/// `port_config` entries are what its ports are, one level below the device).
+const MAP_VALUES: usize = 1;
+
 /// How deep facts are read through references and nested schemas.
-const FACT_DEPTH: usize = 16;
+const FACT_DEPTH: usize = 16 * LEVEL;
 
 /// How far below an alternative the facts of members and items are read: its members and
-/// items, and theirs. Deeper facts would grow every union's table for rarer wins.
-const NESTED_FACT_DEPTH: usize = 2;
+/// items, and theirs. Deeper facts would grow every union's table for rarer wins (a third
+/// level doubles Stripe's).
+const NESTED_FACT_DEPTH: usize = 2 * LEVEL;
 
 impl Builder<'_> {
     /// A `oneOf` / `anyOf` written in `map` itself, properties beside it shared.
@@ -269,6 +278,7 @@ impl Builder<'_> {
         let mut shape = ObjectShape::default();
         if self.gather_object(&map, &target_at, &mut shape)? {
             let mut facts = self.object_facts(&shape, depth)?;
+            facts.member_count = count(&map, "minProperties", "maxProperties");
             if types_of(&map).1 {
                 facts.kinds.push(JsonKind::Null);
             }
@@ -286,7 +296,7 @@ impl Builder<'_> {
                             ..VariantFacts::default()
                         }
                     } else {
-                        self.facts_of(branch, &branch_at, depth + 1)?
+                        self.facts_of(branch, &branch_at, depth + LEVEL)?
                     };
                     if facts.kinds.is_empty() {
                         return Ok(VariantFacts::default());
@@ -307,7 +317,7 @@ impl Builder<'_> {
             && let Some(items) = merged.get("items").filter(|items| items.is_object())
         {
             let items_at = child(&target_at, "items");
-            let items = self.facts_of(items, &items_at, depth + 1)?;
+            let items = self.facts_of(items, &items_at, depth + LEVEL)?;
             if items.says_more_than_its_kind() {
                 facts.items = Some(Box::new(items.nested()));
             }
@@ -352,7 +362,7 @@ impl Builder<'_> {
                 None => false,
             };
             if depth < NESTED_FACT_DEPTH {
-                let mut facts = self.facts_of(schema, prop_at, depth + 1)?;
+                let mut facts = self.facts_of(schema, prop_at, depth + LEVEL)?;
                 if tagged {
                     // The tag says it already.
                     facts.values = None;
@@ -362,19 +372,28 @@ impl Builder<'_> {
                 }
             }
         }
+        // What members it does not declare must be, unless a base's subtypes may declare them
+        // or a pattern claims them.
+        let additional = match &shape.additional {
+            Some((schema @ Value::Object(_), additional_at))
+                if depth < NESTED_FACT_DEPTH && !shape.extended && !shape.patterned =>
+            {
+                let facts = self.facts_of(schema, additional_at, depth + MAP_VALUES)?;
+                facts
+                    .says_more_than_its_kind()
+                    .then(|| Box::new(facts.nested()))
+            }
+            _ => None,
+        };
         Ok(VariantFacts {
             kinds: vec![JsonKind::Object],
             required,
             tags,
             declared: shape.properties.keys().cloned().collect(),
             closed: shape.is_closed(),
-            values: None,
-            prefixes: Vec::new(),
-            format: None,
-            range: None,
-            length: None,
             members,
-            items: None,
+            additional,
+            ..VariantFacts::default()
         })
     }
 
@@ -494,15 +513,26 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         format,
         range: number_range(map),
         length: string_length(map),
+        item_count: count(map, "minItems", "maxItems"),
+        multiple_of: map
+            .get("multipleOf")
+            .and_then(Value::as_f64)
+            .filter(|step| *step > 0.0 && step.is_finite()),
         ..VariantFacts::default()
     }
 }
 
+/// A lower and an optional upper bound on a count (`minItems`/`maxItems`,
+/// `minProperties`/`maxProperties`), when either is written.
+fn count(map: &Map<String, Value>, min: &str, max: &str) -> Option<(u64, Option<u64>)> {
+    let min = map.get(min).and_then(Value::as_u64);
+    let max = map.get(max).and_then(Value::as_u64);
+    (min.is_some() || max.is_some()).then(|| (min.unwrap_or(0), max))
+}
+
 /// `minLength` and `maxLength`, when either is written.
 fn string_length(map: &Map<String, Value>) -> Option<(u64, Option<u64>)> {
-    let min = map.get("minLength").and_then(Value::as_u64);
-    let max = map.get("maxLength").and_then(Value::as_u64);
-    (min.is_some() || max.is_some()).then(|| (min.unwrap_or(0), max))
+    count(map, "minLength", "maxLength")
 }
 
 /// The bounds a schema sets on a number: `minimum`/`maximum`, and `exclusiveMinimum`/
