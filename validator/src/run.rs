@@ -219,19 +219,13 @@ fn run_inner(
 pub fn fold_exchange(
     report: &mut RunReport,
     sink: &mut dyn Sink,
+    contract: &Contract,
     exchange: &Exchange,
     outcome: Outcome,
     keep_outcome: bool,
     covered: Option<&mut Covered>,
 ) -> std::io::Result<()> {
-    let verdict = keep_outcome.then(|| {
-        (
-            exchange.source.clone(),
-            exchange.index,
-            exchange.id.clone(),
-            label(exchange),
-        )
-    });
+    let verdict = keep_outcome.then(|| verdict_names(contract, exchange));
     fold(
         report,
         sink,
@@ -360,20 +354,28 @@ fn check_entry(contract: &Contract, entry: Entry, options: RunOptions, coverage:
     match entry {
         Ok(exchange) => Checked::Exchange {
             outcome: check_covering(contract, &exchange, options.check, coverage),
-            verdict: options.keep_outcomes.then(|| {
-                // A testcase is named by the exchange's id and path: never by a credential.
-                let secrets = crate::secrets::credential_values(contract, &exchange);
-                let mut id = exchange.id.clone();
-                if let Some(id) = &mut id {
-                    crate::secrets::scrub_owned(id, &secrets);
-                }
-                let mut label = label(&exchange);
-                crate::secrets::scrub_owned(&mut label, &secrets);
-                (exchange.source.clone(), exchange.index, id, label)
-            }),
+            verdict: options
+                .keep_outcomes
+                .then(|| verdict_names(contract, &exchange)),
         },
         Err(malformed) => Checked::Malformed(malformed),
     }
+}
+
+/// What names an exchange's verdict (its file, position, id and `METHOD path`), with its own
+/// credentials scrubbed: a testcase is never named by a credential.
+fn verdict_names(
+    contract: &Contract,
+    exchange: &Exchange,
+) -> (String, usize, Option<String>, String) {
+    let secrets = crate::secrets::credential_values(contract, exchange);
+    let mut id = exchange.id.clone();
+    if let Some(id) = &mut id {
+        crate::secrets::scrub_owned(id, &secrets);
+    }
+    let mut label = label(exchange);
+    crate::secrets::scrub_owned(&mut label, &secrets);
+    (exchange.source.clone(), exchange.index, id, label)
 }
 
 /// One input: a reader thread streams batches of entries (or chunks of raw JSON Lines

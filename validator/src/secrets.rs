@@ -74,12 +74,10 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         .collect();
     values.extend(decoded);
     // A report quotes a member named after a credential in a JSON pointer (`/` as `~1`, `~`
-    // as `~0`, RFC 6901) and a value inside a JSON string (`"` and `\\` escaped): those
-    // spellings are the credential too.
+    // as `~0`, RFC 6901): that spelling is the credential too (`scrub` finds the others).
     let spelled: Vec<Cow<'e, str>> = values
         .iter()
-        .flat_map(|value| [pointer_token(value), json_string_text(value)])
-        .flatten()
+        .filter_map(|value| pointer_token(value))
         .map(Cow::Owned)
         .collect();
     values.extend(spelled);
@@ -95,13 +93,6 @@ fn pointer_token(value: &str) -> Option<String> {
         Cow::Owned(token) => Some(token),
         Cow::Borrowed(_) => None,
     }
-}
-
-/// `value` as the text between the quotes of a JSON string, when that spelling differs.
-fn json_string_text(value: &str) -> Option<String> {
-    let quoted = serde_json::to_string(value).ok()?;
-    let text = &quoted[1..quoted.len() - 1];
-    (text != value).then(|| text.to_owned())
 }
 
 /// What `Basic <token>` encodes (RFC 7617): `user:password`, and each of the two. The user
@@ -154,9 +145,11 @@ pub fn set_cookie_credential<'h>(contract: &Contract, header: &'h str) -> Option
     is_credential_name(contract, name.trim()).then(|| value.trim())
 }
 
-/// `text` with every one of `secrets` replaced by [`REDACTED`]: as it is, and spelled with
-/// any of its bytes percent-encoded (`sk_live_a%2Fb` for `sk_live_a/b`, hex in either case),
-/// as a path or a query a report quotes may hold it.
+/// `text` with every one of `secrets` replaced by [`REDACTED`], in any spelling a report, a
+/// recording or the traffic itself may give it (see [`spelled_len`]): as it is, percent-encoded
+/// (`sk_live_a%2Fb` for `sk_live_a/b`, hex in either case), escaped in a JSON string (`\/`,
+/// `\u0041`), and in another case (a method or a media type a report prints upper- or
+/// lower-cased; a hex key is the same key in either case).
 pub fn scrub<'t>(text: &'t str, secrets: &[impl AsRef<str>]) -> Cow<'t, str> {
     let mut text = Cow::Borrowed(text);
     for secret in secrets {
@@ -164,33 +157,70 @@ pub fn scrub<'t>(text: &'t str, secrets: &[impl AsRef<str>]) -> Cow<'t, str> {
         if text.contains(secret) {
             text = Cow::Owned(text.replace(secret, REDACTED));
         }
-        if text.contains(['%', '+'])
-            && let Some(scrubbed) = replace_encoded(&text, secret)
-        {
-            text = Cow::Owned(scrubbed);
+        if let Some(scrubbed) = replace_spelled(text.as_bytes(), secret.as_bytes()) {
+            // A match starts at a character of the secret or at an escape, and ends after a
+            // whole character or escape: both are character boundaries.
+            text = Cow::Owned(String::from_utf8_lossy(&scrubbed).into_owned());
         }
     }
     text
 }
 
-/// Whether `text` holds `secret`, as it is or percent-encoded (see [`scrub`]).
-pub fn quotes(text: &str, secret: &str) -> bool {
-    text.contains(secret)
-        || (text.contains(['%', '+']) && encoded_at(text.as_bytes(), secret).is_some())
+/// [`scrub`] for bytes (a binary body a recording keeps).
+#[cfg(any(feature = "proxy", test))]
+pub fn scrub_bytes(bytes: &mut Vec<u8>, secrets: &[impl AsRef<str>]) {
+    for secret in secrets {
+        let secret = secret.as_ref().as_bytes();
+        if let Some(scrubbed) = replace_exact(bytes, secret) {
+            *bytes = scrubbed;
+        }
+        if let Some(scrubbed) = replace_spelled(bytes, secret) {
+            *bytes = scrubbed;
+        }
+    }
 }
 
-/// `text` with each percent-encoded spelling of `secret` replaced, or `None` if it has none.
-fn replace_encoded(text: &str, secret: &str) -> Option<String> {
-    let bytes = text.as_bytes();
-    let mut scrubbed = String::new();
-    let (mut kept, mut at) = (0, 0);
+/// Whether `text` holds `secret`, in any spelling (see [`scrub`]).
+pub fn quotes(text: &str, secret: &str) -> bool {
+    if text.contains(secret) {
+        return true;
+    }
+    let (text, secret) = (text.as_bytes(), secret.as_bytes());
+    (0..text.len()).any(|at| spelled_len(&text[at..], secret).is_some())
+}
+
+/// `bytes` with `secret` as it is replaced, or `None` if it has none.
+#[cfg(any(feature = "proxy", test))]
+fn replace_exact(bytes: &[u8], secret: &[u8]) -> Option<Vec<u8>> {
+    if secret.is_empty() || !bytes.windows(secret.len()).any(|window| window == secret) {
+        return None;
+    }
+    let mut scrubbed = Vec::with_capacity(bytes.len());
+    let mut at = 0;
     while at < bytes.len() {
-        match encoded_len(&bytes[at..], secret.as_bytes()) {
+        if bytes[at..].starts_with(secret) {
+            scrubbed.extend_from_slice(REDACTED.as_bytes());
+            at += secret.len();
+        } else {
+            scrubbed.push(bytes[at]);
+            at += 1;
+        }
+    }
+    Some(scrubbed)
+}
+
+/// `text` with each spelling of `secret` replaced, or `None` if it has none.
+fn replace_spelled(text: &[u8], secret: &[u8]) -> Option<Vec<u8>> {
+    if secret.is_empty() {
+        return None;
+    }
+    let mut scrubbed = Vec::new();
+    let (mut kept, mut at) = (0, 0);
+    while at < text.len() {
+        match spelled_len(&text[at..], secret) {
             Some(len) => {
-                // A match starts at a byte of `secret`'s first character or at a `%`, and
-                // ends after a whole character or an escape: both are character boundaries.
-                scrubbed.push_str(&text[kept..at]);
-                scrubbed.push_str(REDACTED);
+                scrubbed.extend_from_slice(&text[kept..at]);
+                scrubbed.extend_from_slice(REDACTED.as_bytes());
                 at += len;
                 kept = at;
             }
@@ -198,35 +228,43 @@ fn replace_encoded(text: &str, secret: &str) -> Option<String> {
         }
     }
     (kept > 0).then(|| {
-        scrubbed.push_str(&text[kept..]);
+        scrubbed.extend_from_slice(&text[kept..]);
         scrubbed
     })
 }
 
-/// Where in `text` a percent-encoded spelling of `secret` starts.
-fn encoded_at(text: &[u8], secret: &str) -> Option<usize> {
-    (0..text.len()).find(|&at| encoded_len(&text[at..], secret.as_bytes()).is_some())
-}
-
-/// How many bytes at the start of `text` spell `secret`, each of its bytes as it is, as a
-/// `%XX` escape, or (a space) as `+`.
-fn encoded_len(text: &[u8], secret: &[u8]) -> Option<usize> {
-    let mut at = 0;
-    for &byte in secret {
-        match *text.get(at)? {
-            sent if sent == byte => at += 1,
-            b'%' => {
-                let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
-                if u8::from_str_radix(hex, 16).ok()? != byte {
-                    return None;
-                }
-                at += 3;
-            }
-            b'+' if byte == b' ' => at += 1,
-            _ => return None,
-        }
+/// How many bytes at the start of `text` spell `secret`, each of its bytes as it is (an ASCII
+/// letter in either case), as a `%XX` escape, as `+` (a space), or as a JSON string escape
+/// (`\\/`, `\\"`, `\\\\`, `\\u00XX`).
+fn spelled_len(text: &[u8], secret: &[u8]) -> Option<usize> {
+    let Some((&byte, rest)) = secret.split_first() else {
+        return Some(0);
+    };
+    let same = |sent: u8| sent == byte || sent.eq_ignore_ascii_case(&byte);
+    let hex = |digits: &[u8]| u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok();
+    let then = |len: usize| Some(len + spelled_len(text.get(len..)?, rest)?);
+    let escaped = match *text.first()? {
+        b'%' => hex(text.get(1..3)?)
+            .and_then(|code| u8::try_from(code).ok())
+            .filter(|code| same(*code))
+            .map(|_| 3),
+        b'+' if byte == b' ' => Some(1),
+        b'\\' => match *text.get(1)? {
+            sent @ (b'/' | b'"' | b'\\') if sent == byte => Some(2),
+            b'u' => hex(text.get(2..6)?)
+                .and_then(|unit| u8::try_from(unit).ok())
+                .filter(|unit| byte.is_ascii() && same(*unit))
+                .map(|_| 6),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Greedy, never backtracking (a secret of backslashes would take exponential time):
+    // `scrub` replaces the spelling as it is first, so a secret's own `\\\\` is found there.
+    match escaped {
+        Some(len) => then(len),
+        None => same(text[0]).then_some(1).and_then(then),
     }
-    Some(at)
 }
 
 /// [`scrub`] in place, for a `String` a finding or a verdict owns.
@@ -310,11 +348,35 @@ mod tests {
             Some("sk_live_a~1b~0c")
         );
         assert_eq!(pointer_token("sk_live_abc"), None);
+        // JSON's escapes, as a body or a report's JSON writes them.
+        let secrets = [r#"sk"a\b/c"#];
         assert_eq!(
-            json_string_text(r#"sk"a\b"#).as_deref(),
-            Some(r#"sk\"a\\b"#)
+            scrub(r#"{"k": "sk\"a\\b\/c"}"#, &secrets),
+            r#"{"k": "REDACTED"}"#
         );
-        assert_eq!(json_string_text("sk_live_a/b"), None);
+        assert_eq!(
+            scrub(r#"sk\u0022a\u005cb\u002Fc and sk\"a\\b/c"#, &secrets),
+            "REDACTED and REDACTED"
+        );
+    }
+
+    #[test]
+    fn a_credential_in_another_case_is_replaced_too() {
+        // A report upper-cases a method and lower-cases a media type; a hex key is the same key
+        // in either case.
+        let secrets = ["7d3a9b1c5e8f", "eyJhbGciOi.Zm9v"];
+        assert_eq!(
+            scrub("X7D3A9B1C5E8F is not an operation", &secrets),
+            "XREDACTED is not an operation"
+        );
+        assert_eq!(
+            scrub("not application/eyjhbgcioi.zm9v", &secrets),
+            "not application/REDACTED"
+        );
+        assert!(quotes("%37D3A9B1C5E8F", "7d3a9b1c5e8f"));
+        let mut body = b"\x00 key=7D3A9B1C5E8F \xff".to_vec();
+        scrub_bytes(&mut body, &secrets);
+        assert_eq!(body, b"\x00 key=REDACTED \xff");
     }
 
     #[test]

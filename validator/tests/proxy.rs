@@ -691,3 +691,119 @@ fn a_body_over_the_limit_is_streamed_through_unchecked_and_unrecorded() {
     let (_, rechecked) = specval_check(&recording);
     assert_eq!(findings(&rechecked), findings(&stdout));
 }
+
+/// Every spelling in which `secret` can stand in text, lower-cased (compare with a
+/// lower-cased text): as it is, percent-encoded (hex in either case), and escaped in a JSON
+/// string (`\/`, `\u00XX`).
+fn spellings(secret: &str) -> Vec<String> {
+    let percent = |upper: bool| {
+        secret
+            .bytes()
+            .map(|b| match b {
+                b'/' | b'+' | b'=' if upper => format!("%{b:02X}"),
+                b'/' | b'+' | b'=' => format!("%{b:02x}"),
+                _ => (b as char).to_string(),
+            })
+            .collect::<String>()
+    };
+    let unicode: String = secret
+        .chars()
+        .map(|c| match c {
+            '/' | 's' => format!("\\u{:04x}", c as u32),
+            _ => c.to_string(),
+        })
+        .collect();
+    [
+        secret.to_string(),
+        percent(true),
+        percent(false),
+        secret.replace('/', "\\/"),
+        unicode,
+    ]
+    .iter()
+    .map(|spelling| spelling.to_lowercase())
+    .collect()
+}
+
+/// A credential the traffic repeats, in the path, a form body or a JSON body, percent-encoded
+/// or JSON-escaped, stays out of the recording (both formats) and the live JUnit report,
+/// whose testcase names quote the path.
+#[test]
+fn a_credential_repeated_in_any_spelling_stays_out_of_the_recording_and_the_report() {
+    const KEY: &str = "sk_live_PLANTED/Secret+8d=";
+    let encoded = KEY
+        .replace('/', "%2F")
+        .replace('+', "%2B")
+        .replace('=', "%3D");
+    let credentials = [CREDENTIALS[0], ("private-secret-key", KEY)];
+    let form = [
+        credentials[0],
+        credentials[1],
+        ("content-type", "application/x-www-form-urlencoded"),
+    ];
+    let json = [
+        credentials[0],
+        credentials[1],
+        ("content-type", "application/json"),
+    ];
+    let path = format!("/v1/banking/accounts/{encoded}");
+    // Lower-case hex, as some clients write it.
+    let form_body = format!(
+        "account_id={}",
+        KEY.replace('/', "%2f")
+            .replace('+', "%2b")
+            .replace('=', "%3d")
+    );
+    let escaped = format!(r#"{{"account_id": "{}"}}"#, KEY.replace('/', "\\/"));
+    let unicode = r#"{"account_id": "\u0073k_live_PLANTED\u002FSecret+8d="}"#;
+    let requests: [Sent<'_>; 4] = [
+        ("GET", &path, &credentials, ""),
+        ("POST", "/v1/banking/accounts", &form, &form_body),
+        ("POST", "/v1/banking/accounts", &json, &escaped),
+        ("POST", "/v1/banking/accounts", &json, unicode),
+    ];
+    let upstream = upstream();
+    for extension in ["jsonl", "har"] {
+        let dir = tempfile::tempdir().unwrap();
+        let recording = dir.path().join(format!("traffic.{extension}"));
+        let report_file = dir.path().join("report.xml");
+        let proxy = Proxy::start(&[
+            "--upstream",
+            &format!("http://{upstream}"),
+            "--record",
+            recording.to_str().unwrap(),
+            "--max-exchanges",
+            "4",
+            "--format",
+            "junit",
+            "--output",
+            report_file.to_str().unwrap(),
+        ]);
+        for (method, path, headers, body) in requests {
+            http(proxy.addr, method, path, headers, body);
+        }
+        let (_, _, stderr) = proxy.wait();
+        let recorded = std::fs::read_to_string(&recording).unwrap();
+        let report = std::fs::read_to_string(&report_file).unwrap();
+        assert!(report.contains("REDACTED"), "the path is named: {report}");
+        // Each exchange is recorded, its key header redacted.
+        assert_eq!(
+            recorded.lines().filter(|l| l.contains("REDACTED")).count(),
+            4,
+            "{recorded}"
+        );
+        for (what, text) in [
+            ("stderr", &stderr),
+            ("report", &report),
+            ("recording", &recorded),
+        ] {
+            let text = text.to_lowercase();
+            for spelling in spellings(KEY) {
+                assert!(
+                    !text.contains(&spelling),
+                    "{spelling} in the {what} ({extension}):\n{text}"
+                );
+            }
+        }
+    }
+}

@@ -204,6 +204,7 @@ impl Shared {
         let _ = fold_exchange(
             report,
             &mut Kept(&mut findings, &mut outcomes),
+            &self.contract,
             &exchange,
             outcome,
             self.keep_outcomes,

@@ -215,19 +215,7 @@ fn scrub_body(body: Option<&mut Body>, secrets: &[impl AsRef<str>]) {
     match body {
         Some(Body::Json(value)) => scrub_json(value, secrets),
         Some(Body::Text(text)) => crate::secrets::scrub_owned(text, secrets),
-        Some(Body::Binary(bytes)) => {
-            for secret in secrets {
-                let secret = secret.as_ref().as_bytes();
-                let mut at = 0;
-                while let Some(found) = bytes[at..]
-                    .windows(secret.len())
-                    .position(|window| window == secret)
-                {
-                    bytes.splice(at + found..at + found + secret.len(), REDACTED.bytes());
-                    at += found + REDACTED.len();
-                }
-            }
-        }
+        Some(Body::Binary(bytes)) => crate::secrets::scrub_bytes(bytes, secrets),
         Some(Body::Unrecorded(_)) | None => {}
     }
 }
