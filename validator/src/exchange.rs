@@ -162,12 +162,13 @@ pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<
 }
 
 /// Whether a body sent as `sent` is of the documented media type `documented` (both without
-/// parameters, lower case): the same type, both JSON, or within a documented range (`*/*`,
-/// `image/*`).
+/// parameters, lower case): the same type, or within a documented range (`*/*`, `image/*`).
+/// Two JSON types are not one: `application/problem+json` where only `application/json` is
+/// documented is another media type (a client that dispatches on the type misses it).
 pub fn media_fits(documented: &str, sent: &str) -> bool {
     match documented.strip_suffix("/*") {
         Some("*") => true,
         Some(kind) => sent.split('/').next() == Some(kind),
-        None => documented == sent || (is_json(documented) && is_json(sent)),
+        None => documented == sent,
     }
 }

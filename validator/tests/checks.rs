@@ -2781,6 +2781,17 @@ paths:
           content:
             application/octet-stream: {schema: {type: string, format: binary}}
             text/plain: {schema: {type: string}}
+  /problems:
+    get:
+      operationId: getProblem
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '400': {description: bad, content: {application/problem+json: {schema: {$ref: '#/components/schemas/Pet'}}}}
+        '409':
+          description: either
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/Pet'}}
+            application/problem+json: {schema: {$ref: '#/components/schemas/Pet'}}
   /uploads:
     post:
       operationId: upload
@@ -2896,6 +2907,47 @@ fn a_server_variable_may_stand_for_several_segments() {
     }
     let elsewhere = media_run(&media_exchange("GET", "/api/v3/pets", None, 200, None));
     assert_eq!(found(&elsewhere), one(Part::Entry, "operation-path", ""));
+}
+
+/// Two JSON media types are two media types: `application/problem+json` where only
+/// `application/json` is documented (Mailchimp's errors) is a `content-type` finding, and the
+/// other way round; the body is still read as JSON against its schema. A message that
+/// documents both takes either.
+#[test]
+fn another_json_media_type_than_the_documented_one_is_a_finding() {
+    let get = |status: u16, media: &str, body: &str| {
+        found(&media_run(&media_exchange(
+            "GET",
+            "/api/v2/problems",
+            None,
+            status,
+            Some((media, body)),
+        )))
+    };
+    let pet = r#"{"name": "Rex"}"#;
+    let wrong_type = one(Part::Response, "content-type", "header:content-type");
+    assert_eq!(get(200, "application/problem+json", pet), wrong_type);
+    assert_eq!(get(400, "application/json", pet), wrong_type);
+    assert_eq!(get(200, "application/json", pet), vec![]);
+    assert_eq!(
+        get(400, "application/problem+json; charset=utf-8", pet),
+        vec![]
+    );
+    let mut both = get(200, "application/vnd.pets+json", "{}");
+    both.sort();
+    let mut expected = [
+        one(Part::Response, "content-type", "header:content-type"),
+        one(Part::Response, "required", ""),
+    ]
+    .concat();
+    expected.sort();
+    assert_eq!(both, expected, "the body is still checked as JSON");
+    assert_eq!(get(409, "application/problem+json", pet), vec![]);
+    assert_eq!(
+        get(409, "application/problem+json", "{}"),
+        one(Part::Response, "required", ""),
+        "another documented JSON type is read with the schema"
+    );
 }
 
 #[test]
