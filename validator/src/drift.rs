@@ -64,6 +64,11 @@ pub struct Plan {
 struct Node {
     /// Declared properties, with the schemas (nodes) declaring each.
     properties: FxHashMap<String, Vec<usize>>,
+    /// For each of `properties`' nodes, in the same order, the alternatives (`anyOf`, `oneOf`
+    /// branches, numbered within this node) its declaration sits in, outermost first; empty
+    /// where it applies whatever the alternative. Two declarations apply together when one's
+    /// branches begin with the other's.
+    branches: FxHashMap<String, Vec<Vec<u32>>>,
     /// Some schema declares properties (an object of them).
     declares: bool,
     /// Some schema allows other names (`additionalProperties` schema, `patternProperties`).
@@ -103,13 +108,16 @@ impl Plan {
     /// The undocumented properties and enum values of `instance`.
     pub fn undocumented(&self, instance: &Value) -> Vec<Item> {
         let mut out = Vec::new();
-        self.walk(&[0], instance, None, 0, &mut out);
+        self.walk(&[0], None, instance, None, 0, &mut out);
         out
     }
 
+    /// `branches`, when known, are the alternatives each of `ids` was declared in (see
+    /// [`Node::branches`]).
     fn walk(
         &self,
         ids: &[usize],
+        branches: Option<&[Vec<u32>]>,
         instance: &Value,
         loc: Option<&Loc<'_>>,
         depth: usize,
@@ -126,7 +134,9 @@ impl Plan {
                 let additional = self.merged(ids, |n| &n.additional);
                 let mut declared = Vec::new();
                 for (name, value) in object {
+                    let mut in_branches = None;
                     let children: &[usize] = if let [id] = ids {
+                        in_branches = self.nodes[*id].branches.get(name).map(Vec::as_slice);
                         self.nodes[*id]
                             .properties
                             .get(name)
@@ -143,13 +153,13 @@ impl Plan {
                             parent: loc,
                             step: Step::Key(name),
                         };
-                        self.walk(children, value, Some(&child), depth + 1, out);
+                        self.walk(children, in_branches, value, Some(&child), depth + 1, out);
                     } else if !additional.is_empty() {
                         let child = Loc {
                             parent: loc,
                             step: Step::MapKey(name),
                         };
-                        self.walk(&additional, value, Some(&child), depth + 1, out);
+                        self.walk(&additional, None, value, Some(&child), depth + 1, out);
                     } else if declares && !open_map {
                         let (parent_pointer, pattern) = spell(loc);
                         out.push(Item {
@@ -174,14 +184,12 @@ impl Plan {
                         parent: loc,
                         step: Step::Index(index),
                     };
-                    self.walk(&item_ids, item, Some(&child), depth + 1, out);
+                    self.walk(&item_ids, None, item, Some(&child), depth + 1, out);
                 }
             }
             Value::String(text) => {
                 if let Some((_, at)) = nodes().find_map(|n| n.values.as_ref())
-                    && !nodes()
-                        .filter_map(|n| n.values.as_ref())
-                        .any(|(known, _)| known.iter().any(|known| known == text))
+                    && !self.documents(ids, branches, text)
                 {
                     let (pointer, pattern) = spell(loc);
                     out.push(Item {
@@ -194,6 +202,31 @@ impl Plan {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Whether the schemas `ids` of one place document the string `text`. One schema lists
+    /// it, or lists nothing. Several come from the alternatives that declare the member (one
+    /// condition type's `value` is free text, another's an enum): some alternative's
+    /// schemas, with those that apply whatever the alternative, each list it or list nothing.
+    /// Without their `branches`, any one of them that lists it or lists nothing documents it.
+    fn documents(&self, ids: &[usize], branches: Option<&[Vec<u32>]>, text: &str) -> bool {
+        let allows = |id: &usize| {
+            self.nodes[*id]
+                .values
+                .as_ref()
+                .is_none_or(|(known, _)| known.iter().any(|known| known == text))
+        };
+        match branches {
+            Some(branches) if ids.len() > 1 && branches.len() == ids.len() => {
+                branches.iter().any(|chosen| {
+                    ids.iter()
+                        .zip(branches)
+                        .filter(|(_, within)| chosen.starts_with(within))
+                        .all(|(id, _)| allows(id))
+                })
+            }
+            _ => ids.iter().any(allows),
         }
     }
 
@@ -439,15 +472,19 @@ impl<'d> Builder<'d> {
         self.nodes.push(Node::default());
         self.ids.insert(std::ptr::from_ref(schema), id);
         let mut all = Vec::new();
-        self.gather(schema, pointer, &mut all, 0, true);
+        self.gather(schema, pointer, &mut all, 0, &mut Vec::new(), &mut 0);
         let mut node = Node::default();
-        for (schema, at, conjunctive) in &all {
+        for (schema, at, branches) in &all {
             if let Some(Value::Object(properties)) = schema.get("properties") {
                 node.declares = true;
                 for (name, property) in properties {
                     let child = self.node(property, format!("{at}/properties/{}", escape(name)));
                     node.properties.entry(name.clone()).or_default().push(child);
-                    if *conjunctive {
+                    node.branches
+                        .entry(name.clone())
+                        .or_default()
+                        .push(branches.clone());
+                    if branches.is_empty() {
                         let excluded = self.excluded(property);
                         if !excluded.is_empty() {
                             node.excluded
@@ -504,10 +541,10 @@ impl<'d> Builder<'d> {
     /// forbid with `not: {enum: [...]}` or `not: {const: ...}`.
     fn excluded(&self, schema: &'d Value) -> Vec<String> {
         let mut all = Vec::new();
-        self.gather(schema, String::new(), &mut all, 0, true);
+        self.gather(schema, String::new(), &mut all, 0, &mut Vec::new(), &mut 0);
         let mut excluded = Vec::new();
-        for (schema, _, conjunctive) in all {
-            let Some(not) = schema.get("not").filter(|_| conjunctive) else {
+        for (schema, _, branches) in all {
+            let Some(not) = schema.get("not").filter(|_| branches.is_empty()) else {
                 continue;
             };
             let values = match (not.get("enum"), not.get("const")) {
@@ -527,15 +564,17 @@ impl<'d> Builder<'d> {
 
     /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` and the
     /// branches of `if` into the list of schemas that together describe one place, each with
-    /// its pointer and whether it applies whatever the alternative (`conjunctive`: reached
-    /// through `$ref` and `allOf` only).
+    /// its pointer and the alternatives it sits in (`branches`, numbered by `counter` in the
+    /// order met; empty when it is reached through `$ref` and `allOf` only, and so applies
+    /// whatever the alternative).
     fn gather(
         &self,
         schema: &'d Value,
         pointer: String,
-        into: &mut Vec<(&'d Value, String, bool)>,
+        into: &mut Vec<(&'d Value, String, Vec<u32>)>,
         depth: usize,
-        conjunctive: bool,
+        branches: &mut Vec<u32>,
+        counter: &mut u32,
     ) {
         if depth > MAX_DEPTH {
             return;
@@ -543,19 +582,27 @@ impl<'d> Builder<'d> {
         let Some(map) = schema.as_object() else {
             return;
         };
-        into.push((schema, pointer.clone(), conjunctive));
+        into.push((schema, pointer.clone(), branches.clone()));
         if let Some(reference) = map.get("$ref").and_then(Value::as_str)
             && let Some(fragment) = reference.strip_prefix('#')
             && let Some(target) = resolve(self.document, fragment)
         {
-            self.gather(target, fragment.to_string(), into, depth + 1, conjunctive);
+            let at = fragment.to_string();
+            self.gather(target, at, into, depth + 1, branches, counter);
         }
         for key in ["allOf", "anyOf", "oneOf"] {
-            if let Some(branches) = map.get(key).and_then(Value::as_array) {
-                let conjunctive = conjunctive && key == "allOf";
-                for (index, branch) in branches.iter().enumerate() {
+            if let Some(list) = map.get(key).and_then(Value::as_array) {
+                for (index, branch) in list.iter().enumerate() {
                     let at = format!("{pointer}/{key}/{index}");
-                    self.gather(branch, at, into, depth + 1, conjunctive);
+                    let alternative = key != "allOf";
+                    if alternative {
+                        *counter += 1;
+                        branches.push(*counter);
+                    }
+                    self.gather(branch, at, into, depth + 1, branches, counter);
+                    if alternative {
+                        branches.pop();
+                    }
                 }
             }
         }
@@ -563,7 +610,11 @@ impl<'d> Builder<'d> {
         // discriminator names (the `if` only tells them apart).
         for key in ["then", "else"] {
             if let Some(branch) = map.get(key) {
-                self.gather(branch, format!("{pointer}/{key}"), into, depth + 1, false);
+                *counter += 1;
+                branches.push(*counter);
+                let at = format!("{pointer}/{key}");
+                self.gather(branch, at, into, depth + 1, branches, counter);
+                branches.pop();
             }
         }
     }
@@ -867,6 +918,35 @@ mod tests {
                 ("/status".to_string(), None),
                 ("/status".to_string(), Some("PENDING".to_string())),
             ]
+        );
+    }
+
+    /// Mailchimp's segment conditions: a `oneOf` of objects that each declare `value`, free
+    /// text in one and an enum in another. A value the free-text alternative takes is no
+    /// undocumented enum value; one outside every alternative that lists values is, and so
+    /// is one outside the list that applies whatever the alternative.
+    #[test]
+    fn a_member_one_alternative_leaves_free_is_not_held_to_anothers_enum() {
+        let schema = json!({ "properties": { "conditions": { "items": {
+            "allOf": [{ "properties": { "op": { "enum": ["started", "unknown", "is"] } } }],
+            "oneOf": [
+                { "properties": { "op": { "enum": ["started"] }, "value": { "type": "string" } } },
+                { "properties": { "op": { "enum": ["unknown"] }, "value": { "enum": ["unknown"] } } },
+                { "properties": { "value": { "enum": ["a", "b"] } } }
+            ]
+        } } } });
+        let found = |instance: Value| {
+            undocumented(&schema, &instance)
+                .into_iter()
+                .map(|item| (item.pointer, item.value))
+                .collect::<Vec<_>>()
+        };
+        let free = json!({ "conditions": [{ "op": "started", "value": "2a4e0d3b" }] });
+        assert_eq!(found(free), vec![]);
+        assert_eq!(found(json!({ "conditions": [{ "value": "b" }] })), vec![]);
+        assert_eq!(
+            found(json!({ "conditions": [{ "op": "paused", "value": "x" }] })),
+            vec![("/conditions/0/op".to_string(), "paused".to_string())]
         );
     }
 
