@@ -474,6 +474,9 @@ impl<'d> Builder<'d> {
         let mut all = Vec::new();
         self.gather(schema, pointer, &mut all, 0, &mut Vec::new(), &mut 0);
         let mut node = Node::default();
+        // Per property, the only values the declarations that apply whatever the
+        // alternative allow (`const: ACTIVE` beside a `$ref` to a four-value enum).
+        let mut pinned: FxHashMap<String, Vec<String>> = FxHashMap::default();
         for (schema, at, branches) in &all {
             if let Some(Value::Object(properties)) = schema.get("properties") {
                 node.declares = true;
@@ -485,12 +488,16 @@ impl<'d> Builder<'d> {
                         .or_default()
                         .push(branches.clone());
                     if branches.is_empty() {
-                        let excluded = self.excluded(property);
+                        let (excluded, allowed) = self.restrictions(property);
                         if !excluded.is_empty() {
                             node.excluded
                                 .entry(name.clone())
                                 .or_default()
                                 .extend(excluded);
+                        }
+                        if let Some(allowed) = allowed {
+                            let kept = pinned.entry(name.clone()).or_insert(allowed.clone());
+                            kept.retain(|value| allowed.contains(value));
                         }
                     }
                 }
@@ -533,18 +540,51 @@ impl<'d> Builder<'d> {
         {
             node.values = None;
         }
+        // The values of a member's enum lists outside what its pinning allows.
+        for (name, allowed) in &pinned {
+            for &child in &node.properties[name] {
+                if let Some((values, _)) = &self.nodes[child].values {
+                    let outside = values.iter().filter(|value| !allowed.contains(value));
+                    node.excluded
+                        .entry(name.clone())
+                        .or_default()
+                        .extend(outside.cloned());
+                }
+            }
+        }
         self.nodes[id] = node;
         id
     }
 
-    /// The string values the schemas of one place that apply whatever the alternative
-    /// forbid with `not: {enum: [...]}` or `not: {const: ...}`.
-    fn excluded(&self, schema: &'d Value) -> Vec<String> {
+    /// What the schemas of one place that apply whatever the alternative say of its string
+    /// values: those they forbid with `not: {enum: [...]}` or `not: {const: ...}`, and the
+    /// only ones their `const`s and `enum`s together allow, if they name any.
+    fn restrictions(&self, schema: &'d Value) -> (Vec<String>, Option<Vec<String>>) {
         let mut all = Vec::new();
         self.gather(schema, String::new(), &mut all, 0, &mut Vec::new(), &mut 0);
         let mut excluded = Vec::new();
+        let mut allowed: Option<Vec<String>> = None;
         for (schema, _, branches) in all {
-            let Some(not) = schema.get("not").filter(|_| branches.is_empty()) else {
+            if !branches.is_empty() {
+                continue;
+            }
+            let listed = match (schema.get("const"), schema.get("enum")) {
+                (Some(value), _) => Some(vec![value]),
+                (None, Some(Value::Array(list))) => Some(list.iter().collect()),
+                _ => None,
+            };
+            if let Some(listed) = listed {
+                let listed: Vec<String> = listed
+                    .into_iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect();
+                match &mut allowed {
+                    Some(kept) => kept.retain(|value| listed.contains(value)),
+                    None => allowed = Some(listed),
+                }
+            }
+            let Some(not) = schema.get("not") else {
                 continue;
             };
             let values = match (not.get("enum"), not.get("const")) {
@@ -559,7 +599,7 @@ impl<'d> Builder<'d> {
                     .map(str::to_owned),
             );
         }
-        excluded
+        (excluded, allowed)
     }
 
     /// Follows `$ref` (local to the file) and flattens `allOf`/`anyOf`/`oneOf` and the

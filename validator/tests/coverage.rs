@@ -307,21 +307,32 @@ fn a_small_capture_gives_the_numbers_a_person_counts_by_hand() {
     // An error status may carry its own code only: the codes the error table gives other
     // conditions are forbidden there (`not: {enum}`), so they are no gap to fill; conforming
     // traffic can reach 100%.
-    let codes = |get: &Value, status: &str| -> Vec<String> {
-        get["items"]
+    let values = |op: &Value, status: &str, at: &str| -> Vec<String> {
+        op["items"]
             .as_array()
             .expect("items")
             .iter()
             .filter(|item| {
                 item["category"] == "enum-value"
                     && item["message"] == format!("response {status}")
-                    && item["at"] == "/code"
+                    && item["at"] == at
             })
             .map(|item| item["value"].as_str().expect("value").to_owned())
             .collect()
     };
-    assert_eq!(codes(get, "404"), ["ACCOUNT_NOT_FOUND"]);
-    assert_eq!(codes(get, "401"), ["NOT_AUTHENTICATED"]);
+    assert_eq!(values(get, "404", "/code"), ["ACCOUNT_NOT_FOUND"]);
+    assert_eq!(values(get, "401", "/code"), ["NOT_AUTHENTICATED"]);
+    // So a status a response pins (`const` beside the account's `$ref`): a created account is
+    // ACTIVE, a closed one CLOSED; the account's other statuses are no gap there.
+    let create = operation(&report, "createAccount");
+    assert_eq!(values(create, "201", "/status"), ["ACTIVE"]);
+    let close = operation(&report, "closeAccount");
+    assert_eq!(values(close, "200", "/status"), ["CLOSED"]);
+    assert_eq!(
+        values(get, "200", "/status").len(),
+        4,
+        "getAccount's are open"
+    );
 
     let hook = operation(&report, "incomingTransfer");
     assert_eq!(hook["kind"], "notification");
