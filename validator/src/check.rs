@@ -112,6 +112,7 @@ fn check_with(
             ExchangeKind::Operation => checker.operation(exchange),
             ExchangeKind::Notification => checker.notification(exchange),
         }
+        checker.failed(exchange, kind);
         checker.outcome
     };
     let mut outcome = run(None);
@@ -411,6 +412,20 @@ impl<'c> Checker<'c> {
     ) {
         let finding = self.site.finding(part, pointer, location, rule, message);
         self.outcome.findings.push(finding);
+    }
+
+    /// An exchange the recording says failed, without a response (`specval proxy` could not
+    /// reach the upstream): a finding, so that a recording re-checked fails as the live run did.
+    fn failed(&mut self, exchange: &Exchange, kind: ExchangeKind) {
+        let (None, Some(reason)) = (&exchange.response, &exchange.failure) else {
+            return;
+        };
+        let part = match kind {
+            ExchangeKind::Operation => Part::Response,
+            ExchangeKind::Notification => Part::Reply,
+        };
+        let message = format!("no response: {reason}");
+        self.push(part, "", "", Rule::UpstreamError, message);
     }
 
     /// A 401 to a request without credentials whose code is not the documented one is one

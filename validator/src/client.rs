@@ -107,6 +107,7 @@ impl ClientCheck {
                 response.headers(),
                 response.body().as_ref(),
             )),
+            failure: None,
         };
         let findings = check::findings_of(&self.contract, &exchange, self.options);
         for finding in &findings {

@@ -84,6 +84,10 @@ pub struct Exchange {
     pub request: Request,
     /// The response, when the traffic has one.
     pub response: Option<Response>,
+    /// Why there is no response, when the recording says the exchange failed (`specval
+    /// proxy` could not reach the upstream: a JSON Lines `error`, the `_error` of a HAR
+    /// entry it wrote). A failed exchange is a finding, as it was live.
+    pub failure: Option<String>,
 }
 
 /// An entry that could not be read as an exchange; the run reports it and goes on.

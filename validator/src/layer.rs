@@ -395,6 +395,7 @@ where
                 kind: None,
                 request: recorded,
                 response: None,
+                failure: None,
             };
             if shared.enforce {
                 let findings = check::findings_of(&shared.contract, &exchange, shared.options);

@@ -55,6 +55,7 @@ fn exchange(
             body: response.map(Body::Json),
             mime_type: None,
         }),
+        failure: None,
     }
 }
 
@@ -1253,6 +1254,7 @@ fn vendor(method: &str, target: &str, body: Option<(&str, &str)>, status: u16) -
             body: None,
             mime_type: None,
         }),
+        failure: None,
     }
 }
 
@@ -1930,6 +1932,7 @@ paths:
                 body: answered,
                 mime_type: None,
             }),
+            failure: None,
         };
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
@@ -2079,6 +2082,7 @@ paths:
                 body: None,
                 mime_type: None,
             }),
+            failure: None,
         };
         found(&check(&contract, &exchange, CheckOptions::default()))
     };
@@ -2875,6 +2879,7 @@ fn media_exchange(
             body: response.map(|(_, text)| Body::Text(text.into())),
             mime_type: None,
         }),
+        failure: None,
     }
 }
 

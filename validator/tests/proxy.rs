@@ -494,41 +494,57 @@ fn a_clean_run_exits_0_and_an_empty_one_1_unless_allowed() {
     assert_eq!(rules(&findings(&stdout)), ["no-exchanges"], "{stdout}");
 }
 
+/// A dead upstream: the client gets a 502, the run an `upstream-error` finding per exchange,
+/// and the recording (either format) says so, so that `specval check` on it fails as the live
+/// run did rather than pass a session that failed.
 #[test]
 fn a_dead_upstream_gets_the_client_a_502_and_the_run_a_finding() {
     let dead = {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         listener.local_addr().unwrap()
     };
-    let proxy = Proxy::start(&[
-        "--upstream",
-        &format!("http://{dead}"),
-        "--max-exchanges",
-        "2",
-        "--format",
-        "json",
-    ]);
-    for _ in 0..2 {
-        let answer = http(
-            proxy.addr,
-            "GET",
-            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
-            &CREDENTIALS,
-            "",
+    for extension in ["jsonl", "har"] {
+        let dir = tempfile::tempdir().unwrap();
+        let recording = dir.path().join(format!("traffic.{extension}"));
+        let proxy = Proxy::start(&[
+            "--upstream",
+            &format!("http://{dead}"),
+            "--max-exchanges",
+            "2",
+            "--record",
+            recording.to_str().unwrap(),
+            "--format",
+            "json",
+        ]);
+        for _ in 0..2 {
+            let answer = http(
+                proxy.addr,
+                "GET",
+                &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+                &CREDENTIALS,
+                "",
+            );
+            assert_eq!(answer.status, 502, "still running after the first failure");
+        }
+        let (status, stdout, stderr) = proxy.wait();
+        assert_eq!(status.code(), Some(1), "{stderr}");
+        let found = findings(&stdout);
+        assert_eq!(
+            found,
+            [
+                (0, "response".into(), "upstream-error".into(), "".into()),
+                (1, "response".into(), "upstream-error".into(), "".into()),
+            ]
         );
-        assert_eq!(answer.status, 502, "still running after the first failure");
+        assert!(stderr.contains("upstream-error"), "{stderr}");
+        let (code, rechecked) = specval_check(&recording);
+        assert_eq!(code, 1, "{extension}: {rechecked}");
+        assert_eq!(
+            findings(&rechecked),
+            found,
+            "{extension}: the recording fails too"
+        );
     }
-    let (status, stdout, stderr) = proxy.wait();
-    assert_eq!(status.code(), Some(1), "{stderr}");
-    let found = findings(&stdout);
-    assert_eq!(
-        found,
-        [
-            (0, "response".into(), "upstream-error".into(), "".into()),
-            (1, "response".into(), "upstream-error".into(), "".into()),
-        ]
-    );
-    assert!(stderr.contains("upstream-error"), "{stderr}");
 }
 
 #[test]

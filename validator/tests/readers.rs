@@ -71,6 +71,7 @@ fn exchange(index: usize, id: Option<&str>, source: &str, request: Request) -> E
         kind: Some(ExchangeKind::Operation),
         request,
         response: None,
+        failure: None,
     }
 }
 
@@ -1366,4 +1367,47 @@ fn jsonl_takes_other_tools_names_for_its_fields() {
     for kind in ["operation", "request", "CALL"] {
         assert_eq!(kind_of(kind), Some(ExchangeKind::Operation), "{kind}");
     }
+}
+
+/// A failed exchange: `specval proxy` records why there is no response (`error` in JSON Lines,
+/// `_error` beside its `_kind` in a HAR), and the reader keeps it. A browser's `_error` (a
+/// request the page cancelled) and another tool's `error` that is no string say nothing.
+#[test]
+fn a_recorded_failure_is_kept_and_a_browsers_cancellation_is_not() {
+    let failure = |entries: Vec<Entry>| -> Vec<Option<String>> {
+        entries
+            .into_iter()
+            .map(|entry| entry.expect("read").failure)
+            .collect()
+    };
+    let jsonl = concat!(
+        r#"{"kind": "operation", "request": {"method": "GET", "url": "/v1/a"}, "response": {"status": 0}, "error": "no response from http://127.0.0.1:9"}"#,
+        "\n",
+        r#"{"request": {"method": "GET", "url": "/v1/a"}, "error": {"code": 7}}"#,
+        "\n",
+        r#"{"request": {"method": "GET", "url": "/v1/a"}, "response": {"status": 200}, "error": "late"}"#,
+        "\n",
+    );
+    assert_eq!(
+        failure(read_bytes("a.jsonl", jsonl.as_bytes(), Format::JsonLines)),
+        [
+            Some("no response from http://127.0.0.1:9".to_owned()),
+            None,
+            None
+        ]
+    );
+    let entry = |extra: &str| {
+        format!(
+            r#"{{"request": {{"method": "GET", "url": "http://h/v1/a", "headers": []}}, "response": {{"status": 0, "headers": [], "content": {{"size": 0}}}}{extra}}}"#
+        )
+    };
+    let har = format!(
+        r#"{{"log": {{"version": "1.2", "entries": [{}, {}]}}}}"#,
+        entry(r#", "_kind": "operation", "_error": "no response from http://127.0.0.1:9""#),
+        entry(r#", "_error": "net::ERR_ABORTED""#),
+    );
+    assert_eq!(
+        failure(read_bytes("a.har", har.as_bytes(), Format::Har)),
+        [Some("no response from http://127.0.0.1:9".to_owned()), None]
+    );
 }

@@ -10,12 +10,11 @@ use hyper::body::Incoming;
 
 use super::{Finished, Lane, SOURCE, Shared, State, record, upstream};
 use crate::check;
-use crate::exchange::{Exchange, ExchangeKind};
-use crate::finding::{Finding, Part, Site};
+use crate::exchange::Exchange;
+use crate::finding::Finding;
 use crate::http_exchange::{request_of, response_of};
 use crate::live::{Buffered, ContractBody, buffer};
 use crate::report::ExchangeOutcome;
-use crate::rule::Rule;
 use crate::run::{Sink, fold_exchange};
 
 /// The report's findings and verdicts, kept in it.
@@ -143,6 +142,9 @@ impl Shared {
             kind: Some(lane.kind),
             request,
             response,
+            failure: upstream_error
+                .as_ref()
+                .map(|reason| format!("{reason}; the client was answered 502")),
         };
         // Checked before the lock is taken, so that exchanges are checked in parallel; the
         // index (its place in the report and the recording) is given under the lock.
@@ -159,27 +161,6 @@ impl Shared {
         exchange.index = index;
         for finding in &mut outcome.findings {
             finding.exchange = index;
-        }
-        if let Some(reason) = &upstream_error {
-            let site = Site {
-                exchange: index,
-                id: None,
-                source: SOURCE.to_string(),
-                line: None,
-                operation: outcome.operation.clone(),
-                kind: lane.kind,
-            };
-            let part = match lane.kind {
-                ExchangeKind::Operation => Part::Response,
-                ExchangeKind::Notification => Part::Reply,
-            };
-            outcome.findings.push(site.finding(
-                part,
-                "",
-                "",
-                Rule::UpstreamError,
-                format!("{reason}; the client was answered 502"),
-            ));
         }
         if let Some(recorder) = &mut state.recorder {
             let redacted = record::redact(&self.contract, &exchange);

@@ -501,6 +501,7 @@ mod tests {
                 body: Some(Body::Binary(br#"{"ok": true}"#.to_vec())),
                 mime_type: None,
             }),
+            failure: None,
         }
     }
 

@@ -21,6 +21,7 @@
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
 //! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown) and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
+//! | `failure` | `_error` (a string) of an entry without a response that has `_kind`: `specval proxy`'s record of an exchange the upstream did not answer |
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
 //! becomes a [`Malformed`](crate::exchange::Malformed) naming the field
@@ -346,6 +347,10 @@ struct RawEntry {
     id: Field<Id>,
     #[serde(default, rename = "_kind")]
     kind: Field<super::jsonl::Kind>,
+    /// Why the exchange failed; read only where `_kind` says `specval proxy` wrote the entry
+    /// (a browser's `_error`, `net::ERR_ABORTED`, is a request the page itself cancelled).
+    #[serde(default, rename = "_error")]
+    error: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -431,6 +436,10 @@ fn exchange(
         .kind
         .optional("_kind", problems)
         .map(|super::jsonl::Kind(kind)| kind);
+    let failure = match raw.error {
+        Some(serde_json::Value::String(reason)) if kind.is_some() => Some(reason),
+        _ => None,
+    };
     let request = raw
         .request
         .required("request", problems)
@@ -454,6 +463,7 @@ fn exchange(
         source: context.source.to_owned(),
         kind: Some(kind.unwrap_or_else(|| context.kind(&request.method, &request.path))),
         request,
+        failure: failure.filter(|_| response.is_none()),
         response,
     })
 }

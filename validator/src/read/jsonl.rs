@@ -157,6 +157,10 @@ struct RawRecord {
     request: Field<RawRequest>,
     #[serde(default, alias = "res")]
     response: Field<RawResponse>,
+    /// Why there is no response (`specval proxy` writes it); anything but a string is
+    /// another tool's and says nothing.
+    #[serde(default)]
+    error: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize)]
@@ -239,6 +243,10 @@ fn exchange(
         source: context.source.to_owned(),
         kind: Some(kind),
         request,
+        failure: match raw.error {
+            Some(serde_json::Value::String(reason)) if response.is_none() => Some(reason),
+            _ => None,
+        },
         response,
     })
 }
