@@ -677,6 +677,7 @@ fn landed_right(choice: &decisions::Decision) -> Result<&'static str, String> {
         .should_validate_formats(true)
         .with_format("uri", is_uri)
         .with_format("duration", is_duration)
+        .with_format("byte", crate::support::union::is_base64)
         .build(&schema)
         .map_err(|err| {
             format!(

@@ -514,6 +514,11 @@ pub mod union {
         /// For an object: the facts every member not in `declared` must meet (its
         /// `additionalProperties`: a map whose values are a closed enum).
         pub additional: Option<&'static Alternative>,
+        /// Values the alternative forbids (`not: {const: auto}`).
+        pub excluded: &'static [Literal],
+        /// For an array: the facts of its first items, one by one (`prefixItems`); `items` rules
+        /// on the items after them.
+        pub prefix_items: &'static [Alternative],
     }
     impl Alternative {
         /// Facts that rule nothing out; the generated constants name only what differs.
@@ -534,6 +539,8 @@ pub mod union {
             member_count: None,
             multiple_of: None,
             additional: None,
+            excluded: &[],
+            prefix_items: &[],
         };
     }
     /// The numbers an alternative admits: between `min` and `max`, each bound included unless
@@ -578,6 +585,8 @@ pub mod union {
         Time,
         /// `duration`: only its leading `P` is tested.
         Duration,
+        /// `byte`: base64 text (see [`is_base64`]).
+        Base64,
     }
     impl Format {
         /// Whether `text` may have this format (for `Email`, `Time` and `Duration`, a necessary
@@ -599,8 +608,29 @@ pub mod union {
                             })
                 }
                 Format::Duration => text.starts_with('P'),
+                Format::Base64 => is_base64(text),
             }
         }
+    }
+    /// Whether `text` is base64 (RFC 4648) as OpenAPI's `format: byte` reads it, and as the
+    /// contract's check does (`specgen::manifest::is_base64`): either alphabet, padding optional,
+    /// white space ignored.
+    pub fn is_base64(text: &str) -> bool {
+        let mut digits = 0usize;
+        let mut padding = 0usize;
+        for byte in text.bytes() {
+            match byte {
+                b' ' | b'\t' | b'\r' | b'\n' => {}
+                b'=' => padding += 1,
+                _ if padding > 0 => return false,
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'+' | b'/' | b'-' | b'_' => {
+                    digits += 1;
+                }
+                _ => return false,
+            }
+        }
+        let complete = (digits + padding).is_multiple_of(4);
+        padding <= 2 && digits % 4 != 1 && (padding == 0 || complete)
     }
     /// Whether `count` lies within `(min, max)`, both included.
     fn within(count: usize, (min, max): (usize, usize)) -> bool {
@@ -627,6 +657,9 @@ pub mod union {
             {
                 return None;
             }
+            if self.excluded.iter().any(|literal| literal.matches(value)) {
+                return None;
+            }
             if let (Some(range), Some(number)) = (self.range, value.as_f64())
                 && !range.admits(number)
             {
@@ -646,8 +679,13 @@ pub mod union {
                 if self.item_count.is_some_and(|count| !within(list.len(), count)) {
                     return None;
                 }
+                let mut prefix = self.prefix_items.iter().zip(list);
+                if prefix.any(|(facts, item)| facts.fit(item).is_none()) {
+                    return None;
+                }
+                let rest = list.get(self.prefix_items.len()..).unwrap_or_default();
                 if let Some(items) = self.items
-                    && list.iter().any(|item| items.fit(item).is_none())
+                    && rest.iter().any(|item| items.fit(item).is_none())
                 {
                     return None;
                 }
@@ -734,8 +772,11 @@ pub mod union {
         value.get(property).and_then(Value::as_str)
     }
     /// Deserializes a union value: tries the alternatives in `order` with `build`, and keeps the
-    /// first that serializes back to the same JSON; otherwise `keep`s the value as received.
-    /// `union` names the type, for [`decisions`].
+    /// first that serializes back to the same JSON without any part of it kept as JSON by a union
+    /// within (a nested `oneOf` whose own alternatives all refuse the value holds it whole in its
+    /// catch-all, which would swallow values meant for the alternatives after it); failing that,
+    /// the first that serializes back at all; otherwise `keep`s the value as received. `union`
+    /// names the type, for [`decisions`].
     pub fn choose<T: Serialize>(
         union: &'static str,
         value: Value,
@@ -743,16 +784,35 @@ pub mod union {
         build: impl Fn(usize, &Value) -> Option<T>,
         keep: impl FnOnce(Value) -> T,
     ) -> T {
+        let mut fallback = None;
         for index in order {
             let mark = decisions::mark();
+            let kept_before = kept_as_json();
             if let Some(candidate) = build(index, &value) && keeps(&candidate, &value) {
-                decisions::record(union, Some(index), &value);
-                return candidate;
+                if kept_as_json() == kept_before {
+                    decisions::record(union, Some(index), &value);
+                    return candidate;
+                }
+                fallback = fallback.or(Some(index));
             }
             decisions::rewind(mark);
         }
+        if let Some(index) = fallback && let Some(candidate) = build(index, &value) {
+            decisions::record(union, Some(index), &value);
+            return candidate;
+        }
         decisions::record(union, None, &value);
+        KEPT_AS_JSON.with(|kept| kept.set(kept.get() + 1));
         keep(value)
+    }
+    thread_local! {
+        #[doc =
+        " How many union values this thread has kept as JSON, no alternative keeping them whole."]
+        static KEPT_AS_JSON : std::cell::Cell < u64 > = const { std::cell::Cell::new(0)
+        };
+    }
+    fn kept_as_json() -> u64 {
+        KEPT_AS_JSON.with(std::cell::Cell::get)
     }
     /// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
     /// it: an `f32` of 21.4 writes `21.4`, though widened to `f64` it reads 21.399999618530273.

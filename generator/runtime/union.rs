@@ -101,6 +101,11 @@ pub struct Alternative {
     /// For an object: the facts every member not in `declared` must meet (its
     /// `additionalProperties`: a map whose values are a closed enum).
     pub additional: Option<&'static Alternative>,
+    /// Values the alternative forbids (`not: {const: auto}`).
+    pub excluded: &'static [Literal],
+    /// For an array: the facts of its first items, one by one (`prefixItems`); `items` rules
+    /// on the items after them.
+    pub prefix_items: &'static [Alternative],
 }
 
 impl Alternative {
@@ -122,6 +127,8 @@ impl Alternative {
         member_count: None,
         multiple_of: None,
         additional: None,
+        excluded: &[],
+        prefix_items: &[],
     };
 }
 
@@ -169,6 +176,8 @@ pub enum Format {
     Time,
     /// `duration`: only its leading `P` is tested.
     Duration,
+    /// `byte`: base64 text (see [`is_base64`]).
+    Base64,
 }
 
 impl Format {
@@ -188,8 +197,29 @@ impl Format {
                     })
             }
             Format::Duration => text.starts_with('P'),
+            Format::Base64 => is_base64(text),
         }
     }
+}
+
+/// Whether `text` is base64 (RFC 4648) as OpenAPI's `format: byte` reads it, and as the
+/// contract's check does (`specgen::manifest::is_base64`): either alphabet, padding optional,
+/// white space ignored.
+pub fn is_base64(text: &str) -> bool {
+    let mut digits = 0usize;
+    let mut padding = 0usize;
+    for byte in text.bytes() {
+        match byte {
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b'=' => padding += 1,
+            // A digit after padding: the padding was not at the end.
+            _ if padding > 0 => return false,
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'+' | b'/' | b'-' | b'_' => digits += 1,
+            _ => return false,
+        }
+    }
+    let complete = (digits + padding).is_multiple_of(4);
+    padding <= 2 && digits % 4 != 1 && (padding == 0 || complete)
 }
 
 /// Whether `count` lies within `(min, max)`, both included.
@@ -219,6 +249,9 @@ impl Alternative {
         {
             return None;
         }
+        if self.excluded.iter().any(|literal| literal.matches(value)) {
+            return None;
+        }
         if let (Some(range), Some(number)) = (self.range, value.as_f64())
             && !range.admits(number)
         {
@@ -241,8 +274,13 @@ impl Alternative {
             {
                 return None;
             }
+            let mut prefix = self.prefix_items.iter().zip(list);
+            if prefix.any(|(facts, item)| facts.fit(item).is_none()) {
+                return None;
+            }
+            let rest = list.get(self.prefix_items.len()..).unwrap_or_default();
             if let Some(items) = self.items
-                && list.iter().any(|item| items.fit(item).is_none())
+                && rest.iter().any(|item| items.fit(item).is_none())
             {
                 return None;
             }
@@ -341,8 +379,11 @@ pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
 }
 
 /// Deserializes a union value: tries the alternatives in `order` with `build`, and keeps the
-/// first that serializes back to the same JSON; otherwise `keep`s the value as received.
-/// `union` names the type, for [`decisions`].
+/// first that serializes back to the same JSON without any part of it kept as JSON by a union
+/// within (a nested `oneOf` whose own alternatives all refuse the value holds it whole in its
+/// catch-all, which would swallow values meant for the alternatives after it); failing that,
+/// the first that serializes back at all; otherwise `keep`s the value as received. `union`
+/// names the type, for [`decisions`].
 pub fn choose<T: Serialize>(
     union: &'static str,
     value: Value,
@@ -350,18 +391,40 @@ pub fn choose<T: Serialize>(
     build: impl Fn(usize, &Value) -> Option<T>,
     keep: impl FnOnce(Value) -> T,
 ) -> T {
+    let mut fallback = None;
     for index in order {
         let mark = decisions::mark();
+        let kept_before = kept_as_json();
         if let Some(candidate) = build(index, &value)
             && keeps(&candidate, &value)
         {
-            decisions::record(union, Some(index), &value);
-            return candidate;
+            if kept_as_json() == kept_before {
+                decisions::record(union, Some(index), &value);
+                return candidate;
+            }
+            fallback = fallback.or(Some(index));
         }
         decisions::rewind(mark);
     }
+    // Built again rather than kept: its decisions were rewound with the others'.
+    if let Some(index) = fallback
+        && let Some(candidate) = build(index, &value)
+    {
+        decisions::record(union, Some(index), &value);
+        return candidate;
+    }
     decisions::record(union, None, &value);
+    KEPT_AS_JSON.with(|kept| kept.set(kept.get() + 1));
     keep(value)
+}
+
+thread_local! {
+    /// How many union values this thread has kept as JSON, no alternative keeping them whole.
+    static KEPT_AS_JSON: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn kept_as_json() -> u64 {
+    KEPT_AS_JSON.with(std::cell::Cell::get)
 }
 
 /// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
@@ -784,6 +847,60 @@ mod tests {
         });
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].variant, None);
+    }
+
+    /// `oneOf: [{oneOf: [{minLength: 5}, {type: integer}]}, {maxLength: 4}]`: a short string no
+    /// alternative of the inner union takes is kept in the inner union's catch-all, which
+    /// keeps it whole; the outer union passes over that for the alternative that types it, and
+    /// falls back to it only when no other keeps the value.
+    #[test]
+    fn a_nested_unions_catch_all_does_not_swallow_the_next_alternative() {
+        #[derive(Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        enum Inner {
+            Long(String),
+            Unknown(Value),
+        }
+        #[derive(Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        enum Outer {
+            Inner(Inner),
+            Short(String),
+            Unknown(Value),
+        }
+        let inner = |value: &Value| {
+            let fits = value.as_str().is_some_and(|text| text.len() >= 5);
+            let order = if fits { vec![0] } else { vec![] };
+            choose(
+                "Inner",
+                value.clone(),
+                order,
+                |_, value| value.as_str().map(|text| Inner::Long(text.to_owned())),
+                Inner::Unknown,
+            )
+        };
+        let outer = |value: Value, short: bool| {
+            choose(
+                "Outer",
+                value,
+                if short { vec![0, 1] } else { vec![0] },
+                |index, value| match index {
+                    0 => Some(Outer::Inner(inner(value))),
+                    _ => value.as_str().map(|text| Outer::Short(text.to_owned())),
+                },
+                Outer::Unknown,
+            )
+        };
+        assert_eq!(outer(json!("ab"), true), Outer::Short("ab".into()));
+        assert_eq!(
+            outer(json!("abcdef"), true),
+            Outer::Inner(Inner::Long("abcdef".into()))
+        );
+        // No other alternative keeps it: the inner union's catch-all still does.
+        assert_eq!(
+            outer(json!("ab"), false),
+            Outer::Inner(Inner::Unknown(json!("ab")))
+        );
     }
 
     #[test]

@@ -319,6 +319,7 @@ fn tokens(
                 .should_validate_formats(true)
                 .with_format("uri", is_uri)
                 .with_format("duration", is_duration)
+                .with_format("byte", crate::support::union::is_base64)
                 .build(&schema)
                 .map_err(|err| format!("the schema of `{}::{variant}` does not compile: {err}", choice.union))?;
             let errors: Vec<String> = validator.iter_errors(&choice.value).map(|err| format!("{}: {err}", err.instance_path())).collect();

@@ -515,6 +515,8 @@ fn uses_literals(facts: &VariantFacts) -> bool {
             .any(|(_, member)| uses_literals(member))
         || facts.items.as_deref().is_some_and(uses_literals)
         || facts.additional.as_deref().is_some_and(uses_literals)
+        || !facts.excluded.is_empty()
+        || facts.prefix_items.iter().any(uses_literals)
 }
 
 /// The facts of one alternative, as a `support::union::Alternative` constant that names only
@@ -562,6 +564,7 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
             TextFormat::Email => quote!(Email),
             TextFormat::Time => quote!(Time),
             TextFormat::Duration => quote!(Duration),
+            TextFormat::Base64 => quote!(Base64),
         };
         fields.push(quote!(format: Some(union::Format::#format)));
     }
@@ -618,6 +621,14 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
     if let Some(additional) = &facts.additional {
         let additional = alternative(additional);
         fields.push(quote!(additional: Some(&#additional)));
+    }
+    if !facts.excluded.is_empty() {
+        let excluded = facts.excluded.iter().map(literal);
+        fields.push(quote!(excluded: &[#(#excluded),*]));
+    }
+    if !facts.prefix_items.is_empty() {
+        let prefix = facts.prefix_items.iter().map(alternative);
+        fields.push(quote!(prefix_items: &[#(#prefix),*]));
     }
     quote! {
         Alternative {

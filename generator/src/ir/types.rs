@@ -179,6 +179,11 @@ pub struct VariantFacts {
     pub member_count: Option<(u64, Option<u64>)>,
     /// For a number alternative: `multipleOf`.
     pub multiple_of: Option<f64>,
+    /// Values the alternative forbids (`not: {const}`, `not: {enum}`).
+    pub excluded: Vec<Value>,
+    /// For an array alternative: the facts of its first items, one by one (`prefixItems`);
+    /// `items` then rules on the items after them.
+    pub prefix_items: Vec<VariantFacts>,
     /// For an object alternative: the facts every member it does not declare must meet (its
     /// `additionalProperties` schema: a map whose values are a closed enum, or objects with
     /// facts of their own). Unset when `patternProperties` claims some of those members.
@@ -203,6 +208,8 @@ impl VariantFacts {
             || self.member_count.is_some()
             || self.multiple_of.is_some()
             || self.additional.is_some()
+            || !self.excluded.is_empty()
+            || !self.prefix_items.is_empty()
     }
 
     /// The facts as a member's or an item's: the members declared only matter to a closed
@@ -238,6 +245,8 @@ pub enum TextFormat {
     Time,
     /// `duration`: begins with `P`.
     Duration,
+    /// `byte`: base64 text.
+    Base64,
 }
 
 impl TextFormat {
@@ -249,6 +258,7 @@ impl TextFormat {
             "email" | "idn-email" => Some(TextFormat::Email),
             "time" => Some(TextFormat::Time),
             "duration" => Some(TextFormat::Duration),
+            "byte" => Some(TextFormat::Base64),
             _ => None,
         }
     }

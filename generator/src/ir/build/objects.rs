@@ -24,6 +24,8 @@ pub(super) struct ObjectShape {
     /// A part has `patternProperties`: some members it does not declare by name are not
     /// `additionalProperties`' to rule on.
     pub(super) patterned: bool,
+    /// A part says `unevaluatedProperties: false`: no member beyond those declared.
+    pub(super) unevaluated_closed: bool,
     /// A part is a base that subtypes extend: it has a `discriminator` and no union of its
     /// own. Its value may be any subtype, so members it does not declare are the subtype's.
     pub(super) extended: bool,
@@ -52,6 +54,9 @@ impl ObjectShape {
         }
         if map.contains_key("patternProperties") {
             self.patterned = true;
+        }
+        if map.get("unevaluatedProperties") == Some(&Value::Bool(false)) {
+            self.unevaluated_closed = true;
         }
         if map.contains_key("discriminator")
             && !map.contains_key("oneOf")

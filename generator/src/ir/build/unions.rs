@@ -313,6 +313,22 @@ impl Builder<'_> {
         }
         let merged = self.merged_keywords(&map, &target_at)?;
         let mut facts = scalar_facts(&merged);
+        if let Some(Value::Array(prefix)) = merged.get("prefixItems") {
+            if merged.get("items") == Some(&Value::Bool(false)) {
+                let (min, max) = facts.item_count.unwrap_or((0, None));
+                let len = prefix.len() as u64;
+                facts.item_count = Some((min, Some(max.map_or(len, |max| max.min(len)))));
+            }
+            // Each position's facts, its JSON types at least: a tuple's Rust type may take
+            // any item.
+            if depth < NESTED_FACT_DEPTH {
+                for (index, item) in prefix.iter().enumerate() {
+                    let item_at = child(&child(&target_at, "prefixItems"), &index.to_string());
+                    let item = self.facts_of(item, &item_at, depth + LEVEL)?;
+                    facts.prefix_items.push(item.nested());
+                }
+            }
+        }
         if depth < NESTED_FACT_DEPTH
             && let Some(items) = merged.get("items").filter(|items| items.is_object())
         {
@@ -390,7 +406,10 @@ impl Builder<'_> {
             required,
             tags,
             declared: shape.properties.keys().cloned().collect(),
-            closed: shape.is_closed(),
+            // `unevaluatedProperties: false` closes the object over the members its parts
+            // declare, unless a pattern or an `additionalProperties` schema evaluates others.
+            closed: shape.is_closed()
+                || (shape.unevaluated_closed && !shape.patterned && shape.additional.is_none()),
             members,
             additional,
             ..VariantFacts::default()
@@ -514,11 +533,30 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         range: number_range(map),
         length: string_length(map),
         item_count: count(map, "minItems", "maxItems"),
+        excluded: excluded_values(map),
         multiple_of: map
             .get("multipleOf")
             .and_then(Value::as_f64)
             .filter(|step| *step > 0.0 && step.is_finite()),
         ..VariantFacts::default()
+    }
+}
+
+/// The values `not` forbids when it names nothing but them (`not: {const: auto}`, `not:
+/// {enum: [a, b]}`): beside another keyword (`not: {enum: [a], type: integer}`) the value is
+/// forbidden only when it also meets that keyword.
+fn excluded_values(map: &Map<String, Value>) -> Vec<Value> {
+    let Some(Value::Object(not)) = map.get("not") else {
+        return Vec::new();
+    };
+    let only_values = not
+        .keys()
+        .all(|key| matches!(key.as_str(), "const" | "enum" | "title" | "description"));
+    match (not.get("const"), not.get("enum")) {
+        _ if !only_values => Vec::new(),
+        (Some(value), _) => vec![value.clone()],
+        (None, Some(Value::Array(values))) => values.clone(),
+        _ => Vec::new(),
     }
 }
 
