@@ -653,6 +653,15 @@ impl<'c> Checker<'c> {
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());
         self.cover(|| coverage::Key::operation(hook, Category::Notification));
+        // Its documented headers (GitHub's required `X-GitHub-Event`, `X-Hub-Signature-256`),
+        // judged as an operation's are, and said of the notification.
+        let before = self.outcome.findings.len();
+        self.parameters(hook, request, &[]);
+        for finding in &mut self.outcome.findings[before..] {
+            if finding.part == Part::Request {
+                finding.part = Part::Notification;
+            }
+        }
         if let Some(spec) = &hook.request_body {
             self.body(hook, spec, request, Part::Notification);
         }

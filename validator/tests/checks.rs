@@ -965,6 +965,67 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
     );
 }
 
+/// A notification's documented headers are judged as an operation's: GitHub's webhooks
+/// require `X-GitHub-Event` and a signature of a given shape on every delivery.
+#[test]
+fn a_notifications_required_headers_are_checked() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Hooks, version: '1'}
+webhooks:
+  push:
+    post:
+      parameters:
+        - {name: X-GitHub-Event, in: header, required: true, schema: {type: string}}
+        - {name: X-Hub-Signature-256, in: header, required: true, schema: {type: string, pattern: '^sha256=[0-9a-f]{64}$'}}
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, properties: {ref: {type: string}}}}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let delivery = |headers: &[(&str, &str)]| {
+        let mut exchange = exchange("POST", "/push", Some(json!({"ref": "main"})), 200, None);
+        exchange.kind = Some(ExchangeKind::Notification);
+        exchange.request.headers = headers
+            .iter()
+            .map(|(name, value)| (name.to_string(), value.to_string()))
+            .chain([("Content-Type".to_string(), "application/json".to_string())])
+            .collect();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let signature = format!("sha256={}", "a".repeat(64));
+    assert_eq!(
+        delivery(&[
+            ("X-GitHub-Event", "push"),
+            ("X-Hub-Signature-256", &signature)
+        ]),
+        vec![]
+    );
+    let mut missing = delivery(&[]);
+    missing.sort();
+    assert_eq!(
+        missing,
+        [
+            (
+                Part::Notification,
+                "required".to_string(),
+                "header:X-GitHub-Event".to_string()
+            ),
+            (
+                Part::Notification,
+                "required".to_string(),
+                "header:X-Hub-Signature-256".to_string()
+            ),
+        ]
+    );
+    assert_eq!(
+        delivery(&[("X-GitHub-Event", "push"), ("X-Hub-Signature-256", "md5=1")]),
+        one(Part::Notification, "pattern", "header:X-Hub-Signature-256")
+    );
+}
+
 #[test]
 fn a_valid_notification_must_not_be_rejected() {
     let payload = json!({
