@@ -881,6 +881,42 @@ fn a_one_of_failure_names_the_closest_alternative() {
         message.contains("closest is alternative 0") && message.contains("/card/number: "),
         "{message}"
     );
+
+    // An alternative of the value's own JSON type is closer than one of another type, however
+    // few errors that one has (OpenAI's `stop`: five strings are an array too long), and one
+    // whose tag matches closer than one whose tag does not.
+    let stop = one_body_contract(
+        "/completions",
+        r#"
+              type: object
+              properties:
+                stop:
+                  oneOf:
+                    - {type: string}
+                    - {type: array, items: {type: string}, minItems: 1, maxItems: 4}
+                pet:
+                  oneOf:
+                    - {type: object, properties: {kind: {const: cat}}}
+                    - {type: object, required: [kind, lives], properties: {kind: {const: dog}, lives: {type: integer}, name: {type: string}}}"#,
+    );
+    let closest = |body: &str| {
+        let exchange = media_exchange(
+            "POST",
+            "/completions",
+            Some(("application/json", body)),
+            204,
+            None,
+        );
+        let outcome = check(&stop, &exchange, CheckOptions::default());
+        outcome.findings[0].message.clone()
+    };
+    let message = closest(r#"{"stop": ["a", "b", "c", "d", "e"]}"#);
+    assert!(
+        message.contains("closest is alternative 1") && message.contains("more than 4 items"),
+        "{message}"
+    );
+    let message = closest(r#"{"pet": {"kind": "dog", "lives": "nine", "name": 7}}"#);
+    assert!(message.contains("closest is alternative 1"), "{message}");
 }
 
 #[test]

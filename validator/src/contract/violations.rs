@@ -232,6 +232,26 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
     }
 }
 
+/// How far a union's value (at `at`) is from an alternative it fails with `errors`: an
+/// alternative of another JSON type is furthest (OpenAI's `stop`, five strings, is an array
+/// too many, not a string), then one whose fixed member (`const`, a tag) holds another value,
+/// then the fewest errors.
+fn distance(at: &str, errors: &[ValidationError<'_>]) -> (bool, bool, usize) {
+    use jsonschema::error::ValidationErrorKind;
+    let other_type = errors.iter().any(|e| {
+        e.instance_path().as_str() == at && matches!(e.kind(), ValidationErrorKind::Type { .. })
+    });
+    let other_tag = errors.iter().any(|e| {
+        let path = e.instance_path();
+        let path = path.as_str();
+        matches!(e.kind(), ValidationErrorKind::Constant { .. })
+            && path
+                .strip_prefix(at)
+                .is_some_and(|rest| rest.starts_with('/') && !rest[1..].contains('/'))
+    });
+    (other_type, other_tag, errors.len())
+}
+
 /// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
 /// One validation error as a [`Violation`] of the schema in `file`: masked unless
 /// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative. `root`, the
@@ -316,7 +336,7 @@ pub(crate) fn violation(
             .iter()
             .enumerate()
             .filter(|(_, errors)| !errors.is_empty())
-            .min_by_key(|(_, errors)| errors.len())
+            .min_by_key(|(_, errors)| distance(error.instance_path().as_str(), errors))
     {
         // Each reason worded as it would be on its own (an enum's whole list, a pattern's
         // component), not as jsonschema's bare message.
