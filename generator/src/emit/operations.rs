@@ -198,11 +198,13 @@ fn status_name(code: u16) -> Option<&'static str> {
     })
 }
 
-/// Whether a response covers success statuses.
+/// Whether a response covers success statuses: 2XX, and 3XX (an answer, not a failure).
 pub(crate) fn is_success(response: &Response) -> bool {
+    // A documented redirect or `304 Not Modified` is an answer the caller asked for (a
+    // conditional GET, Redo's 302-only admin links), not a failure with an error body.
     match response.status {
-        StatusSpec::Code(code) => (200..300).contains(&code),
-        StatusSpec::Range(class) => class == 2,
+        StatusSpec::Code(code) => (200..400).contains(&code),
+        StatusSpec::Range(class) => class == 2 || class == 3,
         StatusSpec::Default => false,
     }
 }

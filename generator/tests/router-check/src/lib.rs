@@ -99,6 +99,13 @@ mod tests {
                 None => GetNoteResponse::Ok(format!("note {}", params.note_id)),
             }
         }
+        async fn get_revision(&self, params: GetRevisionParams) -> GetRevisionResponse {
+            match params.if_none_match.as_deref() {
+                Some("\"v1\"") => GetRevisionResponse::NotModified,
+                Some("moved") => GetRevisionResponse::Found,
+                _ => GetRevisionResponse::Ok(format!("revision of {}", params.note_id)),
+            }
+        }
         async fn get_caps(&self, params: GetCapsParams) -> GetCapsResponse {
             GetCapsResponse::Ok(format!("caps {}", params.id))
         }
@@ -477,6 +484,23 @@ mod tests {
         );
         let articles = client().await.list_articles().await.unwrap();
         assert_eq!(articles.data, Some(vec!["a1".to_string()]));
+    }
+
+    /// A documented `304 Not Modified` and a documented redirect are answers the client hands
+    /// over, not failures it tries to read an error body from.
+    #[tokio::test]
+    async fn a_documented_304_or_redirect_is_an_answer_not_an_error() {
+        use fixture_routes::client::GetRevisionSuccess;
+        let client = client().await;
+        let note = "n1".to_string();
+        let fresh = client.get_revision(&note, None).await.unwrap();
+        assert!(matches!(fresh, GetRevisionSuccess::Ok(text) if text == "revision of n1"));
+        let tag = "\"v1\"".to_string();
+        let unchanged = client.get_revision(&note, Some(&tag)).await.unwrap();
+        assert!(matches!(unchanged, GetRevisionSuccess::NotModified));
+        let moved = "moved".to_string();
+        let found = client.get_revision(&note, Some(&moved)).await.unwrap();
+        assert!(matches!(found, GetRevisionSuccess::Found));
     }
 
     /// A header value beyond visible ASCII (`Zoë`) is text, read as UTF-8, not a header that is
