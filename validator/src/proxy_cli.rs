@@ -70,9 +70,12 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
     // Logs (upstream failures, accept errors) on stderr, `warn` unless RUST_LOG says more.
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    // Colours only on a terminal: a log redirected to a file keeps plain text.
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour)
         .with_target(false)
         .try_init();
     contract.add_base_urls(&args.base_url);

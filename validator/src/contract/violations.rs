@@ -305,6 +305,17 @@ pub(crate) fn violation(
     {
         text = "no value is allowed here: the schema's enum lists none".to_string();
     }
+    // A list of one: "is not one of "INCOMING"" reads oddly.
+    if let ValidationErrorKind::Enum { options } = error.kind()
+        && let Some([only]) = options.as_array().map(Vec::as_slice)
+    {
+        let value = if show_values {
+            error.instance().to_string()
+        } else {
+            "value".into()
+        };
+        text = format!("{value} is not {only}, the only value allowed here");
+    }
     // jsonschema names the first two values of a longer list and counts the rest ("or 2
     // other candidates"): a reader fixing the value needs them all.
     if let ValidationErrorKind::Enum { options } = error.kind()
