@@ -1076,6 +1076,57 @@ webhooks:
     );
 }
 
+/// A credential a document declares only as a parameter (Discourse's `Api-Key` header, no
+/// security scheme) is a credential still: a body that repeats it shows `REDACTED`, even with
+/// `--show-values`; an ordinary parameter's value is shown.
+#[test]
+fn a_credential_declared_only_as_a_parameter_is_never_shown() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Forum, version: '1'}
+paths:
+  /topics:
+    put:
+      parameters:
+        - {name: Api-Key, in: header, required: true, schema: {type: string}}
+        - {name: Api-Username, in: header, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, properties: {category_id: {type: integer}, owner: {type: integer}}}}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    const KEY: &str = "d1e2f3a4b5c6d7e8f9a0b1c2d3e4f5a6";
+    let body = json!({"category_id": KEY, "owner": "system"});
+    let mut exchange = exchange("PUT", "/topics", Some(body), 200, None);
+    exchange.request.headers = vec![
+        ("Api-Key".into(), KEY.into()),
+        ("Api-Username".into(), "system".into()),
+        ("Content-Type".into(), "application/json".into()),
+    ];
+    let options = CheckOptions {
+        strict: false,
+        show_values: true,
+    };
+    let outcome = check(&contract, &exchange, options);
+    let messages: Vec<&str> = outcome
+        .findings
+        .iter()
+        .map(|f| f.message.as_str())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(messages.iter().all(|m| !m.contains(KEY)), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("REDACTED")),
+        "{messages:?}"
+    );
+    assert!(
+        messages.iter().any(|m| m.contains("\"system\"")),
+        "{messages:?}"
+    );
+}
+
 #[test]
 fn a_valid_notification_must_not_be_rejected() {
     let payload = json!({

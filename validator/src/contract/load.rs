@@ -133,6 +133,7 @@ impl Contract {
                         .flatten()
                         .map(|credential| (credential.location, credential.name.clone())),
                 )
+                .chain(credential_parameters(&operations, &webhooks))
                 .collect(),
             manifest,
             operations,
@@ -515,4 +516,47 @@ fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, String)>) -> Result<(
         }
     }
     Ok(())
+}
+
+/// Parameters that carry a credential although no security scheme says so: Discourse's
+/// document declares its `Api-Key` header as an ordinary parameter of each operation. Named
+/// as a key, a token, a secret or a password (`Api-Key`, `X-Auth-Token`, `client_secret`), or
+/// `format: password`; their values are kept out of reports and recordings as a scheme's are.
+fn credential_parameters(
+    operations: &[OperationSpec],
+    webhooks: &[OperationSpec],
+) -> Vec<(Location, String)> {
+    let mut found: Vec<(Location, String)> = Vec::new();
+    for param in operations
+        .iter()
+        .chain(webhooks)
+        .flat_map(|op| &op.parameters)
+    {
+        let named: String = param
+            .name
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_lowercase())
+            .collect();
+        let credential = named == "token"
+            || [
+                "apikey",
+                "apitoken",
+                "accesstoken",
+                "authtoken",
+                "secret",
+                "password",
+                "privatekey",
+                "sessiontoken",
+            ]
+            .iter()
+            .any(|word| named.contains(word))
+            || param.schema.get("format").and_then(Value::as_str) == Some("password");
+        let placed = !matches!(param.location, Location::Path);
+        let entry = (param.location, param.name.clone());
+        if credential && placed && !found.contains(&entry) {
+            found.push(entry);
+        }
+    }
+    found
 }
