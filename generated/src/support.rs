@@ -516,6 +516,9 @@ pub mod union {
         pub additional: Option<&'static Alternative>,
         /// Values the alternative forbids (`not: {const: auto}`).
         pub excluded: &'static [Literal],
+        /// For a string with a `pattern` anchored at both ends: every character lies in one of
+        /// these inclusive ranges.
+        pub alphabet: Option<&'static [(char, char)]>,
         /// For an array: the facts of its first items, one by one (`prefixItems`); `items` rules
         /// on the items after them.
         pub prefix_items: &'static [Alternative],
@@ -540,6 +543,7 @@ pub mod union {
             multiple_of: None,
             additional: None,
             excluded: &[],
+            alphabet: None,
             prefix_items: &[],
         };
     }
@@ -697,6 +701,17 @@ pub mod union {
                     return None;
                 }
                 if self.format.is_some_and(|format| !format.admits(text)) {
+                    return None;
+                }
+                if let Some(alphabet) = self.alphabet
+                    && !text
+                        .chars()
+                        .all(|c| {
+                            alphabet
+                                .iter()
+                                .any(|(start, end)| (*start..=*end).contains(&c))
+                        })
+                {
                     return None;
                 }
             }

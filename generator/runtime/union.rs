@@ -103,6 +103,9 @@ pub struct Alternative {
     pub additional: Option<&'static Alternative>,
     /// Values the alternative forbids (`not: {const: auto}`).
     pub excluded: &'static [Literal],
+    /// For a string with a `pattern` anchored at both ends: every character lies in one of
+    /// these inclusive ranges.
+    pub alphabet: Option<&'static [(char, char)]>,
     /// For an array: the facts of its first items, one by one (`prefixItems`); `items` rules
     /// on the items after them.
     pub prefix_items: &'static [Alternative],
@@ -128,6 +131,7 @@ impl Alternative {
         multiple_of: None,
         additional: None,
         excluded: &[],
+        alphabet: None,
         prefix_items: &[],
     };
 }
@@ -292,6 +296,15 @@ impl Alternative {
                 return None;
             }
             if self.format.is_some_and(|format| !format.admits(text)) {
+                return None;
+            }
+            if let Some(alphabet) = self.alphabet
+                && !text.chars().all(|c| {
+                    alphabet
+                        .iter()
+                        .any(|(start, end)| (*start..=*end).contains(&c))
+                })
+            {
                 return None;
             }
         }
@@ -808,6 +821,23 @@ mod tests {
             ),
             vec![0, 1]
         );
+    }
+
+    #[test]
+    fn a_string_outside_its_patterns_alphabet_rules_out() {
+        let digits = Alternative {
+            kinds: kind::STRING,
+            alphabet: Some(&[('0', '9')]),
+            ..Alternative::ANY
+        };
+        let letters = Alternative {
+            alphabet: Some(&[('a', 'z')]),
+            ..digits
+        };
+        let alternatives = [digits, letters];
+        assert_eq!(rank(&json!("123"), &alternatives), vec![0]);
+        assert_eq!(rank(&json!("abc"), &alternatives), vec![1]);
+        assert_eq!(rank(&json!("ab1"), &alternatives), Vec::<usize>::new());
     }
 
     #[test]

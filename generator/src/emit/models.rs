@@ -626,6 +626,10 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         let excluded = facts.excluded.iter().map(literal);
         fields.push(quote!(excluded: &[#(#excluded),*]));
     }
+    if let Some(alphabet) = &facts.alphabet {
+        let ranges = alphabet.iter().map(|(start, end)| quote!((#start, #end)));
+        fields.push(quote!(alphabet: Some(&[#(#ranges),*])));
+    }
     if !facts.prefix_items.is_empty() {
         let prefix = facts.prefix_items.iter().map(alternative);
         fields.push(quote!(prefix_items: &[#(#prefix),*]));

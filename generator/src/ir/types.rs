@@ -181,6 +181,10 @@ pub struct VariantFacts {
     pub multiple_of: Option<f64>,
     /// Values the alternative forbids (`not: {const}`, `not: {enum}`).
     pub excluded: Vec<Value>,
+    /// For a string alternative whose `pattern` is anchored at both ends: the characters any
+    /// string it accepts is made of, as inclusive ranges (`^[0-9]+$` gives `0-9`, which tells
+    /// it from `^[a-z]+$`).
+    pub alphabet: Option<Vec<(char, char)>>,
     /// For an array alternative: the facts of its first items, one by one (`prefixItems`);
     /// `items` then rules on the items after them.
     pub prefix_items: Vec<VariantFacts>,
@@ -209,6 +213,7 @@ impl VariantFacts {
             || self.multiple_of.is_some()
             || self.additional.is_some()
             || !self.excluded.is_empty()
+            || self.alphabet.is_some()
             || !self.prefix_items.is_empty()
     }
 

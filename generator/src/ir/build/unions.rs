@@ -516,11 +516,9 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
     }
     kinds.sort();
     kinds.dedup();
-    let prefixes = map
-        .get("pattern")
-        .and_then(Value::as_str)
-        .map(pattern_prefixes)
-        .unwrap_or_default();
+    let pattern = map.get("pattern").and_then(Value::as_str);
+    let prefixes = pattern.map(pattern_prefixes).unwrap_or_default();
+    let alphabet = pattern.and_then(pattern_alphabet);
     let format = map
         .get("format")
         .and_then(Value::as_str)
@@ -534,6 +532,7 @@ fn scalar_facts(map: &Map<String, Value>) -> VariantFacts {
         length: string_length(map),
         item_count: count(map, "minItems", "maxItems"),
         excluded: excluded_values(map),
+        alphabet,
         multiple_of: map
             .get("multipleOf")
             .and_then(Value::as_f64)
@@ -646,9 +645,100 @@ fn pattern_prefixes(pattern: &str) -> Vec<String> {
     prefixes
 }
 
+/// The most ranges an alphabet fact holds: beyond, the pattern's classes are too wide to say
+/// much (Unicode's letters), and the fact would only grow the union's table.
+const ALPHABET_RANGES: usize = 16;
+
+/// The most characters an alphabet fact admits: more, and it rules nearly nothing out.
+const ALPHABET_CHARACTERS: u32 = 1_000;
+
+/// The characters every string matching `pattern` is made of, when the pattern is anchored at
+/// both ends (`^[0-9]+$`, `^[A-Z]{2}-\d{4}$`): every character of such a match comes from one
+/// of its literals or classes. `\d`, `\w` and `\s` are ASCII, as ECMA-262 (and the contract's
+/// pattern checks) read them. `None` when the pattern is not anchored so, is not read, or its
+/// classes are too wide to tell anything apart.
+fn pattern_alphabet(pattern: &str) -> Option<Vec<(char, char)>> {
+    use regex_syntax::hir::{Class, HirKind, Look};
+    let ascii = regex_syntax::ParserBuilder::new()
+        .unicode(false)
+        .build()
+        .parse(pattern)
+        .ok();
+    let hir = match ascii {
+        Some(hir) => hir,
+        None => regex_syntax::Parser::new().parse(pattern).ok()?,
+    };
+    let looks = (hir.properties().look_set_prefix(), hir.properties().look_set_suffix());
+    if !looks.0.contains(Look::Start) || !looks.1.contains(Look::End) {
+        return None;
+    }
+    fn gather(hir: &regex_syntax::hir::Hir, ranges: &mut Vec<(char, char)>) -> Option<()> {
+        match hir.kind() {
+            HirKind::Empty | HirKind::Look(_) => {}
+            HirKind::Literal(literal) => {
+                for c in std::str::from_utf8(&literal.0).ok()?.chars() {
+                    ranges.push((c, c));
+                }
+            }
+            HirKind::Class(Class::Unicode(class)) => {
+                ranges.extend(class.ranges().iter().map(|r| (r.start(), r.end())));
+            }
+            HirKind::Class(Class::Bytes(class)) => {
+                for range in class.ranges() {
+                    // A byte class beyond ASCII is no character class.
+                    if !range.end().is_ascii() {
+                        return None;
+                    }
+                    ranges.push((char::from(range.start()), char::from(range.end())));
+                }
+            }
+            HirKind::Repetition(repetition) => gather(&repetition.sub, ranges)?,
+            HirKind::Capture(capture) => gather(&capture.sub, ranges)?,
+            HirKind::Concat(parts) | HirKind::Alternation(parts) => {
+                for part in parts {
+                    gather(part, ranges)?;
+                }
+            }
+        }
+        Some(())
+    }
+    let mut ranges = Vec::new();
+    gather(&hir, &mut ranges)?;
+    ranges.sort_unstable();
+    let mut merged: Vec<(char, char)> = Vec::new();
+    for (start, end) in ranges {
+        match merged.last_mut() {
+            Some(last) if u32::from(start) <= u32::from(last.1) + 1 => last.1 = last.1.max(end),
+            _ => merged.push((start, end)),
+        }
+    }
+    // A class nearly everything is in (`.`, `[^a]`) tells nothing apart.
+    let covered: u32 = merged
+        .iter()
+        .map(|(start, end)| u32::from(*end) - u32::from(*start) + 1)
+        .sum();
+    (merged.len() <= ALPHABET_RANGES && covered <= ALPHABET_CHARACTERS).then_some(merged)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{number_range, pattern_prefixes};
+    use super::{number_range, pattern_alphabet, pattern_prefixes};
+
+    #[test]
+    fn an_anchored_patterns_alphabet_is_its_classes_and_literals() {
+        assert_eq!(pattern_alphabet("^[0-9]+$"), Some(vec![('0', '9')]));
+        assert_eq!(
+            pattern_alphabet("^[A-Z]{2}-\\d{4}$"),
+            Some(vec![('-', '-'), ('0', '9'), ('A', 'Z')])
+        );
+        assert_eq!(pattern_alphabet("^(ab|cd)$"), Some(vec![('a', 'd')]));
+        // Unanchored at either end, or too wide: nothing said.
+        assert_eq!(pattern_alphabet("[0-9]+$"), None);
+        assert_eq!(pattern_alphabet("^[0-9]+"), None);
+        assert_eq!(pattern_alphabet("^.+$"), None);
+        assert_eq!(pattern_alphabet("^[^a]+$"), None);
+        assert_eq!(pattern_alphabet("^é+$"), Some(vec![('é', 'é')]));
+    }
     use crate::ir::NumberRange;
 
     #[test]
