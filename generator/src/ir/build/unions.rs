@@ -668,7 +668,10 @@ fn pattern_alphabet(pattern: &str) -> Option<Vec<(char, char)>> {
         Some(hir) => hir,
         None => regex_syntax::Parser::new().parse(pattern).ok()?,
     };
-    let looks = (hir.properties().look_set_prefix(), hir.properties().look_set_suffix());
+    let looks = (
+        hir.properties().look_set_prefix(),
+        hir.properties().look_set_suffix(),
+    );
     if !looks.0.contains(Look::Start) || !looks.1.contains(Look::End) {
         return None;
     }
