@@ -154,6 +154,19 @@ pub fn read_limited(
     }
 }
 
+/// `reader` itself, or its content decompressed when it is gzip (a `.har.gz` a CI job kept),
+/// told by its first bytes whatever the file is called; and whether it was.
+pub fn decompressed<'r>(
+    mut reader: Box<dyn BufRead + Send + 'r>,
+) -> io::Result<(Box<dyn BufRead + Send + 'r>, bool)> {
+    const GZIP: [u8; 2] = [0x1f, 0x8b];
+    if reader.fill_buf()?.starts_with(&GZIP) {
+        let decoder = flate2::bufread::MultiGzDecoder::new(reader);
+        return Ok((Box::new(BufReader::with_capacity(1 << 16, decoder)), true));
+    }
+    Ok((reader, false))
+}
+
 /// Opens `path` (`-` is standard input), detects its format unless `format` is given
 /// ([`detect`] on the name and the first buffered bytes), and [`read`]s it with `path` as
 /// the source name. Returns the format read.
@@ -164,11 +177,12 @@ pub fn read_path(
     sink: &mut dyn FnMut(Entry),
 ) -> io::Result<Format> {
     const CAPACITY: usize = 1 << 16;
-    let mut reader: Box<dyn BufRead> = if path == "-" {
-        Box::new(BufReader::with_capacity(CAPACITY, io::stdin().lock()))
+    let reader: Box<dyn BufRead + Send> = if path == "-" {
+        Box::new(BufReader::with_capacity(CAPACITY, io::stdin()))
     } else {
         Box::new(BufReader::with_capacity(CAPACITY, File::open(path)?))
     };
+    let (mut reader, _) = decompressed(reader)?;
     let format = match format {
         Some(format) => format,
         None => detect(path, reader.fill_buf()?),

@@ -235,14 +235,19 @@ pub fn fold_exchange(
     )
 }
 
-/// Opens an input: a file, or standard input for `-`; with its size when known.
+/// Opens an input: a file, or standard input for `-`, decompressed when it is gzip (see
+/// [`read::decompressed`]); with its size when known (a compressed file's is not the size
+/// read).
 fn open(input: &str) -> std::io::Result<(Box<dyn Read + Send>, Option<u64>)> {
-    if input == "-" {
-        return Ok((Box::new(std::io::stdin()), None));
-    }
-    let file = std::fs::File::open(input)?;
-    let size = file.metadata().ok().map(|meta| meta.len());
-    Ok((Box::new(file), size))
+    let (reader, size): (Box<dyn BufRead + Send>, Option<u64>) = if input == "-" {
+        (Box::new(BufReader::new(std::io::stdin())), None)
+    } else {
+        let file = std::fs::File::open(input)?;
+        let size = file.metadata().ok().map(|meta| meta.len());
+        (Box::new(BufReader::with_capacity(1 << 16, file)), size)
+    };
+    let (reader, compressed) = read::decompressed(reader)?;
+    Ok((Box::new(reader), size.filter(|_| !compressed)))
 }
 
 /// Records an input that could not be read (or not to the end): a finding, and the message

@@ -1767,3 +1767,41 @@ fn a_swagger_2_spec_is_checked_with_its_own_rules() {
         ]
     );
 }
+
+/// A recording kept gzip-compressed (`traffic.har.gz`, as CI artifacts often are), from a
+/// file or standard input, is read as the recording it holds: the same exchanges, the same
+/// findings and exit code, not a run of "not valid UTF-8" lines.
+#[test]
+fn a_gzip_compressed_recording_is_read_as_what_it_holds() {
+    use flate2::{Compression, write::GzEncoder};
+    let dir = tempfile::tempdir().expect("temp dir");
+    for name in ["rules.har", "rules.jsonl", "clean.har"] {
+        let plain = std::fs::read(corpus(name)).expect("corpus file");
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(&plain).expect("gzip");
+        let packed = encoder.finish().expect("gzip");
+        let path = temp_file(&dir, &format!("{name}.gz"), &packed);
+        // The findings, without the file they name.
+        let findings = |run: &Run| -> Vec<Value> {
+            let mut report = json(run);
+            let findings = report["findings"].as_array_mut().expect("findings");
+            for finding in findings.iter_mut() {
+                finding.as_object_mut().expect("a finding").remove("source");
+            }
+            findings.clone()
+        };
+        let expected = specval(&["check", "--format", "json", &corpus(name)]);
+        for run in [
+            specval(&["check", "--format", "json", &path]),
+            specval_with(&["check", "--format", "json", "-"], Some(&packed)),
+        ] {
+            assert_eq!(run.code, expected.code, "{name}: {}", run.stderr);
+            assert_eq!(findings(&run), findings(&expected), "{name}");
+            assert_eq!(
+                json(&run)["exchanges"],
+                json(&expected)["exchanges"],
+                "{name}"
+            );
+        }
+    }
+}

@@ -37,6 +37,13 @@ impl fmt::Display for Format {
 /// `.jsonl` and `.ndjson` being [`Format::JsonLines`], and else JSON Lines too.
 pub fn detect(path: &str, first_bytes: &[u8]) -> Format {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
+    // `traffic.har.gz` is read decompressed: its name without `.gz` says what it holds.
+    let name = match name.len().checked_sub(3) {
+        Some(cut) if name.is_char_boundary(cut) && name[cut..].eq_ignore_ascii_case(".gz") => {
+            &name[..cut]
+        }
+        _ => name,
+    };
     let extension = name.rsplit_once('.').map(|(_, ext)| ext);
     if extension.is_some_and(|ext| ext.eq_ignore_ascii_case("har")) {
         return Format::Har;
