@@ -1059,6 +1059,29 @@ fn raw_response(
     (status, [(::http::header::CONTENT_TYPE, content_type)], body.into()).into_response()
 }
 
+/// A `text/*` body against its schema, as specval reads one: the string it is (`maxLength`,
+/// `pattern`, `enum` judge the words), or the number or boolean it reads as where the schema
+/// wants one (`type: integer` under `text/plain`).
+fn text_body_errors(
+    rules: &crate::validation::OperationRules,
+    body: &[u8],
+) -> Vec<String> {
+    let Ok(text) = std::str::from_utf8(body) else {
+        return vec!["request body: text that is not UTF-8".to_string()];
+    };
+    let errors = rules.check_body(&::serde_json::Value::String(text.to_owned()));
+    if errors.is_empty() {
+        return errors;
+    }
+    match ::serde_json::from_str::<::serde_json::Value>(text.trim()) {
+        Ok(scalar @ (::serde_json::Value::Number(_) | ::serde_json::Value::Bool(_))) => {
+            let read = rules.check_body(&scalar);
+            if read.is_empty() { read } else { errors }
+        }
+        _ => errors,
+    }
+}
+
 fn validation_error(messages: Vec<String>) -> Response {
     error_response(::http::StatusCode::BAD_REQUEST, "VALIDATION_ERROR", messages)
 }
@@ -1412,6 +1435,8 @@ impl Incoming {
                                 .unwrap_or("absent")
                             ),
                         );
+                } else if sent_as_documented && documented.starts_with("text/") {
+                    messages.extend(text_body_errors(rules, &self.body));
                 }
             } else if !json_type {
                 let sent = essence.as_deref().filter(|s| rules.body_alternative(s));

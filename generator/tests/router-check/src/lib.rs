@@ -187,6 +187,13 @@ mod tests {
             }
             DownloadFileResponse::Ok(bytes.into())
         }
+        async fn create_memo(
+            &self,
+            _params: CreateMemoParams,
+            body: axum::body::Bytes,
+        ) -> CreateMemoResponse {
+            CreateMemoResponse::Ok(String::from_utf8_lossy(&body).into_owned())
+        }
         async fn replace_file(
             &self,
             params: ReplaceFileParams,
@@ -723,6 +730,17 @@ mod tests {
         assert!(
             matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
             "{refused}"
+        );
+        // A text body is the words it is, and its schema judges them (`maxLength: 5`).
+        let memo = client.create_memo(RawBody::new(b"hello")).await.unwrap();
+        assert_eq!(memo, "hello");
+        let long = client
+            .create_memo(RawBody::new(b"hello!"))
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&long, ClientError::Api { status, .. } if status.as_u16() == 400),
+            "{long}"
         );
         // A multipart body goes with the boundary its caller gives.
         let upload = "--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nPNG\r\n--b--\r\n";
