@@ -561,19 +561,45 @@ pub mod union {
         pub max_exclusive: bool,
     }
     impl Range {
+        /// Whether `value`, when a number, lies within: an integer compared exactly where the
+        /// bound is a whole number (9007199254740993 is above a maximum of 2^53, though as an
+        /// `f64` it is 2^53), any other number as an `f64`. Not a number: nothing to rule on.
+        pub fn admits_value(&self, value: &Value) -> bool {
+            let whole = value
+                .as_i64()
+                .map(i128::from)
+                .or_else(|| value.as_u64().map(i128::from));
+            match (whole, value.as_f64()) {
+                (Some(whole), _) => {
+                    let exact = |bound: f64| {
+                        (bound.fract() == 0.0 && bound.abs() < 1e30)
+                            .then_some(bound as i128)
+                    };
+                    let above = match exact(self.min) {
+                        Some(min) if self.min_exclusive => whole > min,
+                        Some(min) => whole >= min,
+                        None => self.admits_min(whole as f64),
+                    };
+                    let below = match exact(self.max) {
+                        Some(max) if self.max_exclusive => whole < max,
+                        Some(max) => whole <= max,
+                        None => self.admits_max(whole as f64),
+                    };
+                    above && below
+                }
+                (None, Some(number)) => self.admits(number),
+                (None, None) => true,
+            }
+        }
+        fn admits_min(&self, number: f64) -> bool {
+            if self.min_exclusive { number > self.min } else { number >= self.min }
+        }
+        fn admits_max(&self, number: f64) -> bool {
+            if self.max_exclusive { number < self.max } else { number <= self.max }
+        }
         /// Whether `number` lies within.
         pub fn admits(&self, number: f64) -> bool {
-            let above = if self.min_exclusive {
-                number > self.min
-            } else {
-                number >= self.min
-            };
-            let below = if self.max_exclusive {
-                number < self.max
-            } else {
-                number <= self.max
-            };
-            above && below
+            self.admits_min(number) && self.admits_max(number)
         }
     }
     /// String formats a union tells its alternatives apart by.
@@ -664,9 +690,7 @@ pub mod union {
             if self.excluded.iter().any(|literal| literal.matches(value)) {
                 return None;
             }
-            if let (Some(range), Some(number)) = (self.range, value.as_f64())
-                && !range.admits(number)
-            {
+            if let Some(range) = self.range && !range.admits_value(value) {
                 return None;
             }
             if let (Some(step), Some(number)) = (self.multiple_of, value.as_f64())

@@ -151,19 +151,55 @@ pub struct Range {
 }
 
 impl Range {
-    /// Whether `number` lies within.
-    pub fn admits(&self, number: f64) -> bool {
-        let above = if self.min_exclusive {
+    /// Whether `value`, when a number, lies within: an integer compared exactly where the
+    /// bound is a whole number (9007199254740993 is above a maximum of 2^53, though as an
+    /// `f64` it is 2^53), any other number as an `f64`. Not a number: nothing to rule on.
+    pub fn admits_value(&self, value: &Value) -> bool {
+        let whole = value
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| value.as_u64().map(i128::from));
+        match (whole, value.as_f64()) {
+            (Some(whole), _) => {
+                let exact = |bound: f64| {
+                    (bound.fract() == 0.0 && bound.abs() < 1e30).then_some(bound as i128)
+                };
+                let above = match exact(self.min) {
+                    Some(min) if self.min_exclusive => whole > min,
+                    Some(min) => whole >= min,
+                    None => self.admits_min(whole as f64),
+                };
+                let below = match exact(self.max) {
+                    Some(max) if self.max_exclusive => whole < max,
+                    Some(max) => whole <= max,
+                    None => self.admits_max(whole as f64),
+                };
+                above && below
+            }
+            (None, Some(number)) => self.admits(number),
+            (None, None) => true,
+        }
+    }
+
+    fn admits_min(&self, number: f64) -> bool {
+        if self.min_exclusive {
             number > self.min
         } else {
             number >= self.min
-        };
-        let below = if self.max_exclusive {
+        }
+    }
+
+    fn admits_max(&self, number: f64) -> bool {
+        if self.max_exclusive {
             number < self.max
         } else {
             number <= self.max
-        };
-        above && below
+        }
+    }
+
+    /// Whether `number` lies within.
+    pub fn admits(&self, number: f64) -> bool {
+        self.admits_min(number) && self.admits_max(number)
     }
 }
 
@@ -256,8 +292,8 @@ impl Alternative {
         if self.excluded.iter().any(|literal| literal.matches(value)) {
             return None;
         }
-        if let (Some(range), Some(number)) = (self.range, value.as_f64())
-            && !range.admits(number)
+        if let Some(range) = self.range
+            && !range.admits_value(value)
         {
             return None;
         }
@@ -664,6 +700,34 @@ mod tests {
         assert_eq!(rank(&json!(10), &alternatives), vec![0]);
         assert_eq!(rank(&json!(11), &alternatives), vec![1]);
         assert_eq!(rank(&json!(-1), &alternatives), Vec::<usize>::new());
+    }
+
+    #[test]
+    fn an_integer_is_compared_with_its_bounds_exactly() {
+        // 2^53 + 1 is 2^53 as an f64.
+        let small = Alternative {
+            kinds: kind::INTEGER,
+            range: Some(Range {
+                min: f64::NEG_INFINITY,
+                min_exclusive: false,
+                max: 9_007_199_254_740_992.0,
+                max_exclusive: false,
+            }),
+            ..Alternative::ANY
+        };
+        let any = Alternative {
+            kinds: kind::INTEGER,
+            ..Alternative::ANY
+        };
+        assert_eq!(
+            rank(&json!(9_007_199_254_740_992_u64), &[small, any]),
+            vec![0, 1]
+        );
+        assert_eq!(
+            rank(&json!(9_007_199_254_740_993_u64), &[small, any]),
+            vec![1]
+        );
+        assert_eq!(rank(&json!(1.5), &[small, any]), Vec::<usize>::new());
     }
 
     #[test]

@@ -577,14 +577,15 @@ fn string_length(map: &Map<String, Value>) -> Option<(u64, Option<u64>)> {
 /// when both are written.
 fn number_range(map: &Map<String, Value>) -> Option<NumberRange> {
     let bound = |inclusive: &str, exclusive: &str, stricter: fn(f64, f64) -> bool| {
+        let lower = inclusive == "minimum";
         let flag = map.get(exclusive).and_then(Value::as_bool).unwrap_or(false);
         let written = map
             .get(inclusive)
-            .and_then(Value::as_f64)
+            .and_then(|value| widened(value, lower))
             .map(|value| (value, flag));
         let exclusive = map
             .get(exclusive)
-            .and_then(Value::as_f64)
+            .and_then(|value| widened(value, lower))
             .map(|value| (value, true));
         match (written, exclusive) {
             (Some(a), Some(b)) => Some(if stricter(b.0, a.0) || b.0 == a.0 {
@@ -600,6 +601,22 @@ fn number_range(map: &Map<String, Value>) -> Option<NumberRange> {
         max: bound("maximum", "exclusiveMaximum", |a, b| a < b),
     };
     (range.min.is_some() || range.max.is_some()).then_some(range)
+}
+
+/// A bound as an `f64`, rounded outward (a lower bound down, an upper one up) where the
+/// integer written has no `f64` of its own (beyond 2^53): a fact may be weaker than the
+/// schema, never stricter.
+fn widened(value: &Value, lower: bool) -> Option<f64> {
+    let float = value.as_f64()?;
+    let written = value
+        .as_i64()
+        .map(i128::from)
+        .or_else(|| value.as_u64().map(i128::from));
+    Some(match written {
+        Some(written) if lower && (float as i128) > written => float.next_down(),
+        Some(written) if !lower && (float as i128) < written => float.next_up(),
+        _ => float,
+    })
 }
 
 /// The literal texts every string matching `pattern` begins with, when the pattern is anchored
@@ -776,6 +793,12 @@ mod tests {
             })
         );
         assert_eq!(range(serde_json::json!({"type": "integer"})), None);
+        // 2^53 + 3 has no f64: rounded to the nearest it would be 2^53 + 4, stricter than the
+        // schema; as a lower bound it is rounded down instead.
+        let big = range(serde_json::json!({"minimum": 9_007_199_254_740_995_u64})).unwrap();
+        assert!((big.min.unwrap().0 as i128) <= 9_007_199_254_740_995);
+        let big = range(serde_json::json!({"maximum": 9_007_199_254_740_995_u64})).unwrap();
+        assert!((big.max.unwrap().0 as i128) >= 9_007_199_254_740_995);
     }
 
     #[test]
