@@ -233,37 +233,57 @@ fn replace_spelled(text: &[u8], secret: &[u8]) -> Option<Vec<u8>> {
     })
 }
 
-/// How many bytes at the start of `text` spell `secret`, each of its bytes as it is (an ASCII
-/// letter in either case), as a `%XX` escape, as `+` (a space), or as a JSON string escape
-/// (`\\/`, `\\"`, `\\\\`, `\\u00XX`).
+/// How many bytes at the start of `text` spell `secret`, each of its bytes in any spelling
+/// [`escape_len`] knows or as it is (an ASCII letter in either case).
 fn spelled_len(text: &[u8], secret: &[u8]) -> Option<usize> {
     let Some((&byte, rest)) = secret.split_first() else {
         return Some(0);
     };
-    let same = |sent: u8| sent == byte || sent.eq_ignore_ascii_case(&byte);
-    let hex = |digits: &[u8]| u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok();
     let then = |len: usize| Some(len + spelled_len(text.get(len..)?, rest)?);
-    let escaped = match *text.first()? {
-        b'%' => hex(text.get(1..3)?)
-            .and_then(|code| u8::try_from(code).ok())
-            .filter(|code| same(*code))
+    // Greedy, never backtracking (a secret of backslashes would take exponential time):
+    // `scrub` replaces the spelling as it is first, so a secret's own `\\` is found there.
+    match escape_len(text, byte) {
+        Some(len) => then(len),
+        None => same_byte(*text.first()?, byte).then_some(1).and_then(then),
+    }
+}
+
+/// Whether `sent` is `byte`, an ASCII letter in either case.
+fn same_byte(sent: u8, byte: u8) -> bool {
+    sent == byte || sent.eq_ignore_ascii_case(&byte)
+}
+
+/// How many bytes at the start of `text` spell `byte` escaped: `%XX` (hex in either case),
+/// `+` (a space), a JSON pointer's `~1` (`/`) and `~0` (`~`), and a JSON string's escapes
+/// (`\\/`, `\\"`, `\\\\`, `\\u00XX`, `\\~1`), however many backslashes a report's own escaping
+/// put before them (`\\\\u002d`, a `\\u002d` written again as JSON).
+fn escape_len(text: &[u8], byte: u8) -> Option<usize> {
+    let hex = |digits: &[u8]| u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok();
+    let unit = |digits: &[u8]| hex(digits).and_then(|code| u8::try_from(code).ok());
+    match *text.first()? {
+        b'%' => unit(text.get(1..3)?)
+            .filter(|code| same_byte(*code, byte))
             .map(|_| 3),
         b'+' if byte == b' ' => Some(1),
-        b'\\' => match *text.get(1)? {
-            sent @ (b'/' | b'"' | b'\\') if sent == byte => Some(2),
-            b'u' => hex(text.get(2..6)?)
-                .and_then(|unit| u8::try_from(unit).ok())
-                .filter(|unit| byte.is_ascii() && same(*unit))
-                .map(|_| 6),
+        b'~' => match (*text.get(1)?, byte) {
+            (b'1', b'/') | (b'0', b'~') => Some(2),
             _ => None,
         },
+        b'\\' if byte == b'\\' && text.get(1) == Some(&b'\\') => Some(2),
+        b'\\' => {
+            let run = text.iter().take_while(|b| **b == b'\\').count();
+            let after = &text[run..];
+            let len = match *after.first()? {
+                sent @ (b'/' | b'"') if sent == byte => 1,
+                b'u' if byte.is_ascii() => unit(after.get(1..5)?)
+                    .filter(|code| same_byte(*code, byte))
+                    .map(|_| 5)?,
+                b'~' if byte == b'/' && after.get(1) == Some(&b'1') => 2,
+                _ => return None,
+            };
+            Some(run + len)
+        }
         _ => None,
-    };
-    // Greedy, never backtracking (a secret of backslashes would take exponential time):
-    // `scrub` replaces the spelling as it is first, so a secret's own `\\\\` is found there.
-    match escaped {
-        Some(len) => then(len),
-        None => same(text[0]).then_some(1).and_then(then),
     }
 }
 
@@ -357,6 +377,26 @@ mod tests {
         assert_eq!(
             scrub(r#"sk\u0022a\u005cb\u002Fc and sk\"a\\b/c"#, &secrets),
             "REDACTED and REDACTED"
+        );
+    }
+
+    #[test]
+    fn a_credential_escaped_twice_is_replaced_too() {
+        // A member named after a key, percent-encoded, then written as a JSON pointer (`~` as
+        // `~0`); written JSON-escaped, then as a pointer (`\\~1`); a `\\u002d` escaped again
+        // by a JSON report.
+        let secrets = ["pat-na1/7f3c9a2e~41b8", "AKx9/Qm3zz"];
+        assert_eq!(
+            scrub("/context/pat-na1%2F7f3c9a2e~041b8", &secrets),
+            "/context/REDACTED"
+        );
+        assert_eq!(
+            scrub(r"/context/AKx9\~1Qm3zz", &secrets),
+            "/context/REDACTED"
+        );
+        assert_eq!(
+            scrub(r#""pat\\u002dna1\/7f3c9a2e~41b8""#, &secrets),
+            r#""REDACTED""#
         );
     }
 

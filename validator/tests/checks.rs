@@ -1127,6 +1127,82 @@ paths:
     );
 }
 
+/// A scalar query parameter sent more than once (Bitbucket invites `?state=OPEN&state=MERGED`):
+/// each value keeps the schema, not the first alone.
+#[test]
+fn every_value_of_a_repeated_scalar_query_parameter_is_checked() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Pulls, version: '1'}
+paths:
+  /pulls:
+    get:
+      parameters:
+        - {name: state, in: query, schema: {type: string, enum: [OPEN, MERGED, DECLINED]}}
+        - {name: context, in: query, schema: {type: integer}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let get = |query: &[(&str, &str)]| {
+        let mut exchange = exchange("GET", "/pulls", None, 200, None);
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(
+        get(&[("state", "OPEN"), ("state", "MERGED"), ("context", "3")]),
+        vec![]
+    );
+    assert_eq!(
+        get(&[("state", "OPEN"), ("state", "BOGUS")]),
+        one(Part::Request, "enum", "query:state")
+    );
+    assert_eq!(
+        get(&[("context", "3"), ("context", "x")]),
+        one(Part::Request, "type", "query:context")
+    );
+    // Two bad values breaking one rule: one finding.
+    assert_eq!(
+        get(&[("state", "A"), ("state", "B")]),
+        one(Part::Request, "enum", "query:state")
+    );
+}
+
+/// Requirements that differ only by their scopes (HubSpot lists each of its schemes twice)
+/// lack the same credentials: the finding names each once.
+#[test]
+fn a_credential_missing_is_named_once_however_often_its_scheme_is_listed() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Files, version: '1'}
+paths:
+  /files:
+    get:
+      security: [{legacy: []}, {oauth: [files.read]}, {legacy: []}, {oauth: [files]}]
+      responses: {'200': {description: ok}, '401': {description: no}}
+components:
+  securitySchemes:
+    legacy: {type: apiKey, in: header, name: private-app-legacy}
+    oauth: {type: oauth2, flows: {clientCredentials: {tokenUrl: 'https://x/token', scopes: {files: f, files.read: r}}}}
+"#,
+    );
+    let mut exchange = exchange("GET", "/files", None, 200, None);
+    exchange.request.headers.clear();
+    let outcome = check(&contract, &exchange, CheckOptions::default());
+    assert_eq!(found(&outcome), one(Part::Response, "credentials", ""));
+    let message = &outcome.findings[0].message;
+    assert_eq!(
+        message.matches("private-app-legacy").count(),
+        1,
+        "{message}"
+    );
+    assert_eq!(message.matches("authorization").count(), 1, "{message}");
+}
+
 #[test]
 fn a_valid_notification_must_not_be_rejected() {
     let payload = json!({
