@@ -4223,6 +4223,12 @@ paths:
         required: true
         content: {application/json: {schema: {$ref: '#/components/schemas/Pet'}}}
       responses: {'204': {description: ok}}
+  /cats:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Cat'}}}
+      responses: {'204': {description: ok}}
 components:
   schemas:
     Pet:
@@ -4265,6 +4271,29 @@ components:
     );
     // An unknown tag stays lenient: the base alone.
     assert_eq!(posted(json!({"petType": "Tiger", "lives": "nine"})), vec![]);
+    // A value declared as the intermediate `Cat` (Bitbucket's `account`, extended by `user`)
+    // whose tag names `Lion` is a `Lion` too, by the discriminator `Cat` inherits.
+    let cat = |body: Value| {
+        let exchange = exchange("POST", "/cats", Some(body), 204, None);
+        let outcome = check(
+            &contract,
+            &exchange,
+            CheckOptions {
+                strict: true,
+                show_values: false,
+            },
+        );
+        found(&outcome)
+    };
+    assert_eq!(
+        cat(json!({"petType": "Lion", "lives": 9, "mane": true})),
+        vec![]
+    );
+    assert_eq!(
+        cat(json!({"petType": "Lion", "lives": 9})),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(cat(json!({"petType": "Cat", "lives": 9})), vec![]);
 }
 
 #[test]

@@ -84,13 +84,14 @@ pub(crate) fn dispatch_to_subtypes(root: &mut Value) {
     let Some(Value::Object(defs)) = root.get("$defs") else {
         return;
     };
-    let plans: Vec<(String, Plan)> = defs
+    let mut plans: Vec<(String, Plan)> = defs
         .iter()
         .filter_map(|(name, schema)| Some((name.clone(), plan(root, defs, name, schema)?)))
         .collect();
     if plans.is_empty() {
         return;
     }
+    plans.extend(intermediate_plans(root, defs, &plans));
     let plain: BTreeMap<String, String> = plans
         .iter()
         .map(|(name, _)| (def_ref(name), base_ref(name)))
@@ -201,27 +202,76 @@ struct Plan {
 
 /// The plan of the component `name` when it is a base with at least one subtype in `defs`.
 fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> Option<Plan> {
-    let discriminator = base_discriminator(schema)?;
+    plan_with(root, defs, name, base_discriminator(schema)?, false)
+}
+
+/// The plans of the subtypes that others extend in turn (Bitbucket's `account` extends
+/// `object`, the base, and `user` and `team` extend `account`): a value declared as such an
+/// intermediate whose tag names one of its own subtypes is that subtype, by the discriminator
+/// it inherits.
+fn intermediate_plans(
+    root: &Value,
+    defs: &Map<String, Value>,
+    bases: &[(String, Plan)],
+) -> Vec<(String, Plan)> {
+    let named = named_refs(defs);
+    let mut out: Vec<(String, Plan)> = Vec::new();
+    for (base, _) in bases {
+        let Some(discriminator) = defs.get(base).and_then(base_discriminator) else {
+            continue;
+        };
+        let extending = descendants(
+            base,
+            defs.iter().map(|(other, schema)| (other.as_str(), schema)),
+            |reference| named.get(reference).map(|key| (*key).to_string()),
+        );
+        for (other, _) in &extending {
+            let extended = extending.iter().any(|(_, parent)| parent == other);
+            let planned = bases.iter().chain(&out).any(|(name, _)| name == other);
+            if extended
+                && !planned
+                && let Some(plan) = plan_with(root, defs, other, discriminator, true)
+            {
+                out.push((other.to_string(), plan));
+            }
+        }
+    }
+    out
+}
+
+/// Every component's `$ref`, as `def_ref` spells it, read back as the component it names.
+fn named_refs(defs: &Map<String, Value>) -> BTreeMap<String, &str> {
+    defs.keys()
+        .map(|key| (def_ref(key), key.as_str()))
+        .collect()
+}
+
+/// The plan of `name` by `discriminator`: its own (a base), or one it `inherited` from the
+/// base it extends, when only its own subtypes' values are its to dispatch.
+fn plan_with(
+    root: &Value,
+    defs: &Map<String, Value>,
+    name: &str,
+    discriminator: &Value,
+    inherited: bool,
+) -> Option<Plan> {
     let property = discriminator.get("propertyName")?.as_str()?.to_string();
+    let named = named_refs(defs);
+    let extending = descendants(
+        name,
+        defs.iter().map(|(other, schema)| (other.as_str(), schema)),
+        |reference| named.get(reference).map(|key| (*key).to_string()),
+    );
     let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (value, target) in mapping(discriminator) {
-        if defs.contains_key(&target) {
+        let own = !inherited || extending.iter().any(|(other, _)| *other == target);
+        if defs.contains_key(&target) && own {
             targets
                 .entry(target)
                 .or_default()
                 .extend(super::discriminator::tag_values(&[value]));
         }
     }
-    // A `$ref` read back as the component it names, as `def_ref` spells it.
-    let named: BTreeMap<String, &str> = defs
-        .keys()
-        .map(|key| (def_ref(key), key.as_str()))
-        .collect();
-    let extending = descendants(
-        name,
-        defs.iter().map(|(other, schema)| (other.as_str(), schema)),
-        |reference| named.get(reference).map(|key| (*key).to_string()),
-    );
     for (other, parent) in extending {
         if targets.contains_key(other) {
             continue;
