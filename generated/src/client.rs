@@ -152,6 +152,30 @@ impl ClientBuilder {
     /// crate's `rustls` feature is off (unless the caller gave its own reqwest
     /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
     pub fn build(self) -> Result<Client, ClientError> {
+        match ::reqwest::Url::parse(self.base_url.trim()) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {}
+            Ok(url) => {
+                return Err(
+                    ClientError::InvalidRequest(
+                        format!(
+                            "the base URL {:?} is not an http:// or https:// URL with a host ({} URL)",
+                            self.base_url, url.scheme()
+                        ),
+                    ),
+                );
+            }
+            Err(err) => {
+                return Err(
+                    ClientError::InvalidRequest(
+                        format!(
+                            "the base URL {:?} is not a URL: {err} (write it with its scheme: \
+                     http://127.0.0.1:8080)",
+                            self.base_url
+                        ),
+                    ),
+                );
+            }
+        }
         let http = match self.http {
             Some(http) => http,
             None => {
@@ -225,7 +249,8 @@ fn header_value(name: &str, text: &str) -> Result<(), ClientError> {
 
 /// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
 /// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
-/// the request to another path (`/users/..` is `/`).
+/// the request to another path (`/users/..` is `/`). So is an empty value: `/files/{id}` with
+/// an empty `id` is `/files/`, where another operation may be (`deleteAllFiles`).
 #[allow(dead_code)]
 fn path_segment(text: &str) -> Result<String, ClientError> {
     if matches!(text, "." | "..") {
@@ -234,6 +259,14 @@ fn path_segment(text: &str) -> Result<String, ClientError> {
                 format!(
                     "the path parameter value {text:?} would be read as a dot segment"
                 ),
+            ),
+        );
+    }
+    if text.is_empty() {
+        return Err(
+            ClientError::InvalidRequest(
+                "a path parameter value is empty: the request would go to another path"
+                    .to_string(),
             ),
         );
     }

@@ -143,6 +143,25 @@ impl ClientBuilder {
     /// crate's `rustls` feature is off (unless the caller gave its own reqwest
     /// client); [`ClientError::Transport`] when reqwest cannot set up a client.
     pub fn build(self) -> Result<Client, ClientError> {
+        // `127.0.0.1:8080` without its scheme would build, and every call fail with reqwest's
+        // bare "builder error": said here, once, naming the URL.
+        match ::reqwest::Url::parse(self.base_url.trim()) {
+            Ok(url) if matches!(url.scheme(), "http" | "https") && url.has_host() => {}
+            Ok(url) => {
+                return Err(ClientError::InvalidRequest(format!(
+                    "the base URL {:?} is not an http:// or https:// URL with a host ({} URL)",
+                    self.base_url,
+                    url.scheme()
+                )));
+            }
+            Err(err) => {
+                return Err(ClientError::InvalidRequest(format!(
+                    "the base URL {:?} is not a URL: {err} (write it with its scheme: \
+                     http://127.0.0.1:8080)",
+                    self.base_url
+                )));
+            }
+        }
         let http = match self.http {
             Some(http) => http,
             None => {
@@ -208,13 +227,19 @@ fn header_value(name: &str, text: &str) -> Result<(), ClientError> {
 
 /// A path parameter's value that is a whole segment, percent-encoded; `.` and `..` are refused
 /// (`InvalidRequest`): a URL reads them, encoded or not, as a dot segment, which would send
-/// the request to another path (`/users/..` is `/`).
+/// the request to another path (`/users/..` is `/`). So is an empty value: `/files/{id}` with
+/// an empty `id` is `/files/`, where another operation may be (`deleteAllFiles`).
 #[allow(dead_code)]
 fn path_segment(text: &str) -> Result<String, ClientError> {
     if matches!(text, "." | "..") {
         return Err(ClientError::InvalidRequest(format!(
             "the path parameter value {text:?} would be read as a dot segment"
         )));
+    }
+    if text.is_empty() {
+        return Err(ClientError::InvalidRequest(
+            "a path parameter value is empty: the request would go to another path".to_string(),
+        ));
     }
     Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
 }
@@ -719,6 +744,24 @@ mod tests {
         one_cookie_header(&mut headers);
         let lines: Vec<_> = headers.get_all(::http::header::COOKIE).iter().collect();
         assert_eq!(lines, ["a=1; b=2; SID=s"]);
+    }
+
+    #[test]
+    fn a_base_url_without_its_scheme_is_refused_when_the_client_is_built() {
+        for base in [
+            "127.0.0.1:8080",
+            "api.example.com/v1",
+            "ftp://files.example.com",
+            "",
+        ] {
+            match Client::new(base, credentials()) {
+                Err(ClientError::InvalidRequest(reason)) => {
+                    assert!(reason.contains("base URL"), "{base}: {reason}")
+                }
+                other => panic!("{base}: {other:?}"),
+            }
+        }
+        assert!(Client::new("http://127.0.0.1:8080/v1", credentials()).is_ok());
     }
 
     #[test]

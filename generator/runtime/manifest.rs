@@ -88,9 +88,29 @@ pub fn presents_credential(text: &str, scheme: Option<&str>) -> bool {
         _ if text.is_empty() => false,
         None => true,
         Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
-            word.eq_ignore_ascii_case(scheme) && !rest.trim().is_empty()
+            let rest = rest.trim();
+            word.eq_ignore_ascii_case(scheme)
+                && !rest.is_empty()
+                && (!scheme.eq_ignore_ascii_case("basic") || is_basic_pair(rest))
         }),
     }
+}
+
+/// Whether a `Basic` token is what RFC 7617 makes one: the base64 of UTF-8 text holding the
+/// `:` between user and password. `Basic !!!` or the base64 of `user` alone presents no
+/// credential, and a server that let it through would run its handler with none.
+fn is_basic_pair(token: &str) -> bool {
+    use base64::Engine as _;
+    let engine = base64::engine::GeneralPurpose::new(
+        &base64::alphabet::STANDARD,
+        base64::engine::GeneralPurposeConfig::new()
+            .with_decode_padding_mode(base64::engine::DecodePaddingMode::Indifferent),
+    );
+    engine
+        .decode(token)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .is_some_and(|pair| pair.contains(':'))
 }
 
 /// Where a parameter or credential travels.

@@ -917,6 +917,11 @@ mod tests {
         assert!(with("basic dXNlcjpwdw=="));
         assert!(!with("Bearer eyJhbGciOi.e30.sig"));
         assert!(!with("Basic "));
+        // A Basic token must be the base64 of `user:password` (RFC 7617): one that is not
+        // base64, or holds no `:`, presents no credential (the handler would get none).
+        assert!(!with("Basic !!!notbase64"));
+        assert!(!with("Basic dXNlcg=="));
+        assert!(with("Basic dXNlcjo"));
         let response = authenticate(&::http::HeaderMap::new(), None, basic).unwrap_err();
         assert_eq!(
             rejection(response).await.2,

@@ -2866,9 +2866,12 @@ components:
     // Another scheme, or the scheme word alone, is no credential: answered 401 it keeps
     // the contract, answered 200 it does not, and the message names the scheme without
     // quoting what was sent.
+    // A Basic token that is not the base64 of `user:password` (RFC 7617) is none either.
     for (path, authorization) in [
         ("/basic", "Bearer eyJhbGciOi.e30.sig"),
         ("/basic", "Basic "),
+        ("/basic", "Basic !!!notbase64"),
+        ("/basic", "Basic dXNlcg=="),
     ] {
         assert_eq!(
             found(&run(path, Some(authorization), 401)),

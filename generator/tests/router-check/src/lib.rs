@@ -428,6 +428,12 @@ mod tests {
                 "{value}: {refused}"
             );
         }
+        // An empty value would send `/things/`: another path, perhaps another operation.
+        let refused = client.get_thing(&String::new()).await.unwrap_err();
+        assert!(
+            matches!(&refused, ClientError::InvalidRequest(reason) if reason.contains("empty")),
+            "{refused}"
+        );
         assert_eq!(
             client.get_thing(&"a.b".to_string()).await.unwrap(),
             "get a.b"
