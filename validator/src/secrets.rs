@@ -255,8 +255,8 @@ fn same_byte(sent: u8, byte: u8) -> bool {
 
 /// How many bytes at the start of `text` spell `byte` escaped: `%XX` (hex in either case),
 /// `+` (a space), a JSON pointer's `~1` (`/`) and `~0` (`~`), and a JSON string's escapes
-/// (`\\/`, `\\"`, `\\\\`, `\\u00XX`, `\\~1`), however many backslashes a report's own escaping
-/// put before them (`\\\\u002d`, a `\\u002d` written again as JSON).
+/// (`\/`, `\"`, `\\`, `\u00XX`, `\~1`), however many backslashes a report's own escaping
+/// put before them (`\\u002d`, a `\u002d` written again as JSON).
 fn escape_len(text: &[u8], byte: u8) -> Option<usize> {
     let hex = |digits: &[u8]| u32::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok();
     let unit = |digits: &[u8]| hex(digits).and_then(|code| u8::try_from(code).ok());
@@ -383,7 +383,7 @@ mod tests {
     #[test]
     fn a_credential_escaped_twice_is_replaced_too() {
         // A member named after a key, percent-encoded, then written as a JSON pointer (`~` as
-        // `~0`); written JSON-escaped, then as a pointer (`\\~1`); a `\\u002d` escaped again
+        // `~0`); written JSON-escaped, then as a pointer (`\~1`); a `\u002d` escaped again
         // by a JSON report.
         let secrets = ["pat-na1/7f3c9a2e~41b8", "AKx9/Qm3zz"];
         assert_eq!(
