@@ -27,6 +27,33 @@ mod webhooks;
 /// A loopback HTTP server for the tests of the client and the webhook sender.
 mod loopback;
 
+/// The models' `format: byte` test (union choice, `support::union::is_base64`) is a copy of
+/// the contract's (`manifest::is_base64`): a model crate has no contract module to call. The
+/// two must judge every text alike, or a union would choose by another reading than its check.
+#[test]
+fn the_models_base64_test_reads_as_the_contracts() {
+    for text in [
+        "aGVsbG8=",
+        "aGVsbG8",
+        "aGVsbA==",
+        "aGVs bG8=",
+        "a-_b",
+        "",
+        "a",
+        "ab=c",
+        "abc===",
+        "a@b.co",
+        "aGVsbG8=\n",
+        "====",
+    ] {
+        assert_eq!(
+            support::union::is_base64(text),
+            validation::manifest::is_base64(text),
+            "{text:?}"
+        );
+    }
+}
+
 /// `cargo fmt` formats the modules reached through `#[path]`, but not the files pulled in with
 /// `include!` (the static halves of `server`, `client` and `webhooks`): every runtime file is
 /// checked here, so none drifts from rustfmt's layout unnoticed.

@@ -84,14 +84,21 @@ pub(crate) fn dispatch_to_subtypes(root: &mut Value) {
     let Some(Value::Object(defs)) = root.get("$defs") else {
         return;
     };
+    let named = named_refs(defs);
     let mut plans: Vec<(String, Plan)> = defs
         .iter()
-        .filter_map(|(name, schema)| Some((name.clone(), plan(root, defs, name, schema)?)))
+        .filter_map(|(name, schema)| {
+            let discriminator = base_discriminator(schema)?;
+            Some((
+                name.clone(),
+                plan(root, defs, &named, name, discriminator, false)?,
+            ))
+        })
         .collect();
     if plans.is_empty() {
         return;
     }
-    plans.extend(intermediate_plans(root, defs, &plans));
+    plans.extend(intermediate_plans(root, defs, &named, &plans));
     let plain: BTreeMap<String, String> = plans
         .iter()
         .map(|(name, _)| (def_ref(name), base_ref(name)))
@@ -200,11 +207,6 @@ struct Plan {
     targets: BTreeMap<String, Vec<Value>>,
 }
 
-/// The plan of the component `name` when it is a base with at least one subtype in `defs`.
-fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> Option<Plan> {
-    plan_with(root, defs, name, base_discriminator(schema)?, false)
-}
-
 /// The plans of the subtypes that others extend in turn (Bitbucket's `account` extends
 /// `object`, the base, and `user` and `team` extend `account`): a value declared as such an
 /// intermediate whose tag names one of its own subtypes is that subtype, by the discriminator
@@ -212,25 +214,21 @@ fn plan(root: &Value, defs: &Map<String, Value>, name: &str, schema: &Value) -> 
 fn intermediate_plans(
     root: &Value,
     defs: &Map<String, Value>,
+    named: &BTreeMap<String, &str>,
     bases: &[(String, Plan)],
 ) -> Vec<(String, Plan)> {
-    let named = named_refs(defs);
     let mut out: Vec<(String, Plan)> = Vec::new();
     for (base, _) in bases {
         let Some(discriminator) = defs.get(base).and_then(base_discriminator) else {
             continue;
         };
-        let extending = descendants(
-            base,
-            defs.iter().map(|(other, schema)| (other.as_str(), schema)),
-            |reference| named.get(reference).map(|key| (*key).to_string()),
-        );
+        let extending = descendants_in(defs, named, base);
         for (other, _) in &extending {
             let extended = extending.iter().any(|(_, parent)| parent == other);
             let planned = bases.iter().chain(&out).any(|(name, _)| name == other);
             if extended
                 && !planned
-                && let Some(plan) = plan_with(root, defs, other, discriminator, true)
+                && let Some(plan) = plan(root, defs, named, other, discriminator, true)
             {
                 out.push((other.to_string(), plan));
             }
@@ -246,22 +244,32 @@ fn named_refs(defs: &Map<String, Value>) -> BTreeMap<String, &str> {
         .collect()
 }
 
-/// The plan of `name` by `discriminator`: its own (a base), or one it `inherited` from the
-/// base it extends, when only its own subtypes' values are its to dispatch.
-fn plan_with(
+/// [`descendants`] of `name` among the bundle's `defs`, whose refs `named` reads back.
+fn descendants_in<'d>(
+    defs: &'d Map<String, Value>,
+    named: &BTreeMap<String, &str>,
+    name: &str,
+) -> Vec<(&'d str, String)> {
+    descendants(
+        name,
+        defs.iter().map(|(other, schema)| (other.as_str(), schema)),
+        |reference| named.get(reference).map(|key| (*key).to_string()),
+    )
+}
+
+/// The plan of `name` by `discriminator` when it has a subtype in `defs`: its own (a base),
+/// or one it `inherited` from the base it extends, when only its own subtypes' values are
+/// its to dispatch.
+fn plan(
     root: &Value,
     defs: &Map<String, Value>,
+    named: &BTreeMap<String, &str>,
     name: &str,
     discriminator: &Value,
     inherited: bool,
 ) -> Option<Plan> {
     let property = discriminator.get("propertyName")?.as_str()?.to_string();
-    let named = named_refs(defs);
-    let extending = descendants(
-        name,
-        defs.iter().map(|(other, schema)| (other.as_str(), schema)),
-        |reference| named.get(reference).map(|key| (*key).to_string()),
-    );
+    let extending = descendants_in(defs, named, name);
     let mut targets: BTreeMap<String, Vec<Value>> = BTreeMap::new();
     for (value, target) in mapping(discriminator) {
         let own = !inherited || extending.iter().any(|(other, _)| *other == target);
