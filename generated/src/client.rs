@@ -27,6 +27,17 @@ pub enum ClientError {
         /// The error body.
         body: ErrorBody,
     },
+    /// The API answered with an error status the spec documents for the operation with a
+    /// body of its own, not [`ErrorBody`] (a `422` validation error beside the usual error
+    /// body, a text message, a `404` documented without a body): the body as JSON when it
+    /// is JSON, as a JSON string when it is other text, `null` when it is empty. A body
+    /// documented with a schema has been checked against it.
+    ApiOther {
+        /// The HTTP status.
+        status: ::http::StatusCode,
+        /// The body as received, as JSON.
+        body: ::serde_json::Value,
+    },
     /// The API answered with a status the spec does not document for the operation,
     /// or with a body that does not match it.
     UnexpectedResponse {
@@ -49,6 +60,9 @@ impl ::std::fmt::Display for ClientError {
         match self {
             ClientError::Api { status, body } => {
                 write!(f, "the API answered {status}: {body:?}")
+            }
+            ClientError::ApiOther { status, body } => {
+                write!(f, "the API answered {status}: {body}")
             }
             ClientError::UnexpectedResponse { status, reason, .. } => {
                 write!(f, "unexpected response {status}: {reason}")
@@ -500,6 +514,62 @@ impl Answer {
     #[allow(dead_code)]
     fn bytes(self) -> Result<Vec<u8>, ClientError> {
         Ok(self.body)
+    }
+    /// An error status documented with a body of type `T` other than [`ErrorBody`]: the body
+    /// as JSON once it reads as a `T`.
+    #[allow(dead_code)]
+    fn other_error<T: ::serde::de::DeserializeOwned>(&self) -> ClientError {
+        let body = self.body_as_json();
+        match crate::support::from_json_value::<T>(body.clone()) {
+            Ok(_) => {
+                ClientError::ApiOther {
+                    status: self.status,
+                    body,
+                }
+            }
+            Err(err) => {
+                ClientError::UnexpectedResponse {
+                    status: self.status,
+                    body: String::from_utf8_lossy(&self.body).into_owned(),
+                    reason: format!(
+                        "the error body does not match the documented type: {err}"
+                    ),
+                }
+            }
+        }
+    }
+    /// An error status documented without a body: the error body when the API sent one
+    /// anyway (many document a `401` bare and answer it with their usual error body), else
+    /// the body as JSON.
+    #[allow(dead_code)]
+    fn undescribed_error(&self) -> ClientError {
+        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+            Ok(body) => {
+                ClientError::Api {
+                    status: self.status,
+                    body,
+                }
+            }
+            Err(_) => {
+                ClientError::ApiOther {
+                    status: self.status,
+                    body: self.body_as_json(),
+                }
+            }
+        }
+    }
+    /// The body as JSON: parsed when it is JSON, a string when it is other text (an invalid
+    /// UTF-8 sequence replaced), `null` when it is empty.
+    fn body_as_json(&self) -> ::serde_json::Value {
+        if self.body.is_empty() {
+            return ::serde_json::Value::Null;
+        }
+        ::serde_json::from_slice(&self.body)
+            .unwrap_or_else(|_| {
+                ::serde_json::Value::String(
+                    String::from_utf8_lossy(&self.body).into_owned(),
+                )
+            })
     }
     fn error(&self, documented: bool) -> ClientError {
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {
@@ -973,8 +1043,8 @@ impl Client {
         match answer_.status.as_u16() {
             200 => answer_.decode(),
             401 => Err(answer_.error(true)),
-            400..=499 => Err(answer_.error(true)),
-            500..=599 => Err(answer_.error(true)),
+            400..=499 => Err(answer_.undescribed_error()),
+            500..=599 => Err(answer_.undescribed_error()),
             _ => Err(answer_.error(false)),
         }
     }
@@ -1030,8 +1100,8 @@ impl Client {
         match answer_.status.as_u16() {
             200..=299 => answer_.decode(),
             401 => Err(answer_.error(true)),
-            400..=499 => Err(answer_.error(true)),
-            500..=599 => Err(answer_.error(true)),
+            400..=499 => Err(answer_.undescribed_error()),
+            500..=599 => Err(answer_.undescribed_error()),
             _ => Err(answer_.error(false)),
         }
     }

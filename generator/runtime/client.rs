@@ -21,6 +21,17 @@ pub enum ClientError {
         /// The error body.
         body: ErrorBody,
     },
+    /// The API answered with an error status the spec documents for the operation with a
+    /// body of its own, not [`ErrorBody`] (a `422` validation error beside the usual error
+    /// body, a text message, a `404` documented without a body): a JSON body as JSON, a
+    /// text body as a JSON string, an empty one as `null`. A body documented with a schema
+    /// has been read as its type.
+    ApiOther {
+        /// The HTTP status.
+        status: ::http::StatusCode,
+        /// The body as received, as JSON.
+        body: ::serde_json::Value,
+    },
     /// The API answered with a status the spec does not document for the operation,
     /// or with a body that does not match it.
     UnexpectedResponse {
@@ -42,6 +53,9 @@ impl ::std::fmt::Display for ClientError {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match self {
             ClientError::Api { status, body } => write!(f, "the API answered {status}: {body:?}"),
+            ClientError::ApiOther { status, body } => {
+                write!(f, "the API answered {status}: {body}")
+            }
             ClientError::UnexpectedResponse { status, reason, .. } => {
                 write!(f, "unexpected response {status}: {reason}")
             }
@@ -479,6 +493,66 @@ impl Answer {
         Ok(self.body)
     }
 
+    /// An error status documented with a body of type `T` other than [`ErrorBody`]: the body
+    /// as JSON once it reads as a `T`.
+    #[allow(dead_code)]
+    fn other_error<T: ::serde::de::DeserializeOwned>(&self) -> ClientError {
+        let body = self.body_as_json();
+        match crate::support::from_json_value::<T>(body.clone()) {
+            Ok(_) => ClientError::ApiOther {
+                status: self.status,
+                body,
+            },
+            Err(err) => ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
+                reason: format!("the error body does not match the documented type: {err}"),
+            },
+        }
+    }
+
+    /// An error status documented with a body in a media type other than JSON (text, a
+    /// file): the body as a JSON string, `null` when it is empty.
+    #[allow(dead_code)]
+    fn text_error(&self) -> ClientError {
+        ClientError::ApiOther {
+            status: self.status,
+            body: if self.body.is_empty() {
+                ::serde_json::Value::Null
+            } else {
+                ::serde_json::Value::String(String::from_utf8_lossy(&self.body).into_owned())
+            },
+        }
+    }
+
+    /// An error status documented without a body: the error body when the API sent one
+    /// anyway (many document a `401` bare and answer it with their usual error body), else
+    /// the body as JSON.
+    #[allow(dead_code)]
+    fn undescribed_error(&self) -> ClientError {
+        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+            Ok(body) => ClientError::Api {
+                status: self.status,
+                body,
+            },
+            Err(_) => ClientError::ApiOther {
+                status: self.status,
+                body: self.body_as_json(),
+            },
+        }
+    }
+
+    /// The body as JSON: parsed when it is JSON, a string when it is other text (an invalid
+    /// UTF-8 sequence replaced), `null` when it is empty.
+    fn body_as_json(&self) -> ::serde_json::Value {
+        if self.body.is_empty() {
+            return ::serde_json::Value::Null;
+        }
+        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| {
+            ::serde_json::Value::String(String::from_utf8_lossy(&self.body).into_owned())
+        })
+    }
+
     fn error(&self, documented: bool) -> ClientError {
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {
             Ok(body) => ClientError::Api {
@@ -824,6 +898,59 @@ mod tests {
         assert_eq!(
             shown,
             r#"the API answered 500 Internal Server Error: Problem { code: "DOWN" }"#
+        );
+    }
+
+    #[test]
+    fn an_error_documented_with_a_body_of_its_own_is_that_body_not_unexpected() {
+        #[derive(Debug, ::serde::Deserialize)]
+        #[allow(dead_code)]
+        struct Invalid {
+            errors: Vec<String>,
+        }
+        // A 422 documented as `Invalid`, beside an API whose error body is `{"code": …}`.
+        let invalid = r#"{"errors": ["name is required"]}"#;
+        match answer(422, invalid).other_error::<Invalid>() {
+            ClientError::ApiOther { status, body } => {
+                assert_eq!(status.as_u16(), 422);
+                assert_eq!(body, json!({"errors": ["name is required"]}));
+            }
+            other => panic!("{other:?}"),
+        }
+        // The usual error body under that status is not what it documents.
+        match answer(422, r#"{"code": "BAD"}"#).other_error::<Invalid>() {
+            ClientError::UnexpectedResponse { reason, body, .. } => {
+                assert!(reason.starts_with("the error body does not match the documented type"));
+                assert_eq!(body, r#"{"code": "BAD"}"#);
+            }
+            other => panic!("{other:?}"),
+        }
+        // A text body documented as text (digits too), and an empty one.
+        for (text, expected) in [
+            ("Not here", json!("Not here")),
+            ("404", json!("404")),
+            ("", json!(null)),
+        ] {
+            match answer(404, text).text_error() {
+                ClientError::ApiOther { body, .. } => assert_eq!(body, expected),
+                other => panic!("{other:?}"),
+            }
+        }
+        // Documented without a body: the usual error body when the API sends one anyway.
+        match answer(401, r#"{"code": "NO_KEY"}"#).undescribed_error() {
+            ClientError::Api { body, .. } => assert_eq!(body.code, "NO_KEY"),
+            other => panic!("{other:?}"),
+        }
+        for (text, expected) in [("", json!(null)), (r#"{"x": 1}"#, json!({"x": 1}))] {
+            match answer(401, text).undescribed_error() {
+                ClientError::ApiOther { body, .. } => assert_eq!(body, expected),
+                other => panic!("{other:?}"),
+            }
+        }
+        let shown = answer(422, invalid).other_error::<Invalid>().to_string();
+        assert_eq!(
+            shown,
+            r#"the API answered 422 Unprocessable Entity: {"errors":["name is required"]}"#
         );
     }
 

@@ -12,8 +12,8 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::{
-    Api, MediaKind, Method, Operation, ParamLocation, Parameter, ResponseBody, Scalar, StatusSpec,
-    TypeKind, TypeRef,
+    Api, MediaKind, Method, Operation, ParamLocation, Parameter, Response, ResponseBody, Scalar,
+    StatusSpec, TypeKind, TypeRef,
 };
 use crate::manifest::{ListForm, ObjectStyle};
 
@@ -261,6 +261,28 @@ fn success_body_type(body: &ResponseBody) -> Result<TokenStream> {
         MediaKind::Json => body_type(&body.ty)?,
         MediaKind::Text | MediaKind::Form => quote!(String),
         MediaKind::Binary => quote!(Vec<u8>),
+    })
+}
+
+/// Reads the answer to a documented error `response` into its `ClientError`: `Api` with the
+/// API's error body where the response documents that type (or where the API has no named
+/// one, which makes the error body any JSON); `ApiOther` where it documents a body of a type
+/// of its own, or of no media type the client reads as JSON; and where it documents none, or
+/// any JSON, `Api` when the body reads as the error body and `ApiOther` otherwise.
+fn read_error(api: &Api, error_body: Option<&TypeRef>, response: &Response) -> Result<TokenStream> {
+    Ok(match &response.body {
+        Some(body) if body.kind == MediaKind::Json => {
+            if error_body.is_none_or(|error_body| *error_body == body.ty) {
+                quote!(answer_.error(true))
+            } else if matches!(api.resolve(&body.ty), TypeRef::Any | TypeRef::Object) {
+                quote!(answer_.undescribed_error())
+            } else {
+                let ty = body_type(&body.ty)?;
+                quote!(answer_.other_error::<#ty>())
+            }
+        }
+        Some(_) => quote!(answer_.text_error()),
+        None => quote!(answer_.undescribed_error()),
     })
 }
 
@@ -558,19 +580,29 @@ pub(crate) fn method(
         .filter(|r| !is_success(r) && r.status != StatusSpec::Default)
         .collect();
     errors.sort_by_key(|r| r.status);
-    let error_arms = errors.into_iter().map(|r| {
-        let pattern = status_pattern(r.status);
-        quote!(#pattern => Err(answer_.error(true)),)
-    });
-    let documented_default = op.responses.iter().any(|r| r.status == StatusSpec::Default);
+    let error_body = error_body_type(api);
+    let mut error_arms = Vec::new();
+    for response in errors {
+        let pattern = status_pattern(response.status);
+        let read = read_error(api, error_body.as_ref(), response)?;
+        error_arms.push(quote!(#pattern => Err(#read),));
+    }
+    let otherwise = match op
+        .responses
+        .iter()
+        .find(|r| r.status == StatusSpec::Default)
+    {
+        Some(default) => read_error(api, error_body.as_ref(), default)?,
+        None => quote!(answer_.error(false)),
+    };
     let arms: Vec<TokenStream> = arms.into_iter().chain(error_arms).collect();
     let judge = if arms.is_empty() {
-        quote!(Err(answer_.error(#documented_default)))
+        quote!(Err(#otherwise))
     } else {
         quote! {
             match answer_.status.as_u16() {
                 #(#arms)*
-                _ => Err(answer_.error(#documented_default)),
+                _ => Err(#otherwise),
             }
         }
     };

@@ -124,7 +124,7 @@ impl Api {
     }
 
     /// Through newtypes, aliases and nullability.
-    fn resolve<'a>(&'a self, ty: &'a TypeRef) -> &'a TypeRef {
+    pub(crate) fn resolve<'a>(&'a self, ty: &'a TypeRef) -> &'a TypeRef {
         match ty {
             TypeRef::Nullable(inner) => self.resolve(inner),
             TypeRef::Named(name) => match self.type_named(name).map(|def| &def.kind) {

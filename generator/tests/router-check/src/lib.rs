@@ -1579,6 +1579,89 @@ mod query_objects {
             });
             SearchResponse::Ok(read.as_object().unwrap().clone())
         }
+
+        async fn get_report(&self, params: GetReportParams) -> GetReportResponse {
+            GetReportResponse::Ok(params.id)
+        }
+    }
+
+    /// Answers `getReport` with the documented error its id names.
+    struct Failing;
+
+    impl Api for Failing {
+        async fn search(&self, _params: SearchParams) -> SearchResponse {
+            SearchResponse::Ok(Default::default())
+        }
+
+        async fn get_report(&self, params: GetReportParams) -> GetReportResponse {
+            use fixture_query_objects::models::{Invalid, Problem};
+            let problem = |code: &str| Problem {
+                code: code.to_string(),
+                message: None,
+                additional_properties: Default::default(),
+            };
+            match params.id.as_str() {
+                "gone" => GetReportResponse::NotFound,
+                "busy" => GetReportResponse::Conflict(problem("BUSY")),
+                "bad" => GetReportResponse::UnprocessableEntity(Invalid {
+                    errors: vec!["id: not a report id".to_string()],
+                    additional_properties: Default::default(),
+                }),
+                "locked" => GetReportResponse::Status423("try at noon".to_string()),
+                "down" => GetReportResponse::ServerError(
+                    axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                    problem("DOWN"),
+                ),
+                id => GetReportResponse::Ok(format!("report {id}")),
+            }
+        }
+    }
+
+    /// Each documented error reaches the caller as what the operation documents: the API's
+    /// error body (`Problem`, the type most errors document) as `Api`; a `422` of a type of its
+    /// own, a text `423` and a bare `404` as `ApiOther` with their bodies, where each was an
+    /// `UnexpectedResponse` ("the error body does not match") before.
+    #[tokio::test]
+    async fn every_documented_error_reaches_the_caller_as_documented() {
+        use fixture_query_objects::client::{Client, ClientError};
+        use fixture_query_objects::credentials::Credentials;
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router(Failing)).await });
+        let client = Client::builder(format!("http://{address}"), Credentials::new())
+            .retry(fixture_query_objects::retry::RetryPolicy::none())
+            .build()
+            .unwrap();
+        let report = |id: &str| {
+            let client = client.clone();
+            let id = id.to_string();
+            async move { client.get_report(&id).await }
+        };
+        assert_eq!(report("r1").await.unwrap(), "report r1");
+        for (id, status, code) in [("busy", 409, "BUSY"), ("down", 503, "DOWN")] {
+            match report(id).await {
+                Err(ClientError::Api { status: got, body }) => {
+                    assert_eq!((got.as_u16(), body.code.as_str()), (status, code));
+                }
+                other => panic!("{id}: {other:?}"),
+            }
+        }
+        for (id, status, body) in [
+            (
+                "bad",
+                422,
+                serde_json::json!({"errors": ["id: not a report id"]}),
+            ),
+            ("locked", 423, serde_json::json!("try at noon")),
+            ("gone", 404, serde_json::Value::Null),
+        ] {
+            match report(id).await {
+                Err(ClientError::ApiOther { status: got, body: read }) => {
+                    assert_eq!((got.as_u16(), read), (status, body), "{id}");
+                }
+                other => panic!("{id}: {other:?}"),
+            }
+        }
     }
 
     #[tokio::test]
