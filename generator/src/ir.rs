@@ -256,8 +256,14 @@ impl Server {
     }
 }
 
-/// The path part of a server URL template (`{origin}/v1` → `/v1`, `https://h/x/` → `/x`).
+/// The path part of a server URL template (`{origin}/v1` → `/v1`, `https://h/x/` → `/x`,
+/// `//h/x` → `/x`).
 fn url_path(url: &str) -> String {
+    // A protocol-relative URL (`//api.example.com/v1`: Swagger 2.0 documents converted
+    // without their `schemes` have them) names its host as one with a scheme does.
+    if let Some(rest) = url.strip_prefix("//") {
+        return url_path(&format!("http://{rest}"));
+    }
     let after_scheme = match url.find("://") {
         Some(at) => &url[at + 3..],
         None => url,
@@ -302,6 +308,8 @@ mod tests {
         assert_eq!(url_path("https://api.example.com/v1/"), "/v1");
         assert_eq!(url_path("https://api.example.com"), "");
         assert_eq!(url_path("/api"), "/api");
+        assert_eq!(url_path("//api.example.com/v3/"), "/v3");
+        assert_eq!(url_path("//api.example.com"), "");
         assert_eq!(url_path("http://{host}:{port}/a/b"), "/a/b");
     }
 }

@@ -300,8 +300,12 @@ fn server_paths(server: &manifest::Server) -> Vec<String> {
     let url = server.url.as_str();
     // The path begins at the first `/` after the scheme and host (`{origin}/v1`,
     // `https://{host}/{base}`, `/{base}`); variables before it name a deployment.
-    let after_scheme = url.find("://").map_or(0, |at| at + 3);
-    let path_start = if url.starts_with('/') {
+    // A protocol-relative URL (`//api.example.com/v1`) names its host as one with a scheme.
+    let relative = url.starts_with("//");
+    let after_scheme = url
+        .find("://")
+        .map_or(if relative { 2 } else { 0 }, |at| at + 3);
+    let path_start = if url.starts_with('/') && !relative {
         0
     } else {
         url[after_scheme..]
@@ -532,25 +536,7 @@ fn credential_parameters(
         .chain(webhooks)
         .flat_map(|op| &op.parameters)
     {
-        let named: String = param
-            .name
-            .chars()
-            .filter(char::is_ascii_alphanumeric)
-            .map(|c| c.to_ascii_lowercase())
-            .collect();
-        let credential = named == "token"
-            || [
-                "apikey",
-                "apitoken",
-                "accesstoken",
-                "authtoken",
-                "secret",
-                "password",
-                "privatekey",
-                "sessiontoken",
-            ]
-            .iter()
-            .any(|word| named.contains(word))
+        let credential = crate::secrets::names_a_credential(&param.name)
             || param.schema.get("format").and_then(Value::as_str) == Some("password");
         let placed = !matches!(param.location, Location::Path);
         let entry = (param.location, param.name.clone());

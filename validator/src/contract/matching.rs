@@ -187,6 +187,11 @@ impl BasePath {
     /// The base path of a server URL template (`{origin}/v1`, `https://{host}/api/{version}`,
     /// `/v1`) or a plain URL.
     pub(super) fn of(url: &str) -> BasePath {
+        // A protocol-relative URL (`//api.example.com/v1`: Swagger 2.0 documents converted
+        // without their `schemes` have them) names its host as one with a scheme does.
+        if let Some(rest) = url.strip_prefix("//") {
+            return BasePath::of(&format!("http://{rest}"));
+        }
         let any_prefix = url.starts_with('{');
         let after_scheme = match url.find("://") {
             Some(at) => &url[at + 3..],
