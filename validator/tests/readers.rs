@@ -1411,3 +1411,40 @@ fn a_recorded_failure_is_kept_and_a_browsers_cancellation_is_not() {
         [Some("no response from http://127.0.0.1:9".to_owned()), None]
     );
 }
+
+/// Cookies an exporter lists only in a HAR's `cookies` arrays are the `Cookie` and
+/// `Set-Cookie` headers they stand for, so a cookie credential is found (and kept out of
+/// reports) as when the headers carry it; headers that do carry cookies stay as they are.
+#[test]
+fn cookies_listed_only_in_the_cookies_arrays_are_their_headers() {
+    let har = |request_headers: &str, response_headers: &str| {
+        format!(
+            r#"{{"log": {{"entries": [{{
+                "request": {{"method": "GET", "url": "https://api.example.com/v1/things",
+                    "headers": [{request_headers}],
+                    "cookies": [{{"name": "session", "value": "s1", "path": "/"}}, {{"name": "theme", "value": "dark"}}]}},
+                "response": {{"status": 200, "headers": [{response_headers}],
+                    "cookies": [{{"name": "session", "value": "s2", "httpOnly": true}}]}}}}]}}}}"#
+        )
+    };
+    let headers_of = |text: String| {
+        let exchange = oks(read_bytes("cookies.har", text.as_bytes(), Format::Har)).remove(0);
+        (exchange.request.headers, exchange.response.unwrap().headers)
+    };
+    assert_eq!(
+        headers_of(har("", "")),
+        (
+            strings(&[("Cookie", "session=s1; theme=dark")]),
+            strings(&[("Set-Cookie", "session=s2")]),
+        )
+    );
+    let recorded = r#"{"name": "Cookie", "value": "session=s1"}"#;
+    let set = r#"{"name": "Set-Cookie", "value": "session=s2; HttpOnly"}"#;
+    assert_eq!(
+        headers_of(har(recorded, set)),
+        (
+            strings(&[("Cookie", "session=s1")]),
+            strings(&[("Set-Cookie", "session=s2; HttpOnly")]),
+        )
+    );
+}

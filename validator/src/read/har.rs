@@ -3,7 +3,7 @@
 //! The file is streamed: the top-level object is walked key by key down to `log.entries`,
 //! and each element of that array is deserialized on its own, turned into an [`Exchange`]
 //! and handed to the sink before the next one is read. Everything else (`creator`, `pages`,
-//! `timings`, cookies, ...) is skipped without being built.
+//! `timings`, ...) is skipped without being built.
 //!
 //! What is taken from an entry:
 //!
@@ -13,11 +13,11 @@
 //! | `request.method` | `request.method`, uppercased |
 //! | `request.path` | the path of `request.url`, as written (percent-encoded, no query) |
 //! | `request.query` | the query of `request.url`, decoded; `request.queryString` only when the URL has no query (exporters disagree on whether `queryString` values are decoded, the URL is what was sent) |
-//! | `request.headers` | `request.headers` (`[{"name", "value"}]`) |
+//! | `request.headers` | `request.headers` (`[{"name", "value"}]`); and `request.cookies` as one `Cookie` header when the headers have none (some exporters list cookies only there) |
 //! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded); without a `text`, `postData.params` (HAR 1.2 lists a form's fields there instead) as the form it lists |
 //! | `request.mime_type`, `response.mime_type` | `postData.mimeType`, `content.mimeType`: the body's media type when the headers have no Content-Type |
 //! | `response` | none when `response` is absent or its `status` is `0` |
-//! | `response.status`, `headers` | `response.status`, `response.headers` |
+//! | `response.status`, `headers` | `response.status`, `response.headers`; and `response.cookies` as `Set-Cookie` headers when the headers have none |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
 //! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown) and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
@@ -361,6 +361,9 @@ struct RawRequest {
     url: Field<String>,
     #[serde(default)]
     headers: Field<Pairs>,
+    /// `[{"name", "value", ...}]`: the cookies sent, which an exporter may list here alone.
+    #[serde(default)]
+    cookies: Field<Pairs>,
     #[serde(default, rename = "queryString")]
     query_string: Field<Pairs>,
     #[serde(default, rename = "postData")]
@@ -376,6 +379,9 @@ struct RawResponse {
     status: Field<Status>,
     #[serde(default)]
     headers: Field<Pairs>,
+    /// The cookies set, which an exporter may list here alone.
+    #[serde(default)]
+    cookies: Field<Pairs>,
     #[serde(default)]
     content: Field<RawContent>,
     /// Bytes of body received (`-1` when unknown; `0` for one read from the cache).
@@ -508,7 +514,15 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         Some(query) => query,
         None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
     };
-    let headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+    let mut headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+    let cookies = cookies_of(raw.cookies);
+    if !cookies.is_empty() && crate::exchange::header(&headers, "cookie").is_none() {
+        let pairs: Vec<String> = cookies
+            .into_iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        headers.push(("Cookie".to_string(), pairs.join("; ")));
+    }
     Some(Request {
         method: method?,
         path,
@@ -536,7 +550,14 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     match status? {
         Status(0) => None,
         Status(status) => {
-            let headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+            let mut headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+            if crate::exchange::header(&headers, "set-cookie").is_none() {
+                headers.extend(
+                    cookies_of(raw.cookies)
+                        .into_iter()
+                        .map(|(name, value)| ("Set-Cookie".to_string(), format!("{name}={value}"))),
+                );
+            }
             Some(Response {
                 status,
                 body: crate::content_coding::decoded(body, &headers),
@@ -545,6 +566,15 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
             })
         }
     }
+}
+
+/// The `(name, value)` pairs of a `cookies` array; one of another shape is passed over, as
+/// the array was before it was read (the headers are what the exchange is judged on).
+fn cookies_of(cookies: Field<Pairs>) -> Vec<(String, String)> {
+    cookies
+        .optional("cookies", &mut Vec::new())
+        .map(|Pairs(pairs)| pairs)
+        .unwrap_or_default()
 }
 
 /// A body the entry says was sent and does not hold (a HAR saved without content): the first
