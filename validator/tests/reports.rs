@@ -408,7 +408,11 @@ fn testcases(xml: &str) -> Vec<TestCase> {
 
 #[test]
 fn junit_parses_with_a_testcase_per_outcome() {
-    let report = sample();
+    // Outside strict mode, which the next test covers, warnings pass.
+    let report = RunReport {
+        strict: false,
+        ..sample()
+    };
     let xml = render(&report, Format::Junit);
     assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
     let document = roxmltree::Document::parse(&xml).unwrap();
@@ -459,6 +463,58 @@ fn junit_parses_with_a_testcase_per_outcome() {
         Some(
             "response /nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; components/Account.json#)"
         )
+    );
+}
+
+/// In strict mode warnings fail the run (exit code 1), so they fail their testcase too: a run
+/// that exits 1 must not read green in a CI's test report.
+#[test]
+fn junit_in_strict_mode_fails_a_testcase_for_its_warnings() {
+    let report = sample();
+    assert!(report.strict);
+    let xml = render(&report, Format::Junit);
+    let document = roxmltree::Document::parse(&xml).unwrap();
+    let failures = |strict_report: &RunReport| {
+        let xml = render(strict_report, Format::Junit);
+        roxmltree::Document::parse(&xml)
+            .unwrap()
+            .root_element()
+            .attribute("failures")
+            .unwrap()
+            .to_string()
+    };
+    let cases = testcases(&xml);
+    for (case, outcome) in cases.iter().zip(&report.outcomes) {
+        assert_eq!(
+            case.3.is_some(),
+            outcome.errors + outcome.warnings > 0,
+            "{case:?}"
+        );
+        assert_eq!(case.4, None, "{case:?}");
+    }
+    let warned_only = report
+        .outcomes
+        .iter()
+        .filter(|outcome| outcome.errors == 0 && outcome.warnings > 0)
+        .count();
+    assert!(
+        warned_only > 0,
+        "the sample has an exchange with warnings only"
+    );
+    assert_eq!(
+        document.root_element().attribute("failures").unwrap(),
+        (4 + warned_only).to_string()
+    );
+    let relaxed = RunReport {
+        strict: false,
+        ..sample()
+    };
+    assert_eq!(failures(&relaxed), "4");
+    let (message, text) = cases[2].3.clone().unwrap();
+    assert_eq!(message, "1 finding");
+    assert_eq!(
+        text,
+        "response /nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; components/Account.json#)"
     );
 }
 
@@ -535,7 +591,8 @@ fn junit_keeps_findings_of_exchanges_without_an_outcome() {
         names,
         [
             (A, "createPayment", "#1 [pay-2]", true),
-            (A, "getAccount", "#2", false),
+            // Its warning fails it: the sample is a strict run.
+            (A, "getAccount", "#2", true),
             (A, "(unmatched)", "#3", true),
             (B, "createPayment", &*format!("#0 [{HOSTILE_ID}]"), true),
             (B, "(malformed)", "#2", true),

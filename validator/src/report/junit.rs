@@ -17,8 +17,9 @@
 //! A testsuite per input (in the order of `inputs`), a testcase per exchange from
 //! `outcomes`, classed by operation, `(unmatched)` or `(malformed)`. An exchange with error
 //! findings has a `<failure>` whose text is one line per error finding; its warnings go to
-//! `<system-out>`. A finding whose exchange has no outcome still gets a testcase, so that no
-//! error can leave the suite green.
+//! `<system-out>`, except in strict mode, where they fail the run and so their testcase (one
+//! `<failure>` line each). A finding whose exchange has no outcome still gets a testcase, so
+//! that no error can leave the suite green.
 //!
 //! Escaping is quick-xml's (`<`, `>`, `&`, quotes, and in attributes line breaks and tabs).
 //! Characters XML 1.0 forbids even escaped (control characters other than tab and line
@@ -47,7 +48,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
         let (mut tests, mut failures) = (0, 0);
         for case in cases {
             tests += 1;
-            failures += usize::from(Case::of(&*case?).failed());
+            failures += usize::from(Case::of(&*case?, report.strict).failed());
         }
         counts.push((tests, failures));
         Ok(())
@@ -80,7 +81,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
                 } else {
                     suite.write_inner_content(|writer| {
                         for case in cases {
-                            Case::of(&*case?).write(writer)?;
+                            Case::of(&*case?, report.strict).write(writer)?;
                         }
                         Ok::<(), io::Error>(())
                     })?;
@@ -142,11 +143,13 @@ struct Case<'a> {
 
 impl<'a> Case<'a> {
     /// The testcase of an exchange's verdict and findings, or of findings without a verdict.
-    fn of(case: &'a records::Case) -> Case<'a> {
+    /// In strict mode a warning fails the run, so it fails its testcase too: a suite that
+    /// reads green must not come from a run that exited 1.
+    fn of(case: &'a records::Case, strict: bool) -> Case<'a> {
         let (errors, warnings): (Vec<_>, Vec<_>) = case
             .findings
             .iter()
-            .partition(|f| f.severity == Severity::Error);
+            .partition(|f| strict || f.severity == Severity::Error);
         let (classname, mut name, counted) = match (&case.outcome, case.findings.first()) {
             (Some(outcome), _) => {
                 let classname = match &outcome.operation {
@@ -155,7 +158,12 @@ impl<'a> Case<'a> {
                     None => UNMATCHED,
                 };
                 let name = format!("#{} {}", outcome.index, clean(&outcome.label));
-                (classname, name, outcome.errors)
+                let counted = if strict {
+                    outcome.errors + outcome.warnings
+                } else {
+                    outcome.errors
+                };
+                (classname, name, counted)
             }
             (None, Some(first)) => (group(first), format!("#{}", first.exchange), 0),
             (None, None) => (UNMATCHED, String::new(), 0),
