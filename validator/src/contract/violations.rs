@@ -234,9 +234,12 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
 
 /// How far a union's value (at `at`) is from an alternative it fails with `errors`: an
 /// alternative of another JSON type is furthest (OpenAI's `stop`, five strings, is an array
-/// too many, not a string), then one whose fixed member (`const`, a tag) holds another value,
-/// then the fewest errors.
-fn distance(at: &str, errors: &[ValidationError<'_>]) -> (bool, bool, usize) {
+/// too many, not a string), then one whose tag holds another value, then the fewest errors. A
+/// tag is a direct member whose `const` fails, or whose `enum` fails and is a tag's: one
+/// value (Spotify's queue items' `type: {enum: [track]}`), or a member whose list fails in
+/// other alternatives too (`tag_members`: Adyen's payment methods' `type` lists), unlike a
+/// member only one alternative lists (a customer's `tax_exempt` beside a deleted customer).
+fn distance(at: &str, errors: &[ValidationError<'_>], tag_members: &[&str]) -> (bool, bool, usize) {
     use jsonschema::error::ValidationErrorKind;
     let other_type = errors.iter().any(|e| {
         e.instance_path().as_str() == at && matches!(e.kind(), ValidationErrorKind::Type { .. })
@@ -244,12 +247,51 @@ fn distance(at: &str, errors: &[ValidationError<'_>]) -> (bool, bool, usize) {
     let other_tag = errors.iter().any(|e| {
         let path = e.instance_path();
         let path = path.as_str();
-        matches!(e.kind(), ValidationErrorKind::Constant { .. })
-            && path
-                .strip_prefix(at)
-                .is_some_and(|rest| rest.starts_with('/') && !rest[1..].contains('/'))
+        let tag = match e.kind() {
+            ValidationErrorKind::Constant { .. } => true,
+            ValidationErrorKind::Enum { options } => {
+                options.as_array().is_some_and(|list| list.len() == 1)
+                    || tag_members.contains(&path)
+            }
+            _ => false,
+        };
+        tag && is_member_of(path, at)
     });
     (other_type, other_tag, errors.len())
+}
+
+/// Whether `path` is a member of the value at `at`.
+fn is_member_of(path: &str, at: &str) -> bool {
+    path.strip_prefix(at)
+        .is_some_and(|rest| rest.starts_with('/') && !rest[1..].contains('/'))
+}
+
+/// The direct members of the value at `at` whose `enum` fails in more than one of the
+/// alternatives (`context`): a vocabulary the alternatives share, so a tag.
+fn shared_enum_members<'e>(at: &str, context: &'e [Vec<ValidationError<'_>>]) -> Vec<&'e str> {
+    use jsonschema::error::ValidationErrorKind;
+    let mut counted: Vec<(&str, usize)> = Vec::new();
+    for errors in context {
+        let mut members: Vec<&str> = errors
+            .iter()
+            .filter(|e| matches!(e.kind(), ValidationErrorKind::Enum { .. }))
+            .map(|e| e.instance_path().as_str())
+            .filter(|path| is_member_of(path, at))
+            .collect();
+        members.sort_unstable();
+        members.dedup();
+        for member in members {
+            match counted.iter_mut().find(|(seen, _)| *seen == member) {
+                Some((_, count)) => *count += 1,
+                None => counted.push((member, 1)),
+            }
+        }
+    }
+    counted
+        .into_iter()
+        .filter(|(_, count)| *count > 1)
+        .map(|(member, _)| member)
+        .collect()
 }
 
 /// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
@@ -343,11 +385,13 @@ pub(crate) fn violation(
     }
     if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
         error.kind()
+        && let at = error.instance_path().as_str()
+        && let tag_members = shared_enum_members(at, context)
         && let Some((index, branch)) = context
             .iter()
             .enumerate()
             .filter(|(_, errors)| !errors.is_empty())
-            .min_by_key(|(_, errors)| distance(error.instance_path().as_str(), errors))
+            .min_by_key(|(_, errors)| distance(at, errors, &tag_members))
     {
         // Each reason worded as it would be on its own (an enum's whole list, a pattern's
         // component), not as jsonschema's bare message.
@@ -457,8 +501,13 @@ fn forbidden_member(schema_path: &str) -> Option<String> {
 /// Drops an `unevaluatedProperties` violation that only echoes another one inside the same
 /// object: a member whose own schema it breaks counts as not evaluated (JSON Schema keeps no
 /// annotations from a failed part), so the one mistake would be reported twice. The contract
-/// closes a subtype that way (see specgen's `emit/contract/inheritance.rs`).
+/// closes a subtype that way (see specgen's `emit/contract/inheritance.rs`). Drops too a
+/// violation that says what an earlier one says of the same place: `allOf` parts that each
+/// say `type: object` (Asana's `UserCompact` and the `AsanaResource` it extends) refuse a
+/// `null` once each, and it is one mistake.
 fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
+    let mut seen = std::collections::HashSet::new();
+    violations.retain(|v| seen.insert((v.pointer.clone(), v.rule.clone(), v.message.clone())));
     let echoes: Vec<bool> = violations
         .iter()
         .map(|candidate| {
