@@ -133,7 +133,17 @@ fn check_with(
     outcome.covered.sort_unstable();
     outcome.covered.dedup();
     if !outcome.findings.is_empty() || !outcome.drift.is_empty() {
-        let secrets = secrets::credential_values(contract, exchange);
+        let mut secrets = secrets::credential_values(contract, exchange);
+        // Shown values may quote a body's own secrets (a member named `access_token`).
+        if options.show_values {
+            secrets.extend(
+                secrets::body_credentials(exchange)
+                    .into_iter()
+                    .map(Cow::Owned),
+            );
+            secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+            secrets.dedup();
+        }
         secrets::scrub_findings(&mut outcome.findings, &secrets);
         secrets::scrub_drift(&mut outcome.drift, &secrets);
     }

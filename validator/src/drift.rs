@@ -1,6 +1,7 @@
 //! What a payload holds that its schema does not document: properties the schema does not
 //! declare (where unknown properties are allowed) and values outside an enum's list (closed,
-//! or `x-extensible-enum`). A walk over the instance beside the schema, cheaper than a second
+//! or `x-extensible-enum`); and, for a message of a known direction, properties OpenAPI says
+//! that direction does not send (`readOnly` in a request, `writeOnly` in a response). A walk over the instance beside the schema, cheaper than a second
 //! validation: where alternatives (`oneOf`, `anyOf`) are involved, a property counts as
 //! documented when any alternative declares it.
 
@@ -18,12 +19,26 @@ pub enum Kind {
     Property,
     /// A string outside the enum's known values.
     EnumValue,
+    /// A `readOnly` property in a request: the server sets it, a client does not send it.
+    ReadOnly,
+    /// A `writeOnly` property in a response: a client sends it, the server does not return
+    /// it (a password).
+    WriteOnly,
+}
+
+/// Which way a message goes, for [`Plan::undocumented_in`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Way {
+    /// A request, or a notification's payload.
+    Request,
+    /// A response, or a notification's reply.
+    Response,
 }
 
 /// One undocumented thing in a payload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Item {
-    /// Property or enum value.
+    /// Property, enum value, or a property sent the wrong way.
     pub kind: Kind,
     /// Where, exactly (`/transactions/0/extra`).
     pub pointer: String,
@@ -62,6 +77,12 @@ pub struct Plan {
 /// What the schemas describing one place say, merged in their order.
 #[derive(Debug, Clone, Default)]
 struct Node {
+    /// Pointer of the schema the place was first reached at.
+    at: String,
+    /// Some schema of the place says `readOnly: true`.
+    read_only: bool,
+    /// Some schema of the place says `writeOnly: true`.
+    write_only: bool,
     /// Declared properties, with the schemas (nodes) declaring each.
     properties: FxHashMap<String, Vec<usize>>,
     /// For each of `properties`' nodes, in the same order, the alternatives (`anyOf`, `oneOf`
@@ -108,12 +129,21 @@ impl Plan {
     /// The undocumented properties and enum values of `instance`.
     pub fn undocumented(&self, instance: &Value) -> Vec<Item> {
         let mut out = Vec::new();
-        self.walk(&[0], None, instance, None, 0, &mut out);
+        self.walk(&[0], None, instance, None, 0, None, &mut out);
+        out
+    }
+
+    /// The undocumented properties and enum values of `instance`, a message going `way`, and
+    /// the properties in it that way does not send ([`Kind::ReadOnly`], [`Kind::WriteOnly`]).
+    pub fn undocumented_in(&self, instance: &Value, way: Way) -> Vec<Item> {
+        let mut out = Vec::new();
+        self.walk(&[0], None, instance, None, 0, Some(way), &mut out);
         out
     }
 
     /// `branches`, when known, are the alternatives each of `ids` was declared in (see
     /// [`Node::branches`]).
+    #[allow(clippy::too_many_arguments)]
     fn walk(
         &self,
         ids: &[usize],
@@ -121,6 +151,7 @@ impl Plan {
         instance: &Value,
         loc: Option<&Loc<'_>>,
         depth: usize,
+        way: Option<Way>,
         out: &mut Vec<Item>,
     ) {
         if depth > MAX_DEPTH {
@@ -153,13 +184,24 @@ impl Plan {
                             parent: loc,
                             step: Step::Key(name),
                         };
-                        self.walk(children, in_branches, value, Some(&child), depth + 1, out);
+                        if let Some(item) = self.one_way(children, name, &child, way) {
+                            out.push(item);
+                        }
+                        self.walk(
+                            children,
+                            in_branches,
+                            value,
+                            Some(&child),
+                            depth + 1,
+                            way,
+                            out,
+                        );
                     } else if !additional.is_empty() {
                         let child = Loc {
                             parent: loc,
                             step: Step::MapKey(name),
                         };
-                        self.walk(&additional, None, value, Some(&child), depth + 1, out);
+                        self.walk(&additional, None, value, Some(&child), depth + 1, way, out);
                     } else if declares && !open_map {
                         let (parent_pointer, pattern) = spell(loc);
                         out.push(Item {
@@ -184,7 +226,7 @@ impl Plan {
                         parent: loc,
                         step: Step::Index(index),
                     };
-                    self.walk(&item_ids, None, item, Some(&child), depth + 1, out);
+                    self.walk(&item_ids, None, item, Some(&child), depth + 1, way, out);
                 }
             }
             Value::String(text) => {
@@ -203,6 +245,27 @@ impl Plan {
             }
             _ => {}
         }
+    }
+
+    /// The member `name` (at `loc`, described by the schemas `ids`) as sent the wrong `way`:
+    /// every declaration of it says so, since a member one alternative marks `readOnly` and
+    /// another does not is one a request may send.
+    fn one_way(&self, ids: &[usize], name: &str, loc: &Loc<'_>, way: Option<Way>) -> Option<Item> {
+        let (kind, marked): (Kind, fn(&Node) -> bool) = match way? {
+            Way::Request => (Kind::ReadOnly, |node| node.read_only),
+            Way::Response => (Kind::WriteOnly, |node| node.write_only),
+        };
+        if !ids.iter().all(|&id| marked(&self.nodes[id])) {
+            return None;
+        }
+        let (pointer, pattern) = spell(Some(loc));
+        Some(Item {
+            kind,
+            pointer,
+            pattern,
+            schema_pointer: self.nodes[ids[0]].at.clone(),
+            value: name.to_owned(),
+        })
     }
 
     /// Whether the schemas `ids` of one place document the string `text`. One schema lists
@@ -472,8 +535,24 @@ impl<'d> Builder<'d> {
         self.nodes.push(Node::default());
         self.ids.insert(std::ptr::from_ref(schema), id);
         let mut all = Vec::new();
-        self.gather(schema, pointer, &mut all, 0, &mut Vec::new(), &mut 0);
-        let mut node = Node::default();
+        self.gather(
+            schema,
+            pointer.clone(),
+            &mut all,
+            0,
+            &mut Vec::new(),
+            &mut 0,
+        );
+        let flagged = |keyword: &str| {
+            all.iter()
+                .any(|(schema, _, _)| schema.get(keyword) == Some(&Value::Bool(true)))
+        };
+        let mut node = Node {
+            read_only: flagged("readOnly"),
+            write_only: flagged("writeOnly"),
+            at: pointer,
+            ..Node::default()
+        };
         // Per property, the only values the declarations that apply whatever the
         // alternative allow (`const: ACTIVE` beside a `$ref` to a four-value enum).
         let mut pinned: FxHashMap<String, Vec<String>> = FxHashMap::default();

@@ -181,6 +181,10 @@ rules! {
     /// A value is not among the documented ones (strict mode, a warning).
     UndocumentedEnumValue = "undocumented-enum-value"
         => "A value is not among the documented ones (strict mode)";
+    /// A `readOnly` property sent in a request (strict mode, a warning).
+    ReadOnly = "read-only" => "A readOnly property was sent in a request (strict mode)";
+    /// A `writeOnly` property returned in a response (strict mode, a warning).
+    WriteOnly = "write-only" => "A writeOnly property was returned in a response (strict mode)";
     /// A schema the contract names is not in it.
     Contract = "contract";
     /// `specval proxy` could not reach the upstream (the client was answered 502).

@@ -87,6 +87,81 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
     values
 }
 
+/// Whether a name says it holds a credential: a key, a token, a secret or a password
+/// (`Api-Key`, `X-Auth-Token`, `client_secret`, `access_token`), whatever its case and
+/// separators.
+pub fn names_a_credential(name: &str) -> bool {
+    let named: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    named == "token"
+        || [
+            "apikey",
+            "apitoken",
+            "accesstoken",
+            "refreshtoken",
+            "authtoken",
+            "secret",
+            "password",
+            "privatekey",
+            "sessiontoken",
+        ]
+        .iter()
+        .any(|word| named.contains(word))
+}
+
+/// The string values of the JSON body members named as credentials ([`names_a_credential`]:
+/// Plaid's `access_token` and `secret`, a login's `password`), at any depth of either body,
+/// which no security scheme declares: with `--show-values` a message may quote them.
+pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
+    fn walk(value: &serde_json::Value, depth: usize, out: &mut Vec<String>) {
+        if depth > 64 {
+            return;
+        }
+        match value {
+            serde_json::Value::Object(members) => {
+                for (name, member) in members {
+                    match member {
+                        serde_json::Value::String(text)
+                            if text.len() >= SHORTEST && names_a_credential(name) =>
+                        {
+                            out.push(text.clone());
+                        }
+                        _ => walk(member, depth + 1, out),
+                    }
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for item in items {
+                    walk(item, depth + 1, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    let bodies = std::iter::once(&exchange.request.body)
+        .chain(exchange.response.as_ref().map(|response| &response.body));
+    for body in bodies.flatten() {
+        let parsed;
+        let value = match body {
+            crate::exchange::Body::Json(value) => value,
+            crate::exchange::Body::Text(text) => match serde_json::from_str(text) {
+                Ok(value) => {
+                    parsed = value;
+                    &parsed
+                }
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        walk(value, 0, &mut out);
+    }
+    out
+}
+
 /// `value` as a JSON pointer token (RFC 6901), when that spelling differs from it.
 fn pointer_token(value: &str) -> Option<String> {
     match specgen::load::escape_segment(value) {

@@ -221,6 +221,35 @@ fn an_unknown_path_or_method_is_a_finding() {
     assert!(!run(&unknown).findings[0].message.contains("trailing"));
 }
 
+/// A protocol-relative server URL (`//api.example.com/v3`, as Swagger 2.0 documents converted
+/// without their `schemes` have it) names a host and the base path `/v3`, not a path prefix
+/// `/api.example.com/v3`.
+#[test]
+fn a_protocol_relative_server_url_gives_the_base_path_after_its_host() {
+    for (url, path) in [
+        ("//api.example.com/v3", "/v3/emails"),
+        ("//api.example.com", "/emails"),
+    ] {
+        let contract = contract_of(&format!(
+            "openapi: 3.0.3\ninfo: {{title: Relative, version: '1'}}\nservers: [{{url: '{url}'}}]\n\
+             paths:\n  /emails:\n    get:\n      responses: {{'204': {{description: none}}}}\n"
+        ));
+        let mut sent = exchange("GET", path, None, 204, None);
+        sent.request.headers.clear();
+        sent.response.as_mut().unwrap().headers.clear();
+        let outcome = check(&contract, &sent, CheckOptions::default());
+        assert_eq!(found(&outcome), vec![], "{url}: {:?}", outcome.findings);
+        let mut hosted = sent.clone();
+        hosted.request.path = format!("/api.example.com{path}");
+        let outcome = check(&contract, &hosted, CheckOptions::default());
+        assert_eq!(
+            found(&outcome),
+            one(Part::Entry, "operation-path", ""),
+            "{url}"
+        );
+    }
+}
+
 #[test]
 fn a_path_documented_with_a_trailing_slash_is_matched_with_it_only() {
     let contract = contract_of(
@@ -900,7 +929,12 @@ fn a_one_of_failure_names_the_closest_alternative() {
                 pet:
                   oneOf:
                     - {type: object, properties: {kind: {const: cat}}}
-                    - {type: object, required: [kind, lives], properties: {kind: {const: dog}, lives: {type: integer}, name: {type: string}}}"#,
+                    - {type: object, required: [kind, lives], properties: {kind: {const: dog}, lives: {type: integer}, name: {type: string}}}
+                method:
+                  oneOf:
+                    - {type: object, required: [type], properties: {type: {enum: [afterpay, clearpay]}}}
+                    - {type: object, required: [type], properties: {type: {enum: [klarna, paynow]}}}
+                    - {type: object, required: [type, issuer], properties: {type: {enum: [ideal, sepa]}, issuer: {type: string}}}"#,
     );
     let closest = |body: &str| {
         let exchange = media_exchange(
@@ -920,6 +954,15 @@ fn a_one_of_failure_names_the_closest_alternative() {
     );
     let message = closest(r#"{"pet": {"kind": "dog", "lives": "nine", "name": 7}}"#);
     assert!(message.contains("closest is alternative 1"), "{message}");
+    // A tag written as an `enum` the alternatives share (Adyen's payment methods): one
+    // error each, and the alternative whose `type` lists the value is the closer. (A member
+    // only one alternative lists is no tag: Stripe's, in
+    // `a_union_failure_words_its_closest_alternative_as_a_finding_of_its_own`.)
+    let message = closest(r#"{"method": {"type": "ideal"}}"#);
+    assert!(
+        message.contains("closest is alternative 2") && message.contains("\"issuer\""),
+        "{message}"
+    );
 }
 
 #[test]
@@ -2125,9 +2168,10 @@ paths:
 }
 
 /// A JSON Lines `body` written as a string of JSON text (`"body": "{\"id\": 1}"`) is the JSON
-/// it holds when its schema refuses strings: its members are judged, not its type. A schema
-/// that takes strings keeps the string, and JSON sent on the wire as a JSON string (a HAR's
-/// text `"\"{...}\""`) is still the string it is, which breaks an object's schema.
+/// it holds when its schema refuses strings, or puts no type on the value (`properties`
+/// without `type: object`): its members are judged, not its type. A schema that takes strings
+/// keeps the string, and JSON sent on the wire as a JSON string (a HAR's text
+/// `"\"{...}\""`) is still the string it is, which breaks an object's schema.
 #[test]
 fn a_recorded_string_of_json_text_is_the_json_it_holds() {
     let contract = contract_of(
@@ -2147,6 +2191,13 @@ paths:
       operationId: getLabel
       responses:
         '200': {description: ok, content: {application/json: {schema: {type: string}}}}
+  /emails:
+    post:
+      operationId: sendEmail
+      requestBody:
+        content: {application/json: {schema: {properties: {TrackLinks: {type: string, enum: [None, HtmlOnly]}}}}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {anyOf: [{type: string}, {type: object}]}}}}
 "#,
     );
     let run = |method: &str, path: &str, sent: Option<Body>, status, answered: Option<Body>| {
@@ -2212,6 +2263,28 @@ paths:
     );
     assert_eq!(
         run("GET", "/labels", None, 200, recorded(r#"{"a": 1}"#)),
+        vec![]
+    );
+    // A schema without a type (Postmark's `SendEmailRequest`) would take any string unread;
+    // one that takes strings among other types keeps it.
+    assert_eq!(
+        run(
+            "POST",
+            "/emails",
+            recorded(r#"{"TrackLinks": "Always"}"#),
+            200,
+            recorded(r#"{"a": 1}"#)
+        ),
+        one(Part::Request, "enum", "/TrackLinks")
+    );
+    assert_eq!(
+        run(
+            "POST",
+            "/emails",
+            recorded(r#"{"TrackLinks": "HtmlOnly"}"#),
+            200,
+            recorded("[1]")
+        ),
         vec![]
     );
     // On the wire, JSON sent as a JSON string is a string.
@@ -4327,5 +4400,167 @@ paths:
     assert_eq!(
         sent("session=abc%3B%20theme%3Ddark"),
         one(Part::Request, "pattern", "cookie:session")
+    );
+}
+
+/// OpenAPI says a client does not send a `readOnly` property and a server does not return a
+/// `writeOnly` one. In strict mode each is a warning where it was sent the wrong way (a
+/// `readOnly` member that one alternative marks and another does not is not), and outside
+/// strict mode nothing; the body is judged as ever.
+#[test]
+fn a_property_sent_the_wrong_way_is_a_strict_warning() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: One way, version: "1"}
+paths:
+  /users:
+    post:
+      operationId: createUser
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}
+      responses:
+        '201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/User'}}}}
+components:
+  schemas:
+    Stamp: {type: string, format: date-time, readOnly: true}
+    User:
+      type: object
+      required: [id, name]
+      properties:
+        id: {type: string, readOnly: true}
+        name: {type: string}
+        password: {type: string, writeOnly: true}
+        created: {$ref: '#/components/schemas/Stamp'}
+        links:
+          type: array
+          items: {type: object, properties: {self: {type: string, readOnly: true}}}
+        owner:
+          oneOf:
+            - {type: object, properties: {ref: {type: string, readOnly: true}}, additionalProperties: false}
+            - {type: object, properties: {ref: {type: string}, kind: {type: string}}, required: [kind]}
+"#,
+    );
+    let exchange = |sent: Value, answered: Value| Exchange {
+        index: 0,
+        line: None,
+        id: None,
+        source: "users.jsonl".into(),
+        kind: None,
+        request: Request {
+            method: "POST".into(),
+            path: "/users".into(),
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: Some(Body::Json(sent)),
+            ..Request::default()
+        },
+        response: Some(Response {
+            status: 201,
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: Some(Body::Json(answered)),
+            mime_type: None,
+        }),
+        failure: None,
+    };
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let sent = json!({
+        "id": "u1", "name": "Ann", "password": "hunter22", "created": "2026-01-01T00:00:00Z",
+        "links": [{"self": "/users/u1"}], "owner": {"ref": "o1"}
+    });
+    let answered = json!({"id": "u1", "name": "Ann", "password": "hunter22"});
+    let outcome = check(&contract, &exchange(sent.clone(), answered.clone()), strict);
+    assert_eq!(
+        found(&outcome),
+        vec![
+            (Part::Request, "read-only".into(), "/id".into()),
+            (Part::Request, "read-only".into(), "/created".into()),
+            (Part::Request, "read-only".into(), "/links/0/self".into()),
+            (Part::Response, "write-only".into(), "/password".into()),
+        ]
+    );
+    assert!(
+        outcome
+            .findings
+            .iter()
+            .all(|f| f.severity == Severity::Warning)
+    );
+    assert_eq!(
+        outcome.findings[0].message,
+        "property `id` is read-only: a request does not send it"
+    );
+    // Outside strict mode, and for a request that sends only what it may, nothing.
+    let relaxed = check(
+        &contract,
+        &exchange(sent, answered),
+        CheckOptions::default(),
+    );
+    assert_eq!(found(&relaxed), vec![]);
+    let proper = check(
+        &contract,
+        &exchange(
+            json!({"name": "Ann", "password": "hunter22", "owner": {"ref": "o1", "kind": "team"}}),
+            json!({"id": "u1", "name": "Ann"}),
+        ),
+        strict,
+    );
+    assert_eq!(found(&proper), vec![]);
+}
+
+/// One mistake is one finding: a `null` where `allOf` parts each say `type: object` (Asana's
+/// `UserCompact` extending `AsanaResource`) breaks both parts alike, and is reported once.
+#[test]
+fn a_mistake_two_all_of_parts_refuse_alike_is_one_finding() {
+    let contract = one_body_contract(
+        "/tasks",
+        r#"
+              type: object
+              properties:
+                owner:
+                  allOf:
+                    - {type: object, properties: {gid: {type: string}}}
+                    - {type: object, properties: {name: {type: string}}}"#,
+    );
+    let exchange = media_exchange(
+        "POST",
+        "/tasks",
+        Some(("application/json", r#"{"owner": null}"#)),
+        204,
+        None,
+    );
+    let outcome = check(&contract, &exchange, CheckOptions::default());
+    assert_eq!(found(&outcome), one(Part::Request, "type", "/owner"));
+}
+
+/// `--show-values` shows instance values, never credentials: a body member named as one
+/// (Plaid's `access_token`, a `client_secret`, a `password`), which no security scheme
+/// declares, stays out of the messages too.
+#[test]
+fn a_body_member_named_as_a_credential_is_not_shown_with_the_values() {
+    let contract = one_body_contract("/item/get", "\n              type: object");
+    let token = "access-sandbox-de3ce8ef-33f8";
+    let body = format!(
+        r#"[{{"access_token": "{token}", "client_secret": "cs_9f8e7d6c", "name": "Ann"}}]"#
+    );
+    let exchange = media_exchange(
+        "POST",
+        "/item/get",
+        Some(("application/json", &body)),
+        204,
+        None,
+    );
+    let shown = CheckOptions {
+        strict: false,
+        show_values: true,
+    };
+    let outcome = check(&contract, &exchange, shown);
+    assert_eq!(found(&outcome), one(Part::Request, "type", ""));
+    let message = &outcome.findings[0].message;
+    assert!(message.contains("\"Ann\""), "values are shown: {message}");
+    assert!(
+        !message.contains(token) && !message.contains("cs_9f8e7d6c"),
+        "{message}"
     );
 }

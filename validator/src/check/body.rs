@@ -267,9 +267,12 @@ impl Checker<'_> {
 
     /// A JSON Lines `body` written as a string that holds JSON text (`"body": "{\"id\": 1}"`,
     /// as hand-written records and logs often write it) is that JSON, when its schema refuses
-    /// a string: read as a string it could only fail with `type`. A schema that takes a string
-    /// keeps it as one. Text as sent on the wire (a HAR's `text`, live traffic) is never
-    /// unwrapped: a server that sends its JSON as a JSON string breaks the contract.
+    /// a string: read as a string it could only fail with `type`; and when its schema puts no
+    /// type on the value at all (`properties` without `type: object`, which real documents
+    /// often write): read as a string it would pass every rule unread. A schema that takes a
+    /// string and not any value keeps it as one. Text as sent on the wire (a HAR's `text`,
+    /// live traffic) is never unwrapped: a server that sends its JSON as a JSON string breaks
+    /// the contract.
     pub(super) fn json_in_string<'v>(
         &self,
         schema: &str,
@@ -283,11 +286,23 @@ impl Checker<'_> {
         if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
             return value;
         }
-        let refuses_strings = self.refuses_strings(schema, &value);
-        match serde_json::from_str::<Value>(text) {
-            Ok(parsed) if refuses_strings => Cow::Owned(parsed),
-            _ => value,
+        let Ok(parsed) = serde_json::from_str::<Value>(text) else {
+            return value;
+        };
+        // A schema that takes `true` as well as the string types neither: only a type-less
+        // schema takes both.
+        if self.refuses_strings(schema, &value) || self.accepts(schema, &Value::Bool(true)) {
+            Cow::Owned(parsed)
+        } else {
+            value
         }
+    }
+
+    /// Whether `schema` takes `value` whole.
+    fn accepts(&self, schema: &str, value: &Value) -> bool {
+        self.contract
+            .check(schema, value, false)
+            .is_ok_and(|violations| violations.is_empty())
     }
 
     /// A body documented as text (`text/plain`, `text/csv`: any `text/*`) is one string:
@@ -367,7 +382,35 @@ impl Checker<'_> {
         let Some(plan) = self.contract.drift_plan(schema) else {
             return;
         };
-        for item in plan.undocumented(value) {
+        let way = match part {
+            Part::Request | Part::Notification => drift::Way::Request,
+            _ => drift::Way::Response,
+        };
+        for item in plan.undocumented_in(value, way) {
+            // A member sent the wrong way is documented: no drift, a warning in strict mode.
+            let one_way = match item.kind {
+                drift::Kind::ReadOnly => {
+                    Some((Rule::ReadOnly, "read-only: a request does not send it"))
+                }
+                drift::Kind::WriteOnly => {
+                    Some((Rule::WriteOnly, "write-only: a response does not return it"))
+                }
+                _ => None,
+            };
+            if let Some((rule, why)) = one_way {
+                if self.options.strict {
+                    let mut finding = self.site.finding(
+                        part,
+                        item.pointer,
+                        format!("{schema}#{}", item.schema_pointer),
+                        rule,
+                        format!("property `{}` is {why}", item.value),
+                    );
+                    finding.severity = Severity::Warning;
+                    self.outcome.findings.push(finding);
+                }
+                continue;
+            }
             let (map, rule, what) = match item.kind {
                 drift::Kind::Property => (
                     &mut self.outcome.drift.properties,
@@ -379,6 +422,7 @@ impl Checker<'_> {
                     Rule::UndocumentedEnumValue,
                     "value",
                 ),
+                drift::Kind::ReadOnly | drift::Kind::WriteOnly => continue,
             };
             *map.entry(DriftKey {
                 operation: op.id.clone(),
@@ -406,7 +450,7 @@ impl Checker<'_> {
                         format!(" `{}`", item.value)
                     }
                     // Masked: the place is in the pointer, the value stays out.
-                    drift::Kind::EnumValue => String::new(),
+                    _ => String::new(),
                 };
                 let mut finding = self.site.finding(
                     part,
