@@ -275,6 +275,11 @@ fn detect_uses_the_extension_then_the_first_bytes() {
         read::detect("a.jsonl", b"{\n  \"version\": 1,"),
         Format::JsonRecords
     );
+    // A pretty-printed HAR saved under a JSON Lines name is still a HAR.
+    assert_eq!(
+        read::detect("a.jsonl", b"{\n  \"log\": {\n    \"version\": \"1.2\","),
+        Format::Har
+    );
 }
 
 /// The same records as JSON Lines, as an array and pretty-printed one after another: the

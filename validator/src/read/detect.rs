@@ -32,9 +32,10 @@ impl fmt::Display for Format {
 /// content: an array (`[`) is [`Format::JsonRecords`], records in a JSON document, as
 /// hand-written traffic is often kept; so is an object pretty-printed over several lines (a
 /// lone `{` on its first line, which no JSON Lines record can be) whose first member is a
-/// record's (`id`, `kind`, `request`, `response`). Any other such pretty-printed object,
-/// and an object whose first key is `"log"`, is HAR. Everything else is by the extension,
-/// `.jsonl` and `.ndjson` being [`Format::JsonLines`], and else JSON Lines too.
+/// record's (`id`, `kind`, `request`, `response`). A pretty-printed object whose first key
+/// is `"log"` is HAR whatever the name (a HAR saved as `.jsonl`; no record has a `log`), and
+/// so is any other pretty-printed object, and a one-line object whose first key is `"log"`,
+/// unless the name says JSON Lines (`.jsonl`, `.ndjson`). Everything else is JSON Lines.
 pub fn detect(path: &str, first_bytes: &[u8]) -> Format {
     let name = path.rsplit(['/', '\\']).next().unwrap_or(path);
     // `traffic.har.gz` is read decompressed: its name without `.gz` says what it holds.
@@ -64,6 +65,10 @@ pub fn detect(path: &str, first_bytes: &[u8]) -> Format {
         && rest[..end].iter().all(u8::is_ascii_whitespace)
     {
         let first_key = trim_start(rest);
+        // A HAR saved under a JSON Lines name is still a HAR: no record has a `log`.
+        if first_key.starts_with(b"\"log\"") {
+            return Format::Har;
+        }
         let is_record = RECORD_KEYS
             .iter()
             .any(|key| first_key.starts_with(format!("\"{key}\"").as_bytes()));
