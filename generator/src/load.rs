@@ -423,18 +423,8 @@ impl Document {
             // An empty text has no node, not even a root; its beginning is where it is wrong.
             return Some((1, 1));
         }
-        let map = self
-            .source_map
-            .get_or_init(|| {
-                // Positions are a nicety: a bug in the second parser must
-                // not turn a loaded document into a crash.
-                let text = self.text.as_deref()?;
-                std::panic::catch_unwind(|| source_map::build(text))
-                    .ok()
-                    .flatten()
-            })
-            .as_ref()?;
-        let source_segments = self.renames.backward(&self.moves.backward(&segments));
+        let map = self.positions()?;
+        let source_segments = self.source_segments(&segments, Some(map));
         let mut bare = String::new();
         let mut nearest = map.get("");
         let mut exact = source_segments.is_empty() && nearest.is_some();
@@ -455,17 +445,55 @@ impl Document {
 
     /// The pointer as the user wrote the place: for a Swagger 2.0 document, where it was
     /// before the upgrade to OpenAPI 3 (`#/definitions/Pet` for `#/components/schemas/Pet`);
-    /// for OpenAPI documents, `pointer` itself.
+    /// and in any document, where it was before the normalisation (a lone `example` for the
+    /// `examples/0` made of it, a schema without the `anyOf` that wraps a nullable one).
     pub fn written_pointer(&self, pointer: &str) -> String {
-        if self.version != OpenApiVersion::Swagger2 {
-            return pointer.to_owned();
-        }
         match decode_pointer(pointer) {
-            Some(segments) => {
-                encode_pointer(&self.renames.backward(&self.moves.backward(&segments)))
-            }
+            Some(segments) => encode_pointer(&self.source_segments(&segments, self.positions())),
             None => pointer.to_owned(),
         }
+    }
+
+    /// The positions of the source text's nodes, read once when first asked for.
+    fn positions(&self) -> Option<&source_map::SourceMap> {
+        self.source_map
+            .get_or_init(|| {
+                // Positions are a nicety: a bug in the second parser must
+                // not turn a loaded document into a crash.
+                let text = self.text.as_deref()?;
+                std::panic::catch_unwind(|| source_map::build(text))
+                    .ok()
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// The segments of a place of the loaded document as the source wrote it: before the
+    /// Swagger 2.0 upgrade and the normalisation, and, given the source's positions, an
+    /// `examples/0` that the normalisation made of a lone `example` as that `example`.
+    fn source_segments(
+        &self,
+        segments: &[String],
+        positions: Option<&source_map::SourceMap>,
+    ) -> Vec<String> {
+        let mut source = self.renames.backward(&self.moves.backward(segments));
+        let Some(positions) = positions else {
+            return source;
+        };
+        let mut bare = String::new();
+        let mut at = 0;
+        while at < source.len() {
+            let lone_example = source[at] == "examples"
+                && source.get(at + 1).is_some_and(|index| index == "0")
+                && positions.get(&format!("{bare}/examples")).is_none()
+                && positions.get(&format!("{bare}/example")).is_some();
+            if lone_example {
+                source.splice(at..at + 2, ["example".to_owned()]);
+            }
+            pointer::push_segment(&mut bare, &source[at]);
+            at += 1;
+        }
+        source
     }
 
     /// `err` with the line and column of its pointer in this document, when it names a place

@@ -134,8 +134,11 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
             report.valid += 1;
         }
         let line = doc.location(&site.example.pointer).map(|(line, _)| line);
+        // Named as the document writes it: `#/definitions/…` in Swagger 2.0, `example`
+        // where a lone one was read as `examples/0`.
+        let written = doc.written_pointer(&site.example.pointer);
         report.checked.push(CheckedExample {
-            example: site.example.pointer.clone(),
+            example: written.clone(),
             place: site.place.clone(),
             line,
             violations: violations.len(),
@@ -143,7 +146,7 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
         report
             .invalid
             .extend(violations.into_iter().map(|v| InvalidExample {
-                example: site.example.pointer.clone(),
+                example: written.clone(),
                 place: site.place.clone(),
                 pointer: v.pointer,
                 rule: v.rule,
