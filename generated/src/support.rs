@@ -823,11 +823,26 @@ pub mod union {
         build: impl Fn(usize, &Value) -> Option<T>,
         keep: impl FnOnce(Value) -> T,
     ) -> T {
+        let integral = std::cell::OnceCell::new();
+        let attempt = |index: usize| {
+            let mark = decisions::mark();
+            build(index, &value)
+                .or_else(|| {
+                    let integral = integral
+                        .get_or_init(|| {
+                            let mut integral = value.clone();
+                            super::integral_floats_as_integers(&mut integral)
+                                .then_some(integral)
+                        });
+                    decisions::rewind(mark);
+                    build(index, integral.as_ref()?)
+                })
+        };
         let mut fallback = None;
         for index in order {
             let mark = decisions::mark();
             let kept_before = kept_as_json();
-            if let Some(candidate) = build(index, &value) && keeps(&candidate, &value) {
+            if let Some(candidate) = attempt(index) && keeps(&candidate, &value) {
                 if kept_as_json() == kept_before {
                     decisions::record(union, Some(index), &value);
                     return candidate;
@@ -836,7 +851,7 @@ pub mod union {
             }
             decisions::rewind(mark);
         }
-        if let Some(index) = fallback && let Some(candidate) = build(index, &value) {
+        if let Some(index) = fallback && let Some(candidate) = attempt(index) {
             decisions::record(union, Some(index), &value);
             return candidate;
         }

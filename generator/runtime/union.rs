@@ -440,11 +440,26 @@ pub fn choose<T: Serialize>(
     build: impl Fn(usize, &Value) -> Option<T>,
     keep: impl FnOnce(Value) -> T,
 ) -> T {
+    // The value with every integral float written as an integer, for an alternative whose
+    // integers refuse `2.0`, which JSON Schema counts as the integer 2; made once, when first
+    // needed, and `None` when the value has no such float.
+    let integral = std::cell::OnceCell::new();
+    let attempt = |index: usize| {
+        let mark = decisions::mark();
+        build(index, &value).or_else(|| {
+            let integral = integral.get_or_init(|| {
+                let mut integral = value.clone();
+                super::integral_floats_as_integers(&mut integral).then_some(integral)
+            });
+            decisions::rewind(mark);
+            build(index, integral.as_ref()?)
+        })
+    };
     let mut fallback = None;
     for index in order {
         let mark = decisions::mark();
         let kept_before = kept_as_json();
-        if let Some(candidate) = build(index, &value)
+        if let Some(candidate) = attempt(index)
             && keeps(&candidate, &value)
         {
             if kept_as_json() == kept_before {
@@ -457,7 +472,7 @@ pub fn choose<T: Serialize>(
     }
     // Built again rather than kept: its decisions were rewound with the others'.
     if let Some(index) = fallback
-        && let Some(candidate) = build(index, &value)
+        && let Some(candidate) = attempt(index)
     {
         decisions::record(union, Some(index), &value);
         return candidate;
@@ -941,6 +956,57 @@ mod tests {
         });
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].variant, None);
+    }
+
+    /// `anyOf: [{type: integer}, {type: string}]` given `2.0`: JSON Schema counts it as the
+    /// integer 2, which the integer alternative keeps (a Python service writes it so), not the
+    /// catch-all; a list of them too, and `2.5` stays out of it.
+    #[test]
+    fn an_integral_float_lands_in_the_integer_alternative() {
+        #[derive(Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        enum Id {
+            Integer(i64),
+            Integers(Vec<i64>),
+            Text(String),
+            Unknown(Value),
+        }
+        let read = |value: Value| {
+            let order = rank(
+                &value,
+                &[
+                    Alternative {
+                        kinds: kind::INTEGER,
+                        ..Alternative::ANY
+                    },
+                    Alternative {
+                        kinds: kind::ARRAY,
+                        ..Alternative::ANY
+                    },
+                    Alternative {
+                        kinds: kind::STRING,
+                        ..Alternative::ANY
+                    },
+                ],
+            );
+            choose(
+                "Id",
+                value,
+                order,
+                |index, value| match index {
+                    0 => serde::Deserialize::deserialize(value).ok().map(Id::Integer),
+                    1 => serde::Deserialize::deserialize(value)
+                        .ok()
+                        .map(Id::Integers),
+                    _ => serde::Deserialize::deserialize(value).ok().map(Id::Text),
+                },
+                Id::Unknown,
+            )
+        };
+        assert_eq!(read(json!(2.0)), Id::Integer(2));
+        assert_eq!(read(json!([1.0, 2])), Id::Integers(vec![1, 2]));
+        assert_eq!(read(json!(2.5)), Id::Unknown(json!(2.5)));
+        assert_eq!(read(json!("2")), Id::Text("2".into()));
     }
 
     /// `oneOf: [{oneOf: [{minLength: 5}, {type: integer}]}, {maxLength: 4}]`: a short string no
