@@ -29,9 +29,9 @@ pub enum ClientError {
     },
     /// The API answered with an error status the spec documents for the operation with a
     /// body of its own, not [`ErrorBody`] (a `422` validation error beside the usual error
-    /// body, a text message, a `404` documented without a body): the body as JSON when it
-    /// is JSON, as a JSON string when it is other text, `null` when it is empty. A body
-    /// documented with a schema has been checked against it.
+    /// body, a text message, a `404` documented without a body): a JSON body as JSON, a
+    /// text body as a JSON string, an empty one as `null`. A body documented with a schema
+    /// has been read as its type.
     ApiOther {
         /// The HTTP status.
         status: ::http::StatusCode,
@@ -536,6 +536,21 @@ impl Answer {
                     ),
                 }
             }
+        }
+    }
+    /// An error status documented with a body in a media type other than JSON (text, a
+    /// file): the body as a JSON string, `null` when it is empty.
+    #[allow(dead_code)]
+    fn text_error(&self) -> ClientError {
+        ClientError::ApiOther {
+            status: self.status,
+            body: if self.body.is_empty() {
+                ::serde_json::Value::Null
+            } else {
+                ::serde_json::Value::String(
+                    String::from_utf8_lossy(&self.body).into_owned(),
+                )
+            },
         }
     }
     /// An error status documented without a body: the error body when the API sent one

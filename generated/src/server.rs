@@ -1437,6 +1437,19 @@ impl Incoming {
                         );
                 } else if sent_as_documented && documented.starts_with("text/") {
                     messages.extend(text_body_errors(rules, &self.body));
+                } else if sent_as_documented
+                    && let Some(read) = rules
+                        .read_multipart(&self.body, content_type.unwrap_or_default())
+                {
+                    match read {
+                        Ok(value) => messages.extend(rules.check_body(&value)),
+                        Err(why) => {
+                            messages
+                                .push(
+                                    format!("request body is not multipart/form-data: {why}"),
+                                )
+                        }
+                    }
                 }
             } else if !json_type {
                 let sent = essence.as_deref().filter(|s| rules.body_alternative(s));

@@ -1021,6 +1021,125 @@ pub mod form {
         }
         schema
     }
+    /// The media type of a body of named parts.
+    pub const MULTIPART: &str = "multipart/form-data";
+    /// One part of a `multipart/form-data` body, read by [`split_multipart`].
+    #[derive(Debug, Clone, PartialEq)]
+    pub struct OwnedPart {
+        /// Its name, from its `Content-Disposition`.
+        pub name: String,
+        /// Its content as text (bytes that are not UTF-8 become U+FFFD: a file is checked only as
+        /// the string its schema says it is).
+        pub text: String,
+        /// Whether its own Content-Type is JSON.
+        pub json: bool,
+    }
+    /// The named parts of a `multipart/form-data` body (RFC 7578) whose Content-Type is
+    /// `content_type`, or why it does not read as parts. Written here rather than taken from a
+    /// multipart crate: a generated server only checks the parts, and a parser of its own keeps
+    /// the crate's dependencies as they are. Parts without a name are left out.
+    pub fn split_multipart(
+        body: &[u8],
+        content_type: &str,
+    ) -> Result<Vec<OwnedPart>, String> {
+        let boundary = content_type
+            .split(';')
+            .skip(1)
+            .find_map(|parameter| {
+                let (name, value) = parameter.split_once('=')?;
+                name.trim()
+                    .eq_ignore_ascii_case("boundary")
+                    .then(|| value.trim().trim_matches('"'))
+            })
+            .filter(|boundary| !boundary.is_empty())
+            .ok_or("its Content-Type names no boundary")?;
+        let delimiter = format!("--{boundary}");
+        let delimiter = delimiter.as_bytes();
+        let find = |from: usize, needle: &[u8]| {
+            body.get(from..)?
+                .windows(needle.len())
+                .position(|window| window == needle)
+                .map(|at| from + at)
+        };
+        let mut at = match find(0, delimiter) {
+            Some(0) => delimiter.len(),
+            _ => {
+                let mut opening = b"\r\n".to_vec();
+                opening.extend_from_slice(delimiter);
+                find(0, &opening).ok_or("its parts are not separated by its boundary")?
+                    + opening.len()
+            }
+        };
+        let mut closing = b"\r\n".to_vec();
+        closing.extend_from_slice(delimiter);
+        let mut parts = Vec::new();
+        loop {
+            match body.get(at..at + 2) {
+                Some(b"--") => return Ok(parts),
+                Some(b"\r\n") => at += 2,
+                _ => return Err("a boundary is not followed by a line end".to_string()),
+            }
+            let headers_end = find(at, b"\r\n\r\n")
+                .ok_or("a part's headers do not end")?;
+            let headers = String::from_utf8_lossy(&body[at..headers_end]);
+            let content_start = headers_end + 4;
+            let content_end = find(headers_end + 2, &closing)
+                .ok_or("the body ends before its closing boundary")?;
+            let content = body.get(content_start..content_end).unwrap_or_default();
+            let mut name = None;
+            let mut json = false;
+            for line in headers.split("\r\n") {
+                let Some((header, value)) = line.split_once(':') else {
+                    continue;
+                };
+                let header = header.trim();
+                if header.eq_ignore_ascii_case("content-disposition") {
+                    name = value
+                        .split(';')
+                        .skip(1)
+                        .find_map(|parameter| {
+                            let (key, value) = parameter.split_once('=')?;
+                            (key.trim() == "name")
+                                .then(|| value.trim().trim_matches('"').to_string())
+                        });
+                } else if header.eq_ignore_ascii_case("content-type") {
+                    json = super::manifest::is_json(
+                        &super::manifest::essence(value.trim()),
+                    );
+                }
+            }
+            if let Some(name) = name {
+                parts
+                    .push(OwnedPart {
+                        name,
+                        text: String::from_utf8_lossy(content).into_owned(),
+                        json,
+                    });
+            }
+            at = content_end + closing.len();
+        }
+    }
+    /// A `multipart/form-data` body's parts as the JSON object `schema` checks, each read as
+    /// [`decode_parts`] reads a field.
+    pub fn decode_multipart(
+        body: &[u8],
+        content_type: &str,
+        schema: &Value,
+    ) -> Result<Value, String> {
+        let parts = split_multipart(body, content_type)?;
+        Ok(
+            decode_parts(
+                parts
+                    .iter()
+                    .map(|part| Part {
+                        name: &part.name,
+                        text: &part.text,
+                        json: part.json,
+                    }),
+                schema,
+            ),
+        )
+    }
 }
 
 /// A parameter's rule.
@@ -1077,6 +1196,9 @@ pub struct OperationRules {
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
+    /// The request body's schema as written, when the body is `multipart/form-data`: its
+    /// parts are read by it ([`form::decode_multipart`]).
+    pub multipart: Option<Value>,
     /// The other media types documented for the request body (`application/x-www-form-urlencoded`
     /// or `text/plain` beside JSON), without parameters and in lower case.
     pub body_alternatives: Vec<String>,
@@ -1201,6 +1323,12 @@ impl OperationRules {
             }
             _ => None,
         };
+        let multipart = match &entry.request_body {
+            Some(body) if essence(&body.content_type) == form::MULTIPART => {
+                Some(crate::contract::schema(&body.schema)?)
+            }
+            _ => None,
+        };
         let body_alternatives: Vec<String> = entry
             .request_body
             .iter()
@@ -1227,6 +1355,7 @@ impl OperationRules {
             body,
             body_media,
             form,
+            multipart,
             body_alternatives,
             alternative_form,
             responses,
@@ -1345,6 +1474,17 @@ impl OperationRules {
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
         self.form.as_ref().map(|schema| form::decode(body, schema))
+    }
+    /// A `multipart/form-data` body's parts as the JSON object its schema checks, or why the
+    /// body does not read as parts; `None` when the operation does not take one.
+    pub fn read_multipart(
+        &self,
+        body: &[u8],
+        content_type: &str,
+    ) -> Option<Result<Value, String>> {
+        self.multipart
+            .as_ref()
+            .map(|schema| form::decode_multipart(body, content_type, schema))
     }
     /// A form sent where JSON is the body's first media type and a form another: its
     /// fields as the JSON object the body's schema checks and the handler reads.

@@ -430,7 +430,8 @@ impl Incoming {
                     )),
                 }
             } else if !crate::validation::is_json_media(documented) {
-                // Multipart, binary, text: the media type is checked, the bytes passed on.
+                // Multipart, binary, text: the media type is checked (a text's schema and a
+                // multipart body's parts too), the bytes passed on.
                 let sent_as_another = essence
                     .as_deref()
                     .is_some_and(|s| rules.body_alternative(s));
@@ -441,6 +442,18 @@ impl Incoming {
                     ));
                 } else if sent_as_documented && documented.starts_with("text/") {
                     messages.extend(text_body_errors(rules, &self.body));
+                } else if sent_as_documented
+                    && let Some(read) =
+                        rules.read_multipart(&self.body, content_type.unwrap_or_default())
+                {
+                    // Multipart: its parts are checked as the fields of the body's schema;
+                    // the handler still gets the bytes.
+                    match read {
+                        Ok(value) => messages.extend(rules.check_body(&value)),
+                        Err(why) => {
+                            messages.push(format!("request body is not multipart/form-data: {why}"))
+                        }
+                    }
                 }
             } else if !json_type {
                 // A form documented beside JSON is read into the object JSON would carry;

@@ -76,6 +76,9 @@ pub struct OperationRules {
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
+    /// The request body's schema as written, when the body is `multipart/form-data`: its
+    /// parts are read by it ([`form::decode_multipart`]).
+    pub multipart: Option<Value>,
     /// The other media types documented for the request body (`application/x-www-form-urlencoded`
     /// or `text/plain` beside JSON), without parameters and in lower case.
     pub body_alternatives: Vec<String>,
@@ -202,6 +205,12 @@ impl OperationRules {
             }
             _ => None,
         };
+        let multipart = match &entry.request_body {
+            Some(body) if essence(&body.content_type) == form::MULTIPART => {
+                Some(crate::contract::schema(&body.schema)?)
+            }
+            _ => None,
+        };
         let body_alternatives: Vec<String> = entry
             .request_body
             .iter()
@@ -228,6 +237,7 @@ impl OperationRules {
             body,
             body_media,
             form,
+            multipart,
             body_alternatives,
             alternative_form,
             responses,
@@ -349,6 +359,14 @@ impl OperationRules {
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
         self.form.as_ref().map(|schema| form::decode(body, schema))
+    }
+
+    /// A `multipart/form-data` body's parts as the JSON object its schema checks, or why the
+    /// body does not read as parts; `None` when the operation does not take one.
+    pub fn read_multipart(&self, body: &[u8], content_type: &str) -> Option<Result<Value, String>> {
+        self.multipart
+            .as_ref()
+            .map(|schema| form::decode_multipart(body, content_type, schema))
     }
 
     /// A form sent where JSON is the body's first media type and a form another: its

@@ -59,10 +59,10 @@ pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
 fn type_shape(api: &Api, ty: &TypeRef) -> ParamShape {
     match ty {
         TypeRef::Nullable(inner) => type_shape(api, inner),
-        TypeRef::Array(item) => match item_type(api, item) {
-            Some(item) => ParamShape::List(item),
-            None => ParamShape::One(quote!(String)),
-        },
+        // Items no text reads as one type (a union of an integer and a string, 3.1's
+        // `type: [integer, string]`) are each their text: every value the list came with,
+        // checked against the items' schema by the contract, not the first alone.
+        TypeRef::Array(item) => ParamShape::List(item_type(api, item).unwrap_or(quote!(String))),
         TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
             Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => type_shape(api, inner),
             _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),

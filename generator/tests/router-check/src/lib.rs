@@ -163,10 +163,13 @@ mod tests {
             fn words<T: std::fmt::Display>(items: Vec<T>) -> Vec<String> {
                 items.iter().map(|item| item.to_string()).collect()
             }
-            let state = match params.state {
+            let mut state = match params.state {
                 Some(state) => format!(" state={:?}", words(state)),
                 None => String::new(),
             };
+            if let Some(mixed) = params.mixed {
+                state.push_str(&format!(" mixed={mixed:?}"));
+            }
             GetListsResponse::Ok(format!(
                 "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}{state}",
                 params.ids,
@@ -671,16 +674,27 @@ mod tests {
                 Some(&[GetListsSortItem::Desc, GetListsSortItem::Asc]),
                 Some(&words),
                 Some(&[GetListsStateItem::Closed, GetListsStateItem::Open]),
+                // Items of a union (an integer or a string): every one arrives, as its text.
+                Some(&["1".to_string(), "abc".to_string()]),
                 Some(&[5, 6]),
             )
             .await
             .unwrap();
         assert_eq!(
             answer,
-            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"]"#
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"]"#
         );
         let answer = client
-            .get_lists(&[9], &["only".to_string()], None, None, None, None, None)
+            .get_lists(
+                &[9],
+                &["only".to_string()],
+                None,
+                None,
+                None,
+                None,
+                None,
+                None,
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -1154,6 +1168,56 @@ mod tests {
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("application/x-www-form-urlencoded"), "{text}");
+    }
+
+    /// A multipart body's parts are checked as the fields of its schema, as specval checks
+    /// them: a missing required part, a part that is no integer where one is, and a body that
+    /// is not made of parts are refused before the handler; the handler still gets the bytes.
+    #[tokio::test]
+    async fn a_multipart_body_is_checked_part_by_part() {
+        let part = |name: &str, text: &str| {
+            format!("--b\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{text}\r\n")
+        };
+        let file = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n\
+                    Content-Type: image/png\r\n\r\nPNG\r\n";
+        for (body, status, said) in [
+            (
+                format!("{file}{}--b--\r\n", part("count", "3")),
+                StatusCode::OK,
+                "",
+            ),
+            (
+                format!("{}--b--\r\n", part("count", "3")),
+                StatusCode::BAD_REQUEST,
+                "file",
+            ),
+            (
+                format!("{file}{}--b--\r\n", part("count", "notanumber")),
+                StatusCode::BAD_REQUEST,
+                "integer",
+            ),
+            (
+                "garbage".to_string(),
+                StatusCode::BAD_REQUEST,
+                "not multipart/form-data",
+            ),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/uploads")
+                .header("content-type", "multipart/form-data; boundary=b")
+                .body(Body::from(body.clone()))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            assert_eq!(response.status(), status, "{body}");
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            if status == StatusCode::OK {
+                assert_eq!(text, body.len().to_string());
+            } else {
+                assert!(text.contains(said), "{said}: {text}");
+            }
+        }
     }
 
     /// A multipart upload reaches its handler as sent; another media type is refused.
@@ -1656,7 +1720,10 @@ mod query_objects {
             ("gone", 404, serde_json::Value::Null),
         ] {
             match report(id).await {
-                Err(ClientError::ApiOther { status: got, body: read }) => {
+                Err(ClientError::ApiOther {
+                    status: got,
+                    body: read,
+                }) => {
                     assert_eq!((got.as_u16(), read), (status, body), "{id}");
                 }
                 other => panic!("{id}: {other:?}"),
