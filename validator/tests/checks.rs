@@ -4532,6 +4532,26 @@ fn a_mistake_two_all_of_parts_refuse_alike_is_one_finding() {
     );
     let outcome = check(&contract, &exchange, CheckOptions::default());
     assert_eq!(found(&outcome), one(Part::Request, "type", "/owner"));
+    // Inside a union's closest alternative, too, the reason is told once.
+    let union = one_body_contract(
+        "/tasks",
+        r#"
+              oneOf:
+                - allOf:
+                    - {type: object, required: [kind], properties: {kind: {const: text}}}
+                    - {type: object, required: [kind], properties: {kind: {const: text}}}
+                - {type: string, minLength: 3}"#,
+    );
+    let exchange = media_exchange(
+        "POST",
+        "/tasks",
+        Some(("application/json", r#"{"kind": "image"}"#)),
+        204,
+        None,
+    );
+    let outcome = check(&union, &exchange, CheckOptions::default());
+    let message = &outcome.findings[0].message;
+    assert_eq!(message.matches("/kind: ").count(), 1, "{message}");
 }
 
 /// `--show-values` shows instance values, never credentials: a body member named as one

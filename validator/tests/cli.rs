@@ -511,12 +511,14 @@ fn a_dash_reads_standard_input_in_either_format() {
 // Formats
 // ---------------------------------------------------------------------------------------------
 
-/// (exchanges, error findings, failed exchanges) of a run, from its JSON report.
+/// (exchanges, error findings, failed exchanges) of a run, from its JSON report: an exchange
+/// fails by an error, and in strict mode by a warning too.
 fn counts(report: &Value) -> (u64, u64, u64) {
     let findings = report["findings"].as_array().expect("findings");
+    let strict = report["strict"] == true;
     let failed: BTreeSet<(String, u64)> = findings
         .iter()
-        .filter(|f| f["severity"] == "error")
+        .filter(|f| strict || f["severity"] == "error")
         .map(|f| {
             (
                 f["source"].as_str().expect("source").to_string(),

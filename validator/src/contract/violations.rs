@@ -395,16 +395,18 @@ pub(crate) fn violation(
     {
         // Each reason worded as it would be on its own (an enum's whole list, a pattern's
         // component), not as jsonschema's bare message.
-        let reasons: Vec<String> = branch
-            .iter()
-            .take(3)
-            .map(|e| {
-                let at = e.instance_path().as_str();
-                let at = if at.is_empty() { "(root)" } else { at };
-                format!("{at}: {}", violation(file, e, root, show_values).message)
-            })
-            .collect();
-        let more = branch.len().saturating_sub(3);
+        // `allOf` parts that say the same thing fail alike: each reason once.
+        let mut reasons: Vec<String> = Vec::new();
+        for e in branch {
+            let at = e.instance_path().as_str();
+            let at = if at.is_empty() { "(root)" } else { at };
+            let reason = format!("{at}: {}", violation(file, e, root, show_values).message);
+            if !reasons.contains(&reason) {
+                reasons.push(reason);
+            }
+        }
+        let more = reasons.len().saturating_sub(3);
+        reasons.truncate(3);
         text = format!(
             "{text}; closest is alternative {index} ({}), which fails: {}{}",
             branch[0].schema_path().as_str(),
