@@ -544,13 +544,7 @@ impl Answer {
     fn text_error(&self) -> ClientError {
         ClientError::ApiOther {
             status: self.status,
-            body: if self.body.is_empty() {
-                ::serde_json::Value::Null
-            } else {
-                ::serde_json::Value::String(
-                    String::from_utf8_lossy(&self.body).into_owned(),
-                )
-            },
+            body: self.body_as_text(),
         }
     }
     /// An error status documented without a body: the error body when the API sent one
@@ -573,18 +567,17 @@ impl Answer {
             }
         }
     }
-    /// The body as JSON: parsed when it is JSON, a string when it is other text (an invalid
-    /// UTF-8 sequence replaced), `null` when it is empty.
+    /// The body as JSON: parsed when it is JSON, else as [`Answer::body_as_text`].
     fn body_as_json(&self) -> ::serde_json::Value {
+        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| self.body_as_text())
+    }
+    /// The body as a JSON string (an invalid UTF-8 sequence replaced), `null` when empty.
+    fn body_as_text(&self) -> ::serde_json::Value {
         if self.body.is_empty() {
-            return ::serde_json::Value::Null;
+            ::serde_json::Value::Null
+        } else {
+            ::serde_json::Value::String(String::from_utf8_lossy(&self.body).into_owned())
         }
-        ::serde_json::from_slice(&self.body)
-            .unwrap_or_else(|_| {
-                ::serde_json::Value::String(
-                    String::from_utf8_lossy(&self.body).into_owned(),
-                )
-            })
     }
     fn error(&self, documented: bool) -> ClientError {
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {

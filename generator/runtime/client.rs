@@ -517,11 +517,7 @@ impl Answer {
     fn text_error(&self) -> ClientError {
         ClientError::ApiOther {
             status: self.status,
-            body: if self.body.is_empty() {
-                ::serde_json::Value::Null
-            } else {
-                ::serde_json::Value::String(String::from_utf8_lossy(&self.body).into_owned())
-            },
+            body: self.body_as_text(),
         }
     }
 
@@ -542,15 +538,18 @@ impl Answer {
         }
     }
 
-    /// The body as JSON: parsed when it is JSON, a string when it is other text (an invalid
-    /// UTF-8 sequence replaced), `null` when it is empty.
+    /// The body as JSON: parsed when it is JSON, else as [`Answer::body_as_text`].
     fn body_as_json(&self) -> ::serde_json::Value {
+        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| self.body_as_text())
+    }
+
+    /// The body as a JSON string (an invalid UTF-8 sequence replaced), `null` when empty.
+    fn body_as_text(&self) -> ::serde_json::Value {
         if self.body.is_empty() {
-            return ::serde_json::Value::Null;
-        }
-        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| {
+            ::serde_json::Value::Null
+        } else {
             ::serde_json::Value::String(String::from_utf8_lossy(&self.body).into_owned())
-        })
+        }
     }
 
     fn error(&self, documented: bool) -> ClientError {
