@@ -3,9 +3,10 @@
 //! The client side: [`Client`], one async method per operation.
 //!
 //! Success returns the typed body; a documented error status returns
-//! [`ClientError::Api`] with the status and the error body; transport failures are
-//! [`ClientError::Transport`]. Credentials go with every call and never into
-//! `Debug` output.
+//! [`ClientError::Api`] with the status and the error body, or
+//! [`ClientError::ApiOther`] where it documents a body of its own; transport
+//! failures are [`ClientError::Transport`]. Credentials go with every call whose
+//! operation names their scheme, and never into `Debug` output.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 #![allow(clippy::wrong_self_convention)]
 #![allow(clippy::match_overlapping_arm)]
@@ -752,12 +753,17 @@ impl Client {
     fn with_credentials(
         &self,
         mut request: ::reqwest::RequestBuilder,
-        _schemes: &[&str],
+        schemes: &[&str],
     ) -> ::reqwest::RequestBuilder {
-        let secret = &self.credentials.public_api_key;
-        request = request.header("public-api-key", secret.expose());
-        let secret = &self.credentials.private_secret_key;
-        request = request.header("private-secret-key", secret.expose());
+        let accepts = |key: &str| schemes.is_empty() || schemes.contains(&key);
+        if accepts("public-api-key") {
+            let secret = &self.credentials.public_api_key;
+            request = request.header("public-api-key", secret.expose());
+        }
+        if accepts("private-secret-key") {
+            let secret = &self.credentials.private_secret_key;
+            request = request.header("private-secret-key", secret.expose());
+        }
         request
     }
     /// `POST /banking/accounts`

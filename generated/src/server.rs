@@ -648,7 +648,7 @@ async fn handle_create_account<A: Api>(
         return incoming_.reject();
     };
     let params_ = CreateAccountParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         x_idempotency_key,
     };
     <A as Api>::create_account(&shared_.api, params_, body_).await.into_response()
@@ -683,7 +683,7 @@ async fn handle_get_account<A: Api>(
         return incoming_.reject();
     };
     let params_ = GetAccountParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         account_id,
     };
     <A as Api>::get_account(&shared_.api, params_).await.into_response()
@@ -718,7 +718,7 @@ async fn handle_close_account<A: Api>(
         return incoming_.reject();
     };
     let params_ = CloseAccountParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         account_id,
     };
     <A as Api>::close_account(&shared_.api, params_).await.into_response()
@@ -754,7 +754,7 @@ async fn handle_update_account<A: Api>(
         return incoming_.reject();
     };
     let params_ = UpdateAccountParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         account_id,
     };
     <A as Api>::update_account(&shared_.api, params_, body_).await.into_response()
@@ -790,7 +790,7 @@ async fn handle_get_account_transfer<A: Api>(
         return incoming_.reject();
     };
     let params_ = GetAccountTransferParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         account_id,
         transfer_id,
     };
@@ -827,7 +827,7 @@ async fn handle_cancel_account_transfer<A: Api>(
         return incoming_.reject();
     };
     let params_ = CancelAccountTransferParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         account_id,
         transfer_id,
     };
@@ -865,7 +865,7 @@ async fn handle_create_entity<A: Api>(
         return incoming_.reject();
     };
     let params_ = CreateEntityParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         x_idempotency_key,
     };
     <A as Api>::create_entity(&shared_.api, params_, body_).await.into_response()
@@ -901,7 +901,7 @@ async fn handle_get_payments_by_merchant_order_id<A: Api>(
         return incoming_.reject();
     };
     let params_ = GetPaymentsByMerchantOrderIdParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         merchant_order_id,
     };
     <A as Api>::get_payments_by_merchant_order_id(&shared_.api, params_)
@@ -948,7 +948,7 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
         return incoming_.reject();
     };
     let params_ = ReverseTransferOnboardingParams {
-        credentials: credentials(&incoming_),
+        credentials: credentials(&incoming_, &["private-secret-key", "public-api-key"]),
         transfer_id,
         x_idempotency_key,
         x_organization_code,
@@ -958,8 +958,10 @@ async fn handle_reverse_transfer_onboarding<A: Api>(
         .into_response()
 }
 
+/// The credentials the request presented; `Authorization`'s only to the `schemes` the
+/// operation names.
 #[allow(dead_code, unused_variables)]
-fn credentials(incoming: &Incoming) -> Credentials {
+fn credentials(incoming: &Incoming, schemes: &[&str]) -> Credentials {
     Credentials {
         public_api_key: incoming
             .value(Location::Header, "public-api-key")

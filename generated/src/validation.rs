@@ -1422,7 +1422,9 @@ impl OperationRules {
                     None => {}
                     Some(instance) => {
                         for error in rule.schema.iter_errors(&instance) {
-                            messages.push(format!("{place} {}: {error}", rule.name));
+                            let member = error.instance_path().as_str();
+                            messages
+                                .push(format!("{place} {}{member}: {error}", rule.name));
                         }
                     }
                 }

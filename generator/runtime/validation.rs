@@ -304,8 +304,11 @@ impl OperationRules {
                     }
                     None => {}
                     Some(instance) => {
+                        // Named by the member that breaks its rule (`filter/size`), as specval
+                        // names it (`query:filter/size`).
                         for error in rule.schema.iter_errors(&instance) {
-                            messages.push(format!("{place} {}: {error}", rule.name));
+                            let member = error.instance_path().as_str();
+                            messages.push(format!("{place} {}{member}: {error}", rule.name));
                         }
                     }
                 }

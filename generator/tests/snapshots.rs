@@ -122,6 +122,7 @@ documents! {corpus_document:
 
 documents! {fixture_document:
     fixture_all_of_shapes => "all-of-shapes.yaml",
+    fixture_callback_without_payload => "callback-without-payload.yaml",
     fixture_callbacks => "callbacks.yaml",
     fixture_duplicate_operation_ids => "duplicate-operation-ids.yaml",
     fixture_enums => "enums.yaml",

@@ -47,9 +47,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 //! The client side: [`Client`], one async method per operation.
                 //!
                 //! Success returns the typed body; a documented error status returns
-                //! [`ClientError::Api`] with the status and the error body; transport failures are
-                //! [`ClientError::Transport`]. Credentials go with every call and never into
-                //! `Debug` output.
+                //! [`ClientError::Api`] with the status and the error body, or
+                //! [`ClientError::ApiOther`] where it documents a body of its own; transport
+                //! failures are [`ClientError::Transport`]. Credentials go with every call whose
+                //! operation names their scheme, and never into `Debug` output.
                 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
                 // Methods are named after operations (`from_template`, `into_folder`), not after
                 // Rust's conventions for `from_` and `into_`.
@@ -82,7 +83,9 @@ fn apply_credentials(api: &Api) -> TokenStream {
     // Credentials that travel in `Authorization` (Basic, bearer tokens, an API key of that
     // name) share one header: the first of them that is set and that the operation accepts
     // (`schemes`, the keys its security requirements name; empty for any), in the spec's
-    // order, is sent, since a server reads one. The others each go in their own place.
+    // order, is sent, since a server reads one. The others each go in their own place, to
+    // an operation that accepts them only: a key the operation does not name is not sent
+    // (Petstore's `api_key` to `addPet`, which takes OAuth alone).
     let (authorization, others): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|field| {
         field.location == ParamLocation::Header && field.name.eq_ignore_ascii_case("authorization")
     });
@@ -113,24 +116,22 @@ fn apply_credentials(api: &Api) -> TokenStream {
             } else #chain)
         };
     }
-    let accepts = (!authorization.is_empty())
-        .then(|| quote!(let accepts = |key: &str| schemes.is_empty() || schemes.contains(&key);));
-    let schemes = if authorization.is_empty() {
-        quote!(_schemes)
-    } else {
-        quote!(schemes)
-    };
+    let accepts = quote!(let accepts = |key: &str| schemes.is_empty() || schemes.contains(&key););
+    let schemes = quote!(schemes);
     let steps = others.into_iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
+        let key = field.scheme.key.as_str();
         let apply = credential_apply(field);
         if field.required {
             quote! {
-                let secret = &self.credentials.#name;
-                request = #apply;
+                if accepts(#key) {
+                    let secret = &self.credentials.#name;
+                    request = #apply;
+                }
             }
         } else {
             quote! {
-                if let Some(secret) = &self.credentials.#name {
+                if accepts(#key) && let Some(secret) = &self.credentials.#name {
                     request = #apply;
                 }
             }

@@ -327,8 +327,13 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
         bindings.push(quote!(let #field = incoming_.#read;));
         names.push(field);
     }
-    let credentials =
-        (!op.security.is_empty()).then(|| quote!(credentials: credentials(&incoming_),));
+    // The schemes the operation names: a token in `Authorization` is handed to those alone
+    // (it does not say which scheme issued it).
+    let mut schemes: Vec<&str> = op.security.iter().flatten().map(String::as_str).collect();
+    schemes.sort_unstable();
+    schemes.dedup();
+    let credentials = (!op.security.is_empty())
+        .then(|| quote!(credentials: credentials(&incoming_, &[#(#schemes),*]),));
     let (body_binding, body_arg) = match &op.request_body {
         Some(body) => {
             let ty = request_body_type(body)?;
@@ -416,14 +421,16 @@ fn credentials_fn(api: &Api) -> TokenStream {
         let name = ident(&field.scheme.rust_name);
         let location = location_tokens(field.location);
         let wire = wire_name(field);
+        let key = field.scheme.key.as_str();
         let read = if field.scheme.kind.is_bearer_token() {
             quote!(
                 incoming
                     .bearer_token()
+                    .filter(|_| schemes.contains(&#key))
                     .map(crate::credentials::Secret::from)
             )
         } else if field.scheme.kind == crate::ir::SecurityKind::Basic {
-            quote!(incoming.basic_auth().map(|(username, password)| {
+            quote!(incoming.basic_auth().filter(|_| schemes.contains(&#key)).map(|(username, password)| {
                 crate::credentials::BasicAuth::new(username, password)
             }))
         } else {
@@ -436,8 +443,10 @@ fn credentials_fn(api: &Api) -> TokenStream {
         }
     });
     quote! {
+        /// The credentials the request presented; `Authorization`'s only to the `schemes` the
+        /// operation names.
         #[allow(dead_code, unused_variables)]
-        fn credentials(incoming: &Incoming) -> Credentials {
+        fn credentials(incoming: &Incoming, schemes: &[&str]) -> Credentials {
             Credentials { #(#inits)* }
         }
     }

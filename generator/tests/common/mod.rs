@@ -117,6 +117,7 @@ const fn fixture(file: &'static str) -> Fixture {
 /// Every fixture; `tests/fixtures/` holds exactly these.
 pub const FIXTURES: &[Fixture] = &[
     fixture("all-of-shapes.yaml"),
+    fixture("callback-without-payload.yaml"),
     fixture("callbacks.yaml"),
     fixture("duplicate-operation-ids.yaml"),
     fixture("enums.yaml"),

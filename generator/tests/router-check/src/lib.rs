@@ -222,6 +222,14 @@ mod tests {
                 params.ids
             ))
         }
+        async fn get_with_oauth(&self, params: GetWithOauthParams) -> GetWithOauthResponse {
+            let credentials = params.credentials;
+            GetWithOauthResponse::Ok(format!(
+                "oauth={:?} oidc={:?}",
+                credentials.oauth.map(|token| token.expose().to_string()),
+                credentials.oidc.map(|token| token.expose().to_string())
+            ))
+        }
         async fn get_with_token(&self, params: GetWithTokenParams) -> GetWithTokenResponse {
             let credentials = params.credentials;
             let shown = |token: Option<fixture_routes::credentials::Secret>| {
@@ -802,7 +810,11 @@ mod tests {
         );
         for (path, named) in [
             ("/pets/search?size=10", "query parameter filter is required"),
-            ("/pets/search?filter[age]=-1", "query parameter filter"),
+            // Named by its member, as specval names it (`query:filter/age`).
+            (
+                "/pets/search?filter[age]=-1",
+                "query parameter filter/age: ",
+            ),
             (
                 "/pets/search?filter[age]=3&size=500",
                 "query parameter page",
@@ -981,7 +993,8 @@ mod tests {
         let basic = || Some(BasicAuth::new("AC123", "pa:ss"));
         let client = client_with(&|c| c.basic_auth = basic());
         assert_eq!(client.get_with_basic().await.unwrap(), "AC123 pa:ss");
-        // A bearer token does not say which scheme issued it: the server hands it to each.
+        // A bearer token does not say which scheme issued it: the server hands it to each
+        // the operation names.
         let client = client_with(&|c| c.oauth = Some("access-token".into()));
         assert_eq!(
             client.get_with_token().await.unwrap(),
@@ -991,6 +1004,34 @@ mod tests {
         assert_eq!(
             client.get_with_token().await.unwrap(),
             r#"oauth=Some("id-token") oidc=Some("id-token")"#
+        );
+        // A key the operation does not name is not sent: `getWithBasic` takes Basic alone,
+        // so neither the cookie key nor the query key goes with it.
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = sent.clone();
+        let mut credentials = Credentials::new();
+        credentials.basic_auth = basic();
+        credentials.cookie_key = Some("k3y".into());
+        credentials.query_key = Some("q3y".into());
+        let observed = Client::builder(base.clone(), credentials)
+            .observe(move |request, _| {
+                let cookie = request.headers().get("cookie").cloned();
+                seen.lock()
+                    .unwrap()
+                    .push((request.uri().to_string(), cookie));
+            })
+            .build()
+            .unwrap();
+        assert_eq!(observed.get_with_basic().await.unwrap(), "AC123 pa:ss");
+        let sent = sent.lock().unwrap().clone();
+        assert_eq!(sent.len(), 1);
+        assert!(!sent[0].0.contains("q3y"), "{:?}", sent[0]);
+        assert_eq!(sent[0].1, None, "{:?}", sent[0]);
+        // To the schemes the operation names alone: `oidc` is not one of `getWithOauth`'s.
+        let client = client_with(&|c| c.oauth = Some("access-token".into()));
+        assert_eq!(
+            client.get_with_oauth().await.unwrap(),
+            r#"oauth=Some("access-token") oidc=None"#
         );
         // Several set: one `Authorization` line, of the first scheme in the spec's order
         // that the operation accepts, so each call gets its own.
