@@ -54,6 +54,22 @@ pub fn decoded(body: Option<Body>, headers: &[(String, String)]) -> Option<Body>
     })
 }
 
+/// Why a body that does not parse may not be what was meant: its `Content-Encoding` names a
+/// coding that did not decode it (a truncated gzip stream, `zstd`), so the bytes checked are
+/// still encoded. `None` when there is no such header or the body is not left encoded.
+pub fn undecoded(body: Option<&Body>, headers: &[(String, String)]) -> Option<String> {
+    let Some(Body::Binary(_)) = body else {
+        return None;
+    };
+    let codings = header(headers, "content-encoding")?.trim();
+    let identity = codings
+        .split(',')
+        .all(|coding| matches!(coding.trim().to_ascii_lowercase().as_str(), "" | "identity"));
+    (!identity && decoded(body.cloned(), headers).as_ref() == body).then(|| {
+        format!("its Content-Encoding, {codings}, does not decode it: the bytes are as sent")
+    })
+}
+
 /// Everything `reader` gives, unless it fails or gives more than [`MAX_DECODED`] bytes.
 fn read_all(reader: impl Read) -> Option<Vec<u8>> {
     let mut out = Vec::new();
@@ -127,5 +143,24 @@ mod tests {
         // Not every coding listed decodes it: as recorded.
         let gzipped = Some(Body::Binary(gzip(JSON.as_bytes())));
         assert_eq!(decoded(gzipped.clone(), &headers("gzip, br")), gzipped);
+    }
+
+    #[test]
+    fn a_body_its_coding_does_not_decode_says_so() {
+        let whole = gzip(JSON.as_bytes());
+        let cut = Body::Binary(whole[..whole.len() / 2].to_vec());
+        let why = undecoded(Some(&cut), &headers("gzip")).unwrap();
+        assert_eq!(
+            why,
+            "its Content-Encoding, gzip, does not decode it: the bytes are as sent"
+        );
+        let unknown = Body::Binary(b"\x28\xb5\x2f\xfd".to_vec());
+        assert!(undecoded(Some(&unknown), &headers("zstd")).is_some());
+        // Decoded, sent plain, or no coding named: nothing to say.
+        let decoded_body = decoded(Some(Body::Binary(whole)), &headers("gzip"));
+        assert_eq!(undecoded(decoded_body.as_ref(), &headers("gzip")), None);
+        let plain = Body::Binary(b"not json".to_vec());
+        assert_eq!(undecoded(Some(&plain), &headers("identity")), None);
+        assert_eq!(undecoded(Some(&plain), &[]), None);
     }
 }

@@ -4584,3 +4584,105 @@ fn a_body_member_named_as_a_credential_is_not_shown_with_the_values() {
         "{message}"
     );
 }
+
+/// A cookie's and a query parameter's names are matched as written (`mercureAuthorization`,
+/// `apiKey`), not lower-cased: a key sent under its own name is present.
+#[test]
+fn a_cookie_or_query_key_named_in_capitals_is_found() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Keys, version: "1"}
+paths:
+  /hub:
+    get:
+      security: [{cookieKey: []}, {queryKey: []}]
+      responses:
+        '200': {description: ok}
+        '401': {description: no key}
+components:
+  securitySchemes:
+    cookieKey: {type: apiKey, in: cookie, name: mercureAuthorization}
+    queryKey: {type: apiKey, in: query, name: apiKey}
+"#,
+    );
+    let sent = |headers: Vec<(String, String)>, query: Vec<(String, String)>| {
+        let exchange = Exchange {
+            index: 0,
+            line: None,
+            id: None,
+            source: "keys.jsonl".into(),
+            kind: None,
+            request: Request {
+                method: "GET".into(),
+                path: "/hub".into(),
+                headers,
+                query,
+                ..Request::default()
+            },
+            response: Some(Response {
+                status: 200,
+                headers: vec![],
+                body: None,
+                mime_type: None,
+            }),
+            failure: None,
+        };
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let cookie = vec![(
+        "Cookie".into(),
+        "theme=dark; mercureAuthorization=tok123".into(),
+    )];
+    assert_eq!(sent(cookie, vec![]), vec![]);
+    assert_eq!(
+        sent(vec![], vec![("apiKey".into(), "key123".into())]),
+        vec![]
+    );
+    // Another name is no key: the 200 should have been a 401.
+    let other = vec![("Cookie".into(), "mercureauthorization=tok123".into())];
+    assert_eq!(sent(other, vec![]), one(Part::Response, "credentials", ""));
+}
+
+/// In strict mode a thing an error already reports is not warned about again: a member a
+/// closed object refuses (`additionalProperties: false`), a value inside a union that failed.
+#[test]
+fn a_strict_warning_does_not_repeat_an_error() {
+    let contract = one_body_contract(
+        "/rules",
+        r#"
+              type: object
+              additionalProperties: false
+              properties:
+                kind:
+                  oneOf:
+                    - {type: string, enum: [x]}
+                    - {type: integer}
+                mode: {type: string, enum: ["on", "off"]}"#,
+    );
+    let exchange = media_exchange(
+        "POST",
+        "/rules",
+        Some((
+            "application/json",
+            r#"{"kind": "webhook", "mode": "auto", "extra": 1}"#,
+        )),
+        204,
+        None,
+    );
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let outcome = check(&contract, &exchange, strict);
+    assert_eq!(
+        found(&outcome),
+        vec![
+            (Part::Request, "oneOf".into(), "/kind".into()),
+            (Part::Request, "enum".into(), "/mode".into()),
+            (Part::Request, "additionalProperties".into(), "".into()),
+        ]
+    );
+    // The drift summary still counts them.
+    assert_eq!(outcome.drift.properties.len(), 1);
+}

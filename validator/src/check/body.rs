@@ -111,7 +111,10 @@ impl Checker<'_> {
                     self.unrecorded(size, part, location());
                 }
             }
-            Parsed::NotJson(error) => {
+            Parsed::NotJson(mut error) => {
+                if let Some(why) = crate::content_coding::undecoded(body, &request.headers) {
+                    error = format!("{error} ({why})");
+                }
                 self.not_json(spec, content_type, part, &location, &error);
             }
             Parsed::Json(value) => {
@@ -251,7 +254,19 @@ impl Checker<'_> {
             None => false,
         };
         if !fits {
-            let expected = documented().cloned().collect::<Vec<_>>().join(" or ");
+            // Each type once: a document may list `application/json` with and without a
+            // charset, the same essence.
+            let mut listed: Vec<&String> = Vec::new();
+            for media in documented() {
+                if !listed.contains(&media) {
+                    listed.push(media);
+                }
+            }
+            let expected = listed
+                .iter()
+                .map(|media| media.as_str())
+                .collect::<Vec<_>>()
+                .join(" or ");
             self.push(
                 part,
                 "header:content-type",
@@ -434,15 +449,33 @@ impl Checker<'_> {
                 },
             })
             .or_default() += 1;
-            // A value a closed list refuses is already an `enum` error at that place: the
-            // warning would report the one value twice.
-            let refused = matches!(item.kind, drift::Kind::EnumValue)
-                && self.outcome.findings.iter().any(|finding| {
-                    finding.part == part
-                        && finding.rule == Rule::Enum
-                        && finding.severity == Severity::Error
-                        && finding.pointer == item.pointer
-                });
+            // A value a closed list refuses is already an `enum` error at that place, a
+            // member a closed object refuses an `additionalProperties` error at its object,
+            // and either inside a union that failed part of the union's error: the warning
+            // would report the one thing twice.
+            let refused = self.outcome.findings.iter().any(|finding| {
+                let at = finding.pointer.as_str();
+                let within = item.pointer == at
+                    || item
+                        .pointer
+                        .strip_prefix(at)
+                        .is_some_and(|rest| rest.starts_with('/'));
+                let parent = item
+                    .pointer
+                    .rsplit_once('/')
+                    .is_some_and(|(parent, _)| parent == at);
+                finding.part == part
+                    && finding.severity == Severity::Error
+                    && match (&finding.rule, item.kind) {
+                        (Rule::Enum, drift::Kind::EnumValue) => item.pointer == at,
+                        (
+                            Rule::AdditionalProperties | Rule::UnevaluatedProperties,
+                            drift::Kind::Property,
+                        ) => parent,
+                        (Rule::OneOf | Rule::AnyOf, _) => within,
+                        _ => false,
+                    }
+            });
             if self.options.strict && !refused {
                 let shown = match item.kind {
                     drift::Kind::Property => format!(" `{}`", item.value),

@@ -146,7 +146,11 @@ impl Checker<'_> {
                     self.unrecorded(size, part, location());
                 }
             }
-            Parsed::NotJson(error) => {
+            Parsed::NotJson(mut error) => {
+                let body = response.body.as_ref();
+                if let Some(why) = crate::content_coding::undecoded(body, &response.headers) {
+                    error = format!("{error} ({why})");
+                }
                 // Only a documented JSON body has to be JSON; a status whose body the spec
                 // does not show (a 503 page, say) may carry anything, and so may one within a
                 // documented range (`*/*`) sent without its media type.

@@ -365,7 +365,12 @@ fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<Credential>> 
                     .zip(scheme.name.as_deref())
                     .map(|(location, name)| Credential {
                         location,
-                        name: name.to_ascii_lowercase(),
+                        // A header's name in any case; a query parameter's and a cookie's as
+                        // written, since they are matched as sent (`mercureAuthorization`).
+                        name: match location {
+                            Location::Header => name.to_ascii_lowercase(),
+                            _ => name.to_string(),
+                        },
                         scheme: None,
                     }),
                 "http" => Some(authorization(

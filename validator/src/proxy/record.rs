@@ -12,7 +12,9 @@
 //! replaced by [`REDACTED`] in a header, a query parameter or a cookie of that name, whichever
 //! place its scheme gives it (a key sent in the query by mistake is still a key), and in a
 //! cookie the response sets; so are `Authorization` and `Proxy-Authorization` headers, which
-//! carry credentials whatever a spec says. Wherever else the exchange repeats one of those
+//! carry credentials whatever a spec says (their scheme word kept: `Bearer REDACTED`, and a
+//! `Basic` pair as `REDACTED:REDACTED`, so that a check of the recording judges the scheme as
+//! the live check did). Wherever else the exchange repeats one of those
 //! values (a path, another header, a body; percent-encoded too) it is replaced as well, even
 //! though that may change what the recording's check says of that part. An empty value stays
 //! empty, so that the recording's findings (`credentials` present or not) are the live ones.
@@ -157,7 +159,11 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
         if value.is_empty() {
             continue;
         }
-        if crate::secrets::is_credential_name(contract, name) {
+        if name.eq_ignore_ascii_case("authorization")
+            || name.eq_ignore_ascii_case("proxy-authorization")
+        {
+            *value = redact_authorization(value);
+        } else if crate::secrets::is_credential_name(contract, name) {
             *value = REDACTED.to_string();
         } else if name.eq_ignore_ascii_case("cookie") {
             *value = redact_cookies(contract, value);
@@ -186,6 +192,27 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
         scrub_repeats(&mut copy, &secrets);
     }
     copy
+}
+
+/// `Authorization` with its credential redacted and its scheme kept, so that a check of the
+/// recording judges the scheme as the live check did (`Bearer REDACTED`); a `Basic` one as
+/// the pair `REDACTED:REDACTED`, so that it still presents a user and a password.
+fn redact_authorization(value: &str) -> String {
+    /// `REDACTED:REDACTED` in base64.
+    const BASIC_REDACTED: &str = "UkVEQUNURUQ6UkVEQUNURUQ=";
+    // Only a word that reads as a scheme name is kept: a key sent as `<key> <more>` is not.
+    let scheme = value
+        .trim()
+        .split_once(' ')
+        .map(|(scheme, _)| scheme)
+        .filter(|scheme| scheme.len() <= 16 && scheme.chars().all(|c| c.is_ascii_alphabetic()));
+    match scheme {
+        Some(scheme) if scheme.eq_ignore_ascii_case("basic") => {
+            format!("{scheme} {BASIC_REDACTED}")
+        }
+        Some(scheme) => format!("{scheme} {REDACTED}"),
+        None => REDACTED.to_string(),
+    }
 }
 
 /// Whatever else of the exchange repeats one of its credential values (a path, a query
@@ -550,6 +577,23 @@ components:
         );
         // An empty value stays empty: the recording must judge "missing" as live did.
         assert_eq!(redacted.request.headers[4].1, "");
+        // `Authorization` keeps its scheme, so its check judges the scheme as live did.
+        assert_eq!(redacted.request.headers[3].1, "Bearer REDACTED");
+    }
+
+    #[test]
+    fn authorization_keeps_its_scheme_and_a_basic_pair_still_reads_as_one() {
+        assert_eq!(redact_authorization("Bearer abc.def"), "Bearer REDACTED");
+        assert_eq!(redact_authorization("token ghp_1"), "token REDACTED");
+        let basic = redact_authorization("Basic dXNlcjpwYXNz");
+        assert_eq!(basic, "Basic UkVEQUNURUQ6UkVEQUNURUQ=");
+        assert!(specgen::manifest::presents_credential(
+            &basic,
+            Some("basic")
+        ));
+        // No scheme word, or a word no scheme name reads as (the key itself): all redacted.
+        assert_eq!(redact_authorization("sk_live_abc"), REDACTED);
+        assert_eq!(redact_authorization("sk_live_abc more"), REDACTED);
     }
 
     #[test]
