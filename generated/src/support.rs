@@ -482,6 +482,10 @@ pub mod union {
         pub kinds: u8,
         /// Members an object must have.
         pub required: &'static [&'static str],
+        /// Members required in one direction only (`readOnly`, `writeOnly`): one type reads
+        /// requests and responses, so a value may lack them, and one that has them all fits
+        /// better than one that does not (`{name}` is a new pet before a pet without its `id`).
+        pub one_way: &'static [&'static str],
         /// Members whose value is fixed, with the values allowed.
         pub tags: &'static [(&'static str, &'static [Literal])],
         /// Members the alternative declares.
@@ -528,6 +532,7 @@ pub mod union {
         pub const ANY: Alternative = Alternative {
             kinds: 0,
             required: &[],
+            one_way: &[],
             tags: &[],
             declared: &[],
             closed: false,
@@ -673,9 +678,10 @@ pub mod union {
         !quotient.is_finite()
             || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
     }
-    /// How well a value fits an alternative: fixed members matched, members declared, members
-    /// required. Compared in that order; higher is better.
-    pub type Fit = (usize, usize, usize);
+    /// How well a value fits an alternative: fixed members matched, whether it has every member
+    /// required in one direction only, members declared, members required. Compared in that
+    /// order; higher is better.
+    pub type Fit = (usize, bool, usize, usize);
     impl Alternative {
         /// How well `value` fits, or `None` when a fact rules this alternative out.
         pub fn fit(&self, value: &Value) -> Option<Fit> {
@@ -740,7 +746,7 @@ pub mod union {
                 }
             }
             let Some(object) = value.as_object() else {
-                return Some((0, 0, 0));
+                return Some((0, true, 0, 0));
             };
             if self.required.iter().any(|name| !object.contains_key(*name)) {
                 return None;
@@ -777,7 +783,8 @@ pub mod union {
             if self.closed && declared < object.len() {
                 return None;
             }
-            Some((tags, declared, self.required.len()))
+            let complete = self.one_way.iter().all(|name| object.contains_key(*name));
+            Some((tags, complete, declared, self.required.len()))
         }
     }
     fn kind_bits(value: &Value) -> u8 {

@@ -69,6 +69,10 @@ pub struct Alternative {
     pub kinds: u8,
     /// Members an object must have.
     pub required: &'static [&'static str],
+    /// Members required in one direction only (`readOnly`, `writeOnly`): one type reads
+    /// requests and responses, so a value may lack them, and one that has them all fits
+    /// better than one that does not (`{name}` is a new pet before a pet without its `id`).
+    pub one_way: &'static [&'static str],
     /// Members whose value is fixed, with the values allowed.
     pub tags: &'static [(&'static str, &'static [Literal])],
     /// Members the alternative declares.
@@ -116,6 +120,7 @@ impl Alternative {
     pub const ANY: Alternative = Alternative {
         kinds: 0,
         required: &[],
+        one_way: &[],
         tags: &[],
         declared: &[],
         closed: false,
@@ -274,9 +279,10 @@ fn may_be_multiple(number: f64, step: f64) -> bool {
     !quotient.is_finite() || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
 }
 
-/// How well a value fits an alternative: fixed members matched, members declared, members
-/// required. Compared in that order; higher is better.
-pub type Fit = (usize, usize, usize);
+/// How well a value fits an alternative: fixed members matched, whether it has every member
+/// required in one direction only, members declared, members required. Compared in that
+/// order; higher is better.
+pub type Fit = (usize, bool, usize, usize);
 
 impl Alternative {
     /// How well `value` fits, or `None` when a fact rules this alternative out.
@@ -345,7 +351,7 @@ impl Alternative {
             }
         }
         let Some(object) = value.as_object() else {
-            return Some((0, 0, 0));
+            return Some((0, true, 0, 0));
         };
         if self.required.iter().any(|name| !object.contains_key(*name)) {
             return None;
@@ -387,7 +393,8 @@ impl Alternative {
         if self.closed && declared < object.len() {
             return None;
         }
-        Some((tags, declared, self.required.len()))
+        let complete = self.one_way.iter().all(|name| object.contains_key(*name));
+        Some((tags, complete, declared, self.required.len()))
     }
 }
 
@@ -956,6 +963,42 @@ mod tests {
         });
         assert_eq!(decisions.len(), 1);
         assert_eq!(decisions[0].variant, None);
+    }
+
+    /// A member required in one direction only (`readOnly` `id`, `writeOnly` `cvc`) ranks an
+    /// alternative and never rules it out: a response card without its `cvc` is still a card,
+    /// and `{name}` is a new pet before a pet without its `id`.
+    #[test]
+    fn a_member_required_one_way_ranks_an_alternative_and_does_not_rule_it_out() {
+        const PET: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["name"],
+            one_way: &["id"],
+            declared: &["id", "name", "since"],
+            ..Alternative::ANY
+        };
+        const NEW_PET: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["name"],
+            declared: &["name"],
+            ..Alternative::ANY
+        };
+        const CLOSED_NEW_PET: Alternative = Alternative {
+            closed: true,
+            ..NEW_PET
+        };
+        assert_eq!(rank(&json!({"name": "Rex"}), &[PET, NEW_PET]), [1, 0]);
+        assert_eq!(
+            rank(&json!({"id": "p1", "name": "Rex"}), &[PET, NEW_PET]),
+            [0, 1]
+        );
+        assert_eq!(
+            rank(
+                &json!({"name": "Rex", "since": 2020}),
+                &[PET, CLOSED_NEW_PET]
+            ),
+            [0]
+        );
     }
 
     /// `anyOf: [{type: integer}, {type: string}]` given `2.0`: JSON Schema counts it as the

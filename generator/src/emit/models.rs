@@ -535,6 +535,10 @@ fn alternative(facts: &VariantFacts) -> TokenStream {
         let required = &facts.required;
         fields.push(quote!(required: &[#(#required),*]));
     }
+    if !facts.one_way.is_empty() {
+        let one_way = &facts.one_way;
+        fields.push(quote!(one_way: &[#(#one_way),*]));
+    }
     if !facts.tags.is_empty() {
         let tags = facts.tags.iter().map(|(member, values)| {
             let values = values.iter().map(literal);

@@ -144,6 +144,9 @@ pub struct VariantFacts {
     pub kinds: Vec<JsonKind>,
     /// Members an object must have.
     pub required: Vec<String>,
+    /// Members required in one direction only (`readOnly`, `writeOnly`), which a value read
+    /// in the other may lack: they rank an alternative, never rule it out.
+    pub one_way: Vec<String>,
     /// Members whose value is fixed by a `const` or a closed `enum` (implicit tags), with the
     /// values allowed, in document order.
     pub tags: Vec<(String, Vec<Value>)>,

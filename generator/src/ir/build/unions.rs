@@ -365,8 +365,18 @@ impl Builder<'_> {
         shape: &ObjectShape,
         depth: usize,
     ) -> Result<VariantFacts> {
-        let mut required: Vec<String> = shape.required.iter().cloned().collect();
+        // A `readOnly` or `writeOnly` member is required in one direction only, and one type
+        // reads both (Train Travel's card `cvc`, written but never returned): it ranks the
+        // alternative rather than rules it out.
+        let (mut one_way, mut required): (Vec<String>, Vec<String>) =
+            shape.required.iter().cloned().partition(|name| {
+                shape
+                    .properties
+                    .get(name)
+                    .is_some_and(|(schema, _)| self.one_way(schema).is_some())
+            });
         required.sort();
+        one_way.sort();
         let mut tags = Vec::new();
         let mut members = Vec::new();
         for (name, (schema, prop_at)) in &shape.properties {
@@ -404,6 +414,7 @@ impl Builder<'_> {
         Ok(VariantFacts {
             kinds: vec![JsonKind::Object],
             required,
+            one_way,
             tags,
             declared: shape.properties.keys().cloned().collect(),
             // `unevaluatedProperties: false` closes the object over the members its parts
