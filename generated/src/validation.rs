@@ -91,7 +91,11 @@ pub mod manifest {
         let text = text.trim();
         match scheme {
             _ if text.is_empty() => false,
-            None => true,
+            None => {
+                !["bearer", "basic", "token", "digest"]
+                    .iter()
+                    .any(|word| text.eq_ignore_ascii_case(word))
+            }
             Some(scheme) => {
                 text.split_once(' ')
                     .is_some_and(|(word, rest)| {

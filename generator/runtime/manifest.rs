@@ -86,7 +86,11 @@ pub fn presents_credential(text: &str, scheme: Option<&str>) -> bool {
     let text = text.trim();
     match scheme {
         _ if text.is_empty() => false,
-        None => true,
+        // A token in any scheme (OAuth 2, OpenID Connect, a key in `Authorization`), but not a
+        // scheme's word with nothing after it: `Bearer ` carries no token (RFC 6750).
+        None => !["bearer", "basic", "token", "digest"]
+            .iter()
+            .any(|word| text.eq_ignore_ascii_case(word)),
         Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
             let rest = rest.trim();
             word.eq_ignore_ascii_case(scheme)

@@ -2967,6 +2967,12 @@ components:
             );
         }
     }
+    // OAuth takes a token in any scheme, but a scheme's word alone is no token (RFC 6750).
+    assert_eq!(found(&run("/oauth", Some("Bearer "), 401)), vec![]);
+    assert_eq!(
+        found(&run("/oauth", Some("Bearer "), 200)),
+        one(Part::Response, "credentials", "")
+    );
 }
 
 /// Messages a reader can act on: `additionalProperties: false` beside no `properties` (the
