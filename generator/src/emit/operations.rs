@@ -48,6 +48,14 @@ pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
     {
         return ParamShape::Json(ty);
     }
+    // `items` without `type: array` (PeerTube's `uuids`): a list all the same, each item its
+    // text, rather than one value that would keep the first alone.
+    if matches!(param.ty, TypeRef::Any)
+        && param.schema.get("items").is_some()
+        && param.schema.get("type").is_none()
+    {
+        return ParamShape::List(quote!(String));
+    }
     let readable = param.object_style().is_some_and(|style| style.readable());
     match struct_type(api, &param.ty) {
         Some(ty) if readable => ParamShape::Object(ty),

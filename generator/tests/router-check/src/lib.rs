@@ -170,6 +170,9 @@ mod tests {
             if let Some(mixed) = params.mixed {
                 state.push_str(&format!(" mixed={mixed:?}"));
             }
+            if let Some(uuids) = params.uuids {
+                state.push_str(&format!(" uuids={uuids:?}"));
+            }
             GetListsResponse::Ok(format!(
                 "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}{state}",
                 params.ids,
@@ -684,18 +687,21 @@ mod tests {
                 Some(&[GetListsStateItem::Closed, GetListsStateItem::Open]),
                 // Items of a union (an integer or a string): every one arrives, as its text.
                 Some(&["1".to_string(), "abc".to_string()]),
+                // `items` without `type: array`: a list all the same.
+                Some(&["u1".to_string(), "u2".to_string()]),
                 Some(&[5, 6]),
             )
             .await
             .unwrap();
         assert_eq!(
             answer,
-            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"]"#
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"] uuids=["u1", "u2"]"#
         );
         let answer = client
             .get_lists(
                 &[9],
                 &["only".to_string()],
+                None,
                 None,
                 None,
                 None,
