@@ -654,6 +654,10 @@ pub mod manifest {
         /// written; the schema is the one of `content_type`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub other_content_types: Vec<String>,
+        /// Those of `other_content_types` documented with the very schema of `content_type` (a
+        /// form beside JSON): a form or `multipart/form-data` body sent as one is read by it.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub same_schema_content_types: Vec<String>,
         /// The contract file of its schema.
         pub schema: String,
     }
@@ -1158,6 +1162,9 @@ pub struct ParameterRule {
     kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     items: Option<ValueKind>,
+    /// For a parameter whose schema is one value or a list (`oneOf: [integer, {type: array,
+    /// items: integer}]`): how each item of the list alternative becomes JSON.
+    alternative_items: Option<ValueKind>,
     /// How a list's items travel ([`manifest::Parameter::list_form`]).
     list_form: ListForm,
     /// For a query parameter whose schema is an object: how its members travel, and the
@@ -1173,6 +1180,26 @@ impl ParameterRule {
     fn items_of<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
         self.list_form
             .read(texts, |items| { self.schema.is_valid(&list_value(kind, items)) })
+    }
+    /// The items of a parameter that is one value or a list ([`Self::alternative_items`]):
+    /// a key repeated is the list; a lone text is the one value when it keeps the schema as
+    /// one, else the list it reads as. specval reads such a parameter the same way.
+    fn one_or_list<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
+        if let [text] = texts
+            && self.kind.value(text).is_some_and(|one| self.schema.is_valid(&one))
+        {
+            return vec![* text];
+        }
+        self.items_of(kind, texts)
+    }
+    /// The items a list parameter, or one that may be a list, was given as; `None` for a
+    /// parameter that is never a list.
+    fn items_given<'a>(&self, texts: &[&'a str]) -> Option<Vec<&'a str>> {
+        match (self.items, self.alternative_items) {
+            (Some(kind), _) => Some(self.items_of(kind, texts)),
+            (None, Some(kind)) => Some(self.one_or_list(kind, texts)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -1306,6 +1333,7 @@ impl OperationRules {
                     schema: compile_schema(&param.schema)?,
                     kind: param.kind(),
                     items: param.items(),
+                    alternative_items: param.alternative_items(),
                     list_form: param.list_form(),
                     object: param
                         .object_style()
@@ -1384,7 +1412,7 @@ impl OperationRules {
                         _ => rule.name == name,
                     }
             })?;
-        Some(rule.items_of(rule.items?, texts))
+        rule.items_given(texts)
     }
     /// The JSON object of the object parameter `name` among a query's pairs, its members
     /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`
@@ -1441,9 +1469,20 @@ impl OperationRules {
                 }
                 None => {}
                 Some(text) => {
-                    let instance = match rule.items {
-                        Some(kind) => list_value(kind, &rule.items_of(kind, &texts)),
-                        None => {
+                    let instance = match (rule.items, rule.alternative_items) {
+                        (Some(kind), _) => list_value(kind, &rule.items_of(kind, &texts)),
+                        (None, Some(kind)) => {
+                            let list = list_value(kind, &rule.one_or_list(kind, &texts));
+                            match rule.kind.value(text) {
+                                Some(
+                                    one,
+                                ) if texts.len() == 1
+                                    && (rule.schema.is_valid(&one)
+                                        || !rule.schema.is_valid(&list)) => one,
+                                _ => list,
+                            }
+                        }
+                        (None, None) => {
                             match rule.kind.value(text) {
                                 Some(instance) => instance,
                                 None => {
@@ -1557,7 +1596,15 @@ pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
             } else {
                 pointer
             };
-            format!("{pointer}: {error}")
+            match error.kind() {
+                ::jsonschema::error::ValidationErrorKind::Format { format } => {
+                    format!(
+                        "{pointer}: {} does not match format \"{format}\"", error
+                        .instance()
+                    )
+                }
+                _ => format!("{pointer}: {error}"),
+            }
         })
         .collect()
 }

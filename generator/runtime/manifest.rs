@@ -656,6 +656,10 @@ pub struct RequestBody {
     /// written; the schema is the one of `content_type`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub other_content_types: Vec<String>,
+    /// Those of `other_content_types` documented with the very schema of `content_type` (a
+    /// form beside JSON): a form or `multipart/form-data` body sent as one is read by it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub same_schema_content_types: Vec<String>,
     /// The contract file of its schema.
     pub schema: String,
 }

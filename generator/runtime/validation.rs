@@ -32,6 +32,9 @@ pub struct ParameterRule {
     kind: ValueKind,
     /// For a parameter whose schema is an array: how each item's text becomes JSON.
     items: Option<ValueKind>,
+    /// For a parameter whose schema is one value or a list (`oneOf: [integer, {type: array,
+    /// items: integer}]`): how each item of the list alternative becomes JSON.
+    alternative_items: Option<ValueKind>,
     /// How a list's items travel ([`manifest::Parameter::list_form`]).
     list_form: ListForm,
     /// For a query parameter whose schema is an object: how its members travel, and the
@@ -48,6 +51,31 @@ impl ParameterRule {
         self.list_form.read(texts, |items| {
             self.schema.is_valid(&list_value(kind, items))
         })
+    }
+
+    /// The items of a parameter that is one value or a list ([`Self::alternative_items`]):
+    /// a key repeated is the list; a lone text is the one value when it keeps the schema as
+    /// one, else the list it reads as. specval reads such a parameter the same way.
+    fn one_or_list<'a>(&self, kind: ValueKind, texts: &[&'a str]) -> Vec<&'a str> {
+        if let [text] = texts
+            && self
+                .kind
+                .value(text)
+                .is_some_and(|one| self.schema.is_valid(&one))
+        {
+            return vec![*text];
+        }
+        self.items_of(kind, texts)
+    }
+
+    /// The items a list parameter, or one that may be a list, was given as; `None` for a
+    /// parameter that is never a list.
+    fn items_given<'a>(&self, texts: &[&'a str]) -> Option<Vec<&'a str>> {
+        match (self.items, self.alternative_items) {
+            (Some(kind), _) => Some(self.items_of(kind, texts)),
+            (None, Some(kind)) => Some(self.one_or_list(kind, texts)),
+            (None, None) => None,
+        }
     }
 }
 
@@ -184,6 +212,7 @@ impl OperationRules {
                 schema: compile_schema(&param.schema)?,
                 kind: param.kind(),
                 items: param.items(),
+                alternative_items: param.alternative_items(),
                 list_form: param.list_form(),
                 object: param
                     .object_style()
@@ -260,7 +289,7 @@ impl OperationRules {
                     _ => rule.name == name,
                 }
         })?;
-        Some(rule.items_of(rule.items?, texts))
+        rule.items_given(texts)
     }
 
     /// The JSON object of the object parameter `name` among a query's pairs, its members
@@ -321,12 +350,27 @@ impl OperationRules {
                 }
                 None => {}
                 Some(text) => {
-                    let instance = match rule.items {
+                    let instance = match (rule.items, rule.alternative_items) {
                         // A list: its items as its form gives them (`?ids=1&ids=2`,
                         // `?ids=1,2`, a header `a, b`), each kept as text when it does not
                         // parse, for the schema to name.
-                        Some(kind) => list_value(kind, &rule.items_of(kind, &texts)),
-                        None => match rule.kind.value(text) {
+                        (Some(kind), _) => list_value(kind, &rule.items_of(kind, &texts)),
+                        // One value or a list: the list unless a lone text keeps the schema as
+                        // one value, or breaks it either way (then named as the value it is).
+                        (None, Some(kind)) => {
+                            let list = list_value(kind, &rule.one_or_list(kind, &texts));
+                            match rule.kind.value(text) {
+                                Some(one)
+                                    if texts.len() == 1
+                                        && (rule.schema.is_valid(&one)
+                                            || !rule.schema.is_valid(&list)) =>
+                                {
+                                    one
+                                }
+                                _ => list,
+                            }
+                        }
+                        (None, None) => match rule.kind.value(text) {
                             Some(instance) => instance,
                             None => {
                                 messages.push(format!(
@@ -447,7 +491,14 @@ pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
             } else {
                 pointer
             };
-            format!("{pointer}: {error}")
+            match error.kind() {
+                // jsonschema's own words (`"x" is not a "email"`) read wrongly for most names.
+                ::jsonschema::error::ValidationErrorKind::Format { format } => format!(
+                    "{pointer}: {} does not match format \"{format}\"",
+                    error.instance()
+                ),
+                _ => format!("{pointer}: {error}"),
+            }
         })
         .collect()
 }

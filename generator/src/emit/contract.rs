@@ -209,6 +209,7 @@ fn operation_entry<'a>(
                 required: body.required,
                 content_type: body.content_type.clone(),
                 other_content_types: body.other_content_types.clone(),
+                same_schema_content_types: body.same_schema_content_types.clone(),
                 schema: path,
             })
         }

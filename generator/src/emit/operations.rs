@@ -73,9 +73,33 @@ fn type_shape(api: &Api, ty: &TypeRef) -> ParamShape {
         TypeRef::Array(item) => ParamShape::List(item_type(api, item).unwrap_or(quote!(String))),
         TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
             Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => type_shape(api, inner),
+            // One value or a list of them (PeerTube's `oneOf: [integer, {type: array, items:
+            // integer}]`): a list of texts, one item when one value came, as the contract
+            // reads it; one `String` would keep the first of `?c=1&c=2` and refuse `?c=1,2`.
+            Some(TypeKind::Union(union))
+                if union
+                    .variants
+                    .iter()
+                    .any(|variant| is_list(api, &variant.ty)) =>
+            {
+                ParamShape::List(quote!(String))
+            }
             _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
         },
         _ => ParamShape::One(item_type(api, ty).unwrap_or_else(|| quote!(String))),
+    }
+}
+
+/// Whether a type is a list, through nullability and aliases.
+fn is_list(api: &Api, ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Array(_) => true,
+        TypeRef::Nullable(inner) => is_list(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Newtype(inner)) | Some(TypeKind::Alias(inner)) => is_list(api, inner),
+            _ => false,
+        },
+        _ => false,
     }
 }
 

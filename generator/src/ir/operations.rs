@@ -242,6 +242,10 @@ pub struct RequestBody {
     pub kind: MediaKind,
     /// The other media types documented for it, as written (`application/xml` beside JSON).
     pub other_content_types: Vec<String>,
+    /// Those of [`Self::other_content_types`] documented with the very schema of
+    /// `content_type` (a form and `multipart/form-data` beside JSON, as Django REST framework
+    /// and documents converted from Swagger 2.0 write them): a body sent as one is read by it.
+    pub same_schema_content_types: Vec<String>,
     /// Rust type of the body.
     pub ty: TypeRef,
     /// JSON Schema of the body, for the contract.

@@ -404,6 +404,7 @@ impl Builder<'_> {
                             content_type: media.content_type,
                             kind: media.kind,
                             other_content_types: media.other_content_types,
+                            same_schema_content_types: media.same_schema_content_types,
                             ty: media.ty,
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
@@ -619,6 +620,12 @@ impl Builder<'_> {
             .filter(|other| *other != content_type)
             .cloned()
             .collect();
+        let same_schema_content_types = content
+            .iter()
+            .filter(|(other, _)| *other != content_type)
+            .filter(|(_, other)| other.get("schema").is_some_and(|s| *s == schema))
+            .map(|(other, _)| other.clone())
+            .collect();
         let delimited_fields = if kind == MediaKind::Form {
             delimited_fields(media)
         } else {
@@ -628,6 +635,7 @@ impl Builder<'_> {
             kind,
             content_type: content_type.clone(),
             other_content_types,
+            same_schema_content_types,
             delimited_fields,
             ty: wrap_nullable(ty, nullable),
             schema: self.contract_schema(&schema, &schema_at)?,
@@ -640,6 +648,7 @@ struct Media {
     content_type: String,
     kind: MediaKind,
     other_content_types: Vec<String>,
+    same_schema_content_types: Vec<String>,
     delimited_fields: Vec<(String, char)>,
     ty: TypeRef,
     schema: Value,

@@ -173,6 +173,9 @@ mod tests {
             if let Some(uuids) = params.uuids {
                 state.push_str(&format!(" uuids={uuids:?}"));
             }
+            if let Some(category) = params.category {
+                state.push_str(&format!(" category={category:?}"));
+            }
             GetListsResponse::Ok(format!(
                 "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}{state}",
                 params.ids,
@@ -656,6 +659,32 @@ mod tests {
                 r#""ids=[1] tag=[\"a\"] code=None sort=None word=None x_ids=None state=[\"open\", \"closed\"]""#
             )
         );
+        // A parameter that is one value or a list (`oneOf: [integer, array of integers]`):
+        // one value, the key repeated and one text holding the list all reach the handler
+        // whole, and an item that keeps neither alternative is refused.
+        for (query, category) in [
+            ("category=3", r#"[\"3\"]"#),
+            ("category=1&category=2", r#"[\"1\", \"2\"]"#),
+            ("category=1,2", r#"[\"1\", \"2\"]"#),
+        ] {
+            let (status, body) = call(Method::GET, &format!("/lists/1?tag=a&{query}")).await;
+            assert_eq!(
+                (status, body.as_str()),
+                (
+                    StatusCode::OK,
+                    format!(
+                        r#""ids=[1] tag=[\"a\"] code=None sort=None word=None x_ids=None category={category}""#
+                    )
+                    .as_str()
+                ),
+                "{query}"
+            );
+        }
+        for query in ["category=0", "category=1&category=x", "category=2,0"] {
+            let (status, text) = call(Method::GET, &format!("/lists/1?tag=a&{query}")).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {text}");
+            assert!(text.contains("query parameter category"), "{query}: {text}");
+        }
         // Each item is checked by the list's schema: `code`'s minimum, the header's
         // `maxItems` counted over both lines, an enum; the refusal names each.
         let (status, text) = call_with(
@@ -689,18 +718,21 @@ mod tests {
                 Some(&["1".to_string(), "abc".to_string()]),
                 // `items` without `type: array`: a list all the same.
                 Some(&["u1".to_string(), "u2".to_string()]),
+                // One value or a list of them: the list arrives whole.
+                Some(&["4".to_string(), "5".to_string()]),
                 Some(&[5, 6]),
             )
             .await
             .unwrap();
         assert_eq!(
             answer,
-            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"] uuids=["u1", "u2"]"#
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"] uuids=["u1", "u2"] category=["4", "5"]"#
         );
         let answer = client
             .get_lists(
                 &[9],
                 &["only".to_string()],
+                None,
                 None,
                 None,
                 None,
