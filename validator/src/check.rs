@@ -155,9 +155,14 @@ fn check_with(
 /// (`Sec-Fetch-Dest` other than `empty`, which `fetch` and XHR send), or that was answered
 /// with such a resource (`text/html`, `text/css`, JavaScript, `image/*`, `font/*`, `audio/*`,
 /// `video/*`). The answer counts only when it succeeded (2XX, 304): a client's call of a
-/// mistyped path that a server answers with an HTML 404 page is still an unknown path.
+/// mistyped path that a server answers with an HTML 404 page is still an unknown path. And
+/// whatever the browser held itself (`data:`, `blob:`), whatever its method.
 fn is_page_resource(exchange: &Exchange) -> bool {
     let request = &exchange.request;
+    // A `data:` or `blob:` URL, kept whole by the readers: never a call over the network.
+    if !request.path.starts_with('/') {
+        return true;
+    }
     if !request.method.eq_ignore_ascii_case("GET") && !request.method.eq_ignore_ascii_case("HEAD") {
         return false;
     }

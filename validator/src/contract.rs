@@ -9,7 +9,7 @@
 mod load;
 mod matching;
 mod violations;
-pub(crate) use violations::violation;
+pub(crate) use violations::{Judged, violation};
 
 use std::collections::HashMap;
 use std::fmt;
@@ -52,10 +52,13 @@ pub enum ContractError {
     #[error("{0}")]
     Spec(String),
     /// No schema has this name.
-    #[error(
-        "no schema named '{0}' in the contract (try a component name such as 'Account', or a path such as 'operations/createAccount.request.json')"
-    )]
-    UnknownSchema(String),
+    #[error("no schema named '{name}' in the contract ({hint})")]
+    UnknownSchema {
+        /// The name asked for.
+        name: String,
+        /// Names this contract does have, the closest first ([`Contract::naming_hint`]).
+        hint: String,
+    },
 }
 
 /// Where a parameter or credential travels: the manifest's own type.
@@ -125,6 +128,10 @@ pub struct BodySpec {
     /// The other media types documented for it (without parameters, lower case); the schema
     /// is the one of `content_type`.
     pub other_content_types: Vec<String>,
+    /// Those of `other_content_types` documented with the very schema of `content_type` (a
+    /// form and `multipart/form-data` beside JSON): a body made of fields sent as one of them
+    /// is read by that schema.
+    pub same_schema_content_types: Vec<String>,
     /// Contract file of its schema.
     pub schema: Option<String>,
 }
@@ -394,6 +401,61 @@ impl Contract {
         self.compiled(path).ok().map(|compiled| &compiled.schema)
     }
 
+    /// What to say when no schema is called `name`: the components whose names come
+    /// closest, or a few of them when none does, and the form of an operation's file, all of
+    /// this contract (a contract made with `--spec` has other names than the built-in one).
+    pub fn naming_hint(&self, name: &str) -> String {
+        let wanted = name.to_ascii_lowercase();
+        let mut close: Vec<(f64, &str)> = self
+            .manifest
+            .components
+            .keys()
+            .map(|component| {
+                let likeness = strsim::jaro_winkler(&wanted, &component.to_ascii_lowercase());
+                (likeness, component.as_str())
+            })
+            .filter(|(likeness, _)| *likeness >= 0.85)
+            .collect();
+        close.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(b.1)));
+        let quoted = |names: Vec<&str>| {
+            names
+                .iter()
+                .map(|name| format!("'{name}'"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut hint = if close.is_empty() {
+            let some: Vec<&str> = self
+                .manifest
+                .components
+                .keys()
+                .take(3)
+                .map(String::as_str)
+                .collect();
+            if some.is_empty() {
+                "it has no component schemas".to_string()
+            } else {
+                format!("its components include {}", quoted(some))
+            }
+        } else {
+            format!(
+                "did you mean {}?",
+                quoted(close.into_iter().take(3).map(|(_, n)| n).collect())
+            )
+        };
+        let operation = self
+            .schemas
+            .keys()
+            .filter(|path| path.starts_with("operations/"))
+            .min();
+        if let Some(path) = operation {
+            hint.push_str(&format!(
+                "; a schema file is named by its path, such as '{path}'"
+            ));
+        }
+        hint
+    }
+
     /// The path of a schema given by component name (`Account`, `Order Line`: the file the
     /// manifest names for it) or by path.
     pub fn resolve(&self, name: &str) -> Option<&str> {
@@ -626,7 +688,29 @@ mod tests {
     fn an_unknown_schema_name_is_an_error() {
         assert!(matches!(
             contract().validate("Nope", &json!({}), false),
-            Err(ContractError::UnknownSchema(_))
+            Err(ContractError::UnknownSchema { .. })
         ));
+    }
+
+    #[test]
+    fn an_unknown_schema_name_is_answered_with_names_of_this_contract() {
+        let contract = contract();
+        let message = |name: &str| {
+            contract
+                .validate(name, &json!({}), false)
+                .unwrap_err()
+                .to_string()
+        };
+        // A slip of the keyboard: the component meant, first.
+        let hint = message("Acount");
+        assert!(hint.contains("did you mean 'Account'"), "{hint}");
+        // Nothing close: names the contract has, and the form of an operation's file.
+        let hint = message("Zzzzzz");
+        assert!(hint.contains("its components include '"), "{hint}");
+        assert!(hint.contains("operations/"), "{hint}");
+        let named: Vec<&str> = hint.split('\'').skip(3).step_by(2).collect();
+        for name in named.iter().filter(|name| !name.starts_with("operations/")) {
+            assert!(contract.resolve(name).is_some(), "{name} in {hint}");
+        }
     }
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::contract::ContractError;
-use crate::contract::violation;
+use crate::contract::{Judged, violation};
 use crate::rule::Rule;
 
 /// One example that contradicts its schema.
@@ -122,7 +122,14 @@ pub fn check_document(spec: &Path) -> Result<ExamplesReport, ContractError> {
         files
             .iter()
             .map(|(path, text)| (path.clone(), text.as_str())),
-        |error, schema| violation(schema, error, None, true),
+        |error, schema| {
+            let judged = Judged {
+                file: schema,
+                instance: None,
+                schema: None,
+            };
+            violation(&judged, error, true)
+        },
     )
     .map_err(fail)?;
     let mut report = ExamplesReport {

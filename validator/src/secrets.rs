@@ -114,29 +114,27 @@ pub fn names_a_credential(name: &str) -> bool {
 
 /// The string values of the JSON body members named as credentials ([`names_a_credential`]:
 /// Plaid's `access_token` and `secret`, a login's `password`), at any depth of either body,
-/// which no security scheme declares: with `--show-values` a message may quote them.
+/// which no security scheme declares: with `--show-values` a message may quote them. Every
+/// string inside such a member counts, not only a member that is a string: GNAP (RFC 9635)
+/// issues `access_token: {value: …}`, or a list of them.
 pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
-    fn walk(value: &serde_json::Value, depth: usize, out: &mut Vec<String>) {
+    fn walk(value: &serde_json::Value, depth: usize, held: bool, out: &mut Vec<String>) {
         if depth > 64 {
             return;
         }
         match value {
             serde_json::Value::Object(members) => {
                 for (name, member) in members {
-                    match member {
-                        serde_json::Value::String(text)
-                            if text.len() >= SHORTEST && names_a_credential(name) =>
-                        {
-                            out.push(text.clone());
-                        }
-                        _ => walk(member, depth + 1, out),
-                    }
+                    walk(member, depth + 1, held || names_a_credential(name), out);
                 }
             }
             serde_json::Value::Array(items) => {
                 for item in items {
-                    walk(item, depth + 1, out);
+                    walk(item, depth + 1, held, out);
                 }
+            }
+            serde_json::Value::String(text) if held && text.len() >= SHORTEST => {
+                out.push(text.clone());
             }
             _ => {}
         }
@@ -157,7 +155,7 @@ pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
             },
             _ => continue,
         };
-        walk(value, 0, &mut out);
+        walk(value, 0, false, &mut out);
     }
     out
 }

@@ -64,10 +64,20 @@ impl Checker<'_> {
         let body = request.body.as_ref();
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
         // A body in a media type the contract has no schema for: only its absence is judged,
-        // below.
+        // below. A form or multipart body documented with the schema of the body's main media
+        // type (beside JSON, as Django REST framework writes every body) is read by it.
         if spec.sent_in_another_media(|| content_type.clone())
             && !matches!(parse_body(body), Parsed::None)
         {
+            let same_schema = |media: &str| {
+                content_type.as_deref() == Some(media)
+                    && spec.same_schema_content_types.iter().any(|m| m == media)
+            };
+            if same_schema(specgen::form::MEDIA_TYPE) {
+                self.fields_body(op, spec, request, part, Fields::Form);
+            } else if same_schema(multipart::FORM_DATA) {
+                self.fields_body(op, spec, request, part, Fields::Multipart);
+            }
             return;
         }
         let media = spec.content_type.as_deref().map(essence);

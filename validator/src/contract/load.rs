@@ -185,7 +185,10 @@ impl Contract {
         let file = self
             .schemas
             .get(path)
-            .ok_or_else(|| ContractError::UnknownSchema(path.to_string()))?;
+            .ok_or_else(|| ContractError::UnknownSchema {
+                name: path.to_string(),
+                hint: self.naming_hint(path),
+            })?;
         self.compiled_file(file, path)
     }
 
@@ -452,6 +455,7 @@ fn operation(
         required: body.required,
         content_type: Some(body.content_type.clone()),
         other_content_types: essences(&body.other_content_types),
+        same_schema_content_types: essences(&body.same_schema_content_types),
         schema: Some(body.schema.clone()),
     });
     let mut responses = Vec::new();
@@ -473,6 +477,7 @@ fn operation(
                     .is_some_and(|file| !accepts_anything(&file.written)),
                 content_type: response.content_type.clone(),
                 other_content_types: essences(&response.other_content_types),
+                same_schema_content_types: Vec::new(),
                 schema: response.schema.clone(),
             },
             example_codes: response.example_codes.clone(),

@@ -46,14 +46,19 @@ impl Contract {
         instance: &Value,
         show_values: bool,
     ) -> Result<Vec<Violation>, ContractError> {
-        let validator = &self.compiled(schema)?.validator;
+        let compiled = self.compiled(schema)?;
         // Most payloads conform: the yes-or-no walk stops early and builds no errors.
-        if validator.is_valid(instance) {
+        if compiled.validator.is_valid(instance) {
             return Ok(Vec::new());
         }
         let mut violations = Vec::new();
-        for error in validator.iter_errors(instance) {
-            push_violations(schema, &error, instance, show_values, &mut violations);
+        let judged = Judged {
+            file: schema,
+            instance: Some(instance),
+            schema: Some(&compiled.schema),
+        };
+        for error in compiled.validator.iter_errors(instance) {
+            push_violations(&judged, &error, show_values, &mut violations);
         }
         Ok(without_echoes(violations))
     }
@@ -67,7 +72,10 @@ impl Contract {
     ) -> Result<Vec<Violation>, ContractError> {
         let path = self
             .resolve(schema)
-            .ok_or_else(|| ContractError::UnknownSchema(schema.to_string()))?;
+            .ok_or_else(|| ContractError::UnknownSchema {
+                name: schema.to_string(),
+                hint: self.naming_hint(schema),
+            })?;
         self.check(path, instance, show_values)
     }
 
@@ -154,14 +162,13 @@ fn parameter_violations(
         return Vec::new();
     }
     let mut violations = Vec::new();
+    let judged = Judged {
+        file: "manifest.json",
+        instance: Some(instance),
+        schema: Some(&param.schema),
+    };
     for error in param.validator.iter_errors(instance) {
-        push_violations(
-            "manifest.json",
-            &error,
-            instance,
-            show_values,
-            &mut violations,
-        );
+        push_violations(&judged, &error, show_values, &mut violations);
     }
     violations
 }
@@ -172,9 +179,8 @@ fn parameter_violations(
 /// breaks of the schema, each at its own member with its own rule: the document has no
 /// `anyOf` there for a reader to look for.
 fn push_violations(
-    file: &str,
+    judged: &Judged<'_>,
     error: &ValidationError<'_>,
-    root: &Value,
     show_values: bool,
     out: &mut Vec<Violation>,
 ) {
@@ -184,7 +190,7 @@ fn push_violations(
             let nullable = if at.is_empty() { "(root)" } else { at };
             for inner in errors {
                 let first = out.len();
-                push_violations(file, inner, root, show_values, out);
+                push_violations(judged, inner, show_values, out);
                 for violation in &mut out[first..] {
                     violation
                         .message
@@ -192,7 +198,7 @@ fn push_violations(
                 }
             }
         }
-        None => out.push(violation(file, error, Some(root), show_values)),
+        None => out.push(violation(judged, error, show_values)),
     }
 }
 
@@ -225,6 +231,14 @@ fn beside_null<'e, 'i>(error: &'e ValidationError<'i>) -> Option<&'e [Validation
 }
 
 fn message(error: &ValidationError<'_>, show_values: bool) -> String {
+    // jsonschema's own words (`"x" is not a "email"`) read wrongly for most format names.
+    if let jsonschema::error::ValidationErrorKind::Format { format } = error.kind() {
+        return if show_values {
+            format!("{} does not match format \"{format}\"", error.instance())
+        } else {
+            format!("value does not match format \"{format}\"")
+        };
+    }
     if show_values {
         error.to_string()
     } else {
@@ -258,6 +272,55 @@ fn distance(at: &str, errors: &[ValidationError<'_>], tag_members: &[&str]) -> (
         tag && is_member_of(path, at)
     });
     (other_type, other_tag, errors.len())
+}
+
+/// How many of an object `value`'s members the alternative at `pointer` (in the self-contained
+/// `schema`) does not declare: a value that carries every member of one alternative and fails
+/// it twice is closer to it than to another that it fails once for a member it lacks. Zero
+/// where the alternative declares no members, or the value is no object.
+fn strangers(schema: Option<&Value>, pointer: &str, value: &Value) -> usize {
+    let (Some(schema), Some(members)) = (schema, value.as_object()) else {
+        return 0;
+    };
+    let mut declared: Vec<&str> = Vec::new();
+    let mut open = false;
+    let mut pending: Vec<(&Value, usize)> = schema
+        .pointer(pointer)
+        .map(|at| (at, 0))
+        .into_iter()
+        .collect();
+    while let Some((at, depth)) = pending.pop() {
+        if depth > 16 {
+            continue;
+        }
+        if let Some(properties) = at.get("properties").and_then(Value::as_object) {
+            declared.extend(properties.keys().map(String::as_str));
+        }
+        open |= at.get("patternProperties").is_some();
+        if let Some(target) = at
+            .get("$ref")
+            .and_then(Value::as_str)
+            .and_then(|reference| reference.strip_prefix('#'))
+            .and_then(|pointer| schema.pointer(pointer))
+        {
+            pending.push((target, depth + 1));
+        }
+        for part in at
+            .get("allOf")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            pending.push((part, depth + 1));
+        }
+    }
+    if declared.is_empty() || open {
+        return 0;
+    }
+    members
+        .keys()
+        .filter(|name| !declared.contains(&name.as_str()))
+        .count()
 }
 
 /// Whether `path` is a member of the value at `at`.
@@ -294,17 +357,27 @@ fn shared_enum_members<'e>(at: &str, context: &'e [Vec<ValidationError<'_>>]) ->
         .collect()
 }
 
-/// A violation; for `oneOf` / `anyOf`, the message says which alternative came closest and why.
-/// One validation error as a [`Violation`] of the schema in `file`: masked unless
-/// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative. `root`, the
-/// instance checked, when the caller has it, lets a message name what the error alone does
-/// not.
+/// What a validation error was raised against.
+pub(crate) struct Judged<'a> {
+    /// The contract file of the schema.
+    pub file: &'a str,
+    /// The instance checked, when the caller has it: it lets a message name what the error
+    /// alone does not.
+    pub instance: Option<&'a Value>,
+    /// The schema, self-contained, when the caller has it: the closest alternative of a failed
+    /// union is weighed by the members each declares.
+    pub schema: Option<&'a Value>,
+}
+
+/// One validation error as a [`Violation`] of the schema in `judged.file`: masked unless
+/// `show_values`, and for a failed `oneOf`/`anyOf` naming the closest alternative.
 pub(crate) fn violation(
-    file: &str,
+    judged: &Judged<'_>,
     error: &ValidationError<'_>,
-    root: Option<&Value>,
     show_values: bool,
 ) -> Violation {
+    let file = judged.file;
+    let root = judged.instance;
     use jsonschema::error::ValidationErrorKind;
     let mut text = message(error, show_values);
     let mut rule = Rule::from(error.kind().keyword());
@@ -387,11 +460,19 @@ pub(crate) fn violation(
         error.kind()
         && let at = error.instance_path().as_str()
         && let tag_members = shared_enum_members(at, context)
+        && let value = root.and_then(|root| root.pointer(at))
         && let Some((index, branch)) = context
             .iter()
             .enumerate()
             .filter(|(_, errors)| !errors.is_empty())
-            .min_by_key(|(_, errors)| distance(at, errors, &tag_members))
+            .min_by_key(|(index, errors)| {
+                let (other_type, other_tag, count) = distance(at, errors, &tag_members);
+                let strangers = value.map_or(0, |value| {
+                    let alternative = format!("{}/{index}", error.schema_path().as_str());
+                    strangers(judged.schema, &alternative, value)
+                });
+                (other_type, other_tag, strangers, count)
+            })
     {
         // Each reason worded as it would be on its own (an enum's whole list, a pattern's
         // component), not as jsonschema's bare message.
@@ -400,7 +481,7 @@ pub(crate) fn violation(
         for e in branch {
             let at = e.instance_path().as_str();
             let at = if at.is_empty() { "(root)" } else { at };
-            let reason = format!("{at}: {}", violation(file, e, root, show_values).message);
+            let reason = format!("{at}: {}", violation(judged, e, show_values).message);
             if !reasons.contains(&reason) {
                 reasons.push(reason);
             }

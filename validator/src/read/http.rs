@@ -16,8 +16,16 @@ pub(super) fn method(mut method: String, name: &str, problems: &mut Vec<String>)
 }
 
 /// Splits a URL (`https://host/p?q#f`) or an origin-form target (`/p?q`) into the path as
-/// written (`/` when the URL has none) and the raw query string.
+/// written (`/` when the URL has none) and the raw query string. A URL of a resource that
+/// never left the browser (`data:`, `blob:`, an extension's page; Chrome's HAR export lists
+/// them) is kept whole as its path, which no path of an API matches: the check passes it
+/// over as the page's own.
 pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), String> {
+    if let Some((scheme, _)) = target.split_once(':')
+        && is_browser_local(scheme)
+    {
+        return Ok((target.to_owned(), None));
+    }
     let target = target.split_once('#').map_or(target, |(before, _)| before);
     let after_authority = if target.starts_with('/') {
         target
@@ -40,6 +48,26 @@ pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), Strin
     };
     let path = if path.is_empty() { "/" } else { path };
     Ok((path.to_owned(), query))
+}
+
+/// Whether a URL scheme names something a browser holds itself rather than fetches over
+/// HTTP.
+fn is_browser_local(scheme: &str) -> bool {
+    const LOCAL: [&str; 12] = [
+        "data",
+        "blob",
+        "about",
+        "javascript",
+        "file",
+        "filesystem",
+        "view-source",
+        "chrome",
+        "chrome-extension",
+        "moz-extension",
+        "safari-extension",
+        "safari-web-extension",
+    ];
+    LOCAL.iter().any(|local| scheme.eq_ignore_ascii_case(local))
 }
 
 /// Parses a query string into decoded pairs (`application/x-www-form-urlencoded` rules:

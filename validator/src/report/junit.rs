@@ -15,11 +15,11 @@
 //! ```
 //!
 //! A testsuite per input (in the order of `inputs`), a testcase per exchange from
-//! `outcomes`, classed by operation, `(unmatched)` or `(malformed)`. An exchange with error
-//! findings has a `<failure>` whose text is one line per error finding; its warnings go to
-//! `<system-out>`, except in strict mode, where they fail the run and so their testcase (one
-//! `<failure>` line each). A finding whose exchange has no outcome still gets a testcase, so
-//! that no error can leave the suite green.
+//! `outcomes`, classed by operation, `(unmatched)` or `(malformed)`. An exchange with findings
+//! has a `<failure>` whose text is one line per finding, its warnings too: any finding makes
+//! the exit code 1 (strict mode's warnings, and without it a body the recording left out), so
+//! a suite must not read green beside it. A finding whose exchange has no outcome still gets a
+//! testcase, so that no error can leave the suite green.
 //!
 //! Escaping is quick-xml's (`<`, `>`, `&`, quotes, and in attributes line breaks and tabs).
 //! Characters XML 1.0 forbids even escaped (control characters other than tab and line
@@ -38,7 +38,7 @@ use super::RunReport;
 use super::group::{MALFORMED, UNMATCHED, group};
 use super::records::{self, Records, Stream};
 use super::text::{clean, describe};
-use crate::finding::{Finding, Severity};
+use crate::finding::Finding;
 
 /// Writes the report as JUnit XML, its testcases streamed from `records` (twice: the counts
 /// of a suite come before its testcases).
@@ -48,7 +48,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
         let (mut tests, mut failures) = (0, 0);
         for case in cases {
             tests += 1;
-            failures += usize::from(Case::of(&*case?, report.strict).failed());
+            failures += usize::from(Case::of(&*case?).failed());
         }
         counts.push((tests, failures));
         Ok(())
@@ -81,7 +81,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
                 } else {
                     suite.write_inner_content(|writer| {
                         for case in cases {
-                            Case::of(&*case?, report.strict).write(writer)?;
+                            Case::of(&*case?).write(writer)?;
                         }
                         Ok::<(), io::Error>(())
                     })?;
@@ -135,21 +135,16 @@ fn of_source<'c, 'r>(
 struct Case<'a> {
     classname: &'a str,
     name: String,
-    /// Error findings the outcome counts (at least the ones listed).
-    error_count: u64,
-    errors: Vec<&'a Finding>,
-    warnings: Vec<&'a Finding>,
+    /// Findings the outcome counts (at least the ones listed).
+    count: u64,
+    findings: Vec<&'a Finding>,
 }
 
 impl<'a> Case<'a> {
     /// The testcase of an exchange's verdict and findings, or of findings without a verdict.
-    /// In strict mode a warning fails the run, so it fails its testcase too: a suite that
+    /// A warning fails the run as an error does, so it fails its testcase too: a suite that
     /// reads green must not come from a run that exited 1.
-    fn of(case: &'a records::Case, strict: bool) -> Case<'a> {
-        let (errors, warnings): (Vec<_>, Vec<_>) = case
-            .findings
-            .iter()
-            .partition(|f| strict || f.severity == Severity::Error);
+    fn of(case: &'a records::Case) -> Case<'a> {
         let (classname, mut name, counted) = match (&case.outcome, case.findings.first()) {
             (Some(outcome), _) => {
                 let classname = match &outcome.operation {
@@ -158,11 +153,7 @@ impl<'a> Case<'a> {
                     None => UNMATCHED,
                 };
                 let name = format!("#{} {}", outcome.index, clean(&outcome.label));
-                let counted = if strict {
-                    outcome.errors + outcome.warnings
-                } else {
-                    outcome.errors
-                };
+                let counted = outcome.errors + outcome.warnings;
                 (classname, name, counted)
             }
             (None, Some(first)) => (group(first), format!("#{}", first.exchange), 0),
@@ -179,14 +170,13 @@ impl<'a> Case<'a> {
         Case {
             classname,
             name,
-            error_count: counted.max(errors.len() as u64),
-            errors,
-            warnings,
+            count: counted.max(case.findings.len() as u64),
+            findings: case.findings.iter().collect(),
         }
     }
 
     fn failed(&self) -> bool {
-        self.error_count > 0
+        self.count > 0
     }
 
     fn write<W: io::Write>(&self, writer: &mut Writer<W>) -> io::Result<()> {
@@ -194,26 +184,19 @@ impl<'a> Case<'a> {
             ("classname", &*xml_safe(&clean(self.classname))),
             ("name", &*xml_safe(&self.name)),
         ]);
-        if !self.failed() && self.warnings.is_empty() {
+        if !self.failed() {
             case.write_empty()?;
             return Ok(());
         }
         case.write_inner_content(|writer| {
-            if self.failed() {
-                let message = match self.error_count {
-                    1 => "1 finding".to_string(),
-                    n => format!("{n} findings"),
-                };
-                writer
-                    .create_element("failure")
-                    .with_attributes([("message", message.as_str()), ("type", "contract")])
-                    .write_text_content(BytesText::new(&lines(&self.errors)))?;
-            }
-            if !self.warnings.is_empty() {
-                writer
-                    .create_element("system-out")
-                    .write_text_content(BytesText::new(&lines(&self.warnings)))?;
-            }
+            let message = match self.count {
+                1 => "1 finding".to_string(),
+                n => format!("{n} findings"),
+            };
+            writer
+                .create_element("failure")
+                .with_attributes([("message", message.as_str()), ("type", "contract")])
+                .write_text_content(BytesText::new(&lines(&self.findings)))?;
             Ok(())
         })?;
         Ok(())

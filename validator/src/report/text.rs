@@ -4,7 +4,7 @@
 //! Inputs: traffic/a.har — 9 exchanges read, 2 errors, 1 warning (strict)
 //!
 //! createPayment — 3 exchanges, 1 failed, 2 errors, 0 warnings
-//!   #4 [pay-2] request /amount/value: "12.5x" is not a "decimal" (rule format; components/Amount.json#/…)
+//!   #4 [pay-2] request /amount/value: "12.5x" does not match format "decimal" (rule format; components/Amount.json#/…)
 //! getAccount — 5 exchanges, 0 failed, 0 errors, 1 warning
 //!   #1 response /owner/nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; …)
 //! (unmatched) — 1 exchange, 1 failed, 1 error, 0 warnings
