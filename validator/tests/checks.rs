@@ -4923,3 +4923,50 @@ fn a_browsers_data_and_blob_entries_are_passed_over() {
         verdicts[3].1
     );
 }
+
+/// One wrong value is one finding: a status a response fixes (`const`) over the component's
+/// `enum`, or a `null` where an enum of strings stands, was a finding per keyword that refused
+/// it. The narrowest stays: the `const`, else the `enum`, which names every value.
+#[test]
+fn a_value_refused_by_const_enum_and_type_at_once_is_one_finding() {
+    let contract = one_body_contract(
+        "/accounts",
+        r#"
+              type: object
+              properties:
+                status:
+                  allOf:
+                    - {type: string, enum: [ACTIVE, FROZEN, CLOSED]}
+                    - {const: ACTIVE}
+                account_type: {type: string, enum: [CHECKING, SAVINGS]}
+                received: {type: boolean, const: true}"#,
+    );
+    let judge = |body: &str| {
+        let exchange = media_exchange(
+            "POST",
+            "/accounts",
+            Some(("application/json", body)),
+            204,
+            None,
+        );
+        let mut rules = found(&check(&contract, &exchange, CheckOptions::default()));
+        rules.sort();
+        rules
+    };
+    assert_eq!(
+        judge(r#"{"status": "OPEN", "account_type": null, "received": "true"}"#),
+        vec![
+            (Part::Request, "const".into(), "/received".into()),
+            (Part::Request, "const".into(), "/status".into()),
+            (Part::Request, "enum".into(), "/account_type".into()),
+        ]
+    );
+    // A mistake of its own at another place stays.
+    assert_eq!(
+        judge(r#"{"status": "FROZEN", "account_type": 7}"#),
+        vec![
+            (Part::Request, "const".into(), "/status".into()),
+            (Part::Request, "enum".into(), "/account_type".into()),
+        ]
+    );
+}

@@ -587,21 +587,35 @@ fn forbidden_member(schema_path: &str) -> Option<String> {
 /// closes a subtype that way (see specgen's `emit/contract/inheritance.rs`). Drops too a
 /// violation that says what an earlier one says of the same place: `allOf` parts that each
 /// say `type: object` (Asana's `UserCompact` and the `AsanaResource` it extends) refuse a
-/// `null` once each, and it is one mistake.
+/// `null` once each, and it is one mistake. And of a value that a `const`, an `enum` and a
+/// `type` all refuse at one place (a response's `status: {const: ACTIVE}` over the
+/// component's enum, a `null` where an enum of strings stands), keeps the narrowest: the
+/// `const` says the one value, an `enum` every value and so their type.
 fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
     let mut seen = std::collections::HashSet::new();
     violations.retain(|v| seen.insert((v.pointer.clone(), v.rule.clone(), v.message.clone())));
+    let narrower = |rule: &Rule| match rule {
+        Rule::Enum => vec![Rule::Const],
+        Rule::Type => vec![Rule::Const, Rule::Enum],
+        _ => Vec::new(),
+    };
     let echoes: Vec<bool> = violations
         .iter()
         .map(|candidate| {
-            candidate.rule == Rule::UnevaluatedProperties
+            let unevaluated = candidate.rule == Rule::UnevaluatedProperties
                 && violations.iter().any(|other| {
                     other.rule != Rule::UnevaluatedProperties
                         && other
                             .pointer
                             .strip_prefix(candidate.pointer.as_str())
                             .is_some_and(|rest| rest.starts_with('/'))
-                })
+                });
+            let narrower = narrower(&candidate.rule);
+            let said_narrower = !narrower.is_empty()
+                && violations.iter().any(|other| {
+                    other.pointer == candidate.pointer && narrower.contains(&other.rule)
+                });
+            unevaluated || said_narrower
         })
         .collect();
     let mut echo = echoes.into_iter();
