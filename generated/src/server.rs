@@ -1622,9 +1622,11 @@ impl Incoming {
         name: &str,
     ) -> Option<Result<T, String>> {
         let text = self.value(location, name)?;
+        let value = ::serde_json::from_str::<::serde_json::Value>(text)
+            .unwrap_or_else(|_| ::serde_json::Value::String(text.to_string()));
         Some(
-            ::serde_json::from_str(text)
-                .map_err(|err| format!("{location:?} {name}: {err}")),
+            ::serde_json::from_value(value)
+                .map_err(|err| format!("{location:?} {name}: `{text}`: {err}")),
         )
     }
     /// A required JSON-text parameter, typed; `None` (with a message) when absent or

@@ -622,7 +622,15 @@ impl Incoming {
         name: &str,
     ) -> Option<Result<T, String>> {
         let text = self.value(location, name)?;
-        Some(::serde_json::from_str(text).map_err(|err| format!("{location:?} {name}: {err}")))
+        // Text that is not JSON is the string it is, as the contract reads it
+        // (`ValueKind::Json`): Stream documents its path values as JSON and its clients send
+        // `messaging`, not `"messaging"`. The type still decides whether a string will do.
+        let value = ::serde_json::from_str::<::serde_json::Value>(text)
+            .unwrap_or_else(|_| ::serde_json::Value::String(text.to_string()));
+        Some(
+            ::serde_json::from_value(value)
+                .map_err(|err| format!("{location:?} {name}: `{text}`: {err}")),
+        )
     }
 
     /// A required JSON-text parameter, typed; `None` (with a message) when absent or

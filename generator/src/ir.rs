@@ -129,6 +129,10 @@ pub enum SecurityKind {
     Bearer,
     /// `Authorization: Basic …`.
     Basic,
+    /// Another HTTP authentication scheme, by the word its `Authorization` value starts with,
+    /// as written (Twitter's OAuth 1.0a `OAuth`, `Digest`, a vendor's `payone-hmac-sha256`):
+    /// the caller computes the credentials that follow the word.
+    Http(String),
     /// Another type: `oauth2` and `openIdConnect`, whose access tokens the generated code
     /// sends as bearer tokens (see [`SecurityKind::is_bearer_token`]), or one it does not send
     /// itself (`mutualTLS`).
@@ -143,7 +147,7 @@ impl SecurityKind {
         match self {
             SecurityKind::Bearer => true,
             SecurityKind::Other(kind) => kind == "oauth2" || kind == "openIdConnect",
-            SecurityKind::ApiKey { .. } | SecurityKind::Basic => false,
+            SecurityKind::ApiKey { .. } | SecurityKind::Basic | SecurityKind::Http(_) => false,
         }
     }
 }

@@ -904,3 +904,35 @@ fn an_undeclared_scheme_after_an_entry_that_is_not_an_object_is_placed() {
         ],
     );
 }
+
+/// A header that frames the message (`Content-Length`, `Transfer-Encoding`) is the HTTP
+/// library's to write: Egnyte's Swagger 2.0 document makes `Content-Length` a parameter, and
+/// the client sent what the caller gave, so a request waited for bytes that never came. It
+/// is ignored with a warning, in Swagger 2.0 as in OpenAPI 3; the request's other headers
+/// stay parameters.
+#[test]
+fn a_framing_header_parameter_is_ignored_with_a_warning() {
+    let text = assert_generates_with_warnings(
+        "framing.yaml",
+        r##"swagger: "2.0"
+info: {title: Framing, version: "1"}
+paths:
+  /fs-content/{path}:
+    post:
+      operationId: upload
+      consumes: [application/octet-stream]
+      parameters:
+        - {name: path, in: path, required: true, type: string}
+        - {name: Content-Length, in: header, type: integer}
+        - {name: transfer-encoding, in: header, type: string}
+        - {name: X-Sha512-Checksum, in: header, type: string}
+        - {name: body, in: body, schema: {type: string, format: binary}}
+      responses: {'200': {description: done}}
+"##,
+        &[
+            "a header parameter named Content-Length is ignored",
+            "a header parameter named transfer-encoding is ignored",
+        ],
+    );
+    assert_eq!(text.matches("warning: ").count(), 2, "{text}");
+}

@@ -164,6 +164,10 @@ fn credential_apply(field: &crate::ir::Credential) -> TokenStream {
         (crate::ir::SecurityKind::Basic, _) => {
             quote!(request.basic_auth(&secret.username, Some(secret.password.expose())))
         }
+        (crate::ir::SecurityKind::Http(word), _) => quote!(request.header(
+            ::http::header::AUTHORIZATION,
+            format!("{} {}", #word, secret.expose())
+        )),
         (_, ParamLocation::Query) => quote!(request.query(&[(#wire, secret.expose())])),
         (_, ParamLocation::Cookie) => quote!(request.header(
             ::http::header::COOKIE,

@@ -124,6 +124,7 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
                 ),
                 SecurityKind::Bearer => ("http", None, None, Some("bearer")),
                 SecurityKind::Basic => ("http", None, None, Some("basic")),
+                SecurityKind::Http(word) => ("http", None, None, Some(word.as_str())),
                 SecurityKind::Other(kind) => (kind.as_str(), None, None, None),
             };
             let rule = manifest::SecurityScheme {

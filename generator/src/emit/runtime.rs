@@ -24,6 +24,9 @@ pub fn credentials(api: &Api) -> Result<GeneratedFile> {
         let where_ = match (&field.scheme.kind, field.location) {
             (kind, _) if kind.is_bearer_token() => "the `Authorization: Bearer` header".to_string(),
             (SecurityKind::Basic, _) => "the `Authorization: Basic` header".to_string(),
+            (SecurityKind::Http(word), _) => {
+                format!("the `Authorization` header as `{word} <this value>`")
+            }
             (_, location) => format!("the `{}` {}", field.name, location_word(location)),
         };
         let ty = if basic {

@@ -293,8 +293,12 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
             let location = location_tokens(field.location);
             let name = wire_name(field);
             // OAuth 2 and OpenID Connect tokens are taken in any scheme, as specval does.
-            let scheme = match field.scheme.kind {
+            let scheme = match &field.scheme.kind {
                 SecurityKind::Basic => quote!(Some("basic")),
+                SecurityKind::Http(word) => {
+                    let word = word.to_ascii_lowercase();
+                    quote!(Some(#word))
+                }
                 SecurityKind::Bearer => quote!(Some("bearer")),
                 _ => quote!(None),
             };
@@ -426,6 +430,13 @@ fn credentials_fn(api: &Api) -> TokenStream {
             quote!(
                 incoming
                     .bearer_token()
+                    .filter(|_| schemes.contains(&#key))
+                    .map(crate::credentials::Secret::from)
+            )
+        } else if let crate::ir::SecurityKind::Http(word) = &field.scheme.kind {
+            quote!(
+                incoming
+                    .authorization(#word)
                     .filter(|_| schemes.contains(&#key))
                     .map(crate::credentials::Secret::from)
             )

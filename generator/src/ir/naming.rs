@@ -383,7 +383,7 @@ pub(crate) fn assign(
         // kinds first carried by this version (OAuth 2, OpenID Connect, Basic): an API key
         // or a bearer scheme keeps the field name its users already write.
         let key = match scheme.kind {
-            SecurityKind::Basic | SecurityKind::Other(_) => scheme
+            SecurityKind::Basic | SecurityKind::Http(_) | SecurityKind::Other(_) => scheme
                 .key
                 .replace("OAuth", "Oauth")
                 .replace("oAuth", "oauth"),

@@ -22,6 +22,18 @@ use crate::manifest::ObjectStyle;
 /// request body's and responses' media types and the security schemes say what they carry.
 const IGNORED_HEADERS: [&str; 3] = ["Accept", "Content-Type", "Authorization"];
 
+/// Headers that frame a message or its connection (RFC 9110 §8.6, RFC 9112 §6–7 and §9.6): the
+/// HTTP library writes them from the body and the connection it has. A value the caller gave
+/// instead (Egnyte's Swagger 2.0 documents `Content-Length`) left a request waiting for bytes
+/// that never came, so such a parameter is ignored in every version.
+const FRAMING_HEADERS: [&str; 5] = [
+    "Content-Length",
+    "Transfer-Encoding",
+    "Connection",
+    "Host",
+    "TE",
+];
+
 impl Builder<'_> {
     /// Every operation under `paths`, with unique ids, sorted by path then method.
     pub(super) fn operations(
@@ -326,6 +338,20 @@ impl Builder<'_> {
                     format!(
                         "a header parameter named {name} is ignored, as OpenAPI 3 says: the \
                          media types and the security schemes say what it carries"
+                    ),
+                );
+                continue;
+            }
+            if location == ParamLocation::Header
+                && FRAMING_HEADERS
+                    .iter()
+                    .any(|framing| name.eq_ignore_ascii_case(framing))
+            {
+                self.warn(
+                    &param_at,
+                    format!(
+                        "a header parameter named {name} is ignored: the HTTP library writes it \
+                         from the body and the connection"
                     ),
                 );
                 continue;

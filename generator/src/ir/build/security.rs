@@ -85,6 +85,15 @@ impl Builder<'_> {
                 }
                 (Some("http"), Some(s)) if s == "bearer" => SecurityKind::Bearer,
                 (Some("http"), Some(s)) if s == "basic" => SecurityKind::Basic,
+                // Any other HTTP scheme is an `Authorization` value in that scheme: a server
+                // that took it for no credential at all ran the handler of every such operation
+                // for anyone (Twitter's `OAuth`, PAYONE's HMAC).
+                (Some("http"), Some(_)) => match string_at(&scheme, "scheme").map(str::trim) {
+                    Some(word) if !word.is_empty() && !word.contains(' ') => {
+                        SecurityKind::Http(word.to_string())
+                    }
+                    _ => SecurityKind::Other("http".to_string()),
+                },
                 (Some(other), _) => SecurityKind::Other(other.to_string()),
                 (None, _) => {
                     return Err(spec_error(self.doc, &at, "security scheme without a type"));
@@ -127,7 +136,9 @@ pub(super) fn credentials(schemes: &[SecurityScheme], operations: &[Operation]) 
             let (location, name) = match &scheme.kind {
                 SecurityKind::ApiKey { name, location } => (*location, name.clone()),
                 // Basic, and the schemes whose tokens are bearer tokens, share `Authorization`.
-                kind if *kind == SecurityKind::Basic || kind.is_bearer_token() => {
+                kind if matches!(kind, SecurityKind::Basic | SecurityKind::Http(_))
+                    || kind.is_bearer_token() =>
+                {
                     (ParamLocation::Header, "authorization".to_string())
                 }
                 // Mutual TLS, and types this version does not know: not a header's business.

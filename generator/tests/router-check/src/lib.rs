@@ -228,6 +228,13 @@ mod tests {
                 params.ids
             ))
         }
+        async fn get_with_hmac(&self, params: GetWithHmacParams) -> GetWithHmacResponse {
+            let hmac = params
+                .credentials
+                .hmac
+                .map(|hmac| hmac.expose().to_string());
+            GetWithHmacResponse::Ok(format!("hmac={hmac:?}"))
+        }
         async fn get_with_oauth(&self, params: GetWithOauthParams) -> GetWithOauthResponse {
             let credentials = params.credentials;
             GetWithOauthResponse::Ok(format!(
@@ -1091,6 +1098,40 @@ mod tests {
         )
         .await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
+        // Another HTTP scheme (`HMAC-SHA256`): the credential is an `Authorization` value in
+        // that scheme, the word in any case. Without it, or in another scheme, the handler
+        // does not run; the server had let every such call through.
+        for refused in [
+            None,
+            Some("Bearer sig-1"),
+            Some("HMAC-SHA256 "),
+            Some("HMAC-SHA256"),
+        ] {
+            let headers: Vec<(&str, &str)> =
+                refused.map(|v| ("authorization", v)).into_iter().collect();
+            let (status, _) = call_with(Method::GET, "/secure/signed", &headers).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{refused:?}");
+        }
+        let (status, body) = call_with(
+            Method::GET,
+            "/secure/signed",
+            &[("authorization", "hmac-sha256 sig-1")],
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (StatusCode::OK, r#""hmac=Some(\"sig-1\")""#)
+        );
+        let client = client_with(&|c| c.hmac = Some("sig-2".into()));
+        assert_eq!(
+            client.get_with_hmac().await.unwrap(),
+            r#"hmac=Some("sig-2")"#
+        );
+        let unsigned = client_with(&|c| c.oauth = Some("access-token".into()));
+        assert!(matches!(
+            unsigned.get_with_hmac().await,
+            Err(ClientError::Api { .. } | ClientError::ApiOther { .. })
+        ));
         // `Debug` shows none of them.
         let mut credentials = Credentials::new();
         credentials.basic_auth = basic();
@@ -1719,6 +1760,7 @@ mod query_objects {
                 "labels": params.labels,
                 "where": params.where_,
                 "page": params.page,
+                "channel": params.channel,
             });
             SearchResponse::Ok(read.as_object().unwrap().clone())
         }
@@ -1837,7 +1879,13 @@ mod query_objects {
             additional_properties: Default::default(),
         };
         let read = client
-            .search(Some(&filter), Some(&labels), Some(&where_), Some(&page))
+            .search(
+                Some(&filter),
+                Some(&labels),
+                Some(&where_),
+                Some(&page),
+                Some(&"messaging".to_string()),
+            )
             .await
             .unwrap();
         assert_eq!(
@@ -1847,12 +1895,13 @@ mod query_objects {
                 "labels": {"a": 1, "b": 22},
                 "where": {"name": "rex & co", "age": 7},
                 "page": {"number": 2, "per_page": 50},
+                "channel": "messaging",
             })
         );
-        let none = client.search(None, None, None, None).await.unwrap();
+        let none = client.search(None, None, None, None, None).await.unwrap();
         assert_eq!(
             serde_json::Value::Object(none),
-            serde_json::json!({"filter": null, "labels": null, "where": null, "page": null})
+            serde_json::json!({"filter": null, "labels": null, "where": null, "page": null, "channel": null})
         );
     }
 
@@ -1882,6 +1931,10 @@ mod query_objects {
         );
         assert_eq!(status_of("where=%7B%22age%22%3A3%7D").await, 400, "no name");
         assert_eq!(status_of("where=rex").await, 400, "not JSON");
+        // A string written as JSON, or bare as clients send it: the contract's reading.
+        assert_eq!(status_of("channel=%22messaging%22").await, 200);
+        assert_eq!(status_of("channel=messaging").await, 200);
+        assert_eq!(status_of("channel=much-too-long").await, 400, "maxLength");
         assert_eq!(status_of("number=2&per_page=5").await, 200);
         assert_eq!(status_of("number=two").await, 400);
     }
