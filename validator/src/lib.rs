@@ -49,3 +49,4 @@ mod secrets;
 pub use contract::{Contract, ContractError};
 pub use finding::Finding;
 pub use rule::Rule;
+pub use secrets::hide_payload_secrets;

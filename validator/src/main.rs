@@ -422,13 +422,18 @@ fn message(contract: &Contract, schema: &str, file: &PathBuf, show_values: bool)
             return ExitCode::from(2);
         }
     };
-    let violations = match contract.validate(schema, &instance, show_values) {
+    let mut violations = match contract.validate(schema, &instance, show_values) {
         Ok(violations) => violations,
         Err(err) => {
             eprintln!("specval: error: {err}");
             return ExitCode::from(2);
         }
     };
+    // Shown values may quote the payload's own secrets (a member named `apiSecret`), as
+    // `check` keeps them out.
+    if show_values {
+        specval::hide_payload_secrets(&mut violations, &instance);
+    }
     let written = to_stdout(|out| {
         if violations.is_empty() {
             return writeln!(out, "{}: conforms to {schema}", file.display());

@@ -97,6 +97,7 @@ pub fn names_a_credential(name: &str) -> bool {
         .map(|c| c.to_ascii_lowercase())
         .collect();
     named == "token"
+        || named == "key"
         || [
             "apikey",
             "apitoken",
@@ -118,6 +119,46 @@ pub fn names_a_credential(name: &str) -> bool {
 /// string inside such a member counts, not only a member that is a string: GNAP (RFC 9635)
 /// issues `access_token: {value: …}`, or a list of them.
 pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
+    let mut out = Vec::new();
+    let bodies = std::iter::once(&exchange.request.body)
+        .chain(exchange.response.as_ref().map(|response| &response.body));
+    for body in bodies.flatten() {
+        let parsed;
+        let value = match body {
+            crate::exchange::Body::Json(value) => value,
+            crate::exchange::Body::Text(text) => match serde_json::from_str(text) {
+                Ok(value) => {
+                    parsed = value;
+                    &parsed
+                }
+                Err(_) => continue,
+            },
+            _ => continue,
+        };
+        out.extend(value_credentials(value));
+    }
+    out
+}
+
+/// Keeps the payload's own secrets ([`value_credentials`]) out of violations whose messages
+/// show values (`specval message --show-values`), as `check` keeps an exchange's out.
+pub fn hide_payload_secrets(
+    violations: &mut [crate::contract::Violation],
+    payload: &serde_json::Value,
+) {
+    let mut secrets = value_credentials(payload);
+    secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
+    secrets.dedup();
+    for violation in violations {
+        if let Cow::Owned(scrubbed) = scrub(&violation.message, &secrets) {
+            violation.message = scrubbed;
+        }
+    }
+}
+
+/// The strings of a JSON value held by members named as credentials, at any depth (see
+/// [`body_credentials`]): what `specval message --show-values` keeps out of its messages.
+pub fn value_credentials(value: &serde_json::Value) -> Vec<String> {
     fn walk(value: &serde_json::Value, depth: usize, held: bool, out: &mut Vec<String>) {
         if depth > 64 {
             return;
@@ -140,23 +181,7 @@ pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
         }
     }
     let mut out = Vec::new();
-    let bodies = std::iter::once(&exchange.request.body)
-        .chain(exchange.response.as_ref().map(|response| &response.body));
-    for body in bodies.flatten() {
-        let parsed;
-        let value = match body {
-            crate::exchange::Body::Json(value) => value,
-            crate::exchange::Body::Text(text) => match serde_json::from_str(text) {
-                Ok(value) => {
-                    parsed = value;
-                    &parsed
-                }
-                Err(_) => continue,
-            },
-            _ => continue,
-        };
-        walk(value, 0, false, &mut out);
-    }
+    walk(value, 0, false, &mut out);
     out
 }
 
@@ -193,7 +218,7 @@ fn basic_credentials(token: &str) -> impl Iterator<Item = String> {
 /// Whether a header, query parameter or cookie of this name carries a credential, whatever
 /// place its scheme gives it.
 pub fn is_credential_name(contract: &Contract, name: &str) -> bool {
-    contract.names_credential(name) || is_authorization(name)
+    contract.names_credential(name) || is_authorization(name) || names_a_credential(name)
 }
 
 fn is_authorization(name: &str) -> bool {

@@ -4970,3 +4970,68 @@ fn a_value_refused_by_const_enum_and_type_at_once_is_one_finding() {
         ]
     );
 }
+
+/// With `--show-values`, a value named as a credential stays out of messages wherever it is
+/// repeated: a declared query parameter called `key` (YouTube's API key), an undeclared
+/// `oauth_token` (Foursquare's), as a cookie or a header no scheme declares.
+#[test]
+fn values_named_as_credentials_are_not_shown_even_undeclared() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Keys by name, version: "1"}
+paths:
+  /venues:
+    get:
+      parameters:
+        - {name: key, in: query, schema: {type: string}}
+        - {name: fbid, in: query, schema: {type: integer}}
+        - {name: near, in: query, schema: {type: integer}}
+        - {name: v, in: query, schema: {type: integer}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let key = "AIzaSyD3kFq9XvT2mWpL8rBnC4sYhJ0eGzQ1uVo";
+    let token = "FSQ3OAUTHTOKEN0000000001";
+    let cookie = "Q2xvdWRTZXNzaW9uLTk4NzY1NDMyMQ";
+    let exchange = Exchange {
+        index: 0,
+        line: Some(1),
+        id: None,
+        source: "keys.jsonl".into(),
+        kind: None,
+        request: Request {
+            method: "GET".into(),
+            path: "/venues".into(),
+            query: vec![
+                ("key".into(), key.into()),
+                ("oauth_token".into(), token.into()),
+                ("fbid".into(), token.into()),
+                ("near".into(), key.into()),
+                ("v".into(), cookie.into()),
+            ],
+            headers: vec![("Cookie".into(), format!("session_token={cookie}"))],
+            body: None,
+            mime_type: None,
+        },
+        response: Some(Response {
+            status: 200,
+            headers: Vec::new(),
+            body: None,
+            mime_type: None,
+        }),
+        failure: None,
+    };
+    let shown = CheckOptions {
+        strict: false,
+        show_values: true,
+    };
+    let outcome = check(&contract, &exchange, shown);
+    assert_eq!(outcome.findings.len(), 3, "{:?}", found(&outcome));
+    for finding in &outcome.findings {
+        for secret in [key, token, cookie] {
+            assert!(!finding.message.contains(secret), "{}", finding.message);
+        }
+        assert!(finding.message.contains("REDACTED"), "{}", finding.message);
+    }
+}
