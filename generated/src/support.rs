@@ -150,8 +150,13 @@ impl ::serde::Serialize for Decimal {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         use ::rust_decimal::prelude::ToPrimitive;
-        if self.0.scale() == 0 && let Some(integer) = self.0.to_i64() {
-            return serializer.serialize_i64(integer);
+        if self.0.scale() == 0 {
+            if let Some(integer) = self.0.to_i64() {
+                return serializer.serialize_i64(integer);
+            }
+            if let Some(integer) = self.0.to_u64() {
+                return serializer.serialize_u64(integer);
+            }
         }
         match self.0.to_string().parse::<f64>() {
             Ok(float) if float.is_finite() => serializer.serialize_f64(float),

@@ -148,10 +148,15 @@ impl ::std::fmt::Display for Decimal {
 impl ::serde::Serialize for Decimal {
     fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use ::rust_decimal::prelude::ToPrimitive;
-        if self.0.scale() == 0
-            && let Some(integer) = self.0.to_i64()
-        {
-            return serializer.serialize_i64(integer);
+        if self.0.scale() == 0 {
+            // Beyond i64 an integer is still written whole (`12345678901234567890`, read
+            // exactly as a u64), not as the float `1.2345678901234567e19`.
+            if let Some(integer) = self.0.to_i64() {
+                return serializer.serialize_i64(integer);
+            }
+            if let Some(integer) = self.0.to_u64() {
+                return serializer.serialize_u64(integer);
+            }
         }
         // Through its digits: Rust reads decimal text to the nearest float, where
         // rust_decimal's own `to_f64` may land a few units off (a full-precision f64 such as
@@ -634,9 +639,17 @@ mod tests {
             let back = round_trip::<Decimal>(value);
             assert_eq!(back.to_string(), number);
         }
-        // Beyond an f64's integers, as long as an i64 holds them.
-        let big: Decimal = serde_json::from_str("9007199254740993").unwrap();
-        assert_eq!(serde_json::to_string(&big).unwrap(), "9007199254740993");
+        // Beyond an f64's integers, as long as an i64 holds them, and beyond an i64 as long
+        // as the JSON reader gives them whole (a u64): not `1.2345678901234567e19`.
+        for whole in [
+            "9007199254740993",
+            "9223372036854775808",
+            "12345678901234567890",
+            "18446744073709551615",
+        ] {
+            let big: Decimal = serde_json::from_str(whole).unwrap();
+            assert_eq!(serde_json::to_string(&big).unwrap(), whole);
+        }
     }
 
     #[test]

@@ -554,6 +554,16 @@ fn a_crate_name_cargo_would_refuse_is_an_error_not_a_panic() {
             "fn",
             "the crate would be called `fn` in Rust, which is a keyword",
         ),
+        // Rust's own crates: a crate called `test` breaks `#[test]` wherever it is a
+        // dependency.
+        (
+            "test",
+            "the crate would be called `test` in Rust, which is one of Rust's own crates",
+        ),
+        (
+            "proc-macro",
+            "the crate would be called `proc_macro` in Rust, which is one of Rust's own crates",
+        ),
     ] {
         assert_refused_args(
             &["--crate-name", name],
@@ -935,4 +945,28 @@ paths:
         ],
     );
     assert_eq!(text.matches("warning: ").count(), 2, "{text}");
+}
+
+/// A title that would make one of Rust's own crates (`info.title: test`) is prefixed, as a
+/// keyword's is: the crate builds its tests and its dependents'.
+#[test]
+fn a_title_that_names_a_builtin_crate_is_prefixed() {
+    for (title, package) in [
+        ("test", "api-test"),
+        ("Core", "api-core"),
+        ("std", "api-std"),
+    ] {
+        let sandbox = Sandbox::new();
+        let spec = sandbox.spec(
+            "title.yaml",
+            &format!("openapi: 3.1.0\ninfo: {{title: {title}, version: '1'}}\npaths: {{}}\n"),
+        );
+        let output = sandbox.run(&["generate".as_ref(), "--spec".as_ref(), spec.as_os_str()]);
+        assert_success(&output, title);
+        let manifest = std::fs::read_to_string(sandbox.out().join("Cargo.toml")).unwrap();
+        assert!(
+            manifest.contains(&format!("name = \"{package}\"")),
+            "{title}: {manifest}"
+        );
+    }
 }

@@ -42,12 +42,15 @@ pub(super) fn crate_name(doc: &Document, option: Option<&str>) -> Result<String>
     );
     // Letters, digits and single dashes; it may still start with a digit, be empty, be too
     // long or be a keyword.
-    let mut name =
-        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) || is_keyword(&name) {
-            format!("api-{name}").trim_end_matches('-').to_string()
-        } else {
-            name
-        };
+    let mut name = if name.is_empty()
+        || name.starts_with(|c: char| c.is_ascii_digit())
+        || is_keyword(&name)
+        || is_builtin_crate(&name)
+    {
+        format!("api-{name}").trim_end_matches('-').to_string()
+    } else {
+        name
+    };
     if name.len() > MAX_PACKAGE_NAME {
         name.truncate(MAX_PACKAGE_NAME);
         name = name.trim_end_matches('-').to_string();
@@ -89,7 +92,20 @@ fn check_package_name(name: &str) -> std::result::Result<(), String> {
             "the crate would be called `{library}` in Rust, which is a keyword, not a name"
         ));
     }
+    if is_builtin_crate(&library) {
+        return Err(format!(
+            "the crate would be called `{library}` in Rust, which is one of Rust's own crates: \
+             its tests, and every crate that depends on it, would not build"
+        ));
+    }
     Ok(())
+}
+
+/// The crates every Rust program can name without depending on them (the sysroot's), which
+/// a crate of the same name shadows: a generated crate called `test` breaks `#[test]` in
+/// its own tests and in its dependents (cargo new refuses these names too).
+fn is_builtin_crate(library: &str) -> bool {
+    ["alloc", "core", "proc_macro", "std", "test"].contains(&library)
 }
 
 /// Rust's keywords, strict and reserved, in every edition.

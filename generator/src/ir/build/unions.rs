@@ -116,6 +116,17 @@ impl Builder<'_> {
         let mut refs_to_index = HashMap::new();
         for (index, branch) in &rest {
             let branch_at = child(&child(source.union_at, key), &index.to_string());
+            // The same alternative listed twice (Stream's `ChatEvent` lists `AnyEvent` once per
+            // tag it maps to it) is one variant: a second would take every value its tags
+            // name, the first none. Only the very same schema: 3.1's `{$ref: Base, properties:
+            // …}` beside a bare `Base` is another alternative.
+            if rest
+                .iter()
+                .take_while(|(earlier, _)| earlier < index)
+                .any(|(_, earlier)| earlier == branch)
+            {
+                continue;
+            }
             if let Some(reference) = branch.get("$ref").and_then(Value::as_str) {
                 let reference = crate::load::canonical_pointer(reference)
                     .unwrap_or_else(|| reference.to_string());
