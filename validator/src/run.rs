@@ -399,11 +399,28 @@ fn run_input(
     let coverage = covered.is_some();
     let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
     let format = read::detect(source, &first);
+    // A NUL byte among the first bytes: no text, so no HAR and no JSON Lines (an image, an
+    // archive, a core dump given by mistake). One finding says so, where reading it line by
+    // line made thousands.
+    let binary = first.iter().position(|&byte| byte == 0);
     let webhook_paths = contract.webhook_paths();
     let (sender, receiver) = sync_channel::<Batch>(2);
     std::thread::scope(|scope| {
         let webhook_paths = &webhook_paths;
         let producer = scope.spawn(move || {
+            if let Some(offset) = binary {
+                let malformed = crate::exchange::Malformed {
+                    index: 0,
+                    source: source.to_owned(),
+                    line: None,
+                    message: format!(
+                        "the input is not text (a NUL byte at offset {offset}): not a HAR or \
+                         JSON Lines file"
+                    ),
+                };
+                let _ = sender.send(Batch::Entries(vec![Err(malformed)]));
+                return Ok(());
+            }
             let limits = options.limits;
             // A closed receiver means the run stopped; nothing left to do.
             match format {

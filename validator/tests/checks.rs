@@ -5035,3 +5035,75 @@ paths:
         assert!(finding.message.contains("REDACTED"), "{}", finding.message);
     }
 }
+
+/// A callback arrives at the URL its subscriber gave. Up Bank declares that URL as a required
+/// path parameter of the callback (`{webhookURL}`), and every delivery was reported as
+/// lacking it; a notification's path values are the receiver's URL's, not checked.
+#[test]
+fn a_callbacks_url_declared_as_a_path_parameter_is_not_required_of_a_delivery() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Callbacks, version: "1"}
+paths:
+  /webhooks:
+    post:
+      operationId: createWebhook
+      requestBody:
+        content: {application/json: {schema: {type: object, properties: {url: {type: string}}}}}
+      responses: {'201': {description: created}}
+      callbacks:
+        Event:
+          '{webhookURL}':
+            post:
+              parameters:
+                - {name: webhookURL, in: path, required: true, schema: {type: string}}
+              requestBody:
+                content:
+                  application/json:
+                    schema:
+                      type: object
+                      required: [eventType]
+                      properties: {eventType: {type: string, enum: [PING, TRANSACTION_CREATED]}}
+              responses: {'200': {description: received}}
+"#,
+    );
+    let delivery = |body: &str| Exchange {
+        index: 0,
+        line: Some(1),
+        id: None,
+        source: "up.jsonl".into(),
+        kind: Some(ExchangeKind::Notification),
+        request: Request {
+            method: "POST".into(),
+            path: "/hooks/up".into(),
+            query: Vec::new(),
+            headers: vec![("Content-Type".into(), "application/json".into())],
+            body: Some(Body::Text(body.into())),
+            mime_type: None,
+        },
+        response: Some(Response {
+            status: 200,
+            headers: Vec::new(),
+            body: None,
+            mime_type: None,
+        }),
+        failure: None,
+    };
+    let clean = check(
+        &contract,
+        &delivery(r#"{"eventType": "PING"}"#),
+        CheckOptions::default(),
+    );
+    assert!(clean.operation.is_some(), "matched to the callback");
+    assert_eq!(found(&clean), vec![]);
+    let broken = check(
+        &contract,
+        &delivery(r#"{"eventType": "PONG"}"#),
+        CheckOptions::default(),
+    );
+    assert_eq!(
+        found(&broken),
+        one(Part::Notification, "enum", "/eventType")
+    );
+}

@@ -5,7 +5,7 @@ use serde_json::Value;
 use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, Credential, Location, ObjectStyle, OperationSpec, ParameterSpec};
 use crate::coverage::key as coverage;
-use crate::exchange::{Request, Response, header_lines};
+use crate::exchange::{ExchangeKind, Request, Response, header_lines};
 use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -92,6 +92,12 @@ impl Checker<'_> {
         path_params: &[(String, String)],
     ) {
         for param in &op.parameters {
+            // A notification arrives at the receiver's URL, a callback's at the whole URL its
+            // subscriber gave (Up's `{webhookURL}`, declared a required path parameter): its
+            // path values are that URL's, none the contract can find.
+            if param.location == Location::Path && self.site.kind == ExchangeKind::Notification {
+                continue;
+            }
             if let Some(style) = &param.object {
                 self.object_parameter(op, param, style, request);
                 continue;
