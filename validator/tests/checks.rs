@@ -5107,3 +5107,28 @@ paths:
         one(Part::Notification, "enum", "/eventType")
     );
 }
+
+/// `{origin}/v1` lets a gateway's prefix stand before `/v1`, but an empty segment is no
+/// prefix: `//v1/banking/…` matched `getAccount` while the generated router answers it 404,
+/// as it does `/v1//banking/…`.
+#[test]
+fn an_empty_segment_before_the_base_path_is_no_prefix() {
+    let account_path = format!("/banking/accounts/{ACCOUNT_ID}");
+    for (path, operation) in [
+        (format!("/v1{account_path}"), Some("getAccount")),
+        (format!("/gateway/v1{account_path}"), Some("getAccount")),
+        (format!("//v1{account_path}"), None),
+        (format!("/gateway//v1{account_path}"), None),
+        (format!("/v1/{account_path}"), None),
+    ] {
+        let outcome = run(&exchange("GET", &path, None, 200, Some(account())));
+        assert_eq!(outcome.operation.as_deref(), operation, "{path}");
+        if operation.is_none() {
+            assert_eq!(
+                found(&outcome),
+                one(Part::Entry, "operation-path", ""),
+                "{path}"
+            );
+        }
+    }
+}

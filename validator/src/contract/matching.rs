@@ -225,6 +225,9 @@ impl BasePath {
         };
         path.match_indices('/')
             .take(starts)
+            // A prefix of empty segments (`//v1/…`) is no gateway's path: the generated router
+            // refuses it, as it refuses `/v1//banking`.
+            .filter(move |(at, _)| !path[..*at].contains("//") && !path[..*at].ends_with('/'))
             .filter_map(move |(at, _)| self.rest_after(&path[at..]))
     }
 
