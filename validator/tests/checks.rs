@@ -5132,3 +5132,46 @@ fn an_empty_segment_before_the_base_path_is_no_prefix() {
         }
     }
 }
+
+/// A part of a closed `allOf` that fails (a member it requires is missing) takes the members
+/// it declares with it: JSON Schema counts them not evaluated, so `unevaluatedProperties:
+/// false` refused two documented members beside the one real mistake (Just Eat's checkout
+/// issue without its `currency`). The missing member is the finding; a member no part
+/// declares is still one.
+#[test]
+fn a_failed_part_of_a_closed_object_does_not_make_its_members_unexpected() {
+    let contract = one_body_contract(
+        "/issues",
+        r#"
+              allOf:
+                - {type: object, required: [code], properties: {code: {type: string}}}
+                - type: object
+                  required: [currency]
+                  properties:
+                    currency: {type: string}
+                    minimumOrderValue: {type: integer}
+              unevaluatedProperties: false"#,
+    );
+    let judge = |body: &str| {
+        let exchange = media_exchange(
+            "POST",
+            "/issues",
+            Some(("application/json", body)),
+            204,
+            None,
+        );
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(
+        judge(r#"{"code": "MINIMUM_ORDER_VALUE_NOT_MET", "minimumOrderValue": 1500}"#),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(
+        judge(r#"{"code": "X", "currency": "EUR", "minimumOrderValue": 1, "extra": 1}"#),
+        one(Part::Request, "unevaluatedProperties", "")
+    );
+    assert_eq!(
+        judge(r#"{"code": "X", "currency": "EUR", "minimumOrderValue": 1}"#),
+        vec![]
+    );
+}

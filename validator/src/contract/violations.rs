@@ -602,13 +602,16 @@ fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
     let echoes: Vec<bool> = violations
         .iter()
         .map(|candidate| {
+            // Inside the object, or of the object itself: a part that requires a member the
+            // value lacks (Just Eat's `currency`) fails whole, so the members it declares
+            // count as not evaluated, and were reported as not allowed.
             let unevaluated = candidate.rule == Rule::UnevaluatedProperties
                 && violations.iter().any(|other| {
                     other.rule != Rule::UnevaluatedProperties
                         && other
                             .pointer
                             .strip_prefix(candidate.pointer.as_str())
-                            .is_some_and(|rest| rest.starts_with('/'))
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
                 });
             let narrower = narrower(&candidate.rule);
             let said_narrower = !narrower.is_empty()
