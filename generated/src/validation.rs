@@ -1426,6 +1426,19 @@ impl OperationRules {
         let members = style.members(name, query)?;
         Some(form::decode_members(&members, schema))
     }
+    /// Every rule the header parameters break (a notification's: its receiver is no server
+    /// of the API, so its path and query are the receiver's own); `texts` gives every line of
+    /// a header, by name in any case.
+    pub fn check_headers<'a>(
+        &self,
+        texts: impl Fn(&str) -> Vec<&'a str>,
+    ) -> Vec<String> {
+        self.check_parameters_where(
+            |rule| rule.location == Location::Header,
+            |_, name| texts(name),
+            &[],
+        )
+    }
     /// Every rule the parameters break; `texts` gives every text a parameter came with, by
     /// location and name (header names case-insensitively), in order: each query pair of
     /// that name, each line of a header. A list is read from all of them, anything else
@@ -1435,8 +1448,17 @@ impl OperationRules {
         texts: impl Fn(Location, &str) -> Vec<&'a str>,
         query: &[(String, String)],
     ) -> Vec<String> {
+        self.check_parameters_where(|_| true, texts, query)
+    }
+    /// [`Self::check_parameters`] of the parameters `keep` keeps.
+    fn check_parameters_where<'a>(
+        &self,
+        keep: impl Fn(&ParameterRule) -> bool,
+        texts: impl Fn(Location, &str) -> Vec<&'a str>,
+        query: &[(String, String)],
+    ) -> Vec<String> {
         let mut messages = Vec::new();
-        for rule in &self.parameters {
+        for rule in self.parameters.iter().filter(|rule| keep(rule)) {
             let place = match rule.location {
                 Location::Path => "path parameter",
                 Location::Query => "query parameter",

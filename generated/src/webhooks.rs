@@ -100,7 +100,7 @@ impl Sender {
                 "incomingTransfer",
                 ::http::Method::POST,
                 url,
-                Payload::Json(payload),
+                (Payload::Json(payload), Vec::new()),
                 200u16,
             )
             .await
@@ -129,6 +129,31 @@ fn invalid(messages: Vec<String>) -> Response {
         ::axum::Json(::serde_json::json!({ "messages" : messages })),
     )
         .into_response()
+}
+
+/// The documented header parameters of a notification (a signature, an event name), checked
+/// by the contract before anything else is read: the 400 that says what is wrong, if any.
+#[allow(dead_code)]
+fn rejected_headers(hook: &str, headers: &::http::HeaderMap) -> Option<Response> {
+    let rules = crate::validation::rules().webhook(hook)?;
+    let messages = rules
+        .check_headers(|name| {
+            headers
+                .get_all(name)
+                .iter()
+                .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
+                .collect()
+        });
+    (!messages.is_empty()).then(|| invalid(messages))
+}
+
+/// The text of a header, its first line, when it came as text.
+#[allow(dead_code)]
+fn header_text(headers: &::http::HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|value| std::str::from_utf8(value.as_bytes()).ok())
+        .map(str::to_string)
 }
 
 #[allow(dead_code)]
@@ -284,7 +309,7 @@ impl Sender {
         hook: &str,
         method: ::http::Method,
         url: String,
-        payload: Payload,
+        (payload, headers): (Payload, Vec<(&'static str, String)>),
         success: u16,
     ) -> Delivery {
         let retry = crate::retry::RetryPolicy {
@@ -318,6 +343,9 @@ impl Sender {
                 request = request
                     .header(::http::header::CONTENT_TYPE, *media)
                     .body(bytes.clone());
+            }
+            for (name, value) in &headers {
+                request = request.header(*name, value.as_str());
             }
             let sent = request.send().await;
             let (failure, asked) = match sent {

@@ -10,7 +10,7 @@ use super::operations::{body_type, is_success};
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
-use crate::ir::{Api, MediaKind, StatusSpec, Webhook};
+use crate::ir::{Api, MediaKind, ParamLocation, StatusSpec, Webhook};
 
 /// The webhooks file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
@@ -18,8 +18,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     let mut handlers = Vec::new();
     let mut routes = Vec::new();
     let mut senders = Vec::new();
+    let mut header_types = Vec::new();
     for hook in &api.webhooks {
         let parts = Parts::of(hook)?;
+        header_types.extend(headers_type(hook, &parts));
         methods.push(receiver_method(hook, &parts));
         handlers.push(receiver_handler(hook, &parts));
         // A delivery path is routed as the server's paths are: `/hooks/:id` (axum 0.7's
@@ -64,6 +66,8 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                         .with_state(Arc::new(handler))
                 }
 
+                #(#header_types)*
+
                 #(#handlers)*
 
                 impl Sender {
@@ -83,6 +87,18 @@ pub(crate) struct Parts {
     form: bool,
     reply: Option<TokenStream>,
     success: u16,
+    /// The notification's documented header parameters (GitHub's `X-Hub-Signature-256`),
+    /// and the type that holds them.
+    headers: Vec<Header>,
+    headers_type: proc_macro2::Ident,
+}
+
+/// One header parameter of a notification.
+struct Header {
+    wire: String,
+    field: proc_macro2::Ident,
+    required: bool,
+    docs: Option<String>,
 }
 
 impl Parts {
@@ -110,13 +126,61 @@ impl Parts {
             Some(body) => Some(body_type(&body.ty)?),
             None => None,
         };
+        let headers = op
+            .parameters
+            .iter()
+            .filter(|param| param.location == ParamLocation::Header)
+            .map(|param| Header {
+                wire: param.name.clone(),
+                field: ident(&param.rust_name),
+                required: param.required,
+                docs: param.docs.clone(),
+            })
+            .collect();
         Ok(Parts {
             payload,
             form,
             reply,
             success: success_code,
+            headers,
+            headers_type: format_ident!("{}Headers", op.type_prefix),
         })
     }
+}
+
+/// The struct of a notification's header parameters, as text; none for a notification that
+/// documents none.
+fn headers_type(hook: &Webhook, parts: &Parts) -> Option<TokenStream> {
+    if parts.headers.is_empty() {
+        return None;
+    }
+    let name = &parts.headers_type;
+    let fields = parts.headers.iter().map(|header| {
+        let field = &header.field;
+        let mut text = format!("Header `{}`.", header.wire);
+        if let Some(docs) = &header.docs {
+            text.push_str("\n\n");
+            text.push_str(docs);
+        }
+        let docs = doc_attrs(Some(&text));
+        if header.required {
+            quote!(#docs pub #field: String,)
+        } else {
+            quote!(#docs pub #field: Option<String>,)
+        }
+    });
+    let docs = doc_attrs(Some(&format!(
+        "The header parameters of notification `{}`, as sent: the sender writes them, the \
+         receiver checks them against the contract and hands them over (a signature to verify).",
+        hook.name
+    )));
+    Some(quote! {
+        #docs
+        #[derive(Debug, Clone, Default, PartialEq, Eq)]
+        pub struct #name {
+            #(#fields)*
+        }
+    })
 }
 
 pub(crate) fn receiver_method(hook: &Webhook, parts: &Parts) -> TokenStream {
@@ -135,9 +199,11 @@ pub(crate) fn receiver_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     }
     let docs = doc_attrs(Some(&text));
     let payload = payload.as_ref().map(|ty| quote!(, payload: #ty));
+    let headers_type = &parts.headers_type;
+    let headers = (!parts.headers.is_empty()).then(|| quote!(, headers: #headers_type));
     quote! {
         #docs
-        fn #name(&self #payload) -> impl ::std::future::Future<Output = Result<#reply, HandlerError>> + Send;
+        fn #name(&self #payload #headers) -> impl ::std::future::Future<Output = Result<#reply, HandlerError>> + Send;
     }
 }
 
@@ -155,6 +221,30 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
             status.into_response()
         }),
     };
+    // The documented headers first, checked by the contract, then held for the handler.
+    let (check, headers_arg) = if parts.headers.is_empty() {
+        (quote!(), quote!())
+    } else {
+        let headers_type = &parts.headers_type;
+        let fields = parts.headers.iter().map(|header| {
+            let field = &header.field;
+            let wire = header.wire.as_str();
+            if header.required {
+                quote!(#field: header_text(request.headers(), #wire).unwrap_or_default(),)
+            } else {
+                quote!(#field: header_text(request.headers(), #wire),)
+            }
+        });
+        (
+            quote! {
+                if let Some(rejection) = rejected_headers(#hook_name, request.headers()) {
+                    return rejection;
+                }
+                let headers = #headers_type { #(#fields)* };
+            },
+            quote!(, headers),
+        )
+    };
     // A notification without a body is not read: a `GET` ping carries none.
     let (read, call) = match payload {
         Some(payload) => (
@@ -168,11 +258,11 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
                     Err(err) => return invalid(vec![format!("payload: {err}")]),
                 };
             },
-            quote!(<W as Webhooks>::#name(&handler, payload)),
+            quote!(<W as Webhooks>::#name(&handler, payload #headers_arg)),
         ),
         None => (
             quote!(let _ = request;),
-            quote!(<W as Webhooks>::#name(&handler)),
+            quote!(<W as Webhooks>::#name(&handler #headers_arg)),
         ),
     };
     quote! {
@@ -180,6 +270,7 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
             ::axum::extract::State(handler): ::axum::extract::State<Arc<W>>,
             request: ::axum::extract::Request,
         ) -> Response {
+            #check
             #read
             match #call.await {
                 Ok(reply) => {
@@ -229,12 +320,35 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
         )
     };
     let method = format_ident!("{}", hook.operation.method.as_http());
+    // The documented headers, written as given (an optional one when given).
+    let (headers_param, headers) = if parts.headers.is_empty() {
+        (quote!(), quote!(Vec::new()))
+    } else {
+        let headers_type = &parts.headers_type;
+        let pushes = parts.headers.iter().map(|header| {
+            let field = &header.field;
+            let wire = header.wire.as_str();
+            if header.required {
+                quote!(sent.push((#wire, headers.#field.clone()));)
+            } else {
+                quote!(if let Some(value) = &headers.#field { sent.push((#wire, value.clone())); })
+            }
+        });
+        (
+            quote!(, headers: &#headers_type),
+            quote!({
+                let mut sent: Vec<(&'static str, String)> = Vec::new();
+                #(#pushes)*
+                sent
+            }),
+        )
+    };
     let Some(payload) = payload else {
         return quote! {
             #docs
-            pub async fn #name(&self, #address: &str) -> Delivery {
+            pub async fn #name(&self, #address: &str #headers_param) -> Delivery {
                 let url = #url;
-                self.deliver(#hook_name, ::http::Method::#method, url, Payload::None, #success).await
+                self.deliver(#hook_name, ::http::Method::#method, url, (Payload::None, #headers), #success).await
             }
         };
     };
@@ -245,13 +359,13 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     };
     quote! {
         #docs
-        pub async fn #name(&self, #address: &str, payload: &#payload) -> Delivery {
+        pub async fn #name(&self, #address: &str, payload: &#payload #headers_param) -> Delivery {
             let payload = match ::serde_json::to_value(payload) {
                 Ok(payload) => payload,
                 Err(err) => return Delivery::GaveUp { attempts: 0, reason: GaveUp::Invalid(err.to_string()) },
             };
             let url = #url;
-            self.deliver(#hook_name, ::http::Method::#method, url, #encoding(payload), #success).await
+            self.deliver(#hook_name, ::http::Method::#method, url, (#encoding(payload), #headers), #success).await
         }
     }
 }

@@ -1436,8 +1436,12 @@ mod tests {
         async fn sms_status(
             &self,
             payload: serde_json::Value,
+            headers: fixture_routes::webhooks::SmsStatusHeaders,
         ) -> Result<(), fixture_routes::webhooks::HandlerError> {
-            self.0.lock().unwrap().push(format!("sms {payload}"));
+            self.0.lock().unwrap().push(format!(
+                "sms {payload} signed {} token {:?}",
+                headers.x_twilio_signature, headers.i_twilio_idempotency_token
+            ));
             Ok(())
         }
     }
@@ -1447,7 +1451,7 @@ mod tests {
     /// body, a form whose fields are checked by its schema.
     #[tokio::test]
     async fn the_sender_and_receiver_use_each_notifications_method_and_media_type() {
-        use fixture_routes::webhooks::{Delivery, DeliveryPolicy, Sender};
+        use fixture_routes::webhooks::{Delivery, DeliveryPolicy, Sender, SmsStatusHeaders};
         let inbox = Inbox::default();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
@@ -1462,27 +1466,63 @@ mod tests {
             Delivery::Delivered { attempts: 1 }
         );
         let sms = serde_json::json!({"MessageSid": "SM1", "Attempt": 2});
+        // Its documented headers go with it, and reach the handler as sent.
+        let signed = SmsStatusHeaders {
+            x_twilio_signature: "c2lnbmF0dXJl".into(),
+            i_twilio_idempotency_token: None,
+        };
         assert_eq!(
-            sender.sms_status(&base, &sms).await,
+            sender.sms_status(&base, &sms, &signed).await,
             Delivery::Delivered { attempts: 1 }
         );
         // The form's fields are read by their schema: `Attempt` is the integer it says.
         assert_eq!(
             *inbox.0.lock().unwrap(),
-            ["ping", r#"sms {"Attempt":2,"MessageSid":"SM1"}"#]
+            [
+                "ping",
+                r#"sms {"Attempt":2,"MessageSid":"SM1"} signed c2lnbmF0dXJl token None"#
+            ]
         );
-        // Another peer's form is read the same way, and its fields checked.
+        // Another peer's form is read the same way, and its fields and headers checked: a
+        // delivery without its signature, or with one its schema refuses, is refused.
         let http = reqwest::Client::new();
-        let sent = |body: &'static str| {
-            http.post(format!("{base}/hooks/sms"))
+        let sent = |body: &'static str, signature: Option<&'static str>| {
+            let mut request = http
+                .post(format!("{base}/hooks/sms"))
                 .header("content-type", "application/x-www-form-urlencoded")
-                .body(body)
-                .send()
+                .header("i-twilio-idempotency-token", "tok-1");
+            if let Some(signature) = signature {
+                request = request.header("x-twilio-signature", signature);
+            }
+            request.body(body).send()
         };
-        assert_eq!(sent("MessageSid=SM2").await.unwrap().status(), 204);
+        let signature = Some("c2lnbmF0dXJl");
         assert_eq!(
-            sent("MessageSid=SM3&Attempt=0").await.unwrap().status(),
+            sent("MessageSid=SM2", signature).await.unwrap().status(),
+            204
+        );
+        assert!(
+            inbox.0.lock().unwrap()[2].ends_with(r#"token Some("tok-1")"#),
+            "{:?}",
+            inbox.0.lock().unwrap()
+        );
+        assert_eq!(
+            sent("MessageSid=SM3&Attempt=0", signature)
+                .await
+                .unwrap()
+                .status(),
             400
+        );
+        for unsigned in [None, Some("short")] {
+            let refused = sent("MessageSid=SM4", unsigned).await.unwrap();
+            assert_eq!(refused.status(), 400, "{unsigned:?}");
+            let text = refused.text().await.unwrap();
+            assert!(text.contains("X-Twilio-Signature"), "{unsigned:?}: {text}");
+        }
+        assert_eq!(
+            inbox.0.lock().unwrap().len(),
+            3,
+            "no refused delivery reached it"
         );
         let ping = http.get(format!("{base}/hooks/ping")).send().await.unwrap();
         assert_eq!(ping.status(), 204);
