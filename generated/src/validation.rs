@@ -467,10 +467,11 @@ pub mod manifest {
     pub fn essence(media: &str) -> String {
         media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
     }
-    /// Whether a media type's [`essence`] is JSON's: `application/json` or a `+json` type
-    /// (`application/problem+json`).
+    /// Whether a media type's [`essence`] is JSON's: `application/json`, a `+json` type
+    /// (`application/problem+json`) or `text/json`.
     pub fn is_json(essence: &str) -> bool {
         essence == "application/json" || essence.ends_with("+json")
+            || essence == "text/json"
     }
     /// How a parameter's text becomes JSON: by its schema's `type`.
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -471,10 +471,11 @@ pub fn essence(media: &str) -> String {
         .to_ascii_lowercase()
 }
 
-/// Whether a media type's [`essence`] is JSON's: `application/json` or a `+json` type
-/// (`application/problem+json`).
+/// Whether a media type's [`essence`] is JSON's: `application/json`, a `+json` type
+/// (`application/problem+json`) or `text/json`.
 pub fn is_json(essence: &str) -> bool {
-    essence == "application/json" || essence.ends_with("+json")
+    // `text/json`: .NET's Swashbuckle lists it beside `application/json` on every body.
+    essence == "application/json" || essence.ends_with("+json") || essence == "text/json"
 }
 
 /// How a parameter's text becomes JSON: by its schema's `type`.

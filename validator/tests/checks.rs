@@ -5175,3 +5175,46 @@ fn a_failed_part_of_a_closed_object_does_not_make_its_members_unexpected() {
         vec![]
     );
 }
+
+/// `text/json` is JSON: Swashbuckle (.NET) documents it beside `application/json` on every
+/// body, and such a body was taken for text and never read (BigOven's recipes: a word for an
+/// integer `ID`, `garbage{`, all passed).
+#[test]
+fn a_text_json_body_is_read_as_json() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.1
+info: {title: Recipes, version: "1"}
+paths:
+  /recipe:
+    post:
+      requestBody:
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/Recipe'}}
+          text/json: {schema: {$ref: '#/components/schemas/Recipe'}}
+          application/xml: {schema: {$ref: '#/components/schemas/Recipe'}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Recipe: {type: object, properties: {ID: {type: integer}, Title: {type: string}}}
+"#,
+    );
+    let judge = |media: &str, body: &str| {
+        let exchange = media_exchange("POST", "/recipe", Some((media, body)), 200, None);
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(judge("text/json", r#"{"ID": 7, "Title": "Soup"}"#), vec![]);
+    assert_eq!(
+        judge("text/json; charset=utf-8", r#"{"ID": "x"}"#),
+        one(Part::Request, "type", "/ID")
+    );
+    assert_eq!(
+        judge("text/json", "garbage{"),
+        one(Part::Request, "json", "")
+    );
+    // XML stays a body of its own media type: its presence is what is judged.
+    assert_eq!(
+        judge("application/xml", "<Recipe><ID>x</ID></Recipe>"),
+        vec![]
+    );
+}
