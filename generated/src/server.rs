@@ -1429,6 +1429,17 @@ impl Incoming {
                 let sent_as_another = essence
                     .as_deref()
                     .is_some_and(|s| rules.body_alternative(s));
+                let other_fields = essence
+                    .as_deref()
+                    .filter(|_| sent_as_another)
+                    .and_then(|sent| {
+                        rules
+                            .check_other_fields(
+                                &self.body,
+                                sent,
+                                content_type.unwrap_or_default(),
+                            )
+                    });
                 if !sent_as_documented && !sent_as_another {
                     messages
                         .push(
@@ -1437,6 +1448,8 @@ impl Incoming {
                                 .unwrap_or("absent")
                             ),
                         );
+                } else if let Some(broken) = other_fields {
+                    messages.extend(broken);
                 } else if sent_as_documented && documented.starts_with("text/") {
                     messages.extend(text_body_errors(rules, &self.body));
                 } else if sent_as_documented

@@ -659,6 +659,10 @@ pub mod manifest {
         /// form beside JSON): a form or `multipart/form-data` body sent as one is read by it.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub same_schema_content_types: Vec<String>,
+        /// The contract file of the schema of each other form or `multipart/form-data` media type
+        /// documented with a schema of its own, by media type as written.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        pub field_schemas: BTreeMap<String, String>,
         /// The contract file of its schema.
         pub schema: String,
     }
@@ -1239,6 +1243,10 @@ pub struct OperationRules {
     pub alternative_form: Option<Value>,
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
+    /// The other form and multipart media types documented with a schema of their own (an
+    /// upload as bytes or as parts): the media type (lower case, no parameters), the schema
+    /// as written (it reads the fields) and compiled (it checks them).
+    pub field_schemas: Vec<(String, Value, Validator)>,
 }
 
 /// Every operation's and webhook's rules, each compiled the first time it is asked for: a
@@ -1377,6 +1385,15 @@ impl OperationRules {
             }
             _ => None,
         };
+        let mut field_schemas = Vec::new();
+        for (media, path) in entry
+            .request_body
+            .iter()
+            .flat_map(|body| &body.field_schemas)
+        {
+            let written = crate::contract::schema(path)?;
+            field_schemas.push((essence(media), written, schema_file(path)?));
+        }
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {
             if let Some(path) = &response.schema {
@@ -1392,6 +1409,7 @@ impl OperationRules {
             body_alternatives,
             alternative_form,
             responses,
+            field_schemas,
         })
     }
     /// The items of the list parameter `name` in `location`, given as `texts` (every query
@@ -1553,6 +1571,31 @@ impl OperationRules {
         self.multipart
             .as_ref()
             .map(|schema| form::decode_multipart(body, content_type, schema))
+    }
+    /// Every rule a form or multipart body sent as `sent` (lower case, no parameters; the
+    /// whole `content_type` for a multipart boundary) breaks of the schema its media type has
+    /// of its own; `None` when `sent` has none.
+    pub fn check_other_fields(
+        &self,
+        body: &[u8],
+        sent: &str,
+        content_type: &str,
+    ) -> Option<Vec<String>> {
+        let (_, written, validator) = self
+            .field_schemas
+            .iter()
+            .find(|(media, ..)| media == sent)?;
+        let value = if sent == form::MULTIPART {
+            match form::decode_multipart(body, content_type, written) {
+                Ok(value) => value,
+                Err(why) => {
+                    return Some(vec![format!("request body is not {sent}: {why}")]);
+                }
+            }
+        } else {
+            form::decode(body, written)
+        };
+        Some(describe(validator, &value))
     }
     /// A form sent where JSON is the body's first media type and a form another: its
     /// fields as the JSON object the body's schema checks and the handler reads.

@@ -661,6 +661,10 @@ pub struct RequestBody {
     /// form beside JSON): a form or `multipart/form-data` body sent as one is read by it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub same_schema_content_types: Vec<String>,
+    /// The contract file of the schema of each other form or `multipart/form-data` media type
+    /// documented with a schema of its own, by media type as written.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub field_schemas: BTreeMap<String, String>,
     /// The contract file of its schema.
     pub schema: String,
 }

@@ -435,11 +435,26 @@ impl Incoming {
                 let sent_as_another = essence
                     .as_deref()
                     .is_some_and(|s| rules.body_alternative(s));
+                // A form or parts in a media type with a schema of its own (an upload as bytes
+                // or as parts with the file): checked by that schema.
+                let other_fields =
+                    essence
+                        .as_deref()
+                        .filter(|_| sent_as_another)
+                        .and_then(|sent| {
+                            rules.check_other_fields(
+                                &self.body,
+                                sent,
+                                content_type.unwrap_or_default(),
+                            )
+                        });
                 if !sent_as_documented && !sent_as_another {
                     messages.push(format!(
                         "Content-Type must be {documented}, not {}",
                         content_type.unwrap_or("absent")
                     ));
+                } else if let Some(broken) = other_fields {
+                    messages.extend(broken);
                 } else if sent_as_documented && documented.starts_with("text/") {
                     messages.extend(text_body_errors(rules, &self.body));
                 } else if sent_as_documented

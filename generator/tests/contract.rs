@@ -107,6 +107,13 @@ fn the_manifest_and_the_embedded_contract_name_exactly_the_schema_files() {
             if let Some(path) = entry["requestBody"]["schema"].as_str() {
                 named.insert(path.to_string());
             }
+            for (_, path) in entry["requestBody"]["fieldSchemas"]
+                .as_object()
+                .into_iter()
+                .flatten()
+            {
+                named.insert(path.as_str().unwrap_or_default().to_string());
+            }
             for response in entry["responses"].as_object().into_iter().flatten() {
                 if let Some(path) = response.1["schema"].as_str() {
                     named.insert(path.to_string());

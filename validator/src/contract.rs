@@ -132,6 +132,9 @@ pub struct BodySpec {
     /// form and `multipart/form-data` beside JSON): a body made of fields sent as one of them
     /// is read by that schema.
     pub same_schema_content_types: Vec<String>,
+    /// The other form and multipart media types (without parameters, lower case) documented
+    /// with a schema of their own, and the contract file of that schema.
+    pub field_schemas: Vec<(String, String)>,
     /// Contract file of its schema.
     pub schema: Option<String>,
 }

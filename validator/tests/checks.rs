@@ -5218,3 +5218,51 @@ components:
         vec![]
     );
 }
+
+/// An upload documented as bytes and as parts with a schema of its own (Sakari's
+/// `sharefile`): the contract holds the parts' schema too, and a multipart body is checked
+/// by it, where it passed unread (`garbage`, a word for an integer, no parts).
+#[test]
+fn parts_documented_beside_bytes_are_checked_by_their_own_schema() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Shares, version: "1"}
+paths:
+  /up:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/octet-stream: {schema: {type: string, format: binary}}
+          multipart/form-data:
+            schema:
+              type: object
+              required: [n]
+              properties: {n: {type: integer}, media: {type: string, format: binary}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let judge = |media: &str, body: &str| {
+        let exchange = media_exchange("POST", "/up", Some((media, body)), 200, None);
+        let mut rules = found(&check(&contract, &exchange, CheckOptions::default()));
+        rules.sort();
+        rules
+    };
+    let multipart = "multipart/form-data; boundary=XyZ";
+    let with = |n: &str| format!("{}--XyZ--\r\n", part("n", "", n));
+    assert_eq!(judge("application/octet-stream", "\u{1}bytes"), vec![]);
+    assert_eq!(judge(multipart, &with("2")), vec![]);
+    assert_eq!(
+        judge(multipart, &with("two")),
+        one(Part::Request, "type", "/n")
+    );
+    assert_eq!(
+        judge(multipart, "--XyZ--\r\n"),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(
+        judge(multipart, "garbage"),
+        one(Part::Request, "multipart", "")
+    );
+}

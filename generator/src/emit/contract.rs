@@ -206,11 +206,31 @@ fn operation_entry<'a>(
                 root: std::borrow::Cow::Borrowed(&body.schema),
                 flow: Some(Flow::Request),
             });
+            let mut field_schemas = BTreeMap::new();
+            for (media, schema) in &body.field_schemas {
+                let kind = if crate::manifest::essence(media) == crate::form::MULTIPART {
+                    "multipart"
+                } else {
+                    "form"
+                };
+                let path = names.request_as(folder, id, kind);
+                // One file per kind: a second form type with a schema of its own is left out.
+                if field_schemas.values().any(|known| *known == path) {
+                    continue;
+                }
+                files.push(SchemaFile {
+                    path: path.clone(),
+                    root: std::borrow::Cow::Borrowed(schema),
+                    flow: Some(Flow::Request),
+                });
+                field_schemas.insert(media.clone(), path);
+            }
             Some(manifest::RequestBody {
                 required: body.required,
                 content_type: body.content_type.clone(),
                 other_content_types: body.other_content_types.clone(),
                 same_schema_content_types: body.same_schema_content_types.clone(),
+                field_schemas,
                 schema: path,
             })
         }

@@ -246,6 +246,10 @@ pub struct RequestBody {
     /// `content_type` (a form and `multipart/form-data` beside JSON, as Django REST framework
     /// and documents converted from Swagger 2.0 write them): a body sent as one is read by it.
     pub same_schema_content_types: Vec<String>,
+    /// The other form and `multipart/form-data` media types documented with a schema of their
+    /// own (an upload as JSON metadata or as parts with the file), with that schema for the
+    /// contract: a body sent as one is checked by it.
+    pub field_schemas: Vec<(String, Value)>,
     /// Rust type of the body.
     pub ty: TypeRef,
     /// JSON Schema of the body, for the contract.

@@ -69,14 +69,20 @@ impl Checker<'_> {
         if spec.sent_in_another_media(|| content_type.clone())
             && !matches!(parse_body(body), Parsed::None)
         {
-            let same_schema = |media: &str| {
-                content_type.as_deref() == Some(media)
-                    && spec.same_schema_content_types.iter().any(|m| m == media)
+            // Or one documented with a schema of its own (an upload as metadata in JSON, or as
+            // parts with the file), by that schema.
+            let sent = content_type.as_deref();
+            let fields = match sent {
+                Some(specgen::form::MEDIA_TYPE) => Some(Fields::Form),
+                Some(multipart::FORM_DATA) => Some(Fields::Multipart),
+                _ => None,
             };
-            if same_schema(specgen::form::MEDIA_TYPE) {
-                self.fields_body(op, spec, request, part, Fields::Form);
-            } else if same_schema(multipart::FORM_DATA) {
-                self.fields_body(op, spec, request, part, Fields::Multipart);
+            if let (Some(fields), Some(sent)) = (fields, sent) {
+                if spec.same_schema_content_types.iter().any(|m| m == sent) {
+                    self.fields_body(op, spec, request, part, fields, spec.schema.as_deref());
+                } else if let Some((_, own)) = spec.field_schemas.iter().find(|(m, _)| m == sent) {
+                    self.fields_body(op, spec, request, part, fields, Some(own));
+                }
             }
             return;
         }
@@ -85,10 +91,12 @@ impl Checker<'_> {
             None => {}
             Some(media) if is_json(media) => {}
             Some(specgen::form::MEDIA_TYPE) => {
-                return self.fields_body(op, spec, request, part, Fields::Form);
+                let schema = spec.schema.as_deref();
+                return self.fields_body(op, spec, request, part, Fields::Form, schema);
             }
             Some(multipart::FORM_DATA) => {
-                return self.fields_body(op, spec, request, part, Fields::Multipart);
+                let schema = spec.schema.as_deref();
+                return self.fields_body(op, spec, request, part, Fields::Multipart, schema);
             }
             // Binary, text and XML bodies: their presence and media type are checked, and a
             // text body's words by its schema (see `text_content`); their contents are not
@@ -142,7 +150,7 @@ impl Checker<'_> {
     }
 
     /// A body made of named fields, a form or a `multipart/form-data` body: its fields as the
-    /// JSON object its schema checks (see [`specgen::form`]).
+    /// JSON object `schema` (a contract file) checks (see [`specgen::form`]).
     fn fields_body(
         &mut self,
         op: &OperationSpec,
@@ -150,6 +158,7 @@ impl Checker<'_> {
         request: &Request,
         part: Part,
         written_as: Fields,
+        schema: Option<&str>,
     ) {
         let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
         let content_type = request.content_type();
@@ -164,7 +173,7 @@ impl Checker<'_> {
             }
             Some(Body::Unrecorded(size)) => {
                 self.content_type(spec, content_type, part, &location);
-                if spec.schema.is_some() {
+                if schema.is_some() {
                     self.unrecorded(*size, part, location());
                 }
                 return;
@@ -181,7 +190,7 @@ impl Checker<'_> {
             .as_deref()
             .is_none_or(|media| media == written_as.media_type());
         self.content_type(spec, content_type, part, &location);
-        let Some(schema) = spec.schema.as_ref().filter(|_| sent_as_documented) else {
+        let Some(schema) = schema.filter(|_| sent_as_documented) else {
             return;
         };
         let Some(written) = self.contract.schema(schema) else {

@@ -456,6 +456,11 @@ fn operation(
         content_type: Some(body.content_type.clone()),
         other_content_types: essences(&body.other_content_types),
         same_schema_content_types: essences(&body.same_schema_content_types),
+        field_schemas: body
+            .field_schemas
+            .iter()
+            .map(|(media, file)| (crate::exchange::media_type(media), file.clone()))
+            .collect(),
         schema: Some(body.schema.clone()),
     });
     let mut responses = Vec::new();
@@ -478,6 +483,7 @@ fn operation(
                 content_type: response.content_type.clone(),
                 other_content_types: essences(&response.other_content_types),
                 same_schema_content_types: Vec::new(),
+                field_schemas: Vec::new(),
                 schema: response.schema.clone(),
             },
             example_codes: response.example_codes.clone(),

@@ -67,6 +67,15 @@ impl ContractFiles {
         format!("{folder}/{}.request.json", self.message_stem(folder, id))
     }
 
+    /// The file of a request body sent in another media type with a schema of its own
+    /// (`form`, `multipart`).
+    pub fn request_as(&self, folder: &str, id: &str, kind: &str) -> String {
+        format!(
+            "{folder}/{}.request.{kind}.json",
+            self.message_stem(folder, id)
+        )
+    }
+
     /// The file of a response body, by status key (`201`, `2XX`, `default`).
     pub fn response(&self, folder: &str, id: &str, key: &str) -> String {
         format!(

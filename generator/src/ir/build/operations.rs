@@ -431,6 +431,7 @@ impl Builder<'_> {
                             kind: media.kind,
                             other_content_types: media.other_content_types,
                             same_schema_content_types: media.same_schema_content_types,
+                            field_schemas: media.field_schemas,
                             ty: media.ty,
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
@@ -652,6 +653,22 @@ impl Builder<'_> {
             .filter(|(_, other)| other.get("schema").is_some_and(|s| *s == schema))
             .map(|(other, _)| other.clone())
             .collect();
+        let mut field_schemas = Vec::new();
+        for (other, other_media) in content {
+            let fields = MediaKind::of(other) == MediaKind::Form
+                || crate::manifest::essence(other) == crate::form::MULTIPART;
+            let Some(other_schema) = other_media.get("schema") else {
+                continue;
+            };
+            if other == content_type || !fields || *other_schema == schema {
+                continue;
+            }
+            let other_at = child(&child(&child(owner_at, "content"), other), "schema");
+            field_schemas.push((
+                other.clone(),
+                self.contract_schema(other_schema, &other_at)?,
+            ));
+        }
         let delimited_fields = if kind == MediaKind::Form {
             delimited_fields(media)
         } else {
@@ -662,6 +679,7 @@ impl Builder<'_> {
             content_type: content_type.clone(),
             other_content_types,
             same_schema_content_types,
+            field_schemas,
             delimited_fields,
             ty: wrap_nullable(ty, nullable),
             schema: self.contract_schema(&schema, &schema_at)?,
@@ -675,6 +693,7 @@ struct Media {
     kind: MediaKind,
     other_content_types: Vec<String>,
     same_schema_content_types: Vec<String>,
+    field_schemas: Vec<(String, Value)>,
     delimited_fields: Vec<(String, char)>,
     ty: TypeRef,
     schema: Value,

@@ -228,6 +228,13 @@ mod tests {
                 params.ids
             ))
         }
+        async fn share_file(
+            &self,
+            _params: ShareFileParams,
+            body: axum::body::Bytes,
+        ) -> ShareFileResponse {
+            ShareFileResponse::Ok(format!("{} bytes", body.len()))
+        }
         async fn post_recipe(
             &self,
             _params: PostRecipeParams,
@@ -303,6 +310,39 @@ mod tests {
         let status = response.status();
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
         (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    /// An upload documented as bytes and as parts with a schema of their own: the bytes pass
+    /// as they are, the parts are checked by their own schema, where they reached the
+    /// handler unread (`garbage`, a word for an integer, no parts at all).
+    #[tokio::test]
+    async fn parts_documented_beside_bytes_are_checked_by_their_own_schema() {
+        let post = |media: &'static str, body: &'static str| async move {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/shares")
+                .header("content-type", media)
+                .body(Body::from(body))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            (status, String::from_utf8_lossy(&bytes).into_owned())
+        };
+        let (status, body) = post("application/octet-stream", "\u{0}garbage").await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "8 bytes"));
+        let multipart = "multipart/form-data; boundary=B";
+        let parts = "--B\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\n2\r\n--B--\r\n";
+        let (status, _) = post(multipart, parts).await;
+        assert_eq!(status, StatusCode::OK, "{parts}");
+        for broken in [
+            "garbage",
+            "--B\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\nnotanumber\r\n--B--\r\n",
+            "--B--\r\n",
+        ] {
+            let (status, text) = post(multipart, broken).await;
+            assert_eq!(status, StatusCode::BAD_REQUEST, "{broken:?}: {text}");
+        }
     }
 
     /// `text/json` is JSON (Swashbuckle documents it beside `application/json`): read and
