@@ -117,25 +117,75 @@ pub fn names_a_credential(name: &str) -> bool {
 /// Plaid's `access_token` and `secret`, a login's `password`), at any depth of either body,
 /// which no security scheme declares: with `--show-values` a message may quote them. Every
 /// string inside such a member counts, not only a member that is a string: GNAP (RFC 9635)
-/// issues `access_token: {value: …}`, or a list of them.
+/// issues `access_token: {value: …}`, or a list of them. A form's and a multipart body's
+/// fields count too ([`field_credentials`]).
 pub fn body_credentials(exchange: &Exchange) -> Vec<String> {
     let mut out = Vec::new();
-    let bodies = std::iter::once(&exchange.request.body)
-        .chain(exchange.response.as_ref().map(|response| &response.body));
-    for body in bodies.flatten() {
-        let parsed;
-        let value = match body {
-            crate::exchange::Body::Json(value) => value,
-            crate::exchange::Body::Text(text) => match serde_json::from_str(text) {
-                Ok(value) => {
-                    parsed = value;
-                    &parsed
+    let request_type = exchange.request.header("content-type");
+    let response_type = exchange
+        .response
+        .as_ref()
+        .and_then(|response| response.header("content-type"));
+    let bodies = std::iter::once((&exchange.request.body, request_type))
+        .chain(exchange.response.as_ref().map(|r| (&r.body, response_type)));
+    for (body, media) in bodies {
+        let bytes: &[u8] = match body {
+            Some(crate::exchange::Body::Json(value)) => {
+                out.extend(value_credentials(value));
+                continue;
+            }
+            Some(crate::exchange::Body::Text(text)) => {
+                if let Ok(value) = serde_json::from_str::<serde_json::Value>(text) {
+                    out.extend(value_credentials(&value));
+                    continue;
                 }
-                Err(_) => continue,
-            },
+                text.as_bytes()
+            }
+            Some(crate::exchange::Body::Binary(bytes)) => bytes,
             _ => continue,
         };
-        out.extend(value_credentials(value));
+        out.extend(field_credentials(bytes, media));
+    }
+    out
+}
+
+/// The credentials of a form or multipart body: a field named as one, in any of the
+/// segments of its name (`token[v]`, `meta[owner][client_secret]`), and those inside a
+/// field that holds JSON.
+fn field_credentials(bytes: &[u8], media: Option<&str>) -> Vec<String> {
+    let essence = media.map(crate::exchange::media_type).unwrap_or_default();
+    let fields: Vec<(String, String)> = if essence == crate::multipart::FORM_DATA {
+        let declared = crate::multipart::declared_boundary([media, None]);
+        match crate::multipart::parts(bytes, declared) {
+            Ok(parts) => parts
+                .into_iter()
+                .map(|part| (part.name, part.text))
+                .collect(),
+            Err(_) => return Vec::new(),
+        }
+    } else if essence == specgen::form::MEDIA_TYPE {
+        form_urlencoded::parse(bytes)
+            .map(|(name, value)| (name.into_owned(), value.into_owned()))
+            .collect()
+    } else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, text) in fields {
+        let named = name
+            .split(['[', ']', '.'])
+            .any(|segment| !segment.is_empty() && names_a_credential(segment));
+        match serde_json::from_str::<serde_json::Value>(&text) {
+            Ok(value) if value.is_object() || value.is_array() => {
+                if named {
+                    out.extend(value_credentials(&serde_json::json!({ "token": value })));
+                } else {
+                    out.extend(value_credentials(&value));
+                }
+            }
+            _ if named && text.len() >= SHORTEST => out.push(text),
+            _ => {}
+        }
     }
     out
 }

@@ -5266,3 +5266,65 @@ paths:
         one(Part::Request, "multipart", "")
     );
 }
+
+/// With `--show-values`, a form's or a multipart body's fields named as credentials stay out
+/// of messages as a JSON body's members do: a field named so in any segment of its name
+/// (GitLab's `token[v]`, `meta[owner][client_secret]`), and the members of a field that
+/// holds JSON.
+#[test]
+fn credential_fields_of_forms_and_parts_are_not_shown_with_the_values() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Fields, version: "1"}
+paths:
+  /hooks:
+    post:
+      requestBody:
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {meta: {type: integer}, note: {type: integer}}}
+          multipart/form-data:
+            schema: {type: object, properties: {meta: {type: integer}, note: {type: integer}}}
+      responses: {'201': {description: created}}
+"#,
+    );
+    let shown = CheckOptions {
+        strict: false,
+        show_values: true,
+    };
+    let secrets = ["CSsecret0001", "HOOKsecret0101", "MPtok0004"];
+    let form = "meta=%7B%22client_secret%22%3A%22CSsecret0001%22%7D&note=HOOKsecret0101&token%5Bv%5D=HOOKsecret0101";
+    let parts = format!(
+        "{}{}{}--XyZ--\r\n",
+        part(
+            "meta",
+            "\r\nContent-Type: application/json",
+            r#"{"access_token": "MPtok0004"}"#
+        ),
+        part("note", "", "MPtok0004"),
+        part("password", "", "MPtok0004")
+    );
+    for (media, body) in [
+        ("application/x-www-form-urlencoded", form.to_string()),
+        ("multipart/form-data; boundary=XyZ", parts),
+    ] {
+        let exchange = media_exchange("POST", "/hooks", Some((media, &body)), 201, None);
+        let outcome = check(&contract, &exchange, shown);
+        assert_eq!(outcome.findings.len(), 2, "{media}: {:?}", found(&outcome));
+        for finding in &outcome.findings {
+            for secret in secrets {
+                assert!(
+                    !finding.message.contains(secret),
+                    "{media}: {}",
+                    finding.message
+                );
+            }
+            assert!(
+                finding.message.contains("REDACTED"),
+                "{media}: {}",
+                finding.message
+            );
+        }
+    }
+}
