@@ -955,6 +955,7 @@ fn a_title_that_names_a_builtin_crate_is_prefixed() {
         ("test", "api-test"),
         ("Core", "api-core"),
         ("std", "api-std"),
+        ("proc macro", "api-proc-macro"),
     ] {
         let sandbox = Sandbox::new();
         let spec = sandbox.spec(

@@ -45,7 +45,7 @@ pub(super) fn crate_name(doc: &Document, option: Option<&str>) -> Result<String>
     let mut name = if name.is_empty()
         || name.starts_with(|c: char| c.is_ascii_digit())
         || is_keyword(&name)
-        || is_builtin_crate(&name)
+        || is_builtin_crate(&name.replace('-', "_"))
     {
         format!("api-{name}").trim_end_matches('-').to_string()
     } else {
