@@ -141,8 +141,7 @@ fn check_with(
                     .into_iter()
                     .map(Cow::Owned),
             );
-            secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-            secrets.dedup();
+            secrets::longest_first(&mut secrets);
         }
         secrets::scrub_findings(&mut outcome.findings, &secrets);
         secrets::scrub_drift(&mut outcome.drift, &secrets);

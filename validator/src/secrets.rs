@@ -82,9 +82,20 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         .collect();
     values.extend(spelled);
     values.retain(|value| value.len() >= SHORTEST);
-    values.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    values.dedup();
+    longest_first(&mut values);
     values
+}
+
+/// Sorts `secrets` longest first, each once: [`scrub`] replaces a longer secret before one it
+/// holds (`sk_live_abc` before `abc`), or the longer one would be left half shown.
+pub fn longest_first<S: AsRef<str> + Ord>(secrets: &mut Vec<S>) {
+    secrets.sort_by(|a, b| {
+        b.as_ref()
+            .len()
+            .cmp(&a.as_ref().len())
+            .then_with(|| a.cmp(b))
+    });
+    secrets.dedup();
 }
 
 /// Whether a name says it holds a credential: a key, a token, a secret or a password
@@ -197,8 +208,7 @@ pub fn hide_payload_secrets(
     payload: &serde_json::Value,
 ) {
     let mut secrets = value_credentials(payload);
-    secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
-    secrets.dedup();
+    longest_first(&mut secrets);
     for violation in violations {
         if let Cow::Owned(scrubbed) = scrub(&violation.message, &secrets) {
             violation.message = scrubbed;

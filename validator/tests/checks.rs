@@ -4740,27 +4740,8 @@ components:
         max_historical_days: {type: integer, minimum: 1}
 "#,
     );
-    let post = |path: &str, content_type: &str, body: &str| Exchange {
-        index: 0,
-        line: Some(1),
-        id: None,
-        source: "forms.jsonl".into(),
-        kind: None,
-        request: Request {
-            method: "POST".into(),
-            path: path.into(),
-            query: Vec::new(),
-            headers: vec![("Content-Type".into(), content_type.into())],
-            body: Some(Body::Text(body.into())),
-            mime_type: None,
-        },
-        response: Some(Response {
-            status: 201,
-            headers: Vec::new(),
-            body: None,
-            mime_type: None,
-        }),
-        failure: None,
+    let post = |path: &str, content_type: &str, body: &str| {
+        media_exchange("POST", path, Some((content_type, body)), 201, None)
     };
     let judge = |exchange: &Exchange| {
         let outcome = check(&contract, exchange, CheckOptions::default());
@@ -4994,34 +4975,15 @@ paths:
     let key = "AIzaSyD3kFq9XvT2mWpL8rBnC4sYhJ0eGzQ1uVo";
     let token = "FSQ3OAUTHTOKEN0000000001";
     let cookie = "Q2xvdWRTZXNzaW9uLTk4NzY1NDMyMQ";
-    let exchange = Exchange {
-        index: 0,
-        line: Some(1),
-        id: None,
-        source: "keys.jsonl".into(),
-        kind: None,
-        request: Request {
-            method: "GET".into(),
-            path: "/venues".into(),
-            query: vec![
-                ("key".into(), key.into()),
-                ("oauth_token".into(), token.into()),
-                ("fbid".into(), token.into()),
-                ("near".into(), key.into()),
-                ("v".into(), cookie.into()),
-            ],
-            headers: vec![("Cookie".into(), format!("session_token={cookie}"))],
-            body: None,
-            mime_type: None,
-        },
-        response: Some(Response {
-            status: 200,
-            headers: Vec::new(),
-            body: None,
-            mime_type: None,
-        }),
-        failure: None,
-    };
+    let mut exchange = media_exchange("GET", "/venues", None, 200, None);
+    exchange.request.query = vec![
+        ("key".into(), key.into()),
+        ("oauth_token".into(), token.into()),
+        ("fbid".into(), token.into()),
+        ("near".into(), key.into()),
+        ("v".into(), cookie.into()),
+    ];
+    exchange.request.headers = vec![("Cookie".into(), format!("session_token={cookie}"))];
     let shown = CheckOptions {
         strict: false,
         show_values: true,
@@ -5068,27 +5030,16 @@ paths:
               responses: {'200': {description: received}}
 "#,
     );
-    let delivery = |body: &str| Exchange {
-        index: 0,
-        line: Some(1),
-        id: None,
-        source: "up.jsonl".into(),
-        kind: Some(ExchangeKind::Notification),
-        request: Request {
-            method: "POST".into(),
-            path: "/hooks/up".into(),
-            query: Vec::new(),
-            headers: vec![("Content-Type".into(), "application/json".into())],
-            body: Some(Body::Text(body.into())),
-            mime_type: None,
-        },
-        response: Some(Response {
-            status: 200,
-            headers: Vec::new(),
-            body: None,
-            mime_type: None,
-        }),
-        failure: None,
+    let delivery = |body: &str| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/hooks/up",
+            Some(("application/json", body)),
+            200,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        exchange
     };
     let clean = check(
         &contract,

@@ -290,6 +290,20 @@ mod tests {
         }
     }
 
+    /// Sends a `POST` of `body` in `media` to `path`.
+    async fn post_as(path: &str, media: &str, body: &'static str) -> (StatusCode, String) {
+        let request = Request::builder()
+            .method(Method::POST)
+            .uri(path)
+            .header("content-type", media)
+            .body(Body::from(body))
+            .unwrap();
+        let response = router(Echo).oneshot(request).await.unwrap();
+        let status = response.status();
+        let bytes = response.into_body().collect().await.unwrap().to_bytes();
+        (status, String::from_utf8_lossy(&bytes).into_owned())
+    }
+
     async fn call(method: Method, path: &str) -> (StatusCode, String) {
         call_with(method, path, &[]).await
     }
@@ -317,18 +331,7 @@ mod tests {
     /// handler unread (`garbage`, a word for an integer, no parts at all).
     #[tokio::test]
     async fn parts_documented_beside_bytes_are_checked_by_their_own_schema() {
-        let post = |media: &'static str, body: &'static str| async move {
-            let request = Request::builder()
-                .method(Method::POST)
-                .uri("/shares")
-                .header("content-type", media)
-                .body(Body::from(body))
-                .unwrap();
-            let response = router(Echo).oneshot(request).await.unwrap();
-            let status = response.status();
-            let bytes = response.into_body().collect().await.unwrap().to_bytes();
-            (status, String::from_utf8_lossy(&bytes).into_owned())
-        };
+        let post = |media: &'static str, body: &'static str| post_as("/shares", media, body);
         let (status, body) = post("application/octet-stream", "\u{0}garbage").await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "8 bytes"));
         let multipart = "multipart/form-data; boundary=B";
@@ -349,18 +352,7 @@ mod tests {
     /// checked as JSON, where the server had refused it as a media type it does not read.
     #[tokio::test]
     async fn a_text_json_body_is_read_as_json() {
-        let post = |media: &'static str, body: &'static str| async move {
-            let request = Request::builder()
-                .method(Method::POST)
-                .uri("/recipes")
-                .header("content-type", media)
-                .body(Body::from(body))
-                .unwrap();
-            let response = router(Echo).oneshot(request).await.unwrap();
-            let status = response.status();
-            let bytes = response.into_body().collect().await.unwrap().to_bytes();
-            (status, String::from_utf8_lossy(&bytes).into_owned())
-        };
+        let post = |media: &'static str, body: &'static str| post_as("/recipes", media, body);
         for media in ["application/json", "text/json", "text/json; charset=utf-8"] {
             let (status, body) = post(media, r#"{"text": "soup", "count": 2}"#).await;
             assert_eq!(
@@ -551,18 +543,7 @@ mod tests {
     /// is refused with a message that says so, and an undocumented one as before.
     #[tokio::test]
     async fn a_body_documented_as_json_and_as_a_form_is_read_from_either() {
-        let post = |media: &'static str, body: &'static str| async move {
-            let request = Request::builder()
-                .method(Method::POST)
-                .uri("/notes")
-                .header("content-type", media)
-                .body(Body::from(body))
-                .unwrap();
-            let response = router(Echo).oneshot(request).await.unwrap();
-            let status = response.status();
-            let bytes = response.into_body().collect().await.unwrap().to_bytes();
-            (status, String::from_utf8_lossy(&bytes).into_owned())
-        };
+        let post = |media: &'static str, body: &'static str| post_as("/notes", media, body);
         for (media, body) in [
             ("application/json", r#"{"text": "hi", "count": 2}"#),
             ("application/x-www-form-urlencoded", "text=hi&count=2"),
