@@ -482,15 +482,49 @@ fn observed_request(request: &::reqwest::Request) -> Option<::http::Request<Vec<
     Some(sent)
 }
 
-/// A body read in full, with its status.
+/// A success body with the headers its response documents (`Location`, rate limits,
+/// `Link`), for a response that documents both.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WithHeaders<B, H> {
+    /// The body, as the response documents it.
+    pub body: B,
+    /// The headers the response documents.
+    pub headers: H,
+}
+
+/// A body read in full, with its status and headers.
 struct Answer {
     status: ::http::StatusCode,
+    headers: ::http::HeaderMap,
     body: Vec<u8>,
     /// The wait its `Retry-After` asked for (on a 429 or a 503).
     retry_after: Option<Duration>,
 }
 
 impl Answer {
+    /// A header of the answer as text, its lines joined by `, ` as RFC 9110 §5.3 combines
+    /// them (bytes that are not UTF-8 replaced); `None` when it has none.
+    #[allow(dead_code)]
+    fn header(&self, name: &str) -> Option<String> {
+        let mut lines = self.headers.get_all(name).iter();
+        let first = lines.next()?;
+        let mut text = String::from_utf8_lossy(first.as_bytes()).into_owned();
+        for line in lines {
+            text.push_str(", ");
+            text.push_str(&String::from_utf8_lossy(line.as_bytes()));
+        }
+        Some(text)
+    }
+    /// A header the response must carry, as [`Answer::header`] reads it.
+    #[allow(dead_code)]
+    fn required_header(&self, name: &str) -> Result<String, ClientError> {
+        self.header(name)
+            .ok_or_else(|| ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
+                reason: format!("the response lacks its required header `{name}`"),
+            })
+    }
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
         let bytes: &[u8] = if self.body.is_empty() { b"null" } else { &self.body };
@@ -664,30 +698,29 @@ impl Client {
             };
             let sent = self.observer.as_ref().and_then(|_| observed_request(&request));
             let outcome = match self.http.execute(request).await {
-                Ok(response) => {
+                Ok(mut response) => {
                     let status = response.status();
                     let retry_after = crate::retry::retry_after(
                         status.as_u16(),
                         response.headers(),
                     );
-                    let head = sent
-                        .as_ref()
-                        .map(|_| (response.version(), response.headers().clone()));
+                    let version = response.version();
+                    let headers = std::mem::take(response.headers_mut());
                     match response.bytes().await {
                         Ok(body) => {
-                            if let (
-                                Some(observer),
-                                Some(sent),
-                                Some((version, headers)),
-                            ) = (&self.observer, &sent, head) {
+                            if let (Some(observer), Some(sent)) = (
+                                &self.observer,
+                                &sent,
+                            ) {
                                 let mut answer = ::http::Response::new(body.to_vec());
                                 *answer.status_mut() = status;
                                 *answer.version_mut() = version;
-                                *answer.headers_mut() = headers;
+                                *answer.headers_mut() = headers.clone();
                                 (observer.0)(sent, &answer);
                             }
                             Ok(Answer {
                                 status,
+                                headers,
                                 body: body.to_vec(),
                                 retry_after,
                             })

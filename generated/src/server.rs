@@ -1061,6 +1061,36 @@ fn raw_response(
     (status, [(::http::header::CONTENT_TYPE, content_type)], body.into()).into_response()
 }
 
+/// `response` with the documented header `name` (lower case) set to the handler's `value`,
+/// when it gave one. A value HTTP cannot carry (a line break, a control character) makes the
+/// answer a 500: the answer cannot go as the handler wrote it, and sending it without the
+/// header would hide the fault.
+#[allow(dead_code)]
+fn with_header(
+    mut response: Response,
+    name: &'static str,
+    value: Option<&str>,
+) -> Response {
+    let Some(value) = value else {
+        return response;
+    };
+    match ::http::HeaderValue::from_str(value) {
+        Ok(value) => {
+            response.headers_mut().insert(::http::HeaderName::from_static(name), value);
+            response
+        }
+        Err(_) => {
+            error_response(
+                ::http::StatusCode::INTERNAL_SERVER_ERROR,
+                "INTERNAL_ERROR",
+                vec![
+                    format!("the answer's `{name}` header holds a character HTTP cannot carry")
+                ],
+            )
+        }
+    }
+}
+
 /// A `text/*` body against its schema, as specval reads one: the string it is (`maxLength`,
 /// `pattern`, `enum` judge the words), or the number or boolean it reads as where the schema
 /// wants one (`type: integer` under `text/plain`).

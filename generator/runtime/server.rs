@@ -88,6 +88,32 @@ fn raw_response(
         .into_response()
 }
 
+/// `response` with the documented header `name` (lower case) set to the handler's `value`,
+/// when it gave one. A value HTTP cannot carry (a line break, a control character) makes the
+/// answer a 500: the answer cannot go as the handler wrote it, and sending it without the
+/// header would hide the fault.
+#[allow(dead_code)]
+fn with_header(mut response: Response, name: &'static str, value: Option<&str>) -> Response {
+    let Some(value) = value else {
+        return response;
+    };
+    match ::http::HeaderValue::from_str(value) {
+        Ok(value) => {
+            response
+                .headers_mut()
+                .insert(::http::HeaderName::from_static(name), value);
+            response
+        }
+        Err(_) => error_response(
+            ::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            vec![format!(
+                "the answer's `{name}` header holds a character HTTP cannot carry"
+            )],
+        ),
+    }
+}
+
 /// A `text/*` body against its schema, as specval reads one: the string it is (`maxLength`,
 /// `pattern`, `enum` judge the words), or the number or boolean it reads as where the schema
 /// wants one (`type: integer` under `text/plain`).
@@ -846,6 +872,20 @@ mod tests {
             .await
             .unwrap();
         (status, content_type, serde_json::from_slice(&body).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_documented_header_is_set_as_given_and_one_http_cannot_carry_is_a_500() {
+        let ok = || raw_response(::http::StatusCode::CREATED, "text/plain", "made");
+        let set = with_header(ok(), "location", Some("/things/7"));
+        assert_eq!(set.status(), ::http::StatusCode::CREATED);
+        assert_eq!(set.headers()["location"], "/things/7");
+        let unset = with_header(ok(), "location", None);
+        assert!(unset.headers().get("location").is_none());
+        let broken = with_header(ok(), "location", Some("/things/7\r\nSet-Cookie: a=1"));
+        let (status, _, messages) = rejection(broken).await;
+        assert_eq!(status, 500);
+        assert!(messages[0].contains("`location`"), "{messages:?}");
     }
 
     /// The status, code and messages of a rejection.

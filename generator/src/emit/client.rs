@@ -27,11 +27,11 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     let mut methods = Vec::new();
     for op in &api.operations {
         let gate = super::tag_features::operation(api, op);
-        let (success_type, success_item, arms) = success(op)?;
-        if let Some(item) = success_item {
+        let successes = success(op)?;
+        for item in successes.item.into_iter().chain(successes.header_types) {
             items.push(super::tag_features::gate(item, &gate)?);
         }
-        let method = method(api, op, &success_type, arms)?;
+        let method = method(api, op, &successes.ty, successes.arms)?;
         methods.push(quote!(#gate #method));
     }
     let apply_credentials = apply_credentials(api);
@@ -177,14 +177,26 @@ fn credential_apply(field: &crate::ir::Credential) -> TokenStream {
     }
 }
 
-/// The success type of an operation: its one success body, or an enum of its successes.
-pub(crate) fn success(
-    op: &Operation,
-) -> Result<(TokenStream, Option<TokenStream>, Vec<TokenStream>)> {
+/// What the client makes of an operation's successes.
+pub(crate) struct Successes {
+    /// The type a call returns on success.
+    pub(crate) ty: TokenStream,
+    /// The enum of its successes, when it has several.
+    pub(crate) item: Option<TokenStream>,
+    /// The structs of the headers its successes document.
+    pub(crate) header_types: Vec<TokenStream>,
+    /// The `match` arms that read each success.
+    pub(crate) arms: Vec<TokenStream>,
+}
+
+/// The success type of an operation: its one success body, or an enum of its successes; a
+/// success that documents headers comes with them.
+pub(crate) fn success(op: &Operation) -> Result<Successes> {
     // Exact codes before classes, so that no arm is unreachable.
     let mut successes: Vec<_> = op.responses.iter().filter(|r| is_success(r)).collect();
     successes.sort_by_key(|r| r.status);
     let mut arms = Vec::new();
+    let mut header_types = Vec::new();
     // An operation whose only answers are `default` (Swagger Petstore's `createUser`, 580
     // operations of the APIs.guru directory) succeeds by it: `default` covers every status
     // the operation does not list, 2XX included.
@@ -194,27 +206,30 @@ pub(crate) fn success(
             .iter()
             .find(|r| r.status == StatusSpec::Default)
     {
-        let (ty, decode) = match &default.body {
-            Some(body) => (success_body_type(body)?, read_body(body)),
-            None => (quote!(()), quote!(Ok(()))),
-        };
-        arms.push(quote!(200..=299 => #decode,));
-        return Ok((ty, None, arms));
+        let (ty, read) = success_read(op, default, &mut header_types)?;
+        arms.push(quote!(200..=299 => #read,));
+        let ty = ty.unwrap_or_else(|| quote!(()));
+        return Ok(Successes {
+            ty,
+            item: None,
+            header_types,
+            arms,
+        });
     }
     if successes.len() <= 1 {
-        let ty = match successes.first().and_then(|r| r.body.as_ref()) {
-            Some(body) => success_body_type(body)?,
-            None => quote!(()),
-        };
+        let mut ty = quote!(());
         for response in &successes {
             let pattern = status_pattern(response.status);
-            let decode = match &response.body {
-                Some(body) => read_body(body),
-                None => quote!(Ok(())),
-            };
-            arms.push(quote!(#pattern => #decode,));
+            let (read_ty, read) = success_read(op, response, &mut header_types)?;
+            ty = read_ty.unwrap_or(ty);
+            arms.push(quote!(#pattern => #read,));
         }
-        return Ok((ty, None, arms));
+        return Ok(Successes {
+            ty,
+            item: None,
+            header_types,
+            arms,
+        });
     }
     let name = format_ident!("{}Success", op.type_prefix);
     let text = format!("The successful answers of `{}`.", op.id);
@@ -223,16 +238,13 @@ pub(crate) fn success(
         let variant = ident(&response.variant);
         let docs = doc_attrs(Some(&format!("`{}`", response.status.key())));
         let pattern = status_pattern(response.status);
-        match (&response.body, response.status) {
-            (Some(body), StatusSpec::Code(_)) => {
-                let ty = success_body_type(body)?;
-                let read = read_body(body);
+        let (ty, read) = success_read(op, response, &mut header_types)?;
+        match (ty, response.status) {
+            (Some(ty), StatusSpec::Code(_)) => {
                 variants.push(quote!(#docs #variant(#ty),));
                 arms.push(quote!(#pattern => #read.map(#name::#variant),));
             }
-            (Some(body), _) => {
-                let ty = success_body_type(body)?;
-                let read = read_body(body);
+            (Some(ty), _) => {
                 variants.push(quote!(#docs #variant(::http::StatusCode, #ty),));
                 arms.push(quote!(#pattern => {
                     let status_ = answer_.status;
@@ -256,7 +268,83 @@ pub(crate) fn success(
             #(#variants)*
         }
     };
-    Ok((quote!(#name), Some(item), arms))
+    Ok(Successes {
+        ty: quote!(#name),
+        item: Some(item),
+        header_types,
+        arms,
+    })
+}
+
+/// What a success `response` is handed over as (`None`: nothing, for a response with neither
+/// body nor documented headers) and the expression that reads it from `answer_`: its body,
+/// its headers struct, or both in a [`WithHeaders`]. The headers struct is pushed to `items`.
+fn success_read(
+    op: &Operation,
+    response: &Response,
+    items: &mut Vec<TokenStream>,
+) -> Result<(Option<TokenStream>, TokenStream)> {
+    let body = match &response.body {
+        Some(body) => Some((success_body_type(body)?, read_body(body))),
+        None => None,
+    };
+    let headers = headers_struct(op, response, items);
+    Ok(match (body, headers) {
+        (Some((ty, read)), None) => (Some(ty), read),
+        (None, None) => (None, quote!(Ok(()))),
+        (None, Some(headers)) => (Some(headers.clone()), quote!(#headers::read(&answer_))),
+        // The headers first: reading a text or bytes body takes the answer.
+        (Some((ty, read)), Some(headers)) => (
+            Some(quote!(WithHeaders<#ty, #headers>)),
+            quote!(#headers::read(&answer_).and_then(|headers| {
+                #read.map(|body| WithHeaders { body, headers })
+            })),
+        ),
+    })
+}
+
+/// The struct of the headers a success `response` documents, pushed to `items` with how
+/// it is read; its name, or `None` when it documents none.
+fn headers_struct(
+    op: &Operation,
+    response: &Response,
+    items: &mut Vec<TokenStream>,
+) -> Option<TokenStream> {
+    let super::operations::HeadersStruct {
+        name,
+        headers,
+        fields,
+    } = super::operations::headers_struct(response)?;
+    let reads = headers.iter().map(|header| {
+        let field = ident(&header.field);
+        let wire = header.name.as_str();
+        if header.required {
+            quote!(#field: answer.required_header(#wire)?,)
+        } else {
+            quote!(#field: answer.header(#wire),)
+        }
+    });
+    let docs = doc_attrs(Some(&format!(
+        "The headers response `{}` of `{}` documents, as received: each as text, its lines \
+         joined by `, `. A response without one it must carry is \
+         [`ClientError::UnexpectedResponse`].",
+        response.status.key(),
+        op.id
+    )));
+    items.push(quote! {
+        #docs
+        #[derive(Debug, Clone, PartialEq, Eq)]
+        pub struct #name {
+            #(#fields)*
+        }
+
+        impl #name {
+            fn read(answer: &Answer) -> Result<#name, ClientError> {
+                Ok(#name { #(#reads)* })
+            }
+        }
+    });
+    Some(quote!(#name))
 }
 
 /// The type a success body is handed over as: its schema's type when it is JSON, the text of

@@ -7,7 +7,8 @@ use quote::quote;
 use super::types::{rust_type, scalar_type};
 use crate::error::Result;
 use crate::ir::{
-    Api, Operation, ParamLocation, Parameter, Response, Scalar, StatusSpec, TypeKind, TypeRef,
+    Api, Operation, ParamLocation, Parameter, Response, ResponseHeader, Scalar, StatusSpec,
+    TypeKind, TypeRef,
 };
 
 /// The path the models are reached by from the server, client and webhook modules.
@@ -231,6 +232,50 @@ fn status_name(code: u16) -> Option<&'static str> {
 }
 
 /// Whether a response covers success statuses: 2XX, and 3XX (an answer, not a failure).
+/// What the server's and the client's struct of a response's headers share: its name, the
+/// headers it holds, and its fields.
+pub(crate) struct HeadersStruct<'r> {
+    pub(crate) name: proc_macro2::Ident,
+    pub(crate) headers: Vec<&'r ResponseHeader>,
+    pub(crate) fields: Vec<TokenStream>,
+}
+
+/// The struct of the headers `response` documents that a handler sets and a client reads;
+/// `None` when it documents none.
+pub(crate) fn headers_struct(response: &Response) -> Option<HeadersStruct<'_>> {
+    let headers: Vec<&ResponseHeader> = response.settable_headers().collect();
+    if headers.is_empty() || response.headers_type.is_empty() {
+        return None;
+    }
+    Some(HeadersStruct {
+        name: quote::format_ident!("{}", response.headers_type),
+        fields: header_fields(&headers),
+        headers,
+    })
+}
+
+/// The fields of a response's headers struct: each header as the text it goes as, `Option`
+/// unless the response must carry it.
+fn header_fields(headers: &[&ResponseHeader]) -> Vec<TokenStream> {
+    headers
+        .iter()
+        .map(|header| {
+            let field = super::types::ident(&header.field);
+            let mut text = format!("Header `{}`.", header.name);
+            if let Some(docs) = &header.docs {
+                text.push_str("\n\n");
+                text.push_str(docs.trim());
+            }
+            let docs = super::types::doc_attrs(Some(&text));
+            if header.required {
+                quote!(#docs pub #field: String,)
+            } else {
+                quote!(#docs pub #field: Option<String>,)
+            }
+        })
+        .collect()
+}
+
 pub(crate) fn is_success(response: &Response) -> bool {
     // A documented redirect or `304 Not Modified` is an answer the caller asked for (a
     // conditional GET, Redo's 302-only admin links), not a failure with an error body.

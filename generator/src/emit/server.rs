@@ -11,7 +11,9 @@ use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
 use crate::ir::error_envelope::{ErrorEnvelope, Messages};
-use crate::ir::{Api, MediaKind, Operation, ParamLocation, ResponseBody, SecurityKind, StatusSpec};
+use crate::ir::{
+    Api, MediaKind, Operation, ParamLocation, Response, ResponseBody, SecurityKind, StatusSpec,
+};
 use crate::manifest::ListForm;
 
 /// The server file; `crate_ident` is the library name used in the doc example, which rustdoc
@@ -190,6 +192,7 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
     let text = format!("Every documented response of `{}`.", op.id);
     let mut variants = Vec::new();
     let mut arms = Vec::new();
+    let mut header_types = Vec::new();
     for response in &op.responses {
         let variant = ident(&response.variant);
         let docs = doc_attrs(Some(&format!(
@@ -202,28 +205,42 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
                 .unwrap_or_default()
         )));
         let body = response.body.as_ref().map(|b| answer_body(b)).transpose()?;
-        match (response.status, body) {
+        let (mut fields, mut bindings, answer) = match (response.status, body) {
             (StatusSpec::Code(code), Some((body, answer))) => {
-                let status = status_code(code);
-                variants.push(quote! { #docs #variant(#body), });
-                let answer = answer(status);
-                arms.push(quote! { #name::#variant(body) => #answer, });
+                (vec![body], vec![quote!(body)], answer(status_code(code)))
             }
             (StatusSpec::Code(code), None) => {
                 let status = status_code(code);
-                variants.push(quote! { #docs #variant, });
-                arms.push(quote! { #name::#variant => #status.into_response(), });
+                (vec![], vec![], quote!(#status.into_response()))
             }
-            (_, Some((body, answer))) => {
-                variants.push(quote! { #docs #variant(::http::StatusCode, #body), });
-                let answer = answer(quote!(status));
-                arms.push(quote! { #name::#variant(status, body) => #answer, });
+            (_, Some((body, answer))) => (
+                vec![quote!(::http::StatusCode), body],
+                vec![quote!(status), quote!(body)],
+                answer(quote!(status)),
+            ),
+            (_, None) => (
+                vec![quote!(::http::StatusCode)],
+                vec![quote!(status)],
+                quote!(status.into_response()),
+            ),
+        };
+        // A response that documents headers carries them last, as its headers struct, set
+        // on the answer its status and body make.
+        let answer = match headers_struct(op, response, &mut header_types) {
+            Some(ty) => {
+                fields.push(ty);
+                bindings.push(quote!(headers));
+                quote!(headers.applied_to(#answer))
             }
-            (_, None) => {
-                variants.push(quote! { #docs #variant(::http::StatusCode), });
-                arms.push(quote! { #name::#variant(status) => status.into_response(), });
-            }
-        }
+            None => answer,
+        };
+        let (fields, bindings) = if fields.is_empty() {
+            (quote!(), quote!())
+        } else {
+            (quote!((#(#fields),*)), quote!((#(#bindings),*)))
+        };
+        variants.push(quote! { #docs #variant #fields, });
+        arms.push(quote! { #name::#variant #bindings => #answer, });
     }
     Ok(quote! {
         #[doc = #text]
@@ -231,6 +248,8 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
         pub enum #name {
             #(#variants)*
         }
+
+        #(#header_types)*
 
         impl ::axum::response::IntoResponse for #name {
             fn into_response(self) -> Response {
@@ -240,6 +259,56 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
             }
         }
     })
+}
+
+/// The struct of the headers `response` documents, pushed to `items` with how it is set on
+/// an answer; its name, or `None` when the response documents none a handler may set.
+fn headers_struct(
+    op: &Operation,
+    response: &Response,
+    items: &mut Vec<TokenStream>,
+) -> Option<TokenStream> {
+    let super::operations::HeadersStruct {
+        name,
+        headers,
+        fields,
+    } = super::operations::headers_struct(response)?;
+    // Each header set on what the one before made: `with_header(with_header(response, …), …)`.
+    let set = headers.iter().fold(quote!(response), |response, header| {
+        let field = ident(&header.field);
+        let wire = header.name.to_ascii_lowercase();
+        let value = if header.required {
+            quote!(Some(&self.#field))
+        } else {
+            quote!(self.#field.as_deref())
+        };
+        quote!(with_header(#response, #wire, #value))
+    });
+    // Required headers have no default: a handler names each one.
+    let default = headers
+        .iter()
+        .all(|header| !header.required)
+        .then(|| quote!(Default,));
+    let docs = doc_attrs(Some(&format!(
+        "The headers response `{}` of `{}` documents, as the text each goes as. A value HTTP \
+         cannot carry (a line break) makes the answer a 500.",
+        response.status.key(),
+        op.id
+    )));
+    items.push(quote! {
+        #docs
+        #[derive(Debug, Clone, #default PartialEq, Eq)]
+        pub struct #name {
+            #(#fields)*
+        }
+
+        impl #name {
+            fn applied_to(self, response: Response) -> Response {
+                #set
+            }
+        }
+    });
+    Some(quote!(#name))
 }
 
 pub(crate) fn trait_method(op: &Operation) -> Result<TokenStream> {

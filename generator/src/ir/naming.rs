@@ -224,6 +224,9 @@ fn enum_variant_name(wire: &str) -> String {
     let spelt = match wire.as_bytes() {
         [b'+', next, ..] if next.is_ascii_alphanumeric() => format!("plus {}", &wire[1..]),
         [b'-', next, ..] if next.is_ascii_digit() => format!("minus {}", &wire[1..]),
+        // A sign alone (a sort order's `+` and `-`).
+        b"+" => "plus".to_string(),
+        b"-" => "minus".to_string(),
         _ => wire.to_string(),
     };
     pascal(&spelt, "Value")
@@ -244,6 +247,11 @@ pub(crate) fn snake(raw: &str, fallback: &str) -> String {
         name.push('_');
     }
     name
+}
+
+/// Whether `raw` is already the snake_case name [`snake`] makes of it (a keyword's `_` aside).
+fn is_snake_as_written(raw: &str) -> bool {
+    words_only(raw).to_snake_case() == raw
 }
 
 /// Names clippy's `disallowed_names` lint rejects for bindings by default.
@@ -372,6 +380,7 @@ pub(crate) fn assign(
         op.fn_name = fn_name;
         rename_operation(op, &by_pointer)?;
     }
+    name_header_types(&mut api.operations);
 
     for example in &mut api.schema_examples {
         rename_ref(&mut example.ty, &by_pointer)?;
@@ -480,8 +489,17 @@ fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>
     match kind {
         TypeKind::Struct(def) => {
             let mut scope = Scope::new("_");
+            // A member spelt as its Rust name (`type`, `a_b`) keeps it; one that only reads
+            // so (`@type`, `a.b`) is numbered, whatever the order the document lists them in:
+            // numbering `type` would hand its name, and a user's `.type_`, to `@type`.
+            for exact in [true, false] {
+                for field in &mut def.fields {
+                    if is_snake_as_written(&field.wire_name) == exact {
+                        field.rust_name = scope.claim(snake(&field.wire_name, "field"));
+                    }
+                }
+            }
             for field in &mut def.fields {
-                field.rust_name = scope.claim(snake(&field.wire_name, "field"));
                 rename_ref(&mut field.ty, names)?;
             }
             def.additional_name = scope.claim("additional_properties".into());
@@ -559,8 +577,32 @@ fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Resu
         if let Some(body) = &mut response.body {
             rename_ref(&mut body.ty, names)?;
         }
+        let mut fields = Scope::new("_");
+        for header in &mut response.headers {
+            header.field = fields.claim(snake(&header.name, "header"));
+        }
     }
     Ok(())
+}
+
+/// Names each response's headers struct, `{operation}{variant}Headers`, unique beside the
+/// other types the server and client modules declare per operation (`…Params`,
+/// `…Response`, `…Success`).
+fn name_header_types(operations: &mut [Operation]) {
+    let mut scope = Scope::new("");
+    for op in operations.iter() {
+        for suffix in ["Params", "Response", "Success"] {
+            scope.taken.insert(format!("{}{suffix}", op.type_prefix));
+        }
+    }
+    for op in operations {
+        for response in &mut op.responses {
+            if response.settable_headers().next().is_some() {
+                response.headers_type =
+                    scope.claim(format!("{}{}Headers", op.type_prefix, response.variant));
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -619,11 +661,57 @@ components:
         );
     }
 
+    /// `@type` listed before `type` (JSON-LD) does not take `type`'s name: the member spelt
+    /// as its Rust name keeps it, and the other is numbered.
+    #[test]
+    fn a_member_spelt_as_its_rust_name_keeps_it() {
+        let doc = crate::load::load_str(
+            r#"
+openapi: 3.1.0
+info: {title: Names, version: "1"}
+paths: {}
+components:
+  schemas:
+    Thing:
+      type: object
+      properties:
+        "@type": {type: string}
+        type: {type: string}
+        "a.b": {type: string}
+        a_b: {type: integer}
+        "@id": {type: string}
+"#,
+            "names.yaml",
+        )
+        .expect("the document loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("it builds");
+        let TypeKind::Struct(thing) = &api.types[0].kind else {
+            panic!("{:?}", api.types[0].kind);
+        };
+        let names: Vec<(&str, &str)> = thing
+            .fields
+            .iter()
+            .map(|field| (field.wire_name.as_str(), field.rust_name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("@type", "type_2"),
+                ("type", "type_"),
+                ("a.b", "a_b_2"),
+                ("a_b", "a_b"),
+                ("@id", "id"),
+            ]
+        );
+    }
+
     #[test]
     fn variants_spell_out_signs_and_the_empty_value() {
         assert_eq!(enum_variant_name("+1"), "Plus1");
         assert_eq!(enum_variant_name("-1"), "Minus1");
-        assert_eq!(enum_variant_name("-"), "Value");
+        assert_eq!(enum_variant_name("-"), "Minus");
+        assert_eq!(enum_variant_name("+"), "Plus");
+        assert_eq!(enum_variant_name("*"), "Value");
         assert_eq!(enum_variant_name("a-b"), "AB");
         assert_eq!(enum_variant_name(""), "Empty");
         assert_eq!(enum_variant_name("sepa credit"), "SepaCredit");

@@ -306,6 +306,17 @@ pub struct Response {
     pub body: Option<ResponseBody>,
     /// The headers it documents (`Content-Type` aside, which OpenAPI says to ignore there).
     pub headers: Vec<ResponseHeader>,
+    /// Rust name of the struct that holds its settable headers (`GetAccountOkHeaders`);
+    /// assigned by the naming pass, empty when it has none.
+    pub headers_type: String,
+}
+
+impl Response {
+    /// The documented headers a handler sets and a client reads: those HTTP lets a program
+    /// write (not the framing ones the HTTP library writes from the body and connection).
+    pub fn settable_headers(&self) -> impl Iterator<Item = &ResponseHeader> {
+        self.headers.iter().filter(|header| header.settable())
+    }
 }
 
 /// A header a response documents.
@@ -317,6 +328,36 @@ pub struct ResponseHeader {
     pub required: bool,
     /// Its schema as JSON Schema, for the contract.
     pub schema: Value,
+    /// Its description.
+    pub docs: Option<String>,
+    /// Rust field name in the response's headers struct; assigned by the naming pass.
+    pub field: String,
+}
+
+/// Headers that frame a message or its connection (RFC 9110 §8.6, RFC 9112 §6–7 and §9.6): the
+/// HTTP library writes them from the body and the connection it has, so neither a caller's
+/// value nor a handler's may replace them.
+pub const FRAMING_HEADERS: [&str; 5] = [
+    "Content-Length",
+    "Transfer-Encoding",
+    "Connection",
+    "Host",
+    "TE",
+];
+
+impl ResponseHeader {
+    /// Whether a handler may set it: a valid header name (an HTTP token), not a framing one.
+    pub fn settable(&self) -> bool {
+        const TOKEN_MARKS: &[u8] = b"!#$%&'*+-.^_`|~";
+        !self.name.is_empty()
+            && self
+                .name
+                .bytes()
+                .all(|byte| byte.is_ascii_alphanumeric() || TOKEN_MARKS.contains(&byte))
+            && !FRAMING_HEADERS
+                .iter()
+                .any(|framing| framing.eq_ignore_ascii_case(&self.name))
+    }
 }
 
 /// A response body.

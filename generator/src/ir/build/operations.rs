@@ -12,8 +12,9 @@ use crate::error::Result;
 use crate::ir::naming::{self, NameHint};
 use crate::ir::schema::operation_docs;
 use crate::ir::{
-    Example, MediaKind, MessageExample, MessagePart, Method, Operation, ParamLocation, Parameter,
-    RequestBody, Response, ResponseBody, ResponseHeader, StatusSpec, TypeRef, Webhook,
+    Example, FRAMING_HEADERS, MediaKind, MessageExample, MessagePart, Method, Operation,
+    ParamLocation, Parameter, RequestBody, Response, ResponseBody, ResponseHeader, StatusSpec,
+    TypeRef, Webhook,
 };
 use crate::load::OpenApiVersion;
 use crate::manifest::ObjectStyle;
@@ -22,19 +23,46 @@ use crate::manifest::ObjectStyle;
 /// request body's and responses' media types and the security schemes say what they carry.
 const IGNORED_HEADERS: [&str; 3] = ["Accept", "Content-Type", "Authorization"];
 
-/// Headers that frame a message or its connection (RFC 9110 §8.6, RFC 9112 §6–7 and §9.6): the
-/// HTTP library writes them from the body and the connection it has. A value the caller gave
-/// instead (Egnyte's Swagger 2.0 documents `Content-Length`) left a request waiting for bytes
-/// that never came, so such a parameter is ignored in every version.
-const FRAMING_HEADERS: [&str; 5] = [
-    "Content-Length",
-    "Transfer-Encoding",
-    "Connection",
-    "Host",
-    "TE",
-];
-
 impl Builder<'_> {
+    /// Whether a scheme the operation's security names (its own `security`, else the
+    /// document's) travels in the `Authorization` header: an HTTP scheme, OAuth 2, OpenID
+    /// Connect, or an API key of that name.
+    fn security_carries_authorization(
+        &self,
+        op_map: &Map<String, Value>,
+        default_security: &[Vec<String>],
+    ) -> bool {
+        let own: Vec<String> = match op_map.get("security").and_then(Value::as_array) {
+            Some(requirements) => requirements
+                .iter()
+                .filter_map(Value::as_object)
+                .flat_map(|requirement| requirement.keys().cloned())
+                .collect(),
+            None => default_security.iter().flatten().cloned().collect(),
+        };
+        own.iter().any(|name| {
+            let at = child("#/components/securitySchemes", name);
+            let Some(scheme) = self.doc.pointer(&at) else {
+                return false;
+            };
+            let scheme = self
+                .doc
+                .deref(scheme, &at)
+                .map_or(scheme, |(scheme, _)| scheme);
+            match scheme.get("type").and_then(Value::as_str) {
+                Some("http" | "oauth2" | "openIdConnect") => true,
+                Some("apiKey") => {
+                    scheme.get("in").and_then(Value::as_str) == Some("header")
+                        && scheme
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .is_some_and(|name| name.eq_ignore_ascii_case("Authorization"))
+                }
+                _ => false,
+            }
+        })
+    }
+
     /// Every operation under `paths`, with unique ids, sorted by path then method.
     pub(super) fn operations(
         &mut self,
@@ -274,6 +302,16 @@ impl Builder<'_> {
             (item.get("parameters"), child(item_at, "parameters")),
             (op_map.get("parameters"), child(at, "parameters")),
         ] {
+            if let Some(other) = source.filter(|value| !value.is_array() && !value.is_null()) {
+                return Err(spec_error(
+                    self.doc,
+                    &source_at,
+                    format!(
+                        "`parameters` must be a list, not {}",
+                        crate::load::kind_of(other)
+                    ),
+                ));
+            }
             if let Some(list) = source.and_then(Value::as_array) {
                 for (index, param) in list.iter().enumerate() {
                     let param_at = child(&source_at, &index.to_string());
@@ -327,8 +365,14 @@ impl Builder<'_> {
                 self.warn(&param_at, "parameter without a name; it is left out");
                 continue;
             }
+            // `Authorization` documented as a parameter of an operation no security scheme
+            // covers (the BBC's API declares none) is the only way its callers learn to send
+            // one: kept, as Swagger 2.0's always is.
+            let authorization_documented_alone = name.eq_ignore_ascii_case("Authorization")
+                && !self.security_carries_authorization(op_map, default_security);
             if location == ParamLocation::Header
                 && self.doc.version != OpenApiVersion::Swagger2
+                && !authorization_documented_alone
                 && IGNORED_HEADERS
                     .iter()
                     .any(|ignored| name.eq_ignore_ascii_case(ignored))
@@ -342,6 +386,8 @@ impl Builder<'_> {
                 );
                 continue;
             }
+            // A value the caller gave (Egnyte's Swagger 2.0 documents `Content-Length`) left a
+            // request waiting for bytes that never came, so such a parameter is ignored.
             if location == ParamLocation::Header
                 && FRAMING_HEADERS
                     .iter()
@@ -445,6 +491,19 @@ impl Builder<'_> {
         };
 
         let mut responses = Vec::new();
+        if let Some(other) = op_map
+            .get("responses")
+            .filter(|value| !value.is_object() && !value.is_null())
+        {
+            return Err(spec_error(
+                self.doc,
+                &child(at, "responses"),
+                format!(
+                    "`responses` must be an object of statuses, not {}",
+                    crate::load::kind_of(other)
+                ),
+            ));
+        }
         if let Some(all) = op_map.get("responses").and_then(Value::as_object) {
             // A Responses Object may hold specification extensions (`x-…`) beside statuses.
             for (key, response) in all.iter().filter(|(key, _)| !key.starts_with("x-")) {
@@ -508,6 +567,7 @@ impl Builder<'_> {
                     docs: string_at(&response_map, "description").map(|s| s.trim().to_string()),
                     body,
                     headers,
+                    headers_type: String::new(),
                 });
             }
         }
@@ -603,6 +663,11 @@ impl Builder<'_> {
                     .and_then(Value::as_bool)
                     .unwrap_or(false),
                 schema: self.contract_schema(&schema, &schema_at)?,
+                docs: header
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                field: String::new(),
             });
         }
         Ok(headers)
@@ -1101,6 +1166,62 @@ paths:
             params,
             [("Trace", false), ("trace", false), ("x-request-id", true)]
         );
+    }
+
+    /// `Authorization` as a header parameter is ignored where a security scheme carries it,
+    /// as OpenAPI 3 says, and kept where none does: without it the client could not send
+    /// what the API asks for.
+    #[test]
+    fn an_authorization_parameter_is_kept_where_no_scheme_carries_one() {
+        let document = |security: &str| {
+            format!(
+                r#"
+openapi: 3.0.3
+info: {{title: t, version: "1"}}
+{security}
+paths:
+  /items:
+    get:
+      operationId: listItems
+      parameters:
+        - {{name: Authorization, in: header, required: true, schema: {{type: string}}}}
+      responses: {{'200': {{description: ok}}}}
+  /open:
+    get:
+      operationId: listOpen
+      security: []
+      parameters:
+        - {{name: Authorization, in: header, schema: {{type: string}}}}
+      responses: {{'200': {{description: ok}}}}
+components:
+  securitySchemes:
+    bearer: {{type: http, scheme: bearer}}
+    key: {{type: apiKey, in: header, name: X-Key}}
+"#
+            )
+        };
+        let authorization = |api: &crate::ir::Api| -> Vec<(String, bool)> {
+            api.operations
+                .iter()
+                .filter(|op| op.parameters.iter().any(|p| p.name == "Authorization"))
+                .map(|op| (op.id.clone(), op.parameters[0].required))
+                .collect()
+        };
+        // No security at all (the BBC's API): kept, required as documented.
+        let api = api_of(&document(""));
+        assert_eq!(
+            authorization(&api),
+            [
+                ("listItems".to_string(), true),
+                ("listOpen".to_string(), false)
+            ]
+        );
+        // A bearer scheme carries it: ignored, except where the operation opts out.
+        let api = api_of(&document("security: [{bearer: []}]"));
+        assert_eq!(authorization(&api), [("listOpen".to_string(), false)]);
+        // An API key in another header does not.
+        let api = api_of(&document("security: [{key: []}]"));
+        assert_eq!(authorization(&api).len(), 2);
     }
 
     /// A notification's parameters are not sent by the generated sender: a warning says so.

@@ -215,6 +215,36 @@ mod tests {
             let (username, password) = (basic.username, basic.password);
             GetWithBasicResponse::Ok(format!("{username} {}", password.expose()))
         }
+        async fn create_widget(
+            &self,
+            _params: CreateWidgetParams,
+            body: String,
+        ) -> CreateWidgetResponse {
+            let location = format!("/widgets/{body}");
+            match body.as_str() {
+                "queued" => {
+                    CreateWidgetResponse::Accepted(CreateWidgetAcceptedHeaders { location })
+                }
+                "refused" => CreateWidgetResponse::BadRequest(CreateWidgetBadRequestHeaders {
+                    retry_after: Some("30".into()),
+                }),
+                // A value no header can carry.
+                "broken" => CreateWidgetResponse::Created(
+                    body,
+                    CreateWidgetCreatedHeaders {
+                        location: "/widgets/a\r\nSet-Cookie: b=c".into(),
+                        x_rate_limit_remaining: None,
+                    },
+                ),
+                _ => CreateWidgetResponse::Created(
+                    format!("made {body}"),
+                    CreateWidgetCreatedHeaders {
+                        location,
+                        x_rate_limit_remaining: Some("41".into()),
+                    },
+                ),
+            }
+        }
         async fn get_with_cookies(&self, params: GetWithCookiesParams) -> GetWithCookiesResponse {
             let shown = |key: Option<fixture_routes::credentials::Secret>| {
                 key.map(|key| key.expose().to_string())
@@ -1013,6 +1043,63 @@ mod tests {
         assert!(body.get("http_code").is_none() && body.get("messages").is_none());
     }
 
+    /// The headers a response documents are set by the handler, sent, and handed over by the
+    /// generated client beside the body; one HTTP cannot carry makes the answer a 500.
+    #[tokio::test]
+    async fn documented_response_headers_reach_the_caller() {
+        use fixture_routes::client::{
+            ClientError, CreateWidgetAcceptedHeaders, CreateWidgetCreatedHeaders,
+            CreateWidgetSuccess, WithHeaders,
+        };
+        let client = client().await;
+        match client.create_widget(&"w1".to_string()).await.unwrap() {
+            CreateWidgetSuccess::Created(WithHeaders { body, headers }) => {
+                assert_eq!(body, "made w1");
+                assert_eq!(
+                    headers,
+                    CreateWidgetCreatedHeaders {
+                        location: "/widgets/w1".into(),
+                        x_rate_limit_remaining: Some("41".into()),
+                    }
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        match client.create_widget(&"queued".to_string()).await.unwrap() {
+            CreateWidgetSuccess::Accepted(headers) => assert_eq!(
+                headers,
+                CreateWidgetAcceptedHeaders {
+                    location: "/widgets/queued".into()
+                }
+            ),
+            other => panic!("{other:?}"),
+        }
+        // On the wire, as HTTP has them.
+        let post = |body: &'static str| {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/widgets")
+                .header("content-type", "application/json")
+                .body(Body::from(body))
+                .unwrap();
+            router(Echo).oneshot(request)
+        };
+        let refused = post("\"refused\"").await.unwrap();
+        assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+        assert_eq!(refused.headers()["retry-after"], "30");
+        let broken = post("\"broken\"").await.unwrap();
+        assert_eq!(broken.status(), StatusCode::INTERNAL_SERVER_ERROR);
+        assert!(broken.headers().get("set-cookie").is_none());
+        assert!(broken.headers().get("location").is_none());
+        match client.create_widget(&"broken".to_string()).await {
+            Err(ClientError::Api { status, body }) => {
+                assert_eq!(status, 500);
+                assert!(body["detail"].as_str().unwrap().contains("`location`"));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
     /// The generated client of the fixture's router on a loopback port.
     async fn client() -> fixture_routes::client::Client {
         fixture_routes::client::Client::new(
@@ -1681,7 +1768,14 @@ mod swagger_two {
                 tag: Some(None),
                 additional_properties: Default::default(),
             });
-            ListPetsResponse::Ok(pets.collect())
+            let pets: Vec<Pet> = pets.collect();
+            let total = pets.len().to_string();
+            ListPetsResponse::Ok(
+                pets,
+                ListPetsOkHeaders {
+                    x_total: Some(total),
+                },
+            )
         }
         async fn add_pet(&self, _params: AddPetParams, body: Pet) -> AddPetResponse {
             AddPetResponse::Created(body)
@@ -1733,7 +1827,9 @@ mod swagger_two {
             .list_pets(Some(&10), Some(&[1, 2]), Some(&tags), Some(&trace))
             .await
             .unwrap();
-        assert!(pets.is_empty());
+        // An optional documented header the answer lacks is `None`.
+        assert!(pets.body.is_empty());
+        assert_eq!(pets.headers.x_total, None);
         let pair = |name: &str, value: &str| (name.to_string(), value.to_string());
         assert_eq!(
             *seen.lock().unwrap(),
@@ -1811,6 +1907,9 @@ mod swagger_two {
             )
             .await
             .unwrap();
+        // The documented `X-Total` header, set by the handler, comes with the body.
+        assert_eq!(pets.headers.x_total.as_deref(), Some("2"));
+        let pets = pets.body;
         let ids: Vec<i64> = pets.iter().map(|pet| pet.id).collect();
         assert_eq!(ids, [7, 8]);
         assert_eq!(

@@ -6,12 +6,20 @@ use quote::quote;
 
 use super::items::{Kind, Surface};
 use super::tokens::{
-    enum_variants, locals, parse, parse_items, qualify, signature, struct_fields, type_text,
+    Locals, enum_variants, locals, parse, parse_items, qualify, signature, struct_fields, type_text,
 };
 use crate::diff::place;
 use crate::emit;
 use crate::error::Result;
 use crate::ir::{Api, Operation};
+
+/// The names of an operation's response headers structs.
+fn header_types(op: &Operation) -> impl Iterator<Item = String> + '_ {
+    op.responses
+        .iter()
+        .filter(|response| !response.headers_type.is_empty())
+        .map(|response| response.headers_type.clone())
+}
 
 fn operation_identity(op: &Operation) -> String {
     place::operation_label(op.method.key(), &op.path)
@@ -22,6 +30,7 @@ pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
     for op in &api.operations {
         names.push(format!("{}Params", op.type_prefix));
         names.push(format!("{}Response", op.type_prefix));
+        names.extend(header_types(op));
     }
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let local = locals(&names);
@@ -45,15 +54,19 @@ pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
             format!("{label} params"),
         );
         for item in parse_items(emit::server::response_enum(op)?, "a response enum")? {
-            if let syn::Item::Enum(item) = item {
-                surface.insert(
+            match item {
+                syn::Item::Enum(item) => surface.insert(
                     format!("server::{}", item.ident),
                     Kind::Enum {
                         variants: enum_variants(&item, "server", &local),
                     },
                     &op.pointer,
                     format!("{label} responses"),
-                );
+                ),
+                syn::Item::Struct(item) => {
+                    insert_header_struct(&item, "server", &local, op, surface)
+                }
+                _ => {}
             }
         }
         let method: syn::TraitItemFn = parse(emit::server::trait_method(op)?, "a trait method")?;
@@ -67,6 +80,47 @@ pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
     Ok(())
 }
 
+/// A response's headers struct (and its `impl`, skipped), as `module` declares it.
+fn insert_header_structs(
+    items: proc_macro2::TokenStream,
+    module: &str,
+    local: &Locals,
+    op: &Operation,
+    surface: &mut Surface,
+) -> Result<()> {
+    for item in parse_items(items, "a headers struct")? {
+        if let syn::Item::Struct(item) = item {
+            insert_header_struct(&item, module, local, op, surface);
+        }
+    }
+    Ok(())
+}
+
+fn insert_header_struct(
+    item: &syn::ItemStruct,
+    module: &str,
+    local: &Locals,
+    op: &Operation,
+    surface: &mut Surface,
+) {
+    let derives_default = item.attrs.iter().any(|attr| {
+        attr.path().is_ident("derive")
+            && quote!(#attr)
+                .to_string()
+                .split(|c: char| !c.is_alphanumeric())
+                .any(|word| word == "Default")
+    });
+    surface.insert(
+        format!("{module}::{}", item.ident),
+        Kind::Struct {
+            fields: struct_fields(item, module, local),
+            default: derives_default,
+        },
+        &op.pointer,
+        format!("{} response headers", operation_identity(op)),
+    );
+}
+
 pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
     let mut names: Vec<String> = ["ClientError", "ErrorBody"].map(String::from).to_vec();
     names.extend(
@@ -74,6 +128,8 @@ pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
             .iter()
             .map(|op| format!("{}Success", op.type_prefix)),
     );
+    names.extend(api.operations.iter().flat_map(header_types));
+    names.push("WithHeaders".into());
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let local = locals(&names);
     let error_body = match emit::operations::error_body_type(api) {
@@ -88,8 +144,8 @@ pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
     );
     for op in &api.operations {
         let label = operation_identity(op);
-        let (success_type, success_item, arms) = emit::client::success(op)?;
-        if let Some(item) = success_item {
+        let successes = emit::client::success(op)?;
+        if let Some(item) = successes.item {
             let item: syn::ItemEnum = parse(item, "a success enum")?;
             surface.insert(
                 format!("client::{}", item.ident),
@@ -100,8 +156,11 @@ pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
                 format!("{label} successes"),
             );
         }
+        for items in successes.header_types {
+            insert_header_structs(items, "client", &local, op, surface)?;
+        }
         let method: syn::ImplItemFn = parse(
-            emit::client::method(api, op, &success_type, arms)?,
+            emit::client::method(api, op, &successes.ty, successes.arms)?,
             "a client method",
         )?;
         let mut sig = signature(&method.sig, "client", &local);
