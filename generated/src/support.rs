@@ -850,7 +850,7 @@ pub mod union {
                     build(index, integral.as_ref()?)
                 })
         };
-        let mut fallback = None;
+        let mut fallback: Option<(usize, T, Vec<decisions::Decision>)> = None;
         for index in order {
             let mark = decisions::mark();
             let kept_before = kept_as_json();
@@ -859,11 +859,15 @@ pub mod union {
                     decisions::record(union, Some(index), &value);
                     return candidate;
                 }
-                fallback = fallback.or(Some(index));
+                if fallback.is_none() {
+                    fallback = Some((index, candidate, decisions::take_since(mark)));
+                    continue;
+                }
             }
             decisions::rewind(mark);
         }
-        if let Some(index) = fallback && let Some(candidate) = attempt(index) {
+        if let Some((index, candidate, made)) = fallback {
+            decisions::restore(made);
             decisions::record(union, Some(index), &value);
             return candidate;
         }
@@ -882,29 +886,40 @@ pub mod union {
     }
     /// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
     /// it: an `f32` of 21.4 writes `21.4`, though widened to `f64` it reads 21.399999618530273.
+    /// A member received as `null` and written back absent counts as kept: an optional member the
+    /// document does not mark nullable reads `null` as absent (Mastodon's `in_reply_to_id`, which
+    /// its API sends as `null`), and would otherwise send every such value to the catch-all.
     fn keeps<T: Serialize>(candidate: &T, value: &Value) -> bool {
         serde_json::to_vec(candidate)
             .ok()
             .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-            .is_some_and(|back| same_json(value, &back))
+            .is_some_and(|back| same(value, &back, true))
     }
     /// JSON equality with numbers compared by value (`1` equals `1.0`), UUIDs by value (RFC 9562
     /// reads them in any case and writes them in lower case, as `uuid::Uuid` does), and object
     /// members in any order.
     pub fn same_json(a: &Value, b: &Value) -> bool {
+        same(a, b, false)
+    }
+    /// [`same_json`]; with `null_as_absent`, a member `a` holds as `null` may be absent from `b`.
+    fn same(a: &Value, b: &Value, null_as_absent: bool) -> bool {
         match (a, b) {
             (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
             (Value::String(x), Value::String(y)) => {
                 x == y || (x.eq_ignore_ascii_case(y) && is_hyphenated_uuid(x))
             }
             (Value::Array(x), Value::Array(y)) => {
-                x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_json(x, y))
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|(x, y)| same(x, y, null_as_absent))
             }
             (Value::Object(x), Value::Object(y)) => {
-                x.len() == y.len()
-                    && x
-                        .iter()
-                        .all(|(key, x)| y.get(key).is_some_and(|y| same_json(x, y)))
+                let matched = x
+                    .iter()
+                    .all(|(key, x)| match y.get(key) {
+                        Some(y) => same(x, y, null_as_absent),
+                        None => null_as_absent && x.is_null(),
+                    });
+                matched && y.keys().all(|key| x.contains_key(key))
             }
             _ => a == b,
         }
@@ -958,6 +973,23 @@ pub mod union {
             LOG.with(|log| {
                 if let Some(log) = log.borrow_mut().as_mut() {
                     log.truncate(mark);
+                }
+            });
+        }
+        /// The decisions made since `mark`, taken out of the log (none when nothing observes).
+        pub(super) fn take_since(mark: usize) -> Vec<Decision> {
+            LOG.with(|log| {
+                log.borrow_mut()
+                    .as_mut()
+                    .map(|log| log.split_off(mark.min(log.len())))
+                    .unwrap_or_default()
+            })
+        }
+        /// Puts back decisions [`take_since`] took out.
+        pub(super) fn restore(decisions: Vec<Decision>) {
+            LOG.with(|log| {
+                if let Some(log) = log.borrow_mut().as_mut() {
+                    log.extend(decisions);
                 }
             });
         }

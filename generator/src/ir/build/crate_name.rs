@@ -33,13 +33,7 @@ pub(super) fn crate_name(doc: &Document, option: Option<&str>) -> Result<String>
         .and_then(|i| i.get("title"))
         .and_then(serde_json::Value::as_str)
         .unwrap_or("api");
-    let name = heck::ToKebabCase::to_kebab_case(
-        title
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
-            .collect::<String>()
-            .as_str(),
-    );
+    let name = title_words(title).join("-");
     // Letters, digits and single dashes; it may still start with a digit, be empty, be too
     // long or be a keyword.
     let mut name = if name.is_empty()
@@ -56,6 +50,46 @@ pub(super) fn crate_name(doc: &Document, option: Option<&str>) -> Result<String>
         name = name.trim_end_matches('-').to_string();
     }
     Ok(name)
+}
+
+/// The words of a title, lower case, as a package name spells them: split at whatever is not
+/// an ASCII letter or digit and where camel case starts a word (`PetStore`: `pet`, `store`;
+/// `HTTPServer`: `http`, `server`), but not inside an acronym: a plural one (`APIs`, `URLs`),
+/// one with a version (`APIv2`) or one of two letters before its word (`OAuth`), which heck's
+/// kebab case cut into `ap-is`, `ap-iv2` and `o-auth`.
+fn title_words(title: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    for chunk in title.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let chars: Vec<char> = chunk.chars().collect();
+        let mut word = String::new();
+        for (at, &c) in chars.iter().enumerate() {
+            let before = at.checked_sub(1).map(|i| chars[i]);
+            let starts_word = c.is_ascii_uppercase()
+                && match before {
+                    Some(b) if b.is_ascii_lowercase() || b.is_ascii_digit() => true,
+                    // The last capital of a run of three or more that a lower-case word of
+                    // two letters or more follows: `HTTPServer`, not `APIs`, `APIv2`, `OAuth`.
+                    Some(b) if b.is_ascii_uppercase() => {
+                        let run = chars[..at]
+                            .iter()
+                            .rev()
+                            .take_while(|c| c.is_ascii_uppercase())
+                            .count();
+                        let lower = |i: usize| chars.get(i).is_some_and(char::is_ascii_lowercase);
+                        run >= 2 && lower(at + 1) && lower(at + 2)
+                    }
+                    _ => false,
+                };
+            if starts_word && !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            word.push(c.to_ascii_lowercase());
+        }
+        if !word.is_empty() {
+            words.push(word);
+        }
+    }
+    words
 }
 
 /// The longest package name crates.io takes.
@@ -118,4 +152,27 @@ fn is_keyword(word: &str) -> bool {
         "type", "typeof", "unsafe", "unsized", "use", "virtual", "where", "while", "yield",
     ];
     KEYWORDS.contains(&word)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::title_words;
+
+    #[test]
+    fn titles_read_as_words_acronyms_whole() {
+        let name = |title: &str| title_words(title).join("-");
+        assert_eq!(
+            name("Payment Orchestration API"),
+            "payment-orchestration-api"
+        );
+        assert_eq!(name("Swagger PetStore"), "swagger-pet-store");
+        assert_eq!(name("HTTPServer"), "http-server");
+        assert_eq!(name("Finance APIs"), "finance-apis");
+        assert_eq!(name("Fulfillment.com APIv2"), "fulfillment-com-apiv2");
+        assert_eq!(name("OAuth2 Service"), "oauth2-service");
+        assert_eq!(name("URLs and IDs"), "urls-and-ids");
+        assert_eq!(name("D&D 5e API"), "d-d-5e-api");
+        assert_eq!(name("v2Beta"), "v2-beta");
+        assert_eq!(name("  --  "), "");
+    }
 }
