@@ -971,3 +971,62 @@ fn a_title_that_names_a_builtin_crate_is_prefixed() {
         );
     }
 }
+
+/// An operation's `responses` or `parameters` of the wrong kind is refused, naming where,
+/// rather than read as if the operation had none.
+#[test]
+fn responses_or_parameters_of_the_wrong_kind_are_refused_where_they_are() {
+    assert_refused(
+        "responses.yaml",
+        "openapi: 3.0.3\ninfo: {title: X, version: \"1\"}\npaths:\n  /a:\n    get:\n      \
+         operationId: getA\n      responses: 7\n",
+        &[
+            "#/paths/~1a/get/responses",
+            "`responses` must be an object of statuses, not a number",
+            "line 7",
+        ],
+    );
+    assert_refused(
+        "parameters.yaml",
+        "openapi: 3.0.3\ninfo: {title: X, version: \"1\"}\npaths:\n  /a:\n    get:\n      \
+         operationId: getA\n      parameters: \"x\"\n      responses: {\"200\": {description: ok}}\n",
+        &[
+            "#/paths/~1a/get/parameters",
+            "`parameters` must be a list, not a string",
+        ],
+    );
+}
+
+/// A type override whose key names nothing in the document (a typo, a property since
+/// removed) changes nothing, and says so.
+#[test]
+fn a_type_override_that_names_nothing_is_warned_about() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec(
+        "override.yaml",
+        "openapi: 3.1.0\ninfo: {title: O, version: \"1\"}\npaths: {}\ncomponents:\n  schemas:\n    \
+         Amount:\n      type: object\n      properties:\n        value: {type: string}\n",
+    );
+    let output = sandbox.run(&[
+        "generate".as_ref(),
+        "--spec".as_ref(),
+        spec.as_os_str(),
+        "--type-override".as_ref(),
+        "Amount.valeu=rust_decimal::Decimal".as_ref(),
+        "--type-override".as_ref(),
+        "Amount.value=rust_decimal::Decimal".as_ref(),
+    ]);
+    assert_success(&output, "override.yaml");
+    let text = stderr(&output);
+    let warnings: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("warning: "))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{text}");
+    assert!(
+        warnings[0].contains("type override `Amount.valeu` names no schema"),
+        "{text}"
+    );
+    let models = std::fs::read_to_string(sandbox.out().join("src/models.rs")).unwrap();
+    assert!(models.contains("rust_decimal::Decimal"), "{models}");
+}

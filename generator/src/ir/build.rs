@@ -53,7 +53,10 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
     let crate_name = crate_name::crate_name(doc, options.crate_name.as_deref())?;
     check_type_overrides(&options.type_overrides)?;
     let mut builder = Builder::new(doc, &options.type_overrides);
-    builder.build_api(crate_name)
+    let mut api = builder.build_api(crate_name)?;
+    builder.warn_unapplied_overrides(&options.type_overrides);
+    api.warnings.append(&mut builder.warnings);
+    Ok(api)
 }
 
 impl Builder<'_> {

@@ -16,7 +16,10 @@ pub(super) const COMPONENT_SCHEMAS: &str = "#/components/schemas/";
 /// One build of the IR: the document, and what has been found in it so far.
 pub(super) struct Builder<'a> {
     pub(super) doc: &'a Document,
+    /// The caller's type overrides, by the pointer of the schema each replaces.
     pub(super) overrides: HashMap<String, String>,
+    /// The pointers of the overrides applied so far.
+    pub(super) overrides_applied: HashSet<String>,
     /// Types to declare, keyed by the JSON pointer of the schema they come from.
     pub(super) slots: IndexMap<String, Slot>,
     /// Pointers being inlined into a contract schema, to turn a ref cycle into an error.
@@ -74,6 +77,7 @@ impl<'a> Builder<'a> {
                 .iter()
                 .map(|(key, ty)| (override_pointer(key), ty.clone()))
                 .collect(),
+            overrides_applied: HashSet::new(),
             slots: IndexMap::new(),
             inlining: HashSet::new(),
             inline_examples: Vec::new(),
@@ -82,6 +86,30 @@ impl<'a> Builder<'a> {
             redirects: HashMap::new(),
             converted_refs: HashMap::new(),
             cycles_kept_as_json: 0,
+        }
+    }
+
+    /// The type the caller gave for the schema at `at`, if any (and it is then applied).
+    pub(super) fn overriding(&mut self, at: &str) -> Option<String> {
+        let ty = self.overrides.get(at)?.clone();
+        self.overrides_applied.insert(at.to_string());
+        Some(ty)
+    }
+
+    /// A warning for each type override that named no schema of the document (a typo, or a
+    /// property since removed): it changed nothing, which the caller should hear.
+    pub(super) fn warn_unapplied_overrides(&mut self, type_overrides: &BTreeMap<String, String>) {
+        for key in type_overrides.keys() {
+            let pointer = override_pointer(key);
+            if !self.overrides_applied.contains(&pointer) {
+                self.warn(
+                    &pointer,
+                    format!(
+                        "type override `{key}` names no schema of the document \
+                         ({pointer}); it is not applied"
+                    ),
+                );
+            }
         }
     }
 

@@ -112,7 +112,7 @@ impl Builder<'_> {
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             let map = schema.as_object();
             let nullable = map.is_some_and(|m| types_of(m).1);
-            if let Some(ty) = self.overrides.get(at).cloned() {
+            if let Some(ty) = self.overriding(at) {
                 return Ok((TypeRef::Custom(ty), nullable));
             }
             return self
@@ -225,7 +225,7 @@ impl Builder<'_> {
             true => implied_types(map),
             false => types,
         };
-        if let Some(ty) = self.overrides.get(at).cloned() {
+        if let Some(ty) = self.overriding(at) {
             return Ok((TypeRef::Custom(ty), nullable));
         }
         if let Some(ty) = string_at(map, "x-rust-type") {
