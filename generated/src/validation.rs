@@ -842,7 +842,13 @@ pub mod form {
     ) -> Value {
         let mut object = Value::Object(Map::new());
         for part in parts {
-            let path = key_path(part.name);
+            let path = if part.name.contains('[')
+                && declares(schema, part.name, schema, 0)
+            {
+                vec![part.name]
+            } else {
+                key_path(part.name)
+            };
             let leaf = Leaf {
                 text: part.text,
                 json: part.json,
@@ -985,6 +991,25 @@ pub mod form {
             }
         }
         schema.get("additionalProperties").filter(|s| s.is_object())
+    }
+    /// Whether the object schema `schema` declares `name` among its `properties` (or those of its
+    /// `allOf`, `oneOf` and `anyOf` members).
+    fn declares(schema: &Value, name: &str, root: &Value, depth: usize) -> bool {
+        if depth > DEPTH {
+            return false;
+        }
+        let schema = dereferenced(schema, root);
+        schema.get("properties").is_some_and(|properties| properties.get(name).is_some())
+            || ["allOf", "oneOf", "anyOf"]
+                .into_iter()
+                .any(|key| {
+                    schema
+                        .get(key)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .any(|member| declares(member, name, root, depth + 1))
+                })
     }
     fn is_array(schema: &Value) -> bool {
         match schema.get("type") {
@@ -1413,8 +1438,8 @@ impl OperationRules {
         })
     }
     /// The items of the list parameter `name` in `location`, given as `texts` (every query
-    /// pair of that name, every line of a header), read as the contract checks them (see
-    /// [`ParameterRule::items_of`]); `None` when it is not a list parameter.
+    /// pair of that name, every line of a header), read as the contract checks them (split
+    /// as its style says); `None` when it is not a list parameter.
     pub fn list_items<'a>(
         &self,
         location: Location,

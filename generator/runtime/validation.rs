@@ -288,8 +288,8 @@ impl OperationRules {
     }
 
     /// The items of the list parameter `name` in `location`, given as `texts` (every query
-    /// pair of that name, every line of a header), read as the contract checks them (see
-    /// [`ParameterRule::items_of`]); `None` when it is not a list parameter.
+    /// pair of that name, every line of a header), read as the contract checks them (split
+    /// as its style says); `None` when it is not a list parameter.
     pub fn list_items<'a>(
         &self,
         location: Location,

@@ -232,6 +232,11 @@ impl Builder {
         // On another core while the document loads (see `crate::warm_up`).
         rayon::spawn(crate::warm_up);
         let doc = load::load_file(&self.spec)?;
+        if self.cargo_directives {
+            for line in other_files_watched(&doc) {
+                println!("{line}");
+            }
+        }
         let options = self.options();
         // The fingerprint sits in the modules' directory, so replacing that directory keeps
         // it with the files it describes.
@@ -294,10 +299,30 @@ impl Builder {
         let Some(declared) = declared_dependencies(&text) else {
             return Ok(());
         };
+        if let Some(edition) = &declared.edition
+            && edition.as_str() < "2024"
+        {
+            return Err(Error::Option {
+                option: format!("the edition of {}", manifest.display()),
+                message: format!(
+                    "the generated code is Rust 2024 (it uses let chains, Rust 1.88 or later) and \
+                     this crate is edition {edition}: set `edition = \"2024\"` under [package], \
+                     or generate a crate of its own with `specgen generate` and depend on it"
+                ),
+            });
+        }
         let sides = self.sides();
         let lacks = |dep: &&Dependency, dev: bool| {
             let name = dep.name.replace('-', "_");
-            !(declared.normal.contains(&name) || dev && declared.dev.contains(&name))
+            let found = declared
+                .normal
+                .iter()
+                .chain(dev.then_some(&declared.dev).into_iter().flatten())
+                .find(|found| found.name == name);
+            match found {
+                None => true,
+                Some(found) => !found.has_features(dep, &sides),
+            }
         };
         let missing: Vec<String> = DEPENDENCIES
             .iter()
@@ -324,25 +349,88 @@ impl Builder {
         Err(Error::Option {
             option: format!("the dependencies of {}", manifest.display()),
             message: format!(
-                "the code specgen generates for this crate uses crates it does not declare; \
-                 add these lines (see specgen::builder's documentation for every side):\n    {}",
+                "the code specgen generates for this crate uses crates it does not declare, or \
+                 features of them it does not enable; add or replace these lines (see \
+                 specgen::builder's documentation for every side):\n    {}",
                 lines.join("\n    ")
             ),
         })
     }
 }
 
-/// The dependencies a manifest declares, by the name the code uses (`-` read as `_`).
+/// The `cargo::rerun-if-changed` lines for the files the document's `$ref`s read: an edit
+/// to one of them is an edit to the document.
+fn other_files_watched(doc: &load::Document) -> Vec<String> {
+    doc.other_files()
+        .iter()
+        .map(|file| format!("cargo::rerun-if-changed={}", file.display()))
+        .collect()
+}
+
+/// What a manifest declares that the generated code relies on.
 struct Declared {
+    /// `package.edition`, when written there (not inherited from the workspace).
+    edition: Option<String>,
     /// `[dependencies]` and every `[target.….dependencies]`.
-    normal: Vec<String>,
+    normal: Vec<DeclaredDependency>,
     /// `[dev-dependencies]` and every `[target.….dev-dependencies]`.
-    dev: Vec<String>,
+    dev: Vec<DeclaredDependency>,
+}
+
+/// One declared dependency.
+struct DeclaredDependency {
+    /// The name the code uses (`-` read as `_`).
+    name: String,
+    /// Its features, or `None` where the manifest does not say them all (`workspace = true`).
+    features: Option<Vec<String>>,
+    /// Whether its default features are on.
+    default_features: bool,
+}
+
+/// Features a crate's default features bring, of those the generated code needs, and the
+/// features that include others (`tokio`'s `full`): a declaration with them needs no more.
+const IMPLIED_FEATURES: &[(&str, &str, &str)] = &[
+    ("axum", "default", "http1"),
+    ("axum", "default", "json"),
+    ("axum", "default", "tokio"),
+    ("chrono", "default", "std"),
+    ("tokio", "full", "time"),
+];
+
+impl DeclaredDependency {
+    /// Whether it enables every feature `dep` needs for `sides`.
+    fn has_features(&self, dep: &Dependency, sides: &Sides) -> bool {
+        let Some(features) = &self.features else {
+            return true;
+        };
+        let on = |feature: &str| {
+            features.iter().any(|declared| declared == feature)
+                || IMPLIED_FEATURES.iter().any(|(name, by, implied)| {
+                    *name == dep.name
+                        && *implied == feature
+                        && (*by == "default" && self.default_features
+                            || features.iter().any(|declared| declared == by))
+                })
+        };
+        let client = if sides.client {
+            dep.client_features
+        } else {
+            &[]
+        };
+        dep.features.iter().chain(client).all(|feature| on(feature))
+    }
 }
 
 fn declared_dependencies(manifest: &str) -> Option<Declared> {
     let document = toml_edit::Document::parse(manifest).ok()?;
     let mut declared = Declared {
+        // Cargo reads a package without an `edition` as 2015.
+        edition: document
+            .get("package")
+            .and_then(|package| match package.get("edition") {
+                None => Some("2015".to_string()),
+                Some(edition) => edition.as_str().map(str::to_string),
+            }),
         normal: Vec::new(),
         dev: Vec::new(),
     };
@@ -354,7 +442,10 @@ fn declared_dependencies(manifest: &str) -> Option<Declared> {
                 _ => continue,
             };
             if let Some(deps) = deps.as_table_like() {
-                into.extend(deps.iter().map(|(name, _)| name.replace('-', "_")));
+                into.extend(
+                    deps.iter()
+                        .map(|(name, spec)| declared_dependency(name, spec)),
+                );
             }
         }
     };
@@ -370,6 +461,36 @@ fn declared_dependencies(manifest: &str) -> Option<Declared> {
         }
     }
     Some(declared)
+}
+
+/// A dependency as declared: `name = "1"`, or a table with `features` and `default-features`.
+fn declared_dependency(name: &str, spec: &toml_edit::Item) -> DeclaredDependency {
+    let mut declared = DeclaredDependency {
+        name: name.replace('-', "_"),
+        features: Some(Vec::new()),
+        default_features: true,
+    };
+    let Some(table) = spec.as_table_like() else {
+        return declared;
+    };
+    if table.contains_key("workspace") {
+        declared.features = None;
+        return declared;
+    }
+    if let Some(features) = table.get("features").and_then(toml_edit::Item::as_array) {
+        declared.features = Some(
+            features
+                .iter()
+                .filter_map(|feature| feature.as_str().map(str::to_string))
+                .collect(),
+        );
+    }
+    let default = table
+        .get("default-features")
+        .or_else(|| table.get("default_features"))
+        .and_then(toml_edit::Item::as_bool);
+    declared.default_features = default.unwrap_or(true);
+    declared
 }
 
 fn write_error(path: &Path, source: std::io::Error) -> Error {
@@ -513,7 +634,8 @@ mod tests {
 
     #[test]
     fn a_missing_dependency_is_named_with_its_line() {
-        let manifest = "[package]\nname = \"user\"\n\n[dependencies]\nserde = \"1\"\n\
+        let manifest = "[package]\nname = \"user\"\nedition = \"2024\"\n\n[dependencies]\n\
+                        serde = { version = \"1\", features = [\"derive\"] }\n\
                         serde_json = \"1\"\nuuid.workspace = true\n";
         let message = missing(manifest, Builder::new("spec.yaml"));
         for line in [
@@ -530,9 +652,13 @@ mod tests {
 
     #[test]
     fn the_check_follows_the_sides_chosen() {
-        let models = "[dependencies]\nbase64 = \"0.22\"\nchrono = \"0.4\"\nrust_decimal = \"1\"\n\
-                      serde = \"1\"\nserde_json = \"1\"\n\
-                      [target.'cfg(unix)'.dependencies]\nuuid = \"1\"\n";
+        let models = "[dependencies]\nbase64 = \"0.22\"\n\
+                      chrono = { version = \"0.4\", features = [\"serde\"] }\n\
+                      rust_decimal = \"1\"\n\
+                      serde = { version = \"1\", features = [\"derive\", \"rc\"] }\n\
+                      serde_json = \"1\"\n\
+                      [target.'cfg(unix)'.dependencies]\n\
+                      uuid = { version = \"1\", features = [\"serde\"] }\n";
         assert_eq!(missing(models, Builder::new("spec.yaml")), "");
         let message = missing(models, Builder::new("spec.yaml").client(true));
         assert!(message.contains("\n    reqwest = "), "{message}");
@@ -549,6 +675,91 @@ mod tests {
         let with_dev = format!("{models}[dev-dependencies]\njsonschema = \"0.60\"\n");
         assert_eq!(
             missing(&with_dev, Builder::new("spec.yaml").example_tests(true)),
+            ""
+        );
+    }
+
+    /// A dependency declared without a feature the code uses fails as a missing one would,
+    /// naming the whole line (the compiler would say `no method named query`).
+    #[test]
+    fn a_dependency_without_a_feature_the_code_uses_is_named_with_its_line() {
+        let manifest = "[package]\nedition = \"2024\"\n[dependencies]\nbase64 = \"0.22\"\n\
+                        chrono = \"0.4\"\nrust_decimal = \"1\"\nserde = \"1\"\n\
+                        serde_json = \"1\"\nuuid = { version = \"1\", features = [\"serde\"] }\n\
+                        axum = \"0.8\"\nhttp = \"1\"\njsonschema = \"0.60\"\n\
+                        percent-encoding = \"2\"\nserde_urlencoded = \"0.7\"\nfastrand = \"2\"\n\
+                        httpdate = \"1\"\n\
+                        reqwest = { version = \"0.13\", default-features = false, features = [\"json\"] }\n\
+                        tokio = { version = \"1\", features = [\"full\"] }\n";
+        let message = missing(
+            manifest,
+            Builder::new("spec.yaml").server(true).client(true),
+        );
+        for line in [
+            "chrono = { version = \"0.4\", default-features = false, features = [\"std\", \"serde\"] }",
+            "serde = { version = \"1\", features = [\"derive\"] }",
+            "uuid = { version = \"1\", features = [\"serde\", \"v4\"] }",
+            "reqwest = { version = \"0.13\", default-features = false, features = [\"json\", \"query\", \"form\"] }",
+        ] {
+            assert!(message.contains(&format!("\n    {line}")), "{message}");
+        }
+        // Default features bring what axum needs, and tokio's `full` has `time`.
+        assert!(!message.contains("axum"), "{message}");
+        assert!(!message.contains("tokio"), "{message}");
+        // Models alone want no `v4`.
+        let message = missing(manifest, Builder::new("spec.yaml"));
+        assert!(!message.contains("uuid"), "{message}");
+    }
+
+    #[test]
+    fn every_file_the_document_reads_is_watched() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+        let doc = load::load_file(&fixtures.join("multi-file/openapi.yaml")).unwrap();
+        let watched = other_files_watched(&doc);
+        for file in [
+            "common/parameters.yaml",
+            "common/responses.yaml",
+            "paths/users.yaml",
+            "schemas/address.yaml",
+            "schemas/forest.yaml",
+            "schemas/tree node.yaml",
+            "schemas/user.json",
+        ] {
+            let path = std::fs::canonicalize(fixtures.join("multi-file").join(file)).unwrap();
+            let line = format!("cargo::rerun-if-changed={}", path.display());
+            assert!(watched.contains(&line), "{line} not in {watched:#?}");
+        }
+        assert_eq!(watched.len(), 7, "{watched:#?}");
+        // A document of one file has no other.
+        let single = load::load_file(&fixtures.join("routes.yaml")).unwrap();
+        assert_eq!(other_files_watched(&single), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_crate_of_an_edition_before_2024_is_told_so() {
+        let manifest = |edition: &str| {
+            format!(
+                "[package]\nname = \"user\"\n{edition}\n[dependencies]\nbase64 = \"0.22\"\n\
+                 chrono = {{ version = \"0.4\", features = [\"serde\"] }}\nrust_decimal = \"1\"\n\
+                 serde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\
+                 uuid = {{ version = \"1\", features = [\"serde\"] }}\n"
+            )
+        };
+        let message = missing(&manifest("edition = \"2021\""), Builder::new("spec.yaml"));
+        assert!(message.contains("edition 2021"), "{message}");
+        assert!(message.contains("edition = \"2024\""), "{message}");
+        let message = missing(&manifest(""), Builder::new("spec.yaml"));
+        assert!(message.contains("edition 2015"), "{message}");
+        assert_eq!(
+            missing(&manifest("edition = \"2024\""), Builder::new("spec.yaml")),
+            ""
+        );
+        // Inherited from the workspace: cargo knows, the check does not guess.
+        assert_eq!(
+            missing(
+                &manifest("edition.workspace = true"),
+                Builder::new("spec.yaml")
+            ),
             ""
         );
     }

@@ -18,7 +18,7 @@ mod source_map;
 mod swagger2;
 
 use std::fmt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use serde_json::Value;
@@ -76,6 +76,8 @@ pub struct Document {
     renames: swagger2::Renames,
     /// Digest of every byte the document was read from (all its files).
     digest: u64,
+    /// The files its `$ref`s read besides its own.
+    other_files: Vec<PathBuf>,
 }
 
 impl fmt::Debug for Document {
@@ -102,17 +104,18 @@ pub fn load_file(path: &Path) -> Result<Document> {
     let root = parse::parse_text(&text, &source_name)?;
     // References to other files are followed here, relative to this one; what they point at
     // joins the document (see `bundle`), so nothing later knows there were several files.
-    let (root, others) = if bundle::has_external_refs(&root) {
+    let (root, others, files) = if bundle::has_external_refs(&root) {
         match bundle::bundle(root.clone(), path) {
-            Ok(bundled) => bundled,
+            Ok(bundled) => (bundled.root, bundled.digest, bundled.files),
             Err(err) => return Err(with_location(err, root, &source_name, text)),
         }
     } else {
-        (root, 0)
+        (root, 0, Vec::new())
     };
     let mut doc = Document::build(root, &source_name, Some(text))?;
     // The other files count too: an edit to one of them is a new input.
     doc.digest ^= others.rotate_left(1);
+    doc.other_files = files;
     Ok(doc)
 }
 
@@ -129,6 +132,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         moves: Moves::default(),
         renames: swagger2::Renames::default(),
         digest: 0,
+        other_files: Vec::new(),
     };
     doc.locate(err)
 }
@@ -177,6 +181,7 @@ impl Document {
             moves: Moves::default(),
             renames: swagger2::Renames::default(),
             digest,
+            other_files: Vec::new(),
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
             return Err(doc.unsupported(
@@ -405,6 +410,12 @@ impl Document {
         Ok((current, current_at))
     }
 
+    /// The files the document's `$ref`s read besides its own (canonical paths, sorted): a
+    /// build script watches them as it watches the document.
+    pub fn other_files(&self) -> &[PathBuf] {
+        &self.other_files
+    }
+
     /// A digest of every byte the document was read from, its other files included: equal
     /// digests mean the same input (see [`crate::fingerprint`]).
     pub fn digest(&self) -> u64 {
@@ -560,7 +571,8 @@ fn scalar_text(value: &Value) -> String {
     }
 }
 
-fn kind_of(value: &Value) -> &'static str {
+/// What kind of YAML or JSON value `value` is, for a message: `a number`, `a mapping`, ….
+pub(crate) fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "nothing (null)",
         Value::Bool(_) => "a boolean",

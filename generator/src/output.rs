@@ -3,7 +3,6 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
@@ -40,9 +39,11 @@ pub struct Written {
 /// only what a spec change touched.
 ///
 /// Nothing is half-written. A new directory is written beside `out` and renamed into place.
-/// In an existing one, every changed file is first written to a temporary file beside it; only
-/// when all are written are they renamed over their targets (each rename is atomic) and the
-/// files no longer generated removed. A failure before that leaves `out` as it was. What cargo
+/// For an existing one, every changed file is first written into a staging directory beside
+/// `out`; only when all are written are they renamed over their targets (each rename is
+/// atomic) and the files no longer generated removed. A failure before that leaves `out` as
+/// it was, and a run killed before that leaves only the staging directory, which the next run
+/// removes. What cargo
 /// writes when the crate is built on its own (`target/`, `Cargo.lock`) is left alone.
 pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     let parent = match out.parent() {
@@ -51,18 +52,48 @@ pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     };
     fs::create_dir_all(&parent).map_err(|e| write_error(&parent, e))?;
     refuse_foreign_directory(out)?;
+    let prefix = staging_prefix(out);
+    remove_stale_staging(&parent, &prefix);
+    let staging = tempfile::Builder::new()
+        .prefix(&prefix)
+        .tempdir_in(&parent)
+        .map_err(|e| write_error(&parent, e))?;
     if !out.exists() {
-        return write_fresh(out, &parent, files);
+        return write_fresh(out, staging, files);
     }
-    write_changes(out, files)
+    write_changes(out, staging, files)
 }
 
-/// Writes a new crate: into a staging directory beside `out`, then renamed into place.
-fn write_fresh(out: &Path, parent: &Path, files: &[GeneratedFile]) -> Result<Written> {
-    let staging = tempfile::Builder::new()
-        .prefix(".specgen-new-")
-        .tempdir_in(parent)
-        .map_err(|e| write_error(parent, e))?;
+/// The name a staging directory of `out` begins with (`.generated.specgen-`): beside `out`,
+/// so that a rename moves a file into place, and named after it, so that a run cleans up only
+/// what an interrupted run into the same directory left.
+fn staging_prefix(out: &Path) -> String {
+    let name = out
+        .file_name()
+        .map_or_else(|| "out".into(), |name| name.to_string_lossy());
+    format!(".{name}.specgen-")
+}
+
+/// Removes the staging directories a run into the same directory left when it was killed
+/// (a signal, a power cut): what they hold was never renamed into place.
+fn remove_stale_staging(parent: &Path, prefix: &str) {
+    let Ok(entries) = fs::read_dir(parent) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_str().is_some_and(|name| {
+            name.strip_prefix(prefix).is_some_and(|rest| {
+                rest.len() >= 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+        });
+        if stale && entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
+}
+
+/// Writes a new crate: into the staging directory, then renamed into place.
+fn write_fresh(out: &Path, staging: tempfile::TempDir, files: &[GeneratedFile]) -> Result<Written> {
     create_dirs(staging.path(), files)?;
     files.par_iter().try_for_each(|file| {
         let path = staging.path().join(&file.path);
@@ -78,7 +109,11 @@ fn write_fresh(out: &Path, parent: &Path, files: &[GeneratedFile]) -> Result<Wri
 }
 
 /// Brings an existing crate up to date, writing only what differs.
-fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
+fn write_changes(
+    out: &Path,
+    staging: tempfile::TempDir,
+    files: &[GeneratedFile],
+) -> Result<Written> {
     let changed: Vec<&GeneratedFile> = files
         .par_iter()
         .filter(|file| {
@@ -93,31 +128,23 @@ fn write_changes(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
         .filter(|path| !expected.contains(path.as_path()) && !is_cargo_own(path))
         .collect();
 
-    // Phase one: every changed file beside its target, under a temporary name.
+    // Phase one: every changed file in the staging directory beside `out`, so that `out`
+    // holds nothing of ours but finished files even if the run is killed. On any failure the
+    // staging directory is dropped, and so deleted: `out` is untouched.
     let changed_files: Vec<GeneratedFile> = changed.iter().map(|f| (*f).clone()).collect();
-    create_dirs(out, &changed_files)?;
-    let staged: Vec<Result<(tempfile::TempPath, PathBuf)>> = changed
-        .par_iter()
-        .map(|file| {
-            let target = out.join(&file.path);
-            let dir = target.parent().unwrap_or(out);
-            let mut temp = tempfile::Builder::new()
-                .prefix(".specgen-")
-                .tempfile_in(dir)
-                .map_err(|e| write_error(&target, e))?;
-            temp.write_all(file.contents.as_bytes())
-                .map_err(|e| write_error(&target, e))?;
-            Ok((temp.into_temp_path(), target))
-        })
-        .collect();
-    // On any failure the staged files are dropped, and so deleted: `out` is untouched.
-    let staged: Vec<(tempfile::TempPath, PathBuf)> = staged.into_iter().collect::<Result<_>>()?;
+    create_dirs(staging.path(), &changed_files)?;
+    changed.par_iter().try_for_each(|file| {
+        let path = staging.path().join(&file.path);
+        fs::write(&path, &file.contents).map_err(|e| write_error(&path, e))
+    })?;
 
     // Phase two: rename into place, then remove what is no longer generated.
-    let written = staged.len();
-    for (temp, target) in staged {
-        temp.persist(&target)
-            .map_err(|e| write_error(&target, e.error))?;
+    create_dirs(out, &changed_files)?;
+    let written = changed.len();
+    for file in &changed {
+        let target = out.join(&file.path);
+        fs::rename(staging.path().join(&file.path), &target)
+            .map_err(|e| write_error(&target, e))?;
     }
     for path in &extra {
         let full = out.join(path);
@@ -313,6 +340,36 @@ mod tests {
             .filter(|name| name.to_string_lossy().starts_with(".specgen"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+        // Nothing is left beside it either.
+        let beside: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(beside, ["gen"]);
+    }
+
+    /// A run killed while writing (Ctrl-C, SIGKILL) leaves its staging directory beside the
+    /// output, never unfinished files inside it; the next run into the same directory removes
+    /// it, and leaves another output's alone.
+    #[test]
+    fn the_staging_of_an_interrupted_run_is_removed_by_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("gen");
+        write_crate(&out, &files()).unwrap();
+        for stale in [".gen.specgen-a1B2c3", ".other.specgen-a1B2c3"] {
+            fs::create_dir_all(dir.path().join(stale).join("src")).unwrap();
+            fs::write(dir.path().join(stale).join("src/lib.rs"), "half").unwrap();
+        }
+        let mut next = files();
+        next[1] = GeneratedFile::new("src/lib.rs", "pub mod c;\n");
+        write_crate(&out, &next).unwrap();
+        let mut beside: Vec<String> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        beside.sort();
+        assert_eq!(beside, [".other.specgen-a1B2c3", "gen"]);
+        assert_eq!(compare(&out, &next), vec![]);
     }
 
     #[test]

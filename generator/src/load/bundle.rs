@@ -57,7 +57,7 @@ pub(crate) fn has_external_refs(value: &Value) -> bool {
 
 /// Bundles every file the root document at `path` refers to into it. Returns the bundled
 /// document and the digest of every other file read (their paths and bytes, in path order).
-pub(crate) fn bundle(root: Value, path: &Path) -> Result<(Value, u64)> {
+pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
     let root_path = std::fs::canonicalize(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
@@ -87,9 +87,18 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<(Value, u64)> {
         digest.update(&bytes.to_le_bytes());
     }
     let digest = digest.digest();
+    let files = bundler
+        .digests
+        .iter()
+        .map(|(file, _)| file.clone())
+        .collect();
     if !bundler.added.is_empty() {
         let Value::Object(document) = &mut root else {
-            return Ok((root, digest));
+            return Ok(Bundled {
+                root,
+                digest,
+                files,
+            });
         };
         let components = document
             .entry("components")
@@ -105,7 +114,21 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<(Value, u64)> {
             }
         }
     }
-    Ok((root, digest))
+    Ok(Bundled {
+        root,
+        digest,
+        files,
+    })
+}
+
+/// A document with what its other files hold joined in.
+pub(crate) struct Bundled {
+    /// The document.
+    pub(crate) root: Value,
+    /// A digest of the other files' names and bytes.
+    pub(crate) digest: u64,
+    /// The other files read, by canonical path, sorted.
+    pub(crate) files: Vec<PathBuf>,
 }
 
 struct Bundler {
@@ -462,6 +485,7 @@ impl Bundler {
             moves: super::Moves::default(),
             renames: Default::default(),
             digest: 0,
+            other_files: Vec::new(),
         };
         let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
         doc.location(&format!("#{fragment}"))

@@ -201,7 +201,7 @@ serde_urlencoded = "0.7"
 fastrand = "2"
 httpdate = "1"
 percent-encoding = "2"
-reqwest = {{ version = "0.13", default-features = false, features = ["json", "query"] }}
+reqwest = {{ version = "0.13", default-features = false, features = ["json", "query", "form"] }}
 tokio = {{ version = "1", features = ["time"] }}
 uuid = {{ version = "1", features = ["serde", "v4"] }}
 
