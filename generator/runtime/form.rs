@@ -67,7 +67,13 @@ pub struct Part<'a> {
 pub fn decode_parts<'a>(parts: impl IntoIterator<Item = Part<'a>>, schema: &Value) -> Value {
     let mut object = Value::Object(Map::new());
     for part in parts {
-        let path = key_path(part.name);
+        // A name the schema declares as written (`template[name]`, as Rails-style APIs
+        // document their fields) is that property, not a nested one.
+        let path = if part.name.contains('[') && declares(schema, part.name, schema, 0) {
+            vec![part.name]
+        } else {
+            key_path(part.name)
+        };
         let leaf = Leaf {
             text: part.text,
             json: part.json,
@@ -200,6 +206,26 @@ fn property<'s>(schema: &'s Value, name: &str, root: &'s Value, depth: usize) ->
         }
     }
     schema.get("additionalProperties").filter(|s| s.is_object())
+}
+
+/// Whether the object schema `schema` declares `name` among its `properties` (or those of its
+/// `allOf`, `oneOf` and `anyOf` members).
+fn declares(schema: &Value, name: &str, root: &Value, depth: usize) -> bool {
+    if depth > DEPTH {
+        return false;
+    }
+    let schema = dereferenced(schema, root);
+    schema
+        .get("properties")
+        .is_some_and(|properties| properties.get(name).is_some())
+        || ["allOf", "oneOf", "anyOf"].into_iter().any(|key| {
+            schema
+                .get(key)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|member| declares(member, name, root, depth + 1))
+        })
 }
 
 fn is_array(schema: &Value) -> bool {
@@ -431,6 +457,31 @@ mod tests {
                 "items": [{"price": "p1", "quantity": 2}, {"quantity": 3}],
                 "expand": ["a", "b"]
             })
+        );
+    }
+
+    #[test]
+    fn a_bracketed_name_the_schema_declares_is_that_property() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "template[name]": {"type": "string"},
+                "template[pages]": {"type": "integer"},
+                "meta": {"type": "object", "properties": {"a": {"type": "string"}}}
+            }
+        });
+        assert_eq!(
+            form(
+                "template%5Bname%5D=Invoice&template%5Bpages%5D=3&meta[a]=x",
+                schema
+            ),
+            json!({"template[name]": "Invoice", "template[pages]": 3, "meta": {"a": "x"}})
+        );
+        // Declared in an `allOf` part too; undeclared brackets still nest.
+        let schema = json!({"allOf": [{"properties": {"user[email]": {"type": "string"}}}]});
+        assert_eq!(
+            form("user[email]=a@b.c&user[age]=4", schema),
+            json!({"user[email]": "a@b.c", "user": {"age": "4"}})
         );
     }
 

@@ -375,6 +375,18 @@ impl Contract {
             .any(|(_, credential)| credential.eq_ignore_ascii_case(name))
     }
 
+    /// Whether a security scheme (or a credential parameter) of the contract sends a credential
+    /// in the query under `key` (any case). One documented in a header or a cookie and sent in
+    /// the query (ElevenLabs' `xi-api-key` in the URL) is still masked, as [`names_credential`]
+    /// says, but is not where the contract puts it.
+    ///
+    /// [`names_credential`]: Contract::names_credential
+    pub(crate) fn documents_query_credential(&self, key: &str) -> bool {
+        self.credentials.iter().any(|(location, credential)| {
+            *location == Location::Query && credential.eq_ignore_ascii_case(key)
+        })
+    }
+
     /// The `(METHOD, path template)` pairs at which notifications are delivered, as the traffic
     /// readers take them (see [`delivered_at`]).
     pub fn webhook_paths(&self) -> Vec<(String, String)> {

@@ -3219,7 +3219,7 @@ fn media_run(exchange: &Exchange) -> Outcome {
 
 #[test]
 fn a_server_variable_may_stand_for_several_segments() {
-    for path in ["/api/v2/pets", "/api/v2-beta/pets", "/gateway/pets"] {
+    for path in ["/api/v2/pets", "/api/v2-beta/pets"] {
         let outcome = media_run(&media_exchange(
             "GET",
             path,
@@ -3230,8 +3230,104 @@ fn a_server_variable_may_stand_for_several_segments() {
         assert_eq!(outcome.operation.as_deref(), Some("listPets"), "{path}");
         assert_eq!(found(&outcome), vec![], "{path}");
     }
-    let elsewhere = media_run(&media_exchange("GET", "/api/v3/pets", None, 200, None));
-    assert_eq!(found(&elsewhere), one(Part::Entry, "operation-path", ""));
+    // A variable with an `enum` stands for those values alone: another version, or another
+    // word in its place, is not under the API's base path.
+    for path in ["/api/v3/pets", "/gateway/pets", "/v2/pets"] {
+        let elsewhere = media_run(&media_exchange("GET", path, None, 200, None));
+        assert_eq!(
+            found(&elsewhere),
+            one(Part::Entry, "operation-path", ""),
+            "{path}"
+        );
+    }
+}
+
+/// A path variable without an `enum` stands for any one segment (and for its default, which
+/// may span several).
+#[test]
+fn a_server_variable_without_an_enum_stands_for_any_segment() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Free, version: "1"}
+servers:
+  - url: "https://api.example.com/{tenant}"
+    variables:
+      tenant: {default: acme/eu}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      responses: {'200': {description: ok}}
+"#,
+    );
+    for path in ["/acme/eu/pets", "/globex/pets"] {
+        let outcome = check(
+            &contract,
+            &media_exchange("GET", path, None, 200, None),
+            CheckOptions::default(),
+        );
+        assert_eq!(outcome.operation.as_deref(), Some("listPets"), "{path}");
+        assert_eq!(found(&outcome), vec![], "{path}");
+    }
+}
+
+/// Form fields documented with brackets in their names (`template[name]`, as Rails-style APIs
+/// write them) are those properties, sent as a form or as parts, and not nested objects
+/// whose members would be reported missing.
+#[test]
+fn bracketed_field_names_the_schema_declares_are_read_as_written() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Brackets, version: "1"}
+paths:
+  /templates:
+    post:
+      operationId: createTemplate
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema:
+              type: object
+              required: ["template[document]", "template[name]"]
+              properties:
+                "template[document]": {type: string, format: binary}
+                "template[name]": {type: string, maxLength: 10}
+          application/x-www-form-urlencoded:
+            schema:
+              type: object
+              required: ["template[name]"]
+              properties:
+                "template[name]": {type: string, maxLength: 10}
+      responses: {'201': {description: made}}
+"#,
+    );
+    let multipart = |name: &str| {
+        format!(
+            "--XyZ\r\nContent-Disposition: form-data; name=\"template[name]\"\r\n\r\n{name}\r\n\
+             --XyZ\r\nContent-Disposition: form-data; name=\"template[document]\"; \
+             filename=\"inv.pdf\"\r\nContent-Type: application/pdf\r\n\r\n%PDF-1.4\r\n--XyZ--\r\n"
+        )
+    };
+    let run = |media: &str, body: &str| {
+        let exchange = media_exchange("POST", "/templates", Some((media, body)), 201, None);
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let parts = "multipart/form-data; boundary=XyZ";
+    let form = "application/x-www-form-urlencoded";
+    assert_eq!(found(&run(parts, &multipart("Invoice"))), vec![]);
+    assert_eq!(found(&run(form, "template%5Bname%5D=Invoice")), vec![]);
+    // Read as the property, the value is judged by its schema.
+    assert_eq!(
+        found(&run(parts, &multipart("A name far too long"))),
+        one(Part::Request, "maxLength", "/template[name]")
+    );
+    assert_eq!(
+        found(&run(form, "template[name]=A+name+far+too+long")),
+        one(Part::Request, "maxLength", "/template[name]")
+    );
 }
 
 /// Two JSON media types are two media types: `application/problem+json` where only
@@ -4215,6 +4311,7 @@ paths:
 components:
   securitySchemes:
     key: {type: apiKey, in: query, name: api_key}
+    headerKey: {type: apiKey, in: header, name: X-Key}
 "#,
     );
     let mut searched = exchange("GET", "/search", None, 200, None);
@@ -4227,6 +4324,8 @@ components:
         ("debug", "1"),
         ("debug", "2"),
         ("utm_source", "mail"),
+        // A key the contract sends in a header, sent in the URL: not where it belongs.
+        ("x-key", "k_654321"),
     ]
     .iter()
     .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -4239,7 +4338,7 @@ components:
         .keys()
         .map(|key| key.value.as_deref())
         .collect();
-    assert_eq!(drift, [Some("debug"), Some("utm_source")]);
+    assert_eq!(drift, [Some("debug"), Some("utm_source"), Some("x-key")]);
     let strict = check(
         &contract,
         &searched,
@@ -4257,7 +4356,8 @@ components:
         warnings,
         [
             ("query:debug".to_owned(), Severity::Warning),
-            ("query:utm_source".to_owned(), Severity::Warning)
+            ("query:utm_source".to_owned(), Severity::Warning),
+            ("query:x-key".to_owned(), Severity::Warning)
         ]
     );
     assert!(
@@ -4265,6 +4365,12 @@ components:
             .findings
             .iter()
             .all(|f| f.rule.as_str() == "undocumented-parameter")
+    );
+    // Named, never shown.
+    let text = format!("{:?}", strict.findings);
+    assert!(
+        !text.contains("k_654321") && !text.contains("k_123456"),
+        "{text}"
     );
 }
 

@@ -209,7 +209,7 @@ impl Checker<'_> {
         for (key, _) in &request.query {
             if seen.contains(&key.as_str())
                 || op.documents_query_key(key)
-                || self.contract.names_credential(key)
+                || self.contract.documents_query_credential(key)
             {
                 continue;
             }

@@ -329,15 +329,22 @@ fn server_paths(server: &manifest::Server) -> Vec<String> {
             }
         }
         let mut spelled = Vec::new();
+        let mut every_value = true;
         for path in &paths {
             for value in &values {
                 if paths.len() + spelled.len() >= SERVER_SPELLINGS {
+                    every_value = false;
                     break;
                 }
                 spelled.push(path.replace(&placeholder, value.trim_matches('/')));
             }
         }
         paths.extend(spelled);
+        // A variable with an `enum` stands for those values alone (`/v2/…` is not under
+        // `/{version}` with `enum: [v1, stage]`), once each is spelled out.
+        if !variable.allowed.is_empty() && every_value {
+            paths.retain(|path| !path.contains(&placeholder));
+        }
     }
     paths
         .into_iter()
