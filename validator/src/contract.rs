@@ -114,6 +114,24 @@ pub struct ParameterSpec {
     pub json: bool,
     /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
     pub allow_empty: bool,
+    /// A path parameter's `label` or `matrix` style (`.3,4`, `;id=3`), which the path
+    /// segment carries around its value; `None` for the `simple` default.
+    pub path_style: Option<PathStyle>,
+}
+
+/// A path parameter's style other than `simple`, with its `explode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathStyle {
+    /// `.value`; a list `.a,b`, or `.a.b` exploded.
+    Label {
+        /// `explode: true`.
+        explode: bool,
+    },
+    /// `;name=value`; a list `;name=a,b`, or `;name=a;name=b` exploded.
+    Matrix {
+        /// `explode: true`.
+        explode: bool,
+    },
 }
 
 /// A body's rule.

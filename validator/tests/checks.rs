@@ -4222,7 +4222,29 @@ fn accept_content_type_and_authorization_header_parameters_are_ignored_in_openap
             .map(|finding| finding.pointer)
             .collect()
     };
-    assert_eq!(pointers(&openapi), ["header:X-Trace"]);
+    // `Authorization` counts where no security scheme carries that header: nothing else
+    // would say the request needs one (the BBC's API declares no scheme).
+    assert_eq!(
+        pointers(&openapi),
+        ["header:Authorization", "header:X-Trace"]
+    );
+    let secured = contract_of(
+        &document(
+            "openapi: 3.0.3
+info: {title: T, version: '1'}
+security: [{bearer: []}]",
+        )
+        .replace(
+            "responses: {'200': {description: ok}}",
+            "responses: {'200': {description: ok}}
+components:
+  securitySchemes:
+                     bearer: {type: http, scheme: bearer}",
+        ),
+    );
+    // Where one does, the parameter is ignored and the scheme's own finding (the missing
+    // credential, about the whole request) stands.
+    assert_eq!(pointers(&secured), ["header:X-Trace", ""]);
     // Swagger 2.0 has no such rule: its header parameters are all the request's.
     let swagger = contract_of(
         &document("swagger: '2.0'\ninfo: {title: T, version: '1'}")
@@ -5384,4 +5406,111 @@ paths:
             );
         }
     }
+}
+
+/// A response documented under a media type with parameters (`application/json;
+/// charset=utf-8`, GSMtasks' `application/json; version=2.4.13`) is JSON: its body is checked
+/// against its schema, whether it is sent with those parameters or without. Such a key had
+/// left every response body of the document unread.
+#[test]
+fn a_response_media_type_with_parameters_is_still_json() {
+    for key in [
+        "application/json; charset=utf-8",
+        "application/json; version=2.4.13",
+    ] {
+        let contract = contract_of(&format!(
+            r#"
+openapi: 3.0.3
+info: {{title: Versioned, version: "1"}}
+paths:
+  /clients/{{id}}:
+    get:
+      parameters: [{{name: id, in: path, required: true, schema: {{type: string}}}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            "{key}":
+              schema: {{type: object, required: [slug], properties: {{slug: {{type: string}}, name: {{type: string, maxLength: 5}}}}}}
+"#
+        ));
+        for sent in [key, "application/json"] {
+            let mut wrong = exchange("GET", "/clients/1", None, 200, None);
+            let response = wrong.response.as_mut().unwrap();
+            response.headers = vec![("Content-Type".into(), sent.into())];
+            response.body = Some(Body::Json(json!({"slug": "a", "name": "far too long"})));
+            let outcome = check(&contract, &wrong, CheckOptions::default());
+            assert_eq!(
+                found(&outcome),
+                one(Part::Response, "maxLength", "/name"),
+                "{key} sent as {sent}"
+            );
+            let response = wrong.response.as_mut().unwrap();
+            response.body = Some(Body::Text("{not json".into()));
+            let outcome = check(&contract, &wrong, CheckOptions::default());
+            assert_eq!(
+                found(&outcome),
+                one(Part::Response, "json", ""),
+                "{key} sent as {sent}"
+            );
+        }
+    }
+}
+
+/// Path parameters in the `label` and `matrix` styles carry their value inside a mark
+/// (`.3,4,5`, `;period=2024-01`): the value is what the schema judges, not the mark with it.
+#[test]
+fn label_and_matrix_path_values_are_read_inside_their_marks() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Styles, version: "1"}
+paths:
+  /reports/{period}:
+    get:
+      parameters:
+        - {name: period, in: path, required: true, style: matrix, schema: {type: string, pattern: '^\d{4}-\d{2}$'}}
+      responses: {'204': {description: ok}}
+  /ids/{ids}:
+    get:
+      parameters:
+        - {name: ids, in: path, required: true, style: label, schema: {type: array, items: {type: integer}}}
+      responses: {'204': {description: ok}}
+  /tags/{tags}:
+    get:
+      parameters:
+        - {name: tags, in: path, required: true, style: matrix, explode: true, schema: {type: array, items: {type: integer}}}
+      responses: {'204': {description: ok}}
+  /dots/{dots}:
+    get:
+      parameters:
+        - {name: dots, in: path, required: true, style: label, explode: true, schema: {type: array, items: {type: integer}}}
+      responses: {'204': {description: ok}}
+"#,
+    );
+    let run = |path: &str| {
+        check(
+            &contract,
+            &exchange("GET", path, None, 204, None),
+            CheckOptions::default(),
+        )
+    };
+    for good in [
+        "/reports/;period=2024-01",
+        "/ids/.3,4,5",
+        "/ids/.7",
+        "/tags/;tags=3;tags=4",
+        "/dots/.3.4.5",
+    ] {
+        assert_eq!(found(&run(good)), vec![], "{good}");
+    }
+    // Inside the mark, the value is still judged.
+    assert_eq!(
+        found(&run("/reports/;period=2024")),
+        one(Part::Request, "pattern", "path:period")
+    );
+    assert_eq!(
+        found(&run("/ids/.3,x")),
+        one(Part::Request, "type", "path:ids")
+    );
 }

@@ -103,11 +103,19 @@ impl Checker<'_> {
                 continue;
             }
             let cookie;
+            let unstyled_path;
             let first = match param.location {
-                Location::Path => path_params
-                    .iter()
-                    .find(|(k, _)| k == &param.name)
-                    .map(|(_, v)| v.as_str()),
+                Location::Path => {
+                    let sent = path_params
+                        .iter()
+                        .find(|(k, _)| k == &param.name)
+                        .map(|(_, v)| v.as_str());
+                    unstyled_path = sent.map(|sent| match param.path_style {
+                        Some(style) => unstyled(sent, &param.name, style, param.items.is_some()),
+                        None => std::borrow::Cow::Borrowed(sent),
+                    });
+                    unstyled_path.as_deref()
+                }
                 // Percent-decoded, as OpenAPI's `form` style writes a cookie (`%3B` for `;`),
                 // and as the generated server reads it.
                 Location::Cookie => {
@@ -387,4 +395,45 @@ fn capitalized(word: &str) -> String {
         .next()
         .map(|first| first.to_uppercase().chain(chars).collect())
         .unwrap_or_default()
+}
+
+/// A path value in OpenAPI's `label` or `matrix` style, as the `simple` style would carry it,
+/// which the parameter's rules read: `.3,4,5` and `.3.4.5` (a list, exploded) are `3,4,5`;
+/// `;period=2024-01` is `2024-01`, `;id=3;id=4` (exploded) `3,4`. A value without its style's
+/// mark stays as sent, for the schema to judge.
+fn unstyled<'v>(
+    value: &'v str,
+    name: &str,
+    style: crate::contract::PathStyle,
+    list: bool,
+) -> std::borrow::Cow<'v, str> {
+    use std::borrow::Cow;
+
+    use crate::contract::PathStyle;
+    match style {
+        PathStyle::Label { explode } => match value.strip_prefix('.') {
+            Some(rest) if list && explode => Cow::Owned(rest.replace('.', ",")),
+            Some(rest) => Cow::Borrowed(rest),
+            None => Cow::Borrowed(value),
+        },
+        PathStyle::Matrix { explode } => {
+            let mark = format!(";{name}");
+            let Some(rest) = value.strip_prefix(mark.as_str()) else {
+                return Cow::Borrowed(value);
+            };
+            // `;id` alone is the empty value.
+            let Some(rest) = rest.strip_prefix('=') else {
+                return Cow::Borrowed(if rest.is_empty() { "" } else { value });
+            };
+            if list && explode {
+                Cow::Owned(
+                    rest.split(&format!("{mark}="))
+                        .collect::<Vec<_>>()
+                        .join(","),
+                )
+            } else {
+                Cow::Borrowed(rest)
+            }
+        }
+    }
 }

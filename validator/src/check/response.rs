@@ -7,7 +7,7 @@ use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
-use crate::exchange::{header_lines, is_json, status_has_no_body};
+use crate::exchange::{header_lines, is_json, media_type, status_has_no_body};
 use crate::finding::Part;
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -104,7 +104,9 @@ impl Checker<'_> {
             Some(range) if range.contains('*') => {
                 response.content_type().is_none_or(|sent| is_json(&sent))
             }
-            Some(media) => is_json(media),
+            // The essence: `application/json; charset=utf-8` and `application/json;
+            // version=2.4.13` are JSON (a key with parameters had left every body unread).
+            Some(media) => is_json(&media_type(media)),
         };
         if !read_as_json
             && spec.body.schema.is_some()
@@ -154,7 +156,11 @@ impl Checker<'_> {
                 // Only a documented JSON body has to be JSON; a status whose body the spec
                 // does not show (a 503 page, say) may carry anything, and so may one within a
                 // documented range (`*/*`) sent without its media type.
-                let documented_json = spec.body.content_type.as_deref().is_none_or(is_json);
+                let documented_json = spec
+                    .body
+                    .content_type
+                    .as_deref()
+                    .is_none_or(|media| is_json(&media_type(media)));
                 if spec.body.schema.is_some() && documented_json {
                     // An HTML error page or plain text where JSON is documented: its media
                     // type says what came, as a request body's does.

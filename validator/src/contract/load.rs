@@ -282,6 +282,15 @@ fn parameter_spec(
             .is_some_and(|media| crate::exchange::is_json(&crate::exchange::media_type(media))),
         schema: param.schema.clone(),
         allow_empty: param.allow_empty_value,
+        path_style: match (param.location, param.style.as_deref()) {
+            (Location::Path, Some("label")) => Some(super::PathStyle::Label {
+                explode: param.explode.unwrap_or(false),
+            }),
+            (Location::Path, Some("matrix")) => Some(super::PathStyle::Matrix {
+                explode: param.explode.unwrap_or(false),
+            }),
+            _ => None,
+        },
     })
 }
 
