@@ -1393,6 +1393,19 @@ impl Incoming {
     fn bearer_token(&self) -> Option<&str> {
         self.authorization("bearer")
     }
+    /// The token of the first `Authorization` line in whatever scheme it names (`token abc`,
+    /// `Digest abc`: `abc`), or the whole value when it names none: what an OAuth 2 or
+    /// OpenID Connect requirement, which takes a token in any scheme, hands the handler.
+    #[allow(dead_code)]
+    fn token_in_any_scheme(&self) -> Option<&str> {
+        let value = self
+            .texts(Location::Header, "authorization")
+            .into_iter()
+            .next()?
+            .trim();
+        let token = value.split_once(' ').map_or(value, |(_, rest)| rest.trim());
+        (!token.is_empty()).then_some(token)
+    }
     /// The user name and password of `Authorization: Basic <base64 of user:password>` (RFC
     /// 7617); `None` when the header is not that, so the credential counts as absent.
     #[allow(dead_code)]

@@ -398,6 +398,20 @@ impl Incoming {
         self.authorization("bearer")
     }
 
+    /// The token of the first `Authorization` line in whatever scheme it names (`token abc`,
+    /// `Digest abc`: `abc`), or the whole value when it names none: what an OAuth 2 or
+    /// OpenID Connect requirement, which takes a token in any scheme, hands the handler.
+    #[allow(dead_code)]
+    fn token_in_any_scheme(&self) -> Option<&str> {
+        let value = self
+            .texts(Location::Header, "authorization")
+            .into_iter()
+            .next()?
+            .trim();
+        let token = value.split_once(' ').map_or(value, |(_, rest)| rest.trim());
+        (!token.is_empty()).then_some(token)
+    }
+
     /// The user name and password of `Authorization: Basic <base64 of user:password>` (RFC
     /// 7617); `None` when the header is not that, so the credential counts as absent.
     #[allow(dead_code)]
@@ -853,6 +867,13 @@ mod tests {
         let bearer = read(with("bearer tok.en")).await.unwrap();
         assert_eq!(bearer.bearer_token(), Some("tok.en"));
         assert_eq!(bearer.basic_auth(), None);
+        // The token in whatever scheme, for OAuth 2's any-scheme acceptance.
+        assert_eq!(bearer.token_in_any_scheme(), Some("tok.en"));
+        let other = read(with("token gh_1 ")).await.unwrap();
+        assert_eq!(other.bearer_token(), None);
+        assert_eq!(other.token_in_any_scheme(), Some("gh_1"));
+        let bare = read(with("garbage")).await.unwrap();
+        assert_eq!(bare.token_in_any_scheme(), Some("garbage"));
         // Not base64, no colon, no credentials: no credential at all.
         for broken in ["Basic !!!", "Basic dXNlcg==", "Basic ", "Bearer "] {
             let incoming = read(with(broken)).await.unwrap();

@@ -355,6 +355,10 @@ fn check(target: &Target) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if let Err(err) = output::refuse_foreign_directory(&target.out) {
+        eprintln!("error: {err}");
+        return ExitCode::from(2);
+    }
     let drift = output::compare(&target.out, &files);
     if drift.is_empty() {
         eprintln!(

@@ -495,7 +495,19 @@ fn credentials_fn(api: &Api) -> TokenStream {
         let location = location_tokens(field.location);
         let wire = wire_name(field);
         let key = field.scheme.key.as_str();
-        let read = if field.scheme.kind.is_bearer_token() {
+        let read = if matches!(field.scheme.kind, crate::ir::SecurityKind::Other(_))
+            && field.scheme.kind.is_bearer_token()
+        {
+            // An OAuth 2 or OpenID Connect token is accepted in any scheme, as specval accepts
+            // it; the handler gets what was presented, not `None` beside a passed check.
+            quote!(
+                incoming
+                    .bearer_token()
+                    .or_else(|| incoming.token_in_any_scheme())
+                    .filter(|_| schemes.contains(&#key))
+                    .map(crate::credentials::Secret::from)
+            )
+        } else if field.scheme.kind.is_bearer_token() {
             quote!(
                 incoming
                     .bearer_token()
@@ -607,9 +619,19 @@ fn error_response(api: &Api) -> TokenStream {
         } => {
             let mut members = Vec::new();
             let mut described = Vec::new();
-            if let Some(code) = &code {
-                members.push(quote!(body.insert(#code.to_string(), code.into());));
-                described.push(format!("`{code}`"));
+            match (&code, &messages) {
+                (Some(code), Some(Messages::AfterCode)) => {
+                    members.push(quote!(body.insert(
+                        #code.to_string(),
+                        format!("{code}: {}", messages.join("; ")).into()
+                    );));
+                    described.push(format!("`{code}` (the code, then the reasons)"));
+                }
+                (Some(code), _) => {
+                    members.push(quote!(body.insert(#code.to_string(), code.into());));
+                    described.push(format!("`{code}`"));
+                }
+                (None, _) => {}
             }
             match &messages {
                 Some(Messages::List(wire)) => {
@@ -621,7 +643,7 @@ fn error_response(api: &Api) -> TokenStream {
                         .push(quote!(body.insert(#wire.to_string(), messages.join("; ").into());));
                     described.push(format!("`{wire}`"));
                 }
-                None => {}
+                Some(Messages::AfterCode) | None => {}
             }
             if let Some(status) = &status {
                 members.push(quote!(body.insert(#status.to_string(), status.as_u16().into());));

@@ -44,6 +44,10 @@ pub enum Messages {
     List(String),
     /// One string: the messages joined by `; `.
     Text(String),
+    /// After the code, in the code's own member, when it is free text and the envelope has
+    /// no other place for them (`{"error": "VALIDATION_ERROR: query parameter `limit`: …"}`):
+    /// a rejection that said only its code told the caller nothing it could mend.
+    AfterCode,
 }
 
 const CODE_NAMES: [&str; 4] = ["code", "error_code", "errorCode", "error"];
@@ -115,6 +119,15 @@ impl Api {
             .all(|field| filled(&field.wire_name));
         if !fillable || (code.is_none() && messages.is_none()) {
             return ErrorEnvelope::ProblemDetails;
+        }
+        if messages.is_none()
+            && let Some(code) = &code
+            && def.fields.iter().any(|field| {
+                &field.wire_name == code
+                    && matches!(self.resolve(&field.ty), TypeRef::Scalar(Scalar::String))
+            })
+        {
+            messages = Some(Messages::AfterCode);
         }
         ErrorEnvelope::Documented {
             code,
@@ -245,6 +258,31 @@ components:
             ErrorEnvelope::Documented {
                 code: None,
                 messages: Some(Messages::Text("message".into())),
+                status: None,
+            }
+        );
+    }
+
+    /// `{error: string}` alone (MailScript): the reasons follow the code there, where they had
+    /// been left out and the caller told only `VALIDATION_ERROR`. A code member that is an
+    /// enum keeps the code alone.
+    #[test]
+    fn a_free_text_code_member_carries_the_reasons_when_nothing_else_can() {
+        assert_eq!(
+            envelope("{type: object, required: [error], properties: {error: {type: string}}}"),
+            ErrorEnvelope::Documented {
+                code: Some("error".into()),
+                messages: Some(Messages::AfterCode),
+                status: None,
+            }
+        );
+        assert_eq!(
+            envelope(
+                "{type: object, properties: {code: {type: string, enum: [VALIDATION_ERROR, NOT_AUTHENTICATED]}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: Some("code".into()),
+                messages: None,
                 status: None,
             }
         );

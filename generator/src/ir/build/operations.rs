@@ -174,22 +174,25 @@ impl Builder<'_> {
         Ok(webhooks)
     }
 
-    /// A webhook's parameters have no place in the generated sender and receiver, which carry
-    /// the payload alone: a warning names them, so that they are not dropped in silence.
+    /// A webhook's query, path and cookie parameters have no place in the generated sender and
+    /// receiver, which carry the payload and the header parameters (a signature): a warning
+    /// names them, so that they are not dropped in silence.
     fn warn_unsent_parameters(&mut self, operation: &Operation, at: &str) {
-        if operation.parameters.is_empty() {
-            return;
-        }
         let names: Vec<String> = operation
             .parameters
             .iter()
+            .filter(|param| param.location != ParamLocation::Header)
             .map(|param| format!("{} `{}`", param.location.as_str(), param.name))
             .collect();
+        if names.is_empty() {
+            return;
+        }
         self.warn(
             at,
             format!(
-                "the generated sender does not send this notification's parameters ({}), nor \
-                 does its receiver read them: only the payload travels",
+                "the generated sender does not send this notification's parameters other than \
+                 headers ({}), nor does its receiver read them: the payload and the headers \
+                 travel",
                 names.join(", ")
             ),
         );
@@ -1224,7 +1227,8 @@ components:
         assert_eq!(authorization(&api).len(), 2);
     }
 
-    /// A notification's parameters are not sent by the generated sender: a warning says so.
+    /// A notification's parameters other than headers are not sent by the generated sender:
+    /// a warning says so.
     #[test]
     fn a_webhook_parameter_is_named_in_a_warning() {
         let text = r#"
@@ -1235,17 +1239,23 @@ webhooks:
     post:
       parameters:
         - {name: X-Webhook-Id, in: header, required: true, schema: {type: string}}
+        - {name: attempt, in: query, schema: {type: integer}}
       requestBody:
         content: {application/json: {schema: {type: object}}}
       responses: {'200': {description: ok}}
 "#;
         let api = api_of(text);
         assert_eq!(warned_at(&api), ["#/webhooks/pet.new/post"]);
-        assert!(
-            api.warnings[0].message.contains("header `X-Webhook-Id`"),
-            "{}",
-            api.warnings[0].message
-        );
+        let message = &api.warnings[0].message;
+        assert!(message.contains("query `attempt`"), "{message}");
+        // Headers travel (the sender writes them, the receiver checks them): not named.
+        assert!(!message.contains("X-Webhook-Id"), "{message}");
+        // With headers alone, nothing to warn about.
+        let api = api_of(&text.replace(
+            "        - {name: attempt, in: query, schema: {type: integer}}\n",
+            "",
+        ));
+        assert!(api.warnings.is_empty(), "{:?}", api.warnings);
     }
 
     /// The pointers the IR's warnings name, in order.

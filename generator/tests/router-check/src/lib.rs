@@ -1244,6 +1244,18 @@ mod tests {
         )
         .await;
         assert_eq!(status, StatusCode::UNAUTHORIZED);
+        // An OAuth 2 token is taken in any scheme (GitHub's `token`), as specval takes it, and
+        // the handler gets what was presented: it had run with `None` beside a passed check.
+        for (sent, token) in [
+            ("token gh_1", "gh_1"),
+            ("Digest abc", "abc"),
+            ("garbage", "garbage"),
+        ] {
+            let (status, body) =
+                call_with(Method::GET, "/secure/oauth", &[("authorization", sent)]).await;
+            assert_eq!(status, StatusCode::OK, "{sent}");
+            assert!(body.contains(&format!("oauth=Some(\\\"{token}\\\")")), "{sent}: {body}");
+        }
         // Another HTTP scheme (`HMAC-SHA256`): the credential is an `Authorization` value in
         // that scheme, the word in any case. Without it, or in another scheme, the handler
         // does not run; the server had let every such call through.
