@@ -345,8 +345,13 @@ pub const FRAMING_HEADERS: [&str; 5] = [
     "TE",
 ];
 
+/// Headers of one connection rather than of the message (RFC 9110 §7.6.1), which the HTTP
+/// library manages and a handler has no business setting, besides [`FRAMING_HEADERS`].
+const CONNECTION_HEADERS: [&str; 4] = ["Keep-Alive", "Proxy-Connection", "Trailer", "Upgrade"];
+
 impl ResponseHeader {
-    /// Whether a handler may set it: a valid header name (an HTTP token), not a framing one.
+    /// Whether a handler may set it: a valid header name (an HTTP token), not one that frames
+    /// the message or belongs to the connection.
     pub fn settable(&self) -> bool {
         const TOKEN_MARKS: &[u8] = b"!#$%&'*+-.^_`|~";
         !self.name.is_empty()
@@ -356,6 +361,7 @@ impl ResponseHeader {
                 .all(|byte| byte.is_ascii_alphanumeric() || TOKEN_MARKS.contains(&byte))
             && !FRAMING_HEADERS
                 .iter()
+                .chain(&CONNECTION_HEADERS)
                 .any(|framing| framing.eq_ignore_ascii_case(&self.name))
     }
 }

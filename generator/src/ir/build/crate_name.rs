@@ -58,6 +58,9 @@ pub(super) fn crate_name(doc: &Document, option: Option<&str>) -> Result<String>
 /// one with a version (`APIv2`) or one of two letters before its word (`OAuth`), which heck's
 /// kebab case cut into `ap-is`, `ap-iv2` and `o-auth`.
 fn title_words(title: &str) -> Vec<String> {
+    // Transliterated first, so that `Héaders` reads `Headers`, not `h-aders`; an apostrophe
+    // joins (`Netlify's` is `netlifys`).
+    let title = deunicode::deunicode(title).replace(['\'', '`'], "");
     let mut words = Vec::new();
     for chunk in title.split(|c: char| !c.is_ascii_alphanumeric()) {
         let chars: Vec<char> = chunk.chars().collect();
@@ -66,7 +69,10 @@ fn title_words(title: &str) -> Vec<String> {
             let before = at.checked_sub(1).map(|i| chars[i]);
             let starts_word = c.is_ascii_uppercase()
                 && match before {
-                    Some(b) if b.is_ascii_lowercase() || b.is_ascii_digit() => true,
+                    // A capital that begins a lower-case word: `PetStore`, not `IoT`, `IoE2`.
+                    Some(b) if b.is_ascii_lowercase() || b.is_ascii_digit() => {
+                        chars.get(at + 1).is_some_and(char::is_ascii_lowercase)
+                    }
                     // The last capital of a run of three or more that a lower-case word of
                     // two letters or more follows: `HTTPServer`, not `APIs`, `APIv2`, `OAuth`.
                     Some(b) if b.is_ascii_uppercase() => {
@@ -174,5 +180,8 @@ mod tests {
         assert_eq!(name("D&D 5e API"), "d-d-5e-api");
         assert_eq!(name("v2Beta"), "v2-beta");
         assert_eq!(name("  --  "), "");
+        assert_eq!(name("Géolocalisation API"), "geolocalisation-api");
+        assert_eq!(name("Netlify's API"), "netlifys-api");
+        assert_eq!(name("IoE² IoT"), "ioe2-iot");
     }
 }

@@ -651,12 +651,28 @@ impl Builder<'_> {
         let Some(all) = response.get("headers").and_then(Value::as_object) else {
             return Ok(Vec::new());
         };
-        let mut headers = Vec::new();
+        let mut headers: Vec<ResponseHeader> = Vec::new();
         for (name, header) in all {
             if name.eq_ignore_ascii_case("content-type") {
                 continue;
             }
             let header_at = child(&child(response_at, "headers"), name);
+            // Header names are not case-sensitive: `ETag` and `Etag` are one header, which two
+            // fields would both set, the last one winning.
+            if let Some(first) = headers
+                .iter()
+                .find(|seen| seen.name.eq_ignore_ascii_case(name))
+            {
+                self.warn(
+                    &header_at,
+                    format!(
+                        "response header `{name}` is `{}` again (header names are not \
+                         case-sensitive); the first is kept",
+                        first.name
+                    ),
+                );
+                continue;
+            }
             let (header, header_at) = self.doc.deref(header, &header_at)?;
             let (schema, schema_at, _) = value_schema(header, &header_at);
             headers.push(ResponseHeader {
@@ -1225,6 +1241,41 @@ components:
         // An API key in another header does not.
         let api = api_of(&document("security: [{key: []}]"));
         assert_eq!(authorization(&api).len(), 2);
+    }
+
+    /// `ETag` and `Etag` on one response are one header (names are not case-sensitive): the
+    /// first is kept, with a warning, where two fields had both set it. Connection headers
+    /// (`Keep-Alive`) stay in the contract but are no handler's to set.
+    #[test]
+    fn response_headers_differing_in_case_are_one() {
+        let text = r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+paths:
+  /items:
+    get:
+      operationId: listItems
+      responses:
+        '200':
+          description: ok
+          headers:
+            ETag: {schema: {type: string}}
+            Etag: {schema: {type: string}}
+            Keep-Alive: {schema: {type: string}}
+"#;
+        let api = api_of(text);
+        let response = &api.operations[0].responses[0];
+        let names: Vec<&str> = response.headers.iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(names, ["ETag", "Keep-Alive"]);
+        let settable: Vec<&str> = response
+            .settable_headers()
+            .map(|h| h.name.as_str())
+            .collect();
+        assert_eq!(settable, ["ETag"]);
+        assert_eq!(
+            warned_at(&api),
+            ["#/paths/~1items/get/responses/200/headers/Etag"]
+        );
     }
 
     /// A notification's parameters other than headers are not sent by the generated sender:
