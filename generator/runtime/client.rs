@@ -129,8 +129,10 @@ impl ClientBuilder {
         self
     }
 
-    /// Use the caller's own reqwest client (its time-outs then apply; the builder's
-    /// are ignored, and whether it speaks HTTPS depends on how it was built).
+    /// Use the caller's own reqwest client (its time-outs and redirect policy then
+    /// apply; the builder's are ignored, and whether it speaks HTTPS depends on how it
+    /// was built). The client the builder makes follows redirects unless the API
+    /// documents one, which is then the operation's answer.
     pub fn http_client(mut self, http: ::reqwest::Client) -> Self {
         self.http = Some(http);
         self
@@ -182,11 +184,15 @@ impl ClientBuilder {
                 if let Some(reason) = crate::retry::unsupported_scheme(&self.base_url) {
                     return Err(ClientError::InvalidRequest(reason));
                 }
-                ::reqwest::Client::builder()
+                let builder = ::reqwest::Client::builder()
                     .timeout(self.timeout.unwrap_or(Duration::from_secs(30)))
-                    .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)))
-                    .build()
-                    .map_err(ClientError::Transport)?
+                    .connect_timeout(self.connect_timeout.unwrap_or(Duration::from_secs(10)));
+                let builder = if FOLLOWS_REDIRECTS {
+                    builder
+                } else {
+                    builder.redirect(::reqwest::redirect::Policy::none())
+                };
+                builder.build().map_err(ClientError::Transport)?
             }
         };
         Ok(Client {
@@ -647,7 +653,7 @@ impl Client {
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
     /// returned at once. `schemes` are the security schemes the operation accepts
-    /// (empty: any), for the credential sent in `Authorization`.
+    /// (empty: none, as for `security: []`): the credentials sent.
     async fn send(
         &self,
         retryable: bool,

@@ -1382,6 +1382,25 @@ fn drift_is_counted_always_and_reported_in_strict_mode() {
     );
     assert_eq!(found(&strict), one(Part::Response, "enum", "/status"));
     assert_eq!(values(&strict), [None]);
+    // So is one the answer fixes (`ACTIVE` after creation): a `const` error, once.
+    let mut frozen = account();
+    frozen["status"] = json!("FROZEN");
+    let created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(frozen),
+    );
+    let strict = check(
+        contract(),
+        &created,
+        CheckOptions {
+            strict: true,
+            show_values: false,
+        },
+    );
+    assert_eq!(found(&strict), one(Part::Response, "const", "/status"));
 }
 
 // Constructs of other vendors' specs, against a contract made from a document of their

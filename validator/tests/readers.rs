@@ -641,10 +641,30 @@ fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
             source,
             10,
             Some(12),
-            "line 12, column 33: EOF while parsing a string",
+            "line 12: the record is cut off: the line ends at column 33 before its JSON does \
+             (EOF while parsing a string)",
         ),
     ];
     assert_eq!(entries, expected);
+}
+
+/// A line cut off inside a string, with good lines after it, is told as cut off where it
+/// ends, not as a control character at column 0 of the next line; the lines after it are
+/// read.
+#[test]
+fn a_line_cut_off_is_told_as_cut_off() {
+    let good = json!({"request": {"method": "GET", "url": "/v1/a"}}).to_string();
+    let text = format!("{good}\n{}\r\n{good}\n", &good[..23]);
+    let entries = read_bytes("cut.jsonl", text.as_bytes(), Format::JsonLines);
+    assert_eq!(entries.len(), 3, "{entries:?}");
+    assert!(entries[0].is_ok() && entries[2].is_ok(), "{entries:?}");
+    let cut = entries[1].as_ref().unwrap_err();
+    assert_eq!(cut.line, Some(2));
+    assert_eq!(
+        cut.message,
+        "line 2: the record is cut off: the line ends at column 23 before its JSON does \
+         (EOF while parsing a string)"
+    );
 }
 
 #[test]

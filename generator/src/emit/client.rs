@@ -35,6 +35,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         methods.push(quote!(#gate #method));
     }
     let apply_credentials = apply_credentials(api);
+    let follows_redirects = !documents_a_redirect(api);
     // The rest is the same for every API: `generator/runtime/client.rs`.
     let super::splice::Fragment {
         uses: runtime_uses,
@@ -63,6 +64,10 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
                 /// The error body of the API's documented error responses.
                 pub type ErrorBody = #error_body;
+
+                /// Whether the client [`ClientBuilder::build`] makes follows redirects: not
+                /// when the API documents one, which is then the operation's answer.
+                const FOLLOWS_REDIRECTS: bool = #follows_redirects;
             }),
             Part::Printed(runtime_items),
             Part::Tokens(quote! {
@@ -78,11 +83,25 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     )
 }
 
+/// Whether an operation documents a status reqwest would follow (301, 302, 303, 307, 308, or
+/// `3XX`): followed, the caller would get the target's answer (a download's bytes from
+/// elsewhere, a login page) instead of the documented redirect and its `Location`.
+fn documents_a_redirect(api: &Api) -> bool {
+    api.operations
+        .iter()
+        .flat_map(|op| &op.responses)
+        .any(|response| match response.status {
+            StatusSpec::Code(code) => matches!(code, 301 | 302 | 303 | 307 | 308),
+            StatusSpec::Range(class) => class == 3,
+            StatusSpec::Default => false,
+        })
+}
+
 /// Puts the credentials on a request.
 fn apply_credentials(api: &Api) -> TokenStream {
     // Credentials that travel in `Authorization` (Basic, bearer tokens, an API key of that
     // name) share one header: the first of them that is set and that the operation accepts
-    // (`schemes`, the keys its security requirements name; empty for any), in the spec's
+    // (`schemes`, the keys its security requirements name), in the spec's
     // order, is sent, since a server reads one. The others each go in their own place, to
     // an operation that accepts them only: a key the operation does not name is not sent
     // (Petstore's `api_key` to `addPet`, which takes OAuth alone).
@@ -116,7 +135,7 @@ fn apply_credentials(api: &Api) -> TokenStream {
             } else #chain)
         };
     }
-    let accepts = quote!(let accepts = |key: &str| schemes.is_empty() || schemes.contains(&key););
+    let accepts = quote!(let accepts = |key: &str| schemes.contains(&key););
     let schemes = quote!(schemes);
     let steps = others.into_iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
@@ -642,8 +661,17 @@ pub(crate) fn method(
         Some((documented, own)) => quote!(self.base_for(#documented, #own)),
         None => quote!(self.base_url),
     };
-    // The security schemes the operation accepts, for the one `Authorization` line.
-    let mut schemes: Vec<&str> = op.security.iter().flatten().map(String::as_str).collect();
+    // The security schemes the operation accepts: none where the document says so
+    // (`security: []`, a login); every credential of the API where it names none, as a
+    // document that forgot to would have it.
+    let mut schemes: Vec<&str> = if op.security.is_empty() && !op.anonymous {
+        api.credentials
+            .iter()
+            .map(|credential| credential.scheme.key.as_str())
+            .collect()
+    } else {
+        op.security.iter().flatten().map(String::as_str).collect()
+    };
     schemes.sort_unstable();
     schemes.dedup();
     let http_method = format_ident!("{}", op.method.as_http());

@@ -97,6 +97,11 @@ pub struct Operation {
     /// Security requirements: any one inner list satisfied is enough; an empty outer list
     /// means no authentication.
     pub security: Vec<Vec<String>>,
+    /// The document says the operation takes no credential (its `security`, or the
+    /// document's it inherits, is `[]` or only `{}`: a login, a health check). An empty
+    /// [`Operation::security`] without it is a document that names none, often one that
+    /// forgot to, whose client sends what it is given.
+    pub anonymous: bool,
     /// `deprecated: true`.
     pub deprecated: bool,
     /// Examples of the operation's parameters, request and responses.

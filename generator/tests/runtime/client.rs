@@ -1,9 +1,12 @@
 //! Stand-in for `src/client.rs`: the static half (`generator/runtime/client.rs`) and what the
-//! generated half gives it: `ErrorBody` and `with_credentials`.
+//! generated half gives it: `ErrorBody`, `FOLLOWS_REDIRECTS` and `with_credentials`.
 // As the generated half has it.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
 include!("../../runtime/client.rs");
+
+/// As an API that documents no redirect has it.
+const FOLLOWS_REDIRECTS: bool = true;
 
 /// The error body of the stand-in API.
 pub type ErrorBody = Problem;

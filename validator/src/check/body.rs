@@ -468,7 +468,8 @@ impl Checker<'_> {
                 },
             })
             .or_default() += 1;
-            // A value a closed list refuses is already an `enum` error at that place, a
+            // A value a closed list refuses is already an `enum` error at that place (a
+            // `const` one where the answer fixes the value: `ACTIVE` after creation), a
             // member a closed object refuses an `additionalProperties` error at its object,
             // and either inside a union that failed part of the union's error: the warning
             // would report the one thing twice.
@@ -486,7 +487,9 @@ impl Checker<'_> {
                 finding.part == part
                     && finding.severity == Severity::Error
                     && match (&finding.rule, item.kind) {
-                        (Rule::Enum, drift::Kind::EnumValue) => item.pointer == at,
+                        (Rule::Enum | Rule::Const, drift::Kind::EnumValue) => {
+                            item.pointer == at
+                        }
                         (
                             Rule::AdditionalProperties | Rule::UnevaluatedProperties,
                             drift::Kind::Property,

@@ -43,7 +43,8 @@
 //! 1-based line number, and reading goes on with the next line:
 //! `line 7: request.method is missing`, `line 3, column 18: expected value`,
 //! `line 5: not valid UTF-8 (byte 0xFF at column 12)`, `line 9, column 131: nesting too deep
-//! (more than 128 levels)`. Indexes count records (not blank lines), malformed ones
+//! (more than 128 levels)`, `line 4: the record is cut off: the line ends at column 120
+//! before its JSON does (EOF while parsing a string)`. Indexes count records (not blank lines), malformed ones
 //! included. An I/O error after the first line ends the file with one `Malformed`.
 //!
 //! Reading has two steps: `jsonl/chunks.rs` cuts the input into chunks of whole lines without
@@ -119,11 +120,25 @@ pub(super) fn record(bytes: &[u8], index: usize, line: usize, context: &Context<
             return context.malformed(index, Some(line), message);
         }
     };
+    // Without its line break, a record cut off is told as one (serde_json would otherwise
+    // find the break inside the unfinished string: "control character", column 0 of the
+    // next line).
+    let text = text.trim_end_matches(['\n', '\r']);
     let raw = match serde_json::from_str::<Field<RawRecord>>(text) {
         Ok(raw) => raw,
+        Err(err) if err.is_eof() => {
+            let message = format!(
+                "line {line}: the record is cut off: the line ends at column {} before its \
+                 JSON does ({})",
+                err.column(),
+                bare_message(&err)
+            );
+            return context.malformed(index, Some(line), message);
+        }
         Err(err) => {
             let message = format!(
-                "line {line}, column {}: {}",
+                "line {}, column {}: {}",
+                line + err.line().saturating_sub(1),
                 err.column(),
                 bare_message(&err)
             );

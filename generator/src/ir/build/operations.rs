@@ -579,6 +579,10 @@ impl Builder<'_> {
             Some(value) => self.security_requirements(Some(value), &child(at, "security"))?,
             None => default_security.to_vec(),
         };
+        let anonymous = op_map
+            .get("security")
+            .or_else(|| self.doc.pointer("#/security"))
+            .is_some_and(super::security::names_no_scheme);
         let servers =
             super::servers::servers(op_map.get("servers").or_else(|| item.get("servers")));
         Ok(Operation {
@@ -604,6 +608,7 @@ impl Builder<'_> {
             request_body,
             responses,
             security,
+            anonymous,
             deprecated: op_map
                 .get("deprecated")
                 .and_then(Value::as_bool)
@@ -1190,6 +1195,75 @@ paths:
     /// `Authorization` as a header parameter is ignored where a security scheme carries it,
     /// as OpenAPI 3 says, and kept where none does: without it the client could not send
     /// what the API asks for.
+    #[test]
+    fn an_operation_says_it_takes_no_credential_in_so_many_words() {
+        let document = |root: &str| {
+            format!(
+                r#"
+openapi: 3.0.3
+info: {{title: t, version: "1"}}
+{root}
+paths:
+  /login:
+    post:
+      operationId: logIn
+      security: []
+      responses: {{'200': {{description: ok}}}}
+  /ping:
+    get:
+      operationId: ping
+      security: [{{}}]
+      responses: {{'200': {{description: ok}}}}
+  /items:
+    get:
+      operationId: listItems
+      responses: {{'200': {{description: ok}}}}
+  /mine:
+    get:
+      operationId: listMine
+      security: [{{}}, {{key: []}}]
+      responses: {{'200': {{description: ok}}}}
+components:
+  securitySchemes:
+    key: {{type: apiKey, in: header, name: X-Key}}
+"#
+            )
+        };
+        let anonymous = |api: &crate::ir::Api| -> Vec<(String, bool)> {
+            api.operations
+                .iter()
+                .map(|op| (op.id.clone(), op.anonymous))
+                .collect()
+        };
+        let expect = |items: bool| {
+            vec![
+                ("logIn".to_string(), true),
+                ("ping".to_string(), true),
+                ("listItems".to_string(), items),
+                // Anonymous access or a key: the key is sent when the client holds one.
+                ("listMine".to_string(), false),
+            ]
+        };
+        // A document that names no requirement anywhere may have forgotten to: not anonymous.
+        let mut found = anonymous(&api_of(&document("")));
+        found.sort();
+        let mut expected = expect(false);
+        expected.sort();
+        assert_eq!(found, expected);
+        // The document's own `security: []` is inherited.
+        let mut found = anonymous(&api_of(&document("security: []")));
+        found.sort();
+        let mut expected = expect(true);
+        expected.sort();
+        assert_eq!(found, expected);
+        // And a requirement it names is.
+        let mut found = anonymous(&api_of(&document("security: [{key: []}]")));
+        found.sort();
+        let mut expected = expect(false);
+        expected.sort();
+        assert_eq!(found, expected);
+    }
+
     #[test]
     fn an_authorization_parameter_is_kept_where_no_scheme_carries_one() {
         let document = |security: &str| {

@@ -110,6 +110,15 @@ impl Builder<'_> {
     }
 }
 
+/// Whether a `security` list, as written, names no scheme: `[]`, or requirements that are
+/// all `{}` (anonymous access).
+pub(super) fn names_no_scheme(value: &Value) -> bool {
+    value.as_array().is_some_and(|list| {
+        list.iter()
+            .all(|requirement| requirement.as_object().is_some_and(|r| r.is_empty()))
+    })
+}
+
 fn security_requirements(value: Option<&Value>) -> Vec<Vec<String>> {
     value
         .and_then(Value::as_array)

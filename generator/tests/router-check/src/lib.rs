@@ -102,7 +102,9 @@ mod tests {
         async fn get_revision(&self, params: GetRevisionParams) -> GetRevisionResponse {
             match params.if_none_match.as_deref() {
                 Some("\"v1\"") => GetRevisionResponse::NotModified,
-                Some("moved") => GetRevisionResponse::Found,
+                Some("moved") => GetRevisionResponse::Found(GetRevisionFoundHeaders {
+                    location: "/notes/elsewhere/revision".into(),
+                }),
                 _ => GetRevisionResponse::Ok(format!("revision of {}", params.note_id)),
             }
         }
@@ -613,7 +615,8 @@ mod tests {
     }
 
     /// A documented `304 Not Modified` and a documented redirect are answers the client hands
-    /// over, not failures it tries to read an error body from.
+    /// over, not failures it tries to read an error body from, and the redirect is not
+    /// followed.
     #[tokio::test]
     async fn a_documented_304_or_redirect_is_an_answer_not_an_error() {
         use fixture_routes::client::GetRevisionSuccess;
@@ -625,8 +628,14 @@ mod tests {
         let unchanged = client.get_revision(&note, Some(&tag)).await.unwrap();
         assert!(matches!(unchanged, GetRevisionSuccess::NotModified));
         let moved = "moved".to_string();
+        // Not followed: the caller gets the documented redirect and where it points, not
+        // the answer of `/notes/elsewhere/revision` (which exists and would be a 200).
         let found = client.get_revision(&note, Some(&moved)).await.unwrap();
-        assert!(matches!(found, GetRevisionSuccess::Found));
+        assert!(
+            matches!(&found, GetRevisionSuccess::Found(headers)
+                if headers.location == "/notes/elsewhere/revision"),
+            "{found:?}"
+        );
     }
 
     /// A header value beyond visible ASCII (`Zoë`) is text, read as UTF-8, not a header that is
@@ -1218,6 +1227,41 @@ mod tests {
         assert_eq!(sent.len(), 1);
         assert!(!sent[0].0.contains("q3y"), "{:?}", sent[0]);
         assert_eq!(sent[0].1, None, "{:?}", sent[0]);
+        // An operation that says it takes no credential (`getRepo`'s `security: []`: a login, a
+        // health check) is sent none: a key it does not ask for would only leak there. One
+        // whose document names no scheme anywhere (`getNote`), as a document that forgot to
+        // would have it, is sent what the client holds.
+        let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let seen = sent.clone();
+        let mut credentials = Credentials::new();
+        credentials.basic_auth = basic();
+        credentials.oauth = Some("access-token".into());
+        credentials.cookie_key = Some("k3y".into());
+        credentials.query_key = Some("q3y".into());
+        let observed = Client::builder(base.clone(), credentials)
+            .observe(move |request, _| {
+                let headers = request.headers();
+                seen.lock().unwrap().push((
+                    request.uri().to_string(),
+                    headers.get("authorization").cloned(),
+                    headers.get("cookie").cloned(),
+                ));
+            })
+            .build()
+            .unwrap();
+        let repo = observed
+            .get_repo(&"octocat".to_string(), &"hello".to_string())
+            .await
+            .unwrap();
+        assert_eq!(repo, "repo octocat/hello");
+        let note = observed.get_note(&"n1".to_string(), None).await.unwrap();
+        assert_eq!(note, "note n1");
+        let sent = sent.lock().unwrap().clone();
+        assert_eq!(sent.len(), 2);
+        assert!(!sent[0].0.contains("q3y"), "{:?}", sent[0]);
+        assert_eq!((&sent[0].1, &sent[0].2), (&None, &None), "{:?}", sent[0]);
+        assert!(sent[1].0.contains("q3y"), "{:?}", sent[1]);
+        assert!(sent[1].1.is_some() && sent[1].2.is_some(), "{:?}", sent[1]);
         // To the schemes the operation names alone: `oidc` is not one of `getWithOauth`'s.
         let client = client_with(&|c| c.oauth = Some("access-token".into()));
         assert_eq!(
@@ -1254,7 +1298,10 @@ mod tests {
             let (status, body) =
                 call_with(Method::GET, "/secure/oauth", &[("authorization", sent)]).await;
             assert_eq!(status, StatusCode::OK, "{sent}");
-            assert!(body.contains(&format!("oauth=Some(\\\"{token}\\\")")), "{sent}: {body}");
+            assert!(
+                body.contains(&format!("oauth=Some(\\\"{token}\\\")")),
+                "{sent}: {body}"
+            );
         }
         // Another HTTP scheme (`HMAC-SHA256`): the credential is an `Authorization` value in
         // that scheme, the word in any case. Without it, or in another scheme, the handler
