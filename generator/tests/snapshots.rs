@@ -126,6 +126,7 @@ documents! {fixture_document:
     fixture_callbacks => "callbacks.yaml",
     fixture_duplicate_operation_ids => "duplicate-operation-ids.yaml",
     fixture_enums => "enums.yaml",
+    fixture_error_items => "error-items.yaml",
     fixture_formats => "formats.yaml",
     fixture_idempotency_header => "idempotency-header.yaml",
     fixture_inline_naming => "inline-naming.yaml",

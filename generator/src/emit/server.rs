@@ -643,6 +643,33 @@ fn error_response(api: &Api) -> TokenStream {
                         .push(quote!(body.insert(#wire.to_string(), messages.join("; ").into());));
                     described.push(format!("`{wire}`"));
                 }
+                Some(Messages::Items {
+                    list,
+                    text,
+                    code: item_code,
+                }) => {
+                    let with_code = item_code
+                        .as_ref()
+                        .map(|member| quote!(item.insert(#member.to_string(), code.into());));
+                    members.push(quote! {
+                        let items: Vec<::serde_json::Value> = messages
+                            .iter()
+                            .map(|message| {
+                                let mut item = ::serde_json::Map::new();
+                                #with_code
+                                item.insert(#text.to_string(), message.as_str().into());
+                                ::serde_json::Value::Object(item)
+                            })
+                            .collect();
+                        body.insert(#list.to_string(), items.into());
+                    });
+                    described.push(match item_code {
+                        Some(member) => {
+                            format!("`{list}` (an object per reason: `{member}`, `{text}`)")
+                        }
+                        None => format!("`{list}` (an object per reason: `{text}`)"),
+                    });
+                }
                 Some(Messages::AfterCode) | None => {}
             }
             if let Some(status) = &status {
@@ -655,7 +682,9 @@ fn error_response(api: &Api) -> TokenStream {
                 format!("{}.", described.join(", ")),
             ];
             // The envelope may have no member for the code or the messages.
-            let unused_code = code.is_none().then(|| quote!(let _ = code;));
+            let code_used = code.is_some()
+                || matches!(&messages, Some(Messages::Items { code: Some(_), .. }));
+            let unused_code = (!code_used).then(|| quote!(let _ = code;));
             let unused_messages = messages.is_none().then(|| quote!(let _ = messages;));
             quote! {
                 #(#[doc = #docs])*

@@ -7,7 +7,8 @@
 //! The server can fill it when it is an object whose required members are all among those it
 //! knows how to fill: a code (`code`, `error_code`, `errorCode`, `error`: a string, or an enum
 //! that has the server's codes, [`REJECTION_CODES`]), the messages (`messages`, `errors`, `details`: an array of
-//! strings; or `message`, `detail`, `error_description`: one string) and the HTTP status
+//! strings, or of objects the server can fill with a message and a code, JSON:API's
+//! `errors: [{code, detail}]`; or `message`, `detail`, `error_description`: one string) and the HTTP status
 //! (`http_code`, `status`, `status_code`, `statusCode`: an integer). It must hold a code or a
 //! message: an envelope without either would say nothing about the rejection.
 
@@ -42,6 +43,16 @@ pub enum ErrorEnvelope {
 pub enum Messages {
     /// An array of strings.
     List(String),
+    /// An array of objects, one per message (JSON:API's `errors: [{code, detail}]`): the
+    /// message in `text`, and the code in `code` when the item has a member for it.
+    Items {
+        /// The array member.
+        list: String,
+        /// The item's member that takes the message.
+        text: String,
+        /// The item's member that takes the code.
+        code: Option<String>,
+    },
     /// One string: the messages joined by `; `.
     Text(String),
     /// After the code, in the code's own member, when it is free text and the envelope has
@@ -53,6 +64,15 @@ pub enum Messages {
 const CODE_NAMES: [&str; 4] = ["code", "error_code", "errorCode", "error"];
 const LIST_NAMES: [&str; 3] = ["messages", "errors", "details"];
 const TEXT_NAMES: [&str; 3] = ["message", "detail", "error_description"];
+/// What an item of a list of error objects may call its message, most telling first.
+const ITEM_TEXT_NAMES: [&str; 6] = [
+    "message",
+    "detail",
+    "error_description",
+    "description",
+    "reason",
+    "title",
+];
 const STATUS_NAMES: [&str; 4] = ["http_code", "status", "status_code", "statusCode"];
 
 /// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
@@ -95,6 +115,16 @@ impl Api {
                 && matches!(&field.ty, TypeRef::Array(item) if self.is_text(item))
             {
                 messages = Some(Messages::List(wire.to_string()));
+            } else if messages.is_none()
+                && LIST_NAMES.contains(&wire)
+                && let TypeRef::Array(item) = self.resolve(&field.ty)
+                && let Some((text, item_code)) = self.error_item(item)
+            {
+                messages = Some(Messages::Items {
+                    list: wire.to_string(),
+                    text,
+                    code: item_code,
+                });
             } else if messages.is_none() && TEXT_NAMES.contains(&wire) && self.is_text(&field.ty) {
                 messages = Some(Messages::Text(wire.to_string()));
             } else if status.is_none()
@@ -110,7 +140,11 @@ impl Api {
         let filled = |wire: &str| {
             code.as_deref() == Some(wire)
                 || status.as_deref() == Some(wire)
-                || matches!(&messages, Some(Messages::List(m) | Messages::Text(m)) if m == wire)
+                || matches!(
+                    &messages,
+                    Some(Messages::List(m) | Messages::Text(m) | Messages::Items { list: m, .. })
+                        if m == wire
+                )
         };
         let fillable = def
             .fields
@@ -146,6 +180,35 @@ impl Api {
             },
             _ => ty,
         }
+    }
+
+    /// The members an error object of a list takes the message and the code in, when it
+    /// is an object the server can fill: a text member for the message, and every required
+    /// member among the two.
+    fn error_item(&self, item: &TypeRef) -> Option<(String, Option<String>)> {
+        let TypeRef::Named(name) = self.resolve(item) else {
+            return None;
+        };
+        let Some(TypeKind::Struct(def)) = self.type_named(name).map(|ty| &ty.kind) else {
+            return None;
+        };
+        let text = ITEM_TEXT_NAMES.iter().find_map(|wanted| {
+            def.fields
+                .iter()
+                .find(|field| field.wire_name == *wanted && self.is_text(&field.ty))
+                .map(|field| field.wire_name.clone())
+        })?;
+        let code = def
+            .fields
+            .iter()
+            .find(|field| {
+                CODE_NAMES.contains(&field.wire_name.as_str()) && self.takes_codes(&field.ty)
+            })
+            .map(|field| field.wire_name.clone());
+        let fillable = def.fields.iter().filter(|field| field.required).all(|field| {
+            field.wire_name == text || code.as_deref() == Some(field.wire_name.as_str())
+        });
+        fillable.then_some((text, code))
     }
 
     fn is_text(&self, ty: &TypeRef) -> bool {
@@ -285,6 +348,40 @@ components:
                 messages: None,
                 status: None,
             }
+        );
+    }
+
+    /// JSON:API's `errors: [{status, code, title, detail}]`, and an error list whose items
+    /// require a member the server cannot fill (which stays problem details: strings in
+    /// their place would be a body the API's own client cannot read).
+    #[test]
+    fn a_list_of_error_objects_gets_one_object_per_message() {
+        let item = |required: &str| {
+            format!(
+                "{{type: object, properties: {{errors: {{type: array, items: {{type: object, {required} \
+                 properties: {{status: {{type: string}}, code: {{type: string}}, title: {{type: string}}, \
+                 detail: {{type: string}}, source: {{type: object}}}}}}}}}}}}"
+            )
+        };
+        assert_eq!(
+            envelope(&item("")),
+            ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::Items {
+                    list: "errors".into(),
+                    text: "detail".into(),
+                    code: Some("code".into()),
+                }),
+                status: None,
+            }
+        );
+        assert_eq!(
+            envelope(&item("required: [code, detail],")),
+            envelope(&item(""))
+        );
+        assert_eq!(
+            envelope(&item("required: [source],")),
+            ErrorEnvelope::ProblemDetails
         );
     }
 

@@ -121,6 +121,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("callbacks.yaml"),
     fixture("duplicate-operation-ids.yaml"),
     fixture("enums.yaml"),
+    fixture("error-items.yaml"),
     fixture("formats.yaml"),
     fixture("idempotency-header.yaml"),
     fixture("inline-naming.yaml"),

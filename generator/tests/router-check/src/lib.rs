@@ -2196,3 +2196,45 @@ mod query_objects {
         assert_eq!(status_of("number=two").await, 400);
     }
 }
+
+/// An API whose error body is JSON:API's list of error objects (`fixture-error-items`).
+#[cfg(test)]
+mod error_items {
+    use fixture_error_items::client::{Client, ClientError};
+    use fixture_error_items::credentials::Credentials;
+    use fixture_error_items::server::*;
+
+    struct Articles;
+
+    impl Api for Articles {
+        async fn get_article(&self, params: GetArticleParams) -> GetArticleResponse {
+            GetArticleResponse::Ok(format!("article {}", params.id))
+        }
+    }
+
+    /// The server's own rejection is the documented body, one error object per reason with
+    /// the code and the detail, so the API's own client reads it as `ClientError::Api`, not as
+    /// a body it cannot read (strings where the document has objects).
+    #[tokio::test]
+    async fn a_rejection_fills_one_error_object_per_reason() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router(Articles)).await });
+        let client = Client::new(format!("http://{address}"), Credentials::new()).unwrap();
+        assert_eq!(client.get_article(&7, None).await.unwrap(), "article 7");
+        match client.get_article(&0, Some(&"too long".to_string())).await {
+            Err(ClientError::Api { status, body }) => {
+                assert_eq!(status.as_u16(), 400);
+                assert_eq!(body.errors.len(), 2, "{body:?}");
+                for error in &body.errors {
+                    assert_eq!(error.code.as_deref(), Some("VALIDATION_ERROR"), "{body:?}");
+                    assert!(error.additional_properties.is_empty(), "{body:?}");
+                }
+                let details: Vec<&str> = body.errors.iter().map(|e| e.detail.as_str()).collect();
+                assert!(details.iter().any(|d| d.contains("id")), "{details:?}");
+                assert!(details.iter().any(|d| d.contains("fields")), "{details:?}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+}
