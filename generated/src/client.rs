@@ -298,6 +298,22 @@ fn path_segment(text: &str) -> Result<String, ClientError> {
     Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
 }
 
+/// A path parameter's value that shares its segment with text (`{id}.json`), percent-encoded;
+/// an empty one is refused (`InvalidRequest`): `/files/.json` holds no value, which the server
+/// could only answer 404.
+#[allow(dead_code)]
+fn path_part(text: &str) -> Result<String, ClientError> {
+    if text.is_empty() {
+        return Err(
+            ClientError::InvalidRequest(
+                "a path parameter value is empty: its segment would hold only the text beside it"
+                    .to_string(),
+            ),
+        );
+    }
+    Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
+}
+
 /// A request body the client sends as it is: text, or bytes (a file, an image, a multipart
 /// body), as the media type the operation documents unless told another.
 ///

@@ -1261,6 +1261,9 @@ fn authenticate(
 struct Incoming {
     operation: &'static str,
     path: Vec<(&'static str, String)>,
+    /// The other ways the path splits into its parameters, where a segment holds several
+    /// (`{name}.{ext}` on `a.b.json`); see [`Incoming::validate`].
+    other_splits: Vec<Vec<(&'static str, String)>>,
     query: Vec<(String, String)>,
     /// The cookies, percent-decoded (see [`cookie_text`]).
     cookies: Vec<(String, String)>,
@@ -1286,6 +1289,19 @@ impl Incoming {
             return Err(not_found(parts.uri).await);
         };
         authenticate(&parts.headers, parts.uri.query(), requirements)?;
+        let other_splits = if path::ambiguous(template) {
+            path::params_all(template, parts.uri.path())
+                .into_iter()
+                .skip(1)
+                .filter_map(|way| {
+                    way.into_iter()
+                        .map(|(name, value)| value.map(|value| (name, value)))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut path = Vec::with_capacity(decoded.len());
         for (name, value) in decoded {
             match value {
@@ -1332,6 +1348,7 @@ impl Incoming {
         Ok(Incoming {
             operation,
             path,
+            other_splits,
             query,
             cookies,
             headers: parts.headers,
@@ -1436,6 +1453,28 @@ impl Incoming {
                                 && rule.name == *name
                         })
             });
+        if !self.other_splits.is_empty()
+            && !rules
+                .check_path_parameters(|location, name| self.texts(location, name))
+                .is_empty()
+        {
+            let splits = std::mem::take(&mut self.other_splits);
+            let fitting = splits
+                .into_iter()
+                .find(|way| {
+                    rules
+                        .check_path_parameters(|_, name| {
+                            way.iter()
+                                .filter(|(key, _)| *key == name)
+                                .map(|(_, value)| value.as_str())
+                                .collect()
+                        })
+                        .is_empty()
+                });
+            if let Some(way) = fitting {
+                self.path = way;
+            }
+        }
         let mut messages = rules
             .check_parameters(|location, name| self.texts(location, name), &self.query);
         let has_body = !self.body.is_empty();
@@ -1840,6 +1879,114 @@ pub mod path {
                 _ => return None,
             }
         }
+    }
+    /// The most ways [`raw_params_all`] lists.
+    const MOST_SPLITS: usize = 16;
+    /// Whether a path matching `template` may be split into its parameters in more than one way:
+    /// a segment where a parameter is followed by text and then another parameter
+    /// (`{name}.{ext}` on `a.b.json`).
+    pub fn ambiguous(template: &str) -> bool {
+        wire(template)
+            .split('/')
+            .any(|segment| {
+                segment.find('}').is_some_and(|end| segment[end..].contains('{'))
+            })
+    }
+    /// Every way `path` matches `template` (at most 16), [`raw_params`]'s first: where a segment
+    /// holds several parameters (`{name}.{ext}` on `a.b.json`), each place the text between them
+    /// is spelled gives one, so that a reader can keep the one whose values its schemas take
+    /// (`ext` an enum of `json` and `tar.gz`: `a.b` and `json`).
+    pub fn raw_params_all<'t, 'p>(
+        template: &'t str,
+        path: &'p str,
+    ) -> Vec<Vec<(&'t str, &'p str)>> {
+        let wanted: Vec<&'t str> = wire(template).split('/').collect();
+        let given: Vec<&'p str> = path.split('/').collect();
+        if wanted.len() != given.len() {
+            return Vec::new();
+        }
+        let mut all = vec![Vec::new()];
+        for (pattern, text) in wanted.into_iter().zip(given) {
+            let ways = segment_all(pattern, text, None);
+            if ways.is_empty() {
+                return Vec::new();
+            }
+            all = all
+                .iter()
+                .flat_map(|before: &Vec<(&'t str, &'p str)>| {
+                    ways.iter()
+                        .map(move |way| before.iter().chain(way).copied().collect())
+                })
+                .take(MOST_SPLITS)
+                .collect();
+        }
+        all
+    }
+    /// [`raw_params_all`], each percent-decoded.
+    pub fn params_all(
+        template: &'static str,
+        path: &str,
+    ) -> Vec<Vec<(&'static str, Decoded)>> {
+        raw_params_all(template, path)
+            .into_iter()
+            .map(|list| {
+                list.into_iter().map(|(name, raw)| (name, decode(raw))).collect()
+            })
+            .collect()
+    }
+    /// Every way one segment matches, in [`segment`]'s order of preference (the first place the
+    /// text after a parameter is spelled, the last when nothing follows that text); `open` is a
+    /// parameter whose end is not found yet.
+    fn segment_all<'t, 'p>(
+        pattern: &'t str,
+        text: &'p str,
+        open: Option<&'t str>,
+    ) -> Vec<Vec<(&'t str, &'p str)>> {
+        if pattern.is_empty() {
+            return match open {
+                Some(name) if !text.is_empty() => vec![vec![(name, text)]],
+                None if text.is_empty() => vec![Vec::new()],
+                _ => Vec::new(),
+            };
+        }
+        if let Some(after) = pattern.strip_prefix('{') && let Some(end) = after.find('}')
+        {
+            if open.is_some() {
+                return Vec::new();
+            }
+            return segment_all(&after[end + 1..], text, Some(&after[..end]));
+        }
+        let next = pattern
+            .char_indices()
+            .skip(1)
+            .find(|(_, c)| *c == '{')
+            .map_or(pattern.len(), |(at, _)| at);
+        let (literal, rest) = pattern.split_at(next);
+        let Some(name) = open else {
+            return match spelled_at_start(text, literal) {
+                Some(len) => segment_all(rest, &text[len..], None),
+                None => Vec::new(),
+            };
+        };
+        let mut places: Vec<(usize, usize)> = (1..text.len())
+            .filter(|at| text.is_char_boundary(*at))
+            .filter_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+            .collect();
+        if rest.is_empty() {
+            places.reverse();
+        }
+        places
+            .into_iter()
+            .flat_map(|(at, len)| {
+                segment_all(rest, &text[at + len..], None)
+                    .into_iter()
+                    .map(move |mut after| {
+                        after.insert(0, (name, &text[..at]));
+                        after
+                    })
+            })
+            .take(MOST_SPLITS)
+            .collect()
     }
     /// Matches one segment, adding its parameters to `params`.
     fn segment<'t, 'p>(

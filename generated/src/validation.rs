@@ -1494,6 +1494,13 @@ impl OperationRules {
     ) -> Vec<String> {
         self.check_parameters_where(|_| true, texts, query)
     }
+    /// [`Self::check_parameters`] of the path parameters alone.
+    pub fn check_path_parameters<'a>(
+        &self,
+        texts: impl Fn(Location, &str) -> Vec<&'a str>,
+    ) -> Vec<String> {
+        self.check_parameters_where(|rule| rule.location == Location::Path, texts, &[])
+    }
     /// [`Self::check_parameters`] of the parameters `keep` keeps.
     fn check_parameters_where<'a>(
         &self,

@@ -44,6 +44,117 @@ pub fn raw_params<'t, 'p>(template: &'t str, path: &'p str) -> Option<Vec<(&'t s
     }
 }
 
+/// The most ways [`raw_params_all`] lists.
+const MOST_SPLITS: usize = 16;
+
+/// Whether a path matching `template` may be split into its parameters in more than one way:
+/// a segment where a parameter is followed by text and then another parameter
+/// (`{name}.{ext}` on `a.b.json`).
+pub fn ambiguous(template: &str) -> bool {
+    wire(template).split('/').any(|segment| {
+        segment
+            .find('}')
+            .is_some_and(|end| segment[end..].contains('{'))
+    })
+}
+
+/// Every way `path` matches `template` (at most 16), [`raw_params`]'s first: where a segment
+/// holds several parameters (`{name}.{ext}` on `a.b.json`), each place the text between them
+/// is spelled gives one, so that a reader can keep the one whose values its schemas take
+/// (`ext` an enum of `json` and `tar.gz`: `a.b` and `json`).
+pub fn raw_params_all<'t, 'p>(template: &'t str, path: &'p str) -> Vec<Vec<(&'t str, &'p str)>> {
+    let wanted: Vec<&'t str> = wire(template).split('/').collect();
+    let given: Vec<&'p str> = path.split('/').collect();
+    if wanted.len() != given.len() {
+        return Vec::new();
+    }
+    let mut all = vec![Vec::new()];
+    for (pattern, text) in wanted.into_iter().zip(given) {
+        let ways = segment_all(pattern, text, None);
+        if ways.is_empty() {
+            return Vec::new();
+        }
+        all = all
+            .iter()
+            .flat_map(|before: &Vec<(&'t str, &'p str)>| {
+                ways.iter()
+                    .map(move |way| before.iter().chain(way).copied().collect())
+            })
+            .take(MOST_SPLITS)
+            .collect();
+    }
+    all
+}
+
+/// [`raw_params_all`], each percent-decoded.
+pub fn params_all(template: &'static str, path: &str) -> Vec<Vec<(&'static str, Decoded)>> {
+    raw_params_all(template, path)
+        .into_iter()
+        .map(|list| {
+            list.into_iter()
+                .map(|(name, raw)| (name, decode(raw)))
+                .collect()
+        })
+        .collect()
+}
+
+/// Every way one segment matches, in [`segment`]'s order of preference (the first place the
+/// text after a parameter is spelled, the last when nothing follows that text); `open` is a
+/// parameter whose end is not found yet.
+fn segment_all<'t, 'p>(
+    pattern: &'t str,
+    text: &'p str,
+    open: Option<&'t str>,
+) -> Vec<Vec<(&'t str, &'p str)>> {
+    if pattern.is_empty() {
+        return match open {
+            Some(name) if !text.is_empty() => vec![vec![(name, text)]],
+            None if text.is_empty() => vec![Vec::new()],
+            _ => Vec::new(),
+        };
+    }
+    if let Some(after) = pattern.strip_prefix('{')
+        && let Some(end) = after.find('}')
+    {
+        if open.is_some() {
+            // Two parameters with nothing between: where one ends is unknowable.
+            return Vec::new();
+        }
+        return segment_all(&after[end + 1..], text, Some(&after[..end]));
+    }
+    let next = pattern
+        .char_indices()
+        .skip(1)
+        .find(|(_, c)| *c == '{')
+        .map_or(pattern.len(), |(at, _)| at);
+    let (literal, rest) = pattern.split_at(next);
+    let Some(name) = open else {
+        return match spelled_at_start(text, literal) {
+            Some(len) => segment_all(rest, &text[len..], None),
+            None => Vec::new(),
+        };
+    };
+    let mut places: Vec<(usize, usize)> = (1..text.len())
+        .filter(|at| text.is_char_boundary(*at))
+        .filter_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+        .collect();
+    if rest.is_empty() {
+        places.reverse();
+    }
+    places
+        .into_iter()
+        .flat_map(|(at, len)| {
+            segment_all(rest, &text[at + len..], None)
+                .into_iter()
+                .map(move |mut after| {
+                    after.insert(0, (name, &text[..at]));
+                    after
+                })
+        })
+        .take(MOST_SPLITS)
+        .collect()
+}
+
 /// Matches one segment, adding its parameters to `params`.
 fn segment<'t, 'p>(
     mut pattern: &'t str,
@@ -216,7 +327,7 @@ fn decode(raw: &str) -> Decoded {
 
 #[cfg(test)]
 mod tests {
-    use super::{asks, asks_met, params};
+    use super::{ambiguous, asks, asks_met, params, params_all};
 
     #[test]
     fn text_a_client_percent_encodes_matches_however_it_was_encoded() {
@@ -337,5 +448,55 @@ mod tests {
         assert_eq!(got("/files/{id}.json", "/files/.json"), None);
         assert_eq!(got("/x/{a}{b}", "/x/ab"), None);
         assert_eq!(got("/é/{x}é", "/é/1é"), want(&[("x", "1")]));
+    }
+
+    /// Every split of a segment holding two parameters, the one `params` gives first; one
+    /// parameter beside text has one.
+    #[test]
+    fn a_segment_of_two_parameters_is_split_every_way() {
+        let all = |template: &'static str, path: &str| -> Vec<Vec<(&'static str, String)>> {
+            params_all(template, path)
+                .into_iter()
+                .map(|list| {
+                    list.into_iter()
+                        .map(|(name, value)| (name, value.unwrap()))
+                        .collect()
+                })
+                .collect()
+        };
+        let pairs = |list: &[(&'static str, &str)]| -> Vec<(&'static str, String)> {
+            list.iter().map(|(n, v)| (*n, v.to_string())).collect()
+        };
+        assert!(ambiguous("/files/{name}.{ext}"));
+        assert!(!ambiguous("/files/{name}.json"));
+        assert!(!ambiguous("/v1/{name}:cancel/{id}"));
+        assert_eq!(
+            all("/files/{name}.{ext}", "/files/a.b.tar.gz"),
+            [
+                pairs(&[("name", "a"), ("ext", "b.tar.gz")]),
+                pairs(&[("name", "a.b"), ("ext", "tar.gz")]),
+                pairs(&[("name", "a.b.tar"), ("ext", "gz")]),
+            ]
+        );
+        let first: Vec<(String, Option<String>)> = all("/files/{name}.{ext}", "/files/a.b.tar.gz")
+            [0]
+        .iter()
+        .map(|(n, v)| (n.to_string(), Some(v.clone())))
+        .collect();
+        assert_eq!(Some(first), got("/files/{name}.{ext}", "/files/a.b.tar.gz"));
+        // Encoded text between them counts as the text.
+        assert_eq!(
+            all("/f/{name}.{ext}", "/f/x%2Ey.json"),
+            [
+                pairs(&[("name", "x"), ("ext", "y.json")]),
+                pairs(&[("name", "x.y"), ("ext", "json")]),
+            ]
+        );
+        assert_eq!(
+            all("/v1/{name}:cancel", "/v1/a:b:cancel"),
+            [pairs(&[("name", "a:b")])]
+        );
+        assert!(all("/files/{name}.{ext}", "/files/.json").is_empty());
+        assert!(all("/files/{name}.{ext}", "/files/a/b").is_empty());
     }
 }

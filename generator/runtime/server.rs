@@ -274,6 +274,9 @@ struct Incoming {
     operation: &'static str,
     // Matched against the operation's own template (see `path`), decoded.
     path: Vec<(&'static str, String)>,
+    /// The other ways the path splits into its parameters, where a segment holds several
+    /// (`{name}.{ext}` on `a.b.json`); see [`Incoming::validate`].
+    other_splits: Vec<Vec<(&'static str, String)>>,
     query: Vec<(String, String)>,
     /// The cookies, percent-decoded (see [`cookie_text`]).
     cookies: Vec<(String, String)>,
@@ -302,6 +305,19 @@ impl Incoming {
             return Err(not_found(parts.uri).await);
         };
         authenticate(&parts.headers, parts.uri.query(), requirements)?;
+        let other_splits = if path::ambiguous(template) {
+            path::params_all(template, parts.uri.path())
+                .into_iter()
+                .skip(1)
+                .filter_map(|way| {
+                    way.into_iter()
+                        .map(|(name, value)| value.map(|value| (name, value)))
+                        .collect::<Option<Vec<_>>>()
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let mut path = Vec::with_capacity(decoded.len());
         for (name, value) in decoded {
             match value {
@@ -334,6 +350,7 @@ impl Incoming {
         Ok(Incoming {
             operation,
             path,
+            other_splits,
             query,
             cookies,
             headers: parts.headers,
@@ -440,6 +457,30 @@ impl Incoming {
                     rule.allow_empty && rule.location == Location::Query && rule.name == *name
                 })
         });
+        // A segment of several parameters split at the first place the text between them is
+        // (`a` and `b.json` from `{name}.{ext}`) may break their schemas where another split
+        // keeps them (`a.b` and `json`, `ext` an enum): the first split that does is read, as
+        // the request its own client made.
+        if !self.other_splits.is_empty()
+            && !rules
+                .check_path_parameters(|location, name| self.texts(location, name))
+                .is_empty()
+        {
+            let splits = std::mem::take(&mut self.other_splits);
+            let fitting = splits.into_iter().find(|way| {
+                rules
+                    .check_path_parameters(|_, name| {
+                        way.iter()
+                            .filter(|(key, _)| *key == name)
+                            .map(|(_, value)| value.as_str())
+                            .collect()
+                    })
+                    .is_empty()
+            });
+            if let Some(way) = fitting {
+                self.path = way;
+            }
+        }
         let mut messages =
             rules.check_parameters(|location, name| self.texts(location, name), &self.query);
         let has_body = !self.body.is_empty();

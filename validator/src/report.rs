@@ -54,6 +54,9 @@ pub struct Drift {
     pub statuses: BTreeMap<DriftKey, u64>,
     /// Query parameters not documented for the operation (the key's name as the value).
     pub parameters: BTreeMap<DriftKey, u64>,
+    /// Bodies of responses whose status documents none (the documented status key as the
+    /// location, the media type sent as the value).
+    pub bodies: BTreeMap<DriftKey, u64>,
 }
 
 impl Drift {
@@ -64,6 +67,7 @@ impl Drift {
             (&mut self.enum_values, other.enum_values),
             (&mut self.statuses, other.statuses),
             (&mut self.parameters, other.parameters),
+            (&mut self.bodies, other.bodies),
         ] {
             for (key, count) in more {
                 *map.entry(key).or_default() += count;
@@ -77,6 +81,7 @@ impl Drift {
             && self.enum_values.is_empty()
             && self.statuses.is_empty()
             && self.parameters.is_empty()
+            && self.bodies.is_empty()
     }
 }
 

@@ -178,6 +178,9 @@ rules! {
     /// A query parameter is not documented for the operation (strict mode, a warning).
     UndocumentedParameter = "undocumented-parameter"
         => "A query parameter is not documented for the operation (strict mode)";
+    /// A response carries a body where its status documents none (strict mode, a warning).
+    UndocumentedBody = "undocumented-body"
+        => "A response carries a body where its status documents none (strict mode)";
     /// A value is not among the documented ones (strict mode, a warning).
     UndocumentedEnumValue = "undocumented-enum-value"
         => "A value is not among the documented ones (strict mode)";

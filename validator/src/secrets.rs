@@ -477,6 +477,7 @@ pub fn scrub_drift(drift: &mut Drift, secrets: &[impl AsRef<str>]) {
         &mut drift.enum_values,
         &mut drift.statuses,
         &mut drift.parameters,
+        &mut drift.bodies,
     ] {
         let quoting = |key: &DriftKey| {
             secrets.iter().any(|secret| {

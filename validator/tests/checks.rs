@@ -1617,6 +1617,17 @@ fn parameters_are_parsed_by_the_schema_they_refer_to() {
     );
     let not_a_page = vendor_run(&vendor("GET", "/Messages.json?Page=first", None, 200));
     assert_eq!(found(&not_a_page), one(Part::Request, "type", "query:Page"));
+    // An integer beyond 64 bits is an integer, as it is in a body: only the schema's bound
+    // refuses it.
+    let beyond = vendor_run(&vendor(
+        "GET",
+        "/Messages.json?PageSize=99999999999999999999",
+        None,
+        200,
+    ));
+    assert_eq!(found(&beyond), one(Part::Request, "maximum", "query:PageSize"));
+    let fraction = vendor_run(&vendor("GET", "/Messages.json?PageSize=1.5", None, 200));
+    assert_eq!(found(&fraction), one(Part::Request, "type", "query:PageSize"));
 }
 
 #[test]
@@ -5532,4 +5543,139 @@ paths:
         found(&run("/ids/.3,x")),
         one(Part::Request, "type", "path:ids")
     );
+}
+
+/// A segment of two parameters (`{name}.{ext}`) is split where their schemas take the values
+/// (`a.b.tar.gz`: `a.b` and `tar.gz`), as the generated server reads it; one no split fits is
+/// judged as the first split reads it.
+#[test]
+fn a_segment_of_two_parameters_is_split_where_their_schemas_say() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Archives, version: "1"}
+paths:
+  /archives/{name}.{ext}:
+    get:
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+        - {name: ext, in: path, required: true, schema: {type: string, enum: [zip, tar.gz]}}
+      responses: {'204': {description: ok}}
+"#,
+    );
+    for path in [
+        "/archives/report.zip",
+        "/archives/a.b.tar.gz",
+        "/archives/v1.2.3.zip",
+    ] {
+        let outcome = check(
+            &contract,
+            &exchange("GET", path, None, 204, None),
+            CheckOptions::default(),
+        );
+        assert_eq!(found(&outcome), vec![], "{path}");
+    }
+    let outcome = check(
+        &contract,
+        &exchange("GET", "/archives/a.rar", None, 204, None),
+        CheckOptions::default(),
+    );
+    assert_eq!(found(&outcome), one(Part::Request, "enum", "path:ext"));
+}
+
+/// A body under a status that documents none (Swagger 2.0's `422` without a `schema`, a
+/// response without `content`) is drift, and a warning in strict mode; not an error, as such
+/// documents mostly leave those bodies undescribed rather than absent.
+#[test]
+fn a_body_where_the_status_documents_none_is_drift() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Bare, version: "1"}
+paths:
+  /zones:
+    get:
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: array}}}}
+        '422': {description: Unprocessable}
+        '204': {description: Nothing}
+"#,
+    );
+    let answered = |status: u16, body: Option<Body>, content_type: &str| {
+        let mut exchange = exchange("GET", "/zones", None, status, None);
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = vec![("Content-Type".into(), content_type.into())];
+        response.body = body;
+        exchange
+    };
+    let json = answered(422, Some(Body::Json(json!({"error": "bad"}))), "application/json");
+    let html = answered(422, Some(Body::Text("<h1>oops</h1>".into())), "text/html");
+    for exchange in [&json, &html] {
+        let lenient = check(&contract, exchange, CheckOptions::default());
+        assert_eq!(found(&lenient), vec![]);
+        assert_eq!(lenient.drift.bodies.len(), 1);
+        let strict = check(
+            &contract,
+            exchange,
+            CheckOptions {
+                strict: true,
+                show_values: false,
+            },
+        );
+        assert_eq!(found(&strict), one(Part::Response, "undocumented-body", ""));
+        assert_eq!(strict.findings[0].severity, Severity::Warning);
+    }
+    let key = check(&contract, &html, CheckOptions::default())
+        .drift
+        .bodies
+        .into_keys()
+        .next()
+        .unwrap();
+    assert_eq!(
+        (key.location.as_str(), key.value.as_deref()),
+        ("422", Some("text/html"))
+    );
+    // No body, or a status that cannot carry one: nothing.
+    for exchange in [answered(422, None, "application/json"), answered(204, None, "")] {
+        let strict = check(
+            &contract,
+            &exchange,
+            CheckOptions {
+                strict: true,
+                show_values: false,
+            },
+        );
+        assert_eq!(found(&strict), vec![]);
+        assert!(strict.drift.bodies.is_empty());
+    }
+}
+
+/// `dependentRequired` is named as itself, not as `required` (which the schema's `required`
+/// does not list), and an item beyond a tuple's `prefixItems` under `items: false` is told
+/// as one, not as a bare `false` schema.
+#[test]
+fn dependent_required_and_closed_tuples_are_named_as_their_rules() {
+    let contract = one_body_contract(
+        "/pay",
+        " {type: object, properties: {card: {type: string}, cvv: {type: string}, \
+         coords: {type: array, prefixItems: [{type: number}, {type: number}], items: false}}, \
+         dependentRequired: {card: [cvv]}}",
+    );
+    let sent = |body: Value| {
+        let outcome = check(
+            &contract,
+            &exchange("POST", "/pay", Some(body), 204, None),
+            CheckOptions::default(),
+        );
+        let messages: Vec<String> = outcome.findings.iter().map(|f| f.message.clone()).collect();
+        (found(&outcome), messages)
+    };
+    let (rules, messages) = sent(json!({"card": "4111"}));
+    assert_eq!(rules, one(Part::Request, "dependentRequired", ""));
+    assert!(messages[0].contains("\"cvv\" is required by dependentRequired"), "{messages:?}");
+    assert_eq!(sent(json!({"card": "4111", "cvv": "123"})).0, vec![]);
+    let (rules, messages) = sent(json!({"coords": [1, 2, 3]}));
+    assert_eq!(rules, one(Part::Request, "falseSchema", "/coords/2"));
+    assert!(messages[0].starts_with("item 2 is not allowed"), "{messages:?}");
+    assert_eq!(sent(json!({"coords": [1, 2]})).0, vec![]);
 }

@@ -458,14 +458,15 @@ pub(crate) fn method(
             args.push(quote!(#field: &#ty));
         }
         // A value that is a whole segment may not be `.` or `..`: no encoding keeps a URL
-        // from reading it as a dot segment, which sends the request elsewhere.
+        // from reading it as a dot segment, which sends the request elsewhere. Neither may be
+        // empty, nor one beside text in its segment (`/files/.json`).
         let whole_segment = crate::path::wire(&op.path)
             .split('/')
             .any(|segment| segment == format!("{{{}}}", param.name));
         path_values.push(if whole_segment {
             quote!(path_segment(&#text)?)
         } else {
-            quote!(::percent_encoding::utf8_percent_encode(&#text, PATH_SEGMENT))
+            quote!(path_part(&#text)?)
         });
     }
     for param in op

@@ -8,7 +8,7 @@ use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
 use crate::exchange::{header_lines, is_json, media_type, status_has_no_body};
-use crate::finding::Part;
+use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
 use crate::rule::Rule;
 
@@ -88,6 +88,15 @@ impl Checker<'_> {
         self.response_headers(op, spec, response, part);
         if self.head {
             return;
+        }
+        if spec.body.content_type.is_none()
+            && !status_has_no_body(response.status)
+            && matches!(
+                parse_body(response.body.as_ref()),
+                Parsed::Json(_) | Parsed::NotJson(_)
+            )
+        {
+            self.undocumented_body(op, &spec.key, response, part);
         }
         // A body in a media type the contract has no schema for: only its absence is judged,
         // below.
@@ -215,6 +224,41 @@ impl Checker<'_> {
 }
 
 impl Checker<'_> {
+    /// A body under a status that documents none (Swagger 2.0's `422` without a `schema`,
+    /// a response without `content`): drift, and a warning in strict mode. Not an error:
+    /// documents mostly leave such bodies undescribed rather than absent (an error page, a
+    /// vendor's error JSON), and other validators pass them.
+    fn undocumented_body(&mut self, op: &OperationSpec, key: &str, response: &Response, part: Part) {
+        let media = response
+            .content_type()
+            .unwrap_or_else(|| "no Content-Type".to_string());
+        *self
+            .outcome
+            .drift
+            .bodies
+            .entry(DriftKey {
+                operation: op.id.clone(),
+                part,
+                location: key.to_string(),
+                value: Some(media.clone()),
+            })
+            .or_default() += 1;
+        if self.options.strict {
+            let mut finding = self.site.finding(
+                part,
+                "",
+                format!("manifest.json#/operations ({} responses {key})", op.id),
+                Rule::UndocumentedBody,
+                format!(
+                    "status {} documents no body, but one came ({media})",
+                    response.status
+                ),
+            );
+            finding.severity = Severity::Warning;
+            self.outcome.findings.push(finding);
+        }
+    }
+
     /// The headers a response documents: present when required, and each value by its schema.
     fn response_headers(
         &mut self,

@@ -1,7 +1,7 @@
 //! Matching traffic to the contract: a method and path to an operation (under a base path of
 //! the API) or to a webhook (at the receiver's delivery path).
 
-use super::{Contract, OperationSpec};
+use super::{Contract, Location, OperationSpec};
 use crate::exchange::Request;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -133,7 +133,7 @@ impl OperationSpec {
         for (part, segment) in parts.iter().zip(&self.segments) {
             match segment {
                 Segment::Param(name) => params.push(decoded(name, part)),
-                Segment::Mixed(pattern) => match specgen::path::raw_params(pattern, part) {
+                Segment::Mixed(pattern) => match self.split(pattern, part) {
                     Some(raw) => {
                         params.extend(raw.into_iter().map(|(name, raw)| decoded(name, raw)))
                     }
@@ -152,6 +152,31 @@ impl OperationSpec {
             }
         }
         params
+    }
+
+    /// A segment's parameters as they stand in it: where it holds several (`{name}.{ext}` on
+    /// `a.b.json`), the first split whose values their schemas take (`ext` an enum of `json`
+    /// and `tar.gz`: `a.b` and `json`), as the generated server reads it; else the first.
+    fn split<'t, 'p>(&self, pattern: &'t str, part: &'p str) -> Option<Vec<(&'t str, &'p str)>> {
+        if !specgen::path::ambiguous(pattern) {
+            return specgen::path::raw_params(pattern, part);
+        }
+        let mut ways = specgen::path::raw_params_all(pattern, part);
+        let fitting = ways.iter().position(|way| {
+            way.iter().all(|(name, raw)| {
+                self.parameters
+                    .iter()
+                    .find(|param| param.location == Location::Path && param.name == *name)
+                    .is_none_or(|param| {
+                        let value = specgen::load::percent_decode_lossy(raw);
+                        Contract::check_parameter(param, &value, false).is_empty()
+                    })
+            })
+        });
+        match fitting {
+            Some(at) => Some(ways.swap_remove(at)),
+            None => ways.into_iter().next(),
+        }
     }
 
     fn specificity(&self) -> usize {

@@ -107,7 +107,7 @@ impl Contract {
             items
                 .iter()
                 .map(|text| {
-                    kind.value(text)
+                    parameter_instance(kind, text)
                         .unwrap_or_else(|| Value::String(text.to_string()))
                 })
                 .collect(),
@@ -126,7 +126,7 @@ impl Contract {
 
     /// Checks a parameter's text against its schema (numbers and booleans parsed first).
     pub fn check_parameter(param: &ParameterSpec, text: &str, show_values: bool) -> Vec<Violation> {
-        let Some(instance) = param.kind.value(text) else {
+        let Some(instance) = parameter_instance(param.kind, text) else {
             return vec![Violation {
                 pointer: String::new(),
                 schema_location: "manifest.json".into(),
@@ -149,6 +149,24 @@ impl Contract {
         };
         parameter_violations(param, &instance, show_values)
     }
+}
+
+/// A parameter's text as the JSON value its schema judges. An integer beyond 64 bits
+/// (`99999999999999999999`) is the JSON number it spells, as it is in a body: JSON Schema's
+/// `integer` has no range, and only its schema's bounds may refuse it.
+fn parameter_instance(kind: ValueKind, text: &str) -> Option<Value> {
+    kind.value(text).or_else(|| {
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        match kind {
+            ValueKind::Integer if whole => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            _ => None,
+        }
+    })
 }
 
 /// What a parameter's value breaks of its schema.
@@ -412,6 +430,32 @@ pub(crate) fn violation(
             "Additional properties are not allowed ({} {verb} unexpected; this schema declares \
              no properties of its own, so its `additionalProperties: false` allows none)",
             names.join(", ")
+        );
+    }
+    // `dependentRequired` reads as a missing member (jsonschema reports it as `required`),
+    // though the schema's `required` does not list it: say which rule asks for it.
+    if let ValidationErrorKind::Required { property } = error.kind()
+        && schema_path.contains("/dependentRequired")
+    {
+        rule = Rule::DependentRequired;
+        text = format!(
+            "{property} is required by dependentRequired: a member present beside it asks for it"
+        );
+    }
+    // `items: false` after `prefixItems`: an item beyond those the tuple lists, which
+    // jsonschema reports as a bare `false` schema.
+    if let ValidationErrorKind::FalseSchema = error.kind()
+        && schema_path.ends_with("/items")
+        && let Some(index) = error
+            .instance_path()
+            .as_str()
+            .rsplit('/')
+            .next()
+            .and_then(|last| last.parse::<usize>().ok())
+    {
+        text = format!(
+            "item {index} is not allowed: the array takes no items beyond those its \
+             prefixItems list (items: false)"
         );
     }
     // An empty list admits nothing, and jsonschema's message would end at "not one of ".

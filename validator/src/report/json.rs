@@ -53,6 +53,7 @@ pub fn write(report: &RunReport, records: &dyn Records, out: &mut dyn io::Write)
             enum_values: items(&report.drift.enum_values),
             statuses: items(&report.drift.statuses),
             parameters: items(&report.drift.parameters),
+            bodies: items(&report.drift.bodies),
         },
     };
     serde_json::to_writer_pretty(&mut out, &document)?;
@@ -98,6 +99,7 @@ struct DriftLists<'a> {
     enum_values: Vec<DriftItem<'a>>,
     statuses: Vec<DriftItem<'a>>,
     parameters: Vec<DriftItem<'a>>,
+    bodies: Vec<DriftItem<'a>>,
 }
 
 #[derive(Serialize)]

@@ -126,6 +126,7 @@ fn drift(report: &RunReport, text: &mut String) {
             &report.drift.parameters,
             true,
         ),
+        ("undocumented response bodies", &report.drift.bodies, false),
     ];
     for (title, items, quote) in sections {
         if items.is_empty() {

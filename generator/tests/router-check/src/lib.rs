@@ -27,6 +27,10 @@ mod tests {
         async fn run_thing(&self, params: RunThingParams) -> RunThingResponse {
             RunThingResponse::Ok(format!("run {}", params.thing))
         }
+        async fn get_archive(&self, params: GetArchiveParams) -> GetArchiveResponse {
+            let ext = serde_json::to_value(&params.ext).unwrap();
+            GetArchiveResponse::Ok(format!("{} as {}", params.name, ext.as_str().unwrap()))
+        }
         async fn get_file_json(&self, params: GetFileJsonParams) -> GetFileJsonResponse {
             GetFileJsonResponse::Ok(format!("file {}", params.id))
         }
@@ -1110,6 +1114,39 @@ mod tests {
     }
 
     /// The generated client of the fixture's router on a loopback port.
+    /// `/archives/{name}.{ext}`: a name holding the dot arrives whole, the server keeping the
+    /// split whose `ext` its enum takes, for the client's request and a raw one alike; an
+    /// empty name is refused before anything is sent (`/archives/.zip` holds none).
+    #[tokio::test]
+    async fn a_segment_of_two_parameters_is_split_where_their_schemas_say() {
+        use fixture_routes::client::ClientError;
+        use fixture_routes::models::GetArchiveExt;
+        let client = client().await;
+        for (name, ext, want) in [
+            ("report", GetArchiveExt::Zip, "report as zip"),
+            ("a.b", GetArchiveExt::TarGz, "a.b as tar.gz"),
+            ("v1.2.3", GetArchiveExt::Zip, "v1.2.3 as zip"),
+        ] {
+            let got = client.get_archive(&name.to_string(), &ext).await.unwrap();
+            assert_eq!(got, want);
+        }
+        let (status, body) = call_with(Method::GET, "/archives/a.b.tar.gz", &[]).await;
+        assert_eq!(
+            (status, body.as_str()),
+            (StatusCode::OK, "\"a.b as tar.gz\"")
+        );
+        // No split fits: refused, naming the parameter as the first split reads it.
+        let (status, body) = call_with(Method::GET, "/archives/a.rar", &[]).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert!(body.contains("path parameter ext"), "{body}");
+        assert!(matches!(
+            client
+                .get_archive(&String::new(), &GetArchiveExt::Zip)
+                .await,
+            Err(ClientError::InvalidRequest(_))
+        ));
+    }
+
     async fn client() -> fixture_routes::client::Client {
         fixture_routes::client::Client::new(
             serve().await,
