@@ -331,6 +331,90 @@ pub mod double_option {
     }
 }
 
+/// Serde glue for fields that hold `f64` (`format: double` or `float`): a whole number is
+/// written as JSON writes it (`100`, where serde writes `100.0`), as JavaScript, Go and most
+/// services do, so that a value read from `{"fade": 100}` goes back as it came. Used with
+/// `#[serde(serialize_with = "...::whole_floats::serialize")]`, through `Option`, `Vec`,
+/// `Box` and maps.
+pub mod whole_floats {
+    /// A value whose floats are written as [`whole_floats`](self) says.
+    pub trait Floats {
+        /// Serializes the value, its floats as JSON writes them.
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error>;
+    }
+    /// Serializes `value`, its whole floats as integers.
+    pub fn serialize<T: Floats + ?Sized, S: ::serde::Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize_floats(serializer)
+    }
+    /// Below 2^53 every whole `f64` is exactly an `i64`; `-0.0` keeps its sign as a float.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+    impl Floats for f64 {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            if self.fract() == 0.0 && self.abs() < EXACT
+                && !(*self == 0.0 && self.is_sign_negative())
+            {
+                serializer.serialize_i64(*self as i64)
+            } else {
+                serializer.serialize_f64(*self)
+            }
+        }
+    }
+    impl<T: Floats> Floats for Option<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match self {
+                Some(value) => serializer.serialize_some(&Whole(value)),
+                None => serializer.serialize_none(),
+            }
+        }
+    }
+    impl<T: Floats + ?Sized> Floats for Box<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            (**self).serialize_floats(serializer)
+        }
+    }
+    impl<T: Floats> Floats for Vec<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.iter().map(Whole))
+        }
+    }
+    impl<T: Floats> Floats for ::std::collections::BTreeMap<String, T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.iter().map(|(key, value)| (key, Whole(value))))
+        }
+    }
+    /// A value serialized through [`Floats`].
+    struct Whole<'a, T: ?Sized>(&'a T);
+    impl<T: Floats + ?Sized> ::serde::Serialize for Whole<'_, T> {
+        fn serialize<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            self.0.serialize_floats(serializer)
+        }
+    }
+}
+
 /// Deserializes `T` from JSON the way JSON Schema counts numbers: an integer written as an
 /// integral float (`1000.0` from a Python service, `1e3`) is an integer, which serde's
 /// integer types refuse. The value is first read as it is; only when that fails is it read

@@ -329,6 +329,97 @@ pub mod double_option {
     }
 }
 
+/// Serde glue for fields that hold `f64` (`format: double` or `float`): a whole number is
+/// written as JSON writes it (`100`, where serde writes `100.0`), as JavaScript, Go and most
+/// services do, so that a value read from `{"fade": 100}` goes back as it came. Used with
+/// `#[serde(serialize_with = "...::whole_floats::serialize")]`, through `Option`, `Vec`,
+/// `Box` and maps.
+pub mod whole_floats {
+    /// A value whose floats are written as [`whole_floats`](self) says.
+    pub trait Floats {
+        /// Serializes the value, its floats as JSON writes them.
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error>;
+    }
+
+    /// Serializes `value`, its whole floats as integers.
+    pub fn serialize<T: Floats + ?Sized, S: ::serde::Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize_floats(serializer)
+    }
+
+    /// Below 2^53 every whole `f64` is exactly an `i64`; `-0.0` keeps its sign as a float.
+    const EXACT: f64 = 9_007_199_254_740_992.0;
+
+    impl Floats for f64 {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            if self.fract() == 0.0
+                && self.abs() < EXACT
+                && !(*self == 0.0 && self.is_sign_negative())
+            {
+                serializer.serialize_i64(*self as i64)
+            } else {
+                serializer.serialize_f64(*self)
+            }
+        }
+    }
+
+    impl<T: Floats> Floats for Option<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            match self {
+                Some(value) => serializer.serialize_some(&Whole(value)),
+                None => serializer.serialize_none(),
+            }
+        }
+    }
+
+    impl<T: Floats + ?Sized> Floats for Box<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            (**self).serialize_floats(serializer)
+        }
+    }
+
+    impl<T: Floats> Floats for Vec<T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.iter().map(Whole))
+        }
+    }
+
+    impl<T: Floats> Floats for ::std::collections::BTreeMap<String, T> {
+        fn serialize_floats<S: ::serde::Serializer>(
+            &self,
+            serializer: S,
+        ) -> Result<S::Ok, S::Error> {
+            serializer.collect_map(self.iter().map(|(key, value)| (key, Whole(value))))
+        }
+    }
+
+    /// A value serialized through [`Floats`].
+    struct Whole<'a, T: ?Sized>(&'a T);
+
+    impl<T: Floats + ?Sized> ::serde::Serialize for Whole<'_, T> {
+        fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            self.0.serialize_floats(serializer)
+        }
+    }
+}
+
 /// Deserializes `T` from JSON the way JSON Schema counts numbers: an integer written as an
 /// integral float (`1000.0` from a Python service, `1e3`) is an integer, which serde's
 /// integer types refuse. The value is first read as it is; only when that fails is it read
@@ -581,6 +672,39 @@ mod tests {
             assert_eq!(round_trip::<DateTime>(json!(text)), json!(text));
             let value: DateTime = text.parse().unwrap();
             assert_eq!((value.as_str(), value.to_string().as_str()), (text, text));
+        }
+    }
+
+    #[test]
+    fn whole_floats_are_written_as_json_writes_them() {
+        #[derive(serde::Serialize, serde::Deserialize)]
+        struct Clip {
+            #[serde(serialize_with = "super::whole_floats::serialize")]
+            fade: f64,
+            #[serde(
+                default,
+                skip_serializing_if = "Option::is_none",
+                serialize_with = "super::whole_floats::serialize"
+            )]
+            start: Option<f64>,
+            #[serde(serialize_with = "super::whole_floats::serialize")]
+            points: Vec<Option<f64>>,
+            #[serde(default, serialize_with = "super::whole_floats::serialize")]
+            gains: ::std::collections::BTreeMap<String, Box<f64>>,
+        }
+        for text in [
+            r#"{"fade":100,"start":-1,"points":[0,1.5,null,-0.0],"gains":{"a":2,"b":0.25}}"#,
+            r#"{"fade":1e300,"points":[9007199254740993,12345678901234567]}"#,
+        ] {
+            let clip: Clip = serde_json::from_str(text).unwrap();
+            let back = serde_json::to_string(&clip).unwrap();
+            let expected = if text.contains("1e300") {
+                // Beyond 2^53 a float is written as a float: its digits are not all its own.
+                r#"{"fade":1e+300,"points":[9007199254740992.0,1.2345678901234568e+16],"gains":{}}"#
+            } else {
+                r#"{"fade":100,"start":-1,"points":[0,1.5,null,-0.0],"gains":{"a":2,"b":0.25}}"#
+            };
+            assert_eq!(back, expected);
         }
     }
 

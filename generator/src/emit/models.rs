@@ -281,6 +281,9 @@ pub(crate) fn field_tokens(field: &Field, here: &TokenStream) -> Result<(TokenSt
             true,
         ));
     }
+    // A float that is a whole number goes back as it came (`100`, not serde's `100.0`).
+    let floats = holds_float(&field.ty);
+    let whole_floats = quote!(serialize_with = "super::support::whole_floats::serialize");
     let (ty, optional) = match (field.required, nullable) {
         (true, false) => (inner.clone(), false),
         // Must be present, may be null: `None` is written as null.
@@ -294,12 +297,22 @@ pub(crate) fn field_tokens(field: &Field, here: &TokenStream) -> Result<(TokenSt
         (false, true) => {
             args.push(quote!(default));
             args.push(quote!(skip_serializing_if = "Option::is_none"));
-            args.push(quote!(with = "super::support::double_option"));
+            if floats {
+                args.push(quote!(
+                    deserialize_with = "super::support::double_option::deserialize"
+                ));
+            } else {
+                args.push(quote!(with = "super::support::double_option"));
+            }
             (quote!(Option<Option<#inner>>), true)
         }
     };
+    if floats {
+        args.push(whole_floats);
+    }
     let serde = (!args.is_empty()).then(|| quote!(#[serde(#(#args),*)]));
     // schemars reads serde's `with` as a type; tell it the schema is that of a nullable value.
+    // (`serialize_with` alone it reads past, to the field's type.)
     let schemars = (!field.required && nullable).then(|| {
         let nullable = type_text(&quote!(Option<#inner>));
         quote!(#[cfg_attr(feature = "schemars", schemars(with = #nullable))])
@@ -313,6 +326,18 @@ pub(crate) fn field_tokens(field: &Field, here: &TokenStream) -> Result<(TokenSt
         },
         optional,
     ))
+}
+
+/// Whether a field's type holds `f64`s that are its own (through lists, maps and null; a
+/// named type writes its own fields).
+fn holds_float(ty: &TypeRef) -> bool {
+    match ty {
+        TypeRef::Scalar(Scalar::F64) => true,
+        TypeRef::Array(inner) | TypeRef::Map(inner) | TypeRef::Nullable(inner) => {
+            holds_float(inner)
+        }
+        _ => false,
+    }
 }
 
 fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
