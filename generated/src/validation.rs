@@ -1576,6 +1576,31 @@ impl OperationRules {
                             messages.push(format!("{place} {}: {error}", rule.name));
                         }
                     }
+                    let scalar = rule.items.is_none()
+                        && rule.alternative_items.is_none();
+                    if scalar && rule.location == Location::Query {
+                        for extra in texts.iter().skip(1) {
+                            let found: Vec<String> = match rule.kind.value(extra) {
+                                Some(instance) => {
+                                    rule.schema
+                                        .iter_errors(&instance)
+                                        .map(|error| format!("{place} {}: {error}", rule.name))
+                                        .collect()
+                                }
+                                None => {
+                                    vec![
+                                        format!("{place} {}: `{extra}` is not a valid {:?}", rule
+                                        .name, rule.kind)
+                                    ]
+                                }
+                            };
+                            for message in found {
+                                if !messages.contains(&message) {
+                                    messages.push(message);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

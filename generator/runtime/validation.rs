@@ -431,6 +431,30 @@ impl OperationRules {
                             messages.push(format!("{place} {}: {error}", rule.name));
                         }
                     }
+                    // A scalar query key sent more than once (`?limit=5&limit=50`): the
+                    // handler reads the first, and every one is checked, as specval checks
+                    // them, so that what the server takes is what the validator passes.
+                    let scalar = rule.items.is_none() && rule.alternative_items.is_none();
+                    if scalar && rule.location == Location::Query {
+                        for extra in texts.iter().skip(1) {
+                            let found: Vec<String> = match rule.kind.value(extra) {
+                                Some(instance) => rule
+                                    .schema
+                                    .iter_errors(&instance)
+                                    .map(|error| format!("{place} {}: {error}", rule.name))
+                                    .collect(),
+                                None => vec![format!(
+                                    "{place} {}: `{extra}` is not a valid {:?}",
+                                    rule.name, rule.kind
+                                )],
+                            };
+                            for message in found {
+                                if !messages.contains(&message) {
+                                    messages.push(message);
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

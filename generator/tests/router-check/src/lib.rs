@@ -1517,6 +1517,34 @@ mod tests {
         }
     }
 
+    /// A scalar query key sent more than once is checked at every value, as specval checks
+    /// them; the handler reads the first.
+    #[tokio::test]
+    async fn every_value_of_a_repeated_scalar_query_parameter_is_checked() {
+        for (query, wanted) in [
+            ("Limit=5&Limit=6", StatusCode::OK),
+            ("Limit=5&Limit=50", StatusCode::BAD_REQUEST),
+            ("Limit=5&Limit=x", StatusCode::BAD_REQUEST),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri(format!("/messages/SM1.json?{query}"))
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from("Body=hi"))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            assert_eq!(status, wanted, "{query}: {text}");
+            if wanted == StatusCode::OK {
+                assert!(text.contains("\"limit\":5"), "{query}: {text}");
+            } else {
+                assert!(text.contains("Limit"), "{query}: {text}");
+            }
+        }
+    }
+
     #[tokio::test]
     async fn a_form_operation_refuses_json() {
         let request = Request::builder()
