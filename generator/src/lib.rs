@@ -348,6 +348,16 @@ pub fn contract(doc: &load::Document, options: &Options) -> Result<ContractOnly>
     located().map_err(|err| doc.locate(err))
 }
 
+/// Gives rayon's global pool threads with stacks deep enough for the IR pass (see
+/// [`DEEP_STACK`]; reserved, not used), for a program that builds IRs on them (`specgen diff`
+/// builds two side by side). [`build_ir`] and [`diff::diff`] call it first; once the pool
+/// exists (a program that used rayon before) it changes nothing.
+pub fn configure_threads() {
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(DEEP_STACK / 4)
+        .build_global();
+}
+
 /// Builds what every generation needs whatever the document, on the calling thread: the JSON
 /// Schema 2020-12 meta-schema's validator, which the IR checks every schema against. It is
 /// built once per process, the first time it is needed (2-3 ms, about a twentieth of
@@ -361,14 +371,47 @@ pub fn warm_up() {
 /// The IR of a document, with the options' crate name and type overrides applied (an error
 /// when either, or the document's `x-crate-name`, is not one a crate can have).
 pub fn build_ir(doc: &load::Document, options: &Options) -> Result<ir::Api> {
-    ir::build::build(
-        doc,
-        &ir::build::BuildOptions {
-            crate_name: options.crate_name.clone(),
-            type_overrides: options.type_overrides.clone(),
-        },
-    )
-    .map_err(|err| doc.locate(err))
+    let options = ir::build::BuildOptions {
+        crate_name: options.crate_name.clone(),
+        type_overrides: options.type_overrides.clone(),
+    };
+    configure_threads();
+    with_deep_stack(|| ir::build::build(doc, &options)).map_err(|err| doc.locate(err))
+}
+
+/// Room for the IR pass's recursion: a type is built after the types it refers to, so a
+/// chain of schemas each referring to the next (5,000 of them in generated specs) is that
+/// many calls deep, where a main thread's 8 MiB overflows at about 450 and a build script's
+/// or a worker's less. Reserved, not used: the pages are touched only as deep as it goes.
+const DEEP_STACK: usize = 1 << 30;
+
+/// Runs `work` on a thread with [`DEEP_STACK`] (on this one when no such thread can be had,
+/// or when this one is a rayon worker: the work uses rayon, and a worker blocked waiting for
+/// it could leave the pool without a thread to run it; the `specgen` binary gives its
+/// workers deep stacks instead, [`configure_threads`]).
+fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+    if rayon::current_thread_index().is_some() {
+        return work();
+    }
+    let slot = std::sync::Mutex::new(Some(work));
+    let run = || {
+        let work = slot.lock().ok().and_then(|mut slot| slot.take());
+        work.map(|work| work())
+    };
+    let joined = std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("specgen-ir".into())
+            .stack_size(DEEP_STACK)
+            .spawn_scoped(scope, run)
+            .ok()
+            .map(|handle| handle.join())
+    });
+    match joined {
+        Some(Ok(Some(value))) => value,
+        Some(Err(panic)) => std::panic::resume_unwind(panic),
+        // No thread could be had: the work is still in its slot.
+        _ => run().expect("the work has not run"),
+    }
 }
 
 /// Cargo wants `MAJOR.MINOR.PATCH`, each a number without leading zeros; a document's

@@ -210,6 +210,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    specgen::configure_threads();
     match cli.command {
         Command::Generate(target) => generate(&target),
         Command::Check(target) => check(&target),

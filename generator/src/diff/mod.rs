@@ -31,6 +31,7 @@ use checks::RustCheck;
 /// generated crate's public API, and the semver verdict. The options are those the crate is
 /// generated with (type overrides change Rust types).
 pub fn diff(old: &Document, new: &Document, options: &Options) -> Result<Report> {
+    crate::configure_threads();
     // The two IRs and the wire comparison are independent: run them side by side.
     let (wire, irs) = rayon::join(
         || {
