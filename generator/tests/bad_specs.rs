@@ -247,6 +247,71 @@ components:
     );
 }
 
+/// A member of the document's structure of the wrong kind had been read as absent:
+/// `security: {key: []}` (a mapping, not a list of them) left every operation open, and a
+/// `requestBody` or `content` written as a list dropped the body. Each is refused with its
+/// pointer and line; a method key in upper case and an unclosed template are warned about.
+#[test]
+fn a_member_of_the_wrong_kind_is_refused_not_read_as_absent() {
+    let document = |root: &str, operation: &str| {
+        format!(
+            r##"openapi: 3.1.0
+info: {{title: Shapes, version: "1"}}
+{root}
+paths:
+  /a:
+    post:
+{operation}
+      responses:
+        '204': {{description: done}}
+components:
+  securitySchemes:
+    key: {{type: apiKey, in: header, name: x-key}}
+"##
+        )
+    };
+    assert_refused(
+        "security-mapping.yaml",
+        &document("security: {key: []}", ""),
+        &[
+            "#/security: `security` must be a list, not a mapping",
+            "(line 3, column ",
+        ],
+    );
+    assert_refused(
+        "operation-security-mapping.yaml",
+        &document("", "      security: {key: []}"),
+        &["#/paths/~1a/post/security: `security` must be a list, not a mapping"],
+    );
+    assert_refused(
+        "body-list.yaml",
+        &document("", "      requestBody: [{content: {}}]"),
+        &["#/paths/~1a/post/requestBody: `requestBody` must be a mapping"],
+    );
+    assert_refused(
+        "content-list.yaml",
+        &document(
+            "",
+            "      requestBody: {content: [{application/json: {schema: {type: object}}}]}",
+        ),
+        &["#/paths/~1a/post/requestBody/content: `content` must be a mapping"],
+    );
+    assert_refused(
+        "paths-list.yaml",
+        "openapi: 3.1.0\ninfo: {title: Shapes, version: '1'}\npaths: [/a]\n",
+        &["#/paths: `paths` must be a mapping"],
+    );
+    let text = assert_generates_with_warnings(
+        "methods.yaml",
+        &document("", "").replace("  /a:\n    post:", "  /b/{id:\n    GET:"),
+        &[
+            "`GET` is not read as an operation: OpenAPI's method keys are lower case (`get`)",
+            "path `/b/{id` has a `{` without its `}`",
+        ],
+    );
+    assert!(!text.contains("panicked"), "{text}");
+}
+
 #[test]
 fn a_security_requirement_naming_an_undeclared_scheme_is_refused() {
     let document = |security: &str| {
@@ -664,8 +729,8 @@ paths:
         '204': {description: done}
 "##,
         &[
-            "#/paths/~1a/get/parameters/0/schema/minLength: -1 is less than the minimum of 0 \
-           (line 9, column 45)",
+            "#/paths/~1a/get/parameters/0/schema/minLength: -1 is less than the minimum of 0; \
+           `minLength` is left out of the contract (line 9, column 45)",
         ],
         "\"minLength\"",
     );
@@ -690,8 +755,9 @@ components:
         b: {type: strin}
 "##,
         &[
-            "#/components/schemas/A/properties/b/type: ",
-            "(line 10, column 19)",
+            "#/components/schemas/A/properties/b/type: type \"strin\" is not a JSON Schema type \
+             (array, boolean, integer, null, number, object or string); `type` is left out of \
+             the contract (line 10, column 19)",
         ],
         "strin",
     );
@@ -922,11 +988,21 @@ fn generate_refuses_a_directory_it_did_not_write() {
 
 /// Found by the loader fuzz run: a `security` list with an entry that is not an object put
 /// the error at the wrong index, a place not in the document, so without line and column.
+/// Such an entry is itself refused now, at its own index; an undeclared scheme after it
+/// would be placed at its own.
 #[test]
 fn an_undeclared_scheme_after_an_entry_that_is_not_an_object_is_placed() {
     assert_refused(
         "security-index.yaml",
         "openapi: 3.1.0\ninfo: {title: S, version: '1'}\nsecurity:\n  - just text\n  - missing: []\npaths: {}\n",
+        &[
+            "#/security/0: must be a mapping, not a string",
+            "(line 4, column",
+        ],
+    );
+    assert_refused(
+        "security-index-2.yaml",
+        "openapi: 3.1.0\ninfo: {title: S, version: '1'}\nsecurity:\n  - {}\n  - missing: []\npaths: {}\n",
         &[
             "#/security/1/missing: security names the scheme 'missing'",
             "(line 5, column",

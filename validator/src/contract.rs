@@ -345,6 +345,9 @@ pub struct Contract {
     credentials: Vec<(Location, String)>,
     operations: Vec<OperationSpec>,
     webhooks: Vec<OperationSpec>,
+    /// What specgen warned about while making the contract from a document (a keyword it
+    /// repaired away, a member it left out), each with its pointer, line and column.
+    spec_warnings: Vec<String>,
 }
 
 impl std::fmt::Debug for Contract {
@@ -360,6 +363,14 @@ impl Contract {
     /// The manifest: operations and webhooks with their rules.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// What specgen warned about while making this contract from a document
+    /// ([`Contract::from_spec`]): the contract enforces less than the document says there
+    /// (`type: strin`, repaired away), so a user must be told. Empty for a contract read
+    /// from files.
+    pub fn spec_warnings(&self) -> &[String] {
+        &self.spec_warnings
     }
 
     /// Operations of the manifest.

@@ -908,6 +908,41 @@ fn the_contract_dir_and_the_spec_behave_like_the_embedded_contract() {
     assert_code(&after, 0, "--contract after check");
 }
 
+/// What specgen repairs away or leaves out of a contract made from `--spec` (`type: strin`)
+/// is said on standard error, with its pointer and line: the contract enforces less there
+/// than the document says, and the run had been silently clean.
+#[test]
+fn the_specs_repairs_are_said_on_standard_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = temp_file(
+        &dir,
+        "strin.yaml",
+        b"openapi: 3.1.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      \
+          responses:\n        '200':\n          description: ok\n          content: \
+          {application/json: {schema: {type: strin}}}\n",
+    );
+    let traffic = temp_file(
+        &dir,
+        "a.jsonl",
+        br#"{"request":{"method":"GET","url":"/a"},"response":{"status":200,"body":{"x":1}}}"#,
+    );
+    let output = Command::new(env!("CARGO_BIN_EXE_specval"))
+        .args(["--spec", &spec, "check", &traffic])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(
+        stderr.contains(
+            "specval: warning: #/paths/~1a/get/responses/200/content/application~1json/schema/type: \
+             type \"strin\" is not a JSON Schema type"
+        ) && stderr.contains("(line 9, column "),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn message_checks_one_payload() {
     let dir = tempfile::tempdir().expect("temp dir");

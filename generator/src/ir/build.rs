@@ -5,7 +5,8 @@
 //!
 //! Each job has a file: `crate_name.rs` (the package name), `types.rs` (schemas to types),
 //! `objects.rs`, `unions.rs` and `all_of.rs` (the shapes that need more than one schema),
-//! `operations.rs`, `security.rs`, `servers.rs`, `contract.rs` (schemas in contract form),
+//! `operations.rs`, `security.rs`, `servers.rs`, `shapes.rs` (members of the wrong kind),
+//! `contract.rs` (schemas in contract form),
 //! `repair.rs` (contract schemas JSON Schema would refuse) and `boxing.rs` (recursive members);
 //! `state.rs` holds what they share.
 
@@ -29,6 +30,7 @@ mod path_params;
 mod repair;
 mod security;
 mod servers;
+mod shapes;
 mod state;
 mod type_lists;
 mod types;
@@ -53,6 +55,7 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
     let crate_name = crate_name::crate_name(doc, options.crate_name.as_deref())?;
     check_type_overrides(&options.type_overrides)?;
     let mut builder = Builder::new(doc, &options.type_overrides);
+    builder.check_shapes()?;
     let mut api = builder.build_api(crate_name)?;
     builder.warn_unapplied_overrides(&options.type_overrides);
     api.warnings.append(&mut builder.warnings);

@@ -44,7 +44,9 @@ impl Contract {
         let doc = specgen::load::load_file(spec).map_err(|e| ContractError::Spec(e.to_string()))?;
         let made = specgen::contract(&doc, &specgen::Options::default())
             .map_err(|e| ContractError::Spec(e.to_string()))?;
-        Contract::from_files(made.files)
+        let mut contract = Contract::from_files(made.files)?;
+        contract.spec_warnings = made.api.warnings.iter().map(ToString::to_string).collect();
+        Ok(contract)
     }
 
     /// A contract from `(path under schemas/, contents)` pairs.
@@ -138,6 +140,7 @@ impl Contract {
             manifest,
             operations,
             webhooks,
+            spec_warnings: Vec::new(),
         };
         if !shared {
             let mut paths: Vec<&String> = contract.schemas.keys().collect();

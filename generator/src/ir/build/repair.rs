@@ -105,12 +105,21 @@ fn repair_keywords(schema: &mut Value) -> Vec<(String, String)> {
             }
             let (last, parent) = keyword.split_last().expect("not empty");
             if let Some(Value::Object(map)) = resolve_mut(schema, parent)
-                && map.remove(last).is_some()
+                && let Some(value) = map.remove(last)
             {
                 progress = true;
+                // The meta-schema's words for a misspelt type ("not valid under any of the
+                // schemas listed in the 'anyOf' keyword") do not say what is wrong.
+                let message = match (last.as_str(), &value) {
+                    ("type", Value::String(word)) => format!(
+                        "type \"{word}\" is not a JSON Schema type (array, boolean, integer, \
+                         null, number, object or string)"
+                    ),
+                    _ => message,
+                };
                 removed.push((
                     crate::load::encode_pointer(&keyword).replacen('#', "", 1),
-                    message,
+                    format!("{message}; `{last}` is left out of the contract"),
                 ));
             }
         }
