@@ -43,7 +43,8 @@ pub struct Written {
 /// `out`; only when all are written are they renamed over their targets (each rename is
 /// atomic) and the files no longer generated removed. A failure before that leaves `out` as
 /// it was, and a run killed before that leaves only the staging directory, which the next run
-/// removes. What cargo
+/// removes; one killed while renaming leaves no fingerprint (it is renamed last), so the
+/// output is never taken for current. What cargo
 /// writes when the crate is built on its own (`target/`, `Cargo.lock`) is left alone.
 pub fn write_crate(out: &Path, files: &[GeneratedFile]) -> Result<Written> {
     let parent = match out.parent() {
@@ -138,9 +139,24 @@ fn write_changes(
         fs::write(&path, &file.contents).map_err(|e| write_error(&path, e))
     })?;
 
-    // Phase two: rename into place, then remove what is no longer generated.
+    // Phase two: rename into place, then remove what is no longer generated. The
+    // fingerprint, which says the output is current, goes first and comes back last: a run
+    // killed in between (a second for 5,000 files) leaves a mix with no fingerprint, which
+    // `check` calls stale and the next `generate` completes, never one that claims to be
+    // current.
     create_dirs(out, &changed_files)?;
     let written = changed.len();
+    let fingerprint = Path::new(crate::fingerprint::FILE);
+    let mut changed = changed;
+    changed.sort_by_key(|file| file.path == fingerprint);
+    if changed.last().is_some_and(|file| file.path == fingerprint) {
+        let old = out.join(fingerprint);
+        match fs::remove_file(&old) {
+            Ok(()) => {}
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            Err(err) => return Err(write_error(&old, err)),
+        }
+    }
     for file in &changed {
         let target = out.join(&file.path);
         fs::rename(staging.path().join(&file.path), &target)
@@ -377,6 +393,30 @@ mod tests {
         beside.sort();
         assert_eq!(beside, [".other.specgen-a1B2c3", "gen"]);
         assert_eq!(compare(&out, &next), vec![]);
+    }
+
+    /// The fingerprint, which says the output is current, is gone while files are renamed
+    /// into place and comes back last: a run that stops there (here a rename that fails, as
+    /// a kill would stop it) leaves no fingerprint beside the mix of old and new files.
+    #[test]
+    fn a_run_stopped_while_renaming_leaves_no_fingerprint() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("gen");
+        let with_fingerprint = |lib: &str, print: &str| {
+            let mut files = files();
+            files[1] = GeneratedFile::new("src/lib.rs", lib);
+            files.push(GeneratedFile::new(crate::fingerprint::FILE, print));
+            files.push(GeneratedFile::new("src/x", "a file"));
+            files
+        };
+        write_crate(&out, &with_fingerprint("pub mod a;\n", "one")).unwrap();
+        assert!(out.join(crate::fingerprint::FILE).exists());
+        // `src/x` cannot be renamed over: a directory with a file in it stands there now.
+        fs::remove_file(out.join("src/x")).unwrap();
+        fs::create_dir_all(out.join("src/x/y")).unwrap();
+        fs::write(out.join("src/x/y/z"), "in the way").unwrap();
+        assert!(write_crate(&out, &with_fingerprint("pub mod b;\n", "two")).is_err());
+        assert!(!out.join(crate::fingerprint::FILE).exists());
     }
 
     #[test]
