@@ -449,6 +449,10 @@ pub static FILES: &[(&str, &str)] = &[
         "webhooks/incomingTransfer.response.400.json",
         include_str!("../schemas/webhooks/incomingTransfer.response.400.json"),
     ),
+    (
+        "webhooks/incomingTransfer.response.5XX.json",
+        include_str!("../schemas/webhooks/incomingTransfer.response.5XX.json"),
+    ),
 ];
 
 /// The contents of one contract file, e.g. `manifest.json`.
