@@ -345,6 +345,9 @@ fn weight(entry: &Entry) -> usize {
 
 /// What a checking thread hands back: everything `fold` needs, and nothing of the exchange's
 /// bodies (dropped on the checking thread, in parallel).
+// The large variant is the common one: boxing it would allocate once per exchange for the
+// sake of the rare malformed entry.
+#[allow(clippy::large_enum_variant)]
 enum Checked {
     Exchange {
         outcome: Outcome,

@@ -1625,9 +1625,15 @@ fn parameters_are_parsed_by_the_schema_they_refer_to() {
         None,
         200,
     ));
-    assert_eq!(found(&beyond), one(Part::Request, "maximum", "query:PageSize"));
+    assert_eq!(
+        found(&beyond),
+        one(Part::Request, "maximum", "query:PageSize")
+    );
     let fraction = vendor_run(&vendor("GET", "/Messages.json?PageSize=1.5", None, 200));
-    assert_eq!(found(&fraction), one(Part::Request, "type", "query:PageSize"));
+    assert_eq!(
+        found(&fraction),
+        one(Part::Request, "type", "query:PageSize")
+    );
 }
 
 #[test]
@@ -5608,7 +5614,11 @@ paths:
         response.body = body;
         exchange
     };
-    let json = answered(422, Some(Body::Json(json!({"error": "bad"}))), "application/json");
+    let json = answered(
+        422,
+        Some(Body::Json(json!({"error": "bad"}))),
+        "application/json",
+    );
     let html = answered(422, Some(Body::Text("<h1>oops</h1>".into())), "text/html");
     for exchange in [&json, &html] {
         let lenient = check(&contract, exchange, CheckOptions::default());
@@ -5636,7 +5646,10 @@ paths:
         ("422", Some("text/html"))
     );
     // No body, or a status that cannot carry one: nothing.
-    for exchange in [answered(422, None, "application/json"), answered(204, None, "")] {
+    for exchange in [
+        answered(422, None, "application/json"),
+        answered(204, None, ""),
+    ] {
         let strict = check(
             &contract,
             &exchange,
@@ -5672,10 +5685,16 @@ fn dependent_required_and_closed_tuples_are_named_as_their_rules() {
     };
     let (rules, messages) = sent(json!({"card": "4111"}));
     assert_eq!(rules, one(Part::Request, "dependentRequired", ""));
-    assert!(messages[0].contains("\"cvv\" is required by dependentRequired"), "{messages:?}");
+    assert!(
+        messages[0].contains("\"cvv\" is required by dependentRequired"),
+        "{messages:?}"
+    );
     assert_eq!(sent(json!({"card": "4111", "cvv": "123"})).0, vec![]);
     let (rules, messages) = sent(json!({"coords": [1, 2, 3]}));
     assert_eq!(rules, one(Part::Request, "falseSchema", "/coords/2"));
-    assert!(messages[0].starts_with("item 2 is not allowed"), "{messages:?}");
+    assert!(
+        messages[0].starts_with("item 2 is not allowed"),
+        "{messages:?}"
+    );
     assert_eq!(sent(json!({"coords": [1, 2]})).0, vec![]);
 }

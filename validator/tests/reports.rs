@@ -164,6 +164,7 @@ fn sample() -> RunReport {
         ]),
         statuses: BTreeMap::from([(key("createPayment", Part::Response, "status", "418"), 1)]),
         parameters: BTreeMap::from([(key("getAccount", Part::Request, "query", "debug"), 2)]),
+        bodies: BTreeMap::from([(key("getAccount", Part::Response, "404", "text/html"), 1)]),
     };
     let outcomes = vec![
         outcome(A, 0, Some("pay-1"), "POST /v1/payments", pay, 0, 0),

@@ -682,8 +682,8 @@ fn error_response(api: &Api) -> TokenStream {
                 format!("{}.", described.join(", ")),
             ];
             // The envelope may have no member for the code or the messages.
-            let code_used = code.is_some()
-                || matches!(&messages, Some(Messages::Items { code: Some(_), .. }));
+            let code_used =
+                code.is_some() || matches!(&messages, Some(Messages::Items { code: Some(_), .. }));
             let unused_code = (!code_used).then(|| quote!(let _ = code;));
             let unused_messages = messages.is_none().then(|| quote!(let _ = messages;));
             quote! {

@@ -205,9 +205,13 @@ impl Api {
                 CODE_NAMES.contains(&field.wire_name.as_str()) && self.takes_codes(&field.ty)
             })
             .map(|field| field.wire_name.clone());
-        let fillable = def.fields.iter().filter(|field| field.required).all(|field| {
-            field.wire_name == text || code.as_deref() == Some(field.wire_name.as_str())
-        });
+        let fillable = def
+            .fields
+            .iter()
+            .filter(|field| field.required)
+            .all(|field| {
+                field.wire_name == text || code.as_deref() == Some(field.wire_name.as_str())
+            });
         fillable.then_some((text, code))
     }
 

@@ -487,9 +487,7 @@ impl Checker<'_> {
                 finding.part == part
                     && finding.severity == Severity::Error
                     && match (&finding.rule, item.kind) {
-                        (Rule::Enum | Rule::Const, drift::Kind::EnumValue) => {
-                            item.pointer == at
-                        }
+                        (Rule::Enum | Rule::Const, drift::Kind::EnumValue) => item.pointer == at,
                         (
                             Rule::AdditionalProperties | Rule::UnevaluatedProperties,
                             drift::Kind::Property,

@@ -228,7 +228,13 @@ impl Checker<'_> {
     /// a response without `content`): drift, and a warning in strict mode. Not an error:
     /// documents mostly leave such bodies undescribed rather than absent (an error page, a
     /// vendor's error JSON), and other validators pass them.
-    fn undocumented_body(&mut self, op: &OperationSpec, key: &str, response: &Response, part: Part) {
+    fn undocumented_body(
+        &mut self,
+        op: &OperationSpec,
+        key: &str,
+        response: &Response,
+        part: Part,
+    ) {
         let media = response
             .content_type()
             .unwrap_or_else(|| "no Content-Type".to_string());
