@@ -172,6 +172,16 @@ fn struct_def(api: &Api, def: &TypeDef, object: &StructDef) -> Result<TokenStrea
 /// `default`. The default is not written into the field on deserialization: a round trip must
 /// give back what was received, absent fields included.
 pub(crate) fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> {
+    default_accessor_in(api, field, &quote!())
+}
+
+/// [`default_accessor`], naming an enum type after `here` (`crate::models::` outside the models
+/// module).
+pub(crate) fn default_accessor_in(
+    api: &Api,
+    field: &Field,
+    here: &TokenStream,
+) -> Option<TokenStream> {
     if field.required || field.nullable {
         return None;
     }
@@ -221,8 +231,8 @@ pub(crate) fn default_accessor(api: &Api, field: &Field) -> Option<TokenStream> 
         {
             let name = ident(name);
             (
-                quote!(#name),
-                quote!(self.#field_name.clone().unwrap_or_else(|| #name::from(#s))),
+                quote!(#here #name),
+                quote!(self.#field_name.clone().unwrap_or_else(|| #here #name::from(#s))),
             )
         }
         _ => return None,

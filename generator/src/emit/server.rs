@@ -141,12 +141,41 @@ pub(crate) fn params_struct(api: &Api, op: &Operation) -> TokenStream {
             fields.push(quote! { #docs pub #field: Option<#ty>, });
         }
     }
+    // `limit_or_default()` for an optional parameter whose schema has a default, as a model's
+    // field has: the handler gets what was sent, and the default the document gives when not.
+    let accessors: Vec<TokenStream> = op
+        .parameters
+        .iter()
+        .filter(|param| matches!(param_shape(api, param), ParamShape::One(_)))
+        .filter_map(|param| {
+            let field = crate::ir::Field {
+                rust_name: param.rust_name.clone(),
+                wire_name: param.name.clone(),
+                ty: param.ty.clone(),
+                required: param.required,
+                nullable: false,
+                docs: None,
+                default: param.schema.get("default").cloned(),
+                boxed: false,
+            };
+            super::models::default_accessor_in(api, &field, &quote!(crate::models::))
+        })
+        .collect();
+    let accessors = (!accessors.is_empty()).then(|| {
+        quote! {
+            impl #name {
+                #(#accessors)*
+            }
+        }
+    });
     quote! {
         #[doc = #text]
         #[derive(Debug, Clone)]
         pub struct #name {
             #(#fields)*
         }
+
+        #accessors
     }
 }
 
