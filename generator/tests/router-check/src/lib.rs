@@ -362,6 +362,21 @@ mod tests {
         (status, String::from_utf8_lossy(&bytes).into_owned())
     }
 
+    /// A body sent to an operation that takes none is refused, as specval calls it a
+    /// violation, rather than passed to a handler that would act on the request regardless;
+    /// an empty or blank one is no body.
+    #[tokio::test]
+    async fn a_body_to_an_operation_that_takes_none_is_refused() {
+        let (status, body) =
+            post_as("/v1/op:cancel", "application/json", r#"{"reason": "x"}"#).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+        assert!(body.contains("cancelThing takes none"), "{body}");
+        for blank in ["", " \r\n"] {
+            let (status, body) = post_as("/v1/op:cancel", "application/json", blank).await;
+            assert_eq!(status, StatusCode::OK, "{blank:?}: {body}");
+        }
+    }
+
     /// An upload documented as bytes and as parts with a schema of their own: the bytes pass
     /// as they are, the parts are checked by their own schema, where they reached the
     /// handler unread (`garbage`, a word for an integer, no parts at all).
@@ -370,6 +385,10 @@ mod tests {
         let post = |media: &'static str, body: &'static str| post_as("/shares", media, body);
         let (status, body) = post("application/octet-stream", "\u{0}garbage").await;
         assert_eq!((status, body.as_str()), (StatusCode::OK, "8 bytes"));
+        // An empty upload (an empty file, with its Content-Type) is a body of no bytes, as
+        // the client sends `RawBody::new(&[])`, not a missing one.
+        let (status, body) = post("application/octet-stream", "").await;
+        assert_eq!((status, body.as_str()), (StatusCode::OK, "0 bytes"));
         let multipart = "multipart/form-data; boundary=B";
         let parts = "--B\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\n2\r\n--B--\r\n";
         let (status, _) = post(multipart, parts).await;
@@ -1882,8 +1901,11 @@ mod swagger_two {
         }
         async fn list_pets(&self, params: ListPetsParams) -> ListPetsResponse {
             let name = format!(
-                "limit={:?} tags={:?} trace={:?}",
-                params.limit, params.tags, params.x_trace
+                "limit={:?}/{} tags={:?} trace={:?}",
+                params.limit,
+                params.limit_or_default(),
+                params.tags,
+                params.x_trace
             );
             let pets = params.ids.unwrap_or_default().into_iter().map(|id| Pet {
                 id,
@@ -2038,8 +2060,15 @@ mod swagger_two {
         assert_eq!(ids, [7, 8]);
         assert_eq!(
             pets[0].name,
-            r#"limit=Some(3) tags=Some(["a", "b,c"]) trace=Some(["t1"])"#
+            r#"limit=Some(3)/3 tags=Some(["a", "b,c"]) trace=Some(["t1"])"#
         );
+        // Without `limit`, the handler sees it absent, and its documented default beside.
+        let pets = client
+            .list_pets(None, Some(&[1]), None, None)
+            .await
+            .unwrap()
+            .body;
+        assert_eq!(pets[0].name, "limit=None/20 tags=None trace=None");
         // The body parameter is the JSON body; `x-nullable` keeps an explicit null apart from
         // an absent tag.
         let pet: Pet = serde_json::from_value(
