@@ -313,29 +313,39 @@ fn webhook_of_payload<'c>(
     request: &Request,
     eligible: impl Fn(&OperationSpec) -> bool,
 ) -> Option<&'c OperationSpec> {
-    let mut candidates = contract
+    let candidates = contract
         .webhooks()
         .iter()
         .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
-    let keeps = |hook: &&OperationSpec, payload: &Value| {
+    let mut candidates = candidates.peekable();
+    candidates.peek()?;
+    Some(closest_webhook(contract, request, candidates))
+}
+
+/// Of several webhooks a notification may be (delivered at one path, or without one), the
+/// first whose payload schema the body keeps; else the one it breaks least, whose checks
+/// then name the members that are wrong (where "fits none" would name none); else the first.
+fn closest_webhook<'c>(
+    contract: &'c Contract,
+    request: &Request,
+    candidates: impl Iterator<Item = &'c OperationSpec> + Clone,
+) -> &'c OperationSpec {
+    let mut first = candidates.clone();
+    let first = first.next().expect("a candidate");
+    let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
+        return first;
+    };
+    let broken = |hook: &OperationSpec| -> usize {
         hook.request_body
             .as_ref()
             .and_then(|body| body.schema.as_deref())
-            .is_some_and(|schema| {
-                contract
-                    .check(schema, payload, false)
-                    .is_ok_and(|violations| violations.is_empty())
-            })
+            .and_then(|schema| contract.check(schema, &payload, false).ok())
+            .map_or(usize::MAX, |violations| violations.len())
     };
-    if let Parsed::Json(payload) = parse_body(request.body.as_ref())
-        && let Some(hook) = candidates.clone().find(|hook| keeps(hook, &payload))
-    {
-        return Some(hook);
-    }
-    match (candidates.next(), candidates.next()) {
-        (Some(only), None) => Some(only),
-        _ => None,
-    }
+    candidates
+        .map(|hook| (broken(hook), hook))
+        .min_by_key(|(count, _)| *count)
+        .map_or(first, |(_, hook)| hook)
 }
 
 /// A body parsed, or why it could not be.
@@ -657,10 +667,13 @@ impl<'c> Checker<'c> {
 
     fn notification(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
-        let hook = self
-            .contract
-            .match_webhook(&request.method, &request.path)
-            .or_else(|| webhook_by_payload(self.contract, request));
+        let at_path = self.contract.webhooks_at(&request.method, &request.path);
+        let hook = match at_path.clone().nth(1) {
+            // Several delivered at this path: the one the payload is.
+            Some(_) => Some(closest_webhook(self.contract, request, at_path)),
+            None => at_path.clone().next(),
+        }
+        .or_else(|| webhook_by_payload(self.contract, request));
         let Some(hook) = hook.or_else(|| self.misdelivered(request)) else {
             return;
         };

@@ -5698,3 +5698,82 @@ fn dependent_required_and_closed_tuples_are_named_as_their_rules() {
     );
     assert_eq!(sent(json!({"coords": [1, 2]})).0, vec![]);
 }
+
+/// Several notifications delivered at one path (events of several kinds at one URL): a
+/// payload is checked as the one it is, and one that fits none as the one it breaks least,
+/// whose checks name the member that is wrong.
+#[test]
+fn a_payload_at_a_path_of_several_notifications_is_checked_as_the_closest() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Events, version: "1"}
+paths: {}
+webhooks:
+  paid:
+    post:
+      x-delivery-path: /events
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [type, amount], properties: {type: {const: paid}, amount: {type: integer}}}
+      responses: {'200': {description: ok}}
+  refunded:
+    post:
+      x-delivery-path: /events
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [type, reason], properties: {type: {const: refunded}, reason: {type: string}}}
+      responses: {'200': {description: ok}}
+"#,
+    );
+    let delivered = |payload: Value| {
+        let mut exchange = exchange("POST", "/events", Some(payload), 200, None);
+        exchange.request.headers = vec![("Content-Type".into(), "application/json".into())];
+        exchange.response = None;
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let refund = delivered(json!({"type": "refunded", "reason": "late"}));
+    assert_eq!(found(&refund), vec![]);
+    assert_eq!(refund.operation.as_deref(), Some("refunded"));
+    let broken = delivered(json!({"type": "refunded", "reason": 5}));
+    assert_eq!(broken.operation.as_deref(), Some("refunded"));
+    assert_eq!(found(&broken), one(Part::Notification, "type", "/reason"));
+}
+
+/// Zero bytes sent as the documented binary media type are an empty upload (an empty file),
+/// as the generated client sends and server take one; without a Content-Type, no body.
+#[test]
+fn an_empty_upload_with_its_media_type_is_a_body() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Uploads, version: "1"}
+paths:
+  /files:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/octet-stream: {schema: {type: string, format: binary}}
+      responses: {'204': {description: stored}}
+"#,
+    );
+    let sent = |content_type: Option<&str>| {
+        let mut exchange = exchange("POST", "/files", None, 204, None);
+        exchange.request.body = Some(Body::Binary(Vec::new()));
+        exchange.request.headers = content_type
+            .map(|media| vec![("Content-Type".to_string(), media.to_string())])
+            .unwrap_or_default();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(sent(Some("application/octet-stream")), vec![]);
+    assert_eq!(sent(None), one(Part::Request, "required", ""));
+    assert_eq!(
+        sent(Some("text/plain")),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+}

@@ -102,7 +102,11 @@ impl Checker<'_> {
             // text body's words by its schema (see `text_content`); their contents are not
             // JSON.
             Some(_) => {
-                if matches!(parse_body(body), Parsed::None) {
+                // Zero bytes sent with a Content-Type are an empty upload (an empty file), a
+                // body the generated server takes; without one, no body.
+                if matches!(parse_body(body), Parsed::None) && content_type.is_some() {
+                    self.content_type(spec, content_type, part, &location);
+                } else if matches!(parse_body(body), Parsed::None) {
                     if spec.required {
                         self.push(part, "", location(), Rule::Required, "the body is required");
                     }

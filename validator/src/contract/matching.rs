@@ -416,6 +416,18 @@ impl Contract {
             .find(|hook| delivered_at(&hook.method, &hook.path, method, path))
     }
 
+    /// Every webhook delivered at `method` and `path`, in document order (several when a
+    /// receiver takes events of several kinds at one URL).
+    pub fn webhooks_at<'c, 'q>(
+        &'c self,
+        method: &'q str,
+        path: &'q str,
+    ) -> impl Iterator<Item = &'c OperationSpec> + Clone {
+        self.webhooks
+            .iter()
+            .filter(move |hook| delivered_at(&hook.method, &hook.path, method, path))
+    }
+
     /// The webhook delivered at `path` with a method other than `method`: for a finding about
     /// a request no operation has, to say that the path is a notification's.
     pub fn webhook_at_path(&self, method: &str, path: &str) -> Option<&OperationSpec> {

@@ -19,7 +19,7 @@
 //! | `response` | none when `response` is absent or its `status` is `0` |
 //! | `response.status`, `headers` | `response.status`, `response.headers`; and `response.cookies` as `Set-Cookie` headers when the headers have none |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
-//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown) and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
+//! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown), or a response's `content` of size `-1` (not known: Playwright, Charles) holds no text, and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //! | `failure` | `_error` (a string) of an entry without a response that has `_kind`: `specval proxy`'s record of an exchange the upstream did not answer |
 //!
@@ -537,16 +537,25 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
     let headers = raw.headers.optional("response.headers", problems);
     let mut content = raw.content.optional("response.content", problems);
-    let size = content
+    let size_field = content
         .as_mut()
-        .and_then(|content| size_of(std::mem::take(&mut content.size)));
+        .map(|content| std::mem::take(&mut content.size));
+    // `-1`: HAR's "not known" (Playwright, Charles), not "no body".
+    let size_unknown = matches!(&size_field, Some(Field::Ok(size)) if size.as_i64() == Some(-1));
+    let size = size_field.and_then(size_of);
     let (body, mime_type) = content
         .map(|content| self::body(content, &CONTENT, None, problems))
         .unwrap_or_default();
     let bodiless =
         matches!(status, Some(Status(status)) if crate::exchange::status_has_no_body(status));
     let sizes = [size, length_of(headers.as_ref()), size_of(raw.body_size)];
-    let body = body.or_else(|| unrecorded(sizes).filter(|_| !bodiless));
+    let said_empty = sizes.iter().flatten().any(|size| *size == 0);
+    // A content of unknown size that holds no text may have held a body that was not kept:
+    // unrecorded (a warning), as a request's `postData` without text is, not a missing body
+    // the server is blamed for.
+    let body = body
+        .or_else(|| unrecorded(sizes).filter(|_| !bodiless))
+        .or_else(|| (size_unknown && !said_empty && !bodiless).then_some(Body::Unrecorded(0)));
     match status? {
         Status(0) => None,
         Status(status) => {
