@@ -95,12 +95,13 @@ impl fmt::Debug for Document {
 /// JSON is recognised by a `.json` extension or a leading `{`; anything else
 /// is read as YAML. See [`Document::from_value`] for what is checked.
 pub fn load_file(path: &Path) -> Result<Document> {
-    let mut text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+    let bytes = std::fs::read(path).map_err(|source| Error::Io {
         path: path.to_owned(),
         source,
     })?;
-    strip_bom(&mut text);
     let source_name = path.display().to_string();
+    let mut text = utf8_text(bytes, &source_name)?;
+    strip_bom(&mut text);
     let root = parse::parse_text(&text, &source_name)?;
     // References to other files are followed here, relative to this one; what they point at
     // joins the document (see `bundle`), so nothing later knows there were several files.
@@ -117,6 +118,34 @@ pub fn load_file(path: &Path) -> Result<Document> {
     doc.digest ^= others.rotate_left(1);
     doc.other_files = files;
     Ok(doc)
+}
+
+/// A file's bytes as text; bytes that are not UTF-8 are a parse error at their line and
+/// column (the operating system's "stream did not contain valid UTF-8" said neither).
+fn utf8_text(bytes: Vec<u8>, source_name: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|err| {
+        let valid = err.utf8_error().valid_up_to();
+        let bytes = err.as_bytes();
+        let before = &bytes[..valid];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let line_start = before
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |at| at + 1);
+        let column = String::from_utf8_lossy(&before[line_start..])
+            .chars()
+            .count()
+            + 1;
+        Error::Parse {
+            source_name: source_name.to_string(),
+            line: Some(line),
+            column: Some(column),
+            message: format!(
+                "not UTF-8 text (byte 0x{:02X}); OpenAPI documents are UTF-8",
+                bytes[valid]
+            ),
+        }
+    })
 }
 
 /// The error with the line and column of its pointer in `text`, when it names a place in

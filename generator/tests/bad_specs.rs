@@ -182,6 +182,27 @@ fn assert_refused(file_name: &str, document: &str, expected: &[&str]) -> String 
     message
 }
 
+/// A document in Latin-1 (`Caf\xE9`) was refused with the system's "stream did not contain
+/// valid UTF-8", naming neither file nor place.
+#[test]
+fn bytes_that_are_not_utf8_are_placed_by_line_and_column() {
+    let sandbox = Sandbox::new();
+    let spec = sandbox.spec("latin1.yaml", "placeholder");
+    std::fs::write(
+        &spec,
+        b"openapi: 3.1.0\ninfo: {title: Caf\xe9, version: '1'}\npaths: {}\n",
+    )
+    .unwrap();
+    let output = sandbox.run(&["generate".as_ref(), "--spec".as_ref(), spec.as_os_str()]);
+    let text = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{text}");
+    assert!(
+        text.contains("latin1.yaml: not UTF-8 text (byte 0xE9)")
+            && text.contains("(line 2, column 18)"),
+        "{text}"
+    );
+}
+
 #[test]
 fn malformed_yaml_is_reported_with_line_and_column() {
     let message = assert_refused(
@@ -772,6 +793,20 @@ fn absurdly_deep_nesting_is_refused_with_line_and_column() {
         &text,
         &[
             "deep.yaml: the document nests collections more than 128 levels deep",
+            "(line 1, column ",
+        ],
+    );
+    // JSON is told the same, not in serde_json's "recursion limit exceeded".
+    let json = format!(
+        "{{\"openapi\": \"3.1.0\", \"x\": {}{}}}\n",
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    assert_refused(
+        "deep.json",
+        &json,
+        &[
+            "deep.json: the document nests collections more than 128 levels deep",
             "(line 1, column ",
         ],
     );

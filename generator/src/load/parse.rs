@@ -151,11 +151,21 @@ fn check_depth(text: &str, source_name: &str) -> Result<Option<(usize, usize)>, 
 fn json_error(err: &serde_json::Error, source_name: &str) -> Error {
     // serde_json uses line 0 / column 0 for errors without a position.
     let location = (err.line() > 0).then(|| (err.line(), err.column()));
+    let message = strip_position(&err.to_string(), location);
+    // serde_json's own words for its limit, as YAML's is told.
+    let message = if message == "recursion limit exceeded" {
+        format!(
+            "the document nests collections more than {MAX_YAML_DEPTH} levels deep; specgen \
+             refuses deeper nesting"
+        )
+    } else {
+        message
+    };
     Error::Parse {
         source_name: source_name.to_owned(),
         line: location.map(|l| l.0),
         column: location.map(|l| l.1),
-        message: strip_position(&err.to_string(), location),
+        message,
     }
 }
 
