@@ -18,7 +18,7 @@ use orchestration_api::server::{
     GetPaymentsByMerchantOrderIdResponse, ReverseTransferOnboardingParams,
     ReverseTransferOnboardingResponse, UpdateAccountParams, UpdateAccountResponse,
 };
-use orchestration_api::support::Decimal;
+use orchestration_api::support::{Decimal, from_json_value};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -355,9 +355,11 @@ fn create_entity(
             "/{field}: {err}"
         ))))
     };
-    let address = serde_json::from_value(Value::Object(body.address))
-        .map_err(|err| invalid("address", err))?;
-    let entity_detail: EntityDetail = serde_json::from_value(Value::Object(body.entity_detail))
+    // Read as the contract counts numbers: `60.0` is the integer 60 to JSON Schema, which the
+    // router's check passed, and serde alone would refuse it.
+    let address =
+        from_json_value(Value::Object(body.address)).map_err(|err| invalid("address", err))?;
+    let entity_detail: EntityDetail = from_json_value(Value::Object(body.entity_detail))
         .map_err(|err| invalid("entity_detail", err))?;
     if let Err(message) = detail_fits(&body.national_entity, &entity_detail) {
         return Err(Box::new(CreateEntityResponse::BadRequest(
