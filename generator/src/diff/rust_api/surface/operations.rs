@@ -6,7 +6,8 @@ use quote::quote;
 
 use super::items::{Kind, Surface};
 use super::tokens::{
-    Locals, enum_variants, locals, parse, parse_items, qualify, signature, struct_fields, type_text,
+    Locals, emit_error, enum_variants, locals, parse, parse_items, qualify, signature,
+    struct_fields, type_text,
 };
 use crate::diff::place;
 use crate::emit;
@@ -36,8 +37,14 @@ pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
     let local = locals(&names);
     for op in &api.operations {
         let label = operation_identity(op);
-        let params: syn::ItemStruct =
-            parse(emit::server::params_struct(api, op), "a parameters struct")?;
+        // The struct, then the impl of its `…_or_default()` accessors, when it has any.
+        let params = parse_items(emit::server::params_struct(api, op), "a parameters struct")?
+            .into_iter()
+            .find_map(|item| match item {
+                syn::Item::Struct(item) => Some(item),
+                _ => None,
+            })
+            .ok_or_else(|| emit_error("reading back a parameters struct: no struct".into()))?;
         let mut fields = struct_fields(&params, "server", &local);
         for field in &mut fields {
             if let Some(param) = op.parameters.iter().find(|p| p.rust_name == field.name) {
