@@ -313,18 +313,40 @@ fn webhook_of_payload<'c>(
     request: &Request,
     eligible: impl Fn(&OperationSpec) -> bool,
 ) -> Option<&'c OperationSpec> {
-    let candidates = contract
+    let mut candidates = contract
         .webhooks()
         .iter()
         .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
-    let mut candidates = candidates.peekable();
-    candidates.peek()?;
-    Some(closest_webhook(contract, request, candidates))
+    if let Parsed::Json(payload) = parse_body(request.body.as_ref())
+        && let Some(hook) = candidates
+            .clone()
+            .find(|hook| keeps(contract, hook, &payload))
+    {
+        return Some(hook);
+    }
+    // A payload that keeps none of several: not known to be any of them (it came to a URL of
+    // the receiver's own), which the `webhook-path` finding says.
+    match (candidates.next(), candidates.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
-/// Of several webhooks a notification may be (delivered at one path, or without one), the
-/// first whose payload schema the body keeps; else the one it breaks least, whose checks
-/// then name the members that are wrong (where "fits none" would name none); else the first.
+/// Whether `payload` keeps `hook`'s payload schema.
+fn keeps(contract: &Contract, hook: &OperationSpec, payload: &Value) -> bool {
+    hook.request_body
+        .as_ref()
+        .and_then(|body| body.schema.as_deref())
+        .is_some_and(|schema| {
+            contract
+                .check(schema, payload, false)
+                .is_ok_and(|violations| violations.is_empty())
+        })
+}
+
+/// Of several webhooks delivered at one path, the one a notification is: the first whose
+/// payload schema the body keeps; else the one it breaks least, whose checks then name the
+/// members that are wrong (where "fits none" would name none); else the first.
 fn closest_webhook<'c>(
     contract: &'c Contract,
     request: &Request,
@@ -471,6 +493,12 @@ impl<'c> Checker<'c> {
 
     fn operation(&mut self, exchange: &Exchange) {
         let request = &exchange.request;
+        // Sent to another host than the API's the user named: a page's analytics or a third
+        // party's API in a browser's recording, not a call of this API.
+        if self.contract.is_foreign_host(request) {
+            self.outcome.not_api = true;
+            return;
+        }
         let (op, path_params) = match self.contract.match_request(request) {
             Match::Operation(op, params) => (self.instead.unwrap_or(op), params),
             // A browser's CORS preflight asks whether a documented method may be called: it
