@@ -348,6 +348,8 @@ pub struct Contract {
     /// What specgen warned about while making the contract from a document (a keyword it
     /// repaired away, a member it left out), each with its pointer, line and column.
     spec_warnings: Vec<String>,
+    /// The API's hosts, lower case, when the user named them (`--host`).
+    api_hosts: Vec<String>,
 }
 
 impl std::fmt::Debug for Contract {

@@ -134,6 +134,7 @@ fn main() -> ExitCode {
         } => {
             let mut contract = contract;
             contract.add_base_urls(&reading.base_url);
+            contract.add_api_hosts(&reading.hosts);
             let options =
                 reading.run_options(judging.check_options(), judging.format == Format::Junit);
             check(&contract, &files, judging.format, judging.output, options)
@@ -152,6 +153,7 @@ fn main() -> ExitCode {
         } => {
             let mut contract = contract;
             contract.add_base_urls(&reading.base_url);
+            contract.add_api_hosts(&reading.hosts);
             let options = reading.run_options(CheckOptions::default(), false);
             coverage(&contract, &files, format, output, options, min_coverage)
         }
@@ -215,6 +217,11 @@ struct Reading {
     /// requests are matched on the path after it, e.g. https://gw.example.com/payments/v1.
     #[arg(long, value_name = "URL")]
     base_url: Vec<String>,
+    /// The API's host (repeatable; a URL's host counts): an exchange sent to another host, by
+    /// its Host header (a browser HAR's analytics, CDN or third-party calls), is not the API's
+    /// and is passed over, as a page's own resources are. Without it every host counts.
+    #[arg(long = "host", value_name = "HOST")]
+    hosts: Vec<String>,
     /// Let an input without any exchange pass (by default an empty capture fails the run).
     #[arg(long)]
     allow_empty: bool,

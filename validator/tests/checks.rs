@@ -5777,3 +5777,41 @@ paths:
         one(Part::Request, "content-type", "header:content-type")
     );
 }
+
+/// `--host` names the API's hosts: a browser recording's call to another one (an analytics
+/// beacon under `/v1`, a third party's API) is not the API's and is passed over, where by its
+/// path alone it was an unknown operation; without `--host`, or without a `Host` header,
+/// every host counts.
+#[test]
+fn requests_to_other_hosts_than_the_apis_are_not_its_calls() {
+    let beacon = |host: Option<&str>| {
+        let mut exchange = exchange("POST", "/v1/t", Some(json!({"event": "view"})), 200, None);
+        exchange.request.headers = vec![("Content-Type".into(), "application/json".into())];
+        if let Some(host) = host {
+            exchange
+                .request
+                .headers
+                .push((":authority".into(), host.into()));
+        }
+        exchange
+    };
+    let lenient = run(&beacon(Some("api.segment.io")));
+    assert_eq!(found(&lenient), one(Part::Entry, "operation-path", ""));
+    let mut hosted = Contract::embedded().unwrap();
+    hosted.add_api_hosts(&["https://api.example.com".to_string()]);
+    let passed = check(
+        &hosted,
+        &beacon(Some("api.segment.io")),
+        CheckOptions::default(),
+    );
+    assert!(passed.not_api && passed.findings.is_empty(), "{passed:?}");
+    for host in [Some("API.example.com:443"), None] {
+        let judged = check(&hosted, &beacon(host), CheckOptions::default());
+        assert!(!judged.not_api, "{host:?}");
+        assert_eq!(
+            found(&judged),
+            one(Part::Entry, "operation-path", ""),
+            "{host:?}"
+        );
+    }
+}

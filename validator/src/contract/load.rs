@@ -141,6 +141,7 @@ impl Contract {
             operations,
             webhooks,
             spec_warnings: Vec::new(),
+            api_hosts: Vec::new(),
         };
         if !shared {
             let mut paths: Vec<&String> = contract.schemas.keys().collect();

@@ -276,6 +276,51 @@ impl BasePath {
     }
 }
 impl Contract {
+    /// Names the API's hosts (`--host`, repeatable; a URL's host and port count): an exchange
+    /// sent to another host is not the API's (see [`Contract::is_foreign_host`]). Without any,
+    /// every host counts, as recordings of staging or a local server carry hosts the spec
+    /// does not name.
+    pub fn add_api_hosts(&mut self, hosts: &[String]) {
+        for host in hosts {
+            let host = host.trim();
+            let host = host.split_once("://").map_or(host, |(_, rest)| rest);
+            let host = host.split(['/', '?', '#']).next().unwrap_or_default();
+            let host = host.rsplit_once('@').map_or(host, |(_, after)| after);
+            let host = host.to_ascii_lowercase();
+            if !host.is_empty() && !self.api_hosts.contains(&host) {
+                self.api_hosts.push(host);
+            }
+        }
+    }
+
+    /// Whether a request went to a host other than those [`Contract::add_api_hosts`] named, by
+    /// its `Host` header (HTTP/2's `:authority` in a browser's HAR): a web page's calls to
+    /// analytics, a CDN or another company's API in a recording of the page. A request whose
+    /// host the recording does not say is not foreign.
+    pub fn is_foreign_host(&self, request: &Request) -> bool {
+        if self.api_hosts.is_empty() {
+            return false;
+        }
+        let Some(sent) = request
+            .header("host")
+            .or_else(|| request.header(":authority"))
+        else {
+            return false;
+        };
+        let sent = sent.trim().to_ascii_lowercase();
+        let without_port = sent.rsplit_once(':').map_or(sent.as_str(), |(host, port)| {
+            if port.bytes().all(|b| b.is_ascii_digit()) {
+                host
+            } else {
+                sent.as_str()
+            }
+        });
+        !self
+            .api_hosts
+            .iter()
+            .any(|host| *host == sent || (!host.contains(':') && host == without_port))
+    }
+
     /// Adds base addresses the API is reached at besides its servers (`--base-url`): a
     /// gateway's `https://gw.example.com/payments/v1`; only the path counts.
     pub fn add_base_urls(&mut self, urls: &[String]) {
