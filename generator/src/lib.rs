@@ -387,8 +387,8 @@ const DEEP_STACK: usize = 1 << 30;
 
 /// Runs `work` on a thread with [`DEEP_STACK`] (on this one when no such thread can be had,
 /// or when this one is a rayon worker: the work uses rayon, and a worker blocked waiting for
-/// it could leave the pool without a thread to run it; the `specgen` binary gives its
-/// workers deep stacks instead, [`configure_threads`]).
+/// it could leave the pool without a thread to run it; the workers have deep stacks of their
+/// own instead, [`configure_threads`]).
 fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     if rayon::current_thread_index().is_some() {
         return work();
