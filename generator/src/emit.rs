@@ -1,7 +1,7 @@
 //! Emitters: each turns the IR into files of the generated crate. They read only the IR; Rust
 //! is built as `quote!` token streams and printed by prettyplease, never glued from strings.
 //! What is the same for every API is not built here but spliced from ordinary Rust files under
-//! `generator/runtime/` ([`splice`]).
+//! `generator/runtime/` (`splice.rs`).
 
 pub mod client;
 pub mod contract;

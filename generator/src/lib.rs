@@ -46,9 +46,10 @@ pub mod definitions;
 #[path = "../runtime/path.rs"]
 pub mod path;
 
-/// A form body (`application/x-www-form-urlencoded`) as the JSON object its schema checks: the
-/// generated servers' reading, which specval applies to recorded traffic too. Every generated
-/// crate that validates has a copy of this file.
+// A form body (`application/x-www-form-urlencoded`) as the JSON object its schema checks: the
+// generated servers' reading, which specval applies to recorded traffic too. Every generated
+// crate that validates has a copy of this file. (Its own module docs say so; docs written here
+// too would have its links read from this scope, where `decode_parts` is not.)
 #[path = "../runtime/form.rs"]
 pub mod form;
 
@@ -348,8 +349,8 @@ pub fn contract(doc: &load::Document, options: &Options) -> Result<ContractOnly>
     located().map_err(|err| doc.locate(err))
 }
 
-/// Gives rayon's global pool threads with stacks deep enough for the IR pass (see
-/// [`DEEP_STACK`]; reserved, not used), for a program that builds IRs on them (`specgen diff`
+/// Gives rayon's global pool threads with stacks deep enough for the IR pass (256 MiB each,
+/// reserved, not used), for a program that builds IRs on them (`specgen diff`
 /// builds two side by side). [`build_ir`] and [`diff::diff`] call it first; once the pool
 /// exists (a program that used rayon before) it changes nothing.
 pub fn configure_threads() {

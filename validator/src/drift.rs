@@ -303,9 +303,9 @@ impl Plan {
     /// Schemas that reach many others through many places (Stripe's expandable fields, where
     /// nearly every resource holds nearly every other) have more places than any report can
     /// list: the places along every path without a cycle grow exponentially with the depth.
-    /// Beyond [`MAX_MEMBERS`] places, each schema's own members are listed once, at the
+    /// Beyond `MAX_MEMBERS` places, each schema's own members are listed once, at the
     /// shallowest place it is met (then by pattern), and deeper meetings list only the
-    /// property itself; and no more than [`MAX_MEMBERS`] places, the shallowest.
+    /// property itself; and no more than `MAX_MEMBERS` places, the shallowest.
     pub fn members(&self) -> Members {
         let mut members = Members::default();
         let mut budget = MAX_MEMBERS;

@@ -201,7 +201,7 @@ fn field_credentials(bytes: &[u8], media: Option<&str>) -> Vec<String> {
     out
 }
 
-/// Keeps the payload's own secrets ([`value_credentials`]) out of violations whose messages
+/// Keeps the payload's own secrets (`value_credentials`) out of violations whose messages
 /// show values (`specval message --show-values`), as `check` keeps an exchange's out.
 pub fn hide_payload_secrets(
     violations: &mut [crate::contract::Violation],

@@ -20,7 +20,7 @@ use crate::ir::{
 ///
 /// The file is the largest the emitters print (a fifth of the crate's Rust on a small spec,
 /// the longest single task of a generation), so each type's items are built, parsed and
-/// printed side by side ([`super::print_chunk`]); the text is the same as printing [`tokens`]
+/// printed side by side (`print_chunk`); the text is the same as printing [`tokens`]
 /// whole.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
     use rayon::prelude::*;

@@ -435,14 +435,14 @@ impl MediaKind {
 }
 
 impl RequestBody {
-    /// The media type the generated client sends it as ([`concrete_media`]).
+    /// The media type the generated client sends it as (`concrete_media`).
     pub fn sent_as(&self) -> &str {
         concrete_media(&self.content_type)
     }
 }
 
 impl ResponseBody {
-    /// The media type a generated server answers it with ([`concrete_media`]).
+    /// The media type a generated server answers it with (`concrete_media`).
     pub fn answered_as(&self) -> &str {
         concrete_media(&self.content_type)
     }

@@ -6,8 +6,8 @@
 //! emit them (their tokens read back with syn), so the surface cannot drift from the code.
 //! Paths are absolute (`crate::models::Pet`, `::serde_json::Value`).
 //!
-//! [`items`] is what a surface is made of, [`tokens`] reads emitted tokens back; [`models`],
-//! [`operations`] and [`credentials`] collect the items of the generated modules.
+//! `items.rs` is what a surface is made of, `tokens.rs` reads emitted tokens back; `models.rs`,
+//! `operations.rs` and `credentials.rs` collect the items of the generated modules.
 
 mod credentials;
 mod items;
