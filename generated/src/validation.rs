@@ -1556,49 +1556,42 @@ impl OperationRules {
                             }
                         }
                         (None, None) => {
-                            match rule.kind.value(text) {
-                                Some(instance) => instance,
-                                None => {
-                                    messages
-                                        .push(
-                                            format!(
-                                                "{place} {}: `{text}` is not a valid {:?}", rule.name, rule
-                                                .kind
-                                            ),
-                                        );
-                                    continue;
+                            let breaks = |text: &str| -> Vec<String> {
+                                match rule.kind.value(text) {
+                                    Some(instance) if rule.schema.is_valid(&instance) => {
+                                        Vec::new()
+                                    }
+                                    Some(instance) => {
+                                        rule.schema
+                                            .iter_errors(&instance)
+                                            .map(|error| format!("{place} {}: {error}", rule.name))
+                                            .collect()
+                                    }
+                                    None => {
+                                        vec![
+                                            format!("{place} {}: `{text}` is not a valid {:?}", rule
+                                            .name, rule.kind)
+                                        ]
+                                    }
+                                }
+                            };
+                            let parsed = rule.kind.value(text).is_some();
+                            messages.extend(breaks(text));
+                            if parsed && rule.location == Location::Query {
+                                for extra in texts.iter().skip(1) {
+                                    for message in breaks(extra) {
+                                        if !messages.contains(&message) {
+                                            messages.push(message);
+                                        }
+                                    }
                                 }
                             }
+                            continue;
                         }
                     };
                     if !rule.schema.is_valid(&instance) {
                         for error in rule.schema.iter_errors(&instance) {
                             messages.push(format!("{place} {}: {error}", rule.name));
-                        }
-                    }
-                    let scalar = rule.items.is_none()
-                        && rule.alternative_items.is_none();
-                    if scalar && rule.location == Location::Query {
-                        for extra in texts.iter().skip(1) {
-                            let found: Vec<String> = match rule.kind.value(extra) {
-                                Some(instance) => {
-                                    rule.schema
-                                        .iter_errors(&instance)
-                                        .map(|error| format!("{place} {}: {error}", rule.name))
-                                        .collect()
-                                }
-                                None => {
-                                    vec![
-                                        format!("{place} {}: `{extra}` is not a valid {:?}", rule
-                                        .name, rule.kind)
-                                    ]
-                                }
-                            };
-                            for message in found {
-                                if !messages.contains(&message) {
-                                    messages.push(message);
-                                }
-                            }
                         }
                     }
                 }

@@ -413,46 +413,47 @@ impl OperationRules {
                                 _ => list,
                             }
                         }
-                        (None, None) => match rule.kind.value(text) {
-                            Some(instance) => instance,
-                            None => {
-                                messages.push(format!(
-                                    "{place} {}: `{text}` is not a valid {:?}",
-                                    rule.name, rule.kind
-                                ));
-                                continue;
+                        (None, None) => {
+                            // What one text breaks, worded as every message here is.
+                            let breaks = |text: &str| -> Vec<String> {
+                                match rule.kind.value(text) {
+                                    // `is_valid` stops at the first failure and builds no
+                                    // error: the common case, a valid value, costs the least.
+                                    Some(instance) if rule.schema.is_valid(&instance) => Vec::new(),
+                                    Some(instance) => rule
+                                        .schema
+                                        .iter_errors(&instance)
+                                        .map(|error| format!("{place} {}: {error}", rule.name))
+                                        .collect(),
+                                    None => vec![format!(
+                                        "{place} {}: `{text}` is not a valid {:?}",
+                                        rule.name, rule.kind
+                                    )],
+                                }
+                            };
+                            let parsed = rule.kind.value(text).is_some();
+                            messages.extend(breaks(text));
+                            // A scalar query key sent more than once (`?limit=5&limit=50`):
+                            // the handler reads the first, and every one is checked, as
+                            // specval checks them, so that what the server takes is what the
+                            // validator passes.
+                            if parsed && rule.location == Location::Query {
+                                for extra in texts.iter().skip(1) {
+                                    for message in breaks(extra) {
+                                        if !messages.contains(&message) {
+                                            messages.push(message);
+                                        }
+                                    }
+                                }
                             }
-                        },
+                            continue;
+                        }
                     };
                     // `is_valid` stops at the first failure and builds no error:
                     // the common case, a valid value, costs the least.
                     if !rule.schema.is_valid(&instance) {
                         for error in rule.schema.iter_errors(&instance) {
                             messages.push(format!("{place} {}: {error}", rule.name));
-                        }
-                    }
-                    // A scalar query key sent more than once (`?limit=5&limit=50`): the
-                    // handler reads the first, and every one is checked, as specval checks
-                    // them, so that what the server takes is what the validator passes.
-                    let scalar = rule.items.is_none() && rule.alternative_items.is_none();
-                    if scalar && rule.location == Location::Query {
-                        for extra in texts.iter().skip(1) {
-                            let found: Vec<String> = match rule.kind.value(extra) {
-                                Some(instance) => rule
-                                    .schema
-                                    .iter_errors(&instance)
-                                    .map(|error| format!("{place} {}: {error}", rule.name))
-                                    .collect(),
-                                None => vec![format!(
-                                    "{place} {}: `{extra}` is not a valid {:?}",
-                                    rule.name, rule.kind
-                                )],
-                            };
-                            for message in found {
-                                if !messages.contains(&message) {
-                                    messages.push(message);
-                                }
-                            }
                         }
                     }
                 }
