@@ -11,6 +11,7 @@
 
 mod bundle;
 mod normalize;
+mod origins;
 mod parse;
 mod pointer;
 mod refs;
@@ -19,7 +20,7 @@ mod swagger2;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -78,6 +79,8 @@ pub struct Document {
     digest: u64,
     /// The files its `$ref`s read besides its own.
     other_files: Vec<PathBuf>,
+    /// Which file each part came from, when `$ref`s read others.
+    origins: Arc<origins::Origins>,
 }
 
 impl fmt::Debug for Document {
@@ -105,15 +108,15 @@ pub fn load_file(path: &Path) -> Result<Document> {
     let root = parse::parse_text(&text, &source_name)?;
     // References to other files are followed here, relative to this one; what they point at
     // joins the document (see `bundle`), so nothing later knows there were several files.
-    let (root, others, files) = if bundle::has_external_refs(&root) {
+    let (root, others, files, origins) = if bundle::has_external_refs(&root) {
         match bundle::bundle(root.clone(), path) {
-            Ok(bundled) => (bundled.root, bundled.digest, bundled.files),
+            Ok(bundled) => (bundled.root, bundled.digest, bundled.files, bundled.origins),
             Err(err) => return Err(with_location(err, root, &source_name, text)),
         }
     } else {
-        (root, 0, Vec::new())
+        (root, 0, Vec::new(), origins::Origins::default())
     };
-    let mut doc = Document::build(root, &source_name, Some(text))?;
+    let mut doc = Document::build_from(root, &source_name, Some(text), origins)?;
     // The other files count too: an edit to one of them is a new input.
     doc.digest ^= others.rotate_left(1);
     doc.other_files = files;
@@ -162,6 +165,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         renames: swagger2::Renames::default(),
         digest: 0,
         other_files: Vec::new(),
+        origins: Arc::default(),
     };
     doc.locate(err)
 }
@@ -197,6 +201,16 @@ impl Document {
     }
 
     fn build(root: Value, source_name: &str, text: Option<String>) -> Result<Document> {
+        Document::build_from(root, source_name, text, origins::Origins::default())
+    }
+
+    /// [`Document::build`] of a bundle, whose parts came from the files `origins` names.
+    fn build_from(
+        root: Value,
+        source_name: &str,
+        text: Option<String>,
+        origins: origins::Origins,
+    ) -> Result<Document> {
         let digest = text
             .as_deref()
             .map(|text| xxhash_rust::xxh3::xxh3_64(text.as_bytes()))
@@ -211,6 +225,7 @@ impl Document {
             renames: swagger2::Renames::default(),
             digest,
             other_files: Vec::new(),
+            origins: Arc::new(origins),
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
             return Err(doc.unsupported(
@@ -463,12 +478,17 @@ impl Document {
             // An empty text has no node, not even a root; its beginning is where it is wrong.
             return Some((1, 1));
         }
-        let map = self.positions()?;
-        let source_segments = self.source_segments(&segments, Some(map));
+        let root_map = self.positions();
+        let source_segments = self.source_segments(&segments, root_map);
+        // A place another file holds is found in that file's text.
+        let (map, written) = match self.origins.place(&source_segments) {
+            Some((file, in_file)) => (self.origins.positions(&file)?, in_file),
+            None => (root_map?, source_segments),
+        };
         let mut bare = String::new();
         let mut nearest = map.get("");
-        let mut exact = source_segments.is_empty() && nearest.is_some();
-        for segment in &source_segments {
+        let mut exact = written.is_empty() && nearest.is_some();
+        for segment in &written {
             pointer::push_segment(&mut bare, segment);
             exact = false;
             if let Some(position) = map.get(&bare) {
@@ -487,11 +507,27 @@ impl Document {
     /// before the upgrade to OpenAPI 3 (`#/definitions/Pet` for `#/components/schemas/Pet`);
     /// and in any document, where it was before the normalisation (a lone `example` for the
     /// `examples/0` made of it, a schema without the `anyOf` that wraps a nullable one).
+    ///
+    /// A place that a `$ref` brought in from another file is named in that file:
+    /// `/specs/schemas.yaml#/Thing/properties/name` rather than the bundled
+    /// `#/components/schemas/Thing/properties/name`.
     pub fn written_pointer(&self, pointer: &str) -> String {
-        match decode_pointer(pointer) {
-            Some(segments) => encode_pointer(&self.source_segments(&segments, self.positions())),
-            None => pointer.to_owned(),
+        let Some(segments) = decode_pointer(pointer) else {
+            return pointer.to_owned();
+        };
+        let source = self.source_segments(&segments, self.positions());
+        match self.origins.place(&source) {
+            Some((file, in_file)) => format!("{}{}", file.display(), encode_pointer(&in_file)),
+            None => encode_pointer(&source),
         }
+    }
+
+    /// The file a place was written in, when a `$ref` brought it from another file than the
+    /// document's own; its line and column ([`Document::location`]) are in that file.
+    pub fn written_file(&self, pointer: &str) -> Option<PathBuf> {
+        let segments = decode_pointer(pointer)?;
+        let source = self.source_segments(&segments, self.positions());
+        self.origins.place(&source).map(|(file, _)| file)
     }
 
     /// The positions of the source text's nodes, read once when first asked for.

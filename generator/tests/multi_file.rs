@@ -467,3 +467,96 @@ fn a_reference_under_a_name_that_is_also_a_keyword_is_followed() {
     let (_dir, loaded) = load_tree(&[("openapi.yaml", &example)]);
     loaded.unwrap_or_else(|err| panic!("{err}"));
 }
+
+/// What specgen says about a place another file holds names that file, and the line and
+/// column there: not the bundle's `#/components/schemas/…` at the root's first line.
+#[test]
+fn a_warning_about_a_schema_of_another_file_names_that_file_and_its_line() {
+    let text = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: 'models/thing.yaml#/Thing'\n"
+    );
+    let (dir, loaded) = load_tree(&[
+        ("openapi.yaml", &text),
+        (
+            "models/thing.yaml",
+            "# models\nThing:\n  type: object\n  properties:\n    name:\n      type: strin\n",
+        ),
+    ]);
+    let doc = loaded.unwrap();
+    let api = specgen::build_ir(&doc, &specgen::Options::default()).unwrap();
+    let warning = api
+        .warnings
+        .iter()
+        .find(|warning| warning.message.contains("\"strin\""))
+        .expect("the misspelt type is warned about");
+    let file = std::fs::canonicalize(dir.path().join("models/thing.yaml")).unwrap();
+    assert_eq!(
+        warning.pointer,
+        format!("{}#/Thing/properties/name/type", file.display())
+    );
+    assert_eq!(warning.location, Some((6, 13)), "{warning}");
+}
+
+/// A refusal inside an object copied through two files (a path item in one, its request
+/// body in another) is placed in the last of them.
+#[test]
+fn a_refusal_inside_copies_of_copies_names_the_file_it_was_written_in() {
+    let text = format!("{HEAD}paths:\n  /things:\n    $ref: 'paths.yaml#/things'\n");
+    let (dir, loaded) = load_tree(&[
+        ("openapi.yaml", &text),
+        (
+            "paths.yaml",
+            "things:\n  post:\n    operationId: addThing\n    requestBody:\n      $ref: 'bodies.yaml#/Thing'\n    responses:\n      '204': {description: done}\n",
+        ),
+        (
+            "bodies.yaml",
+            "Thing:\n  description: a thing\n  content:\n    - application/json\n",
+        ),
+    ]);
+    let doc = loaded.unwrap();
+    let message = specgen::build_ir(&doc, &specgen::Options::default())
+        .expect_err("a list where `content` must be a mapping is refused")
+        .to_string();
+    let file = std::fs::canonicalize(dir.path().join("bodies.yaml")).unwrap();
+    assert!(
+        message.starts_with(&format!("{}#/Thing/content: ", file.display())),
+        "{message}"
+    );
+    assert!(message.ends_with("(line 4, column 5)"), "{message}");
+}
+
+/// `specgen diff` places a change to a schema of another file in that file, so a SARIF or
+/// text report annotates the line the user edited.
+#[test]
+fn a_diff_finding_in_another_file_carries_that_file_and_its_line() {
+    let text = format!(
+        "{HEAD}paths:\n  /things:\n    get:\n      operationId: listThings\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {{$ref: 'models.yaml#/Thing'}}\n"
+    );
+    let model = |kind: &str| {
+        format!("Thing:\n  type: object\n  properties:\n    size:\n      type: {kind}\n")
+    };
+    let (old_dir, old) = load_tree(&[("openapi.yaml", &text), ("models.yaml", &model("integer"))]);
+    let (new_dir, new) = load_tree(&[("openapi.yaml", &text), ("models.yaml", &model("string"))]);
+    let report =
+        specgen::diff::diff(&old.unwrap(), &new.unwrap(), &specgen::Options::default()).unwrap();
+    let new_file = std::fs::canonicalize(new_dir.path().join("models.yaml")).unwrap();
+    let old_file = std::fs::canonicalize(old_dir.path().join("models.yaml")).unwrap();
+    let in_models: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|finding| finding.place.pointer.contains("/size"))
+        .collect();
+    assert!(!in_models.is_empty(), "{:#?}", report.findings);
+    for finding in in_models {
+        let file = match finding.place.document {
+            specgen::diff::Which::Old => &old_file,
+            specgen::diff::Which::New => &new_file,
+        };
+        assert_eq!(
+            finding.place.file.as_deref(),
+            Some(&*file.display().to_string()),
+            "{finding:?}"
+        );
+        assert!(matches!(finding.place.line, Some(4 | 5)), "{finding:?}");
+    }
+}

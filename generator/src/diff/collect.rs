@@ -151,19 +151,13 @@ impl<'d> Collector<'d> {
                     Which::Old => self.old,
                     Which::New => self.new,
                 };
-                let location = doc.location(&pointer);
                 Finding {
                     id,
                     level: draft.level,
                     side: draft.side,
                     message,
                     group: place::group(&pointer),
-                    place: Place {
-                        document: which,
-                        line: location.map(|(line, _)| line),
-                        column: location.map(|(_, column)| column),
-                        pointer,
-                    },
+                    place: Place::in_document(doc, which, pointer),
                     uses: draft.uses.into_iter().collect(),
                     absorbed: draft.absorbed.map(str::to_string),
                     item: None,

@@ -3,6 +3,7 @@
 use serde::Serialize;
 
 use super::checks::{Level, Side};
+use crate::load::Document;
 
 /// Which of the two documents a place is in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -21,10 +22,31 @@ pub struct Place {
     pub document: Which,
     /// JSON pointer, in URI-fragment form (`#/paths/~1pets/get`).
     pub pointer: String,
-    /// 1-based line in that document's text, when known.
+    /// The file the place was written in, when a `$ref` brought it from another file than
+    /// the document's own; `line` and `column` are in that file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based line in that document's text (or in `file`), when known.
     pub line: Option<usize>,
     /// 1-based column, when known.
     pub column: Option<usize>,
+}
+
+impl Place {
+    /// The place at `pointer` of `doc` (the `document` side), with the file, line and column
+    /// it was written at.
+    pub(crate) fn in_document(doc: &Document, document: Which, pointer: String) -> Place {
+        let location = doc.location(&pointer);
+        Place {
+            document,
+            file: doc
+                .written_file(&pointer)
+                .map(|file| file.display().to_string()),
+            line: location.map(|(line, _)| line),
+            column: location.map(|(_, column)| column),
+            pointer,
+        }
+    }
 }
 
 /// What a finding belongs to, for the changelog's grouping.

@@ -120,7 +120,6 @@ fn made_bump(old: &str, new: &str) -> Option<Bump> {
 fn version_finding(doc: &Document, semver: &Semver, old: &Version, new: &Version) -> Finding {
     let (id, level, _) = RustCheck::VersionBumpInsufficient.spec();
     let pointer = "#/info/version".to_string();
-    let location = doc.location(&pointer);
     let made = semver.made.map_or("no increase", Bump::as_str);
     Finding {
         id: id.to_string(),
@@ -132,12 +131,7 @@ fn version_finding(doc: &Document, semver: &Semver, old: &Version, new: &Version
             new.version,
             semver.needed.as_str()
         ),
-        place: Place {
-            document: Which::New,
-            pointer,
-            line: location.map(|(line, _)| line),
-            column: location.map(|(_, column)| column),
-        },
+        place: Place::in_document(doc, Which::New, pointer),
         group: Group::Api,
         uses: Vec::new(),
         absorbed: None,

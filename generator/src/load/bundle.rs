@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
+use super::origins::Origins;
 use super::pointer::{decode_pointer, escape_segment};
 use crate::error::{Error, Result};
 
@@ -76,6 +77,7 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
         added: Vec::new(),
         inlining: Vec::new(),
         digests: Vec::new(),
+        origins: Origins::new(root_path.clone()),
     };
     bundler.files.insert(root_path.clone(), root.clone());
     let mut root = root;
@@ -92,12 +94,17 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
         .iter()
         .map(|(file, _)| file.clone())
         .collect();
+    let mut origins = std::mem::take(&mut bundler.origins);
+    for (file, text) in std::mem::take(&mut bundler.texts) {
+        origins.read(file, text);
+    }
     if !bundler.added.is_empty() {
         let Value::Object(document) = &mut root else {
             return Ok(Bundled {
                 root,
                 digest,
                 files,
+                origins,
             });
         };
         let components = document
@@ -118,6 +125,7 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
         root,
         digest,
         files,
+        origins,
     })
 }
 
@@ -129,6 +137,8 @@ pub(crate) struct Bundled {
     pub(crate) digest: u64,
     /// The other files read, by canonical path, sorted.
     pub(crate) files: Vec<PathBuf>,
+    /// Where each part of `root` was written.
+    pub(crate) origins: Origins,
 }
 
 struct Bundler {
@@ -147,6 +157,8 @@ struct Bundler {
     inlining: Vec<(PathBuf, String)>,
     /// Every other file read, with the digest of its bytes.
     digests: Vec<(PathBuf, u64)>,
+    /// Where what was copied or hoisted came from.
+    origins: Origins,
 }
 
 impl Bundler {
@@ -233,6 +245,10 @@ impl Bundler {
             ));
         }
         let mut target = self.target(&target_file, &fragment, reference, file, at)?;
+        self.origins.copied(
+            (file.to_path_buf(), self.segments_of(file, at)),
+            (target_file.clone(), fragment_segments(&fragment)),
+        );
         self.inlining.push(key);
         let target_at = format!("{}#{fragment}", target_file.display());
         let walked = self.walk(&mut target, ctx, &target_file, target_at);
@@ -341,6 +357,10 @@ impl Bundler {
         let name = self.name_for(target_file, fragment);
         // Registered before its own references are followed, so a cycle ends here.
         self.hoisted.insert(key, name.clone());
+        self.origins.hoisted(
+            name.clone(),
+            (target_file.to_path_buf(), fragment_segments(fragment)),
+        );
         let schema_at = format!("{}#{fragment}", target_file.display());
         self.walk(&mut schema, Ctx::Schema, target_file, schema_at)?;
         self.added.push((name.clone(), schema));
@@ -454,6 +474,14 @@ impl Bundler {
         })
     }
 
+    /// The segments of `at`, a place of `file` as [`Bundler::walk`] writes it (the root's
+    /// places bare, another file's after its name and `#`).
+    fn segments_of(&self, file: &Path, at: &str) -> Vec<String> {
+        let prefix = format!("{}#", file.display());
+        let bare = at.strip_prefix(&prefix).unwrap_or(at);
+        decode_pointer(bare).unwrap_or_default()
+    }
+
     fn pointer_text(&self, file: &Path, at: &str) -> String {
         if file == self.root_path {
             format!("#{at}")
@@ -486,10 +514,17 @@ impl Bundler {
             renames: Default::default(),
             digest: 0,
             other_files: Vec::new(),
+            origins: Default::default(),
         };
         let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
         doc.location(&format!("#{fragment}"))
     }
+}
+
+/// The segments of a reference's fragment (`/components/schemas/A%20B`), as `target` reads
+/// it.
+fn fragment_segments(fragment: &str) -> Vec<String> {
+    decode_pointer(&format!("#{fragment}")).unwrap_or_default()
 }
 
 /// A name for the schema at a pointer: its last two meaningful segments

@@ -82,7 +82,10 @@ pub fn render(report: &Report, options: &RenderOptions) -> String {
 }
 
 /// The file a place is in (`REV:PATH` as the path, for tools that map results to files).
-fn file_of<'a>(report: &'a Report, place: &Place) -> &'a str {
+fn file_of<'a>(report: &'a Report, place: &'a Place) -> &'a str {
+    if let Some(file) = &place.file {
+        return file;
+    }
     let source = match place.document {
         Which::Old => &report.old.source,
         Which::New => &report.new.source,
@@ -95,9 +98,10 @@ fn file_of<'a>(report: &'a Report, place: &Place) -> &'a str {
 
 /// `file:line:column`, or the file and pointer when the line is unknown.
 fn location(report: &Report, place: &Place) -> String {
-    let source = match place.document {
-        Which::Old => &report.old.source,
-        Which::New => &report.new.source,
+    let source = match (&place.file, place.document) {
+        (Some(file), _) => file,
+        (None, Which::Old) => &report.old.source,
+        (None, Which::New) => &report.new.source,
     };
     match (place.line, place.column) {
         (Some(line), Some(column)) => format!("{source}:{line}:{column}"),

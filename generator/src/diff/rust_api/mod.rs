@@ -62,18 +62,12 @@ impl Out<'_> {
         let pointer = pointer
             .filter(|p| doc.pointer(p).is_some())
             .unwrap_or_else(|| origin.origin.clone());
-        let location = doc.location(&pointer);
         self.findings.push(Finding {
             id: id.to_string(),
             level,
             side: Some(Side::Rust),
             message,
-            place: Place {
-                document: which,
-                pointer,
-                line: location.map(|(line, _)| line),
-                column: location.map(|(_, column)| column),
-            },
+            place: Place::in_document(doc, which, pointer),
             group: origin.group.clone(),
             uses: Vec::new(),
             absorbed: None,
