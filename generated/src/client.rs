@@ -432,6 +432,16 @@ fn joined_object<T: ::serde::Serialize + ?Sized>(object: &T) -> String {
 /// objects in brackets (`metadata[order]=7`, `items[0][price]=p`), `null` left out.
 #[allow(dead_code)]
 fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)> {
+    json_form_pairs(body, &[])
+}
+
+/// [`form_pairs`], but the fields named in `json` (those the form's `encoding` gives a JSON
+/// `contentType`) go as one pair holding their value's JSON text (`meta={"k":"v"}`).
+#[allow(dead_code)]
+fn json_form_pairs<T: ::serde::Serialize + ?Sized>(
+    body: &T,
+    json: &[&str],
+) -> Vec<(String, String)> {
     fn add(
         key: String,
         value: &::serde_json::Value,
@@ -464,7 +474,13 @@ fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)>
     let mut pairs = Vec::new();
     if let Ok(::serde_json::Value::Object(fields)) = ::serde_json::to_value(body) {
         for (name, value) in &fields {
-            add(name.clone(), value, true, &mut pairs);
+            if json.contains(&name.as_str()) {
+                if !value.is_null() {
+                    pairs.push((name.clone(), value.to_string()));
+                }
+            } else {
+                add(name.clone(), value, true, &mut pairs);
+            }
         }
     }
     pairs

@@ -665,6 +665,14 @@ pub mod manifest {
         pub field_schemas: BTreeMap<String, String>,
         /// The contract file of its schema.
         pub schema: String,
+        /// A form's fields whose `encoding` sends a list as one value, with the delimiter between
+        /// its items (`codes=1,2,3` for `style: form, explode: false`).
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        pub delimited_fields: BTreeMap<String, String>,
+        /// A form's fields whose `encoding` gives them a JSON `contentType`: each field's value is
+        /// JSON text (`meta={"k":"v"}`), not brackets.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        pub json_fields: Vec<String>,
     }
     /// A documented response.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -802,8 +810,9 @@ pub mod form {
     //!
     //! The one reading of a form: every generated server that takes one decodes it here before
     //! checking and typing it, and specval does the same with recorded traffic.
+    use ::std::collections::BTreeMap;
     use ::serde_json::{Map, Value};
-    use super::manifest::{ValueKind, dereferenced};
+    use super::manifest::{RequestBody, ValueKind, dereferenced};
     /// How deep brackets and nested schemas are followed: far beyond any real form.
     const DEPTH: usize = 32;
     /// The media type of a form body.
@@ -811,10 +820,58 @@ pub mod form {
     /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
     /// components under `$defs`) says of it.
     pub fn decode(body: &[u8], schema: &Value) -> Value {
+        decode_encoded(body, schema, &Encoding::default())
+    }
+    /// How a form's `encoding` sends some of its fields, other than OpenAPI's default of a pair
+    /// per list item and brackets for an object's members.
+    #[derive(Debug, Clone, Default, PartialEq, Eq)]
+    pub struct Encoding {
+        /// Fields whose list goes as one value, by name, with the delimiter between its items
+        /// (`codes=1,2,3`).
+        pub delimited: BTreeMap<String, String>,
+        /// Fields whose value is JSON text (`meta={"k":"v"}`), by name.
+        pub json: Vec<String>,
+    }
+    impl Encoding {
+        /// The encoding a request body's manifest entry documents for its form.
+        pub fn of(body: &RequestBody) -> Encoding {
+            Encoding {
+                delimited: body.delimited_fields.clone(),
+                json: body.json_fields.clone(),
+            }
+        }
+    }
+    /// [`decode`] of a form whose fields are sent as `encoding` says: a delimited field's value is
+    /// split into its items (an empty value is an empty list), a JSON field's read as JSON.
+    pub fn decode_encoded(body: &[u8], schema: &Value, encoding: &Encoding) -> Value {
         let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body)
             .unwrap_or_default();
-        let parts = pairs.iter().map(|(name, text)| Part { name, text, json: false });
-        decode_parts(parts, schema)
+        let mut empty_lists = Vec::new();
+        let mut parts = Vec::with_capacity(pairs.len());
+        for (name, text) in &pairs {
+            let json = encoding.json.iter().any(|field| field == name);
+            match encoding.delimited.get(name).filter(|d| !d.is_empty()) {
+                Some(_) if text.is_empty() => empty_lists.push(name.as_str()),
+                Some(delimiter) => {
+                    parts
+                        .extend(
+                            text
+                                .split(delimiter.as_str())
+                                .map(|item| Part { name, text: item, json }),
+                        )
+                }
+                None => parts.push(Part { name, text, json }),
+            }
+        }
+        let mut object = decode_parts(parts, schema);
+        if let Value::Object(fields) = &mut object {
+            for name in empty_lists {
+                fields
+                    .entry(name.to_owned())
+                    .or_insert_with(|| Value::Array(Vec::new()));
+            }
+        }
+        object
     }
     /// An object parameter's members (`manifest::ObjectStyle::members`) as the JSON object its
     /// schema checks, each parsed as a form's field is.
@@ -1257,6 +1314,8 @@ pub struct OperationRules {
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
+    /// How the form's `encoding` sends some of its fields (delimited lists, JSON values).
+    pub form_encoding: form::Encoding,
     /// The request body's schema as written, when the body is `multipart/form-data`: its
     /// parts are read by it ([`form::decode_multipart`]).
     pub multipart: Option<Value>,
@@ -1389,6 +1448,11 @@ impl OperationRules {
             }
             _ => None,
         };
+        let form_encoding = entry
+            .request_body
+            .as_ref()
+            .map(form::Encoding::of)
+            .unwrap_or_default();
         let multipart = match &entry.request_body {
             Some(body) if essence(&body.content_type) == form::MULTIPART => {
                 Some(crate::contract::schema(&body.schema)?)
@@ -1430,6 +1494,7 @@ impl OperationRules {
             body,
             body_media,
             form,
+            form_encoding,
             multipart,
             body_alternatives,
             alternative_form,
@@ -1609,7 +1674,9 @@ impl OperationRules {
     /// A form body's fields as the JSON object its schema checks; `None` when the operation
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
-        self.form.as_ref().map(|schema| form::decode(body, schema))
+        self.form
+            .as_ref()
+            .map(|schema| form::decode_encoded(body, schema, &self.form_encoding))
     }
     /// A `multipart/form-data` body's parts as the JSON object its schema checks, or why the
     /// body does not read as parts; `None` when the operation does not take one.

@@ -398,6 +398,16 @@ fn joined_object<T: ::serde::Serialize + ?Sized>(object: &T) -> String {
 /// objects in brackets (`metadata[order]=7`, `items[0][price]=p`), `null` left out.
 #[allow(dead_code)]
 fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)> {
+    json_form_pairs(body, &[])
+}
+
+/// [`form_pairs`], but the fields named in `json` (those the form's `encoding` gives a JSON
+/// `contentType`) go as one pair holding their value's JSON text (`meta={"k":"v"}`).
+#[allow(dead_code)]
+fn json_form_pairs<T: ::serde::Serialize + ?Sized>(
+    body: &T,
+    json: &[&str],
+) -> Vec<(String, String)> {
     fn add(key: String, value: &::serde_json::Value, top: bool, pairs: &mut Vec<(String, String)>) {
         use ::serde_json::Value;
         match value {
@@ -426,7 +436,13 @@ fn form_pairs<T: ::serde::Serialize + ?Sized>(body: &T) -> Vec<(String, String)>
     // A body that is not an object (which a form cannot carry) sends no fields.
     if let Ok(::serde_json::Value::Object(fields)) = ::serde_json::to_value(body) {
         for (name, value) in &fields {
-            add(name.clone(), value, true, &mut pairs);
+            if json.contains(&name.as_str()) {
+                if !value.is_null() {
+                    pairs.push((name.clone(), value.to_string()));
+                }
+            } else {
+                add(name.clone(), value, true, &mut pairs);
+            }
         }
     }
     pairs
@@ -846,6 +862,20 @@ mod tests {
                 ("roles", "a,b c"),
                 ("tags", "x"),
                 ("tags", "y"),
+                ("user", "bob"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_form_field_with_a_json_content_type_goes_as_its_json_text() {
+        let body = json!({"user": "bob", "meta": {"k": "v", "n": 2}, "tags": ["x"], "gone": null});
+        let pairs = json_form_pairs(&body, &["meta", "tags", "gone"]);
+        assert_eq!(
+            sorted(&pairs),
+            [
+                ("meta", r#"{"k":"v","n":2}"#),
+                ("tags", r#"["x"]"#),
                 ("user", "bob"),
             ]
         );

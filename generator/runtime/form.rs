@@ -15,9 +15,11 @@
 // This file is spliced into each generated crate's `validation` module, beside `manifest.rs`,
 // and is `specgen::form` beside `specgen::manifest`.
 
+use ::std::collections::BTreeMap;
+
 use ::serde_json::{Map, Value};
 
-use super::manifest::{ValueKind, dereferenced};
+use super::manifest::{RequestBody, ValueKind, dereferenced};
 
 /// How deep brackets and nested schemas are followed: far beyond any real form.
 const DEPTH: usize = 32;
@@ -28,14 +30,58 @@ pub const MEDIA_TYPE: &str = "application/x-www-form-urlencoded";
 /// The body's fields as a JSON object, each parsed by what `schema` (a contract file, with its
 /// components under `$defs`) says of it.
 pub fn decode(body: &[u8], schema: &Value) -> Value {
+    decode_encoded(body, schema, &Encoding::default())
+}
+
+/// How a form's `encoding` sends some of its fields, other than OpenAPI's default of a pair
+/// per list item and brackets for an object's members.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Encoding {
+    /// Fields whose list goes as one value, by name, with the delimiter between its items
+    /// (`codes=1,2,3`).
+    pub delimited: BTreeMap<String, String>,
+    /// Fields whose value is JSON text (`meta={"k":"v"}`), by name.
+    pub json: Vec<String>,
+}
+
+impl Encoding {
+    /// The encoding a request body's manifest entry documents for its form.
+    pub fn of(body: &RequestBody) -> Encoding {
+        Encoding {
+            delimited: body.delimited_fields.clone(),
+            json: body.json_fields.clone(),
+        }
+    }
+}
+
+/// [`decode`] of a form whose fields are sent as `encoding` says: a delimited field's value is
+/// split into its items (an empty value is an empty list), a JSON field's read as JSON.
+pub fn decode_encoded(body: &[u8], schema: &Value, encoding: &Encoding) -> Value {
     // Decoding is lossy (bytes that are not UTF-8 become U+FFFD): it cannot fail.
     let pairs: Vec<(String, String)> = ::serde_urlencoded::from_bytes(body).unwrap_or_default();
-    let parts = pairs.iter().map(|(name, text)| Part {
-        name,
-        text,
-        json: false,
-    });
-    decode_parts(parts, schema)
+    let mut empty_lists = Vec::new();
+    let mut parts = Vec::with_capacity(pairs.len());
+    for (name, text) in &pairs {
+        let json = encoding.json.iter().any(|field| field == name);
+        match encoding.delimited.get(name).filter(|d| !d.is_empty()) {
+            Some(_) if text.is_empty() => empty_lists.push(name.as_str()),
+            Some(delimiter) => parts.extend(text.split(delimiter.as_str()).map(|item| Part {
+                name,
+                text: item,
+                json,
+            })),
+            None => parts.push(Part { name, text, json }),
+        }
+    }
+    let mut object = decode_parts(parts, schema);
+    if let Value::Object(fields) = &mut object {
+        for name in empty_lists {
+            fields
+                .entry(name.to_owned())
+                .or_insert_with(|| Value::Array(Vec::new()));
+        }
+    }
+    object
 }
 
 /// An object parameter's members (`manifest::ObjectStyle::members`) as the JSON object its
@@ -386,8 +432,37 @@ pub fn decode_multipart(body: &[u8], content_type: &str, schema: &Value) -> Resu
 
 #[cfg(test)]
 mod tests {
-    use super::{OwnedPart, Part, decode, decode_multipart, decode_parts, split_multipart};
+    use super::{
+        Encoding, OwnedPart, Part, decode, decode_encoded, decode_multipart, decode_parts,
+        split_multipart,
+    };
     use serde_json::{Value, json};
+
+    #[test]
+    fn fields_are_read_as_the_forms_encoding_sends_them() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "codes": {"type": "array", "items": {"type": "integer"}},
+                "tags": {"type": "array", "items": {"type": "string"}},
+                "meta": {"type": "object", "properties": {"n": {"type": "integer"}}},
+                "note": {"type": "string"}
+            }
+        });
+        let encoding = Encoding {
+            delimited: [("codes".into(), ",".into()), ("tags".into(), "|".into())].into(),
+            json: vec!["meta".into(), "note".into()],
+        };
+        let read = |body: &str| decode_encoded(body.as_bytes(), &schema, &encoding);
+        assert_eq!(
+            read("codes=1,2,x&tags=a%7Cb+c&meta=%7B%22n%22%3A2%7D&note=%22hi%22"),
+            json!({"codes": [1, 2, "x"], "tags": ["a", "b c"], "meta": {"n": 2}, "note": "hi"})
+        );
+        // One item is a list of one; an empty value an empty list.
+        assert_eq!(read("codes=7&tags="), json!({"codes": [7], "tags": []}));
+        // Without the encoding, the same text is one item.
+        assert_eq!(decode(b"codes=1,2", &schema), json!({"codes": ["1,2"]}));
+    }
 
     fn form(body: &str, schema: Value) -> Value {
         decode(body.as_bytes(), &schema)

@@ -667,6 +667,14 @@ pub struct RequestBody {
     pub field_schemas: BTreeMap<String, String>,
     /// The contract file of its schema.
     pub schema: String,
+    /// A form's fields whose `encoding` sends a list as one value, with the delimiter between
+    /// its items (`codes=1,2,3` for `style: form, explode: false`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub delimited_fields: BTreeMap<String, String>,
+    /// A form's fields whose `encoding` gives them a JSON `contentType`: each field's value is
+    /// JSON text (`meta={"k":"v"}`), not brackets.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub json_fields: Vec<String>,
 }
 
 /// A documented response.

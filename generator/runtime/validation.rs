@@ -104,6 +104,8 @@ pub struct OperationRules {
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
+    /// How the form's `encoding` sends some of its fields (delimited lists, JSON values).
+    pub form_encoding: form::Encoding,
     /// The request body's schema as written, when the body is `multipart/form-data`: its
     /// parts are read by it ([`form::decode_multipart`]).
     pub multipart: Option<Value>,
@@ -238,6 +240,11 @@ impl OperationRules {
             }
             _ => None,
         };
+        let form_encoding = entry
+            .request_body
+            .as_ref()
+            .map(form::Encoding::of)
+            .unwrap_or_default();
         let multipart = match &entry.request_body {
             Some(body) if essence(&body.content_type) == form::MULTIPART => {
                 Some(crate::contract::schema(&body.schema)?)
@@ -279,6 +286,7 @@ impl OperationRules {
             body,
             body_media,
             form,
+            form_encoding,
             multipart,
             body_alternatives,
             alternative_form,
@@ -473,7 +481,9 @@ impl OperationRules {
     /// A form body's fields as the JSON object its schema checks; `None` when the operation
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
-        self.form.as_ref().map(|schema| form::decode(body, schema))
+        self.form
+            .as_ref()
+            .map(|schema| form::decode_encoded(body, schema, &self.form_encoding))
     }
 
     /// A `multipart/form-data` body's parts as the JSON object its schema checks, or why the

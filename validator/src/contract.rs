@@ -155,6 +155,8 @@ pub struct BodySpec {
     pub field_schemas: Vec<(String, String)>,
     /// Contract file of its schema.
     pub schema: Option<String>,
+    /// How a form's `encoding` sends some of its fields (delimited lists, JSON values).
+    pub form_encoding: specgen::form::Encoding,
 }
 
 impl BodySpec {

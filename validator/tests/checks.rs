@@ -1850,6 +1850,41 @@ fn a_form_body_is_checked_field_by_field() {
     );
 }
 
+/// A form's `encoding` says how its fields travel: a list as one comma-joined value, an
+/// object as one field of JSON text. Each item and member is then checked by its schema, and
+/// the way the document describes is not a finding.
+#[test]
+fn a_form_is_read_as_its_encoding_sends_its_fields() {
+    let contract = contract_of(
+        "openapi: 3.1.0\ninfo: {title: Forms, version: '1'}\npaths:\n  /form:\n    post:\n      \
+         operationId: postForm\n      requestBody:\n        required: true\n        content:\n          \
+         application/x-www-form-urlencoded:\n            schema:\n              type: object\n              \
+         properties:\n                codes: {type: array, items: {type: integer}}\n                \
+         meta: {type: object, properties: {n: {type: integer}}}\n            encoding:\n              \
+         codes: {style: form, explode: false}\n              meta: {contentType: application/json}\n      \
+         responses: {'200': {description: ok}}\n",
+    );
+    let run = |form: &str| {
+        let line = json!({"request": {"method": "POST", "url": "http://localhost/form",
+            "headers": {"Content-Type": "application/x-www-form-urlencoded"}, "body": form},
+            "response": {"status": 200}});
+        check(&contract, &read_lines(&[line])[0], CheckOptions::default())
+    };
+    for form in ["codes=1,2,3", "codes=", "codes=7", "meta=%7B%22n%22%3A2%7D"] {
+        let outcome = run(form);
+        assert_eq!(outcome.operation.as_deref(), Some("postForm"), "{form}");
+        assert_eq!(found(&outcome), vec![], "{form}");
+    }
+    assert_eq!(
+        found(&run("codes=1,x")),
+        one(Part::Request, "type", "/codes/1")
+    );
+    assert_eq!(
+        found(&run("meta=%7B%22n%22%3A%22two%22%7D")),
+        one(Part::Request, "type", "/meta/n")
+    );
+}
+
 /// The same form written by hand in JSON Lines as a `body` string: its fields are checked,
 /// not only its media type.
 #[test]

@@ -590,19 +590,25 @@ pub(crate) fn method(
             let (ty, send) = match body.kind {
                 kind @ (MediaKind::Json | MediaKind::Form) => {
                     let ty = body_type(&body.ty)?;
-                    let send = if kind == MediaKind::Form && !body.delimited_fields.is_empty() {
-                        let fields = body.delimited_fields.iter().map(|(name, delimiter)| {
-                            let delimiter = delimiter.to_string();
-                            quote!((#name, #delimiter))
-                        });
-                        quote! {
-                            request_ = request_.form(&delimited_form_pairs(
-                                form_pairs(body),
-                                &[#(#fields),*],
-                            ));
-                        }
-                    } else if kind == MediaKind::Form {
-                        quote!(request_ = request_.form(&form_pairs(body));)
+                    let send = if kind == MediaKind::Form {
+                        // The form's `encoding`: fields sent as JSON text, lists as one
+                        // delimited value.
+                        let json = &body.json_fields;
+                        let pairs = if json.is_empty() {
+                            quote!(form_pairs(body))
+                        } else {
+                            quote!(json_form_pairs(body, &[#(#json),*]))
+                        };
+                        let pairs = if body.delimited_fields.is_empty() {
+                            pairs
+                        } else {
+                            let fields = body.delimited_fields.iter().map(|(name, delimiter)| {
+                                let delimiter = delimiter.to_string();
+                                quote!((#name, #delimiter))
+                            });
+                            quote!(delimited_form_pairs(#pairs, &[#(#fields),*]))
+                        };
+                        quote!(request_ = request_.form(&#pairs);)
                     } else if let Some(media) = json_media_other_than_plain(&body.content_type) {
                         // `application/merge-patch+json` is not `application/json`: a server
                         // that dispatches on the media type (Kubernetes' PATCH) refuses the

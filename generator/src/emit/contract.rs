@@ -232,6 +232,12 @@ fn operation_entry<'a>(
                 same_schema_content_types: body.same_schema_content_types.clone(),
                 field_schemas,
                 schema: path,
+                delimited_fields: body
+                    .delimited_fields
+                    .iter()
+                    .map(|(field, delimiter)| (field.clone(), delimiter.to_string()))
+                    .collect(),
+                json_fields: body.json_fields.clone(),
             })
         }
         None => None,

@@ -265,6 +265,9 @@ pub struct RequestBody {
     /// pair per item (`style: form` with `explode: false`, as Swagger 2.0's default `csv`
     /// becomes; `spaceDelimited`; `pipeDelimited`), with their delimiter, in field order.
     pub delimited_fields: Vec<(String, char)>,
+    /// Fields of a form whose `encoding` gives them a JSON `contentType` (and no `style`,
+    /// which would win): each is sent as one field holding its value's JSON text.
+    pub json_fields: Vec<String>,
 }
 
 /// Which statuses a response covers.

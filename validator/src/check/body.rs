@@ -201,7 +201,7 @@ impl Checker<'_> {
             return;
         };
         let value = match written_as {
-            Fields::Form => specgen::form::decode(bytes, written),
+            Fields::Form => specgen::form::decode_encoded(bytes, written, &spec.form_encoding),
             Fields::Multipart => {
                 let declared = multipart::declared_boundary([
                     request.header("content-type"),

@@ -482,6 +482,7 @@ fn operation(
             .map(|(media, file)| (crate::exchange::media_type(media), file.clone()))
             .collect(),
         schema: Some(body.schema.clone()),
+        form_encoding: specgen::form::Encoding::of(body),
     });
     let mut responses = Vec::new();
     for (key, response) in &entry.responses {
@@ -505,6 +506,7 @@ fn operation(
                 same_schema_content_types: Vec::new(),
                 field_schemas: Vec::new(),
                 schema: response.schema.clone(),
+                form_encoding: Default::default(),
             },
             example_codes: response.example_codes.clone(),
             headers,

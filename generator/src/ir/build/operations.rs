@@ -485,6 +485,7 @@ impl Builder<'_> {
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
                             delimited_fields: media.delimited_fields,
+                            json_fields: media.json_fields,
                         })
                     }
                     None => None,
@@ -758,10 +759,10 @@ impl Builder<'_> {
                 self.contract_schema(other_schema, &other_at)?,
             ));
         }
-        let delimited_fields = if kind == MediaKind::Form {
-            delimited_fields(media)
+        let (delimited_fields, json_fields) = if kind == MediaKind::Form {
+            (delimited_fields(media), json_fields(media))
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         Ok(Some(Media {
             kind,
@@ -770,6 +771,7 @@ impl Builder<'_> {
             same_schema_content_types,
             field_schemas,
             delimited_fields,
+            json_fields,
             ty: wrap_nullable(ty, nullable),
             schema: self.contract_schema(&schema, &schema_at)?,
             examples,
@@ -784,6 +786,7 @@ struct Media {
     same_schema_content_types: Vec<String>,
     field_schemas: Vec<(String, Value)>,
     delimited_fields: Vec<(String, char)>,
+    json_fields: Vec<String>,
     ty: TypeRef,
     schema: Value,
     examples: Vec<Example>,
@@ -808,6 +811,32 @@ fn delimited_fields(media: &Value) -> Vec<(String, char)> {
             };
             Some((field.clone(), delimiter))
         })
+        .collect()
+}
+
+/// The form fields whose Encoding Object gives a JSON `contentType` (`application/json`,
+/// `…+json`) and none of `style`, `explode` and `allowReserved`, which take precedence in a
+/// form (OpenAPI 3.1.1, Encoding Object): their values go as JSON text.
+fn json_fields(media: &Value) -> Vec<String> {
+    let Some(Value::Object(encoding)) = media.get("encoding") else {
+        return Vec::new();
+    };
+    encoding
+        .iter()
+        .filter(|(_, how)| {
+            let styled = ["style", "explode", "allowReserved"]
+                .iter()
+                .any(|key| how.get(key).is_some());
+            let json = how
+                .get("contentType")
+                .and_then(Value::as_str)
+                .is_some_and(|media| {
+                    let essence = crate::manifest::essence(media);
+                    essence == "application/json" || essence.ends_with("+json")
+                });
+            json && !styled
+        })
+        .map(|(field, _)| field.clone())
         .collect()
 }
 

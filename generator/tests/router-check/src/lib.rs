@@ -1536,6 +1536,71 @@ mod tests {
         }
     }
 
+    /// A form's `encoding` is how its fields travel both ways: `explode: false` joins a list
+    /// into one field, a JSON `contentType` makes an object one field of JSON text. The
+    /// client sends them so and the server reads them so, item by item.
+    #[tokio::test]
+    async fn a_forms_encoding_is_how_the_client_sends_and_the_server_reads_its_fields() {
+        use fixture_routes::client::ClientError;
+        let client = client().await;
+        let body = serde_json::json!({
+            "Body": "hi", "Codes": [1, 2, 3], "Meta": {"k": "v,w", "n": 2}
+        });
+        let echo = client
+            .update_message(&"SM1".to_string(), None, &body)
+            .await
+            .unwrap();
+        let sent = fields(echo["form"].as_str().unwrap());
+        let expected = [
+            ("Body", "hi"),
+            ("Codes", "1,2,3"),
+            ("Meta", r#"{"k":"v,w","n":2}"#),
+        ];
+        let expected: Vec<(String, String)> = expected
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        assert_eq!(sent, expected);
+        // Each item and member is checked by its schema: a wrong one is refused by name.
+        for (form, wanted) in [
+            ("Body=hi&Codes=1,2", StatusCode::OK),
+            ("Body=hi&Codes=", StatusCode::OK),
+            ("Body=hi&Codes=1,x", StatusCode::BAD_REQUEST),
+            ("Body=hi&Meta=%7B%22n%22%3A2%7D", StatusCode::OK),
+            ("Body=hi&Meta=%7B%22n%22%3A%22two%22%7D", StatusCode::BAD_REQUEST),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/messages/SM1.json")
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from(form))
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            let status = response.status();
+            let bytes = response.into_body().collect().await.unwrap().to_bytes();
+            let text = String::from_utf8_lossy(&bytes);
+            assert_eq!(status, wanted, "{form}: {text}");
+            if wanted == StatusCode::BAD_REQUEST {
+                assert!(
+                    text.contains("/Codes/1") || text.contains("/Meta/n"),
+                    "{form}: {text}"
+                );
+            }
+        }
+        let refused = client
+            .update_message(
+                &"SM1".to_string(),
+                None,
+                &serde_json::json!({"Body": "hi", "Codes": ["x"]}),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
+            "{refused}"
+        );
+    }
+
     /// A scalar query key sent more than once is checked at every value, as specval checks
     /// them; the handler reads the first.
     #[tokio::test]
