@@ -1317,7 +1317,7 @@ impl Incoming {
                 }
             }
         }
-        let query = match parts.uri.query() {
+        let mut query = match parts.uri.query() {
             Some(query) => {
                 match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
                     Ok(pairs) => pairs,
@@ -1330,6 +1330,13 @@ impl Incoming {
             }
             None => Vec::new(),
         };
+        if let Some(rules) = crate::validation::rules().operation(operation) {
+            for (key, _) in &mut query {
+                if let Some(name) = rules.bracketed_list(key) {
+                    *key = name.to_string();
+                }
+            }
+        }
         let body = match ::axum::body::to_bytes(body, limit).await {
             Ok(body) => body,
             Err(_) => {

@@ -329,13 +329,21 @@ impl Incoming {
                 }
             }
         }
-        let query = match parts.uri.query() {
+        let mut query = match parts.uri.query() {
             Some(query) => match ::serde_urlencoded::from_str::<Vec<(String, String)>>(query) {
                 Ok(pairs) => pairs,
                 Err(err) => return Err(validation_error(vec![format!("query string: {err}")])),
             },
             None => Vec::new(),
         };
+        // A list sent with brackets (`ids[]=1&ids[]=2`) is that list parameter's.
+        if let Some(rules) = crate::validation::rules().operation(operation) {
+            for (key, _) in &mut query {
+                if let Some(name) = rules.bracketed_list(key) {
+                    *key = name.to_string();
+                }
+            }
+        }
         let body = match ::axum::body::to_bytes(body, limit).await {
             Ok(body) => body,
             Err(_) => {

@@ -91,6 +91,33 @@ impl Checker<'_> {
         request: &Request,
         path_params: &[(String, String)],
     ) {
+        // A list sent with brackets (`ids[]=1&ids[]=2`) is that list parameter's, read and
+        // checked as if sent under its name.
+        let renamed;
+        let request = if request
+            .query
+            .iter()
+            .any(|(key, _)| op.bracketed_list(key).is_some())
+        {
+            renamed = Request {
+                query: request
+                    .query
+                    .iter()
+                    .map(|(key, text)| {
+                        let key = op.bracketed_list(key).unwrap_or(key);
+                        (key.to_string(), text.clone())
+                    })
+                    .collect(),
+                headers: request.headers.clone(),
+                body: None,
+                method: request.method.clone(),
+                path: request.path.clone(),
+                mime_type: None,
+            };
+            &renamed
+        } else {
+            request
+        };
         for param in &op.parameters {
             // A notification arrives at the receiver's URL, a callback's at the whole URL its
             // subscriber gave (Up's `{webhookURL}`, declared a required path parameter): its

@@ -787,6 +787,23 @@ mod tests {
                 r#""ids=[1] tag=[\"a\"] code=None sort=None word=None x_ids=None state=[\"open\", \"closed\"]""#
             )
         );
+        // A list sent with brackets, as Rails, PHP and `qs` write one (`tag[]=a`, `state[0]=`),
+        // is that list, required and checked as if sent under its name.
+        let (status, body) = call(
+            Method::GET,
+            "/lists/1?tag[]=a&tag%5B%5D=b&state[0]=open&state[1]=closed",
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (
+                StatusCode::OK,
+                r#""ids=[1] tag=[\"a\", \"b\"] code=None sort=None word=None x_ids=None state=[\"open\", \"closed\"]""#
+            )
+        );
+        let (status, text) = call(Method::GET, "/lists/1?tag[]=a&state[]=ajar").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+        assert!(text.contains("query parameter state"), "{text}");
         // A parameter that is one value or a list (`oneOf: [integer, array of integers]`):
         // one value, the key repeated and one text holding the list all reach the handler
         // whole, and an item that keeps neither alternative is refused.
