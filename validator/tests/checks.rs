@@ -1791,6 +1791,29 @@ fn a_delimited_list_parameter_is_split_by_its_style() {
     assert_eq!(found(&bad), one(Part::Request, "type", "query:Near"));
 }
 
+/// A list sent with brackets, as Rails, PHP and `qs` write one (`Status[]=a&Status[]=b`,
+/// `Status[0]=a`), is the list parameter: each item is checked, and it is present.
+#[test]
+fn a_list_sent_with_brackets_is_checked_as_that_list() {
+    let clean = vendor_run(&vendor(
+        "GET",
+        "/Messages.json?Status[]=queued&Status[]=sent&To[0]=%2B1555&To[1]=%2B1666",
+        None,
+        200,
+    ));
+    assert_eq!(clean.operation.as_deref(), Some("listMessages"));
+    assert_eq!(found(&clean), vec![]);
+    let bad = vendor_run(&vendor(
+        "GET",
+        "/Messages.json?Status[]=queued&Status[]=lost",
+        None,
+        200,
+    ));
+    assert_eq!(found(&bad), one(Part::Request, "enum", "query:Status"));
+    let short = vendor_run(&vendor("GET", "/Messages.json?To[]=ab", None, 200));
+    assert_eq!(found(&short), one(Part::Request, "minLength", "query:To"));
+}
+
 #[test]
 fn a_form_body_is_checked_field_by_field() {
     const FORM: &str = "application/x-www-form-urlencoded";
@@ -3086,6 +3109,21 @@ fn a_closed_object_without_properties_and_a_text_body_say_what_is_wrong_once() {
     assert_eq!(
         found(&run("application/json", "https://x")),
         one(Part::Request, "json", "")
+    );
+    assert!(
+        run("application/json", "https://x").findings[0]
+            .message
+            .starts_with("the body is not JSON: "),
+    );
+    // JSON holding a number no double holds is told as such.
+    let huge = run("application/json", r#"{"targetUrl": 1e400}"#);
+    assert_eq!(found(&huge), one(Part::Request, "json", ""));
+    let message = &huge.findings[0].message;
+    assert!(
+        message.starts_with(
+            "the body holds a number beyond what a double can hold: number out of range"
+        ),
+        "{message}"
     );
 }
 
@@ -5780,7 +5818,8 @@ webhooks:
 }
 
 /// Zero bytes sent as the documented binary media type are an empty upload (an empty file),
-/// as the generated client sends and server take one; without a Content-Type, no body.
+/// as the generated client sends and server take one, and an empty download likewise;
+/// without a Content-Type, no body.
 #[test]
 fn an_empty_upload_with_its_media_type_is_a_body() {
     let contract = contract_of(
@@ -5795,7 +5834,29 @@ paths:
         content:
           application/octet-stream: {schema: {type: string, format: binary}}
       responses: {'204': {description: stored}}
+    get:
+      responses:
+        '200':
+          description: the file
+          content:
+            application/octet-stream: {schema: {type: string, format: binary}}
 "#,
+    );
+    // The same goes for a download: an empty file is a body of its media type.
+    let answered = |content_type: Option<&str>| {
+        let mut exchange = exchange("GET", "/files", None, 200, None);
+        let response = exchange.response.as_mut().unwrap();
+        response.body = Some(Body::Binary(Vec::new()));
+        response.headers = content_type
+            .map(|media| vec![("Content-Type".to_string(), media.to_string())])
+            .unwrap_or_default();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(answered(Some("application/octet-stream")), vec![]);
+    assert_eq!(answered(None), one(Part::Response, "required", ""));
+    assert_eq!(
+        answered(Some("text/plain")),
+        one(Part::Response, "content-type", "header:content-type")
     );
     let sent = |content_type: Option<&str>| {
         let mut exchange = exchange("POST", "/files", None, 204, None);

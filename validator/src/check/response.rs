@@ -135,6 +135,11 @@ impl Checker<'_> {
             return;
         }
         match parse_body(response.body.as_ref()) {
+            // Zero bytes with a Content-Type, where a binary or text body is documented: an
+            // empty file or text, a body, as on the request side (an empty upload).
+            Parsed::None if !read_as_json && response.content_type().is_some() => {
+                self.content_type(&spec.body, response.content_type(), part, &location);
+            }
             Parsed::None => {
                 // A status that cannot carry content (204, 304; RFC 9110) is not asked for
                 // the body of the response it falls to, `default` say.
