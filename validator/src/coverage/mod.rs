@@ -135,14 +135,26 @@ fn members(
 }
 
 /// Covered and total items, and the percentage.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Count {
     /// Items exercised.
     pub covered: u64,
     /// Items documented.
     pub total: u64,
-    /// `covered / total × 100`, rounded to one decimal; 100 when there is nothing to cover.
+    /// `covered / total × 100`, rounded to one decimal but never to 100 while an item is
+    /// left, nor to 0 once one is covered; 100 when there is nothing to cover.
     pub percent: f64,
+}
+
+impl Default for Count {
+    /// Nothing to cover: all of it covered, as [`Coverage::meets`] counts it.
+    fn default() -> Count {
+        Count {
+            covered: 0,
+            total: 0,
+            percent: 100.0,
+        }
+    }
 }
 
 impl Count {
@@ -159,8 +171,15 @@ fn percent(covered: u64, total: u64) -> f64 {
     if total == 0 {
         return 100.0;
     }
-    // Rounded half up to one decimal, in integers: the same digits on every platform.
+    // Rounded half up to one decimal, in integers: the same digits on every platform. A
+    // figure that rounds to 100 with an item left (2,524 of 2,525) or to 0 with one covered
+    // would say the opposite of the counts beside it.
     let tenths = (covered * 1000 * 2 + total) / (total * 2);
+    let tenths = match tenths {
+        1000 if covered < total => 999,
+        0 if covered > 0 => 1,
+        tenths => tenths,
+    };
     tenths as f64 / 10.0
 }
 
@@ -437,6 +456,11 @@ mod tests {
         assert_eq!(percent(2, 3), 66.7);
         assert_eq!(percent(1, 8), 12.5);
         assert_eq!(percent(0, 0), 100.0);
+        // Never 100 with an item left, nor 0 with one covered.
+        assert_eq!(percent(2524, 2525), 99.9);
+        assert_eq!(percent(1, 2525), 0.1);
+        assert_eq!(percent(0, 2525), 0.0);
+        assert_eq!(Count::default().percent, 100.0);
         let mut coverage = Coverage {
             inputs: Vec::new(),
             exchanges: 0,
