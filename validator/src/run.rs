@@ -196,11 +196,16 @@ fn run_inner(
         if report.exchanges - passed_over == before && !options.allow_empty {
             let message = match passed_over {
                 0 => "no exchanges: the input holds no traffic (a capture that recorded nothing?); --allow-empty accepts it".to_string(),
+                1 => "no exchanges with the API: the input's one entry is passed over, as a \
+                      CORS preflight, a web page's own resource (a page, script, style, image, \
+                      font) or a call to another host than --host names (a capture of the wrong \
+                      tab?); --allow-empty accepts it"
+                    .to_string(),
                 _ => format!(
-                    "no exchanges with the API: the input's {passed_over} entries are all CORS \
-                     preflights or a web page's own resources (pages, scripts, styles, images, \
-                     fonts), which are not checked (a capture of the wrong tab?); --allow-empty \
-                     accepts it"
+                    "no exchanges with the API: the input's {passed_over} entries are all passed \
+                     over, as CORS preflights, a web page's own resources (pages, scripts, \
+                     styles, images, fonts) or calls to other hosts than --host names (a capture \
+                     of the wrong tab?); --allow-empty accepts it"
                 ),
             };
             let finding = input_finding(input, 0, None, Rule::NoExchanges, message);

@@ -73,6 +73,15 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         .map(Cow::Owned)
         .collect();
     values.extend(decoded);
+    // A pair in one value (GoDaddy's `sso-key KEY:SECRET`, a header's `user:password`) holds
+    // two credentials: either may stand alone elsewhere, as `Basic`'s two do.
+    let halves: Vec<Cow<'e, str>> = values
+        .iter()
+        .filter(|value| value.contains(':'))
+        .flat_map(|value| pair_halves(value))
+        .map(Cow::Owned)
+        .collect();
+    values.extend(halves);
     // A report quotes a member named after a credential in a JSON pointer (`/` as `~1`, `~`
     // as `~0`, RFC 6901): that spelling is the credential too (`scrub` finds the others).
     let spelled: Vec<Cow<'e, str>> = values
@@ -250,6 +259,21 @@ fn pointer_token(value: &str) -> Option<String> {
     match specgen::load::escape_segment(value) {
         Cow::Owned(token) => Some(token),
         Cow::Borrowed(_) => None,
+    }
+}
+
+/// The two sides of a `key:secret` pair, after a scheme word if there is one (`sso-key
+/// KEY:SECRET`): a value with one colon only, whose sides hold no space.
+fn pair_halves(value: &str) -> Vec<String> {
+    let token = value.trim();
+    let token = token.rsplit_once(' ').map_or(token, |(_, token)| token);
+    match token.split_once(':') {
+        Some((key, secret)) if !secret.contains(':') => [key, secret]
+            .into_iter()
+            .filter(|half| !half.is_empty())
+            .map(str::to_owned)
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -509,6 +533,19 @@ pub fn scrub_drift(drift: &mut Drift, secrets: &[impl AsRef<str>]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_side_of_a_key_and_secret_pair_is_a_credential() {
+        assert_eq!(
+            pair_halves("sso-key k3yValue:s3cretValue"),
+            ["k3yValue", "s3cretValue"]
+        );
+        assert_eq!(pair_halves("user:password"), ["user", "password"]);
+        assert_eq!(pair_halves("key:"), ["key"]);
+        // A URL or a time holds more than one colon: no pair.
+        assert!(pair_halves("https://a.example:443/x").is_empty());
+        assert!(pair_halves("plain").is_empty());
+    }
 
     #[test]
     fn every_occurrence_is_replaced_and_the_longest_value_first() {

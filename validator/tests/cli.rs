@@ -392,7 +392,7 @@ fn a_browser_capture_passes_over_page_resources_but_not_when_they_are_all_it_hol
         findings[0]["message"]
             .as_str()
             .unwrap()
-            .contains("3 entries are all CORS preflights"),
+            .contains("3 entries are all passed over, as CORS preflights"),
         "{findings:?}"
     );
     assert_code(
@@ -1444,8 +1444,9 @@ fn a_credential_declared_as_a_parameter_too_is_never_shown() {
 }
 
 /// What a credential header encodes is a credential too: the user name and password inside
-/// `Authorization: Basic` (Twilio's auth token, Stripe's key sent as the user name), and a
-/// cookie sent percent-encoded (`s%3A…`) that a body repeats decoded (`s:…`).
+/// `Authorization: Basic` (Twilio's auth token, Stripe's key sent as the user name), each
+/// side of a `key:secret` pair, and a cookie sent percent-encoded (`s%3A…`) that a body
+/// repeats decoded (`s:…`).
 #[test]
 fn what_basic_auth_and_encoded_cookies_hold_is_never_shown() {
     use base64::Engine as _;
@@ -1488,6 +1489,8 @@ components:
     // A password a report would spell otherwise: in a JSON pointer (`~1`, `~0`) and inside a
     // JSON string (`\"`).
     const SPELLED: &str = r#"pw/Slash~Tilde"Quote"#;
+    const PAIR_KEY: &str = "dKeyAbc123";
+    const PAIR_SECRET: &str = "SecretXyz789";
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
     let spelled = base64::engine::general_purpose::STANDARD.encode(format!("other:{SPELLED}"));
     let record = |sid: &str, headers: serde_json::Value, text: &str| {
@@ -1516,6 +1519,14 @@ components:
             json!({"Authorization": format!("Basic {spelled}"), "Content-Type": "application/json"}),
             SPELLED,
         ),
+        // A key and secret pair in a scheme of the vendor's own (GoDaddy's `sso-key`): each
+        // half repeated alone.
+        record(
+            PAIR_KEY,
+            json!({"Authorization": format!("sso-key {PAIR_KEY}:{PAIR_SECRET}"),
+                   "Content-Type": "application/json"}),
+            PAIR_SECRET,
+        ),
     ]
     .join("\n");
     let traffic = temp_file(&dir, "traffic.jsonl", lines.as_bytes());
@@ -1542,6 +1553,8 @@ components:
             "Tilde~0",
             r#"Tilde\"Quote"#,
             "Tilde",
+            PAIR_KEY,
+            PAIR_SECRET,
         ] {
             assert!(
                 !run.stdout.contains(secret) && !run.stderr.contains(secret),

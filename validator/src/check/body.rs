@@ -250,13 +250,14 @@ impl Checker<'_> {
         let claims_json = sent.as_deref().is_none_or(|sent| is_json(&essence(sent)));
         self.content_type(spec, sent, part, location);
         if claims_json {
-            self.push(
-                part,
-                "",
-                location(),
-                Rule::Json,
-                format!("the body is not JSON: {error}"),
-            );
+            // `1e400` is JSON whose number no double holds (RFC 8259 lets a reader refuse
+            // it): said as such, not as text that is not JSON.
+            let message = if error.starts_with("number out of range") {
+                format!("the body holds a number beyond what a double can hold: {error}")
+            } else {
+                format!("the body is not JSON: {error}")
+            };
+            self.push(part, "", location(), Rule::Json, message);
         }
     }
 
