@@ -902,6 +902,22 @@ pub mod union {
         fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         fits.into_iter().map(|(index, _)| index).collect()
     }
+    /// The alternatives a value whose discriminator tag maps to none of them may still be: those
+    /// whose own schema pins the tag member (a `const` or `enum` that holds the tag), best fit
+    /// first. An alternative that takes any tag is no candidate: a tag the document does not
+    /// name is no value of it, and the value is kept as JSON, as the contract refuses it.
+    pub fn rank_pinned(
+        value: &Value,
+        alternatives: &[Alternative],
+        property: &str,
+    ) -> Vec<usize> {
+        let mut order = rank(value, alternatives);
+        order
+            .retain(|&index| {
+                alternatives[index].tags.iter().any(|(name, _)| *name == property)
+            });
+        order
+    }
     /// The value of a discriminator member, when it is a string.
     pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
         value.get(property).and_then(Value::as_str)
@@ -909,9 +925,11 @@ pub mod union {
     /// Deserializes a union value: tries the alternatives in `order` with `build`, and keeps the
     /// first that serializes back to the same JSON without any part of it kept as JSON by a union
     /// within (a nested `oneOf` whose own alternatives all refuse the value holds it whole in its
-    /// catch-all, which would swallow values meant for the alternatives after it); failing that,
-    /// the first that serializes back at all; otherwise `keep`s the value as received. `union`
-    /// names the type, for [`decisions`].
+    /// catch-all, which would swallow values meant for the alternatives after it) and without a
+    /// `null` read as absent (a member the alternative does not make nullable: the value breaks
+    /// that alternative, and another may take it whole); failing that, the first that serializes
+    /// back at all, with nulls dropped before nested catch-alls; otherwise `keep`s the value as
+    /// received. `union` names the type, for [`decisions`].
     pub fn choose<T: Serialize>(
         union: &'static str,
         value: Value,
@@ -934,23 +952,36 @@ pub mod union {
                     build(index, integral.as_ref()?)
                 })
         };
-        let mut fallback: Option<(usize, T, Vec<decisions::Decision>)> = None;
+        let mut fallback: Option<(u8, usize, T, Vec<decisions::Decision>)> = None;
         for index in order {
             let mark = decisions::mark();
             let kept_before = kept_as_json();
-            if let Some(candidate) = attempt(index) && keeps(&candidate, &value) {
-                if kept_as_json() == kept_before {
+            if let Some(candidate) = attempt(index)
+                && let Some(exact) = keeps(&candidate, &value)
+            {
+                let nested = kept_as_json() != kept_before;
+                if exact && !nested {
                     decisions::record(union, Some(index), &value);
                     return candidate;
                 }
-                if fallback.is_none() {
-                    fallback = Some((index, candidate, decisions::take_since(mark)));
+                let loss = match (nested, exact) {
+                    (false, _) => 0,
+                    (true, true) => 1,
+                    (true, false) => 2,
+                };
+                if fallback.as_ref().is_none_or(|(worst, ..)| loss < *worst) {
+                    fallback = Some((
+                        loss,
+                        index,
+                        candidate,
+                        decisions::take_since(mark),
+                    ));
                     continue;
                 }
             }
             decisions::rewind(mark);
         }
-        if let Some((index, candidate, made)) = fallback {
+        if let Some((_, index, candidate, made)) = fallback {
             decisions::restore(made);
             decisions::record(union, Some(index), &value);
             return candidate;
@@ -968,16 +999,22 @@ pub mod union {
     fn kept_as_json() -> u64 {
         KEPT_AS_JSON.with(std::cell::Cell::get)
     }
-    /// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
-    /// it: an `f32` of 21.4 writes `21.4`, though widened to `f64` it reads 21.399999618530273.
-    /// A member received as `null` and written back absent counts as kept: an optional member the
-    /// document does not mark nullable reads `null` as absent (Mastodon's `in_reply_to_id`, which
-    /// its API sends as `null`), and would otherwise send every such value to the catch-all.
-    fn keeps<T: Serialize>(candidate: &T, value: &Value) -> bool {
-        serde_json::to_vec(candidate)
+    /// Whether `candidate` serializes to the JSON it was read from: `Some(true)` exactly,
+    /// `Some(false)` but for members received as `null` and written back absent, `None` not at
+    /// all. Through text, as a user gets it: an `f32` of 21.4 writes `21.4`, though widened to
+    /// `f64` it reads 21.399999618530273. A dropped `null` still keeps the value: an optional
+    /// member the document does not mark nullable reads `null` as absent (Mastodon's
+    /// `in_reply_to_id`, which its API sends as `null`), and would otherwise send every such
+    /// value to the catch-all.
+    fn keeps<T: Serialize>(candidate: &T, value: &Value) -> Option<bool> {
+        let back = serde_json::to_vec(candidate)
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-            .is_some_and(|back| same(value, &back, true))
+            .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())?;
+        if same(value, &back, false) {
+            Some(true)
+        } else {
+            same(value, &back, true).then_some(false)
+        }
     }
     /// JSON equality with numbers compared by value (`1` equals `1.0`), UUIDs by value (RFC 9562
     /// reads them in any case and writes them in lower case, as `uuid::Uuid` does), and object

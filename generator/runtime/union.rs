@@ -429,6 +429,21 @@ pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
     fits.into_iter().map(|(index, _)| index).collect()
 }
 
+/// The alternatives a value whose discriminator tag maps to none of them may still be: those
+/// whose own schema pins the tag member (a `const` or `enum` that holds the tag), best fit
+/// first. An alternative that takes any tag is no candidate: a tag the document does not
+/// name is no value of it, and the value is kept as JSON, as the contract refuses it.
+pub fn rank_pinned(value: &Value, alternatives: &[Alternative], property: &str) -> Vec<usize> {
+    let mut order = rank(value, alternatives);
+    order.retain(|&index| {
+        alternatives[index]
+            .tags
+            .iter()
+            .any(|(name, _)| *name == property)
+    });
+    order
+}
+
 /// The value of a discriminator member, when it is a string.
 pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
     value.get(property).and_then(Value::as_str)
@@ -437,9 +452,11 @@ pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
 /// Deserializes a union value: tries the alternatives in `order` with `build`, and keeps the
 /// first that serializes back to the same JSON without any part of it kept as JSON by a union
 /// within (a nested `oneOf` whose own alternatives all refuse the value holds it whole in its
-/// catch-all, which would swallow values meant for the alternatives after it); failing that,
-/// the first that serializes back at all; otherwise `keep`s the value as received. `union`
-/// names the type, for [`decisions`].
+/// catch-all, which would swallow values meant for the alternatives after it) and without a
+/// `null` read as absent (a member the alternative does not make nullable: the value breaks
+/// that alternative, and another may take it whole); failing that, the first that serializes
+/// back at all, with nulls dropped before nested catch-alls; otherwise `keep`s the value as
+/// received. `union` names the type, for [`decisions`].
 pub fn choose<T: Serialize>(
     union: &'static str,
     value: Value,
@@ -466,25 +483,32 @@ pub fn choose<T: Serialize>(
     // decisions made building it. Kept, not built again at the end: a union nested in itself
     // (`Node: anyOf [integer, array of Node]`) would build each level twice, and a body of a
     // few dozen bytes would take seconds.
-    let mut fallback: Option<(usize, T, Vec<decisions::Decision>)> = None;
+    // Ranked by what the candidate loses: a `null` read as absent, then a nested catch-all.
+    let mut fallback: Option<(u8, usize, T, Vec<decisions::Decision>)> = None;
     for index in order {
         let mark = decisions::mark();
         let kept_before = kept_as_json();
         if let Some(candidate) = attempt(index)
-            && keeps(&candidate, &value)
+            && let Some(exact) = keeps(&candidate, &value)
         {
-            if kept_as_json() == kept_before {
+            let nested = kept_as_json() != kept_before;
+            if exact && !nested {
                 decisions::record(union, Some(index), &value);
                 return candidate;
             }
-            if fallback.is_none() {
-                fallback = Some((index, candidate, decisions::take_since(mark)));
+            let loss = match (nested, exact) {
+                (false, _) => 0,
+                (true, true) => 1,
+                (true, false) => 2,
+            };
+            if fallback.as_ref().is_none_or(|(worst, ..)| loss < *worst) {
+                fallback = Some((loss, index, candidate, decisions::take_since(mark)));
                 continue;
             }
         }
         decisions::rewind(mark);
     }
-    if let Some((index, candidate, made)) = fallback {
+    if let Some((_, index, candidate, made)) = fallback {
         decisions::restore(made);
         decisions::record(union, Some(index), &value);
         return candidate;
@@ -503,16 +527,22 @@ fn kept_as_json() -> u64 {
     KEPT_AS_JSON.with(std::cell::Cell::get)
 }
 
-/// Whether `candidate` serializes to the JSON it was read from. Through text, as a user gets
-/// it: an `f32` of 21.4 writes `21.4`, though widened to `f64` it reads 21.399999618530273.
-/// A member received as `null` and written back absent counts as kept: an optional member the
-/// document does not mark nullable reads `null` as absent (Mastodon's `in_reply_to_id`, which
-/// its API sends as `null`), and would otherwise send every such value to the catch-all.
-fn keeps<T: Serialize>(candidate: &T, value: &Value) -> bool {
-    serde_json::to_vec(candidate)
+/// Whether `candidate` serializes to the JSON it was read from: `Some(true)` exactly,
+/// `Some(false)` but for members received as `null` and written back absent, `None` not at
+/// all. Through text, as a user gets it: an `f32` of 21.4 writes `21.4`, though widened to
+/// `f64` it reads 21.399999618530273. A dropped `null` still keeps the value: an optional
+/// member the document does not mark nullable reads `null` as absent (Mastodon's
+/// `in_reply_to_id`, which its API sends as `null`), and would otherwise send every such
+/// value to the catch-all.
+fn keeps<T: Serialize>(candidate: &T, value: &Value) -> Option<bool> {
+    let back = serde_json::to_vec(candidate)
         .ok()
-        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
-        .is_some_and(|back| same(value, &back, true))
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())?;
+    if same(value, &back, false) {
+        Some(true)
+    } else {
+        same(value, &back, true).then_some(false)
+    }
 }
 
 /// JSON equality with numbers compared by value (`1` equals `1.0`), UUIDs by value (RFC 9562
@@ -999,6 +1029,64 @@ mod tests {
         assert_eq!(decisions[0].variant, None);
     }
 
+    /// A candidate that keeps the value only by reading a `null` as absent (a member it does
+    /// not make nullable) gives way to one that keeps it exactly, which the value fits; with
+    /// none, it still takes the value rather than the catch-all.
+    #[test]
+    fn a_candidate_that_drops_a_null_gives_way_to_one_that_keeps_it() {
+        #[derive(Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        enum Step {
+            Buttons { actions: Vec<Value> },
+            Loose(Value),
+            Raw(Value),
+        }
+        let value = json!({"actions": [{"action": null, "id": "x"}]});
+        let dropping = || Step::Buttons {
+            actions: vec![json!({"id": "x"})],
+        };
+        let chosen = choose(
+            "Step",
+            value.clone(),
+            [0, 1],
+            |index, value| match index {
+                0 => Some(dropping()),
+                _ => Some(Step::Loose(value.clone())),
+            },
+            Step::Raw,
+        );
+        assert_eq!(chosen, Step::Loose(value.clone()));
+        let alone = choose(
+            "Step",
+            value.clone(),
+            [0],
+            |_, _| Some(dropping()),
+            Step::Raw,
+        );
+        assert_eq!(alone, dropping());
+    }
+
+    /// A discriminator tag the mapping does not name goes only to an alternative whose own
+    /// schema pins the tag member to it; one that takes any tag is no candidate.
+    #[test]
+    fn an_unmapped_tag_goes_only_where_the_alternatives_schema_pins_it() {
+        const OFFER: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["Type"],
+            declared: &["Type"],
+            ..Alternative::ANY
+        };
+        const FREE: Alternative = Alternative {
+            tags: &[("Type", &[Literal::Str("free")])],
+            ..OFFER
+        };
+        assert!(rank_pinned(&json!({"Type": "FreeItem"}), &[OFFER], "Type").is_empty());
+        assert_eq!(
+            rank_pinned(&json!({"Type": "free"}), &[OFFER, FREE], "Type"),
+            [1]
+        );
+    }
+
     /// A member required in one direction only (`readOnly` `id`, `writeOnly` `cvc`) ranks an
     /// alternative and never rules it out: a response card without its `cvc` is still a card,
     /// and `{name}` is a new pet before a pet without its `id`.
@@ -1195,8 +1283,10 @@ mod tests {
 
     /// `oneOf: [Status, ScheduledStatus]` as Mastodon documents it: members its API sends as
     /// `null` are not marked nullable. A status with such a null is still a `Status`, and a
-    /// scheduled one whose `params` hold one still a `ScheduledStatus`, not the catch-all or
-    /// the looser alternative that keeps it as an extra member.
+    /// scheduled one whose `params` hold one still a `ScheduledStatus` where nothing else
+    /// keeps it, not the catch-all. An alternative that keeps the value exactly (here a
+    /// `Status` loose enough to hold `params` as an extra member) is the one the value fits,
+    /// as the contract judges it, and wins.
     #[test]
     fn a_null_for_an_optional_member_does_not_send_the_value_elsewhere() {
         #[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -1254,8 +1344,20 @@ mod tests {
         ));
         assert!(matches!(
             read(json!({"id": "2", "params": {"in_reply_to_id": null}})),
-            Created::Scheduled(_)
+            Created::Status(_)
         ));
+        let scheduled_only = choose(
+            "Created",
+            json!({"id": "2", "params": {"in_reply_to_id": null}}),
+            [0],
+            |_, value| {
+                <Scheduled as serde::Deserialize>::deserialize(value)
+                    .ok()
+                    .map(Created::Scheduled)
+            },
+            Created::Unknown,
+        );
+        assert!(matches!(scheduled_only, Created::Scheduled(_)));
         // Not where a member is missing from what the alternative writes back otherwise.
         assert!(matches!(
             read(json!({"id": "3", "in_reply_to_id": 7})),
@@ -1278,7 +1380,7 @@ mod tests {
     fn floats_compare_as_the_text_a_user_gets() {
         #[derive(serde::Serialize)]
         struct Wrapper(f32);
-        assert!(keeps(&Wrapper(21.4), &json!(21.4)));
-        assert!(!keeps(&Wrapper(21.5), &json!(21.4)));
+        assert_eq!(keeps(&Wrapper(21.4), &json!(21.4)), Some(true));
+        assert_eq!(keeps(&Wrapper(21.5), &json!(21.4)), None);
     }
 }

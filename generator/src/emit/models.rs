@@ -489,18 +489,21 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
                 let index = proc_macro2::Literal::usize_unsuffixed(*index);
                 quote!(Some(#value) => vec![#index],)
             });
-            // An unmapped or missing tag still has a shape: choose by the facts then.
+            // A missing tag still has a shape: choose by the facts then. A tag the mapping
+            // does not name goes only to an alternative whose schema pins it, else is kept.
             quote! {
                 match union::tag(&value, #property) {
                     #(#arms)*
-                    _ => union::rank(&value, ALTERNATIVES),
+                    Some(_) => union::rank_pinned(&value, ALTERNATIVES, #property),
+                    None => union::rank(&value, ALTERNATIVES),
                 }
             }
         }
     };
     let how = if union.discriminator.is_some() {
         "Chooses the alternative by the discriminator (by the facts of each alternative when \
-         the tag is missing or not mapped)"
+         the tag is missing; a tag the mapping does not name only where an alternative's schema \
+         pins it)"
     } else {
         "Chooses the alternative the value really is, by the facts of each alternative's \
          schema (see `support::union`), not by which deserializes first"
