@@ -116,15 +116,17 @@ impl<'a> Builder<'a> {
     /// Records a warning about the place at `pointer` (once per place and message).
     pub(super) fn warn(&mut self, pointer: &str, message: impl Into<String>) {
         let message = message.into();
+        // Compared as written: the pointer a warning keeps is the user's, not the loader's.
+        let written = self.doc.written_pointer(pointer);
         if self
             .warnings
             .iter()
-            .any(|w| w.pointer == pointer && w.message == message)
+            .any(|w| w.pointer == written && w.message == message)
         {
             return;
         }
         self.warnings.push(Warning {
-            pointer: self.doc.written_pointer(pointer),
+            pointer: written,
             location: self.doc.location(pointer),
             message,
         });
