@@ -532,6 +532,75 @@ fn a_truncated_har_delivers_every_entry_before_the_cut() {
     assert_eq!(entries, expected);
 }
 
+/// One entry that is not JSON (a syntax error, a byte that is not UTF-8) is that entry's
+/// finding, and the entries after it are read: as JSON Lines reads on past a broken line.
+#[test]
+fn a_har_entry_that_does_not_parse_is_told_and_the_entries_after_it_are_read() {
+    let good = |n: u32| {
+        format!(
+            r#"{{"request": {{"method": "GET", "url": "https://api.example.com/v1/things/{n}", "headers": []}},
+  "response": {{"status": 200, "headers": [], "content": {{"text": "{{}}"}}}}}}"#
+        )
+    };
+    // A missing comma, with braces inside a string; then a Latin-1 `é`.
+    let broken = r#"{"request": {"method": "GET", "url": "https://api.example.com/v1/}{" "oops": 1},
+  "response": {"status": 200}}"#;
+    let mut latin1 =
+        br#"{"request": {"method": "GET", "url": "https://api.example.com/v1/caf"#.to_vec();
+    latin1.push(0xE9);
+    latin1.extend_from_slice(br#""}, "response": {"status": 200}}"#);
+    let mut har = format!(
+        "{{\"log\": {{\"version\": \"1.2\", \"entries\": [\n{},\n{broken},\n",
+        good(0)
+    )
+    .into_bytes();
+    har.extend_from_slice(&latin1);
+    har.extend_from_slice(format!(",\n{}\n]}}}}\n", good(3)).as_bytes());
+    let entries = read_bytes("broken.har", &har, Format::Har);
+    assert_eq!(entries.len(), 4, "{entries:#?}");
+    assert_eq!(entries[0].as_ref().unwrap().request.path, "/v1/things/0");
+    let syntax = entries[1].as_ref().unwrap_err();
+    assert_eq!((syntax.index, syntax.line), (1, Some(4)));
+    assert!(
+        syntax.message.starts_with("entry 1: expected `,` or `}`"),
+        "{}",
+        syntax.message
+    );
+    let latin1 = entries[2].as_ref().unwrap_err();
+    assert_eq!((latin1.index, latin1.line), (2, Some(6)));
+    assert_eq!(
+        latin1.message,
+        "entry 2: not valid UTF-8 (byte 0xE9); HAR files are UTF-8"
+    );
+    let last = entries[3].as_ref().unwrap();
+    assert_eq!(
+        (last.index, last.request.path.as_str()),
+        (3, "/v1/things/3")
+    );
+    // A broken entry last, and one whose end cannot be found.
+    let last_broken = format!("{{\"log\": {{\"entries\": [{}, {broken}]}}}}", good(0));
+    let entries = read_bytes("last.har", last_broken.as_bytes(), Format::Har);
+    assert_eq!(entries.len(), 2);
+    assert!(entries[1].is_err());
+    let unclosed = format!(
+        "{{\"log\": {{\"entries\": [{}, {{\"request\": {{\"x\": 1, {}",
+        good(0),
+        good(1)
+    );
+    let entries = read_bytes("unclosed.har", unclosed.as_bytes(), Format::Har);
+    let messages: Vec<&str> = entries
+        .iter()
+        .filter_map(|entry| entry.as_ref().err())
+        .map(|malformed| malformed.message.as_str())
+        .collect();
+    assert_eq!(entries.len(), 3, "{entries:#?}");
+    assert!(messages[0].starts_with("entry 1: "), "{messages:?}");
+    assert_eq!(
+        messages[1],
+        "stopped after 2 entries: the end of entry 1 cannot be found"
+    );
+}
+
 #[test]
 fn a_har_that_is_not_a_har_is_one_malformed_entry() {
     // An empty file has no entries, like an empty JSON Lines file: the run reports it.

@@ -25,9 +25,12 @@
 //!
 //! An entry of the wrong shape (no `request`, a `url` that is not a string, bad base64, ...)
 //! becomes a [`Malformed`](crate::exchange::Malformed) naming the field
-//! (`entry 3: request.url is missing`) and the next entry is read. A syntax error, a cut-off
-//! file or an I/O error ends the file with one `Malformed` (`stopped after 41 entries: EOF
-//! while parsing ...`, with the line of the error), after all the entries before it have
+//! (`entry 3: request.url is missing`) and the next entry is read. An entry that is not JSON
+//! (a syntax error, a byte that is not UTF-8) becomes a `Malformed` too (`entry 2: expected
+//! ...`, with its line), and reading goes on after its closing brace, found by counting braces
+//! outside strings from where the entry began. A cut-off file, an I/O error, or an entry
+//! whose end cannot be found ends the file with one `Malformed` (`stopped after 41 entries:
+//! EOF while parsing ...`, with the line of the error), after all the entries before it have
 //! been delivered. A file that is not a HAR at all (not JSON, no `log.entries` array) gives
 //! one `Malformed` starting `not a HAR file:`. An empty file (nothing but whitespace) has no
 //! entries, like an empty JSON Lines file.
@@ -72,13 +75,60 @@ pub fn read(
         meter: Rc::clone(&meter),
     };
     // serde_json reads byte by byte; a BufReader makes that cheap whatever `reader` is.
+    let mut inner = BufReader::with_capacity(1 << 16, reader);
     let mut deserializer = serde_json::Deserializer::from_reader(Metered {
-        inner: BufReader::with_capacity(1 << 16, reader),
+        inner: &mut inner,
         meter: Rc::clone(&meter),
     });
-    let result = Top(&mut state)
+    let mut result = Top(&mut state)
         .deserialize(&mut deserializer)
         .and_then(|()| deserializer.end());
+    drop(deserializer);
+    // An entry that does not read: told, skipped to its closing brace, and the entries after
+    // it read as the rest of the array (`[` put back in front of them).
+    let mut resumed = false;
+    while let Err(err) = &result {
+        if state.phase != Phase::Entries || meter.over.get() || err.is_io() || err.is_eof() {
+            break;
+        }
+        let line = meter.entry_line.get();
+        let seen = meter.tee.take();
+        let message = match std::str::from_utf8(&seen) {
+            Err(bad) => format!(
+                "entry {}: not valid UTF-8 (byte 0x{:02X}); HAR files are UTF-8",
+                state.entries,
+                seen[bad.valid_up_to()]
+            ),
+            // A resumed reading counts lines from its own start: its place is the entry's.
+            Ok(_) if resumed => format!("entry {}: {}", state.entries, without_place(err)),
+            Ok(_) => format!("entry {}: {err}", state.entries),
+        };
+        (state.sink)(context.malformed(state.entries, Some(line), message));
+        state.entries += 1;
+        let mut rest = Metered {
+            inner: &mut inner,
+            meter: Rc::clone(&meter),
+        };
+        meter.begin(false);
+        match skip_entry(&seen, &mut rest)? {
+            Some(true) => {}
+            // The entries end here; what follows them is not read.
+            Some(false) => return Ok(()),
+            None => {
+                let message = format!(
+                    "stopped after {} entries: the end of entry {} cannot be found",
+                    state.entries,
+                    state.entries - 1
+                );
+                (state.sink)(context.malformed(state.entries, Some(meter.line()), message));
+                return Ok(());
+            }
+        }
+        let mut deserializer =
+            serde_json::Deserializer::from_reader(io::Read::chain(&b"["[..], rest));
+        result = Entries(&mut state).deserialize(&mut deserializer);
+        resumed = true;
+    }
     let Err(err) = result else {
         return Ok(());
     };
@@ -109,14 +159,93 @@ pub fn read(
     }
     let message = match state.phase {
         Phase::Start | Phase::Log => format!("not a HAR file: {err}"),
+        Phase::Entries | Phase::After if resumed => {
+            format!(
+                "stopped after {} entries: {}",
+                state.entries,
+                without_place(&err)
+            )
+        }
         Phase::Entries | Phase::After => {
             format!("stopped after {} entries: {err}", state.entries)
         }
     };
-    let line = (err.line() > 0).then(|| err.line());
+    let line = if resumed {
+        Some(meter.line())
+    } else {
+        (err.line() > 0).then(|| err.line())
+    };
     let entry = context.malformed(state.entries, line, message);
     (state.sink)(entry);
     Ok(())
+}
+
+/// serde_json's message without its `at line L column C`, which counts from where a reading
+/// began.
+fn without_place(err: &serde_json::Error) -> String {
+    let text = err.to_string();
+    match text.rsplit_once(" at line ") {
+        Some((message, _)) => message.to_string(),
+        None => text,
+    }
+}
+
+/// Skips the rest of an entry that does not parse: `seen` is what was read of it (from its
+/// `{`, or from the end of the entry before), `rest` the file after. Braces are counted
+/// outside strings until the entry's own closes. `Some(true)` when another entry follows
+/// (its comma read), `Some(false)` when the array ends there, `None` when no end is found.
+fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<bool>> {
+    let mut depth = 0usize;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut started = false;
+    let mut bytes = seen.iter().copied().map(Ok).chain(io::Read::bytes(rest));
+    for byte in &mut bytes {
+        let byte = byte?;
+        if !started {
+            match byte {
+                b'{' => {
+                    started = true;
+                    depth = 1;
+                }
+                b' ' | b'\t' | b'\r' | b'\n' | b',' => {}
+                _ => return Ok(None),
+            }
+            continue;
+        }
+        if in_string {
+            match byte {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match byte {
+            b'"' => in_string = true,
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            _ => {}
+        }
+    }
+    if depth != 0 || !started {
+        return Ok(None);
+    }
+    for byte in bytes {
+        match byte? {
+            b' ' | b'\t' | b'\r' | b'\n' => {}
+            b',' => return Ok(Some(true)),
+            b']' => return Ok(Some(false)),
+            _ => return Ok(None),
+        }
+    }
+    Ok(None)
 }
 
 /// The error for a string where the walk expects an object or array: serde's own would quote
@@ -140,6 +269,9 @@ struct Meter {
     limit: u64,
     /// The limit was passed (serde_json's error does not hand back the reader's).
     over: Cell<bool>,
+    /// The bytes of the current entry read so far, from its `{`: where an entry that does
+    /// not parse is skipped from.
+    tee: std::cell::RefCell<Vec<u8>>,
 }
 
 impl Meter {
@@ -149,23 +281,29 @@ impl Meter {
         self.newlines.get() + 1
     }
 
-    /// An entry (or the part after the entries) begins: its bytes count from here.
-    fn begin(&self) {
+    /// An entry (or the part after the entries) begins: its bytes count from here. With
+    /// `opened`, serde_json has just read the entry's first byte, which [`Meter::tee`] keeps.
+    fn begin(&self, opened: bool) {
         self.mark.set(self.bytes.get().saturating_sub(1));
         self.entry_line.set(self.line());
+        let mut tee = self.tee.borrow_mut();
+        let first = tee.last().copied().filter(|_| opened);
+        tee.clear();
+        tee.extend(first);
     }
 }
 
 /// The reader under serde_json, counting for the [`Meter`].
-struct Metered<R> {
-    inner: R,
+struct Metered<'r, R> {
+    inner: &'r mut R,
     meter: Rc<Meter>,
 }
 
-impl<R: io::Read> io::Read for Metered<R> {
+impl<R: io::Read> io::Read for Metered<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let read = self.inner.read(buf)?;
         let meter = &self.meter;
+        meter.tee.borrow_mut().extend_from_slice(&buf[..read]);
         let newlines = buf[..read].iter().filter(|&&b| b == b'\n').count();
         meter.newlines.set(meter.newlines.get() + newlines);
         let bytes = meter.bytes.get() + read as u64;
@@ -307,12 +445,12 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let state = self.0;
         state.phase = Phase::Entries;
-        state.meter.begin();
+        state.meter.begin(false);
         while let Some((line, raw)) = seq.next_element_seed(EntrySeed(&state.meter))? {
             let entry = convert(raw, state.entries, line, state.context);
             state.entries += 1;
             (state.sink)(entry);
-            state.meter.begin();
+            state.meter.begin(false);
         }
         state.phase = Phase::After;
         Ok(())
@@ -329,7 +467,7 @@ impl<'de> DeserializeSeed<'de> for EntrySeed<'_> {
         self,
         deserializer: D,
     ) -> Result<Self::Value, D::Error> {
-        self.0.begin();
+        self.0.begin(true);
         let line = self.0.line();
         Field::deserialize(deserializer).map(|raw| (line, raw))
     }
