@@ -111,3 +111,86 @@ fn every_pair_gives_exactly_its_findings() {
         wrong.join("\n")
     );
 }
+
+/// The findings of `old` → `new`, both YAML texts, as [`line`] writes them.
+fn findings_between(old: &str, new: &str) -> BTreeSet<String> {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("old.yaml"), old).unwrap();
+    std::fs::write(dir.path().join("new.yaml"), new).unwrap();
+    actual(dir.path()).expect("both load and diff")
+}
+
+/// A union of two alternatives of one Rust type (`String`, `String2`): a document diffed
+/// with itself finds nothing, the variants paired by name.
+#[test]
+fn a_document_diffed_with_itself_finds_nothing_with_two_alternatives_of_one_type() {
+    let spec = r##"
+openapi: 3.0.3
+info: {title: U, version: "1.0.0"}
+paths:
+  /d:
+    get:
+      operationId: getD
+      responses:
+        "200":
+          description: ok
+          content: {application/json: {schema: {$ref: "#/components/schemas/When"}}}
+components:
+  schemas:
+    When:
+      oneOf:
+        - {type: string, pattern: "^[0-9]{4}$"}
+        - {type: string, pattern: "^[0-9]{4}-[0-9]{2}$"}
+"##;
+    assert_eq!(findings_between(spec, spec), BTreeSet::new());
+}
+
+/// A discriminator tag the mapping no longer names (`cat` renamed `kitty`): a value tagged
+/// `cat` fits no alternative now, which breaks the senders of requests and the readers of
+/// responses.
+#[test]
+fn a_tag_the_mapping_no_longer_names_breaks_both_sides() {
+    let spec = |tag: &str| {
+        format!(
+            r##"
+openapi: 3.0.3
+info: {{title: P, version: "1.0.0"}}
+paths:
+  /pets:
+    post:
+      operationId: addPet
+      requestBody:
+        required: true
+        content: {{application/json: {{schema: {{$ref: "#/components/schemas/Pet"}}}}}}
+      responses:
+        "200":
+          description: ok
+          content: {{application/json: {{schema: {{$ref: "#/components/schemas/Pet"}}}}}}
+components:
+  schemas:
+    Pet:
+      oneOf:
+        - {{$ref: "#/components/schemas/Cat"}}
+        - {{$ref: "#/components/schemas/Dog"}}
+      discriminator:
+        propertyName: petType
+        mapping: {{{tag}: "#/components/schemas/Cat", dog: "#/components/schemas/Dog"}}
+    Cat:
+      type: object
+      properties: {{petType: {{type: string}}, meow: {{type: boolean}}}}
+    Dog:
+      type: object
+      properties: {{petType: {{type: string}}, bark: {{type: boolean}}}}
+"##
+        )
+    };
+    let found = findings_between(&spec("cat"), &spec("kitty"));
+    let pointer = "old#/components/schemas/Pet/discriminator";
+    assert_eq!(
+        found,
+        BTreeSet::from([
+            format!("error clients request-discriminator-changed {pointer}"),
+            format!("error clients response-discriminator-changed {pointer}"),
+        ])
+    );
+}

@@ -397,11 +397,16 @@ fn fields(
 fn variants(out: &mut Out, path: &str, item: &Item, old: &[Variant], new: &[Variant]) {
     let mut matched = vec![false; new.len()];
     for variant in old {
-        let found = new
-            .iter()
-            .position(|v| v.wire == variant.wire)
-            .or_else(|| new.iter().position(|v| v.name == variant.name));
-        let Some(index) = found.filter(|i| !matched[*i]) else {
+        // Among the variants not matched yet: the same alternative under the same name, then
+        // under another, then the same name. Two alternatives of one type (`String`,
+        // `String2`) are told apart by their names.
+        let unmatched = |fits: &dyn Fn(&Variant) -> bool| {
+            (0..new.len()).find(|&i| !matched[i] && fits(&new[i]))
+        };
+        let found = unmatched(&|v| v.wire == variant.wire && v.name == variant.name)
+            .or_else(|| unmatched(&|v| v.wire == variant.wire))
+            .or_else(|| unmatched(&|v| v.name == variant.name));
+        let Some(index) = found else {
             let message = format!("`{path}`: variant `{}` removed", variant.name);
             out.push(
                 RustCheck::VariantRemoved,

@@ -338,6 +338,16 @@ impl<'d> Walk<'_, 'd> {
                     self.report(Facet::DiscriminatorChanged, Which::New, &b.at, what);
                 }
             }
+            // A tag the mapping no longer names (removed, or renamed `cat` → `kitty`): a value
+            // tagged so fits no alternative now.
+            for (tag, old_target) in old_map {
+                if !new_map.contains_key(tag) {
+                    let what = format!(
+                        "discriminator value `{tag}` (mapped to {old_target}) is no longer mapped"
+                    );
+                    self.report(Facet::DiscriminatorChanged, Which::Old, &a.at, what);
+                }
+            }
         }
     }
 }
