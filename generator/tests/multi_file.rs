@@ -560,3 +560,29 @@ fn a_diff_finding_in_another_file_carries_that_file_and_its_line() {
         assert!(matches!(finding.place.line, Some(4 | 5)), "{finding:?}");
     }
 }
+
+/// The digest (and so the committed fingerprint) of a document of several files is the same
+/// in another checkout of the same files: paths count as written from the root document's
+/// directory, `..` included, not as the machine's absolute ones.
+#[test]
+fn two_checkouts_of_one_multi_file_document_have_one_digest() {
+    let text = format!(
+        "{HEAD}paths: {{}}\ncomponents:\n  schemas:\n    A:\n      $ref: '../common/a.yaml#/A'\n"
+    );
+    let digest = |edit: &str| {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("spec")).unwrap();
+        std::fs::create_dir_all(dir.path().join("common")).unwrap();
+        std::fs::write(dir.path().join("spec/openapi.yaml"), &text).unwrap();
+        std::fs::write(
+            dir.path().join("common/a.yaml"),
+            format!("A: {{type: string{edit}}}\n"),
+        )
+        .unwrap();
+        load_file(&dir.path().join("spec/openapi.yaml"))
+            .unwrap()
+            .digest()
+    };
+    assert_eq!(digest(""), digest(""));
+    assert_ne!(digest(""), digest(", maxLength: 3"));
+}

@@ -56,6 +56,18 @@ pub(crate) fn has_external_refs(value: &Value) -> bool {
         .any(|site| site.target.as_str().is_some_and(|r| !r.starts_with('#')))
 }
 
+/// `path` from `base` (both canonical), `/`-separated, with `..` where it leaves `base`.
+fn relative_path(base: &Path, path: &Path) -> String {
+    let base: Vec<_> = base.components().collect();
+    let path: Vec<_> = path.components().collect();
+    let shared = base.iter().zip(&path).take_while(|(a, b)| a == b).count();
+    let ups = std::iter::repeat_n("..".to_string(), base.len() - shared);
+    let downs = path[shared..]
+        .iter()
+        .map(|part| part.as_os_str().to_string_lossy().into_owned());
+    ups.chain(downs).collect::<Vec<_>>().join("/")
+}
+
 /// Bundles every file the root document at `path` refers to into it. Returns the bundled
 /// document and the digest of every other file read (their paths and bytes, in path order).
 pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
@@ -84,8 +96,11 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
     bundler.walk(&mut root, Ctx::Document, &root_path, String::new())?;
     bundler.digests.sort();
     let mut digest = xxhash_rust::xxh3::Xxh3::new();
+    // Each file by its path from the root document's directory, not its absolute one: the
+    // fingerprint is committed, and another checkout of the same files must find it equal.
+    let base = root_path.parent().unwrap_or(Path::new(""));
     for (file, bytes) in &bundler.digests {
-        digest.update(file.to_string_lossy().as_bytes());
+        digest.update(relative_path(base, file).as_bytes());
         digest.update(&bytes.to_le_bytes());
     }
     let digest = digest.digest();
