@@ -718,19 +718,22 @@ impl Client {
     /// Sends a request, retrying when `retryable` and the failure is a transport
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
-    /// returned at once. `schemes` are the security schemes the operation accepts
-    /// (empty: none, as for `security: []`): the credentials sent.
+    /// returned at once. `requirements` are the operation's security requirements, any one
+    /// enough, each the schemes it names (none: no credential, as for `security: []`): they
+    /// say which credentials are sent.
     async fn send(
         &self,
         retryable: bool,
-        schemes: &[&str],
+        requirements: &[&[&str]],
         build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
     ) -> Result<Answer, ClientError> {
         let attempts = if retryable { self.retry.max_attempts.max(1) } else { 1 };
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = match self.with_credentials(build(&self.http), schemes).build()
+            let request = match self
+                .with_credentials(build(&self.http), requirements)
+                .build()
             {
                 Ok(mut request) => {
                     one_cookie_header(request.headers_mut());
@@ -828,9 +831,11 @@ impl Client {
     fn with_credentials(
         &self,
         mut request: ::reqwest::RequestBuilder,
-        schemes: &[&str],
+        requirements: &[&[&str]],
     ) -> ::reqwest::RequestBuilder {
-        let accepts = |key: &str| schemes.contains(&key);
+        let accepts = |key: &str| {
+            requirements.iter().any(|requirement| requirement.contains(&key))
+        };
         if accepts("public-api-key") {
             let secret = &self.credentials.public_api_key;
             request = request.header("public-api-key", secret.expose());
@@ -862,7 +867,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -899,7 +904,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -936,7 +941,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::DELETE, &url_);
                     request_ = request_
@@ -970,7 +975,7 @@ impl Client {
         let answer_ = self
             .send(
                 false,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::PATCH, &url_);
                     request_ = request_
@@ -1006,7 +1011,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -1046,7 +1051,7 @@ impl Client {
         let answer_ = self
             .send(
                 false,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -1082,7 +1087,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_
@@ -1115,7 +1120,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::GET, &url_);
                     request_ = request_
@@ -1168,7 +1173,7 @@ impl Client {
         let answer_ = self
             .send(
                 true,
-                &["private-secret-key", "public-api-key"],
+                &[&["public-api-key", "private-secret-key"]],
                 |http_| {
                     let mut request_ = http_.request(::reqwest::Method::POST, &url_);
                     request_ = request_

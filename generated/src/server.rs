@@ -1218,6 +1218,7 @@ fn authenticate(
     if requirements.is_empty() {
         return Ok(());
     }
+    let declared = crate::validation::rules().http_scheme_words();
     let met = requirements
         .iter()
         .any(|requirement| {
@@ -1225,10 +1226,13 @@ fn authenticate(
                 .iter()
                 .all(|(location, name, scheme)| {
                     credential(headers, query, *location, name)
-                        .is_some_and(|v| crate::validation::manifest::presents_credential(
-                            &v,
-                            *scheme,
-                        ))
+                        .is_some_and(|v| {
+                            crate::validation::manifest::presents_credential_beside(
+                                &v,
+                                *scheme,
+                                declared,
+                            )
+                        })
                 })
         });
     if met {
@@ -1427,7 +1431,14 @@ impl Incoming {
             .into_iter()
             .next()?
             .trim();
-        let token = value.split_once(' ').map_or(value, |(_, rest)| rest.trim());
+        let token = match value.split_once(' ') {
+            Some((_, rest)) => rest.trim(),
+            None if crate::validation::manifest::is_scheme_word(
+                value,
+                crate::validation::rules().http_scheme_words(),
+            ) => "",
+            None => value,
+        };
         (!token.is_empty()).then_some(token)
     }
     /// The user name and password of `Authorization: Basic <base64 of user:password>` (RFC
@@ -1436,9 +1447,14 @@ impl Incoming {
     fn basic_auth(&self) -> Option<(String, String)> {
         use ::base64::Engine as _;
         let encoded = self.authorization("basic")?;
-        let decoded = ::base64::engine::general_purpose::STANDARD
-            .decode(encoded.trim())
-            .ok()?;
+        let engine = ::base64::engine::GeneralPurpose::new(
+            &::base64::alphabet::STANDARD,
+            ::base64::engine::GeneralPurposeConfig::new()
+                .with_decode_padding_mode(
+                    ::base64::engine::DecodePaddingMode::Indifferent,
+                ),
+        );
+        let decoded = engine.decode(encoded.trim()).ok()?;
         let text = String::from_utf8(decoded).ok()?;
         let (username, password) = text.split_once(':')?;
         Some((username.to_string(), password.to_string()))

@@ -88,14 +88,47 @@ pub mod manifest {
     /// `Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are case-insensitive, RFC 9110
     /// §11.1). The generated server's check and specval's.
     pub fn presents_credential(text: &str, scheme: Option<&str>) -> bool {
+        presents_credential_beside::<&str>(text, scheme, &[])
+    }
+    /// The authentication schemes of IANA's registry, and NTLM, AWS's and GitHub's `token`: a
+    /// value that is one of these words alone carries no credential (`Authorization: DPoP`).
+    const SCHEME_WORDS: &[&str] = &[
+        "aws4-hmac-sha256",
+        "basic",
+        "bearer",
+        "concealed",
+        "digest",
+        "dpop",
+        "gnap",
+        "hoba",
+        "mutual",
+        "negotiate",
+        "ntlm",
+        "oauth",
+        "privatetoken",
+        "scram-sha-1",
+        "scram-sha-256",
+        "token",
+        "vapid",
+    ];
+    /// Whether `text` is an authentication scheme's word alone: one of IANA's registry, or of
+    /// `declared` (the `http` schemes a document declares: a custom `HMAC-SHA256`).
+    pub fn is_scheme_word<S: AsRef<str>>(text: &str, declared: &[S]) -> bool {
+        let text = text.trim();
+        SCHEME_WORDS.iter().any(|word| text.eq_ignore_ascii_case(word))
+            || declared.iter().any(|word| text.eq_ignore_ascii_case(word.as_ref()))
+    }
+    /// [`presents_credential`], where `declared` are the `http` scheme words of the requirements
+    /// beside it: a token in any scheme is no scheme's word alone, theirs included.
+    pub fn presents_credential_beside<S: AsRef<str>>(
+        text: &str,
+        scheme: Option<&str>,
+        declared: &[S],
+    ) -> bool {
         let text = text.trim();
         match scheme {
             _ if text.is_empty() => false,
-            None => {
-                !["bearer", "basic", "token", "digest"]
-                    .iter()
-                    .any(|word| text.eq_ignore_ascii_case(word))
-            }
+            None => !is_scheme_word(text, declared),
             Some(scheme) => {
                 text.split_once(' ')
                     .is_some_and(|(word, rest)| {
@@ -1339,6 +1372,9 @@ pub struct OperationRules {
 pub struct Rules {
     operations: HashMap<String, Pending>,
     webhooks: HashMap<String, Pending>,
+    /// The words of the document's `http` security schemes (`basic`, a custom
+    /// `HMAC-SHA256`): a value that is one alone carries no credential.
+    http_scheme_words: Vec<String>,
 }
 
 /// An operation's entry in the manifest, and its rules once compiled.
@@ -1383,10 +1419,20 @@ impl Rules {
                 })
                 .collect()
         };
+        let http_scheme_words = manifest
+            .security_schemes
+            .values()
+            .filter_map(|scheme| scheme.scheme.clone())
+            .collect();
         Ok(Rules {
             operations: pending(manifest.operations),
             webhooks: pending(manifest.webhooks),
+            http_scheme_words,
         })
+    }
+    /// The words of the document's `http` security schemes (see [`manifest::is_scheme_word`]).
+    pub fn http_scheme_words(&self) -> &[String] {
+        &self.http_scheme_words
     }
     /// The rules of an operation, by operationId.
     pub fn operation(&self, operation_id: &str) -> Option<&OperationRules> {

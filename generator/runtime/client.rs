@@ -682,12 +682,13 @@ impl Client {
     /// Sends a request, retrying when `retryable` and the failure is a transport
     /// error, a time-out, a 429 or a 5xx answer. A 429 or 503 that asks
     /// (`Retry-After`) for a longer wait than the policy's `max_delay` is
-    /// returned at once. `schemes` are the security schemes the operation accepts
-    /// (empty: none, as for `security: []`): the credentials sent.
+    /// returned at once. `requirements` are the operation's security requirements, any one
+    /// enough, each the schemes it names (none: no credential, as for `security: []`): they
+    /// say which credentials are sent.
     async fn send(
         &self,
         retryable: bool,
-        schemes: &[&str],
+        requirements: &[&[&str]],
         build: impl Fn(&::reqwest::Client) -> ::reqwest::RequestBuilder,
     ) -> Result<Answer, ClientError> {
         let attempts = if retryable {
@@ -698,7 +699,10 @@ impl Client {
         let mut attempt = 0;
         loop {
             attempt += 1;
-            let request = match self.with_credentials(build(&self.http), schemes).build() {
+            let request = match self
+                .with_credentials(build(&self.http), requirements)
+                .build()
+            {
                 Ok(mut request) => {
                     one_cookie_header(request.headers_mut());
                     request

@@ -83,14 +83,57 @@ pub struct SecurityScheme {
 /// `Basic dXNlcjpwdw==`, not `Bearer eyJ…`; scheme words are case-insensitive, RFC 9110
 /// §11.1). The generated server's check and specval's.
 pub fn presents_credential(text: &str, scheme: Option<&str>) -> bool {
+    presents_credential_beside::<&str>(text, scheme, &[])
+}
+
+/// The authentication schemes of IANA's registry, and NTLM, AWS's and GitHub's `token`: a
+/// value that is one of these words alone carries no credential (`Authorization: DPoP`).
+const SCHEME_WORDS: &[&str] = &[
+    "aws4-hmac-sha256",
+    "basic",
+    "bearer",
+    "concealed",
+    "digest",
+    "dpop",
+    "gnap",
+    "hoba",
+    "mutual",
+    "negotiate",
+    "ntlm",
+    "oauth",
+    "privatetoken",
+    "scram-sha-1",
+    "scram-sha-256",
+    "token",
+    "vapid",
+];
+
+/// Whether `text` is an authentication scheme's word alone: one of IANA's registry, or of
+/// `declared` (the `http` schemes a document declares: a custom `HMAC-SHA256`).
+pub fn is_scheme_word<S: AsRef<str>>(text: &str, declared: &[S]) -> bool {
+    let text = text.trim();
+    SCHEME_WORDS
+        .iter()
+        .any(|word| text.eq_ignore_ascii_case(word))
+        || declared
+            .iter()
+            .any(|word| text.eq_ignore_ascii_case(word.as_ref()))
+}
+
+/// [`presents_credential`], where `declared` are the `http` scheme words of the requirements
+/// beside it: a token in any scheme is no scheme's word alone, theirs included.
+pub fn presents_credential_beside<S: AsRef<str>>(
+    text: &str,
+    scheme: Option<&str>,
+    declared: &[S],
+) -> bool {
     let text = text.trim();
     match scheme {
         _ if text.is_empty() => false,
         // A token in any scheme (OAuth 2, OpenID Connect, a key in `Authorization`), but not a
-        // scheme's word with nothing after it: `Bearer ` carries no token (RFC 6750).
-        None => !["bearer", "basic", "token", "digest"]
-            .iter()
-            .any(|word| text.eq_ignore_ascii_case(word)),
+        // scheme's word with nothing after it: `Bearer ` carries no token (RFC 6750), nor
+        // does `DPoP` or a scheme the document declares.
+        None => !is_scheme_word(text, declared),
         Some(scheme) => text.split_once(' ').is_some_and(|(word, rest)| {
             let rest = rest.trim();
             word.eq_ignore_ascii_case(scheme)
@@ -822,6 +865,24 @@ mod tests {
             webhooks: Vec::new(),
             components: BTreeMap::new(),
         }
+    }
+
+    /// A token in any scheme (OAuth 2, OpenID Connect) is not a scheme's word alone: not
+    /// IANA's (`DPoP`, `Negotiate`) nor one the document declares (`HMAC-SHA256`).
+    #[test]
+    fn a_scheme_word_alone_presents_no_token() {
+        for word in ["Bearer", "DPoP", "negotiate", " NTLM "] {
+            assert!(!presents_credential(word, None), "{word}");
+        }
+        assert!(presents_credential("HMAC-SHA256", None));
+        assert!(!presents_credential_beside(
+            "HMAC-SHA256",
+            None,
+            &["HMAC-SHA256"]
+        ));
+        assert!(presents_credential_beside("tok3n", None, &["HMAC-SHA256"]));
+        assert!(presents_credential("DPoP eyJ.x.y", None));
+        assert!(presents_credential("Basic dXNlcjpwdw", Some("basic")));
     }
 
     #[test]

@@ -238,10 +238,13 @@ fn authenticate(
     if requirements.is_empty() {
         return Ok(());
     }
+    // The document's scheme words: alone, a value of one carries no token.
+    let declared = crate::validation::rules().http_scheme_words();
     let met = requirements.iter().any(|requirement| {
         requirement.iter().all(|(location, name, scheme)| {
-            credential(headers, query, *location, name)
-                .is_some_and(|v| crate::validation::manifest::presents_credential(&v, *scheme))
+            credential(headers, query, *location, name).is_some_and(|v| {
+                crate::validation::manifest::presents_credential_beside(&v, *scheme, declared)
+            })
         })
     });
     if met {
@@ -433,7 +436,18 @@ impl Incoming {
             .into_iter()
             .next()?
             .trim();
-        let token = value.split_once(' ').map_or(value, |(_, rest)| rest.trim());
+        let token = match value.split_once(' ') {
+            Some((_, rest)) => rest.trim(),
+            // A scheme's word alone (`DPoP`) is no token.
+            None if crate::validation::manifest::is_scheme_word(
+                value,
+                crate::validation::rules().http_scheme_words(),
+            ) =>
+            {
+                ""
+            }
+            None => value,
+        };
         (!token.is_empty()).then_some(token)
     }
 
@@ -443,9 +457,13 @@ impl Incoming {
     fn basic_auth(&self) -> Option<(String, String)> {
         use ::base64::Engine as _;
         let encoded = self.authorization("basic")?;
-        let decoded = ::base64::engine::general_purpose::STANDARD
-            .decode(encoded.trim())
-            .ok()?;
+        // Padding optional, as the credential check reads it: `dXNlcjpwdw` is `user:pw`.
+        let engine = ::base64::engine::GeneralPurpose::new(
+            &::base64::alphabet::STANDARD,
+            ::base64::engine::GeneralPurposeConfig::new()
+                .with_decode_padding_mode(::base64::engine::DecodePaddingMode::Indifferent),
+        );
+        let decoded = engine.decode(encoded.trim()).ok()?;
         let text = String::from_utf8(decoded).ok()?;
         let (username, password) = text.split_once(':')?;
         Some((username.to_string(), password.to_string()))
@@ -943,6 +961,15 @@ mod tests {
         assert_eq!(other.token_in_any_scheme(), Some("gh_1"));
         let bare = read(with("garbage")).await.unwrap();
         assert_eq!(bare.token_in_any_scheme(), Some("garbage"));
+        // A scheme's word alone is no token.
+        let word = read(with("DPoP")).await.unwrap();
+        assert_eq!(word.token_in_any_scheme(), None);
+        // Base64 without its padding, as the credential check reads it.
+        let unpadded = read(with("Basic dXNlcjpwYTpzcw")).await.unwrap();
+        assert_eq!(
+            unpadded.basic_auth(),
+            Some((String::from("user"), String::from("pa:ss")))
+        );
         // Not base64, no colon, no credentials: no credential at all.
         for broken in ["Basic !!!", "Basic dXNlcg==", "Basic ", "Bearer "] {
             let incoming = read(with(broken)).await.unwrap();

@@ -129,6 +129,9 @@ pub struct OperationRules {
 pub struct Rules {
     operations: HashMap<String, Pending>,
     webhooks: HashMap<String, Pending>,
+    /// The words of the document's `http` security schemes (`basic`, a custom
+    /// `HMAC-SHA256`): a value that is one alone carries no credential.
+    http_scheme_words: Vec<String>,
 }
 
 /// An operation's entry in the manifest, and its rules once compiled.
@@ -172,10 +175,21 @@ impl Rules {
                 })
                 .collect()
         };
+        let http_scheme_words = manifest
+            .security_schemes
+            .values()
+            .filter_map(|scheme| scheme.scheme.clone())
+            .collect();
         Ok(Rules {
             operations: pending(manifest.operations),
             webhooks: pending(manifest.webhooks),
+            http_scheme_words,
         })
+    }
+
+    /// The words of the document's `http` security schemes (see [`manifest::is_scheme_word`]).
+    pub fn http_scheme_words(&self) -> &[String] {
+        &self.http_scheme_words
     }
 
     /// The rules of an operation, by operationId.

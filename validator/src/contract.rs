@@ -84,6 +84,12 @@ impl Credential {
     pub fn presented_by(&self, text: &str) -> bool {
         specgen::manifest::presents_credential(text, self.scheme.as_deref())
     }
+
+    /// [`Credential::presented_by`], where `declared` are the document's `http` scheme words
+    /// ([`Contract::http_scheme_words`]): a token in any scheme is none of them alone.
+    pub fn presented_beside(&self, text: &str, declared: &[String]) -> bool {
+        specgen::manifest::presents_credential_beside(text, self.scheme.as_deref(), declared)
+    }
 }
 
 /// A parameter's rule.
@@ -377,6 +383,8 @@ pub struct Contract {
     spec_warnings: Vec<String>,
     /// The API's hosts, lower case, when the user named them (`--host`).
     api_hosts: Vec<String>,
+    /// The words of the document's `http` security schemes, each once.
+    http_scheme_words: Vec<String>,
 }
 
 impl std::fmt::Debug for Contract {
@@ -422,6 +430,12 @@ impl Contract {
                     _ => credential == name,
                 }
         })
+    }
+
+    /// The words of the document's `http` security schemes (`basic`, `bearer`, a custom
+    /// `HMAC-SHA256`), each once: alone, a value of one is no credential.
+    pub fn http_scheme_words(&self) -> &[String] {
+        &self.http_scheme_words
     }
 
     /// Whether `name` is a credential's name in any place a security scheme may put one (any

@@ -90,7 +90,12 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         .map(Cow::Owned)
         .collect();
     values.extend(spelled);
-    values.retain(|value| value.len() >= SHORTEST);
+    // A scheme's word alone (`Authorization: Bearer`, no token) carries nothing: masking
+    // it would rewrite every `bearer` of the exchange (a path's `/optional-bearer`).
+    let words = contract.http_scheme_words();
+    values.retain(|value| {
+        value.len() >= SHORTEST && !specgen::manifest::is_scheme_word(value, words)
+    });
     longest_first(&mut values);
     values
 }

@@ -3061,12 +3061,17 @@ components:
             );
         }
     }
-    // OAuth takes a token in any scheme, but a scheme's word alone is no token (RFC 6750).
-    assert_eq!(found(&run("/oauth", Some("Bearer "), 401)), vec![]);
-    assert_eq!(
-        found(&run("/oauth", Some("Bearer "), 200)),
-        one(Part::Response, "credentials", "")
-    );
+    // OAuth takes a token in any scheme, but a scheme's word alone is no token (RFC 6750),
+    // IANA's (`DPoP`, `Negotiate`) or another.
+    for word in ["Bearer ", "DPoP", "negotiate"] {
+        assert_eq!(found(&run("/oauth", Some(word), 401)), vec![], "{word}");
+        assert_eq!(
+            found(&run("/oauth", Some(word), 200)),
+            one(Part::Response, "credentials", ""),
+            "{word}"
+        );
+    }
+    assert_eq!(found(&run("/oauth", Some("DPoP eyJ.x.y"), 200)), vec![]);
 }
 
 /// Messages a reader can act on: `additionalProperties: false` beside no `properties` (the

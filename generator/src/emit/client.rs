@@ -100,43 +100,84 @@ fn documents_a_redirect(api: &Api) -> bool {
 /// Puts the credentials on a request.
 fn apply_credentials(api: &Api) -> TokenStream {
     // Credentials that travel in `Authorization` (Basic, bearer tokens, an API key of that
-    // name) share one header: the first of them that is set and that the operation accepts
-    // (`schemes`, the keys its security requirements name), in the spec's
-    // order, is sent, since a server reads one. The others each go in their own place, to
-    // an operation that accepts them only: a key the operation does not name is not sent
-    // (Petstore's `api_key` to `addPet`, which takes OAuth alone).
+    // name) share one header, of which a server reads one. The one sent belongs to a
+    // requirement the client meets whole (OpenAPI: any one requirement satisfied is enough),
+    // the first such in the spec's order; failing that, the first the client holds that the
+    // operation accepts. So a client holding Basic and a bearer token, for an operation that
+    // takes `[{bearer}, {basic, key}]` without the key, sends the token. The others each go in
+    // their own place, to an operation that accepts them only: a key the operation does not
+    // name is not sent (Petstore's `api_key` to `addPet`, which takes OAuth alone).
     let (authorization, others): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|field| {
         field.location == ParamLocation::Header && field.name.eq_ignore_ascii_case("authorization")
     });
-    let mut chain = quote!();
-    for field in authorization.iter().rev() {
+    let held = |field: &crate::ir::Credential| {
         let name = ident(&field.scheme.rust_name);
-        let key = field.scheme.key.as_str();
-        let apply = credential_apply(field);
-        let read = if field.required {
-            quote!(let secret = &self.credentials.#name;)
+        if field.required {
+            quote!(true)
         } else {
-            quote!()
-        };
-        let condition = if field.required {
-            quote!(accepts(#key))
-        } else {
-            quote!(accepts(#key) && let Some(secret) = &self.credentials.#name)
-        };
-        chain = if chain.is_empty() {
-            quote!(if #condition {
-                #read
-                request = #apply;
-            })
-        } else {
-            quote!(if #condition {
-                #read
-                request = #apply;
-            } else #chain)
-        };
+            quote!(self.credentials.#name.is_some())
+        }
+    };
+    let mut chain = quote!();
+    // Built from the last: the schemes of requirements met whole come first, then the
+    // accepted ones.
+    for whole in [false, true] {
+        for field in authorization.iter().rev() {
+            let name = ident(&field.scheme.rust_name);
+            let key = field.scheme.key.as_str();
+            let apply = credential_apply(field);
+            let test = if whole {
+                quote!(met(#key))
+            } else {
+                quote!(accepts(#key))
+            };
+            let read = if field.required {
+                quote!(let secret = &self.credentials.#name;)
+            } else {
+                quote!()
+            };
+            let condition = if field.required {
+                test
+            } else {
+                quote!(#test && let Some(secret) = &self.credentials.#name)
+            };
+            chain = if chain.is_empty() {
+                quote!(if #condition {
+                    #read
+                    request = #apply;
+                })
+            } else {
+                quote!(if #condition {
+                    #read
+                    request = #apply;
+                } else #chain)
+            };
+        }
     }
-    let accepts = quote!(let accepts = |key: &str| schemes.contains(&key););
-    let schemes = quote!(schemes);
+    let accepts = quote! {
+        let accepts = |key: &str| requirements.iter().any(|requirement| requirement.contains(&key));
+    };
+    let requirements = quote!(requirements);
+    let met = if authorization.is_empty() {
+        quote!()
+    } else {
+        let holds = api.credentials.iter().map(|field| {
+            let key = field.scheme.key.as_str();
+            let held = held(field);
+            quote!(#key => #held,)
+        });
+        quote! {
+            let holds = |key: &str| match key {
+                #(#holds)*
+                _ => false,
+            };
+            let met = |key: &str| {
+                requirements
+                    .iter()
+                    .any(|requirement| requirement.contains(&key) && requirement.iter().all(|key| holds(key)))
+            };
+        }
+    };
     let steps = others.into_iter().map(|field| {
         let name = ident(&field.scheme.rust_name);
         let key = field.scheme.key.as_str();
@@ -160,15 +201,16 @@ fn apply_credentials(api: &Api) -> TokenStream {
     if steps.is_empty() {
         // The document declares no credential: `Credentials` has no field to send.
         return quote! {
-            fn with_credentials(&self, request: ::reqwest::RequestBuilder, _schemes: &[&str]) -> ::reqwest::RequestBuilder {
+            fn with_credentials(&self, request: ::reqwest::RequestBuilder, _requirements: &[&[&str]]) -> ::reqwest::RequestBuilder {
                 let Credentials {} = &self.credentials;
                 request
             }
         };
     }
     quote! {
-        fn with_credentials(&self, mut request: ::reqwest::RequestBuilder, #schemes: &[&str]) -> ::reqwest::RequestBuilder {
+        fn with_credentials(&self, mut request: ::reqwest::RequestBuilder, #requirements: &[&[&str]]) -> ::reqwest::RequestBuilder {
             #accepts
+            #met
             #(#steps)*
             request
         }
@@ -668,19 +710,24 @@ pub(crate) fn method(
         Some((documented, own)) => quote!(self.base_for(#documented, #own)),
         None => quote!(self.base_url),
     };
-    // The security schemes the operation accepts: none where the document says so
-    // (`security: []`, a login); every credential of the API where it names none, as a
-    // document that forgot to would have it.
-    let mut schemes: Vec<&str> = if op.security.is_empty() && !op.anonymous {
+    // The security requirements the operation accepts, any one enough: none where the
+    // document says so (`security: []`, a login); every credential of the API, each alone,
+    // where it names none, as a document that forgot to would have it.
+    let requirements: Vec<Vec<&str>> = if op.security.is_empty() && !op.anonymous {
         api.credentials
             .iter()
-            .map(|credential| credential.scheme.key.as_str())
+            .map(|credential| vec![credential.scheme.key.as_str()])
             .collect()
     } else {
-        op.security.iter().flatten().map(String::as_str).collect()
+        op.security
+            .iter()
+            .filter(|requirement| !requirement.is_empty())
+            .map(|requirement| requirement.iter().map(String::as_str).collect())
+            .collect()
     };
-    schemes.sort_unstable();
-    schemes.dedup();
+    let requirements = requirements
+        .iter()
+        .map(|requirement| quote!(&[#(#requirement),*]));
     let http_method = format_ident!("{}", op.method.as_http());
     let mut text = format!("`{} {}`", op.method.as_http(), op.path);
     if let Some(docs) = &op.docs {
@@ -766,7 +813,7 @@ pub(crate) fn method(
             let url_ = format!(concat!("{}", #format), #base #(, #path_values)*);
             #(#header_checks)*
             let answer_ = self
-                .send(#retryable, &[#(#schemes),*], |http_| #build_request)
+                .send(#retryable, &[#(#requirements),*], |http_| #build_request)
                 .await?;
             #judge
         }

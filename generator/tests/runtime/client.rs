@@ -22,7 +22,7 @@ impl Client {
     fn with_credentials(
         &self,
         mut request: ::reqwest::RequestBuilder,
-        _schemes: &[&str],
+        _requirements: &[&[&str]],
     ) -> ::reqwest::RequestBuilder {
         if let Some(key) = &self.credentials.api_key {
             request = request.header("x-key", key);

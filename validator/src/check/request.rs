@@ -13,13 +13,17 @@ use crate::rule::Rule;
 impl Checker<'_> {
     /// Whether one security requirement is met; an open operation always is.
     pub(super) fn credentials_present(&self, op: &OperationSpec, request: &Request) -> bool {
-        op.security.is_empty()
-            || op.security.iter().any(|requirement| {
-                requirement.iter().all(|credential| {
-                    value(request, credential.location, &credential.name)
-                        .is_some_and(|text| credential.presented_by(text))
-                })
+        if op.security.is_empty() {
+            return true;
+        }
+        // The document's scheme words: alone, a value of one carries no token.
+        let declared = self.contract.http_scheme_words();
+        op.security.iter().any(|requirement| {
+            requirement.iter().all(|credential| {
+                value(request, credential.location, &credential.name)
+                    .is_some_and(|text| credential.presented_beside(text, declared))
             })
+        })
     }
 
     /// A request without credentials must have been answered 401 with the documented code.

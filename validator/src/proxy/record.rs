@@ -162,7 +162,7 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
         if name.eq_ignore_ascii_case("authorization")
             || name.eq_ignore_ascii_case("proxy-authorization")
         {
-            *value = redact_authorization(value);
+            *value = redact_authorization(value, contract.http_scheme_words());
         } else if crate::secrets::is_credential_name(contract, name) {
             *value = REDACTED.to_string();
         } else if name.eq_ignore_ascii_case("cookie") {
@@ -196,16 +196,24 @@ pub fn redact(contract: &Contract, exchange: &Exchange) -> Exchange {
 
 /// `Authorization` with its credential redacted and its scheme kept, so that a check of the
 /// recording judges the scheme as the live check did (`Bearer REDACTED`); a `Basic` one as
-/// the pair `REDACTED:REDACTED`, so that it still presents a user and a password.
-fn redact_authorization(value: &str) -> String {
+/// the pair `REDACTED:REDACTED`, so that it still presents a user and a password. `declared`
+/// are the contract's `http` scheme words (a custom `HMAC-SHA256`, kept too). A scheme's word
+/// alone (`Bearer`, no token) carries nothing and stays.
+fn redact_authorization(value: &str, declared: &[String]) -> String {
     /// `REDACTED:REDACTED` in base64.
     const BASIC_REDACTED: &str = "UkVEQUNURUQ6UkVEQUNURUQ=";
+    if specgen::manifest::is_scheme_word(value, declared) {
+        return value.to_string();
+    }
     // Only a word that reads as a scheme name is kept: a key sent as `<key> <more>` is not.
     let scheme = value
         .trim()
         .split_once(' ')
         .map(|(scheme, _)| scheme)
-        .filter(|scheme| scheme.len() <= 16 && scheme.chars().all(|c| c.is_ascii_alphabetic()));
+        .filter(|scheme| {
+            specgen::manifest::is_scheme_word(scheme, declared)
+                || (scheme.len() <= 16 && scheme.chars().all(|c| c.is_ascii_alphabetic()))
+        });
     match scheme {
         Some(scheme) if scheme.eq_ignore_ascii_case("basic") => {
             format!("{scheme} {BASIC_REDACTED}")
@@ -583,17 +591,43 @@ components:
 
     #[test]
     fn authorization_keeps_its_scheme_and_a_basic_pair_still_reads_as_one() {
-        assert_eq!(redact_authorization("Bearer abc.def"), "Bearer REDACTED");
-        assert_eq!(redact_authorization("token ghp_1"), "token REDACTED");
-        let basic = redact_authorization("Basic dXNlcjpwYXNz");
+        assert_eq!(
+            redact_authorization("Bearer abc.def", &[]),
+            "Bearer REDACTED"
+        );
+        assert_eq!(redact_authorization("token ghp_1", &[]), "token REDACTED");
+        let basic = redact_authorization("Basic dXNlcjpwYXNz", &[]);
         assert_eq!(basic, "Basic UkVEQUNURUQ6UkVEQUNURUQ=");
         assert!(specgen::manifest::presents_credential(
             &basic,
             Some("basic")
         ));
         // No scheme word, or a word no scheme name reads as (the key itself): all redacted.
-        assert_eq!(redact_authorization("sk_live_abc"), REDACTED);
-        assert_eq!(redact_authorization("sk_live_abc more"), REDACTED);
+        assert_eq!(redact_authorization("sk_live_abc", &[]), REDACTED);
+        assert_eq!(redact_authorization("sk_live_abc more", &[]), REDACTED);
+        // A scheme the document declares keeps its word; a word alone carries nothing.
+        assert_eq!(
+            redact_authorization("HMAC-SHA256 c2lnbmF0dXJl", &["HMAC-SHA256".into()]),
+            "HMAC-SHA256 REDACTED"
+        );
+        assert_eq!(
+            redact_authorization("DPoP e30.e30.sig", &[]),
+            "DPoP REDACTED"
+        );
+        assert_eq!(redact_authorization("Bearer", &[]), "Bearer");
+    }
+
+    /// `Authorization: Bearer` without a token is no credential: the word stays wherever the
+    /// exchange holds it (a path's `/optional-bearer`), so a re-check finds the same path.
+    #[test]
+    fn a_scheme_word_sent_alone_is_not_masked_elsewhere() {
+        let contract = contract();
+        let mut sent = exchange();
+        sent.request.path = "/api/optional-bearer".into();
+        sent.request.headers = vec![("Authorization".into(), "Bearer".into())];
+        let redacted = redact(&contract, &sent);
+        assert_eq!(redacted.request.path, "/api/optional-bearer");
+        assert_eq!(redacted.request.headers[0].1, "Bearer");
     }
 
     #[test]

@@ -293,6 +293,14 @@ mod tests {
                 credentials.oidc.map(|token| token.expose().to_string())
             ))
         }
+        async fn get_with_either(&self, params: GetWithEitherParams) -> GetWithEitherResponse {
+            let credentials = params.credentials;
+            GetWithEitherResponse::Ok(format!(
+                "basic={:?} oauth={:?}",
+                credentials.basic_auth.map(|basic| basic.username),
+                credentials.oauth.map(|token| token.expose().to_string())
+            ))
+        }
         async fn get_with_token(&self, params: GetWithTokenParams) -> GetWithTokenResponse {
             let credentials = params.credentials;
             let shown = |token: Option<fixture_routes::credentials::Secret>| {
@@ -1278,6 +1286,43 @@ mod tests {
             client.get_with_token().await.unwrap(),
             r#"oauth=Some("id-token") oidc=Some("id-token")"#
         );
+        // `Authorization` carries one scheme: the client sends the one of a requirement it
+        // meets whole. Holding Basic and a token but not the key Basic needs beside it, it
+        // sends the token; holding the key too, Basic, the first requirement.
+        let client = client_with(&|c| {
+            c.basic_auth = basic();
+            c.oauth = Some("access-token".into());
+        });
+        assert_eq!(
+            client.get_with_either().await.unwrap(),
+            r#"basic=None oauth=Some("access-token")"#
+        );
+        let client = client_with(&|c| {
+            c.basic_auth = basic();
+            c.oauth = Some("access-token".into());
+            c.query_key = Some("q3y".into());
+        });
+        assert!(
+            client
+                .get_with_either()
+                .await
+                .unwrap()
+                .starts_with(r#"basic=Some("AC123")"#)
+        );
+        // A scheme's word alone is no token, not IANA's nor one the document declares.
+        for word in ["DPoP", "Negotiate", "HMAC-SHA256", "Bearer"] {
+            let (status, text) =
+                call_with(Method::GET, "/secure/oauth", &[("authorization", word)]).await;
+            assert_eq!(status, StatusCode::UNAUTHORIZED, "{word}: {text}");
+        }
+        // Basic's base64 without its padding is read, for the check and the handler alike.
+        let (status, text) = call_with(
+            Method::GET,
+            "/secure/basic",
+            &[("authorization", "Basic QUMxMjM6cGE6c3M")],
+        )
+        .await;
+        assert_eq!((status, text.as_str()), (StatusCode::OK, r#""AC123 pa:ss""#));
         // A key the operation does not name is not sent: `getWithBasic` takes Basic alone,
         // so neither the cookie key nor the query key goes with it.
         let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
