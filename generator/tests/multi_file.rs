@@ -247,9 +247,67 @@ fn a_reference_back_into_the_root_stays_local() {
         ),
     ]);
     let doc = loaded.unwrap();
+    // `A` only points at `B`: `B` is the component `A`.
     assert_eq!(
-        doc.root["components"]["schemas"]["B"]["properties"]["r"]["$ref"],
+        doc.root["components"]["schemas"]["A"]["properties"]["r"]["$ref"],
         "#/components/schemas/Root"
+    );
+}
+
+/// `Pet: {$ref: ./schemas/Pet.yaml}`, the usual layout of a document in several files: the
+/// component is that file's schema under the name the user gave it, so its type is `Pet`,
+/// not a `Pet2` aliased as `Pet`, and every other reference to the file is to `Pet`; a
+/// description beside the `$ref` stays.
+#[test]
+fn a_component_that_only_points_at_another_file_is_that_schema_under_its_name() {
+    let text = format!(
+        "{HEAD}paths: {{}}
+components:
+  schemas:
+    Pet:
+      $ref: './schemas/Pet.yaml'
+      description: A pet.
+    Owner:
+      type: object
+      properties:
+        pet: {{$ref: './schemas/Pet.yaml'}}
+        pets: {{$ref: './schemas/Pets.yaml'}}
+    Pets:
+      $ref: './schemas/Pets.yaml'
+"
+    );
+    let (_dir, loaded) = load_tree(&[
+        ("openapi.yaml", &text),
+        (
+            "schemas/Pet.yaml",
+            "type: object
+properties:
+  name: {type: string}
+  friends: {$ref: './Pets.yaml'}
+",
+        ),
+        (
+            "schemas/Pets.yaml",
+            "type: array
+items: {$ref: './Pet.yaml'}
+",
+        ),
+    ]);
+    let doc = loaded.unwrap();
+    let schemas = doc.root["components"]["schemas"].as_object().unwrap();
+    let mut names: Vec<&str> = schemas.keys().map(String::as_str).collect();
+    names.sort_unstable();
+    assert_eq!(names, ["Owner", "Pet", "Pets"]);
+    assert_eq!(schemas["Pet"]["description"], "A pet.");
+    assert_eq!(schemas["Pet"]["properties"]["name"]["type"], "string");
+    assert_eq!(
+        schemas["Pet"]["properties"]["friends"]["$ref"],
+        "#/components/schemas/Pets"
+    );
+    assert_eq!(schemas["Pets"]["items"]["$ref"], "#/components/schemas/Pet");
+    assert_eq!(
+        schemas["Owner"]["properties"]["pet"]["$ref"],
+        "#/components/schemas/Pet"
     );
 }
 
@@ -457,8 +515,16 @@ fn a_reference_under_a_name_that_is_also_a_keyword_is_followed() {
         let (_dir, loaded) = load_tree(&[("openapi.yaml", &document), ("plain.yaml", plain)]);
         let doc = loaded.unwrap_or_else(|err| panic!("{err}\n{document}"));
         let all = refs(&doc.root);
-        assert!(!all.is_empty(), "{document}");
         assert!(all.iter().all(|r| r.starts_with('#')), "{all:?}");
+        // Followed: the schema is in the document, under the component's name where a
+        // component only points at it.
+        let schemas = &doc.root["components"]["schemas"];
+        let followed = schemas
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|schema| schema["properties"]["id"]["type"] == "string");
+        assert!(followed, "{document}");
     }
     // An example's `$ref` member is data: it neither makes the document bundle nor is followed.
     let example = format!(

@@ -93,6 +93,9 @@ pub(crate) fn bundle(root: Value, path: &Path) -> Result<Bundled> {
     };
     bundler.files.insert(root_path.clone(), root.clone());
     let mut root = root;
+    for section in ["/components/schemas", "/definitions"] {
+        bundler.inline_component_refs(&mut root, section)?;
+    }
     bundler.walk(&mut root, Ctx::Document, &root_path, String::new())?;
     bundler.digests.sort();
     let mut digest = xxhash_rust::xxh3::Xxh3::new();
@@ -177,6 +180,62 @@ struct Bundler {
 }
 
 impl Bundler {
+    /// A component schema of the root that only points at another file's schema (`Pet:
+    /// {$ref: ./schemas/Pet.yaml}`, the usual layout of a document in several files) becomes
+    /// that schema under its own name, not a reference to a copy hoisted as `Pet2`: its type,
+    /// its contract file and every reference to that file keep the name the user gave it.
+    /// `section` is where the root keeps its schemas (`/components/schemas`, or Swagger 2.0's
+    /// `/definitions`).
+    fn inline_component_refs(&mut self, root: &mut Value, section: &str) -> Result<()> {
+        let root_path = self.root_path.clone();
+        let Some(Value::Object(schemas)) = root.pointer(section) else {
+            return Ok(());
+        };
+        // Every such component is named first, so that those referring to each other (or to
+        // themselves, through their files) read the names.
+        let mut pointing = Vec::new();
+        for (name, schema) in schemas {
+            let Some(reference) = schema.get("$ref").and_then(Value::as_str) else {
+                continue;
+            };
+            if reference.starts_with('#') {
+                continue;
+            }
+            let at = format!("{section}/{}", escape_segment(name));
+            let (file, fragment) = self.locate(reference, &root_path, &at)?;
+            let key = (file.clone(), fragment.clone());
+            // Two components naming one schema: the second stays a reference to the first.
+            if file == root_path || self.hoisted.contains_key(&key) {
+                continue;
+            }
+            self.hoisted.insert(key, name.clone());
+            self.origins
+                .hoisted(name.clone(), (file.clone(), fragment_segments(&fragment)));
+            pointing.push((name.clone(), reference.to_string(), file, fragment, at));
+        }
+        for (name, reference, file, fragment, at) in pointing {
+            let mut target = self.target(&file, &fragment, &reference, &root_path, &at)?;
+            let schema_at = format!("{}#{fragment}", file.display());
+            self.walk(&mut target, Ctx::Schema, &file, schema_at)?;
+            let Some(Value::Object(schemas)) = root.pointer_mut(section) else {
+                break;
+            };
+            if let Some(slot) = schemas.get_mut(&name) {
+                // Keywords beside the `$ref` (a description) stay.
+                if let (Value::Object(siblings), Value::Object(target_map)) = (&*slot, &mut target)
+                {
+                    for (key, sibling) in siblings {
+                        if key != "$ref" {
+                            target_map.insert(key.clone(), sibling.clone());
+                        }
+                    }
+                }
+                *slot = target;
+            }
+        }
+        Ok(())
+    }
+
     /// Visits `value`, which stands at `at` (a bare pointer, for messages) in `file`, where
     /// the OpenAPI structure expects `ctx`.
     fn walk(&mut self, value: &mut Value, ctx: Ctx, file: &Path, at: String) -> Result<()> {
