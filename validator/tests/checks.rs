@@ -818,6 +818,42 @@ fn values_appear_only_when_asked() {
     );
 }
 
+/// A value quoted with `--show-values` is cut to a thousand characters, saying how many more
+/// there were: a 5 MiB string quoted whole made a report of megabytes per finding.
+#[test]
+fn a_value_shown_is_cut_to_a_thousand_characters() {
+    let mut body = account();
+    body["id"] = json!(format!("acc_{}", "é".repeat(200_000)));
+    let read = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(body),
+    );
+    let options = CheckOptions {
+        strict: false,
+        show_values: true,
+    };
+    let shown = check(contract(), &read, options);
+    assert!(!shown.findings.is_empty());
+    for finding in &shown.findings {
+        assert!(
+            finding.message.chars().count() < 1_100,
+            "{}",
+            finding.message.len()
+        );
+    }
+    assert!(
+        shown
+            .findings
+            .iter()
+            .any(|f| f.message.contains("more characters)")),
+        "{:?}",
+        shown.findings
+    );
+}
+
 #[test]
 fn an_error_body_carries_the_http_status() {
     let wrong = exchange(

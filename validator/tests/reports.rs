@@ -694,6 +694,85 @@ fn sarif_has_the_required_fields_and_a_result_per_finding() {
     }
 }
 
+/// A fingerprint tells two breaks at one place apart (two required members missing) and
+/// keeps one break the same alert wherever it recurs: in another exchange, or at another line
+/// once the file is edited.
+#[test]
+fn sarif_fingerprints_tell_breaks_apart_and_keep_one_across_exchanges_and_lines() {
+    let mut report = sample();
+    let missing = |exchange: usize, member: &str| {
+        finding(
+            ("t.jsonl", exchange, None),
+            Some("createAccount"),
+            Part::Request,
+            "",
+            "required",
+            &format!("\"{member}\" is a required property"),
+        )
+    };
+    let cut = |exchange: usize, line: usize| {
+        let mut malformed = finding(
+            ("t.har", exchange, None),
+            None,
+            Part::Entry,
+            "",
+            "malformed",
+            &format!("entry {exchange}: expected `,` or `}}` at line {line} column 7"),
+        );
+        malformed.line = Some(line);
+        malformed
+    };
+    report.findings = vec![
+        missing(0, "currency"),
+        missing(0, "onboarding_id"),
+        missing(5, "currency"),
+        cut(1, 40),
+        cut(3, 90),
+    ];
+    let sarif: Value = serde_json::from_str(&render(&report, Format::Sarif)).unwrap();
+    let prints: Vec<&str> = sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| {
+            result["partialFingerprints"]["specval/v1"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_ne!(prints[0], prints[1], "two members, two alerts");
+    assert_eq!(prints[0], prints[2], "one member missing again, one alert");
+    assert_eq!(prints[3], prints[4], "one break, moved in the file");
+    assert!(sarif["runs"][0].get("invocations").is_none());
+}
+
+/// GitHub code scanning refuses a run of more than 25,000 results, the whole file with it:
+/// the run stops there and says how many it left out.
+#[test]
+fn sarif_holds_at_most_25000_results_and_says_how_many_it_left_out() {
+    let mut report = sample();
+    let one = report.findings[0].clone();
+    report.findings = (0..25_003)
+        .map(|exchange| {
+            let mut finding = one.clone();
+            finding.exchange = exchange;
+            finding
+        })
+        .collect();
+    let sarif: Value = serde_json::from_str(&render(&report, Format::Sarif)).unwrap();
+    let run = &sarif["runs"][0];
+    assert_eq!(run["results"].as_array().unwrap().len(), 25_000);
+    let notification = &run["invocations"][0]["toolExecutionNotifications"][0];
+    assert_eq!(notification["level"], "warning");
+    assert!(
+        notification["message"]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("3 more results are left out"),
+        "{notification}"
+    );
+}
+
 #[test]
 fn sarif_uris_are_uri_references() {
     let mut report = sample();

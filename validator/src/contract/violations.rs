@@ -134,7 +134,7 @@ impl Contract {
                 message: format!(
                     "{} is not of type {}",
                     if show_values {
-                        format!("{text:?}")
+                        capped(format!("{text:?}"))
                     } else {
                         "value".into()
                     },
@@ -252,15 +252,33 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
     // jsonschema's own words (`"x" is not a "email"`) read wrongly for most format names.
     if let jsonschema::error::ValidationErrorKind::Format { format } = error.kind() {
         return if show_values {
-            format!("{} does not match format \"{format}\"", error.instance())
+            capped(format!(
+                "{} does not match format \"{format}\"",
+                error.instance()
+            ))
         } else {
             format!("value does not match format \"{format}\"")
         };
     }
     if show_values {
-        error.to_string()
+        capped(error.to_string())
     } else {
         error.masked().to_string()
+    }
+}
+
+/// The most characters of a message that quotes a value (`--show-values`): a 5 MiB string
+/// quoted whole would make a report of megabytes per finding.
+const MESSAGE_CHARS: usize = 1_000;
+
+/// `message` cut to [`MESSAGE_CHARS`], saying how much was left out.
+fn capped(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        Some((cut, _)) => {
+            let rest = message[cut..].chars().count();
+            format!("{}… ({rest} more characters)", &message[..cut])
+        }
+        None => message,
     }
 }
 

@@ -23,9 +23,14 @@
 //!   none) with `fullyQualifiedName` `operation/part/pointer`;
 //! - `properties` `exchange` (its index in the input), `id`, `part`, `operation`,
 //!   `pointer`, `schemaLocation` (absent ones left out);
-//! - `partialFingerprints` `specval/v1`: rule, operation, part and pointer (the message for an
-//!   unmatched or malformed entry), so a dashboard sees the same break in the next recording
-//!   as the same alert rather than a new one.
+//! - `partialFingerprints` `specval/v1`: rule, operation, part, pointer and the message with
+//!   its numbers left out (a line, a column, an entry's index, a bound), so a dashboard sees
+//!   the same break in the next recording as the same alert rather than a new one, and two
+//!   breaks at one place (two missing members) as two.
+//!
+//! At most 25,000 results, GitHub code scanning's limit per run, above which it refuses the
+//! whole file: the rest are counted in a warning notification of the run's invocation
+//! (`invocations[0].toolExecutionNotifications`); the other formats hold every finding.
 //!
 //! Key order is insertion order (the workspace builds serde_json with `preserve_order`).
 
@@ -44,6 +49,9 @@ use crate::finding::{Finding, Severity};
 
 /// The schema a SARIF 2.1.0 log names.
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The most results one run holds: GitHub code scanning refuses a file whose run holds more.
+pub const MAX_RESULTS: usize = 25_000;
 
 /// Writes the report as SARIF 2.1.0, its results streamed from `records`.
 pub fn write(
@@ -66,6 +74,12 @@ pub fn write(
             json!({
                 "id": rule.as_str(),
                 "shortDescription": {"text": rule.description()},
+                "fullDescription": {"text": rule.description()},
+                "help": {"text": format!(
+                    "{}. Each result's message names the exchange, the operation, the place \
+                     and the rule's verdict; the contract file it cites holds the rule.",
+                    rule.description()
+                )},
             })
         })
         .collect();
@@ -83,6 +97,7 @@ pub fn write(
             results: Results {
                 findings: std::cell::Cell::new(Some(records.findings()?)),
                 rules: &rules,
+                left_out: std::cell::Cell::new(0),
             },
         }],
     };
@@ -101,16 +116,46 @@ struct Log<'a> {
     runs: [Run<'a>; 1],
 }
 
-#[derive(Serialize)]
 struct Run<'a> {
     tool: Value,
     results: Results<'a>,
+}
+
+impl Serialize for Run<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = serializer.serialize_map(None)?;
+        map.serialize_entry("tool", &self.tool)?;
+        map.serialize_entry("results", &self.results)?;
+        // Known once the results are written.
+        let left_out = self.results.left_out.get();
+        if left_out > 0 {
+            let text = format!(
+                "{left_out} more results are left out: a run holds at most {MAX_RESULTS} \
+                 (GitHub code scanning refuses more); the text, JSON and JUnit reports hold \
+                 every finding"
+            );
+            map.serialize_entry(
+                "invocations",
+                &json!([{
+                    "executionSuccessful": true,
+                    "toolExecutionNotifications": [{
+                        "level": "warning",
+                        "message": {"text": text},
+                    }],
+                }]),
+            )?;
+        }
+        map.end()
+    }
 }
 
 /// The results, made one at a time from the findings as they are read.
 struct Results<'a> {
     findings: std::cell::Cell<Option<Stream<'a, crate::finding::Finding>>>,
     rules: &'a BTreeMap<&'a str, usize>,
+    /// Findings beyond [`MAX_RESULTS`], counted as they are read.
+    left_out: std::cell::Cell<u64>,
 }
 
 impl Serialize for Results<'_> {
@@ -121,10 +166,16 @@ impl Serialize for Results<'_> {
             .take()
             .ok_or_else(|| S::Error::custom("the results are serialized once"))?;
         let mut seq = serializer.serialize_seq(None)?;
+        let mut written = 0;
         for finding in findings {
             let finding = finding.map_err(S::Error::custom)?;
+            if written == MAX_RESULTS {
+                self.left_out.set(self.left_out.get() + 1);
+                continue;
+            }
             let index = self.rules.get(finding.rule.as_str()).copied().unwrap_or(0);
             seq.serialize_element(&result(&finding, index))?;
+            written += 1;
         }
         seq.end()
     }
@@ -181,19 +232,25 @@ fn result(finding: &Finding, rule_index: usize) -> Value {
     })
 }
 
-/// What makes a result the same alert from one run to the next: the rule, operation, part
-/// and pointer; for an exchange that matched no operation (or could not be read), the
-/// message, which names the path (or the error), in place of the empty pointer.
+/// What makes a result the same alert from one run to the next: the rule, operation, part,
+/// pointer and message, the message's numbers left out (a line and column that move when the
+/// file is edited, an entry's index, the bound a value broke), so that two breaks at one
+/// place (two required members missing) are two alerts and one break in many exchanges one.
 fn fingerprint(finding: &Finding) -> String {
-    let place = match finding.operation {
-        Some(_) => &finding.pointer,
-        None => &finding.message,
-    };
+    let mut message = String::with_capacity(finding.message.len());
+    for c in finding.message.chars() {
+        if !c.is_ascii_digit() {
+            message.push(c);
+        } else if !message.ends_with('#') {
+            message.push('#');
+        }
+    }
     format!(
-        "{}|{}|{}|{place}",
+        "{}|{}|{}|{}|{message}",
         finding.rule,
         group(finding),
-        part_name(finding.part)
+        part_name(finding.part),
+        finding.pointer
     )
 }
 
