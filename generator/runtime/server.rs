@@ -262,14 +262,40 @@ fn authenticate(
                 .join(" and ")
         })
         .collect();
-    Err(error_response(
+    let mut refused = error_response(
         ::http::StatusCode::UNAUTHORIZED,
         "NOT_AUTHENTICATED",
         vec![format!(
             "authentication headers missing: send {}",
             wanted.join(", or ")
         )],
-    ))
+    );
+    // RFC 9110 §11.6.1: a 401 says how to authenticate, one challenge per scheme that
+    // travels in `Authorization` (an API key elsewhere has no challenge of its own).
+    let mut challenges: Vec<String> = Vec::new();
+    for (location, name, scheme) in requirements.iter().flat_map(|r| r.iter()) {
+        if *location != Location::Header || !name.eq_ignore_ascii_case("authorization") {
+            continue;
+        }
+        let challenge = match scheme {
+            Some(word) if word.eq_ignore_ascii_case("basic") => "Basic realm=\"api\"".to_string(),
+            Some(word) if word.eq_ignore_ascii_case("bearer") => "Bearer".to_string(),
+            Some(word) => word.to_string(),
+            // OAuth 2 and OpenID Connect: a bearer token (RFC 6750).
+            None => "Bearer".to_string(),
+        };
+        if !challenges.contains(&challenge) {
+            challenges.push(challenge);
+        }
+    }
+    if let Ok(value) = ::http::HeaderValue::from_str(&challenges.join(", "))
+        && !challenges.is_empty()
+    {
+        refused
+            .headers_mut()
+            .insert(::http::header::WWW_AUTHENTICATE, value);
+    }
+    Err(refused)
 }
 
 /// A request being checked: its parts, its body, and the violations found so far.

@@ -1315,6 +1315,28 @@ mod tests {
                 call_with(Method::GET, "/secure/oauth", &[("authorization", word)]).await;
             assert_eq!(status, StatusCode::UNAUTHORIZED, "{word}: {text}");
         }
+        // A 401 says how to authenticate (RFC 9110): a challenge per scheme that travels in
+        // `Authorization`.
+        for (path, challenge) in [
+            ("/secure/basic", "Basic realm=\"api\""),
+            ("/secure/token", "Bearer"),
+            // Scheme names are case-insensitive (RFC 9110); the contract keeps them so.
+            ("/secure/signed", "hmac-sha256"),
+            ("/secure/either", "Basic realm=\"api\", Bearer"),
+        ] {
+            let request = Request::builder()
+                .method(Method::GET)
+                .uri(path)
+                .body(Body::empty())
+                .unwrap();
+            let response = router(Echo).oneshot(request).await.unwrap();
+            assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{path}");
+            assert_eq!(
+                response.headers()["www-authenticate"].to_str().unwrap(),
+                challenge,
+                "{path}"
+            );
+        }
         // Basic's base64 without its padding is read, for the check and the handler alike.
         let (status, text) = call_with(
             Method::GET,
