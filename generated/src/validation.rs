@@ -140,6 +140,23 @@ pub mod manifest {
             }
         }
     }
+    /// The list query parameter a key names with brackets, as Rails, PHP and the `qs` library
+    /// send a list (`ids[]=1&ids[]=2`, `ids[0]=1`): its name. `query` gives each query
+    /// parameter's name and whether it is a list (not an object, whose members have brackets of
+    /// their own). `None` for any other key, and for one that some parameter has as its very
+    /// name. The generated server and specval read such keys alike.
+    pub fn bracketed_list<'p, Q>(key: &str, query: Q) -> Option<&'p str>
+    where
+        Q: Iterator<Item = (&'p str, bool)> + Clone,
+    {
+        let (base, inside) = key.strip_suffix(']')?.split_once('[')?;
+        if !inside.bytes().all(|byte| byte.is_ascii_digit())
+            || query.clone().any(|(name, _)| name == key)
+        {
+            return None;
+        }
+        query.filter(|&(name, list)| list && name == base).map(|(name, _)| name).next()
+    }
     /// Whether a `Basic` token is what RFC 7617 makes one: the base64 of UTF-8 text holding the
     /// `:` between user and password. `Basic !!!` or the base64 of `user` alone presents no
     /// credential, and a server that let it through would run its handler with none.
@@ -1548,26 +1565,19 @@ impl OperationRules {
             field_schemas,
         })
     }
-    /// The list query parameter a key names with brackets, as Rails, PHP and the `qs` library
-    /// send a list (`ids[]=1&ids[]=2`, `ids[0]=1`): its name. `None` for any other key, and
-    /// for one that some parameter has as its very name. specval reads such keys the same way.
+    /// The list query parameter a key names with brackets (`ids[]`, `ids[0]`), as Rails, PHP
+    /// and `qs` send a list: see [`manifest::bracketed_list`].
     pub fn bracketed_list(&self, key: &str) -> Option<&str> {
-        let (base, inside) = key.strip_suffix(']')?.split_once('[')?;
-        if !inside.bytes().all(|byte| byte.is_ascii_digit()) {
-            return None;
-        }
-        let query = || {
-            self.parameters.iter().filter(|rule| rule.location == Location::Query)
-        };
-        if query().any(|rule| rule.name == key) {
-            return None;
-        }
-        query()
-            .find(|rule| {
-                rule.name == base && rule.object.is_none()
-                    && (rule.items.is_some() || rule.alternative_items.is_some())
-            })
-            .map(|rule| rule.name.as_str())
+        let query = self
+            .parameters
+            .iter()
+            .filter(|rule| rule.location == Location::Query)
+            .map(|rule| {
+                let list = rule.object.is_none()
+                    && (rule.items.is_some() || rule.alternative_items.is_some());
+                (rule.name.as_str(), list)
+            });
+        manifest::bracketed_list(key, query)
     }
     /// The items of the list parameter `name` in `location`, given as `texts` (every query
     /// pair of that name, every line of a header), read as the contract checks them (split

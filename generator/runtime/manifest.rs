@@ -143,6 +143,27 @@ pub fn presents_credential_beside<S: AsRef<str>>(
     }
 }
 
+/// The list query parameter a key names with brackets, as Rails, PHP and the `qs` library
+/// send a list (`ids[]=1&ids[]=2`, `ids[0]=1`): its name. `query` gives each query
+/// parameter's name and whether it is a list (not an object, whose members have brackets of
+/// their own). `None` for any other key, and for one that some parameter has as its very
+/// name. The generated server and specval read such keys alike.
+pub fn bracketed_list<'p, Q>(key: &str, query: Q) -> Option<&'p str>
+where
+    Q: Iterator<Item = (&'p str, bool)> + Clone,
+{
+    let (base, inside) = key.strip_suffix(']')?.split_once('[')?;
+    if !inside.bytes().all(|byte| byte.is_ascii_digit())
+        || query.clone().any(|(name, _)| name == key)
+    {
+        return None;
+    }
+    query
+        .filter(|&(name, list)| list && name == base)
+        .map(|(name, _)| name)
+        .next()
+}
+
 /// Whether a `Basic` token is what RFC 7617 makes one: the base64 of UTF-8 text holding the
 /// `:` between user and password. `Basic !!!` or the base64 of `user` alone presents no
 /// credential, and a server that let it through would run its handler with none.
@@ -865,6 +886,26 @@ mod tests {
             webhooks: Vec::new(),
             components: BTreeMap::new(),
         }
+    }
+
+    #[test]
+    fn a_list_sent_with_brackets_is_its_list_parameter() {
+        let query = [
+            ("ids", true),
+            ("filter", false),
+            ("tags[]", true),
+            ("tags", true),
+        ];
+        let find = |key: &str| bracketed_list(key, query.iter().copied());
+        assert_eq!(find("ids[]"), Some("ids"));
+        assert_eq!(find("ids[0]"), Some("ids"));
+        assert_eq!(find("ids[12]"), Some("ids"));
+        // Not a list, not a list index, or a parameter's very name.
+        assert_eq!(find("filter[]"), None);
+        assert_eq!(find("ids[name]"), None);
+        assert_eq!(find("tags[]"), None);
+        assert_eq!(find("ids"), None);
+        assert_eq!(find("other[]"), None);
     }
 
     /// A token in any scheme (OAuth 2, OpenID Connect) is not a scheme's word alone: not

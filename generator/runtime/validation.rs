@@ -309,29 +309,19 @@ impl OperationRules {
         })
     }
 
-    /// The list query parameter a key names with brackets, as Rails, PHP and the `qs` library
-    /// send a list (`ids[]=1&ids[]=2`, `ids[0]=1`): its name. `None` for any other key, and
-    /// for one that some parameter has as its very name. specval reads such keys the same way.
+    /// The list query parameter a key names with brackets (`ids[]`, `ids[0]`), as Rails, PHP
+    /// and `qs` send a list: see [`manifest::bracketed_list`].
     pub fn bracketed_list(&self, key: &str) -> Option<&str> {
-        let (base, inside) = key.strip_suffix(']')?.split_once('[')?;
-        if !inside.bytes().all(|byte| byte.is_ascii_digit()) {
-            return None;
-        }
-        let query = || {
-            self.parameters
-                .iter()
-                .filter(|rule| rule.location == Location::Query)
-        };
-        if query().any(|rule| rule.name == key) {
-            return None;
-        }
-        query()
-            .find(|rule| {
-                rule.name == base
-                    && rule.object.is_none()
-                    && (rule.items.is_some() || rule.alternative_items.is_some())
-            })
-            .map(|rule| rule.name.as_str())
+        let query = self
+            .parameters
+            .iter()
+            .filter(|rule| rule.location == Location::Query)
+            .map(|rule| {
+                let list = rule.object.is_none()
+                    && (rule.items.is_some() || rule.alternative_items.is_some());
+                (rule.name.as_str(), list)
+            });
+        manifest::bracketed_list(key, query)
     }
 
     /// The items of the list parameter `name` in `location`, given as `texts` (every query

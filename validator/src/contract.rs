@@ -278,29 +278,19 @@ impl OperationSpec {
                 })
     }
 
-    /// The list query parameter a key names with brackets, as Rails, PHP and the `qs` library
-    /// send a list (`ids[]=1&ids[]=2`, `ids[0]=1`): its name. `None` for any other key, and
-    /// for one that some parameter has as its very name.
+    /// The list query parameter a key names with brackets (`ids[]`, `ids[0]`), as Rails, PHP
+    /// and `qs` send a list: see [`specgen::manifest::bracketed_list`].
     pub(crate) fn bracketed_list(&self, key: &str) -> Option<&str> {
-        let (base, inside) = key.strip_suffix(']')?.split_once('[')?;
-        if !inside.bytes().all(|byte| byte.is_ascii_digit()) {
-            return None;
-        }
-        let query = || {
-            self.parameters
-                .iter()
-                .filter(|param| param.location == Location::Query)
-        };
-        if query().any(|param| param.name == key) {
-            return None;
-        }
-        query()
-            .find(|param| {
-                param.name == base
-                    && param.object.is_none()
-                    && (param.items.is_some() || param.alternative_items.is_some())
-            })
-            .map(|param| param.name.as_str())
+        let query = self
+            .parameters
+            .iter()
+            .filter(|param| param.location == Location::Query)
+            .map(|param| {
+                let list = param.object.is_none()
+                    && (param.items.is_some() || param.alternative_items.is_some());
+                (param.name.as_str(), list)
+            });
+        specgen::manifest::bracketed_list(key, query)
     }
 
     /// The documented response for a status: exact code, then class, then `default`.
