@@ -110,18 +110,13 @@ fn apply_credentials(api: &Api) -> TokenStream {
     let (authorization, others): (Vec<_>, Vec<_>) = api.credentials.iter().partition(|field| {
         field.location == ParamLocation::Header && field.name.eq_ignore_ascii_case("authorization")
     });
-    let held = |field: &crate::ir::Credential| {
-        let name = ident(&field.scheme.rust_name);
-        if field.required {
-            quote!(true)
-        } else {
-            quote!(self.credentials.#name.is_some())
-        }
-    };
+    // With one such scheme there is nothing to choose: it is sent where accepted.
+    let choose = authorization.len() > 1;
     let mut chain = quote!();
     // Built from the last: the schemes of requirements met whole come first, then the
     // accepted ones.
-    for whole in [false, true] {
+    let passes: &[bool] = if choose { &[false, true] } else { &[false] };
+    for &whole in passes {
         for field in authorization.iter().rev() {
             let name = ident(&field.scheme.rust_name);
             let key = field.scheme.key.as_str();
@@ -158,19 +153,27 @@ fn apply_credentials(api: &Api) -> TokenStream {
         let accepts = |key: &str| requirements.iter().any(|requirement| requirement.contains(&key));
     };
     let requirements = quote!(requirements);
-    let met = if authorization.is_empty() {
+    let met = if !choose {
         quote!()
     } else {
-        let holds = api.credentials.iter().map(|field| {
+        // The credentials the client holds: those it always has, and the optional ones set.
+        let always: Vec<&str> = api
+            .credentials
+            .iter()
+            .filter(|field| field.required)
+            .map(|field| field.scheme.key.as_str())
+            .collect();
+        let mut held: Vec<TokenStream> = Vec::new();
+        if !always.is_empty() {
+            held.push(quote!(matches!(key, #(#always)|*)));
+        }
+        for field in api.credentials.iter().filter(|field| !field.required) {
+            let name = ident(&field.scheme.rust_name);
             let key = field.scheme.key.as_str();
-            let held = held(field);
-            quote!(#key => #held,)
-        });
+            held.push(quote!((key == #key && self.credentials.#name.is_some())));
+        }
         quote! {
-            let holds = |key: &str| match key {
-                #(#holds)*
-                _ => false,
-            };
+            let holds = |key: &str| #(#held)||*;
             let met = |key: &str| {
                 requirements
                     .iter()
