@@ -48,6 +48,34 @@ enum Frame {
     Skip { depth: usize },
 }
 
+/// `text` with every `\uD800`–`\uDFFF` escape written `\u0058`: JSON's surrogate pairs
+/// (`\ud83d\udc9a`, as Python's `json.dump` writes every emoji) stop saphyr, which reads YAML's
+/// escapes, and every position after them was lost. Same length, same lines and columns; only
+/// positions are read from this text, never values.
+fn without_surrogate_escapes(text: std::borrow::Cow<'_, str>) -> std::borrow::Cow<'_, str> {
+    let is_surrogate = |hex: &[u8]| {
+        std::str::from_utf8(hex)
+            .ok()
+            .and_then(|hex| u16::from_str_radix(hex, 16).ok())
+            .is_some_and(|unit| (0xD800..=0xDFFF).contains(&unit))
+    };
+    let bytes = text.as_bytes();
+    let surrogate_at = |at: usize| {
+        bytes[at..].starts_with(b"\\u") && bytes.get(at + 2..at + 6).is_some_and(is_surrogate)
+    };
+    if !(0..bytes.len()).any(surrogate_at) {
+        return text;
+    }
+    let mut out = bytes.to_vec();
+    for at in 0..bytes.len() {
+        if surrogate_at(at) {
+            out[at + 2..at + 6].copy_from_slice(b"0058");
+        }
+    }
+    // Only ASCII hex digits were replaced by ASCII digits: still UTF-8.
+    String::from_utf8(out).map_or(text, std::borrow::Cow::Owned)
+}
+
 /// Builds the map, or `None` if saphyr cannot read the text at all (the document was still
 /// loaded by serde_norway; it just has no positions then). Where saphyr fails part way, the
 /// map has the nodes before that point.
@@ -59,6 +87,7 @@ pub(crate) fn build(text: &str) -> Option<SourceMap> {
     } else {
         text.into()
     };
+    let text = without_surrogate_escapes(text);
     let mut parser = Parser::new_from_str(&text);
     let mut positions: HashMap<Box<str>, (u32, u32)> = HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();

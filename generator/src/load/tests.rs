@@ -835,6 +835,24 @@ fn a_byte_order_mark_inside_the_text_keeps_the_positions() {
     }
 }
 
+/// JSON written by Python's `json.dump` escapes an emoji as a surrogate pair
+/// (`\ud83d\udc9a`), which stopped saphyr at once: no error or warning of the document had a
+/// line and column.
+#[test]
+fn a_surrogate_pair_escape_keeps_the_positions() {
+    let text = "{\"openapi\": \"3.1.0\",\n \"info\": {\"title\": \"t \\ud83d\\udc9a\", \"version\": \"1\"},\n \
+                \"paths\": {},\n \"components\": {\"schemas\": {\"A\": {\"$ref\": \"#/components/schemas/B\"}}}}\n";
+    match failed(text) {
+        Error::Spec {
+            pointer, location, ..
+        } => {
+            assert_eq!(pointer, "#/components/schemas/A");
+            assert!(location.is_some_and(|(line, _)| line == 4), "{location:?}");
+        }
+        other => panic!("expected a spec error, got {other}"),
+    }
+}
+
 /// A Schema Object's `$id` would re-base the document's own `#/…` references inside it, so
 /// the loader drops it, in 3.1 and 3.0 documents alike. A property named `$id` and example
 /// data holding one are not keywords, and stay.
