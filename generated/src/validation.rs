@@ -749,6 +749,19 @@ pub mod manifest {
         format: Option<u64>,
     }
     impl Manifest {
+        /// The words of the document's `http` security schemes (`basic`, a custom
+        /// `HMAC-SHA256`), sorted, each once: alone, a value of one carries no credential (see
+        /// [`is_scheme_word`]).
+        pub fn http_scheme_words(&self) -> Vec<String> {
+            let mut words: Vec<String> = self
+                .security_schemes
+                .values()
+                .filter_map(|scheme| scheme.scheme.clone())
+                .collect();
+            words.sort_unstable();
+            words.dedup();
+            words
+        }
         /// Reads a manifest; an error (for a person) when the text is not JSON, not a manifest of
         /// layout [`FORMAT`], or not one as specgen writes it.
         pub fn parse(text: &str) -> Result<Manifest, String> {
@@ -1436,11 +1449,7 @@ impl Rules {
                 })
                 .collect()
         };
-        let http_scheme_words = manifest
-            .security_schemes
-            .values()
-            .filter_map(|scheme| scheme.scheme.clone())
-            .collect();
+        let http_scheme_words = manifest.http_scheme_words();
         Ok(Rules {
             operations: pending(manifest.operations),
             webhooks: pending(manifest.webhooks),

@@ -768,6 +768,20 @@ struct Version {
 }
 
 impl Manifest {
+    /// The words of the document's `http` security schemes (`basic`, a custom
+    /// `HMAC-SHA256`), sorted, each once: alone, a value of one carries no credential (see
+    /// [`is_scheme_word`]).
+    pub fn http_scheme_words(&self) -> Vec<String> {
+        let mut words: Vec<String> = self
+            .security_schemes
+            .values()
+            .filter_map(|scheme| scheme.scheme.clone())
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        words
+    }
+
     /// Reads a manifest; an error (for a person) when the text is not JSON, not a manifest of
     /// layout [`FORMAT`], or not one as specgen writes it.
     pub fn parse(text: &str) -> Result<Manifest, String> {

@@ -175,11 +175,7 @@ impl Rules {
                 })
                 .collect()
         };
-        let http_scheme_words = manifest
-            .security_schemes
-            .values()
-            .filter_map(|scheme| scheme.scheme.clone())
-            .collect();
+        let http_scheme_words = manifest.http_scheme_words();
         Ok(Rules {
             operations: pending(manifest.operations),
             webhooks: pending(manifest.webhooks),

@@ -120,15 +120,8 @@ impl Contract {
             }
         }
         let shared = !definitions.is_empty();
-        let mut http_scheme_words: Vec<String> = manifest
-            .security_schemes
-            .values()
-            .filter_map(|scheme| scheme.scheme.clone())
-            .collect();
-        http_scheme_words.sort_unstable();
-        http_scheme_words.dedup();
         let contract = Contract {
-            http_scheme_words,
+            http_scheme_words: manifest.http_scheme_words(),
             schemas,
             definition_texts: definitions,
             definitions: specgen::definitions::Definitions::new(),
