@@ -5,6 +5,7 @@
 
 pub mod build;
 pub mod error_envelope;
+pub(crate) mod inheritance;
 pub mod naming;
 mod operations;
 mod schema;

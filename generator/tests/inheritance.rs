@@ -1,6 +1,7 @@
 //! A `discriminator` on a base schema that subtypes extend with `allOf`, as Azure's specs
 //! write it: the contract dispatches to the subtype and stays resolvable, and the base's Rust
-//! type holds a subtype's members whatever the base says of members it does not declare.
+//! type chooses the subtype by the tag, and the base's own struct holds an unknown subtype's members
+//! whatever the base says of members it does not declare.
 
 mod common;
 
@@ -61,15 +62,27 @@ fn a_base_that_subtypes_extend_dispatches_and_its_type_keeps_their_members() {
             "{reference}"
         );
     }
-    // A nat rule's `ports` is no `{type: object}`: kept as JSON in the base's type, not refused.
+    // A rule may be any subtype: its type chooses by the tag, a nat rule's `ports` typed
+    // in `NatRule`; a tag no subtype answers to is the base's struct, where a member such
+    // as `ports` is no `{type: object}` and is kept as JSON, not refused.
     let models = &file("src/models.rs").contents;
-    let rule = models
-        .split("pub struct Rule {")
-        .nth(1)
-        .and_then(|rest| rest.split("\n}").next())
-        .expect("struct Rule");
+    let body = |start: &str| {
+        models
+            .split(start)
+            .nth(1)
+            .and_then(|rest| rest.split("\n}").next())
+            .unwrap_or_else(|| panic!("{start}"))
+            .to_string()
+    };
+    let rule = body("pub enum Rule {");
+    assert!(rule.contains("NatRule(NatRule)"), "{rule}");
+    assert!(rule.contains("Base(RuleBase)"), "{rule}");
+    assert!(models.contains("Some(\"nat\") => vec![0]"));
+    let nat = body("pub struct NatRule {");
+    assert!(nat.contains("pub ports: Option<Vec<i64>>"), "{nat}");
+    let base = body("pub struct RuleBase {");
     assert!(
-        rule.contains("additional_properties: ::serde_json::Map<String, ::serde_json::Value>"),
-        "{rule}"
+        base.contains("additional_properties: ::serde_json::Map<String, ::serde_json::Value>"),
+        "{base}"
     );
 }

@@ -490,17 +490,39 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
                 quote!(Some(#value) => vec![#index],)
             });
             // A missing tag still has a shape: choose by the facts then. A tag the mapping
-            // does not name goes only to an alternative whose schema pins it, else is kept.
+            // does not name goes only to an alternative whose schema pins it, else to the
+            // fallback (an inheritance base's own struct) or is kept.
+            let unmapped = match discriminator.fallback {
+                Some(fallback) => {
+                    let fallback = proc_macro2::Literal::usize_unsuffixed(fallback);
+                    quote! {
+                        Some(_) => {
+                            let mut order = union::rank_pinned(&value, ALTERNATIVES, #property);
+                            order.push(#fallback);
+                            order
+                        }
+                    }
+                }
+                None => quote!(Some(_) => union::rank_pinned(&value, ALTERNATIVES, #property),),
+            };
             quote! {
                 match union::tag(&value, #property) {
                     #(#arms)*
-                    Some(_) => union::rank_pinned(&value, ALTERNATIVES, #property),
+                    #unmapped
                     None => union::rank(&value, ALTERNATIVES),
                 }
             }
         }
     };
-    let how = if union.discriminator.is_some() {
+    let how = if union
+        .discriminator
+        .as_ref()
+        .is_some_and(|d| d.fallback.is_some())
+    {
+        "Chooses the alternative by the discriminator (by the facts of each alternative when \
+         the tag is missing; a tag the mapping does not name where an alternative's schema \
+         pins it, else as the base)"
+    } else if union.discriminator.is_some() {
         "Chooses the alternative by the discriminator (by the facts of each alternative when \
          the tag is missing; a tag the mapping does not name only where an alternative's schema \
          pins it)"

@@ -24,6 +24,7 @@ mod all_of;
 mod boxing;
 mod contract;
 mod crate_name;
+mod inheritance;
 mod objects;
 mod operations;
 mod path_params;
@@ -76,6 +77,7 @@ impl Builder<'_> {
                 self.component(name)?;
             }
         }
+        self.hold_the_base_where_a_subtype_adds_nothing();
 
         let security_schemes = self.security_schemes()?;
         let default_security = self.security_requirements(root.get("security"), "#/security")?;

@@ -518,7 +518,12 @@ fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>
             let mut scope = Scope::new("");
             for variant in &mut def.variants {
                 rename_ref(&mut variant.ty, names)?;
-                let full = variant_name(&variant.ty);
+                // A variant the builder named (a subtype that holds its base's struct) keeps
+                // that name; the others are named after what they hold.
+                let full = match variant.rust_name.is_empty() {
+                    true => variant_name(&variant.ty),
+                    false => pascal(&variant.rust_name, "Variant"),
+                };
                 let short = full
                     .strip_prefix(owner)
                     .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))

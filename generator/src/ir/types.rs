@@ -342,6 +342,10 @@ pub struct Discriminator {
     pub property: String,
     /// Discriminator value to index into [`UnionDef::variants`], in document order.
     pub mapping: Vec<(String, usize)>,
+    /// The alternative that takes a value whose tag the mapping does not name, when no
+    /// alternative pins that tag: an inheritance base's own struct, as the contract checks
+    /// such a value against the base alone. Without one, such a value is kept as JSON.
+    pub fallback: Option<usize>,
 }
 
 /// A use of a type.

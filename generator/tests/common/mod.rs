@@ -124,6 +124,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("error-items.yaml"),
     fixture("formats.yaml"),
     fixture("idempotency-header.yaml"),
+    fixture("inheritance.yaml"),
     fixture("inline-naming.yaml"),
     fixture("json-schema-2020-12.yaml"),
     fixture("large-enum.yaml"),

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value, json};
 
 use super::resolve;
+use crate::ir::inheritance::mapped_component as component_name;
 use crate::load::escape_segment;
 
 /// The values a payload may carry for discriminator tags: each tag as the string the mapping
@@ -258,14 +259,6 @@ pub(super) fn pinned(
             .iter()
             .find_map(|part| pinned(root, Some(part), property, depth - 1))
     })
-}
-
-/// The component a ref or mapping value names: the last segment of `#/$defs/Cat`,
-/// `#/components/schemas/Cat` or `Cat`, percent- and pointer-decoded.
-pub(super) fn component_name(target: &str) -> String {
-    let last = target.rsplit('/').next().unwrap_or(target);
-    let decoded = percent_encoding::percent_decode_str(last).decode_utf8_lossy();
-    decoded.replace("~1", "/").replace("~0", "~")
 }
 
 #[cfg(test)]

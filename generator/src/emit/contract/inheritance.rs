@@ -13,8 +13,9 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::discriminator::{DEPTH, component_name, pinned};
+use super::discriminator::{DEPTH, pinned};
 use super::{component_of, def_ref};
+use crate::ir::inheritance::{all_of_refs, base_discriminator, descendants, mapping};
 
 /// Where a dispatcher keeps the base schema as written.
 const BASE: &str = "base";
@@ -23,59 +24,14 @@ const BASE: &str = "base";
 /// that extend it (see [`close_as_a_whole`]).
 const OPEN: &str = "open";
 
-/// The components a base schema stands for, when `schema` (the component `name`, as the spec
-/// writes it) is one: those its `discriminator` maps values to, and those whose `allOf`
-/// extends it. They join every bundle that needs the base.
+/// The components a base schema stands for (see [`crate::ir::inheritance::subtypes`]): they
+/// join every bundle that needs the base.
 pub(crate) fn subtypes(
     name: &str,
     schema: &Value,
     components: &BTreeMap<&str, &Value>,
 ) -> Vec<String> {
-    let Some(discriminator) = base_discriminator(schema) else {
-        return Vec::new();
-    };
-    let mut out: Vec<String> = mapping(discriminator)
-        .map(|(_, target)| target)
-        .filter(|target| components.contains_key(target.as_str()))
-        .collect();
-    let extended = descendants(
-        name,
-        components.iter().map(|(other, schema)| (*other, *schema)),
-        component_of,
-    );
-    out.extend(extended.into_iter().map(|(other, _)| other.to_string()));
-    out
-}
-
-/// The components that extend `base` with `allOf`, directly or through others that do
-/// (`Lion` extends `Cat`, which extends `Pet`: OpenAPI's inheritance is transitive), each
-/// with the component it extends directly; in the order met, parents before children.
-/// `component_of` reads a `$ref` as the component it names.
-fn descendants<'c>(
-    base: &str,
-    components: impl Iterator<Item = (&'c str, &'c Value)> + Clone,
-    component_of: impl Fn(&str) -> Option<String>,
-) -> Vec<(&'c str, String)> {
-    let mut found: Vec<(&'c str, String)> = Vec::new();
-    let mut ancestors = vec![base.to_string()];
-    loop {
-        let before = found.len();
-        for (other, component) in components.clone() {
-            if other == base || found.iter().any(|(known, _)| *known == other) {
-                continue;
-            }
-            let parent = all_of_refs(component)
-                .filter_map(&component_of)
-                .find(|referred| ancestors.contains(referred));
-            if let Some(parent) = parent {
-                ancestors.push(other.to_string());
-                found.push((other, parent));
-            }
-        }
-        if found.len() == before {
-            return found;
-        }
-    }
+    crate::ir::inheritance::subtypes(name, schema, components, component_of)
 }
 
 /// Turns every base schema under `root`'s `$defs` (a bundled contract file, refs as
@@ -376,34 +332,6 @@ fn to_plain_base(schema: &mut Value, plain: &BTreeMap<String, String>) {
             to_plain_base(part, plain);
         }
     }
-}
-
-/// The discriminator of a schema that is a base: it has one, and no `oneOf` or `anyOf` of its
-/// own to choose among (that case is [`super::discriminator`]'s).
-fn base_discriminator(schema: &Value) -> Option<&Value> {
-    let discriminator = schema.get("discriminator")?;
-    let choices = schema.get("oneOf").is_some() || schema.get("anyOf").is_some();
-    (!choices && discriminator.get("propertyName")?.is_string()).then_some(discriminator)
-}
-
-/// A discriminator's mapping: (value, component named).
-fn mapping(discriminator: &Value) -> impl Iterator<Item = (String, String)> + '_ {
-    discriminator
-        .get("mapping")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(value, target)| Some((value.clone(), component_name(target.as_str()?))))
-}
-
-/// The `$ref`s among a schema's `allOf` parts.
-fn all_of_refs(schema: &Value) -> impl Iterator<Item = &str> {
-    schema
-        .get("allOf")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|part| part.get("$ref").and_then(Value::as_str))
 }
 
 fn base_ref(name: &str) -> String {

@@ -70,6 +70,7 @@ impl Builder<'_> {
             }
             slot.def.examples = examples;
         }
+        self.dispatch_to_subtypes(name, &at, &schema)?;
         Ok(TypeRef::Pointer(at))
     }
 

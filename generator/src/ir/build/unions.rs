@@ -261,11 +261,20 @@ impl Builder<'_> {
             .collect();
         implicit.sort_by_key(|(_, index)| *index);
         mapping.extend(implicit);
-        Ok(Discriminator { property, mapping })
+        Ok(Discriminator {
+            property,
+            mapping,
+            fallback: None,
+        })
     }
 
     /// The facts of an alternative's schema (references followed, `allOf` merged).
-    fn facts_of(&mut self, schema: &Value, at: &str, depth: usize) -> Result<VariantFacts> {
+    pub(super) fn facts_of(
+        &mut self,
+        schema: &Value,
+        at: &str,
+        depth: usize,
+    ) -> Result<VariantFacts> {
         if depth > FACT_DEPTH {
             return Ok(VariantFacts::default());
         }

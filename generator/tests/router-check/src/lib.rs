@@ -2038,7 +2038,7 @@ mod swagger_two {
     use std::sync::{Arc, Mutex};
 
     use fixture_swagger_2::credentials::{Credentials, Secret};
-    use fixture_swagger_2::models::Pet;
+    use fixture_swagger_2::models::{Pet, PetBase};
     use fixture_swagger_2::server::*;
 
     /// Answers a listing with one pet per id, named after the tags and the trace.
@@ -2056,12 +2056,14 @@ mod swagger_two {
                 params.tags,
                 params.x_trace
             );
-            let pets = params.ids.unwrap_or_default().into_iter().map(|id| Pet {
-                id,
-                name: name.clone(),
-                kind: "Cat".into(),
-                tag: Some(None),
-                additional_properties: Default::default(),
+            let pets = params.ids.unwrap_or_default().into_iter().map(|id| {
+                Pet::Base(PetBase {
+                    id,
+                    name: name.clone(),
+                    kind: "Cat".into(),
+                    tag: Some(None),
+                    additional_properties: Default::default(),
+                })
             });
             let pets: Vec<Pet> = pets.collect();
             let total = pets.len().to_string();
@@ -2205,10 +2207,14 @@ mod swagger_two {
         // The documented `X-Total` header, set by the handler, comes with the body.
         assert_eq!(pets.headers.x_total.as_deref(), Some("2"));
         let pets = pets.body;
-        let ids: Vec<i64> = pets.iter().map(|pet| pet.id).collect();
+        let base = |pet: &Pet| match pet {
+            Pet::Base(base) => base.clone(),
+            other => panic!("a pet tagged `Cat`, which no subtype answers to, is the base: {other:?}"),
+        };
+        let ids: Vec<i64> = pets.iter().map(|pet| base(pet).id).collect();
         assert_eq!(ids, [7, 8]);
         assert_eq!(
-            pets[0].name,
+            base(&pets[0]).name,
             r#"limit=Some(3)/3 tags=Some(["a", "b,c"]) trace=Some(["t1"])"#
         );
         // Without `limit`, the handler sees it absent, and its documented default beside.
@@ -2217,7 +2223,7 @@ mod swagger_two {
             .await
             .unwrap()
             .body;
-        assert_eq!(pets[0].name, "limit=None/20 tags=None trace=None");
+        assert_eq!(base(&pets[0]).name, "limit=None/20 tags=None trace=None");
         // The body parameter is the JSON body; `x-nullable` keeps an explicit null apart from
         // an absent tag.
         let pet: Pet = serde_json::from_value(
@@ -2226,8 +2232,15 @@ mod swagger_two {
         .unwrap();
         let added = client.add_pet(&pet).await.unwrap();
         assert_eq!(added, pet);
-        assert_eq!(added.tag, Some(None));
-        assert_eq!(added.additional_properties["barks"], true);
+        // A pet tagged `Dog` is the subtype, its own member typed.
+        match added {
+            Pet::Dog(dog) => {
+                assert_eq!(dog.tag, Some(None));
+                assert_eq!(dog.barks, Some(true));
+                assert!(dog.additional_properties.is_empty());
+            }
+            other => panic!("a pet tagged `Dog` is a `Dog`: {other:?}"),
+        }
         // Without the API key the server refuses before the handler.
         let anonymous = fixture_swagger_2::client::Client::new(
             format!("http://{address}/v2"),
@@ -2479,5 +2492,97 @@ mod error_items {
             }
             other => panic!("{other:?}"),
         }
+    }
+}
+
+/// OpenAPI's inheritance (fixture `inheritance.yaml`): a value declared as the base `Pet` is
+/// the subtype its tag names, with the subtype's own members typed; the base's own tag, or a
+/// tag no subtype answers to, is the base's struct; and each comes back as it went.
+#[cfg(test)]
+mod inheritance {
+    use fixture_inheritance::credentials::Credentials;
+    use fixture_inheritance::models::{Cat, CatHuntingSkill, Pet};
+    use fixture_inheritance::server::*;
+    use serde_json::{Value, json};
+
+    fn read(value: Value) -> Pet {
+        let pet: Pet = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&pet).unwrap(), value, "{pet:?}");
+        pet
+    }
+
+    #[test]
+    fn each_tag_is_the_subtype_it_names() {
+        // By the explicit mapping, a `Cat` with its own member typed.
+        let cat = read(json!({"petType": "cat", "name": "Tom", "huntingSkill": "lazy"}));
+        assert!(
+            matches!(&cat, Pet::Cat(cat) if cat.hunting_skill == CatHuntingSkill::Lazy),
+            "{cat:?}"
+        );
+        // By its name, two levels down: a `Lion` extends `Cat`.
+        let lion = read(json!({"petType": "Lion", "name": "Leo", "huntingSkill": "clueless", "mane": true}));
+        assert!(matches!(&lion, Pet::Lion(lion) if lion.mane == Some(true)), "{lion:?}");
+        // By Azure's `x-ms-discriminator-value`.
+        let parrot = read(json!({"petType": "parrot", "name": "Polly", "words": ["hi"]}));
+        assert!(
+            matches!(&parrot, Pet::Parrot(parrot) if parrot.words.as_deref() == Some(&["hi".to_string()][..])),
+            "{parrot:?}"
+        );
+        // A subtype that adds nothing holds the base's struct, and a member that is a `Pet`
+        // is chosen by its own tag.
+        let dog = read(json!({"petType": "Dog", "name": "Rex", "friend": {"petType": "cat", "name": "Tom", "huntingSkill": "lazy"}}));
+        match &dog {
+            Pet::Dog(dog) => assert!(matches!(dog.friend.as_deref(), Some(Pet::Cat(_)))),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_bases_own_tag_and_an_unknown_one_are_the_base() {
+        for tag in ["Pet", "Hamster"] {
+            let pet = read(json!({"petType": tag, "name": "Ham", "wheel": 3}));
+            match pet {
+                Pet::Base(base) => {
+                    assert_eq!(base.pet_type, tag);
+                    assert_eq!(base.additional_properties["wheel"], 3);
+                }
+                other => panic!("{tag}: {other:?}"),
+            }
+        }
+        // A cat without its required member is no `Cat`: kept whole, as received.
+        let broken = read(json!({"petType": "cat", "name": "Tom"}));
+        assert!(matches!(broken, Pet::Unknown(_)), "{broken:?}");
+    }
+
+    /// Stores nothing: answers with the pet it was given.
+    struct Echo;
+
+    impl Api for Echo {
+        async fn list_pets(&self, _params: ListPetsParams) -> ListPetsResponse {
+            unreachable!("not called")
+        }
+        async fn add_pet(&self, _params: AddPetParams, body: Pet) -> AddPetResponse {
+            AddPetResponse::Created(body)
+        }
+    }
+
+    #[tokio::test]
+    async fn a_subtype_travels_as_itself_through_the_generated_server_and_client() {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
+        let client =
+            fixture_inheritance::client::Client::new(format!("http://{address}"), Credentials::new())
+                .unwrap();
+        let cat = Pet::Cat(Box::new(Cat {
+            pet_type: "cat".into(),
+            name: "Tom".into(),
+            friend: None,
+            hunting_skill: CatHuntingSkill::Clueless,
+            additional_properties: Default::default(),
+        }));
+        let stored = client.add_pet(&cat).await.unwrap();
+        assert_eq!(stored, cat);
+        assert!(matches!(stored, Pet::Cat(_)));
     }
 }

@@ -1,0 +1,202 @@
+//! A base schema that subtypes extend (see [`crate::ir::inheritance`]). A value declared as the
+//! base may be any subtype, so the base's own struct would read a `Cat` as a `Pet` and keep its
+//! members untyped. The component's type is a union instead: one alternative per subtype,
+//! chosen by the discriminator, and the base's struct (`PetBase`) for a value tagged as the
+//! base itself or with a tag no subtype answers to, as the contract checks such a value
+//! against the base alone.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use super::state::{
+    Builder, COMPONENT_SCHEMAS, as_object, child, component_name, component_target,
+};
+use crate::error::Result;
+use crate::ir::inheritance::{self, base_discriminator};
+use crate::ir::naming::NameHint;
+use crate::ir::{Discriminator, TypeKind, TypeRef, UnionDef, UnionVariant};
+
+/// Where a base's own struct is declared, under the component's pointer.
+const BASE: &str = "x-specgen-base";
+
+impl Builder<'_> {
+    /// When the component `name` (at `at`, whose struct is in its slot) is a base with
+    /// subtypes: moves that struct to a slot of its own, named `<name>Base`, and makes the
+    /// component's type the union of the subtypes and that struct.
+    pub(super) fn dispatch_to_subtypes(
+        &mut self,
+        name: &str,
+        at: &str,
+        schema: &Value,
+    ) -> Result<()> {
+        let Some(discriminator) = base_discriminator(schema) else {
+            return Ok(());
+        };
+        let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
+            return Ok(());
+        };
+        if !matches!(
+            self.slots.get(at).map(|slot| &slot.def.kind),
+            Some(TypeKind::Struct(_))
+        ) {
+            return Ok(());
+        }
+        let subtypes: Vec<String> = {
+            let components: BTreeMap<&str, &Value> = self
+                .doc
+                .pointer("#/components/schemas")
+                .and_then(as_object)
+                .map(|all| all.iter().map(|(k, v)| (k.as_str(), v)).collect())
+                .unwrap_or_default();
+            inheritance::subtypes(name, schema, &components, |reference| {
+                component_target(reference).map(|(name, _)| name)
+            })
+        };
+        let subtypes: Vec<String> = subtypes.into_iter().filter(|s| s != name).collect();
+        if subtypes.is_empty() {
+            return Ok(());
+        }
+
+        let base_at = child(at, BASE);
+        let Some(mut base) = self.slots.shift_remove(at) else {
+            return Ok(());
+        };
+        base.hint = NameHint::child_of(at, "Base");
+        let (docs, component) = (base.def.docs.clone(), base.def.component.take());
+        let examples = std::mem::take(&mut base.def.examples);
+        self.slots.insert(base_at.clone(), base);
+        self.reserve(at, NameHint::Component(name.to_string()), docs, component);
+        if let Some(slot) = self.slots.get_mut(at) {
+            slot.def.examples = examples;
+        }
+
+        let mut variants = Vec::new();
+        let mut components = Vec::new();
+        for subtype in &subtypes {
+            let sub_at = child(COMPONENT_SCHEMAS.trim_end_matches('/'), subtype);
+            let reference = json!({ "$ref": sub_at });
+            let ty = self.component(subtype)?;
+            variants.push(UnionVariant {
+                rust_name: String::new(),
+                ty,
+                facts: self.facts_of(&reference, at, 0)?,
+                schema: self.contract_schema(&reference, at)?,
+                boxed: false,
+            });
+            components.push(subtype.as_str());
+        }
+        let reference = json!({ "$ref": at });
+        variants.push(UnionVariant {
+            rust_name: String::new(),
+            ty: TypeRef::Pointer(base_at),
+            facts: self.facts_of(schema, at, 0)?,
+            schema: self.contract_schema(&reference, at)?,
+            boxed: false,
+        });
+        components.push(name);
+
+        let explicit: Vec<(String, String)> = inheritance::mapping(discriminator).collect();
+        let mut mapping: Vec<(String, usize)> = explicit
+            .iter()
+            .filter_map(|(value, target)| {
+                let index = components.iter().position(|c| c == target)?;
+                Some((value.clone(), index))
+            })
+            .collect();
+        for (index, component) in components.iter().enumerate() {
+            if explicit.iter().any(|(_, target)| target == component) {
+                continue;
+            }
+            // The value Azure's specs give a subtype, else its name (OpenAPI's implicit
+            // mapping). A subtype that pins the tag itself is found by that pin as well.
+            let value = self
+                .doc
+                .pointer(&child(COMPONENT_SCHEMAS.trim_end_matches('/'), component))
+                .and_then(|schema| schema.get("x-ms-discriminator-value"))
+                .and_then(Value::as_str)
+                .unwrap_or(component);
+            if !mapping.iter().any(|(known, _)| known == value) {
+                mapping.push((value.to_string(), index));
+            }
+        }
+        let fallback = Some(variants.len() - 1);
+        self.set_kind(
+            at,
+            TypeKind::Union(UnionDef {
+                variants,
+                discriminator: Some(Discriminator {
+                    property: property.to_string(),
+                    mapping,
+                    fallback,
+                }),
+                catch_all: String::new(),
+                exclusive: true,
+            }),
+        );
+        Ok(())
+    }
+
+    /// Gives the base's struct to each alternative of a base's union that would hold the
+    /// union itself: a subtype that adds nothing (`Dog: {allOf: [Pet]}`) is the base's type,
+    /// and its alternative holding that would choose again, without end. Run once every
+    /// component is converted, as a subtype may have been before its base.
+    pub(super) fn hold_the_base_where_a_subtype_adds_nothing(&mut self) {
+        let bases: Vec<(String, String)> = self
+            .slots
+            .keys()
+            .filter_map(|pointer| {
+                let union_at = pointer.strip_suffix(&format!("/{BASE}"))?;
+                Some((union_at.to_string(), pointer.clone()))
+            })
+            .collect();
+        for (union_at, base_at) in bases {
+            let Some(TypeKind::Union(union)) = self.slots.get(&union_at).map(|s| &s.def.kind)
+            else {
+                continue;
+            };
+            let circular: Vec<(usize, String)> = union
+                .variants
+                .iter()
+                .enumerate()
+                .filter(|(_, variant)| self.stands_for(&variant.ty, &union_at))
+                .map(|(index, variant)| {
+                    let subtype = match &variant.ty {
+                        TypeRef::Pointer(pointer) => component_name(pointer),
+                        _ => None,
+                    };
+                    (index, subtype.unwrap_or_default())
+                })
+                .collect();
+            if let Some(TypeKind::Union(union)) =
+                self.slots.get_mut(&union_at).map(|s| &mut s.def.kind)
+            {
+                for (index, subtype) in circular {
+                    let variant = &mut union.variants[index];
+                    variant.ty = TypeRef::Pointer(base_at.clone());
+                    variant.rust_name = subtype;
+                }
+            }
+        }
+    }
+
+    /// Whether `ty` is the type at `at`, through aliases and redirects.
+    fn stands_for(&self, ty: &TypeRef, at: &str) -> bool {
+        let mut current = ty;
+        // Aliases chain at most once per component; the bound keeps a cycle finite.
+        for _ in 0..=self.slots.len() {
+            let TypeRef::Pointer(pointer) = current else {
+                return false;
+            };
+            let pointer = self.redirects.get(pointer).unwrap_or(pointer);
+            if pointer == at {
+                return true;
+            }
+            match self.slots.get(pointer).map(|slot| &slot.def.kind) {
+                Some(TypeKind::Alias(inner)) => current = inner,
+                _ => return false,
+            }
+        }
+        false
+    }
+}
