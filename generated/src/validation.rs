@@ -323,7 +323,7 @@ pub mod manifest {
     impl ObjectStyle {
         /// The style of a parameter in `location` with this `style`, `explode` and `schema`
         /// (self-contained: a `$ref` points into its own `$defs`); `None` unless it is a query
-        /// parameter whose schema is an object.
+        /// parameter whose schema is an object, or a union with an object among its alternatives.
         pub fn of(
             location: Location,
             style: Option<&str>,
@@ -333,38 +333,26 @@ pub mod manifest {
             if location != Location::Query {
                 return None;
             }
-            let mut at = schema;
-            for _ in 0..8 {
-                let next = match at.get("allOf") {
-                    _ if at.get("$ref").is_some() => referenced(at, schema),
-                    Some(Value::Array(parts)) if parts.len() == 1 => parts.first(),
-                    _ => None,
-                };
-                match next {
-                    Some(next) => at = next,
-                    None => break,
-                }
-            }
-            let properties = at.get("properties").and_then(Value::as_object);
-            let is_object = match at.get("type") {
-                Some(Value::String(kind)) => kind == "object",
-                Some(_) => false,
-                None => properties.is_some(),
-            };
-            if !is_object {
+            let mut others = false;
+            let objects = objects_of(schema, schema, 0, &mut others);
+            if objects.is_empty() {
                 return None;
+            }
+            let mut names: Vec<String> = Vec::new();
+            for object in objects {
+                let declared = object.get("properties").and_then(Value::as_object);
+                for name in declared.into_iter().flat_map(|p| p.keys()) {
+                    if !names.contains(name) {
+                        names.push(name.clone());
+                    }
+                }
             }
             Some(
                 match (style, explode) {
                     (Some("deepObject"), _) => ObjectStyle::Deep,
+                    (None | Some("form"), Some(false)) if others => return None,
                     (None | Some("form"), Some(false)) => ObjectStyle::Joined,
-                    _ => {
-                        ObjectStyle::Exploded(
-                            properties
-                                .map(|p| p.keys().cloned().collect())
-                                .unwrap_or_default(),
-                        )
-                    }
+                    _ => ObjectStyle::Exploded(names),
                 },
             )
         }
@@ -512,6 +500,49 @@ pub mod manifest {
             }
         }
         schema
+    }
+    /// The object schemas `schema` admits (within `root`, whose `$defs` its `$ref`s name): itself
+    /// when it is an object's (its `type` names `object`, or it has `properties` and no type), or
+    /// else those of its `oneOf`/`anyOf` alternatives; `$ref`s and a lone `allOf` are followed.
+    /// `others` is set when an alternative admits a value that is neither an object nor `null`.
+    fn objects_of<'s>(
+        schema: &'s Value,
+        root: &'s Value,
+        depth: usize,
+        others: &mut bool,
+    ) -> Vec<&'s Value> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        let mut at = dereferenced(schema, root);
+        while let Some(Value::Array(parts)) = at.get("allOf") {
+            match parts.as_slice() {
+                [only] => at = dereferenced(only, root),
+                _ => break,
+            }
+        }
+        let is_object = match at.get("type") {
+            Some(Value::String(kind)) => kind == "object",
+            Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
+            Some(_) => false,
+            None => at.get("properties").is_some(),
+        };
+        if is_object {
+            return vec![at];
+        }
+        let alternatives: Vec<&Value> = ["oneOf", "anyOf"]
+            .into_iter()
+            .filter_map(|key| at.get(key)?.as_array())
+            .flatten()
+            .collect();
+        if alternatives.is_empty() {
+            *others |= at.get("type") != Some(&Value::String("null".into()));
+            return Vec::new();
+        }
+        alternatives
+            .into_iter()
+            .flat_map(|alternative| objects_of(alternative, root, depth + 1, others))
+            .collect()
     }
     /// A media type without its parameters, in lower case: `multipart/form-data`.
     pub fn essence(media: &str) -> String {

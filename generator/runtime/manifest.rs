@@ -342,7 +342,7 @@ pub enum ObjectStyle {
 impl ObjectStyle {
     /// The style of a parameter in `location` with this `style`, `explode` and `schema`
     /// (self-contained: a `$ref` points into its own `$defs`); `None` unless it is a query
-    /// parameter whose schema is an object.
+    /// parameter whose schema is an object, or a union with an object among its alternatives.
     pub fn of(
         location: Location,
         style: Option<&str>,
@@ -352,37 +352,30 @@ impl ObjectStyle {
         if location != Location::Query {
             return None;
         }
-        // The schema itself, or the component it names (`$ref` into its `$defs`, a lone
-        // `allOf`).
-        let mut at = schema;
-        for _ in 0..8 {
-            let next = match at.get("allOf") {
-                _ if at.get("$ref").is_some() => referenced(at, schema),
-                Some(Value::Array(parts)) if parts.len() == 1 => parts.first(),
-                _ => None,
-            };
-            match next {
-                Some(next) => at = next,
-                None => break,
-            }
-        }
-        let properties = at.get("properties").and_then(Value::as_object);
-        let is_object = match at.get("type") {
-            Some(Value::String(kind)) => kind == "object",
-            Some(_) => false,
-            None => properties.is_some(),
-        };
-        if !is_object {
+        // The objects the schema admits: itself, or the alternatives of a union that are
+        // objects (Stripe's `created` is an object of bounds or an integer; OpenAPI 3.0's
+        // nullable object is `anyOf: [object, null]`), through `$ref`s and lone `allOf`s.
+        let mut others = false;
+        let objects = objects_of(schema, schema, 0, &mut others);
+        if objects.is_empty() {
             return None;
+        }
+        let mut names: Vec<String> = Vec::new();
+        for object in objects {
+            let declared = object.get("properties").and_then(Value::as_object);
+            for name in declared.into_iter().flat_map(|p| p.keys()) {
+                if !names.contains(name) {
+                    names.push(name.clone());
+                }
+            }
         }
         Some(match (style, explode) {
             (Some("deepObject"), _) => ObjectStyle::Deep,
+            // `created=5` would read as a list of members: a union with another kind of
+            // value has its object sent by keys of its own, or not at all.
+            (None | Some("form"), Some(false)) if others => return None,
             (None | Some("form"), Some(false)) => ObjectStyle::Joined,
-            _ => ObjectStyle::Exploded(
-                properties
-                    .map(|p| p.keys().cloned().collect())
-                    .unwrap_or_default(),
-            ),
+            _ => ObjectStyle::Exploded(names),
         })
     }
 
@@ -523,6 +516,50 @@ pub fn dereferenced<'s>(mut schema: &'s Value, root: &'s Value) -> &'s Value {
         }
     }
     schema
+}
+
+/// The object schemas `schema` admits (within `root`, whose `$defs` its `$ref`s name): itself
+/// when it is an object's (its `type` names `object`, or it has `properties` and no type), or
+/// else those of its `oneOf`/`anyOf` alternatives; `$ref`s and a lone `allOf` are followed.
+/// `others` is set when an alternative admits a value that is neither an object nor `null`.
+fn objects_of<'s>(
+    schema: &'s Value,
+    root: &'s Value,
+    depth: usize,
+    others: &mut bool,
+) -> Vec<&'s Value> {
+    if depth > 8 {
+        return Vec::new();
+    }
+    let mut at = dereferenced(schema, root);
+    while let Some(Value::Array(parts)) = at.get("allOf") {
+        match parts.as_slice() {
+            [only] => at = dereferenced(only, root),
+            _ => break,
+        }
+    }
+    let is_object = match at.get("type") {
+        Some(Value::String(kind)) => kind == "object",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
+        Some(_) => false,
+        None => at.get("properties").is_some(),
+    };
+    if is_object {
+        return vec![at];
+    }
+    let alternatives: Vec<&Value> = ["oneOf", "anyOf"]
+        .into_iter()
+        .filter_map(|key| at.get(key)?.as_array())
+        .flatten()
+        .collect();
+    if alternatives.is_empty() {
+        *others |= at.get("type") != Some(&Value::String("null".into()));
+        return Vec::new();
+    }
+    alternatives
+        .into_iter()
+        .flat_map(|alternative| objects_of(alternative, root, depth + 1, others))
+        .collect()
 }
 
 /// A media type without its parameters, in lower case: `multipart/form-data`.
@@ -989,6 +1026,44 @@ mod tests {
             ListForm::Delimited(' ').read(&["a b"], anything),
             ["a", "b"]
         );
+    }
+
+    /// Stripe's `created` is an object of bounds or an integer, and OpenAPI 3.0's nullable
+    /// object an `anyOf` with `null`: `created[gte]=1` is the object's member all the same.
+    /// Before, such a parameter was never read from its members, so a member of the wrong
+    /// type passed unchecked.
+    #[test]
+    fn a_union_with_an_object_alternative_is_read_from_its_members() {
+        let bounds = serde_json::json!({
+            "anyOf": [
+                {"$ref": "#/$defs/Range"},
+                {"type": "integer"}
+            ],
+            "$defs": {"Range": {"type": "object", "properties": {"gt": {}, "gte": {}}}}
+        });
+        let style = |schema: &Value, style, explode| {
+            ObjectStyle::of(Location::Query, style, explode, schema)
+        };
+        assert_eq!(
+            style(&bounds, Some("deepObject"), None),
+            Some(ObjectStyle::Deep)
+        );
+        let exploded = ObjectStyle::Exploded(vec!["gt".into(), "gte".into()]);
+        assert_eq!(style(&bounds, None, None), Some(exploded));
+        // `created=5` is the integer: not a list of members.
+        assert_eq!(style(&bounds, None, Some(false)), None);
+        let nullable = serde_json::json!({
+            "anyOf": [{"type": "object", "properties": {"size": {}}}, {"type": "null"}]
+        });
+        assert_eq!(
+            style(&nullable, None, Some(false)),
+            Some(ObjectStyle::Joined)
+        );
+        let listed = serde_json::json!({"type": ["object", "null"], "properties": {"size": {}}});
+        let exploded = ObjectStyle::Exploded(vec!["size".into()]);
+        assert_eq!(style(&listed, None, None), Some(exploded));
+        let scalars = serde_json::json!({"anyOf": [{"type": "integer"}, {"type": "string"}]});
+        assert_eq!(style(&scalars, Some("deepObject"), None), None);
     }
 
     #[test]

@@ -5952,3 +5952,63 @@ fn requests_to_other_hosts_than_the_apis_are_not_its_calls() {
         );
     }
 }
+
+/// A query parameter whose schema is a union with an object alternative (Stripe's `created`:
+/// an object of bounds or an integer; OpenAPI 3.0's nullable object, `anyOf` with `null`) is
+/// read from its members as a plain object parameter is. Before, its members were never read:
+/// `created[gte]=yesterday` passed, and a nullable object's exploded members were undocumented
+/// parameters.
+#[test]
+fn a_union_parameter_with_an_object_alternative_is_read_from_its_members() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Ranges, version: "1"}
+paths:
+  /charges:
+    get:
+      parameters:
+        - name: created
+          in: query
+          style: deepObject
+          explode: true
+          schema:
+            anyOf:
+              - {$ref: '#/components/schemas/Range'}
+              - {type: integer}
+        - name: page
+          in: query
+          schema:
+            type: object
+            nullable: true
+            properties: {size: {type: integer}, after: {type: string}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Range:
+      type: object
+      properties: {gt: {type: integer}, gte: {type: integer}}
+"#,
+    );
+    let run = |query: &[(&str, &str)]| {
+        let mut listed = exchange("GET", "/charges", None, 200, None);
+        listed.request.query = query
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        let strict = CheckOptions {
+            strict: true,
+            ..CheckOptions::default()
+        };
+        check(&contract, &listed, strict)
+    };
+    // Members of the right types, and the integer alternative whole.
+    assert_eq!(found(&run(&[("created[gte]", "5"), ("size", "10")])), vec![]);
+    assert_eq!(found(&run(&[("created", "1700000000")])), vec![]);
+    // A member of the wrong type fits no alternative.
+    let wrong = run(&[("created[gte]", "yesterday")]);
+    assert_eq!(found(&wrong), one(Part::Request, "anyOf", "query:created"));
+    // The nullable object's exploded member is read and judged, not called undocumented.
+    let wrong = run(&[("size", "ten")]);
+    assert_eq!(found(&wrong), one(Part::Request, "type", "query:page/size"));
+}
