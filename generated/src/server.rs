@@ -1519,7 +1519,7 @@ impl Incoming {
         }
         let mut messages = rules
             .check_parameters(|location, name| self.texts(location, name), &self.query);
-        let has_body = !self.body.is_empty();
+        let has_body = !self.body.is_empty() || self.empty_but_typed(rules);
         if rules.body.is_none()
             && self.body.iter().any(|byte| !byte.is_ascii_whitespace())
         {
@@ -1638,7 +1638,7 @@ impl Incoming {
                     Err(err) => messages.push(format!("request body is not JSON: {err}")),
                 }
             }
-        } else if rules.body_required() && !self.empty_upload(rules) {
+        } else if rules.body_required() {
             messages.push("request body is required".to_string());
         }
         if messages.is_empty() { Ok(()) } else { Err(validation_error(messages)) }
@@ -1867,12 +1867,13 @@ impl Incoming {
             }
         }
     }
-    /// Zero bytes sent with a Content-Type to an operation whose body is not JSON, a form or
-    /// parts: an empty upload (an empty file, `RawBody::new(&[])`), a body, not none.
-    fn empty_upload(&self, rules: &crate::validation::OperationRules) -> bool {
+    /// Zero bytes sent with a Content-Type to an operation whose body is not JSON or parts:
+    /// an empty upload (an empty file, `RawBody::new(&[])`), an empty text or a form of no
+    /// fields, a body, not none.
+    fn empty_but_typed(&self, rules: &crate::validation::OperationRules) -> bool {
         let documented = rules.body_media.as_deref().unwrap_or("application/json");
         self.body.is_empty() && self.headers.contains_key(::http::header::CONTENT_TYPE)
-            && rules.form.is_none() && !crate::validation::is_json_media(documented)
+            && !crate::validation::is_json_media(documented)
             && documented != "multipart/form-data"
     }
     #[allow(dead_code)]

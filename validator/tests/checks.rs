@@ -6003,7 +6003,10 @@ components:
         check(&contract, &listed, strict)
     };
     // Members of the right types, and the integer alternative whole.
-    assert_eq!(found(&run(&[("created[gte]", "5"), ("size", "10")])), vec![]);
+    assert_eq!(
+        found(&run(&[("created[gte]", "5"), ("size", "10")])),
+        vec![]
+    );
     assert_eq!(found(&run(&[("created", "1700000000")])), vec![]);
     // A member of the wrong type fits no alternative.
     let wrong = run(&[("created[gte]", "yesterday")]);
@@ -6011,4 +6014,70 @@ components:
     // The nullable object's exploded member is read and judged, not called undocumented.
     let wrong = run(&[("size", "ten")]);
     assert_eq!(found(&wrong), one(Part::Request, "type", "query:page/size"));
+}
+
+/// Zero bytes sent with the documented Content-Type are a body, as the generated server takes
+/// one: an empty text is judged by its schema (`minLength: 1` refuses it; it passed), and an
+/// empty form is a form of no fields (what the generated client sends for `{}`; it was told
+/// missing), which its schema judges too. Without a Content-Type, zero bytes are no body.
+#[test]
+fn an_empty_text_or_form_sent_as_documented_is_a_body_its_schema_judges() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Empty, version: "1"}
+paths:
+  /password:
+    put:
+      requestBody:
+        required: true
+        content: {text/plain: {schema: {type: string, minLength: 1}}}
+      responses: {'204': {description: ok}}
+  /tokens:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, properties: {scope: {type: string}}}
+      responses: {'204': {description: ok}}
+  /grants:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/x-www-form-urlencoded:
+            schema: {type: object, required: [code], properties: {code: {type: string}}}
+      responses: {'204': {description: ok}}
+"#,
+    );
+    let run = |method: &str, path: &str, content_type: Option<&str>| {
+        let mut sent = exchange(method, path, None, 204, None);
+        sent.request.body = Some(Body::Text(String::new()));
+        sent.request
+            .headers
+            .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
+        if let Some(content_type) = content_type {
+            sent.request
+                .headers
+                .push(("content-type".into(), content_type.into()));
+        }
+        found(&check(&contract, &sent, CheckOptions::default()))
+    };
+    assert_eq!(
+        run("PUT", "/password", Some("text/plain")),
+        one(Part::Request, "minLength", "")
+    );
+    assert_eq!(
+        run("POST", "/tokens", Some("application/x-www-form-urlencoded")),
+        vec![]
+    );
+    assert_eq!(
+        run("POST", "/grants", Some("application/x-www-form-urlencoded")),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(
+        run("POST", "/tokens", None),
+        one(Part::Request, "required", "")
+    );
 }

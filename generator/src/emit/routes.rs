@@ -92,20 +92,102 @@ pub(crate) fn routes<'a>(
             .or_default()
             .push(op);
     }
-    grouped
-        .into_values()
-        .map(|by_method| {
-            // The route keeps the parameter names of its first operation, so axum's matched
-            // path (what logs show) reads like the spec.
+    // The route keeps the parameter names of its first operation, so axum's matched path
+    // (what logs show) reads like the spec; read before a broader route lends it operations.
+    let texts: BTreeMap<String, String> = grouped
+        .iter()
+        .map(|(key, by_method)| {
             let first = by_method
                 .values()
                 .flatten()
                 .next()
                 .expect("a route has operations");
-            let route = server_route_text(&format!("{base}{}", crate::path::wire(&first.path)));
-            (route, by_method)
+            let text = server_route_text(&format!("{base}{}", crate::path::wire(&first.path)));
+            (key.clone(), text)
         })
+        .collect();
+    lend_methods_to_narrower_routes(&mut grouped, base);
+    grouped
+        .into_iter()
+        .map(|(key, by_method)| (texts[&key].clone(), by_method))
         .collect()
+}
+
+/// Gives a route the methods it lacks that a broader route has, whose template matches every
+/// path the route does (`/{kind}/{id}` beside `/things/{id}`): axum picks the route by path
+/// alone and answers 405 to a method it lacks, so `PATCH /things/5` never reached
+/// `PATCH /{kind}/{id}`, which specval (matching path and method together) sees it as. Each
+/// handler matches the request against its own template, so a lent one reads its parameters
+/// as usual.
+fn lend_methods_to_narrower_routes(
+    grouped: &mut BTreeMap<String, BTreeMap<Method, Vec<&Operation>>>,
+    base: &str,
+) {
+    // Split once, and compared only with routes of as many segments: Microsoft Graph has
+    // thousands of routes.
+    let mut by_length: BTreeMap<usize, Vec<(&str, Vec<&str>)>> = BTreeMap::new();
+    for route in grouped.keys() {
+        let segments: Vec<&str> = route.split('/').collect();
+        by_length
+            .entry(segments.len())
+            .or_default()
+            .push((route.as_str(), segments));
+    }
+    let mut lent: Vec<(String, Method, Vec<&Operation>)> = Vec::new();
+    for routes in by_length.values() {
+        for (narrow, narrow_segments) in routes {
+            let own = &grouped[*narrow];
+            let mut given: BTreeMap<Method, Vec<&Operation>> = BTreeMap::new();
+            for (broad, _) in routes.iter().filter(|(broad, _)| broad != narrow) {
+                for (method, ops) in &grouped[*broad] {
+                    if own.contains_key(method) {
+                        continue;
+                    }
+                    let covering = ops.iter().filter(|op| {
+                        covers(
+                            &format!("{base}{}", crate::path::wire(&op.path)),
+                            narrow_segments,
+                        )
+                    });
+                    given.entry(*method).or_default().extend(covering);
+                }
+            }
+            for (method, mut ops) in given {
+                if ops.is_empty() {
+                    continue;
+                }
+                // The narrowest first: the dispatcher tries them in that order.
+                ops.sort_by_key(|op| std::cmp::Reverse(literal_segments(&op.path)));
+                lent.push((narrow.to_string(), method, ops));
+            }
+        }
+    }
+    for (route, method, ops) in lent {
+        if let Some(by_method) = grouped.get_mut(&route) {
+            by_method.insert(method, ops);
+        }
+    }
+}
+
+/// Whether the template `broad` matches every path the route of `narrow` segments (as
+/// [`axum_route`] writes it) does: as many segments, each of the template's a whole parameter
+/// (`{kind}`) or the same text, where the route's is text.
+fn covers(broad: &str, narrow: &[&str]) -> bool {
+    let broad: Vec<&str> = broad.split('/').collect();
+    broad.len() == narrow.len()
+        && broad.iter().zip(narrow).all(|(template, route)| {
+            let parameter = template.starts_with('{')
+                && template.ends_with('}')
+                && template.matches('{').count() == 1;
+            parameter || (template == route && !route.starts_with('{'))
+        })
+}
+
+fn literal_segments(template: &str) -> usize {
+    template
+        .split('/')
+        .filter(|segment| !segment.contains('{'))
+        .count()
 }
 
 /// The most `.route(…)` calls chained in one expression. A method chain is a nested

@@ -202,6 +202,26 @@ mod tests {
             }
             DownloadFileResponse::Ok(bytes.into())
         }
+        async fn get_thing_labels(&self, params: GetThingLabelsParams) -> GetThingLabelsResponse {
+            GetThingLabelsResponse::Ok(format!("labels of {}", params.id))
+        }
+        async fn patch_labels(&self, params: PatchLabelsParams) -> PatchLabelsResponse {
+            PatchLabelsResponse::Ok(format!("patched {} {}", params.kind, params.id))
+        }
+        async fn set_password(
+            &self,
+            _params: SetPasswordParams,
+            body: axum::body::Bytes,
+        ) -> SetPasswordResponse {
+            SetPasswordResponse::Ok(format!("{} characters", body.len()))
+        }
+        async fn create_token(
+            &self,
+            _params: CreateTokenParams,
+            body: axum::body::Bytes,
+        ) -> CreateTokenResponse {
+            CreateTokenResponse::Ok(format!("form {:?}", String::from_utf8_lossy(&body)))
+        }
         async fn create_memo(
             &self,
             _params: CreateMemoParams,
@@ -1205,6 +1225,67 @@ mod tests {
         let address = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
         format!("http://{address}")
+    }
+
+    /// A route with no PATCH of its own (`/things/{id}/labels`) under a broader one that has
+    /// one (`/{kind}/{id}/labels`): axum routes by path first, so the PATCH met a 405, though
+    /// specval reads it as the broader operation. The broader operation now answers it, its
+    /// parameters read from its own template; the narrower route keeps its own GET.
+    #[tokio::test]
+    async fn a_method_the_narrower_route_lacks_goes_to_the_broader_one() {
+        let client = client().await;
+        assert_eq!(
+            client.patch_labels(&"things".into(), &"5".into()).await.unwrap(),
+            "patched things 5"
+        );
+        assert_eq!(
+            client.patch_labels(&"other".into(), &"7".into()).await.unwrap(),
+            "patched other 7"
+        );
+        assert_eq!(
+            client.get_thing_labels(&"5".into()).await.unwrap(),
+            "labels of 5"
+        );
+        // A method neither route has is still not allowed.
+        let (status, _) = call(Method::DELETE, "/things/5/labels").await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    }
+
+    /// Zero bytes with the documented Content-Type are a body: an empty text is judged by its
+    /// schema (`minLength: 1` refuses it before the handler), and an empty form is a form of
+    /// no fields, which the generated client sends for `{}` (the server called it absent).
+    #[tokio::test]
+    async fn an_empty_text_or_form_is_a_body_its_schema_judges() {
+        let empty_text = Request::builder()
+            .method(Method::PUT)
+            .uri("/password")
+            .header("content-type", "text/plain")
+            .body(Body::empty())
+            .unwrap();
+        let answer = router(Echo).oneshot(empty_text).await.unwrap();
+        assert_eq!(answer.status(), StatusCode::BAD_REQUEST);
+        let client = client().await;
+        assert_eq!(
+            client
+                .set_password(fixture_routes::client::RawBody::new(b"s3cret"))
+                .await
+                .unwrap(),
+            "6 characters"
+        );
+        assert_eq!(
+            client.create_token(&serde_json::json!({})).await.unwrap(),
+            r#"form """#
+        );
+        assert_eq!(
+            client
+                .create_token(&serde_json::json!({"scope": "read"}))
+                .await
+                .unwrap(),
+            r#"form "scope=read""#
+        );
+        // Without the form's Content-Type, zero bytes are no body, which is required.
+        let (status, _) = call(Method::POST, "/tokens").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
     }
 
     /// A server that negotiates, as Java frameworks do (XML unless the client asks for JSON),
