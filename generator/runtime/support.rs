@@ -804,6 +804,13 @@ mod tests {
         // What fits keeps every digit, to the last of 28 places.
         let small: Decimal = serde_json::from_str("1.5e-20").unwrap();
         assert_eq!(serde_json::to_string(&small).unwrap(), "1.5e-20");
+        // Read to the nearest float (serde_json's `float_roundtrip`, which the generated
+        // crate asks for): a tiny rate within 28 places is kept, not refused as a unit off.
+        for text in ["1e-23", "1e-25", "1e-28", "0.00000000000000000000001"] {
+            let tiny: Decimal = serde_json::from_str(text).unwrap();
+            let back: f64 = serde_json::to_string(&tiny).unwrap().parse().unwrap();
+            assert_eq!(back, text.parse::<f64>().unwrap(), "{text}");
+        }
         assert!(serde_json::from_value::<Decimal>(json!(true)).is_err());
     }
 

@@ -118,7 +118,10 @@ pub const DEPENDENCIES: &[Dependency] = &[
         optional_in_crate: false,
         ..dependency("serde", "1", &[Part::Models])
     },
+    // Numbers read to the nearest float: without it serde_json reads some a unit off in the
+    // last place (`1e-23` as 1.0000000000000001e-23), which a decimal then refuses.
     Dependency {
+        features: &["float_roundtrip"],
         optional_in_crate: false,
         ..dependency("serde_json", "1", &[Part::Models])
     },
