@@ -1702,20 +1702,13 @@ impl OperationRules {
                 if !style.readable() {
                     continue;
                 }
-                match self.query_object(&rule.name, query) {
-                    None if rule.required => {
-                        messages.push(format!("{place} {} is required", rule.name))
+                if let Some(instance) = self.query_object(&rule.name, query) {
+                    for error in rule.schema.iter_errors(&instance) {
+                        let member = error.instance_path().as_str();
+                        messages.push(format!("{place} {}{member}: {error}", rule.name));
                     }
-                    None => {}
-                    Some(instance) => {
-                        for error in rule.schema.iter_errors(&instance) {
-                            let member = error.instance_path().as_str();
-                            messages
-                                .push(format!("{place} {}{member}: {error}", rule.name));
-                        }
-                    }
+                    continue;
                 }
-                continue;
             }
             let texts = texts(rule.location, &rule.name);
             match texts.first().copied() {

@@ -403,21 +403,17 @@ impl OperationRules {
                 if !style.readable() {
                     continue;
                 }
-                match self.query_object(&rule.name, query) {
-                    None if rule.required => {
-                        messages.push(format!("{place} {} is required", rule.name))
+                // Without a member sent, it is read as any other below: absent, or whole (a
+                // union's scalar: Stripe's `created=5`).
+                if let Some(instance) = self.query_object(&rule.name, query) {
+                    // Named by the member that breaks its rule (`filter/size`), as specval
+                    // names it (`query:filter/size`).
+                    for error in rule.schema.iter_errors(&instance) {
+                        let member = error.instance_path().as_str();
+                        messages.push(format!("{place} {}{member}: {error}", rule.name));
                     }
-                    None => {}
-                    Some(instance) => {
-                        // Named by the member that breaks its rule (`filter/size`), as specval
-                        // names it (`query:filter/size`).
-                        for error in rule.schema.iter_errors(&instance) {
-                            let member = error.instance_path().as_str();
-                            messages.push(format!("{place} {}{member}: {error}", rule.name));
-                        }
-                    }
+                    continue;
                 }
-                continue;
             }
             let texts = texts(rule.location, &rule.name);
             match texts.first().copied() {

@@ -6011,6 +6011,14 @@ components:
     // A member of the wrong type fits no alternative.
     let wrong = run(&[("created[gte]", "yesterday")]);
     assert_eq!(found(&wrong), one(Part::Request, "anyOf", "query:created"));
+    // A number that is not whole is nearest the integer alternative, which the message names.
+    let fraction = run(&[("created", "1.5")]);
+    assert_eq!(
+        found(&fraction),
+        one(Part::Request, "anyOf", "query:created")
+    );
+    let message = &fraction.findings[0].message;
+    assert!(message.contains("closest is alternative 1"), "{message}");
     // The nullable object's exploded member is read and judged, not called undocumented.
     let wrong = run(&[("size", "ten")]);
     assert_eq!(found(&wrong), one(Part::Request, "type", "query:page/size"));
@@ -6080,4 +6088,43 @@ paths:
         run("POST", "/tokens", None),
         one(Part::Request, "required", "")
     );
+    // Bytes that are not UTF-8 are no text (the generated server refuses them), unless the
+    // Content-Type names another charset.
+    let latin = |content_type: &str| {
+        let mut sent = exchange("PUT", "/password", None, 204, None);
+        sent.request.body = Some(Body::Binary(vec![0xff; 20]));
+        sent.request
+            .headers
+            .retain(|(name, _)| !name.eq_ignore_ascii_case("content-type"));
+        sent.request
+            .headers
+            .push(("content-type".into(), content_type.into()));
+        found(&check(&contract, &sent, CheckOptions::default()))
+    };
+    assert_eq!(latin("text/plain"), one(Part::Request, "type", ""));
+    assert_eq!(latin("text/plain; charset=ISO-8859-1"), vec![]);
+}
+
+/// A path value whose percent-encoding is no UTF-8 (`%C3%28`) is refused, as the generated
+/// server refuses it; it read as U+FFFD and passed. A real U+FFFD, sent encoded, is a value.
+#[test]
+fn a_path_value_that_is_no_utf_8_is_a_finding() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Things, version: "1"}
+paths:
+  /things/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'204': {description: ok}}
+"#,
+    );
+    let run = |path: &str| {
+        let sent = exchange("GET", path, None, 204, None);
+        found(&check(&contract, &sent, CheckOptions::default()))
+    };
+    assert_eq!(run("/things/%C3%28"), one(Part::Request, "type", "path:id"));
+    assert_eq!(run("/things/%EF%BF%BD"), vec![]);
+    assert_eq!(run("/things/caf%C3%A9"), vec![]);
 }

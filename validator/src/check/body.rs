@@ -108,14 +108,16 @@ impl Checker<'_> {
                     self.content_type(spec, content_type, part, &location);
                     // An empty text is a text all the same, which its schema judges
                     // (`minLength: 1`), as the generated server does.
-                    self.text_content(spec, Some(&Body::Text(String::new())), part);
+                    let empty = Body::Text(String::new());
+                    self.text_content(spec, Some(&empty), None, part);
                 } else if matches!(parse_body(body), Parsed::None) {
                     if spec.required {
                         self.push(part, "", location(), Rule::Required, "the body is required");
                     }
                 } else {
                     self.content_type(spec, content_type, part, &location);
-                    self.text_content(spec, body, part);
+                    let sent_as = request.header("content-type");
+                    self.text_content(spec, body, sent_as, part);
                 }
                 return;
             }
@@ -362,7 +364,16 @@ impl Checker<'_> {
     /// that the schema wants as a number or boolean (`type: integer` under `text/plain`) is
     /// taken as one when it reads as one. Bodies of other media types that are not JSON
     /// (XML, binary) are left to their media type.
-    pub(super) fn text_content(&mut self, spec: &BodySpec, body: Option<&Body>, part: Part) {
+    ///
+    /// Bytes that are not UTF-8 are no text of it (the generated server refuses them), unless
+    /// the message's `Content-Type` (`sent_as`, as written) names another charset.
+    pub(super) fn text_content(
+        &mut self,
+        spec: &BodySpec,
+        body: Option<&Body>,
+        sent_as: Option<&str>,
+        part: Part,
+    ) {
         let (Some(media), Some(schema)) = (spec.content_type.as_deref(), &spec.schema) else {
             return;
         };
@@ -373,7 +384,13 @@ impl Checker<'_> {
             Some(Body::Text(text)) => text.as_str(),
             Some(Body::Binary(bytes)) => match std::str::from_utf8(bytes) {
                 Ok(text) => text,
-                Err(_) => return,
+                Err(_) if names_another_charset(sent_as) => return,
+                Err(_) => {
+                    let message = "the body is text that is not UTF-8, and its Content-Type \
+                                   names no other charset";
+                    self.push(part, "", schema.clone(), Rule::Type, message);
+                    return;
+                }
             },
             _ => return,
         };
@@ -534,4 +551,20 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Whether a `Content-Type` as written names a charset other than UTF-8
+/// (`text/plain; charset=iso-8859-1`).
+fn names_another_charset(content_type: Option<&str>) -> bool {
+    content_type
+        .into_iter()
+        .flat_map(|value| value.split(';').skip(1))
+        .filter_map(|parameter| parameter.split_once('='))
+        .any(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("charset")
+                && !matches!(
+                    value.trim().trim_matches('"').to_ascii_lowercase().as_str(),
+                    "utf-8" | "utf8"
+                )
+        })
 }

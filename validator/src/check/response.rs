@@ -125,7 +125,8 @@ impl Checker<'_> {
             )
         {
             self.content_type(&spec.body, response.content_type(), part, &location);
-            self.text_content(&spec.body, response.body.as_ref(), part);
+            let sent_as = response.header("content-type");
+            self.text_content(&spec.body, response.body.as_ref(), sent_as, part);
             return;
         }
         if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {

@@ -290,9 +290,20 @@ fn capped(message: String) -> String {
 /// other alternatives too (`tag_members`: Adyen's payment methods' `type` lists), unlike a
 /// member only one alternative lists (a customer's `tax_exempt` beside a deleted customer).
 fn distance(at: &str, errors: &[ValidationError<'_>], tag_members: &[&str]) -> (bool, bool, usize) {
-    use jsonschema::error::ValidationErrorKind;
+    use jsonschema::JsonType;
+    use jsonschema::error::{TypeKind, ValidationErrorKind};
+    // A number that an `integer` refuses is of that alternative's family (JSON Schema counts
+    // `1.5` out only for not being whole): nearer than an object's alternative.
+    let of_its_family = |e: &ValidationError<'_>, kind: &TypeKind| {
+        e.instance().is_number()
+            && match kind {
+                TypeKind::Single(single) => *single == JsonType::Integer,
+                TypeKind::Multiple(set) => set.contains(JsonType::Integer),
+            }
+    };
     let other_type = errors.iter().any(|e| {
-        e.instance_path().as_str() == at && matches!(e.kind(), ValidationErrorKind::Type { .. })
+        e.instance_path().as_str() == at
+            && matches!(e.kind(), ValidationErrorKind::Type { kind } if !of_its_family(e, kind))
     });
     let other_tag = errors.iter().any(|e| {
         let path = e.instance_path();

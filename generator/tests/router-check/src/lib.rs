@@ -2362,6 +2362,10 @@ mod query_objects {
         async fn get_report(&self, params: GetReportParams) -> GetReportResponse {
             GetReportResponse::Ok(params.id)
         }
+
+        async fn list_charges(&self, _params: ListChargesParams) -> ListChargesResponse {
+            ListChargesResponse::Ok("listed".into())
+        }
     }
 
     /// Answers `getReport` with the documented error its id names.
@@ -2370,6 +2374,10 @@ mod query_objects {
     impl Api for Failing {
         async fn search(&self, _params: SearchParams) -> SearchResponse {
             SearchResponse::Ok(Default::default())
+        }
+
+        async fn list_charges(&self, _params: ListChargesParams) -> ListChargesResponse {
+            unreachable!("not called")
         }
 
         async fn get_report(&self, params: GetReportParams) -> GetReportResponse {
@@ -2444,6 +2452,24 @@ mod query_objects {
                 other => panic!("{id}: {other:?}"),
             }
         }
+    }
+
+    /// A parameter that is an object or an integer (Stripe's `created`) is checked as what it
+    /// was sent as: its members (`created[gte]=5`) by the object's properties, a whole value
+    /// (`created=5`) as the integer. Before, the members went unchecked.
+    #[tokio::test]
+    async fn a_union_parameter_is_checked_as_its_members_or_whole() {
+        let status = |query: &'static str| async move {
+            let request = axum::http::Request::builder()
+                .uri(format!("/charges?{query}"))
+                .body(axum::body::Body::empty())
+                .unwrap();
+            router(Reader).oneshot(request).await.unwrap().status().as_u16()
+        };
+        assert_eq!(status("created[gte]=5").await, 200);
+        assert_eq!(status("created=1700000000").await, 200);
+        assert_eq!(status("created[gte]=yesterday").await, 400);
+        assert_eq!(status("created=1.5").await, 400);
     }
 
     #[tokio::test]
