@@ -106,3 +106,39 @@ pub(crate) fn all_of_refs(schema: &Value) -> impl Iterator<Item = &str> {
         .flatten()
         .filter_map(|part| part.get("$ref").and_then(Value::as_str))
 }
+
+/// The discriminator a component inherits from a base it extends through `allOf`, directly or
+/// through others (Bitbucket's `account` extends `object`, which names `type`): such an
+/// intermediate's value is the subtype of its own that its tag names. `None` for a component
+/// that extends no base. `component_of` reads a `$ref` as the component it names.
+pub(crate) fn inherited_discriminator<'c>(
+    name: &str,
+    components: &BTreeMap<&str, &'c Value>,
+    component_of: impl Fn(&str) -> Option<String>,
+) -> Option<&'c Value> {
+    let mut seen = vec![name.to_string()];
+    let mut current = vec![name.to_string()];
+    while !current.is_empty() {
+        let mut parents = Vec::new();
+        for component in &current {
+            let Some(schema) = components.get(component.as_str()) else {
+                continue;
+            };
+            for parent in all_of_refs(schema).filter_map(&component_of) {
+                if seen.contains(&parent) {
+                    continue;
+                }
+                if let Some(discriminator) = components
+                    .get(parent.as_str())
+                    .and_then(|schema| base_discriminator(schema))
+                {
+                    return Some(discriminator);
+                }
+                seen.push(parent.clone());
+                parents.push(parent);
+            }
+        }
+        current = parents;
+    }
+    None
+}

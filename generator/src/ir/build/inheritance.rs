@@ -20,7 +20,7 @@ use crate::ir::{Discriminator, TypeKind, TypeRef, UnionDef, UnionVariant};
 /// Where a base's own struct is declared, under the component's pointer.
 const BASE: &str = "x-specgen-base";
 
-impl Builder<'_> {
+impl<'a> Builder<'a> {
     /// When the component `name` (at `at`, whose struct is in its slot) is a base with
     /// subtypes: moves that struct to a slot of its own, named `<name>Base`, and makes the
     /// component's type the union of the subtypes and that struct.
@@ -30,33 +30,48 @@ impl Builder<'_> {
         at: &str,
         schema: &Value,
     ) -> Result<()> {
-        let Some(discriminator) = base_discriminator(schema) else {
-            return Ok(());
-        };
-        let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
-            return Ok(());
-        };
         if !matches!(
             self.slots.get(at).map(|slot| &slot.def.kind),
             Some(TypeKind::Struct(_))
         ) {
             return Ok(());
         }
-        let subtypes: Vec<String> = {
-            let components: BTreeMap<&str, &Value> = self
-                .doc
-                .pointer("#/components/schemas")
-                .and_then(as_object)
-                .map(|all| all.iter().map(|(k, v)| (k.as_str(), v)).collect())
-                .unwrap_or_default();
-            inheritance::subtypes(name, schema, &components, |reference| {
-                component_target(reference).map(|(name, _)| name)
-            })
+        // A base names its discriminator; an intermediate (a subtype others extend in turn)
+        // inherits it, and stands for its own subtypes alone.
+        let own = base_discriminator(schema).is_some();
+        if !own && schema.get("allOf").is_none() {
+            return Ok(());
+        }
+        let component_of = |reference: &str| component_target(reference).map(|(name, _)| name);
+        let components = self.component_index().clone();
+        let discriminator = match base_discriminator(schema) {
+            Some(discriminator) => discriminator,
+            None => match inheritance::inherited_discriminator(name, &components, component_of) {
+                Some(discriminator) => discriminator,
+                None => return Ok(()),
+            },
+        };
+        let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
+            return Ok(());
+        };
+        let subtypes: Vec<String> = match own {
+            true => inheritance::subtypes(name, schema, &components, component_of),
+            false => inheritance::descendants(
+                name,
+                components.iter().map(|(other, schema)| (*other, *schema)),
+                component_of,
+            )
+            .into_iter()
+            .map(|(other, _)| other.to_string())
+            .collect(),
         };
         let subtypes: Vec<String> = subtypes.into_iter().filter(|s| s != name).collect();
         if subtypes.is_empty() {
             return Ok(());
         }
+        let (discriminator, property) = (discriminator.clone(), property.to_string());
+        let discriminator = &discriminator;
+        let property = property.as_str();
 
         let base_at = child(at, BASE);
         let Some(mut base) = self.slots.shift_remove(at) else {
@@ -71,16 +86,31 @@ impl Builder<'_> {
             slot.def.examples = examples;
         }
 
+        // The values the base itself pins its tag to (Azure's `kind` enum lists every
+        // subtype's, and `Invalid`): a subtype inherits that pin, which names no subtype in
+        // particular, so it does not draw a tag the mapping leaves out.
+        let base_facts = self.facts_of(schema, at, 0)?;
+        let inherited_pin = base_facts
+            .tags
+            .iter()
+            .find(|(member, _)| member == property)
+            .map(|(_, values)| values.clone());
         let mut variants = Vec::new();
         let mut components = Vec::new();
         for subtype in &subtypes {
             let sub_at = child(COMPONENT_SCHEMAS.trim_end_matches('/'), subtype);
             let reference = json!({ "$ref": sub_at });
             let ty = self.component(subtype)?;
+            let mut facts = self.facts_of(&reference, at, 0)?;
+            if let Some(pin) = &inherited_pin {
+                facts
+                    .tags
+                    .retain(|(member, values)| !(member == property && values == pin));
+            }
             variants.push(UnionVariant {
                 rust_name: String::new(),
                 ty,
-                facts: self.facts_of(&reference, at, 0)?,
+                facts,
                 schema: self.contract_schema(&reference, at)?,
                 boxed: false,
             });
@@ -90,7 +120,7 @@ impl Builder<'_> {
         variants.push(UnionVariant {
             rust_name: String::new(),
             ty: TypeRef::Pointer(base_at),
-            facts: self.facts_of(schema, at, 0)?,
+            facts: base_facts,
             schema: self.contract_schema(&reference, at)?,
             boxed: false,
         });
@@ -198,5 +228,16 @@ impl Builder<'_> {
             }
         }
         false
+    }
+
+    /// The document's component schemas by name, read once.
+    fn component_index(&mut self) -> &BTreeMap<&'a str, &'a Value> {
+        let doc = self.doc;
+        self.component_index.get_or_insert_with(|| {
+            doc.pointer("#/components/schemas")
+                .and_then(as_object)
+                .map(|all| all.iter().map(|(k, v)| (k.as_str(), v)).collect())
+                .unwrap_or_default()
+        })
     }
 }

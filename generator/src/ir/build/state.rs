@@ -42,6 +42,8 @@ pub(super) struct Builder<'a> {
     /// conversion during which this grew depended on what was being inlined around it, so
     /// its result is not remembered.
     pub(super) cycles_kept_as_json: usize,
+    /// The document's component schemas by name, read once when inheritance needs them.
+    pub(super) component_index: Option<BTreeMap<&'a str, &'a Value>>,
 }
 
 impl<'a> Builder<'a> {
@@ -86,6 +88,7 @@ impl<'a> Builder<'a> {
             redirects: HashMap::new(),
             converted_refs: HashMap::new(),
             cycles_kept_as_json: 0,
+            component_index: None,
         }
     }
 
