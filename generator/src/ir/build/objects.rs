@@ -10,7 +10,7 @@ use super::state::{Builder, child, wrap_nullable};
 use crate::error::Result;
 use crate::ir::naming::NameHint;
 use crate::ir::schema::docs_of;
-use crate::ir::{Additional, Field, StructDef};
+use crate::ir::{Additional, Field, StructDef, TypeRef};
 
 /// Properties gathered from one schema or several, with their pointers.
 #[derive(Debug, Clone, Default)]
@@ -149,7 +149,13 @@ impl Builder<'_> {
                     add_at,
                     NameHint::child_of(at, "Value"),
                 )?;
-                Additional::Typed(wrap_nullable(inner, inner_null))
+                match inner {
+                    // A free-form object for the members it does not declare (Azure's way to
+                    // say "anything"): a member that is no object is kept as JSON all the
+                    // same, not refused with the whole value; the validator judges it.
+                    TypeRef::Object => Additional::Any,
+                    inner => Additional::Typed(wrap_nullable(inner, inner_null)),
+                }
             }
             _ => Additional::Any,
         };

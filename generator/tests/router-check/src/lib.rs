@@ -2670,6 +2670,17 @@ mod inheritance {
         );
     }
 
+    /// `additionalProperties: {type: object}` (Azure's "anything") keeps a member that is no
+    /// object, where the struct refused the whole value.
+    #[test]
+    fn members_beside_a_free_form_object_rule_are_kept_whatever_they_are() {
+        use fixture_inheritance::models::Settings;
+        let value = json!({"name": "s", "retries": 3, "labels": {"a": 1}});
+        let settings: Settings = serde_json::from_value(value.clone()).unwrap();
+        assert_eq!(settings.additional_properties["retries"], 3);
+        assert_eq!(serde_json::to_value(&settings).unwrap(), value);
+    }
+
     #[test]
     fn the_bases_own_tag_and_an_unknown_one_are_the_base() {
         for tag in ["Pet", "Hamster"] {
