@@ -136,6 +136,8 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
                 item_text = None;
                 return format!(" {line}");
             }
+            let linked = autolinked(line);
+            let line = linked.as_ref();
             if in_quote {
                 return format!(" > {line}");
             }
@@ -160,6 +162,50 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
         .collect()
 }
 
+/// `line` with each bare URL (`see https://example.com/docs.`) made an autolink
+/// (`<https://example.com/docs>`), which rustdoc warns about otherwise (`rustdoc::bare_urls`,
+/// a failure where docs are built with warnings denied). URLs already in a link, in angle
+/// brackets, in quotes or in a code span are left as they are.
+fn autolinked(line: &str) -> Cow<'_, str> {
+    if !line.contains("http://") && !line.contains("https://") {
+        return Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut rest = line;
+    let mut in_code = false;
+    while !rest.is_empty() {
+        let next_url = ["http://", "https://"]
+            .iter()
+            .filter_map(|scheme| rest.find(scheme))
+            .min();
+        let Some(at) = next_url else {
+            out.push_str(rest);
+            break;
+        };
+        let before = &rest[..at];
+        in_code ^= before.matches('`').count() % 2 == 1;
+        out.push_str(before);
+        let end = rest[at..]
+            .find(|c: char| c.is_whitespace() || "<>\"'`)]".contains(c))
+            .map_or(rest.len(), |len| at + len);
+        let mut url = &rest[at..end];
+        url = url.trim_end_matches(['.', ',', ';', ':', '!', '?']);
+        let quoted = out
+            .chars()
+            .last()
+            .is_some_and(|c| matches!(c, '<' | '(' | '[' | '"' | '\'' | '=' | '`'));
+        if in_code || quoted || url.len() <= "https://".len() {
+            out.push_str(url);
+        } else {
+            out.push('<');
+            out.push_str(url);
+            out.push('>');
+        }
+        rest = &rest[at + url.len()..];
+    }
+    Cow::Owned(out)
+}
+
 /// The width of a Markdown list marker starting `line` with the spaces after it, i.e. the
 /// column of the item's text (`- a` → 2, `*   a` → 4, `10. a` → 4).
 fn list_marker(line: &str) -> Option<usize> {
@@ -181,6 +227,24 @@ fn list_marker(line: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::doc_lines;
+
+    /// A bare URL is an autolink, as rustdoc wants (`rustdoc::bare_urls`: IoT Hub's
+    /// descriptions gave 16 warnings); one already linked, quoted or in code is kept.
+    #[test]
+    fn a_bare_url_becomes_an_autolink() {
+        assert_eq!(
+            doc_lines("See https://aka.ms/iothub. Or [this](https://x.io/a) and <https://y.io>."),
+            vec![" See <https://aka.ms/iothub>. Or [this](https://x.io/a) and <https://y.io>."]
+        );
+        assert_eq!(
+            doc_lines(
+                "Call `curl https://api.example.com/v1` or \"http://q.example\" then http://a.b/c?d=1, done"
+            ),
+            vec![
+                " Call `curl https://api.example.com/v1` or \"http://q.example\" then <http://a.b/c?d=1>, done"
+            ]
+        );
+    }
 
     #[test]
     fn a_lone_carriage_return_ends_a_line() {
