@@ -1071,6 +1071,11 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
     let outcome = run(&elsewhere);
     assert_eq!(found(&outcome), one(Part::Entry, "webhook-path", ""));
     assert_eq!(outcome.operation.as_deref(), Some("incomingTransfer"));
+    // A trailing `/` is another path, as for an operation: the generated receiver routes no
+    // notification there.
+    let mut slashed = elsewhere.clone();
+    slashed.request.path = "/v1/banking/transfers/".into();
+    assert_eq!(found(&run(&slashed)), one(Part::Entry, "webhook-path", ""));
     // Its finding is listed under that notification, as the exchange is counted: not under
     // `(unmatched)` as well.
     assert_eq!(

@@ -81,9 +81,10 @@ fn decoded(part: &str) -> String {
 
 /// Whether an exchange at `method` and `path` delivers the notification of the webhook at
 /// `hook_method` and the path template `template`: the same method (in any case), and a path
-/// that ends with the template (`{param}` fits any non-empty segment; a trailing `/` does not
-/// count), on any host and after any path of the receiver's base URL
-/// (`https://merchant/hooks` + `/v1/banking/transfers`).
+/// that ends with the template (`{param}` fits any non-empty segment; a trailing `/` makes
+/// another path, as for an operation, and the generated receiver routes none there), on any
+/// host and after any path of the receiver's base URL (`https://merchant/hooks` +
+/// `/v1/banking/transfers`).
 ///
 /// The one rule of what a notification is: [`Contract::match_webhook`] (and through it the
 /// checks) and the traffic readers (on the webhook paths they are given) both ask it.
@@ -93,11 +94,11 @@ pub fn delivered_at(hook_method: &str, template: &str, method: &str, path: &str)
 
 /// Whether `path` ends with the delivery path `template`, whatever the method.
 fn delivered_on(template: &str, path: &str) -> bool {
-    let template = specgen::path::wire(template).trim_end_matches('/');
+    let template = specgen::path::wire(template);
     // The template's first segment is the empty one before its leading `/`: the others are
     // matched against the path's last ones, and the path must have one more.
     let tail = template.matches('/').count();
-    let mut parts = path.trim_end_matches('/').rsplit('/');
+    let mut parts = path.rsplit('/');
     let mut segments = template.rsplit('/');
     for _ in 0..tail {
         let (Some(part), Some(segment)) = (parts.next(), segments.next()) else {
