@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{Api, Scalar, TypeKind, TypeRef};
+use super::{Api, Operation, Scalar, StatusSpec, TypeKind, TypeRef};
 
 /// The codes the generated server answers an operation's rejections with (400 and 401). An
 /// enum of codes must list them; the 404 and 405 of a path or method that is no operation
@@ -76,12 +76,33 @@ const ITEM_TEXT_NAMES: [&str; 6] = [
 const STATUS_NAMES: [&str; 4] = ["http_code", "status", "status_code", "statusCode"];
 
 /// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
-/// tie, the first by name.
+/// tie, the first by name. A document that words its errors under `default` alone (Azure's
+/// `200` beside `default: CloudError`) has them there: the `default` responses of operations
+/// that document a success of their own count then.
 pub fn error_body(api: &Api) -> Option<TypeRef> {
+    most_documented(api, |_, status| status.is_error()).or_else(|| {
+        most_documented(api, |op, status| {
+            status == StatusSpec::Default && documents_success(op)
+        })
+    })
+}
+
+/// Whether `op` documents a success (a 2xx code or range) besides any `default`.
+fn documents_success(op: &Operation) -> bool {
+    op.responses.iter().any(|r| match r.status {
+        StatusSpec::Code(code) => (200..300).contains(&code),
+        StatusSpec::Range(class) => class == 2,
+        StatusSpec::Default => false,
+    })
+}
+
+/// The named body type the responses `counted` picks document most often; on a tie, the
+/// first by name.
+fn most_documented(api: &Api, counted: impl Fn(&Operation, StatusSpec) -> bool) -> Option<TypeRef> {
     let mut counts: BTreeMap<&TypeRef, usize> = BTreeMap::new();
     for op in &api.operations {
         for response in &op.responses {
-            if let (true, Some(body)) = (response.status.is_error(), &response.body)
+            if let (true, Some(body)) = (counted(op, response.status), &response.body)
                 && matches!(body.ty, TypeRef::Named(_))
             {
                 *counts.entry(&body.ty).or_default() += 1;
@@ -387,6 +408,40 @@ components:
             envelope(&item("required: [source],")),
             ErrorEnvelope::ProblemDetails
         );
+    }
+
+    /// Azure words every error under `default` beside a `200`: that is the API's error body.
+    /// A `default` that is an operation's only answer is its success, and says nothing of
+    /// errors; an error status, where one documents a body, wins over `default`.
+    #[test]
+    fn errors_worded_under_default_alone_are_the_error_body() {
+        let body = |responses: &str| {
+            let spec = format!(
+                "openapi: 3.0.3
+info: {{title: T, version: '1'}}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses: {responses}
+components:
+  schemas:
+    CloudError: {{type: object, properties: {{error: {{type: object}}}}}}
+    Thing: {{type: object, properties: {{id: {{type: string}}}}}}
+    Problem: {{type: object, properties: {{code: {{type: string}}}}}}
+"
+            );
+            let doc = crate::load::load_str(&spec, "test.yaml").expect("loads");
+            let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+            error_body(&api)
+        };
+        let named = |name: &str| Some(TypeRef::Named(name.to_string()));
+        let cloud = "{'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}, default: {description: error, content: {application/json: {schema: {$ref: '#/components/schemas/CloudError'}}}}}";
+        assert_eq!(body(cloud), named("CloudError"));
+        let only_default = "{default: {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}}";
+        assert_eq!(body(only_default), None);
+        let both = "{'200': {description: ok}, '400': {description: bad, content: {application/json: {schema: {$ref: '#/components/schemas/Problem'}}}}, default: {description: error, content: {application/json: {schema: {$ref: '#/components/schemas/CloudError'}}}}}";
+        assert_eq!(body(both), named("Problem"));
     }
 
     #[test]
