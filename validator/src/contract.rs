@@ -750,7 +750,9 @@ mod tests {
             |template: &str, method: &str, path: &str| delivered_at("POST", template, method, path);
         let transfers = "/v1/banking/transfers";
         assert!(at(transfers, "post", "/v1/banking/transfers"));
-        assert!(at(transfers, "POST", "/hooks/v1/banking/transfers/"));
+        assert!(at(transfers, "POST", "/hooks/v1/banking/transfers"));
+        // A trailing `/` is another path, as for an operation.
+        assert!(!at(transfers, "POST", "/hooks/v1/banking/transfers/"));
         assert!(!at(transfers, "GET", "/v1/banking/transfers"));
         assert!(!at(transfers, "POST", "/xv1/banking/transfers"));
         assert!(!at(transfers, "POST", "v1/banking/transfers"));
