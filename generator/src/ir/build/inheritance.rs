@@ -43,35 +43,39 @@ impl<'a> Builder<'a> {
             return Ok(());
         }
         let component_of = |reference: &str| component_target(reference).map(|(name, _)| name);
-        let components = self.component_index().clone();
-        let discriminator = match base_discriminator(schema) {
-            Some(discriminator) => discriminator,
-            None => match inheritance::inherited_discriminator(name, &components, component_of) {
-                Some(discriminator) => discriminator,
-                None => return Ok(()),
-            },
+        // Read from the document's components, borrowed, before any type is declared.
+        let found = {
+            let components = self.component_index();
+            let discriminator = match base_discriminator(schema) {
+                Some(discriminator) => Some(discriminator),
+                None => inheritance::inherited_discriminator(name, components, component_of),
+            };
+            discriminator.map(|discriminator| {
+                let subtypes: Vec<String> = match own {
+                    true => inheritance::subtypes(name, schema, components, component_of),
+                    false => inheritance::descendants(
+                        name,
+                        components.iter().map(|(other, schema)| (*other, *schema)),
+                        component_of,
+                    )
+                    .into_iter()
+                    .map(|(other, _)| other.to_string())
+                    .collect(),
+                };
+                (discriminator.clone(), subtypes)
+            })
+        };
+        let Some((discriminator, subtypes)) = found else {
+            return Ok(());
         };
         let Some(property) = discriminator.get("propertyName").and_then(Value::as_str) else {
             return Ok(());
-        };
-        let subtypes: Vec<String> = match own {
-            true => inheritance::subtypes(name, schema, &components, component_of),
-            false => inheritance::descendants(
-                name,
-                components.iter().map(|(other, schema)| (*other, *schema)),
-                component_of,
-            )
-            .into_iter()
-            .map(|(other, _)| other.to_string())
-            .collect(),
         };
         let subtypes: Vec<String> = subtypes.into_iter().filter(|s| s != name).collect();
         if subtypes.is_empty() {
             return Ok(());
         }
-        let (discriminator, property) = (discriminator.clone(), property.to_string());
         let discriminator = &discriminator;
-        let property = property.as_str();
 
         let base_at = child(at, BASE);
         let Some(mut base) = self.slots.shift_remove(at) else {
