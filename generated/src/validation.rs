@@ -515,19 +515,15 @@ pub mod manifest {
             return Vec::new();
         }
         let mut at = dereferenced(schema, root);
-        while let Some(Value::Array(parts)) = at.get("allOf") {
-            match parts.as_slice() {
-                [only] => at = dereferenced(only, root),
+        for _ in 0..8 {
+            match at.get("allOf") {
+                Some(Value::Array(parts)) if parts.len() == 1 => {
+                    at = dereferenced(&parts[0], root);
+                }
                 _ => break,
             }
         }
-        let is_object = match at.get("type") {
-            Some(Value::String(kind)) => kind == "object",
-            Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
-            Some(_) => false,
-            None => at.get("properties").is_some(),
-        };
-        if is_object {
+        if is_object(at) {
             return vec![at];
         }
         let alternatives: Vec<&Value> = ["oneOf", "anyOf"]
@@ -543,6 +539,16 @@ pub mod manifest {
             .into_iter()
             .flat_map(|alternative| objects_of(alternative, root, depth + 1, others))
             .collect()
+    }
+    /// Whether a schema is an object's: its `type` names `object`, or it has `properties` and no
+    /// type.
+    pub fn is_object(schema: &Value) -> bool {
+        match schema.get("type") {
+            Some(Value::String(name)) => name == "object",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+            None => schema.get("properties").is_some(),
+            Some(_) => false,
+        }
     }
     /// A media type without its parameters, in lower case: `multipart/form-data`.
     pub fn essence(media: &str) -> String {
@@ -906,7 +912,7 @@ pub mod form {
     //! checking and typing it, and specval does the same with recorded traffic.
     use ::std::collections::BTreeMap;
     use ::serde_json::{Map, Value};
-    use super::manifest::{RequestBody, ValueKind, dereferenced};
+    use super::manifest::{RequestBody, ValueKind, dereferenced, is_object};
     /// How deep brackets and nested schemas are followed: far beyond any real form.
     const DEPTH: usize = 32;
     /// The media type of a form body.
@@ -1192,15 +1198,6 @@ pub mod form {
         }
         let value: Value = ::serde_json::from_str(leaf.text).ok()?;
         (leaf.json || value.is_object() || value.is_array()).then_some(value)
-    }
-    /// Whether a schema is an object's: its `type` says so, or it has `properties` and no type.
-    fn is_object(schema: &Value) -> bool {
-        match schema.get("type") {
-            Some(Value::String(name)) => name == "object",
-            Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
-            None => schema.get("properties").is_some(),
-            Some(_) => false,
-        }
     }
     /// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.
     fn with_defs(schema: &Value, root: &Value) -> Value {

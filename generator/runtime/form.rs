@@ -19,7 +19,7 @@ use ::std::collections::BTreeMap;
 
 use ::serde_json::{Map, Value};
 
-use super::manifest::{RequestBody, ValueKind, dereferenced};
+use super::manifest::{RequestBody, ValueKind, dereferenced, is_object};
 
 /// How deep brackets and nested schemas are followed: far beyond any real form.
 const DEPTH: usize = 32;
@@ -305,16 +305,6 @@ fn json_of(leaf: Leaf<'_>, structured: bool) -> Option<Value> {
     }
     let value: Value = ::serde_json::from_str(leaf.text).ok()?;
     (leaf.json || value.is_object() || value.is_array()).then_some(value)
-}
-
-/// Whether a schema is an object's: its `type` says so, or it has `properties` and no type.
-fn is_object(schema: &Value) -> bool {
-    match schema.get("type") {
-        Some(Value::String(name)) => name == "object",
-        Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
-        None => schema.get("properties").is_some(),
-        Some(_) => false,
-    }
 }
 
 /// `schema` with the contract file's `$defs` beside it, so that the refs inside it resolve.

@@ -532,19 +532,14 @@ fn objects_of<'s>(
         return Vec::new();
     }
     let mut at = dereferenced(schema, root);
-    while let Some(Value::Array(parts)) = at.get("allOf") {
-        match parts.as_slice() {
-            [only] => at = dereferenced(only, root),
+    // Bounded: `A: {allOf: [{$ref: A}]}` names itself.
+    for _ in 0..8 {
+        match at.get("allOf") {
+            Some(Value::Array(parts)) if parts.len() == 1 => at = dereferenced(&parts[0], root),
             _ => break,
         }
     }
-    let is_object = match at.get("type") {
-        Some(Value::String(kind)) => kind == "object",
-        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "object"),
-        Some(_) => false,
-        None => at.get("properties").is_some(),
-    };
-    if is_object {
+    if is_object(at) {
         return vec![at];
     }
     let alternatives: Vec<&Value> = ["oneOf", "anyOf"]
@@ -560,6 +555,17 @@ fn objects_of<'s>(
         .into_iter()
         .flat_map(|alternative| objects_of(alternative, root, depth + 1, others))
         .collect()
+}
+
+/// Whether a schema is an object's: its `type` names `object`, or it has `properties` and no
+/// type.
+pub fn is_object(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(name)) => name == "object",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+        None => schema.get("properties").is_some(),
+        Some(_) => false,
+    }
 }
 
 /// A media type without its parameters, in lower case: `multipart/form-data`.
@@ -1064,6 +1070,12 @@ mod tests {
         assert_eq!(style(&listed, None, None), Some(exploded));
         let scalars = serde_json::json!({"anyOf": [{"type": "integer"}, {"type": "string"}]});
         assert_eq!(style(&scalars, Some("deepObject"), None), None);
+        // A lone `allOf` that names itself ends.
+        let looping = serde_json::json!({
+            "$ref": "#/$defs/A",
+            "$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}
+        });
+        assert_eq!(style(&looping, Some("deepObject"), None), None);
     }
 
     #[test]

@@ -138,7 +138,16 @@ fn lend_methods_to_narrower_routes(
         for (narrow, narrow_segments) in routes {
             let own = &grouped[*narrow];
             let mut given: BTreeMap<Method, Vec<&Operation>> = BTreeMap::new();
-            for (broad, _) in routes.iter().filter(|(broad, _)| broad != narrow) {
+            // Routes whose parameters stand where the narrow one has text, or the same text:
+            // only their operations' templates can cover it.
+            let broader = routes.iter().filter(|(broad, broad_segments)| {
+                broad != narrow
+                    && broad_segments
+                        .iter()
+                        .zip(narrow_segments)
+                        .all(|(b, n)| b == n || b.starts_with('{'))
+            });
+            for (broad, _) in broader {
                 for (method, ops) in &grouped[*broad] {
                     if own.contains_key(method) {
                         continue;
@@ -152,14 +161,13 @@ fn lend_methods_to_narrower_routes(
                     given.entry(*method).or_default().extend(covering);
                 }
             }
-            for (method, mut ops) in given {
-                if ops.is_empty() {
-                    continue;
-                }
-                // The narrowest first: the dispatcher tries them in that order.
-                ops.sort_by_key(|op| std::cmp::Reverse(literal_segments(&op.path)));
-                lent.push((narrow.to_string(), method, ops));
-            }
+            // Several are told apart by the dispatcher, which orders them itself.
+            lent.extend(
+                given
+                    .into_iter()
+                    .filter(|(_, ops)| !ops.is_empty())
+                    .map(|(method, ops)| (narrow.to_string(), method, ops)),
+            );
         }
     }
     for (route, method, ops) in lent {
@@ -181,13 +189,6 @@ fn covers(broad: &str, narrow: &[&str]) -> bool {
                 && template.matches('{').count() == 1;
             parameter || (template == route && !route.starts_with('{'))
         })
-}
-
-fn literal_segments(template: &str) -> usize {
-    template
-        .split('/')
-        .filter(|segment| !segment.contains('{'))
-        .count()
 }
 
 /// The most `.route(…)` calls chained in one expression. A method chain is a nested

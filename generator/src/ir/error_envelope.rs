@@ -284,10 +284,12 @@ components:
     Problem: {error_schema}
 "
         );
-        let doc = crate::load::load_str(&spec, "test.yaml").expect("loads");
-        crate::build_ir(&doc, &crate::Options::default())
-            .expect("builds")
-            .error_envelope()
+        api_of(&spec).error_envelope()
+    }
+
+    fn api_of(spec: &str) -> Api {
+        let doc = crate::load::load_str(spec, "test.yaml").expect("loads");
+        crate::build_ir(&doc, &crate::Options::default()).expect("builds")
     }
 
     #[test]
@@ -431,9 +433,7 @@ components:
     Problem: {{type: object, properties: {{code: {{type: string}}}}}}
 "
             );
-            let doc = crate::load::load_str(&spec, "test.yaml").expect("loads");
-            let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
-            error_body(&api)
+            error_body(&api_of(&spec))
         };
         let named = |name: &str| Some(TypeRef::Named(name.to_string()));
         let cloud = "{'200': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Thing'}}}}, default: {description: error, content: {application/json: {schema: {$ref: '#/components/schemas/CloudError'}}}}}";

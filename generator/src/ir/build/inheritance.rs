@@ -38,30 +38,32 @@ impl<'a> Builder<'a> {
         }
         // A base names its discriminator; an intermediate (a subtype others extend in turn)
         // inherits it, and stands for its own subtypes alone.
-        let own = base_discriminator(schema).is_some();
-        if !own && schema.get("allOf").is_none() {
+        let own = base_discriminator(schema);
+        if own.is_none() && schema.get("allOf").is_none() {
             return Ok(());
         }
         let component_of = |reference: &str| component_target(reference).map(|(name, _)| name);
         // Read from the document's components, borrowed, before any type is declared.
         let found = {
             let components = self.component_index();
-            let discriminator = match base_discriminator(schema) {
-                Some(discriminator) => Some(discriminator),
-                None => inheritance::inherited_discriminator(name, components, component_of),
-            };
-            discriminator.map(|discriminator| {
-                let subtypes: Vec<String> = match own {
-                    true => inheritance::subtypes(name, schema, components, component_of),
-                    false => inheritance::descendants(
-                        name,
-                        components.iter().map(|(other, schema)| (*other, *schema)),
-                        component_of,
-                    )
-                    .into_iter()
-                    .map(|(other, _)| other.to_string())
-                    .collect(),
-                };
+            match own {
+                Some(discriminator) => Some((
+                    discriminator,
+                    inheritance::subtypes(name, schema, components, component_of),
+                )),
+                None => inheritance::inherited_discriminator(name, components, component_of).map(
+                    |discriminator| {
+                        let extending = inheritance::descendants(
+                            name,
+                            components.iter().map(|(other, schema)| (*other, *schema)),
+                            component_of,
+                        );
+                        let names = extending.into_iter().map(|(other, _)| other.to_string());
+                        (discriminator, names.collect())
+                    },
+                ),
+            }
+            .map(|(discriminator, subtypes): (&Value, Vec<String>)| {
                 (discriminator.clone(), subtypes)
             })
         };
