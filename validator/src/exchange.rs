@@ -50,6 +50,9 @@ pub struct Request {
     /// The body's media type as the recording states it apart from the headers (HAR's
     /// `postData.mimeType`): what [`Request::content_type`] falls back on.
     pub mime_type: Option<String>,
+    /// The host (and port) of the absolute URL the recording gives, lower case
+    /// (`api.example.com:8443`); `None` when it gives a path alone.
+    pub authority: Option<String>,
 }
 
 /// The response half.

@@ -24,6 +24,12 @@ pub fn request_of(
         headers: header_list(headers),
         body: decoded(body, headers),
         mime_type: None,
+        // A client's URI is absolute; a server's is in origin form and has none.
+        authority: uri.authority().map(|authority| {
+            let text = authority.as_str();
+            let host = text.rsplit_once('@').map_or(text, |(_, host)| host);
+            host.to_ascii_lowercase()
+        }),
     }
 }
 

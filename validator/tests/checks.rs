@@ -48,6 +48,7 @@ fn exchange(
             headers,
             body: body.map(Body::Json),
             mime_type: None,
+            authority: None,
         },
         response: Some(Response {
             status,
@@ -1588,6 +1589,7 @@ fn vendor(method: &str, target: &str, body: Option<(&str, &str)>, status: u16) -
             headers,
             body: body.map(|(_, text)| Body::Text(text.into())),
             mime_type: None,
+            authority: None,
         },
         response: Some(Response {
             status,
@@ -5922,8 +5924,9 @@ paths:
 
 /// `--host` names the API's hosts: a browser recording's call to another one (an analytics
 /// beacon under `/v1`, a third party's API) is not the API's and is passed over, where by its
-/// path alone it was an unknown operation; without `--host`, or without a `Host` header,
-/// every host counts.
+/// path alone it was an unknown operation; without `--host`, or when the recording names no
+/// host, every host counts. The host of an absolute URL counts before a `Host` header, as a
+/// server reads a request in absolute form: a hand-written record often has the URL alone.
 #[test]
 fn requests_to_other_hosts_than_the_apis_are_not_its_calls() {
     let beacon = |host: Option<&str>| {
@@ -5956,6 +5959,22 @@ fn requests_to_other_hosts_than_the_apis_are_not_its_calls() {
             "{host:?}"
         );
     }
+    let addressed = |authority: &str, host: Option<&str>| {
+        let mut exchange = beacon(None);
+        exchange.request.authority = Some(authority.into());
+        if let Some(host) = host {
+            exchange.request.headers.push(("Host".into(), host.into()));
+        }
+        check(&hosted, &exchange, CheckOptions::default())
+    };
+    let elsewhere = addressed("api.segment.io", None);
+    assert!(
+        elsewhere.not_api && elsewhere.findings.is_empty(),
+        "{elsewhere:?}"
+    );
+    let ours = addressed("api.example.com", Some("api.segment.io"));
+    assert!(!ours.not_api, "{ours:?}");
+    assert_eq!(found(&ours), one(Part::Entry, "operation-path", ""));
 }
 
 /// A query parameter whose schema is a union with an object alternative (Stripe's `created`:

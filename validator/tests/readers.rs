@@ -158,7 +158,30 @@ fn clean_exchanges(source: &str) -> Vec<Exchange> {
         },
         ..exchange(4, None, source, Request::default())
     };
-    vec![create, get, notification, binary, aborted]
+    let mut exchanges = vec![create, get, notification, binary, aborted];
+    // Every HAR entry has an absolute URL; JSON Lines records give a path alone in the second
+    // and fourth.
+    let hosts: [Option<&str>; 5] = if source.ends_with(".har") {
+        [
+            Some("api.example.com"),
+            Some("localhost:8080"),
+            Some("merchant.example.org"),
+            Some("api.example.com"),
+            Some("api.example.com"),
+        ]
+    } else {
+        [
+            Some("api.example.com"),
+            None,
+            Some("merchant.example.org"),
+            None,
+            Some("api.example.com"),
+        ]
+    };
+    for (exchange, host) in exchanges.iter_mut().zip(hosts) {
+        exchange.request.authority = host.map(str::to_owned);
+    }
+    exchanges
 }
 
 fn oks(entries: Vec<Entry>) -> Vec<Exchange> {
@@ -442,7 +465,15 @@ fn har_entries_of_the_wrong_shape_are_malformed_and_the_rest_is_read() {
         ),
         Ok(Exchange {
             response: response(200, &[], None),
-            ..exchange(6, None, source, request("GET", "/ok"))
+            ..exchange(
+                6,
+                None,
+                source,
+                Request {
+                    authority: Some("h".into()),
+                    ..request("GET", "/ok")
+                },
+            )
         }),
     ];
     assert_eq!(entries, expected);
@@ -661,7 +692,15 @@ fn jsonl_malformed_lines_are_reported_and_the_next_line_is_read() {
             request("GET", "/v1/banking/accounts"),
         )
     };
-    let last = exchange(9, Some("last-good"), source, request("DELETE", "/v1/x"));
+    let last = exchange(
+        9,
+        Some("last-good"),
+        source,
+        Request {
+            authority: Some("h".into()),
+            ..request("DELETE", "/v1/x")
+        },
+    );
     let expected = vec![
         Ok(first),
         malformed(source, 1, Some(2), "line 2, column 14: expected ident"),
@@ -758,30 +797,47 @@ fn empty_and_non_json_jsonl() {
     );
 }
 
+/// A URL's path, its query decoded, and its host and port (what `--host` compares), in both
+/// formats.
 #[test]
-fn urls_split_into_path_and_decoded_query() {
-    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)]);
+fn urls_split_into_path_decoded_query_and_host() {
+    type Case<'a> = (&'a str, &'a str, &'a [(&'a str, &'a str)], Option<&'a str>);
     let cases: &[Case] = &[
-        ("https://h", "/", &[]),
-        ("https://h?x=1#frag", "/", &[("x", "1")]),
+        ("https://h", "/", &[], Some("h")),
+        ("https://h?x=1#frag", "/", &[("x", "1")], Some("h")),
         (
-            "http://user@h:8080/a/b/?q=%20x+y&&=v&k=a=b",
+            "http://user@API.Example.com:8080/a/b/?q=%20x+y&&=v&k=a=b",
             "/a/b/",
             &[("q", " x y"), ("", "v"), ("k", "a=b")],
+            Some("api.example.com:8080"),
         ),
-        ("/a%20b?bad=%zz%4", "/a%20b", &[("bad", "%zz%4")]),
-        ("/v1/banking/transfers#x", "/v1/banking/transfers", &[]),
+        ("/a%20b?bad=%zz%4", "/a%20b", &[("bad", "%zz%4")], None),
+        (
+            "/v1/banking/transfers#x",
+            "/v1/banking/transfers",
+            &[],
+            None,
+        ),
     ];
-    for (url, path, query) in cases {
+    for (url, path, query, authority) in cases {
         let line = json!({"request": {"method": "get", "url": url}}).to_string();
-        let entries = read_bytes("urls.jsonl", line.as_bytes(), Format::JsonLines);
-        let request = &entries[0].as_ref().unwrap().request;
-        assert_eq!(
-            (request.method.as_str(), request.path.as_str()),
-            ("GET", *path),
-            "{url}"
-        );
-        assert_eq!(request.query, strings(query), "{url}");
+        let har = json!({"log": {"entries": [{"request": {"method": "get", "url": url,
+            "headers": []}}]}})
+        .to_string();
+        for (name, text, format) in [
+            ("urls.jsonl", line, Format::JsonLines),
+            ("urls.har", har, Format::Har),
+        ] {
+            let entries = read_bytes(name, text.as_bytes(), format);
+            let request = &entries[0].as_ref().unwrap().request;
+            assert_eq!(
+                (request.method.as_str(), request.path.as_str()),
+                ("GET", *path),
+                "{url} {name}"
+            );
+            assert_eq!(request.query, strings(query), "{url} {name}");
+            assert_eq!(request.authority.as_deref(), *authority, "{url} {name}");
+        }
     }
     // A notification is recognised by its path on any host; method and path must match, by
     // the contract's rule (`specval::contract::delivered_at`, the checks' too): a trailing `/`

@@ -117,6 +117,7 @@ impl Checker<'_> {
                 method: request.method.clone(),
                 path: request.path.clone(),
                 mime_type: None,
+                authority: request.authority.clone(),
             };
             &renamed
         } else {

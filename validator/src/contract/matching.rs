@@ -295,15 +295,18 @@ impl Contract {
     }
 
     /// Whether a request went to a host other than those [`Contract::add_api_hosts`] named, by
-    /// its `Host` header (HTTP/2's `:authority` in a browser's HAR): a web page's calls to
-    /// analytics, a CDN or another company's API in a recording of the page. A request whose
-    /// host the recording does not say is not foreign.
+    /// its URL's host, else its `Host` header (HTTP/2's `:authority` in a browser's HAR): a
+    /// web page's calls to analytics, a CDN or another company's API in a recording of the
+    /// page. The URL comes first, as a server reads a request in absolute form (RFC 9112,
+    /// 3.2.2). A request whose host the recording does not say is not foreign.
     pub fn is_foreign_host(&self, request: &Request) -> bool {
         if self.api_hosts.is_empty() {
             return false;
         }
         let Some(sent) = request
-            .header("host")
+            .authority
+            .as_deref()
+            .or_else(|| request.header("host"))
             .or_else(|| request.header(":authority"))
         else {
             return false;

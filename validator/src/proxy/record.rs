@@ -421,7 +421,11 @@ fn name_values(pairs: &[(String, String)]) -> Value {
 /// One HAR 1.2 entry.
 fn har_entry(exchange: &Exchange, timing: Timing, error: Option<&str>) -> Value {
     let request = &exchange.request;
-    let host = header_value(&request.headers, "host").unwrap_or_else(|| "localhost".into());
+    let host = request
+        .authority
+        .clone()
+        .or_else(|| header_value(&request.headers, "host"))
+        .unwrap_or_else(|| "localhost".into());
     let mut url = format!("http://{host}{}", request.path);
     if !request.query.is_empty() {
         url.push('?');
@@ -514,6 +518,7 @@ mod tests {
             source: "proxy".into(),
             kind: None,
             request: Request {
+                authority: None,
                 method: "GET".into(),
                 path: "/items".into(),
                 query: vec![

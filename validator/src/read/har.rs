@@ -619,7 +619,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .and_then(|method| super::method(method, "request.method", problems));
     let target = match raw.url.required("request.url", problems) {
         Some(url) => match split_target(&url) {
-            Ok((path, query)) => Some((path, query.map(parse_query))),
+            Ok(target) => Some((target.path, target.query.map(parse_query), target.authority)),
             Err(what) => {
                 problems.push(format!("request.url{what}"));
                 None
@@ -647,7 +647,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     let body = body
         .or_else(|| unrecorded(sizes))
         .or_else(|| (holds_nothing && !said_empty).then_some(Body::Unrecorded(0)));
-    let (path, query) = target?;
+    let (path, query, authority) = target?;
     let query = match query {
         Some(query) => query,
         None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
@@ -668,6 +668,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         body: crate::content_coding::decoded(body, &headers),
         headers,
         mime_type,
+        authority,
     })
 }
 

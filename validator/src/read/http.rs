@@ -15,20 +15,33 @@ pub(super) fn method(mut method: String, name: &str, problems: &mut Vec<String>)
     Some(method)
 }
 
-/// Splits a URL (`https://host/p?q#f`) or an origin-form target (`/p?q`) into the path as
-/// written (`/` when the URL has none) and the raw query string. A URL of a resource that
-/// never left the browser (`data:`, `blob:`, an extension's page; Chrome's HAR export lists
-/// them) is kept whole as its path, which no path of an API matches: the check passes it
-/// over as the page's own.
-pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), String> {
+/// A request target split into its parts.
+pub(super) struct Target<'a> {
+    /// The path as written (`/` when the URL has none).
+    pub path: String,
+    /// The raw query string.
+    pub query: Option<&'a str>,
+    /// The host and port of an absolute URL, lower case, without user information.
+    pub authority: Option<String>,
+}
+
+/// Splits a URL (`https://host/p?q#f`) or an origin-form target (`/p?q`) into its path, query
+/// and authority. A URL of a resource that never left the browser (`data:`, `blob:`, an
+/// extension's page; Chrome's HAR export lists them) is kept whole as its path, which no path
+/// of an API matches: the check passes it over as the page's own.
+pub(super) fn split_target(target: &str) -> Result<Target<'_>, String> {
     if let Some((scheme, _)) = target.split_once(':')
         && is_browser_local(scheme)
     {
-        return Ok((target.to_owned(), None));
+        return Ok(Target {
+            path: target.to_owned(),
+            query: None,
+            authority: None,
+        });
     }
     let target = target.split_once('#').map_or(target, |(before, _)| before);
-    let after_authority = if target.starts_with('/') {
-        target
+    let (authority, after_authority) = if target.starts_with('/') {
+        (None, target)
     } else {
         match target.split_once("://") {
             Some((scheme, rest))
@@ -37,7 +50,13 @@ pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), Strin
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
             {
-                &rest[rest.find(['/', '?']).unwrap_or(rest.len())..]
+                let end = rest.find(['/', '?']).unwrap_or(rest.len());
+                let authority = &rest[..end];
+                let host = authority
+                    .rsplit_once('@')
+                    .map_or(authority, |(_, host)| host);
+                let host = (!host.is_empty()).then(|| host.to_ascii_lowercase());
+                (host, &rest[end..])
             }
             _ => return Err(" is neither an absolute URL nor a path starting with /".into()),
         }
@@ -47,7 +66,11 @@ pub(super) fn split_target(target: &str) -> Result<(String, Option<&str>), Strin
         None => (after_authority, None),
     };
     let path = if path.is_empty() { "/" } else { path };
-    Ok((path.to_owned(), query))
+    Ok(Target {
+        path: path.to_owned(),
+        query,
+        authority,
+    })
 }
 
 /// Whether a URL scheme names something a browser holds itself rather than fetches over

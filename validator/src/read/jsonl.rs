@@ -278,7 +278,9 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             let path = target(raw.path, "request.path", problems);
             match (url, path) {
                 (Some(url), Some(path)) if url.0 == path.0 => {
-                    Some(if path.1.is_some() { path } else { url })
+                    let authority = url.2.clone().or_else(|| path.2.clone());
+                    let (path, query, _) = if path.1.is_some() { path } else { url };
+                    Some((path, query, authority))
                 }
                 (Some(_), Some(_)) => {
                     problems.push(
@@ -302,7 +304,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         &REQUEST_BODY,
         problems,
     );
-    let (path, raw_query) = target?;
+    let (path, raw_query, authority) = target?;
     let query = match query {
         Some(Pairs(pairs)) => pairs,
         None => raw_query
@@ -316,6 +318,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
         body,
         mime_type,
+        authority,
     };
     let declared = request.header("content-type").map(str::to_owned);
     let sent = crate::content_coding::decoded(request.body.take(), &request.headers);
@@ -323,12 +326,12 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     Some(request)
 }
 
-/// The path and raw query of `url` or `path`.
+/// The path, raw query and authority of `url` or `path`.
 fn target(
     field: Field<String>,
     name: &str,
     problems: &mut Vec<String>,
-) -> Option<(String, Option<String>)> {
+) -> Option<(String, Option<String>, Option<String>)> {
     let target = match field {
         Field::Missing => {
             problems.push("request.url (or request.path) is missing".into());
@@ -337,7 +340,11 @@ fn target(
         field => field.required(name, problems)?,
     };
     match split_target(&target) {
-        Ok((path, query)) => Some((path, query.map(str::to_owned))),
+        Ok(target) => Some((
+            target.path,
+            target.query.map(str::to_owned),
+            target.authority,
+        )),
         Err(what) => {
             problems.push(format!("{name}{what}"));
             None
