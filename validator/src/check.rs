@@ -307,7 +307,8 @@ fn misdelivered_webhook<'c>(
 }
 
 /// The first webhook of the request's method, among those `eligible` takes, whose payload
-/// schema the body keeps; else the only one of its method.
+/// schema the body keeps (for a notification without a body, the first that needs none);
+/// else the only one of its method.
 fn webhook_of_payload<'c>(
     contract: &'c Contract,
     request: &Request,
@@ -317,12 +318,23 @@ fn webhook_of_payload<'c>(
         .webhooks()
         .iter()
         .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
-    if let Parsed::Json(payload) = parse_body(request.body.as_ref())
-        && let Some(hook) = candidates
+    let kept = match parse_body(request.body.as_ref()) {
+        Parsed::Json(payload) => candidates
             .clone()
-            .find(|hook| keeps(contract, hook, &payload))
-    {
-        return Some(hook);
+            .find(|hook| keeps(contract, hook, &payload)),
+        // PeerTube's search callbacks, one per operation that names them, POST nothing.
+        Parsed::None => candidates
+            .clone()
+            .find(|hook| hook.request_body.as_ref().is_none_or(|body| !body.required)),
+        _ => None,
+    };
+    if kept.is_some() {
+        return kept;
+    }
+    // Several that all take no payload are one shape: a body sent to them is still theirs,
+    // and `body-unexpected` says what is wrong with it.
+    if candidates.clone().all(|hook| hook.request_body.is_none()) {
+        return candidates.next();
     }
     // A payload that keeps none of several: not known to be any of them (it came to a URL of
     // the receiver's own), which the `webhook-path` finding says.
@@ -717,8 +729,18 @@ impl<'c> Checker<'c> {
                 finding.part = Part::Notification;
             }
         }
-        if let Some(spec) = &hook.request_body {
-            self.body(hook, spec, request, Part::Notification);
+        match &hook.request_body {
+            Some(spec) => self.body(hook, spec, request, Part::Notification),
+            // A callback that documents no payload (PeerTube's search callbacks), as a
+            // generated receiver refuses one.
+            None if !matches!(parse_body(request.body.as_ref()), Parsed::None) => self.push(
+                Part::Notification,
+                "",
+                format!("manifest.json#/webhooks ({})", hook.id),
+                Rule::BodyUnexpected,
+                format!("{} carries no payload, but one was sent", hook.id),
+            ),
+            None => {}
         }
         let kept = !self
             .outcome

@@ -5344,6 +5344,72 @@ paths:
     );
 }
 
+/// Callbacks that POST nothing (PeerTube's `searchIndex`, named by two operations, so two
+/// notifications of one shape): a delivery without a body, at whatever URL the subscriber
+/// gave, is one of them, where it "fitted no notification's schema" because it had no payload
+/// to fit one; a body sent to them is `body-unexpected`, as the generated receiver refuses it.
+/// And a receiver's 5XX, undocumented, asks for a retry, which every notification allows.
+#[test]
+fn callbacks_without_a_payload_are_told_by_its_absence_and_a_5xx_reply_is_a_retry() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Search, version: "1"}
+paths:
+  /search/videos:
+    get:
+      operationId: searchVideos
+      responses: {'200': {description: ok}}
+      callbacks:
+        searchIndex: {$ref: '#/components/callbacks/searchIndex'}
+  /search/channels:
+    get:
+      operationId: searchChannels
+      responses: {'200': {description: ok}}
+      callbacks:
+        searchIndex: {$ref: '#/components/callbacks/searchIndex'}
+components:
+  callbacks:
+    searchIndex:
+      'https://search.example.org/api/v1/search/videos':
+        post:
+          responses:
+            '200':
+              description: ok
+              content:
+                application/json:
+                  schema: {type: object, properties: {total: {type: integer}}}
+"#,
+    );
+    let delivery = |body: Option<&str>, status: u16| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/api/v1/search/videos",
+            body.map(|body| ("application/json", body)),
+            status,
+            Some(("application/json", r#"{"total": 1}"#)),
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        exchange
+    };
+    let judged = |body, status| check(&contract, &delivery(body, status), CheckOptions::default());
+    let clean = judged(None, 200);
+    assert_eq!(clean.operation.as_deref(), Some("searchVideos-searchIndex"));
+    assert_eq!(found(&clean), vec![]);
+    let carried = judged(Some(r#"{"q": "cats"}"#), 200);
+    assert_eq!(
+        found(&carried),
+        one(Part::Notification, "body-unexpected", "")
+    );
+    for status in [500, 503] {
+        assert_eq!(found(&judged(None, status)), vec![], "{status}");
+    }
+    assert_eq!(
+        found(&judged(None, 404)),
+        one(Part::Reply, "status-documented", "")
+    );
+}
+
 /// `{origin}/v1` lets a gateway's prefix stand before `/v1`, but an empty segment is no
 /// prefix: `//v1/banking/…` matched `getAccount` while the generated router answers it 404,
 /// as it does `/v1//banking/…`.
