@@ -124,6 +124,7 @@ documents! {fixture_document:
     fixture_all_of_shapes => "all-of-shapes.yaml",
     fixture_callback_without_payload => "callback-without-payload.yaml",
     fixture_callbacks => "callbacks.yaml",
+    fixture_default_only_errors => "default-only-errors.yaml",
     fixture_duplicate_operation_ids => "duplicate-operation-ids.yaml",
     fixture_enums => "enums.yaml",
     fixture_error_items => "error-items.yaml",

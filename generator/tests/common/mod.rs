@@ -119,6 +119,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("all-of-shapes.yaml"),
     fixture("callback-without-payload.yaml"),
     fixture("callbacks.yaml"),
+    fixture("default-only-errors.yaml"),
     fixture("duplicate-operation-ids.yaml"),
     fixture("enums.yaml"),
     fixture("error-items.yaml"),
