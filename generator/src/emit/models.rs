@@ -75,13 +75,17 @@ fn type_def(api: &Api, def: &TypeDef) -> Result<TokenStream> {
         TypeKind::Enum(values) => enum_def(def, values),
         TypeKind::Union(union) => union_def(def, union)?,
         TypeKind::Newtype(inner) => {
+            // A whole float goes back as it came (AWS's `Double` component), as in a field.
+            let whole = holds_float(inner).then(
+                || quote!(#[serde(serialize_with = "super::support::whole_floats::serialize")]),
+            );
             let inner = rust_type(inner, &here)?;
             quote! {
                 #docs
                 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
                 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
                 #[serde(transparent)]
-                pub struct #name(pub #inner);
+                pub struct #name(#whole pub #inner);
 
                 impl From<#inner> for #name {
                     fn from(value: #inner) -> Self {
@@ -367,7 +371,8 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
         .map(|v| ident(&v.rust_name))
         .collect();
     let wires: Vec<_> = values.variants.iter().map(|v| v.wire.as_str()).collect();
-    let variant_docs = wires.iter().map(|wire| {
+    let variant_docs = values.variants.iter().map(|variant| {
+        let wire = &variant.wire;
         // Control characters as their escapes: a value may hold a carriage return, which
         // rustc refuses in a doc comment, or a newline, which would end the comment.
         let shown: String = wire
@@ -380,8 +385,14 @@ fn enum_def(def: &TypeDef, values: &EnumDef) -> TokenStream {
                 }
             })
             .collect();
-        let text = format!(" `{shown}`");
-        quote!(#[doc = #text])
+        match &variant.docs {
+            // What the spec says of the value (3.1's `oneOf` of `const`s with titles).
+            Some(said) => doc_attrs(Some(&format!("`{shown}`: {said}"))),
+            None => {
+                let text = format!(" `{shown}`");
+                quote!(#[doc = #text])
+            }
+        }
     });
     quote! {
         #docs
@@ -430,6 +441,8 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
     let catch_all = ident(&union.catch_all);
     let mut variants = Vec::new();
     let mut payloads = Vec::new();
+    // The serde attribute each payload's field takes, if any.
+    let mut wholes = Vec::new();
     let mut builds = Vec::new();
     for (index, variant) in union.variants.iter().enumerate() {
         let variant_name = ident(&variant.rust_name);
@@ -437,11 +450,17 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
         let index = proc_macro2::Literal::usize_unsuffixed(index);
         if variant.boxed {
             payloads.push(quote!(Box<#payload>));
+            wholes.push(None);
             builds.push(quote! {
                 #index => ::serde::Deserialize::deserialize(value).ok().map(|inner| #name::#variant_name(Box::new(inner))),
             });
         } else {
+            // A whole float goes back as it came, as in a struct's field.
+            let whole = holds_float(&variant.ty).then(
+                || quote!(#[serde(serialize_with = "super::support::whole_floats::serialize")]),
+            );
             payloads.push(payload);
+            wholes.push(whole);
             builds.push(quote! {
                 #index => ::serde::Deserialize::deserialize(value).ok().map(#name::#variant_name),
             });
@@ -536,7 +555,7 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
         #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
         #[serde(untagged)]
         pub enum #name {
-            #(#variants(#payloads),)*
+            #(#variants(#wholes #payloads),)*
             /// A value no alternative keeps whole, kept as received.
             #catch_all(::serde_json::Value),
         }

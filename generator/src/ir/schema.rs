@@ -142,6 +142,63 @@ pub(crate) fn string_enum(schema: &Map<String, Value>) -> Option<(Vec<String>, b
     (!out.is_empty()).then_some((out, extensible))
 }
 
+/// The strings a `oneOf` / `anyOf` of constants allows, each with its docs: 3.1's enum with a
+/// word per value (`oneOf: [{const: asset, title: Asset}, …]`), and an `enum` split across
+/// alternatives. `None` unless every alternative fixes strings (`const`, or `enum` of strings)
+/// and says nothing else that constrains them, but for at most one plain `{type: string}`
+/// beside them, which makes the list open (`anyOf: [{type: string}, {const: a}]`: the known
+/// values and any other string), as `x-extensible-enum` does. `nulls` are left out by the
+/// caller.
+pub(crate) fn const_alternatives(
+    branches: &[&Value],
+) -> Option<(Vec<(String, Option<String>)>, bool)> {
+    fn only_says(map: &Map<String, Value>, allowed: &[&str]) -> bool {
+        map.iter().all(|(key, value)| {
+            key.starts_with("x-")
+                || allowed.contains(&key.as_str())
+                || (key == "type"
+                    && (value == "string"
+                        || value.as_array().is_some_and(|types| types == &["string"])))
+        })
+    }
+    const WORDS: [&str; 7] = [
+        "title",
+        "description",
+        "deprecated",
+        "example",
+        "examples",
+        "$comment",
+        "readOnly",
+    ];
+    let mut values: Vec<(String, Option<String>)> = Vec::new();
+    let mut open = false;
+    for branch in branches {
+        let map = branch.as_object()?;
+        let fixed: Vec<&Value> = match (map.get("const"), map.get("enum")) {
+            (Some(value), None) => vec![value],
+            (None, Some(Value::Array(listed))) => listed.iter().collect(),
+            (None, None) if !open && only_says(map, &WORDS) && map.contains_key("type") => {
+                open = true;
+                continue;
+            }
+            _ => return None,
+        };
+        let mut allowed = WORDS.to_vec();
+        allowed.extend(["const", "enum"]);
+        if !only_says(map, &allowed) {
+            return None;
+        }
+        let docs = (fixed.len() == 1).then(|| docs_of(map)).flatten();
+        for value in fixed {
+            let wire = value.as_str()?;
+            if !values.iter().any(|(known, _)| known == wire) {
+                values.push((wire.to_string(), docs.clone()));
+            }
+        }
+    }
+    (values.len() >= 2 || (open && !values.is_empty())).then_some((values, open))
+}
+
 /// Documentation for a schema: its description, else its title.
 pub(crate) fn docs_of(schema: &Map<String, Value>) -> Option<String> {
     let text = schema

@@ -99,6 +99,8 @@ pub struct EnumVariant {
     pub rust_name: String,
     /// The value on the wire.
     pub wire: String,
+    /// What the spec says of this value (the `title` or `description` of its `const`).
+    pub docs: Option<String>,
 }
 
 /// `oneOf` / `anyOf`.

@@ -13,7 +13,8 @@ use super::state::{
 use crate::error::Result;
 use crate::ir::naming::{self, NameHint, Slot};
 use crate::ir::schema::{
-    ANNOTATIONS, docs_of, implied_types, is_null_schema, scalar_for, string_enum, types_of,
+    ANNOTATIONS, const_alternatives, docs_of, implied_types, is_null_schema, scalar_for,
+    string_enum, types_of,
 };
 use crate::ir::{
     Api, EnumDef, EnumVariant, Example, JsonKind, SchemaExample, TypeDef, TypeKind, TypeRef,
@@ -21,6 +22,38 @@ use crate::ir::{
 use crate::load::OpenApiVersion;
 
 impl Builder<'_> {
+    /// Declares the string enumeration at `at`: its values, each with what the spec says of
+    /// it.
+    fn string_enum_type(
+        &mut self,
+        map: &Map<String, Value>,
+        at: &str,
+        hint: &NameHint,
+        values: Vec<(String, Option<String>)>,
+        extensible: bool,
+    ) -> TypeRef {
+        if !self.slots.contains_key(at) {
+            self.reserve(at, hint.clone(), docs_of(map), None);
+        }
+        let variants = values
+            .into_iter()
+            .map(|(wire, docs)| EnumVariant {
+                rust_name: String::new(),
+                wire,
+                docs,
+            })
+            .collect();
+        self.set_kind(
+            at,
+            TypeKind::Enum(EnumDef {
+                variants,
+                extensible,
+                catch_all: String::new(),
+            }),
+        );
+        TypeRef::Pointer(at.to_string())
+    }
+
     /// Declares the type of a component schema (once) and returns a reference to it.
     pub(super) fn component(&mut self, name: &str) -> Result<TypeRef> {
         let at = child("#/components/schemas", name);
@@ -112,7 +145,7 @@ impl Builder<'_> {
     ) -> Result<Converted> {
         if let Some(reference) = schema.get("$ref").and_then(Value::as_str) {
             let map = schema.as_object();
-            let nullable = map.is_some_and(|m| types_of(m).1);
+            let nullable = map.is_some_and(|m| types_of(m).1 && self.null_beside_ref_counts(m));
             if let Some(ty) = self.overriding(at) {
                 return Ok((TypeRef::Custom(ty), nullable));
             }
@@ -121,6 +154,18 @@ impl Builder<'_> {
                 .map(|(ty, n)| (ty, n || nullable));
         }
         self.convert_body(schema, at, &hint)
+    }
+
+    /// Whether a `null` a `$ref`'s siblings admit makes the reference nullable. 3.1 applies a
+    /// `type` beside a `$ref` with it, as `allOf` would: `type: [string, "null"]` admits null
+    /// only where the referenced schema does too, and the contract refuses a null the type
+    /// would have let a caller send. 3.0's `nullable: true` beside a `$ref` is honoured by
+    /// both.
+    fn null_beside_ref_counts(&self, map: &Map<String, Value>) -> bool {
+        !matches!(
+            self.doc.version,
+            OpenApiVersion::V3_1 | OpenApiVersion::V3_2
+        ) || map.contains_key("nullable")
     }
 
     /// Whether a schema with a `$ref` also asserts something of its own beside it, which
@@ -242,7 +287,7 @@ impl Builder<'_> {
         }
         if let Some(reference) = map.get("$ref").and_then(Value::as_str) {
             let (ty, n) = self.convert_ref(reference, at)?;
-            return Ok((ty, n || nullable));
+            return Ok((ty, n || (nullable && self.null_beside_ref_counts(map))));
         }
 
         if map.contains_key("allOf") {
@@ -260,6 +305,16 @@ impl Builder<'_> {
                     nullable = true;
                 }
                 let has_shape = map.contains_key("properties") || map.contains_key("discriminator");
+                let branches: Vec<&Value> = rest.iter().map(|(_, branch)| *branch).collect();
+                if !has_shape
+                    && types.iter().all(|t| t == "string")
+                    && let Some((values, extensible)) = const_alternatives(&branches)
+                {
+                    return Ok((
+                        self.string_enum_type(map, at, hint, values, extensible),
+                        nullable,
+                    ));
+                }
                 if rest.len() == 1 && !has_shape {
                     let (index, only) = rest[0];
                     let (ty, n) = self.convert(
@@ -279,25 +334,11 @@ impl Builder<'_> {
         if let Some((values, extensible)) = string_enum(map)
             && types.iter().all(|t| t == "string")
         {
-            if !self.slots.contains_key(at) {
-                self.reserve(at, hint.clone(), docs_of(map), None);
-            }
-            let variants = values
-                .into_iter()
-                .map(|wire| EnumVariant {
-                    rust_name: String::new(),
-                    wire,
-                })
-                .collect();
-            self.set_kind(
-                at,
-                TypeKind::Enum(EnumDef {
-                    variants,
-                    extensible,
-                    catch_all: String::new(),
-                }),
-            );
-            return Ok((TypeRef::Pointer(at.to_string()), nullable));
+            let values = values.into_iter().map(|wire| (wire, None)).collect();
+            return Ok((
+                self.string_enum_type(map, at, hint, values, extensible),
+                nullable,
+            ));
         }
 
         if types.len() > 1 {

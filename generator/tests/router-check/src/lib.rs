@@ -2737,3 +2737,57 @@ mod inheritance {
         assert!(matches!(stored, Pet::Cat(_)));
     }
 }
+
+/// A whole number read into a double goes back as it came (`100`, not serde's `100.0`),
+/// wherever the double is: a struct's field, a component that is a bare double (AWS's
+/// `Double`), a union's alternative. Only the field did.
+#[cfg(test)]
+mod whole_doubles {
+    use fixture_formats::models::{Measure, Ratio};
+
+    #[test]
+    fn a_whole_double_is_written_as_it_came_in_a_newtype_and_a_union() {
+        for text in ["100", "-3", "0", "2.5", "1e300"] {
+            let ratio: Ratio = serde_json::from_str(text).unwrap();
+            let expected: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(serde_json::to_value(&ratio).unwrap(), expected, "{text}");
+            let measure: Measure = serde_json::from_str(text).unwrap();
+            assert!(matches!(measure, Measure::F64(_)), "{text}: {measure:?}");
+            assert_eq!(serde_json::to_value(&measure).unwrap(), expected, "{text}");
+        }
+        assert_eq!(serde_json::to_string(&Ratio(100.0)).unwrap(), "100");
+        assert_eq!(serde_json::to_string(&Measure::F64(7.0)).unwrap(), "7");
+    }
+}
+
+/// 3.1's enum with a word per value (`oneOf` of `const`s with titles) is an enum: each value
+/// lands in its own variant and goes back as it came, where it was a union of `String`
+/// alternatives and `liability` came back as another variant than the one it was built as.
+#[cfg(test)]
+mod const_alternatives {
+    use fixture_json_schema_2020_12::models::{AccountType, Currency};
+
+    #[test]
+    fn each_constant_is_its_own_variant_and_a_plain_string_opens_the_list() {
+        for (text, expected) in [
+            ("asset", AccountType::Asset),
+            ("liability", AccountType::Liability),
+            ("equity", AccountType::Equity),
+            ("goodwill", AccountType::Unknown("goodwill".into())),
+        ] {
+            let read: AccountType = serde_json::from_value(text.into()).unwrap();
+            assert_eq!(read, expected, "{text}");
+            assert_eq!(serde_json::to_value(&read).unwrap(), text, "{text}");
+        }
+        assert_eq!(AccountType::KNOWN, ["asset", "liability", "equity"]);
+        for (text, expected) in [
+            ("EUR", Currency::Eur),
+            ("USD", Currency::Usd),
+            ("CHF", Currency::Unknown("CHF".into())),
+        ] {
+            let read: Currency = serde_json::from_value(text.into()).unwrap();
+            assert_eq!(read, expected, "{text}");
+            assert_eq!(serde_json::to_value(&read).unwrap(), text, "{text}");
+        }
+    }
+}
