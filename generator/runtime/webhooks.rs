@@ -26,8 +26,8 @@ impl ::std::error::Error for HandlerError {}
 /// Largest payload the receiver accepts, in bytes.
 pub const RECEIVER_BODY_LIMIT: usize = 1024 * 1024;
 
-// Unused, with `read_payload`, where no notification has a payload (a callback that POSTs
-// nothing).
+// Used by `read_payload` and `refused_body`, one of which a crate's notifications may leave
+// unused (every one carries a payload, or none does).
 #[allow(dead_code)]
 fn invalid(messages: Vec<String>) -> Response {
     (
@@ -52,6 +52,18 @@ fn rejected_headers(hook: &str, headers: &::http::HeaderMap) -> Option<Response>
     (!messages.is_empty()).then(|| invalid(messages))
 }
 
+/// For a notification that carries no payload (PeerTube's search callbacks): the 400 for a
+/// body sent all the same, as the generated server refuses one where an operation takes none.
+#[allow(dead_code)]
+async fn refused_body(body: ::axum::body::Body) -> Option<Response> {
+    match ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT).await {
+        Ok(bytes) if bytes.iter().all(u8::is_ascii_whitespace) => None,
+        _ => Some(invalid(vec![
+            "this notification carries no payload, but one was sent".to_string(),
+        ])),
+    }
+}
+
 /// The text of a header, its first line, when it came as text.
 #[allow(dead_code)]
 fn header_text(headers: &::http::HeaderMap, name: &str) -> Option<String> {
@@ -61,9 +73,14 @@ fn header_text(headers: &::http::HeaderMap, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// Reads and checks a notification's payload sent as `content_type`: the 400 that says what
+/// is wrong, if anything. A payload in another media type than its webhook documents (JSON
+/// sent as `text/plain`, or with no Content-Type) is refused as the generated server refuses
+/// such a request body, and as specval calls it a violation.
 #[allow(dead_code)]
 async fn read_payload(
     hook: &str,
+    content_type: Option<&str>,
     body: ::axum::body::Body,
 ) -> Result<::serde_json::Value, Response> {
     let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
@@ -74,6 +91,23 @@ async fn read_payload(
             )])
         })?;
     let rules = crate::validation::rules().webhook(hook);
+    let documented = rules
+        .and_then(|rules| rules.body_media.as_deref())
+        .unwrap_or("application/json");
+    let sent = content_type.map(crate::validation::essence);
+    let fits = sent.as_deref().is_some_and(|sent| {
+        documented == "*/*"
+            || crate::validation::media_fits(documented, sent)
+            || (crate::validation::manifest::is_json(documented)
+                && crate::validation::manifest::is_json(sent))
+            || rules.is_some_and(|rules| rules.body_alternative(sent))
+    });
+    if !fits {
+        return Err(invalid(vec![format!(
+            "Content-Type must be {documented}, not {}",
+            content_type.unwrap_or("absent")
+        )]));
+    }
     // A notification documented as a form (Twilio's status callbacks) is read into the
     // object its schema describes.
     let value = match rules.and_then(|rules| rules.read_form(&bytes)) {
@@ -190,8 +224,14 @@ impl Sender {
     /// with this crate's `rustls` feature; without it, a delivery to one is given
     /// up at once as [`GaveUp::Invalid`], naming the feature.
     pub fn new(policy: DeliveryPolicy) -> Sender {
+        // A redirect is the receiver's answer, not a place to deliver to again: following a
+        // 307 delivered the payload to another URL, and a 302 turned it into a GET.
+        let http = ::reqwest::Client::builder()
+            .redirect(::reqwest::redirect::Policy::none())
+            .build()
+            .unwrap_or_default();
         Sender {
-            http: ::reqwest::Client::new(),
+            http,
             policy,
             own_client: true,
         }
@@ -434,8 +474,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_payload_is_read_and_checked_before_the_handler() {
-        let read =
-            |body: &str| read_payload("thingCreated", ::axum::body::Body::from(body.to_string()));
+        let read = |body: &str| {
+            read_payload(
+                "thingCreated",
+                Some("application/json; charset=utf-8"),
+                ::axum::body::Body::from(body.to_string()),
+            )
+        };
         assert_eq!(
             read(r#"{"name": "lamp"}"#).await.unwrap(),
             json!({"name": "lamp"})
@@ -465,10 +510,64 @@ mod tests {
             json!(["payload larger than 1048576 bytes, or cut short"])
         );
         // A notification the contract does not know is only read.
-        let unknown = read_payload("other", ::axum::body::Body::from("[]"))
-            .await
-            .unwrap();
+        let unknown = read_payload(
+            "other",
+            Some("application/json"),
+            ::axum::body::Body::from("[]"),
+        )
+        .await
+        .unwrap();
         assert_eq!(unknown, json!([]));
+    }
+
+    /// A payload in another media type than its webhook documents never reaches the handler:
+    /// JSON sent as text, or with no Content-Type. Any JSON type is JSON.
+    #[tokio::test]
+    async fn a_payload_in_another_media_type_is_refused() {
+        let sent = |content_type: Option<&'static str>| {
+            read_payload(
+                "thingCreated",
+                content_type,
+                ::axum::body::Body::from(r#"{"name": "lamp"}"#),
+            )
+        };
+        for refused in [
+            Some("text/plain"),
+            None,
+            Some("application/x-www-form-urlencoded"),
+        ] {
+            let (status, messages) = answer(sent(refused).await.unwrap_err()).await;
+            assert_eq!(status, 400, "{refused:?}");
+            assert_eq!(
+                messages,
+                json!([format!(
+                    "Content-Type must be application/json, not {}",
+                    refused.unwrap_or("absent")
+                )]),
+            );
+        }
+        for taken in [
+            Some("application/json"),
+            Some("application/vnd.things+json"),
+        ] {
+            assert_eq!(
+                sent(taken).await.unwrap(),
+                json!({"name": "lamp"}),
+                "{taken:?}"
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn a_body_to_a_notification_without_payload_is_refused() {
+        assert!(refused_body(::axum::body::Body::empty()).await.is_none());
+        assert!(
+            refused_body(::axum::body::Body::from(" \n"))
+                .await
+                .is_none()
+        );
+        let (status, _) = answer(refused_body(::axum::body::Body::from("{}")).await.unwrap()).await;
+        assert_eq!(status, 400);
     }
 
     #[test]
@@ -535,6 +634,33 @@ mod tests {
                 reason: GaveUp::NotAcknowledged { status: 200, .. },
             } => {}
             other => panic!("{other:?}"),
+        }
+    }
+
+    /// A redirect is the receiver's answer: the payload is not delivered again elsewhere (a
+    /// 307) nor turned into a GET (a 302), and the sender reports the 3xx it got.
+    #[tokio::test]
+    async fn a_redirect_is_the_receivers_answer_not_followed() {
+        for status in [302, 307] {
+            let server = Loopback::start(vec![Reply::status(200).json(json!({"ok": true}))]).await;
+            let elsewhere = format!("{}/hooks/elsewhere", server.url);
+            let (delivery, received) = deliver(
+                vec![Reply::status(status).header("location", elsewhere.clone())],
+                policy(),
+            )
+            .await;
+            assert!(
+                matches!(
+                    &delivery,
+                    Delivery::GaveUp {
+                        attempts: 1,
+                        reason: GaveUp::NotAcknowledged { status: got, .. },
+                    } if *got == status
+                ),
+                "{status}: {delivery:?}"
+            );
+            assert_eq!(received, 1, "{status}");
+            assert!(server.received().is_empty(), "{status}: followed");
         }
     }
 

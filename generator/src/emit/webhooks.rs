@@ -249,7 +249,8 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
     let (read, call) = match payload {
         Some(payload) => (
             quote! {
-                let value = match read_payload(#hook_name, request.into_body()).await {
+                let content_type = header_text(request.headers(), "content-type");
+                let value = match read_payload(#hook_name, content_type.as_deref(), request.into_body()).await {
                     Ok(value) => value,
                     Err(rejection) => return rejection,
                 };
@@ -261,7 +262,11 @@ fn receiver_handler(hook: &Webhook, parts: &Parts) -> TokenStream {
             quote!(<W as Webhooks>::#name(&handler, payload #headers_arg)),
         ),
         None => (
-            quote!(let _ = request;),
+            quote! {
+                if let Some(rejection) = refused_body(request.into_body()).await {
+                    return rejection;
+                }
+            },
             quote!(<W as Webhooks>::#name(&handler #headers_arg)),
         ),
     };
