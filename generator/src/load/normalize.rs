@@ -346,12 +346,36 @@ fn int_or_string(schema: &mut Value) {
     }
 }
 
+/// What OpenAPI 3.0 reads beside a `$ref`: nothing, by its letter ("any sibling elements
+/// SHALL be ignored"), so the assertions written there (SoundCloud's `required: [title]`
+/// beside its `Track`) go. Kept: `nullable`, `readOnly` and `writeOnly`, which documents
+/// write there meaning them and which both the bindings and the contract honour, the
+/// annotations, and extensions.
+const READ_BESIDE_REF: [&str; 12] = [
+    "$ref",
+    "nullable",
+    "readOnly",
+    "writeOnly",
+    "description",
+    "title",
+    "summary",
+    "example",
+    "examples",
+    "deprecated",
+    "default",
+    "externalDocs",
+];
+
 /// Rewrites one schema object in place (not its subschemas). Returns true if
 /// it was wrapped in `anyOf`.
 fn rewrite_schema(schema: &mut Value) -> bool {
     let Value::Object(object) = schema else {
         return false;
     };
+
+    if object.contains_key("$ref") {
+        object.retain(|key, _| key.starts_with("x-") || READ_BESIDE_REF.contains(&key.as_str()));
+    }
 
     for (flag, bound) in [
         ("exclusiveMinimum", "minimum"),

@@ -308,6 +308,33 @@ fn openapi_31_is_left_alone() {
     );
 }
 
+/// OpenAPI 3.0 ignores what stands beside a `$ref` (SoundCloud's `required: [title]` beside its
+/// `Track`), but for `nullable`, `readOnly`/`writeOnly` and annotations; 3.1 applies it.
+#[test]
+fn assertions_beside_a_ref_are_dropped_in_3_0_only() {
+    let text = |version: &str| {
+        format!(
+            "openapi: {version}\ncomponents:\n  schemas:\n    T: {{type: object}}\n    \
+             A: {{$ref: '#/components/schemas/T', required: [title], maxProperties: 3, \
+             description: d, readOnly: true, x-note: n}}\n"
+        )
+    };
+    assert_eq!(
+        loaded(&text("3.0.3")).pointer("#/components/schemas/A"),
+        Some(
+            &json!({"$ref": "#/components/schemas/T", "description": "d", "readOnly": true,
+            "x-note": "n"})
+        )
+    );
+    assert_eq!(
+        loaded(&text("3.1.0")).pointer("#/components/schemas/A"),
+        Some(
+            &json!({"$ref": "#/components/schemas/T", "required": ["title"],
+            "maxProperties": 3, "description": "d", "readOnly": true, "x-note": "n"})
+        )
+    );
+}
+
 #[test]
 fn example_payloads_are_not_normalised_or_ref_checked() {
     let doc = loaded(
