@@ -720,6 +720,21 @@ impl<'c> Checker<'c> {
         self.site.operation = Some(hook.id.clone());
         self.outcome.operation = Some(hook.id.clone());
         self.cover(|| coverage::Key::operation(hook, Category::Notification));
+        // The credentials its `security` says the API sends (Adyen's webhooks: HTTP basic),
+        // as a receiver would ask for them.
+        let unauthenticated = !self.credentials_present(hook, request);
+        if unauthenticated {
+            self.push(
+                Part::Notification,
+                "",
+                "manifest.json#/securitySchemes",
+                Rule::Credentials,
+                format!(
+                    "the notification lacks {}, which its security requires",
+                    self.wanted_credentials(hook, request)
+                ),
+            );
+        }
         // Its documented headers (GitHub's required `X-GitHub-Event`, `X-Hub-Signature-256`),
         // judged as an operation's are, and said of the notification.
         let before = self.outcome.findings.len();
@@ -751,6 +766,10 @@ impl<'c> Checker<'c> {
         // response is not: the recording holds no answer, and no answer (a time-out) is one
         // the interface allows, retried like a 5XX.
         if let Some(reply) = &exchange.response {
+            // A receiver refusing a notification without its credentials answers as it must.
+            if unauthenticated && matches!(reply.status, 401 | 403) {
+                return;
+            }
             if kept {
                 self.rejection(hook, reply);
             }

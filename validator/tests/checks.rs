@@ -5410,6 +5410,65 @@ components:
     );
 }
 
+/// A webhook's `security` (Adyen's: HTTP basic on each) says what the API sends with every
+/// notification: one without those credentials is a finding, and a receiver that answers it
+/// 401 answers as it must. Before, a notification was never asked for credentials.
+#[test]
+fn a_notification_carries_the_credentials_its_security_names() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Notifications, version: "1"}
+components:
+  securitySchemes:
+    BasicAuth: {type: http, scheme: basic}
+webhooks:
+  accountCreated:
+    post:
+      security: [{BasicAuth: []}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [id], properties: {id: {type: string}}}
+      responses:
+        '200': {description: ok}
+"#,
+    );
+    let delivery = |authorization: Option<&str>, status: u16| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/hooks/accountCreated",
+            Some(("application/json", r#"{"id": "a1"}"#)),
+            status,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        if let Some(value) = authorization {
+            exchange
+                .request
+                .headers
+                .push(("Authorization".into(), value.into()));
+        }
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    assert_eq!(found(&delivery(Some("Basic dTpw"), 200)), vec![]);
+    for sent in [None, Some("Bearer abc")] {
+        let lacking = delivery(sent, 200);
+        assert_eq!(
+            found(&lacking),
+            one(Part::Notification, "credentials", ""),
+            "{sent:?}"
+        );
+        assert!(!lacking.findings[0].message.contains("abc"));
+        assert_eq!(
+            found(&delivery(sent, 401)),
+            one(Part::Notification, "credentials", ""),
+            "{sent:?}: a 401 is the right answer"
+        );
+    }
+}
+
 /// `{origin}/v1` lets a gateway's prefix stand before `/v1`, but an empty segment is no
 /// prefix: `//v1/banking/…` matched `getAccount` while the generated router answers it 404,
 /// as it does `/v1//banking/…`.

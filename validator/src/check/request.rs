@@ -26,13 +26,9 @@ impl Checker<'_> {
         })
     }
 
-    /// A request without credentials must have been answered 401 with the documented code.
-    pub(super) fn unauthenticated_answer(
-        &mut self,
-        op: &OperationSpec,
-        request: &Request,
-        response: &Response,
-    ) {
+    /// What a request lacks of each of `op`'s security requirements, each said once:
+    /// `Authorization (basic), or X-Key`.
+    pub(super) fn wanted_credentials(&self, op: &OperationSpec, request: &Request) -> String {
         // Requirements that differ only by their scopes (HubSpot lists each scheme twice) lack
         // the same credentials: each said once.
         let mut wanted: Vec<String> = Vec::new();
@@ -42,6 +38,16 @@ impl Checker<'_> {
                 wanted.push(lacks);
             }
         }
+        wanted.join(", or ")
+    }
+
+    /// A request without credentials must have been answered 401 with the documented code.
+    pub(super) fn unauthenticated_answer(
+        &mut self,
+        op: &OperationSpec,
+        request: &Request,
+        response: &Response,
+    ) {
         if response.status != 401 {
             self.push(
                 Part::Response,
@@ -50,7 +56,7 @@ impl Checker<'_> {
                 Rule::Credentials,
                 format!(
                     "the request lacks {} but was answered {}, not 401",
-                    wanted.join(", or "),
+                    self.wanted_credentials(op, request),
                     response.status
                 ),
             );

@@ -161,6 +161,7 @@ impl Builder<'_> {
                             operation.id = name.clone();
                         }
                         self.warn_unsent_parameters(&operation, &op_at);
+                        self.warn_unchecked_security(&operation, &op_at);
                         webhooks.push(Webhook {
                             name: name.clone(),
                             operation,
@@ -172,6 +173,32 @@ impl Builder<'_> {
             }
         }
         Ok(webhooks)
+    }
+
+    /// A notification's own `security` (Adyen's webhooks: HTTP basic) is not carried by the
+    /// generated sender nor checked by its receiver: a warning says so, so that a receiver is
+    /// not taken to authenticate what it lets through. specval checks that notifications carry
+    /// the credentials.
+    fn warn_unchecked_security(&mut self, operation: &Operation, at: &str) {
+        let mut schemes: Vec<&str> = operation
+            .security
+            .iter()
+            .flatten()
+            .map(String::as_str)
+            .collect();
+        schemes.dedup();
+        if schemes.is_empty() {
+            return;
+        }
+        self.warn(
+            &child(at, "security"),
+            format!(
+                "the generated receiver does not check this notification's credentials ({}), \
+                 nor does the sender send them: authenticate deliveries in front of the \
+                 receiver (specval checks that recorded ones carry them)",
+                schemes.join(", ")
+            ),
+        );
     }
 
     /// A webhook's query, path and cookie parameters have no place in the generated sender and
@@ -263,6 +290,7 @@ impl Builder<'_> {
                             }
                             let hook_at = child(&hook_item_at, hook_method.key());
                             self.warn_unsent_parameters(&operation, &hook_at);
+                            self.warn_unchecked_security(&operation, &hook_at);
                             hooks.push(Webhook {
                                 name: name.clone(),
                                 operation,
@@ -1577,5 +1605,56 @@ paths:
         let messages: Vec<&str> = api.warnings.iter().map(|w| w.message.as_str()).collect();
         assert_eq!(messages.len(), 1, "{messages:?}");
         assert!(messages[0].contains("'get_things_2'"), "{messages:?}");
+    }
+
+    /// A notification's own `security` is neither sent by the generated sender nor checked by
+    /// its receiver: a warning at it says so, for webhooks and callbacks alike, and none where
+    /// the notification names none (the document's `security` is its operations').
+    #[test]
+    fn a_notifications_security_is_warned_about_as_unchecked() {
+        let api = api_of(
+            r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+security: [{Key: []}]
+components:
+  securitySchemes:
+    Basic: {type: http, scheme: basic}
+    Key: {type: apiKey, in: header, name: X-Key}
+paths:
+  /subscriptions:
+    post:
+      responses: {'201': {description: ok}}
+      callbacks:
+        event:
+          '{$request.body#/url}':
+            post:
+              security: [{Basic: []}]
+              responses: {'200': {description: ok}}
+webhooks:
+  accountCreated:
+    post:
+      security: [{Basic: []}, {Key: []}]
+      responses: {'200': {description: ok}}
+  accountClosed:
+    post:
+      responses: {'200': {description: ok}}
+"#,
+        );
+        let warned: Vec<(&str, &str)> = api
+            .warnings
+            .iter()
+            .map(|w| (w.pointer.as_str(), w.message.as_str()))
+            .collect();
+        assert_eq!(warned.len(), 2, "{warned:?}");
+        assert_eq!(warned[0].0, "#/webhooks/accountCreated/post/security");
+        assert!(warned[0].1.contains("(Basic, Key)"), "{}", warned[0].1);
+        assert!(
+            warned[1]
+                .0
+                .starts_with("#/paths/~1subscriptions/post/callbacks/event/"),
+            "{}",
+            warned[1].0
+        );
     }
 }
