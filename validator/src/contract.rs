@@ -9,7 +9,7 @@
 mod load;
 mod matching;
 mod violations;
-pub(crate) use violations::{Judged, violation};
+pub(crate) use violations::{Judged, violation, without_echoes};
 
 use std::collections::HashMap;
 use std::fmt;

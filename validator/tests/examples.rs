@@ -84,6 +84,30 @@ fn invalid_examples_are_listed_with_their_pointer_and_rule() {
     assert_eq!((report.found, report.valid), (8, 4));
 }
 
+/// One mistake is one violation, as `specval message` says it: a string where an enum of
+/// booleans stands is refused by `type` and `enum` alike, and the `enum` says it (every value
+/// and so their type). It was listed twice.
+#[test]
+fn an_example_refused_by_type_and_enum_at_one_place_is_one_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("flag.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.0.3\ninfo: {title: Flag, version: '1'}\npaths: {}\ncomponents:\n  \
+         schemas:\n    Flag: {type: boolean, enum: [true, false], example: 'false'}\n",
+    )
+    .unwrap();
+    let report = specval::examples::check_document(&spec).unwrap();
+    assert_eq!((report.found, report.valid), (1, 0));
+    let rules: Vec<String> = report
+        .invalid
+        .iter()
+        .map(|invalid| invalid.rule.to_string())
+        .collect();
+    assert_eq!(rules.len(), 1, "{rules:?}");
+    assert_eq!(rules, ["enum"]);
+}
+
 #[test]
 fn examples_are_reported_in_every_format() {
     let dir = tempfile::tempdir().unwrap();

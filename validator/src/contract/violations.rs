@@ -664,7 +664,7 @@ fn forbidden_member(schema_path: &str) -> Option<String> {
 /// `type` all refuse at one place (a response's `status: {const: ACTIVE}` over the
 /// component's enum, a `null` where an enum of strings stands), keeps the narrowest: the
 /// `const` says the one value, an `enum` every value and so their type.
-fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
+pub(crate) fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
     let mut seen = std::collections::HashSet::new();
     violations.retain(|v| seen.insert((v.pointer.clone(), v.rule.clone(), v.message.clone())));
     let narrower = |rule: &Rule| match rule {
