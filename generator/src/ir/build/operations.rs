@@ -180,13 +180,12 @@ impl Builder<'_> {
     /// not taken to authenticate what it lets through. specval checks that notifications carry
     /// the credentials.
     fn warn_unchecked_security(&mut self, operation: &Operation, at: &str) {
-        let mut schemes: Vec<&str> = operation
-            .security
-            .iter()
-            .flatten()
-            .map(String::as_str)
-            .collect();
-        schemes.dedup();
+        let mut schemes: Vec<&str> = Vec::new();
+        for scheme in operation.security.iter().flatten() {
+            if !schemes.contains(&scheme.as_str()) {
+                schemes.push(scheme);
+            }
+        }
         if schemes.is_empty() {
             return;
         }
