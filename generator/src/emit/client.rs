@@ -608,7 +608,12 @@ pub(crate) fn method(
     let declares_accept = op.parameters.iter().any(|param| {
         param.location == ParamLocation::Header && param.name.eq_ignore_ascii_case("accept")
     });
-    if let Some(accept) = accept_value(op).filter(|_| !declares_accept) {
+    if let Some(accept) = op
+        .declared_accept
+        .clone()
+        .or_else(|| accept_value(op))
+        .filter(|_| !declares_accept)
+    {
         steps.insert(
             0,
             quote!(request_ = request_.header(::reqwest::header::ACCEPT, #accept);),

@@ -221,15 +221,20 @@ fn enum_variant_name(wire: &str) -> String {
     if wire.is_empty() {
         return "Empty".into();
     }
-    let spelt = match wire.as_bytes() {
-        [b'+', next, ..] if next.is_ascii_alphanumeric() => format!("plus {}", &wire[1..]),
-        [b'-', next, ..] if next.is_ascii_digit() => format!("minus {}", &wire[1..]),
+    pascal(&signs_spelt(wire), "Value")
+}
+
+/// A name with a leading sign that a Rust name would lose spelt out: `+1` is `plus 1`, `-1`
+/// `minus 1`, `+` and `-` alone `plus` and `minus`.
+fn signs_spelt(wire: &str) -> std::borrow::Cow<'_, str> {
+    match wire.as_bytes() {
+        [b'+', next, ..] if next.is_ascii_alphanumeric() => format!("plus {}", &wire[1..]).into(),
+        [b'-', next, ..] if next.is_ascii_digit() => format!("minus {}", &wire[1..]).into(),
         // A sign alone (a sort order's `+` and `-`).
-        b"+" => "plus".to_string(),
-        b"-" => "minus".to_string(),
-        _ => wire.to_string(),
-    };
-    pascal(&spelt, "Value")
+        b"+" => "plus".into(),
+        b"-" => "minus".into(),
+        _ => wire.into(),
+    }
 }
 
 /// A snake_case field, function or parameter name.
@@ -495,7 +500,10 @@ fn rename_kind(owner: &str, kind: &mut TypeKind, names: &HashMap<String, String>
             for exact in [true, false] {
                 for field in &mut def.fields {
                     if is_snake_as_written(&field.wire_name) == exact {
-                        field.rust_name = scope.claim(snake(&field.wire_name, "field"));
+                        // GitHub's reaction counts `+1` and `-1` are `plus_1` and `minus_1`,
+                        // as the enum's variants are `Plus1` and `Minus1`.
+                        field.rust_name =
+                            scope.claim(snake(&signs_spelt(&field.wire_name), "field"));
                     }
                 }
             }
@@ -626,6 +634,9 @@ mod tests {
         assert_eq!(pascal("", "Value"), "Value");
         assert_eq!(pascal("self", "Value"), "SelfValue");
         assert_eq!(snake("größe", "field"), "grosse");
+        assert_eq!(snake(&signs_spelt("+1"), "field"), "plus_1");
+        assert_eq!(snake(&signs_spelt("-1"), "field"), "minus_1");
+        assert_eq!(snake(&signs_spelt("-x"), "field"), "x");
         assert_eq!(snake("foo", "field"), "foo_");
     }
 

@@ -109,6 +109,11 @@ pub struct Operation {
     /// The servers of this operation alone (its own `servers`, else its path's); empty when
     /// it is served where the API is (Box's uploads go to `https://upload.box.com/api/2.0`).
     pub servers: Vec<super::Server>,
+    /// The media type a header parameter named `Accept` gives as its `default` (GitHub's
+    /// preview operations ask for `application/vnd.github.squirrel-girl-preview+json`): the
+    /// parameter itself is ignored, as OpenAPI 3 says, but the value is what the API asks to
+    /// be sent, so the client sends it as its `Accept`.
+    pub declared_accept: Option<String>,
 }
 
 impl Operation {

@@ -613,7 +613,9 @@ impl Builder<'_> {
             .is_some_and(super::security::names_no_scheme);
         let servers =
             super::servers::servers(op_map.get("servers").or_else(|| item.get("servers")));
+        let declared_accept = self.declared_accept(op_map, item);
         Ok(Operation {
+            declared_accept,
             servers,
             id,
             fn_name: String::new(),
@@ -643,6 +645,46 @@ impl Builder<'_> {
                 .unwrap_or(false),
             examples,
         })
+    }
+
+    /// The `default` media type of a header parameter named `Accept` among the operation's
+    /// and its path's parameters (see [`Operation::declared_accept`]).
+    fn declared_accept(
+        &self,
+        op_map: &Map<String, Value>,
+        item: &Map<String, Value>,
+    ) -> Option<String> {
+        let listed = [op_map, item]
+            .into_iter()
+            .filter_map(|owner| owner.get("parameters").and_then(Value::as_array))
+            .flatten();
+        for param in listed {
+            let Ok((param, _)) = self.doc.deref(param, "") else {
+                continue;
+            };
+            let is_accept = param.get("in").and_then(Value::as_str) == Some("header")
+                && param
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .is_some_and(|name| name.eq_ignore_ascii_case("accept"));
+            if !is_accept {
+                continue;
+            }
+            let schema = param.get("schema").map(|schema| {
+                self.doc
+                    .deref(schema, "")
+                    .map(|(schema, _)| schema.clone())
+                    .unwrap_or_else(|_| schema.clone())
+            });
+            let default = schema
+                .as_ref()
+                .and_then(|schema| schema.get("default"))
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|media| media.contains('/') && !media.contains(['\r', '\n']));
+            return default.map(str::to_string);
+        }
+        None
     }
 
     /// The `example` and `examples` (Example Objects, possibly `$ref`s) of a media type or

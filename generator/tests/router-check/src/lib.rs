@@ -54,6 +54,9 @@ mod tests {
         async fn get_repo(&self, params: GetRepoParams) -> GetRepoResponse {
             GetRepoResponse::Ok(format!("repo {}/{}", params.owner, params.repo))
         }
+        async fn list_reactions(&self, params: ListReactionsParams) -> ListReactionsResponse {
+            ListReactionsResponse::Ok(format!("reactions {}/{}", params.owner, params.repo))
+        }
         async fn create_pet(
             &self,
             _params: CreatePetParams,
@@ -1316,8 +1319,12 @@ mod tests {
                 }
             }
         };
-        let app =
-            axum::Router::new().route("/repos/{owner}/{repo}", axum::routing::get(negotiating));
+        let app = axum::Router::new()
+            .route("/repos/{owner}/{repo}", axum::routing::get(negotiating.clone()))
+            .route(
+                "/repos/{owner}/{repo}/reactions",
+                axum::routing::get(negotiating),
+            );
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, app).await });
@@ -1335,6 +1342,16 @@ mod tests {
         assert_eq!(
             *seen.lock().unwrap(),
             ["application/json, application/problem+json"]
+        );
+        // An operation whose `Accept` parameter defaults to a media type of the API's own
+        // (GitHub's previews) asks for that one, which its server requires.
+        seen.lock().unwrap().clear();
+        let _ = client
+            .list_reactions(&"octocat".to_string(), &"hello".to_string())
+            .await;
+        assert_eq!(
+            *seen.lock().unwrap(),
+            ["application/vnd.github.squirrel-girl-preview+json"]
         );
     }
 
