@@ -142,6 +142,9 @@ pub(crate) fn string_enum(schema: &Map<String, Value>) -> Option<(Vec<String>, b
     (!out.is_empty()).then_some((out, extensible))
 }
 
+/// String values, each with what the spec says of it.
+pub(crate) type Documented = Vec<(String, Option<String>)>;
+
 /// The strings a `oneOf` / `anyOf` of constants allows, each with its docs: 3.1's enum with a
 /// word per value (`oneOf: [{const: asset, title: Asset}, …]`), and an `enum` split across
 /// alternatives. `None` unless every alternative fixes strings (`const`, or `enum` of strings)
@@ -149,9 +152,7 @@ pub(crate) fn string_enum(schema: &Map<String, Value>) -> Option<(Vec<String>, b
 /// beside them, which makes the list open (`anyOf: [{type: string}, {const: a}]`: the known
 /// values and any other string), as `x-extensible-enum` does. `nulls` are left out by the
 /// caller.
-pub(crate) fn const_alternatives(
-    branches: &[&Value],
-) -> Option<(Vec<(String, Option<String>)>, bool)> {
+pub(crate) fn const_alternatives(branches: &[&Value]) -> Option<(Documented, bool)> {
     fn only_says(map: &Map<String, Value>, allowed: &[&str]) -> bool {
         map.iter().all(|(key, value)| {
             key.starts_with("x-")
@@ -170,7 +171,7 @@ pub(crate) fn const_alternatives(
         "$comment",
         "readOnly",
     ];
-    let mut values: Vec<(String, Option<String>)> = Vec::new();
+    let mut values: Documented = Vec::new();
     let mut open = false;
     for branch in branches {
         let map = branch.as_object()?;
