@@ -585,7 +585,12 @@ fn doc_example(api: &Api, crate_ident: &str, doc_test: bool) -> Result<TokenStre
         let body = match &op.request_body {
             Some(body) => {
                 let ty = if is_json(&body.content_type) {
-                    super::types::rust_type(&body.ty, &quote!(#krate::models::))?
+                    // Written as another crate would: a doc test is compiled as one.
+                    super::types::rust_type_at(
+                        &body.ty,
+                        &quote!(#krate::models::),
+                        &quote!(#krate::support::),
+                    )?
                 } else {
                     quote!(axum::body::Bytes)
                 };
@@ -730,5 +735,40 @@ fn error_response(api: &Api) -> TokenStream {
         ErrorEnvelope::ProblemDetails => {
             super::splice::fragment("problem_details.rs").item_tokens()
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The rustdoc example implements the trait as another crate would, since a doc test is
+    /// compiled as one: a body of a support type (contribly's `format: byte` upload) is named
+    /// by the crate's path. `super::support::Base64` failed the crate's doc tests.
+    #[test]
+    fn the_doc_example_names_support_types_by_the_crates_path() {
+        let spec = r#"
+openapi: 3.0.3
+info: {title: Byte body, version: "1"}
+paths:
+  /media:
+    post:
+      operationId: postMedia
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: string, format: byte}
+      responses:
+        '200': {description: ok}
+"#;
+        let doc = crate::load::load_str(spec, "test.yaml").expect("the document loads");
+        let api = crate::build_ir(&doc, &crate::Options::default()).expect("it builds");
+        let example = super::doc_example(&api, "byte_body", true)
+            .expect("the example prints")
+            .to_string();
+        assert!(
+            example.contains("_body: byte_body::support::Base64"),
+            "{example}"
+        );
+        assert!(!example.contains("super::"), "{example}");
     }
 }

@@ -16,12 +16,23 @@ pub(crate) fn ident(name: &str) -> Ident {
 /// The Rust type for a reference. Types in the crate are named relative to `models`; std
 /// prelude names are never shadowed (the naming pass reserves them).
 pub(crate) fn rust_type(ty: &TypeRef, models: &TokenStream) -> Result<TokenStream> {
+    rust_type_at(ty, models, &quote!(super::support::))
+}
+
+/// [`rust_type`], with the crate's support types under `support` (`my_api::support::` where
+/// the type is written outside the crate: a rustdoc example, compiled as another crate).
+pub(crate) fn rust_type_at(
+    ty: &TypeRef,
+    models: &TokenStream,
+    support: &TokenStream,
+) -> Result<TokenStream> {
+    let rust_type = |ty: &TypeRef, models: &TokenStream| rust_type_at(ty, models, support);
     Ok(match ty {
         TypeRef::Named(name) => {
             let name = ident(name);
             quote!(#models #name)
         }
-        TypeRef::Scalar(scalar) => scalar_type(*scalar),
+        TypeRef::Scalar(scalar) => scalar_type_at(*scalar, support),
         TypeRef::Array(inner) => {
             let inner = rust_type(inner, models)?;
             quote!(Vec<#inner>)
@@ -54,6 +65,11 @@ pub(crate) fn rust_type(ty: &TypeRef, models: &TokenStream) -> Result<TokenStrea
 
 /// The Rust type of a scalar.
 pub(crate) fn scalar_type(scalar: Scalar) -> TokenStream {
+    scalar_type_at(scalar, &quote!(super::support::))
+}
+
+/// [`scalar_type`], with the crate's support types under `support`.
+fn scalar_type_at(scalar: Scalar, support: &TokenStream) -> TokenStream {
     match scalar {
         Scalar::String => quote!(String),
         Scalar::Bool => quote!(bool),
@@ -61,11 +77,11 @@ pub(crate) fn scalar_type(scalar: Scalar) -> TokenStream {
         Scalar::I64 => quote!(i64),
         Scalar::U64 => quote!(u64),
         Scalar::F64 => quote!(f64),
-        Scalar::Decimal => quote!(super::support::Decimal),
+        Scalar::Decimal => quote!(#support Decimal),
         Scalar::Uuid => quote!(::uuid::Uuid),
-        Scalar::DateTime => quote!(super::support::DateTime),
+        Scalar::DateTime => quote!(#support DateTime),
         Scalar::Date => quote!(::chrono::NaiveDate),
-        Scalar::Base64 => quote!(super::support::Base64),
+        Scalar::Base64 => quote!(#support Base64),
     }
 }
 
