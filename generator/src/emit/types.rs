@@ -26,7 +26,6 @@ pub(crate) fn rust_type_at(
     models: &TokenStream,
     support: &TokenStream,
 ) -> Result<TokenStream> {
-    let rust_type = |ty: &TypeRef, models: &TokenStream| rust_type_at(ty, models, support);
     Ok(match ty {
         TypeRef::Named(name) => {
             let name = ident(name);
@@ -34,17 +33,17 @@ pub(crate) fn rust_type_at(
         }
         TypeRef::Scalar(scalar) => scalar_type_at(*scalar, support),
         TypeRef::Array(inner) => {
-            let inner = rust_type(inner, models)?;
+            let inner = rust_type_at(inner, models, support)?;
             quote!(Vec<#inner>)
         }
         TypeRef::Map(inner) => {
-            let inner = rust_type(inner, models)?;
+            let inner = rust_type_at(inner, models, support)?;
             quote!(::std::collections::BTreeMap<String, #inner>)
         }
         TypeRef::Object => quote!(::serde_json::Map<String, ::serde_json::Value>),
         TypeRef::Any => quote!(::serde_json::Value),
         TypeRef::Nullable(inner) => {
-            let inner = rust_type(inner, models)?;
+            let inner = rust_type_at(inner, models, support)?;
             quote!(Option<#inner>)
         }
         TypeRef::Pointer(pointer) => {

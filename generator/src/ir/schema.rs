@@ -153,42 +153,33 @@ pub(crate) type Documented = Vec<(String, Option<String>)>;
 /// values and any other string), as `x-extensible-enum` does. `nulls` are left out by the
 /// caller.
 pub(crate) fn const_alternatives(branches: &[&Value]) -> Option<(Documented, bool)> {
-    fn only_says(map: &Map<String, Value>, allowed: &[&str]) -> bool {
+    // Nothing but the fixed values, annotations, extensions and `type: string`.
+    let only_says = |map: &Map<String, Value>| {
         map.iter().all(|(key, value)| {
             key.starts_with("x-")
-                || allowed.contains(&key.as_str())
+                || ["const", "enum"].contains(&key.as_str())
+                || ANNOTATIONS.contains(&key.as_str())
                 || (key == "type"
                     && (value == "string"
                         || value.as_array().is_some_and(|types| types == &["string"])))
         })
-    }
-    const WORDS: [&str; 7] = [
-        "title",
-        "description",
-        "deprecated",
-        "example",
-        "examples",
-        "$comment",
-        "readOnly",
-    ];
+    };
     let mut values: Documented = Vec::new();
     let mut open = false;
     for branch in branches {
         let map = branch.as_object()?;
+        if !only_says(map) {
+            return None;
+        }
         let fixed: Vec<&Value> = match (map.get("const"), map.get("enum")) {
             (Some(value), None) => vec![value],
             (None, Some(Value::Array(listed))) => listed.iter().collect(),
-            (None, None) if !open && only_says(map, &WORDS) && map.contains_key("type") => {
+            (None, None) if !open && map.contains_key("type") => {
                 open = true;
                 continue;
             }
             _ => return None,
         };
-        let mut allowed = WORDS.to_vec();
-        allowed.extend(["const", "enum"]);
-        if !only_says(map, &allowed) {
-            return None;
-        }
         let docs = (fixed.len() == 1).then(|| docs_of(map)).flatten();
         for value in fixed {
             let wire = value.as_str()?;
