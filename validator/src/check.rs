@@ -258,7 +258,8 @@ struct Checker<'c> {
     drift: bool,
     /// Note what the exchange exercises.
     coverage: bool,
-    /// A `HEAD` checked as the `GET` it stands for: its response has no body.
+    /// A `HEAD`, documented or checked as the `GET` it stands for: its response has no
+    /// body.
     head: bool,
     /// The operation to check the exchange as, in place of the one it matched: another it
     /// fits as well ([`Contract::equally_fitting`]).
@@ -582,6 +583,11 @@ impl<'c> Checker<'c> {
                 return;
             }
         };
+        // A documented HEAD's answer has no body either, whatever its statuses document
+        // (RFC 9110 9.3.2): a 404 that documents an error body is right without one.
+        if request.method.eq_ignore_ascii_case("HEAD") {
+            self.head = true;
+        }
         self.site.operation = Some(op.id.clone());
         self.outcome.operation = Some(op.id.clone());
         self.cover(|| coverage::Key::operation(op, Category::Operation));

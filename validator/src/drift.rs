@@ -53,6 +53,9 @@ pub struct Item {
 /// Deep enough for any real payload; deeper parts are not examined.
 const MAX_DEPTH: usize = 64;
 
+/// The schema of a member `required` names and no `properties` describes: any value.
+static ANY_VALUE: Value = Value::Bool(true);
+
 /// The most places [`Plan::members`] lists for one schema: along every path while they are
 /// at most this many, else each schema's members once, the shallowest first. More than a
 /// person reads in a coverage report, and enough for every body of this API as it is.
@@ -610,6 +613,26 @@ impl<'d> Builder<'d> {
                     if !known.iter().any(|known| known == value) {
                         known.push(value.to_owned());
                     }
+                }
+            }
+        }
+        // A member named in `required` alone (intellifi's `Blob` requires a `key` it never
+        // describes) is documented all the same, as any value.
+        for (schema, at, branches) in &all {
+            let Some(Value::Array(required)) = schema.get("required") else {
+                continue;
+            };
+            for name in required.iter().filter_map(Value::as_str) {
+                if !node.properties.contains_key(name) {
+                    let child = self.node(&ANY_VALUE, format!("{at}/required"));
+                    node.properties
+                        .entry(name.to_owned())
+                        .or_default()
+                        .push(child);
+                    node.branches
+                        .entry(name.to_owned())
+                        .or_default()
+                        .push(branches.clone());
                 }
             }
         }

@@ -45,6 +45,7 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
                 if scheme.eq_ignore_ascii_case("basic") {
                     values.extend(basic_credentials(token).map(Cow::Owned));
                 }
+                values.extend(auth_param_credentials(token).map(Cow::Borrowed));
             }
         } else if name.eq_ignore_ascii_case("cookie") {
             values
@@ -280,6 +281,34 @@ fn pair_halves(value: &str) -> Vec<String> {
             .collect(),
         _ => Vec::new(),
     }
+}
+
+/// The secret parts of credentials written as auth-params (RFC 9110 11.2: OAuth 1.0's
+/// `oauth_consumer_key="…", oauth_token="…", oauth_signature="…"`, Digest's `username`,
+/// `response`, `cnonce`): each may stand alone elsewhere (Trello's `/tokens/{token}`). Only
+/// parameters named like a secret, so that `oauth_version="1.0"` masks nothing else.
+fn auth_param_credentials(credentials: &str) -> impl Iterator<Item = &str> {
+    // By the name's last word: `oauth_signature` is one, `oauth_signature_method` not.
+    const SECRET_WORDS: [&str; 10] = [
+        "key",
+        "token",
+        "signature",
+        "secret",
+        "nonce",
+        "cnonce",
+        "response",
+        "username",
+        "user",
+        "password",
+    ];
+    credentials.split(',').filter_map(|param| {
+        let (name, value) = param.split_once('=')?;
+        let name = name.trim().to_ascii_lowercase();
+        let last_word = name.rsplit(['_', '-']).next().unwrap_or_default();
+        let value = value.trim().trim_matches('"');
+        let secret = SECRET_WORDS.contains(&last_word);
+        (secret && !value.is_empty()).then_some(value)
+    })
 }
 
 /// What `Basic <token>` encodes (RFC 7617): `user:password`, and each of the two. The user
@@ -550,6 +579,23 @@ mod tests {
         // A URL or a time holds more than one colon: no pair.
         assert!(pair_halves("https://a.example:443/x").is_empty());
         assert!(pair_halves("plain").is_empty());
+    }
+
+    /// OAuth 1.0's and Digest's credentials are auth-params: each secret one alone is a
+    /// credential (Trello's token stands in its path too); the others mask nothing.
+    #[test]
+    fn the_secret_auth_params_of_an_authorization_are_credentials() {
+        let oauth = r#"oauth_consumer_key="c0ffee01", oauth_token="ATTAdead", oauth_signature_method="HMAC-SHA1", oauth_version="1.0", oauth_signature="sig%3D""#;
+        assert_eq!(
+            auth_param_credentials(oauth).collect::<Vec<_>>(),
+            ["c0ffee01", "ATTAdead", "sig%3D"]
+        );
+        let digest = r#"username="Mufasa", realm="api", nonce="dcd98b", uri="/dir", response="6629fa", cnonce="0a4f11""#;
+        assert_eq!(
+            auth_param_credentials(digest).collect::<Vec<_>>(),
+            ["Mufasa", "dcd98b", "6629fa", "0a4f11"]
+        );
+        assert_eq!(auth_param_credentials("abc.def.ghi").count(), 0);
     }
 
     #[test]

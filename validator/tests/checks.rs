@@ -6277,3 +6277,105 @@ paths:
     assert_eq!(run("/things/%EF%BF%BD"), vec![]);
     assert_eq!(run("/things/caf%C3%A9"), vec![]);
 }
+
+/// Three constructs of real documents (probe 65: Docker's HEAD, intellifi's `Blob`, an image
+/// download): a documented HEAD's answer has no body, though its 404 documents one (RFC 9110
+/// 9.3.2); a member that `required` names and no `properties` describes is documented, so
+/// `--strict` does not call it drift; and JSON sent where `image/*` is documented is the
+/// wrong media type alone, not also a wrong image.
+#[test]
+fn heads_required_only_members_and_json_outside_a_range() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Files, version: "1"}
+paths:
+  /files/{id}:
+    head:
+      operationId: fileInfo
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: there}
+        '404':
+          description: gone
+          content: {application/json: {schema: {type: object, properties: {message: {type: string}}}}}
+    get:
+      operationId: getBlob
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: the blob
+          content:
+            application/json:
+              schema: {type: object, required: [key], properties: {size: {type: integer}}}
+  /images/{id}:
+    get:
+      operationId: getImage
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: the image
+          content: {'image/*': {schema: {type: string, format: binary}}}
+"#,
+    );
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let judged = |method: &str, path: &str, status: u16, body: Option<(&str, &str)>| {
+        check(
+            &contract,
+            &media_exchange(method, path, None, status, body),
+            strict,
+        )
+    };
+    let head = judged("HEAD", "/files/a", 404, None);
+    assert_eq!(head.operation.as_deref(), Some("fileInfo"));
+    assert_eq!(found(&head), vec![]);
+    // The GET of the same path still wants its documented body.
+    let blob = r#"{"key": "k1", "size": 3}"#;
+    assert_eq!(
+        found(&judged(
+            "GET",
+            "/files/a",
+            200,
+            Some(("application/json", blob))
+        )),
+        vec![]
+    );
+    let drifted = r#"{"key": "k1", "size": 3, "owner": "x"}"#;
+    assert_eq!(
+        found(&judged(
+            "GET",
+            "/files/a",
+            200,
+            Some(("application/json", drifted))
+        )),
+        one(Part::Response, "undocumented-property", "/owner")
+    );
+    assert_eq!(
+        found(&judged(
+            "GET",
+            "/files/a",
+            200,
+            Some(("application/json", r#"{"size": 3}"#))
+        )),
+        one(Part::Response, "required", "")
+    );
+    for sent in ["application/json", "text/plain"] {
+        assert_eq!(
+            found(&judged(
+                "GET",
+                "/images/a",
+                200,
+                Some((sent, r#"{"error": "x"}"#))
+            )),
+            one(Part::Response, "content-type", "header:content-type"),
+            "{sent}"
+        );
+    }
+    assert_eq!(
+        found(&judged("GET", "/images/a", 200, Some(("image/png", "PNG")))),
+        vec![]
+    );
+}

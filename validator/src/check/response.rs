@@ -7,7 +7,7 @@ use super::{Checker, Parsed, parse_body};
 use crate::contract::{Contract, OperationSpec, ResponseSpec};
 use crate::coverage::key as coverage;
 use crate::exchange::Response;
-use crate::exchange::{header_lines, is_json, media_type, status_has_no_body};
+use crate::exchange::{header_lines, is_json, media_fits, media_type, status_has_no_body};
 use crate::finding::{Part, Severity};
 use crate::report::DriftKey;
 use crate::rule::Rule;
@@ -110,9 +110,12 @@ impl Checker<'_> {
         // when it parses as JSON: its media type is checked, and a text's words.
         let read_as_json = match spec.body.content_type.as_deref() {
             None => true,
-            Some(range) if range.contains('*') => {
-                response.content_type().is_none_or(|sent| is_json(&sent))
-            }
+            // Read as JSON when sent as JSON within the range (`*/*`, `application/*`); JSON
+            // outside it (where `image/*` is documented) is the wrong media type, not a wrong
+            // image.
+            Some(range) if range.contains('*') => response
+                .content_type()
+                .is_none_or(|sent| is_json(&sent) && media_fits(&media_type(range), &sent)),
             // The essence: `application/json; charset=utf-8` and `application/json;
             // version=2.4.13` are JSON (a key with parameters had left every body unread).
             Some(media) => is_json(&media_type(media)),
