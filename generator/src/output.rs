@@ -115,6 +115,16 @@ fn write_changes(
     staging: tempfile::TempDir,
     files: &[GeneratedFile],
 ) -> Result<Written> {
+    write_changes_with(out, staging, files, &|from, to| fs::rename(from, to))
+}
+
+/// [`write_changes`], moving files with `rename` (a test's stands in for one that fails).
+fn write_changes_with(
+    out: &Path,
+    staging: tempfile::TempDir,
+    files: &[GeneratedFile],
+    rename: &dyn Fn(&Path, &Path) -> std::io::Result<()>,
+) -> Result<Written> {
     let changed: Vec<&GeneratedFile> = files
         .par_iter()
         .filter(|file| {
@@ -128,6 +138,17 @@ fn write_changes(
         .into_iter()
         .filter(|path| !expected.contains(path.as_path()) && !is_cargo_own(path))
         .collect();
+    // A directory where a file is generated is someone's: moving it aside would lose it.
+    if let Some(file) = changed
+        .iter()
+        .find(|file| fs::symlink_metadata(out.join(&file.path)).is_ok_and(|meta| meta.is_dir()))
+    {
+        let target = out.join(&file.path);
+        return Err(write_error(
+            &target,
+            std::io::Error::other("a directory stands where this file is generated"),
+        ));
+    }
 
     // Phase one: every changed file in the staging directory beside `out`, so that `out`
     // holds nothing of ours but finished files even if the run is killed. On any failure the
@@ -138,40 +159,121 @@ fn write_changes(
         let path = staging.path().join(&file.path);
         fs::write(&path, &file.contents).map_err(|e| write_error(&path, e))
     })?;
-
-    // Phase two: rename into place, then remove what is no longer generated. The
-    // fingerprint, which says the output is current, goes first and comes back last: a run
-    // killed in between (a second for 5,000 files) leaves a mix with no fingerprint, which
-    // `check` calls stale and the next `generate` completes, never one that claims to be
-    // current.
-    create_dirs(out, &changed_files)?;
-    let written = changed.len();
-    let fingerprint = Path::new(crate::fingerprint::FILE);
-    let mut changed = changed;
-    changed.sort_by_key(|file| file.path == fingerprint);
-    if changed.last().is_some_and(|file| file.path == fingerprint) {
-        let old = out.join(fingerprint);
-        match fs::remove_file(&old) {
-            Ok(()) => {}
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => return Err(write_error(&old, err)),
-        }
+    // What phase two replaces or removes is moved here, on the same file system, so that a
+    // failure can put it back.
+    let replaced = staging.path().join(REPLACED);
+    let moved_away: Vec<&Path> = changed
+        .iter()
+        .map(|file| file.path.as_path())
+        .chain(extra.iter().map(PathBuf::as_path))
+        .collect();
+    for dir in moved_away
+        .iter()
+        .filter_map(|path| replaced.join(path).parent().map(Path::to_path_buf))
+        .collect::<BTreeSet<_>>()
+    {
+        fs::create_dir_all(&dir).map_err(|e| write_error(&dir, e))?;
     }
-    for file in &changed {
-        let target = out.join(&file.path);
-        fs::rename(staging.path().join(&file.path), &target)
-            .map_err(|e| write_error(&target, e))?;
+
+    // Phase two: move into place, each old file aside first, then move aside what is no
+    // longer generated. Every move is a rename (atomic) and is journalled: when one fails
+    // (a directory the user may not write), the journal is undone in reverse and `out` is
+    // as it was. The fingerprint, which says the output is current, goes first and comes
+    // back last: a run killed in between (a second for 5,000 files) leaves a mix with no
+    // fingerprint, which `check` calls stale and the next `generate` completes, never one
+    // that claims to be current.
+    let created = missing_dirs(out, &changed_files);
+    let mut journal = Journal {
+        rename,
+        done: Vec::new(),
+    };
+    let moved = (|| {
+        create_dirs(out, &changed_files)?;
+        let fingerprint = Path::new(crate::fingerprint::FILE);
+        let mut changed = changed.clone();
+        changed.sort_by_key(|file| file.path == fingerprint);
+        if changed.last().is_some_and(|file| file.path == fingerprint) {
+            journal.set_aside(&out.join(fingerprint), &replaced.join(fingerprint))?;
+        }
+        for file in &changed {
+            let target = out.join(&file.path);
+            journal.set_aside(&target, &replaced.join(&file.path))?;
+            journal.apply(&staging.path().join(&file.path), &target)?;
+        }
+        for path in &extra {
+            journal.set_aside(&out.join(path), &replaced.join(path))?;
+        }
+        Ok(())
+    })();
+    if let Err(err) = moved {
+        journal.undo();
+        for dir in created.iter().rev() {
+            let _ = fs::remove_dir(dir);
+        }
+        return Err(err);
     }
     for path in &extra {
-        let full = out.join(path);
-        fs::remove_file(&full).map_err(|e| write_error(&full, e))?;
-        remove_empty_dirs(out, full.parent());
+        remove_empty_dirs(out, out.join(path).parent());
     }
     Ok(Written {
-        written,
-        unchanged: files.len() - written,
+        written: changed.len(),
+        unchanged: files.len() - changed.len(),
         removed: extra.len(),
     })
+}
+
+/// Where in the staging directory phase two sets aside the files it replaces or removes: a
+/// name no generated file's path begins with.
+const REPLACED: &str = ".replaced";
+
+/// The renames phase two made, to undo them when one fails.
+struct Journal<'r> {
+    rename: &'r dyn Fn(&Path, &Path) -> std::io::Result<()>,
+    done: Vec<(PathBuf, PathBuf)>,
+}
+
+impl Journal<'_> {
+    /// Renames `from` to `to`, remembering it.
+    fn apply(&mut self, from: &Path, to: &Path) -> Result<()> {
+        (self.rename)(from, to).map_err(|e| write_error(to, e))?;
+        self.done.push((from.to_path_buf(), to.to_path_buf()));
+        Ok(())
+    }
+
+    /// Moves `path` to `aside` when it exists.
+    fn set_aside(&mut self, path: &Path, aside: &Path) -> Result<()> {
+        match fs::symlink_metadata(path) {
+            Ok(_) => self.apply(path, aside),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(write_error(path, err)),
+        }
+    }
+
+    /// Undoes every rename, the last first. Each undoes one that succeeded, within the same
+    /// directories, so it succeeds in turn unless the file system changed meanwhile.
+    fn undo(self) {
+        for (from, to) in self.done.iter().rev() {
+            let _ = fs::rename(to, from);
+        }
+    }
+}
+
+/// The directories `files` need under `root` that do not exist yet, parents first.
+fn missing_dirs(root: &Path, files: &[GeneratedFile]) -> Vec<PathBuf> {
+    let mut missing = BTreeSet::new();
+    for file in files {
+        let mut dir = root.join(&file.path).parent().map(Path::to_path_buf);
+        while let Some(current) = dir {
+            if current == root || current.exists() {
+                break;
+            }
+            dir = current.parent().map(Path::to_path_buf);
+            missing.insert(current);
+        }
+    }
+    let mut missing: Vec<PathBuf> = missing.into_iter().collect();
+    missing.sort_by_key(|dir| dir.components().count());
+    missing
 }
 
 /// Creates every directory the files need, once each.
@@ -395,28 +497,127 @@ mod tests {
         assert_eq!(compare(&out, &next), vec![]);
     }
 
-    /// The fingerprint, which says the output is current, is gone while files are renamed
-    /// into place and comes back last: a run that stops there (here a rename that fails, as
-    /// a kill would stop it) leaves no fingerprint beside the mix of old and new files.
+    /// A file's bytes and modification time; `None` for a directory.
+    type Entry = Option<(Vec<u8>, std::time::SystemTime)>;
+
+    /// Every file of `out` with its bytes and modification time, and every directory.
+    fn snapshot(out: &Path) -> Vec<(PathBuf, Entry)> {
+        let mut entries = Vec::new();
+        for entry in walkdir(out) {
+            let meta = fs::metadata(&entry).unwrap();
+            let file = meta
+                .is_file()
+                .then(|| (fs::read(&entry).unwrap(), meta.modified().unwrap()));
+            entries.push((entry.strip_prefix(out).unwrap().to_path_buf(), file));
+        }
+        entries.sort();
+        entries
+    }
+
+    fn walkdir(dir: &Path) -> Vec<PathBuf> {
+        let mut found = Vec::new();
+        for entry in fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                found.extend(walkdir(&path));
+            }
+            found.push(path);
+        }
+        found
+    }
+
+    /// A crate with a fingerprint, one version (`one` or `two`) of it: `two` changes
+    /// `src/lib.rs`, adds `src/new/mod.rs` in a new directory and drops `src/old.rs`.
+    fn version(which: &str) -> Vec<GeneratedFile> {
+        let mut files = files();
+        files.push(GeneratedFile::new(crate::fingerprint::FILE, which));
+        if which == "one" {
+            files.push(GeneratedFile::new("src/old.rs", "// old\n"));
+        } else {
+            files[1] = GeneratedFile::new("src/lib.rs", "pub mod new;\n");
+            files.push(GeneratedFile::new("src/new/mod.rs", "// new\n"));
+        }
+        files
+    }
+
+    fn staging_beside(out: &Path) -> tempfile::TempDir {
+        tempfile::Builder::new()
+            .prefix(&staging_prefix(out))
+            .tempdir_in(out.parent().unwrap())
+            .unwrap()
+    }
+
+    /// A move that fails half-way (a directory the user may not write, which root never
+    /// meets, so a stand-in fails the third rename) is undone: every file is back with its
+    /// bytes and modification time, the fingerprint too, and no directory is left over.
     #[test]
-    fn a_run_stopped_while_renaming_leaves_no_fingerprint() {
+    fn a_move_that_fails_half_way_is_undone() {
         let dir = tempfile::tempdir().unwrap();
         let out = dir.path().join("gen");
-        let with_fingerprint = |lib: &str, print: &str| {
-            let mut files = files();
-            files[1] = GeneratedFile::new("src/lib.rs", lib);
-            files.push(GeneratedFile::new(crate::fingerprint::FILE, print));
-            files.push(GeneratedFile::new("src/x", "a file"));
-            files
+        write_crate(&out, &version("one")).unwrap();
+        let before = snapshot(&out);
+        for failing in 1..=5 {
+            let calls = std::cell::Cell::new(0);
+            let rename = |from: &Path, to: &Path| {
+                calls.set(calls.get() + 1);
+                if calls.get() == failing {
+                    return Err(std::io::Error::other("permission denied"));
+                }
+                fs::rename(from, to)
+            };
+            let err = write_changes_with(&out, staging_beside(&out), &version("two"), &rename)
+                .unwrap_err();
+            assert!(err.to_string().contains("permission denied"), "{err}");
+            assert_eq!(snapshot(&out), before, "failing rename {failing}");
+        }
+        // And without a failure, the second version is all there.
+        write_changes_with(&out, staging_beside(&out), &version("two"), &|from, to| {
+            fs::rename(from, to)
+        })
+        .unwrap();
+        assert_eq!(compare(&out, &version("two")), vec![]);
+        assert!(!out.join("src/old.rs").exists());
+    }
+
+    /// The fingerprint, which says the output is current, is moved aside first and the new
+    /// one moved in last: a run killed in between leaves no fingerprint beside the mix.
+    #[test]
+    fn the_fingerprint_goes_first_and_comes_back_last() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("gen");
+        write_crate(&out, &version("one")).unwrap();
+        let moves = std::cell::RefCell::new(Vec::new());
+        let rename = |from: &Path, to: &Path| {
+            moves
+                .borrow_mut()
+                .push((from.to_path_buf(), to.to_path_buf()));
+            fs::rename(from, to)
         };
-        write_crate(&out, &with_fingerprint("pub mod a;\n", "one")).unwrap();
-        assert!(out.join(crate::fingerprint::FILE).exists());
-        // `src/x` cannot be renamed over: a directory with a file in it stands there now.
-        fs::remove_file(out.join("src/x")).unwrap();
-        fs::create_dir_all(out.join("src/x/y")).unwrap();
-        fs::write(out.join("src/x/y/z"), "in the way").unwrap();
-        assert!(write_crate(&out, &with_fingerprint("pub mod b;\n", "two")).is_err());
-        assert!(!out.join(crate::fingerprint::FILE).exists());
+        write_changes_with(&out, staging_beside(&out), &version("two"), &rename).unwrap();
+        let moves = moves.into_inner();
+        let fingerprint = out.join(crate::fingerprint::FILE);
+        assert_eq!(moves.first().unwrap().0, fingerprint);
+        let last_in = moves
+            .iter()
+            .rposition(|(_, to)| to.starts_with(&out))
+            .unwrap();
+        assert_eq!(moves[last_in].1, fingerprint);
+    }
+
+    /// A directory the user made where a file is generated is refused before anything
+    /// moves: moved aside, it would be deleted with the staging directory.
+    #[test]
+    fn a_directory_where_a_file_is_generated_is_refused_untouched() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("gen");
+        write_crate(&out, &version("one")).unwrap();
+        fs::remove_file(out.join("src/old.rs")).unwrap();
+        fs::create_dir_all(out.join("src/new/mod.rs/y")).unwrap();
+        fs::write(out.join("src/new/mod.rs/y/z"), "in the way").unwrap();
+        let before = snapshot(&out);
+        let err = write_crate(&out, &version("two")).unwrap_err();
+        assert!(err.to_string().contains("a directory stands"), "{err}");
+        assert_eq!(snapshot(&out), before);
     }
 
     #[test]
