@@ -1117,7 +1117,7 @@ impl Client {
     /// Retried on transport errors, time-outs, 429 and 5xx answers.
     pub async fn get_payments_by_merchant_order_id(
         &self,
-        merchant_order_id: &String,
+        merchant_order_id: &str,
     ) -> Result<Vec<crate::models::Payment>, ClientError> {
         let url_ = format!(concat!("{}", "/payments"), self.base_url);
         let answer_ = self
@@ -1162,7 +1162,7 @@ impl Client {
         &self,
         transfer_id: &::uuid::Uuid,
         x_idempotency_key: Option<::uuid::Uuid>,
-        x_organization_code: Option<&String>,
+        x_organization_code: Option<&str>,
         body: Option<&::serde_json::Value>,
     ) -> Result<crate::models::ReverseTransferResult, ClientError> {
         let x_idempotency_key = x_idempotency_key.unwrap_or_else(::uuid::Uuid::new_v4);
@@ -1171,7 +1171,7 @@ impl Client {
             path_segment(& transfer_id.to_string()) ?
         );
         if let Some(value_) = x_organization_code {
-            header_value("X-organization-code", &value_.to_string())?;
+            header_value("X-organization-code", value_)?;
         }
         let answer_ = self
             .send(

@@ -1146,6 +1146,36 @@ fn asked(template: &str, request: &::axum::extract::Request) -> bool {
     path::asks_met(&path::asks(template), &query, &header)
 }
 
+/// Whether the request's path parameters, as `template` reads them, keep the schemas of
+/// `operation`'s: how a dispatcher tells apart operations of one method whose paths differ
+/// only in their parameters' names (Xero's `/Contacts/{ContactID}`, a UUID, beside
+/// `/Contacts/{ContactNumber}`), as specval tries each.
+#[allow(dead_code)]
+fn path_fits(
+    operation: &str,
+    template: &'static str,
+    request: &::axum::extract::Request,
+) -> bool {
+    let Some(params) = path::params(template, request.uri().path()) else {
+        return false;
+    };
+    let Some(rules) = crate::validation::rules().operation(operation) else {
+        return true;
+    };
+    rules
+        .check_path_parameters(|location, name| match location {
+            Location::Path => {
+                params
+                    .iter()
+                    .filter(|(key, _)| *key == name)
+                    .filter_map(|(_, value)| value.as_deref())
+                    .collect()
+            }
+            _ => Vec::new(),
+        })
+        .is_empty()
+}
+
 async fn method_not_allowed(method: ::http::Method, uri: ::http::Uri) -> Response {
     error_response(
         ::http::StatusCode::METHOD_NOT_ALLOWED,
@@ -1559,7 +1589,9 @@ impl Incoming {
                             )
                     }
                 }
-            } else if !crate::validation::is_json_media(documented) {
+            } else if !crate::validation::is_json_media(documented)
+                || rules.body_any_bytes
+            {
                 let sent_as_another = essence
                     .as_deref()
                     .is_some_and(|s| rules.body_alternative(s));
@@ -1873,7 +1905,7 @@ impl Incoming {
     fn empty_but_typed(&self, rules: &crate::validation::OperationRules) -> bool {
         let documented = rules.body_media.as_deref().unwrap_or("application/json");
         self.body.is_empty() && self.headers.contains_key(::http::header::CONTENT_TYPE)
-            && !crate::validation::is_json_media(documented)
+            && (!crate::validation::is_json_media(documented) || rules.body_any_bytes)
             && documented != "multipart/form-data"
     }
     #[allow(dead_code)]

@@ -540,6 +540,11 @@ pub mod manifest {
             .flat_map(|alternative| objects_of(alternative, root, depth + 1, others))
             .collect()
     }
+    /// Whether `schema` (within `root`) admits an object: it is an object's, or one of its
+    /// `oneOf`/`anyOf` alternatives is (Stripe's `metadata`: an object, or `""` to clear it).
+    pub fn admits_object(schema: &Value, root: &Value) -> bool {
+        !objects_of(schema, root, 0, &mut false).is_empty()
+    }
     /// Whether a schema is an object's: its `type` names `object`, or it has `properties` and no
     /// type.
     pub fn is_object(schema: &Value) -> bool {
@@ -912,7 +917,7 @@ pub mod form {
     //! checking and typing it, and specval does the same with recorded traffic.
     use ::std::collections::BTreeMap;
     use ::serde_json::{Map, Value};
-    use super::manifest::{RequestBody, ValueKind, dereferenced, is_object};
+    use super::manifest::{RequestBody, ValueKind, admits_object, dereferenced};
     /// How deep brackets and nested schemas are followed: far beyond any real form.
     const DEPTH: usize = 32;
     /// The media type of a form body.
@@ -1178,8 +1183,7 @@ pub mod form {
     /// One field's text as the JSON its schema names, or as text when it names none or the text
     /// does not parse.
     fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
-        let structured = schema
-            .is_some_and(|schema| is_object(dereferenced(schema, root)));
+        let structured = schema.is_some_and(|schema| admits_object(schema, root));
         if let Some(value) = json_of(leaf, structured) {
             return value;
         }
@@ -1402,6 +1406,9 @@ pub struct OperationRules {
     pub body: Option<(bool, Validator)>,
     /// The request body's media type, without parameters and in lower case.
     pub body_media: Option<String>,
+    /// Whether the request body is bytes in any media type (`*/*` holding `format: binary`,
+    /// an upload of whatever the file is), which the handler takes as they came.
+    pub body_any_bytes: bool,
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
@@ -1542,6 +1549,13 @@ impl OperationRules {
             .request_body
             .as_ref()
             .map(|body| essence(&body.content_type));
+        let body_any_bytes = match &entry.request_body {
+            Some(body) if essence(&body.content_type) == "*/*" => {
+                let schema = crate::contract::schema(&body.schema)?;
+                schema.get("format").and_then(Value::as_str) == Some("binary")
+            }
+            _ => false,
+        };
         let form = match &entry.request_body {
             Some(body) if is_form(&body.content_type) => {
                 Some(crate::contract::schema(&body.schema)?)
@@ -1593,6 +1607,7 @@ impl OperationRules {
             parameters,
             body,
             body_media,
+            body_any_bytes,
             form,
             form_encoding,
             multipart,
@@ -1864,8 +1879,12 @@ pub fn is_json_media(documented: &str) -> bool {
     manifest::is_json(documented) || documented == "*/*"
 }
 
-/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).
+/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image,
+/// `*/*` anything).
 pub fn media_fits(documented: &str, sent: &str) -> bool {
+    if documented == "*/*" {
+        return true;
+    }
     match documented.strip_suffix('*') {
         Some(prefix) => sent.starts_with(prefix),
         None => documented == sent,

@@ -19,7 +19,7 @@ use ::std::collections::BTreeMap;
 
 use ::serde_json::{Map, Value};
 
-use super::manifest::{RequestBody, ValueKind, dereferenced, is_object};
+use super::manifest::{RequestBody, ValueKind, admits_object, dereferenced};
 
 /// How deep brackets and nested schemas are followed: far beyond any real form.
 const DEPTH: usize = 32;
@@ -285,7 +285,7 @@ fn is_array(schema: &Value) -> bool {
 /// One field's text as the JSON its schema names, or as text when it names none or the text
 /// does not parse.
 fn scalar(leaf: Leaf<'_>, schema: Option<&Value>, root: &Value) -> Value {
-    let structured = schema.is_some_and(|schema| is_object(dereferenced(schema, root)));
+    let structured = schema.is_some_and(|schema| admits_object(schema, root));
     if let Some(value) = json_of(leaf, structured) {
         return value;
     }
@@ -575,6 +575,20 @@ mod tests {
             json!({"attributes": {"size": 3}, "note": "{\"a\":1}"})
         );
         assert_eq!(form("attributes=big", schema), json!({"attributes": "big"}));
+        // An object or `""` (Stripe's `metadata`, which `""` clears): the object's JSON, or
+        // the empty text.
+        let emptyable = json!({
+            "type": "object",
+            "properties": {"metadata": {"anyOf": [
+                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"type": "string", "enum": [""]}
+            ]}}
+        });
+        assert_eq!(
+            form("metadata=%7B%22k%22%3A%22v%22%7D", emptyable.clone()),
+            json!({"metadata": {"k": "v"}})
+        );
+        assert_eq!(form("metadata=", emptyable), json!({"metadata": ""}));
     }
 
     #[test]

@@ -557,6 +557,12 @@ fn objects_of<'s>(
         .collect()
 }
 
+/// Whether `schema` (within `root`) admits an object: it is an object's, or one of its
+/// `oneOf`/`anyOf` alternatives is (Stripe's `metadata`: an object, or `""` to clear it).
+pub fn admits_object(schema: &Value, root: &Value) -> bool {
+    !objects_of(schema, root, 0, &mut false).is_empty()
+}
+
 /// Whether a schema is an object's: its `type` names `object`, or it has `properties` and no
 /// type.
 pub fn is_object(schema: &Value) -> bool {

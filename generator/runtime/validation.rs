@@ -101,6 +101,9 @@ pub struct OperationRules {
     pub body: Option<(bool, Validator)>,
     /// The request body's media type, without parameters and in lower case.
     pub body_media: Option<String>,
+    /// Whether the request body is bytes in any media type (`*/*` holding `format: binary`,
+    /// an upload of whatever the file is), which the handler takes as they came.
+    pub body_any_bytes: bool,
     /// The request body's schema as written, when the body is a form
     /// (`application/x-www-form-urlencoded`): its fields are read by it ([`form::decode`]).
     pub form: Option<Value>,
@@ -244,6 +247,13 @@ impl OperationRules {
             .request_body
             .as_ref()
             .map(|body| essence(&body.content_type));
+        let body_any_bytes = match &entry.request_body {
+            Some(body) if essence(&body.content_type) == "*/*" => {
+                let schema = crate::contract::schema(&body.schema)?;
+                schema.get("format").and_then(Value::as_str) == Some("binary")
+            }
+            _ => false,
+        };
         let form = match &entry.request_body {
             Some(body) if is_form(&body.content_type) => {
                 Some(crate::contract::schema(&body.schema)?)
@@ -295,6 +305,7 @@ impl OperationRules {
             parameters,
             body,
             body_media,
+            body_any_bytes,
             form,
             form_encoding,
             multipart,
@@ -591,8 +602,12 @@ pub fn is_json_media(documented: &str) -> bool {
     manifest::is_json(documented) || documented == "*/*"
 }
 
-/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image).
+/// Whether a body sent as `sent` is of the documented media type (`image/*` takes any image,
+/// `*/*` anything).
 pub fn media_fits(documented: &str, sent: &str) -> bool {
+    if documented == "*/*" {
+        return true;
+    }
     match documented.strip_suffix('*') {
         Some(prefix) => sent.starts_with(prefix),
         None => documented == sent,

@@ -96,8 +96,7 @@ async fn read_payload(
         .unwrap_or("application/json");
     let sent = content_type.map(crate::validation::essence);
     let fits = sent.as_deref().is_some_and(|sent| {
-        documented == "*/*"
-            || crate::validation::media_fits(documented, sent)
+        crate::validation::media_fits(documented, sent)
             || (crate::validation::manifest::is_json(documented)
                 && crate::validation::manifest::is_json(sent))
             || rules.is_some_and(|rules| rules.body_alternative(sent))

@@ -272,14 +272,14 @@ async fn payments_and_reverse_transfers_are_seeded() {
     contract.assert_response("post", "/payments", status, &body);
     assert_eq!(status, 400, "merchant_order_id is required");
     let found = client
-        .get_payments_by_merchant_order_id(&"order-1".to_owned())
+        .get_payments_by_merchant_order_id("order-1")
         .await
         .expect("lookup");
     assert_eq!(found.len(), 2);
     assert!(found.iter().all(|payment| payment.id.is_some()));
     assert!(
         client
-            .get_payments_by_merchant_order_id(&"order-3".to_owned())
+            .get_payments_by_merchant_order_id("order-3")
             .await
             .expect("lookup")
             .is_empty()
@@ -698,7 +698,7 @@ async fn merchants_see_only_their_own_data() {
         assert_eq!((status, code), (404, ErrorCode::AccountNotFound), "{who}");
         // Nor her payments, nor her onboarding.
         let payments = other
-            .get_payments_by_merchant_order_id(&"order-alice".to_owned())
+            .get_payments_by_merchant_order_id("order-alice")
             .await
             .expect("payments");
         assert!(payments.is_empty(), "{who}: {payments:?}");

@@ -1405,12 +1405,7 @@ async fn reverse_transfer(api: &Api) {
     store.seed_reverse_transfer_result(transfer_id, reverse_transfer_result());
 
     let result = client
-        .reverse_transfer_onboarding(
-            &transfer_id,
-            Some(fixed(0x7004)),
-            Some(&"ORG-001".to_owned()),
-            None,
-        )
+        .reverse_transfer_onboarding(&transfer_id, Some(fixed(0x7004)), Some("ORG-001"), None)
         .await
         .expect("reverse transfer");
     assert_eq!(result, reverse_transfer_result());
@@ -1467,7 +1462,7 @@ async fn payments(api: &Api) {
     store.seed_payment(payment(0x5004, "order #7 & co+1"));
 
     let found = client
-        .get_payments_by_merchant_order_id(&"order-10042".to_owned())
+        .get_payments_by_merchant_order_id("order-10042")
         .await
         .expect("payments");
     let ids: Vec<_> = found.iter().map(|payment| payment.id).collect();
@@ -1475,13 +1470,13 @@ async fn payments(api: &Api) {
     assert_eq!(found[0], payment(0x5001, "order-10042"));
 
     let none = client
-        .get_payments_by_merchant_order_id(&"order-00000".to_owned())
+        .get_payments_by_merchant_order_id("order-00000")
         .await
         .expect("payments");
     assert!(none.is_empty());
 
     let odd = client
-        .get_payments_by_merchant_order_id(&"order #7 & co+1".to_owned())
+        .get_payments_by_merchant_order_id("order #7 & co+1")
         .await
         .expect("payments of an id that needs encoding");
     assert_eq!(odd.len(), 1);
@@ -1680,7 +1675,7 @@ async fn authentication(api: &Api) {
     );
     api_error(
         anonymous
-            .get_payments_by_merchant_order_id(&"order-10042".to_owned())
+            .get_payments_by_merchant_order_id("order-10042")
             .await,
         401,
         &ErrorCode::NotAuthenticated,
@@ -2213,9 +2208,7 @@ async fn the_client_retries_reads_and_idempotent_writes_only() {
 
     // A 4xx is not retried.
     api_error(
-        client
-            .get_payments_by_merchant_order_id(&"order-1".to_owned())
-            .await,
+        client.get_payments_by_merchant_order_id("order-1").await,
         404,
         &ErrorCode::from("NOT_FOUND"),
     );

@@ -490,14 +490,27 @@ pub(crate) fn method(
     let mut path_values = Vec::new();
     for (index, param) in path_params.iter().enumerate() {
         let field = ident(&param.rust_name);
-        // An object travels in the query alone: a path parameter is never one.
+        // An object travels in the query alone: a path parameter is never one. `text` is the
+        // value's text, borrowed: text itself (a `str` argument) or its rendering.
         let (ty, text) = match param_shape(api, param) {
-            ParamShape::One(ty) | ParamShape::Object(ty) => (ty, quote!(#field.to_string())),
+            ParamShape::One(ty) => {
+                let ty = borrowed_as(ty);
+                let text = if is_str(&ty) {
+                    quote!(#field)
+                } else {
+                    quote!(&#field.to_string())
+                };
+                (ty, text)
+            }
+            ParamShape::Object(ty) => (ty, quote!(&#field.to_string())),
             ParamShape::Json(ty) => (
                 ty,
-                quote!(::serde_json::to_string(#field).unwrap_or_default()),
+                quote!(&::serde_json::to_string(#field).unwrap_or_default()),
             ),
-            ParamShape::List(item) => (quote!([#item]), joined(&field, ',')),
+            ParamShape::List(item) => {
+                let joined = joined(&field, ',');
+                (quote!([#item]), quote!(&#joined))
+            }
         };
         if !path_params[..index].iter().any(|p| p.name == param.name) {
             args.push(quote!(#field: &#ty));
@@ -509,9 +522,9 @@ pub(crate) fn method(
             .split('/')
             .any(|segment| segment == format!("{{{}}}", param.name));
         path_values.push(if whole_segment {
-            quote!(path_segment(&#text)?)
+            quote!(path_segment(#text)?)
         } else {
-            quote!(path_part(&#text)?)
+            quote!(path_part(#text)?)
         });
     }
     for param in op
@@ -581,15 +594,21 @@ pub(crate) fn method(
         };
         // Only text can hold a line break: a number, a UUID or a date cannot.
         let header_text = match (&shape, param.location) {
+            // Text is borrowed as `str` already.
             (ParamShape::One(_), ParamLocation::Header) if holds_text(&param.ty) => {
-                Some(quote!(value_.to_string()))
+                Some(quote!(value_))
             }
             (ParamShape::List(_), ParamLocation::Header) if holds_text(&param.ty) => {
-                Some(joined(&format_ident!("value_"), ','))
+                let joined = joined(&format_ident!("value_"), ',');
+                Some(quote!(&#joined))
             }
             _ => None,
         };
-        let check = header_text.map(|text| quote!(header_value(#wire, &#text)?;));
+        let check = header_text.map(|text| quote!(header_value(#wire, #text)?;));
+        let ty = match shape {
+            ParamShape::One(_) => borrowed_as(ty),
+            _ => ty,
+        };
         if param.required {
             args.push(quote!(#field: &#ty));
             steps.push(quote!({ let value_ = #field; #send }));
@@ -858,6 +877,24 @@ fn accept_value(op: &Operation) -> Option<String> {
 }
 
 /// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
+/// The type a parameter of type `ty` is borrowed as: text as `str`, so that a caller passes
+/// a literal or a `String` alike (`Some("abc")`, where `Option<&String>` would ask for
+/// `Some(&"abc".to_string())`); any other type as itself.
+fn borrowed_as(ty: TokenStream) -> TokenStream {
+    let text: TokenStream = quote!(String);
+    if ty.to_string() == text.to_string() {
+        quote!(str)
+    } else {
+        ty
+    }
+}
+
+/// Whether `ty` is `str`, as [`borrowed_as`] gives it.
+fn is_str(ty: &TokenStream) -> bool {
+    let text: TokenStream = quote!(str);
+    ty.to_string() == text.to_string()
+}
+
 fn joined(items: &proc_macro2::Ident, delimiter: char) -> TokenStream {
     let delimiter = delimiter.to_string();
     quote!(joined(#items, #delimiter))

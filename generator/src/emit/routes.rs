@@ -318,7 +318,7 @@ fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStre
             op.path.clone(),
         )
     });
-    let arms = ordered.iter().map(|op| {
+    let arms = ordered.iter().enumerate().map(|(index, op)| {
         let template = format!("{base}{}", op.path);
         let handler = format_ident!("handle_{}", op.fn_name);
         let asks = if crate::path::asks(&op.path).is_empty() {
@@ -326,8 +326,22 @@ fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStre
         } else {
             quote!(&& asked(#template, &request))
         };
+        // Paths that differ only in their parameters' names (Xero's `/Contacts/{ContactID}`
+        // and `/Contacts/{ContactNumber}`): the first whose parameters keep its schemas, as
+        // specval reads the request; the last takes what none of them fits, to refuse it.
+        let shape = op.route_shape();
+        let told_by_values = ordered[index + 1..].iter().any(|later| {
+            later.route_shape() == shape
+                && crate::path::asks(&later.path) == crate::path::asks(&op.path)
+        });
+        let fits = if told_by_values {
+            let id = &op.id;
+            quote!(&& path_fits(#id, #template, &request))
+        } else {
+            quote!()
+        };
         quote! {
-            if path::params(#template, request.uri().path()).is_some() #asks {
+            if path::params(#template, request.uri().path()).is_some() #asks #fits {
                 return #handler::<A>(::axum::extract::State(shared), request).await;
             }
         }

@@ -121,6 +121,26 @@ impl Operation {
     pub fn idempotency_header(&self) -> Option<&Parameter> {
         self.parameters.iter().find(|p| p.idempotency_key)
     }
+
+    /// Its path with every parameter's name left out (`/cards/{}`): operations of one method
+    /// whose paths read the same so are one route, told apart by their parameters' values
+    /// alone (Xero's `/Contacts/{ContactID}`, a UUID, and `/Contacts/{ContactNumber}`).
+    pub fn route_shape(&self) -> String {
+        let mut shape = String::with_capacity(self.path.len());
+        let mut in_name = false;
+        for c in self.path.chars() {
+            match c {
+                '{' => {
+                    in_name = true;
+                    shape.push_str("{}");
+                }
+                '}' => in_name = false,
+                _ if !in_name => shape.push(c),
+                _ => {}
+            }
+        }
+        shape
+    }
 }
 
 /// A webhook: a request the API sends to a receiver its user runs.

@@ -24,15 +24,14 @@ use crate::manifest::ObjectStyle;
 const IGNORED_HEADERS: [&str; 3] = ["Accept", "Content-Type", "Authorization"];
 
 impl Builder<'_> {
-    /// Whether a scheme the operation's security names (its own `security`, else the
-    /// document's) travels in the `Authorization` header: an HTTP scheme, OAuth 2, OpenID
-    /// Connect, or an API key of that name.
-    fn security_carries_authorization(
-        &self,
+    /// The schemes the operation's security names (its own `security`, else the document's),
+    /// each with its name, as written under `#/components/securitySchemes`.
+    fn security_schemes_of<'s>(
+        &'s self,
         op_map: &Map<String, Value>,
         default_security: &[Vec<String>],
-    ) -> bool {
-        let own: Vec<String> = match op_map.get("security").and_then(Value::as_array) {
+    ) -> Vec<(String, &'s Value)> {
+        let names: Vec<String> = match op_map.get("security").and_then(Value::as_array) {
             Some(requirements) => requirements
                 .iter()
                 .filter_map(Value::as_object)
@@ -40,27 +39,54 @@ impl Builder<'_> {
                 .collect(),
             None => default_security.iter().flatten().cloned().collect(),
         };
-        own.iter().any(|name| {
-            let at = child("#/components/securitySchemes", name);
-            let Some(scheme) = self.doc.pointer(&at) else {
-                return false;
-            };
-            let scheme = self
-                .doc
-                .deref(scheme, &at)
-                .map_or(scheme, |(scheme, _)| scheme);
-            match scheme.get("type").and_then(Value::as_str) {
-                Some("http" | "oauth2" | "openIdConnect") => true,
-                Some("apiKey") => {
-                    scheme.get("in").and_then(Value::as_str) == Some("header")
-                        && scheme
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .is_some_and(|name| name.eq_ignore_ascii_case("Authorization"))
-                }
-                _ => false,
-            }
-        })
+        names
+            .into_iter()
+            .filter_map(|name| {
+                let at = child("#/components/securitySchemes", &name);
+                let scheme = self.doc.pointer(&at)?;
+                let scheme = self
+                    .doc
+                    .deref(scheme, &at)
+                    .map_or(scheme, |(scheme, _)| scheme);
+                Some((name, scheme))
+            })
+            .collect()
+    }
+
+    /// Whether a scheme the operation's security names travels in the `Authorization`
+    /// header: an HTTP scheme, OAuth 2, OpenID Connect, or an API key of that name.
+    fn security_carries_authorization(
+        &self,
+        op_map: &Map<String, Value>,
+        default_security: &[Vec<String>],
+    ) -> bool {
+        self.security_schemes_of(op_map, default_security)
+            .into_iter()
+            .any(
+                |(_, scheme)| match scheme.get("type").and_then(Value::as_str) {
+                    Some("http" | "oauth2" | "openIdConnect") => true,
+                    Some("apiKey") => api_key_at(scheme, ParamLocation::Header, "Authorization"),
+                    _ => false,
+                },
+            )
+    }
+
+    /// The API key scheme of the operation's security that travels as the parameter `name`
+    /// in `location` (NYT Books' query `api-key`, declared both ways), by the scheme's name.
+    fn api_key_carrying(
+        &self,
+        op_map: &Map<String, Value>,
+        default_security: &[Vec<String>],
+        location: ParamLocation,
+        name: &str,
+    ) -> Option<String> {
+        self.security_schemes_of(op_map, default_security)
+            .into_iter()
+            .find(|(_, scheme)| {
+                scheme.get("type").and_then(Value::as_str) == Some("apiKey")
+                    && api_key_at(scheme, location, name)
+            })
+            .map(|(scheme_name, _)| scheme_name)
     }
 
     /// Every operation under `paths`, with unique ids, sorted by path then method.
@@ -113,6 +139,9 @@ impl Builder<'_> {
             }
         }
         for (pointer, message) in disambiguate_operation_ids(&mut operations) {
+            self.warn(&pointer, message);
+        }
+        for (pointer, message) in unreachable_by_route(&operations) {
             self.warn(&pointer, message);
         }
         operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
@@ -412,6 +441,20 @@ impl Builder<'_> {
                     format!(
                         "a header parameter named {name} is ignored, as OpenAPI 3 says: the \
                          media types and the security schemes say what it carries"
+                    ),
+                );
+                continue;
+            }
+            // A credential documented twice, as a parameter and as the API key scheme the
+            // operation's security names: the client would send it twice (its credential and
+            // the caller's value), and the server read it twice. The scheme carries it.
+            if let Some(scheme) = self.api_key_carrying(op_map, default_security, location, &name) {
+                self.warn(
+                    &param_at,
+                    format!(
+                        "parameter {name} is the credential of the security scheme {scheme}, \
+                         which carries it (the client sends it from its credentials, the \
+                         server reads it as one); the parameter is left out"
                     ),
                 );
                 continue;
@@ -1044,6 +1087,60 @@ fn path_words(path: &str, mark_params: bool) -> String {
     }
 }
 
+/// Whether the API key scheme `scheme` travels as `name` in `location`: a header's name in
+/// any case, as HTTP compares them; a query's or cookie's exactly.
+fn api_key_at(scheme: &Value, location: ParamLocation, name: &str) -> bool {
+    let wanted = match location {
+        ParamLocation::Header => "header",
+        ParamLocation::Query => "query",
+        ParamLocation::Cookie => "cookie",
+        ParamLocation::Path => return false,
+    };
+    let Some(key) = scheme.get("name").and_then(Value::as_str) else {
+        return false;
+    };
+    scheme.get("in").and_then(Value::as_str) == Some(wanted)
+        && match location {
+            ParamLocation::Header => key.eq_ignore_ascii_case(name),
+            _ => key == name,
+        }
+}
+
+/// Operations of one method whose paths differ only in their parameters' names
+/// (`/cards/{cardId}` and `/cards/{otherId}`), which OpenAPI forbids ("MUST NOT exist as they
+/// are identical"): one route, on which the generated server picks the first, in path order,
+/// whose path parameters keep their schemas, as specval does. A warning at each of the
+/// others, since a value that fits both reaches the first alone.
+fn unreachable_by_route(operations: &[Operation]) -> Vec<(String, String)> {
+    let mut by_route: std::collections::BTreeMap<(String, Method), Vec<&Operation>> =
+        std::collections::BTreeMap::new();
+    for op in operations {
+        by_route
+            .entry((op.route_shape(), op.method))
+            .or_default()
+            .push(op);
+    }
+    let mut warnings = Vec::new();
+    for ops in by_route.values_mut().filter(|ops| ops.len() > 1) {
+        ops.sort_by(|a, b| a.path.cmp(&b.path));
+        let first = ops[0];
+        for op in &ops[1..] {
+            let method = op.method.key().to_ascii_uppercase();
+            warnings.push((
+                op.pointer.clone(),
+                format!(
+                    "{method} {} is the same route as {method} {} (paths that differ only in \
+                     their parameters' names are one, which OpenAPI forbids): the generated \
+                     server gives a request to {} when its path parameters fit that \
+                     operation's schemas, and to {} only when they do not",
+                    op.path, first.path, first.id, op.id
+                ),
+            ));
+        }
+    }
+    warnings
+}
+
 /// Makes operation ids unique as Rust names: operations whose ids are equal (a duplicate
 /// `operationId`) or become the same function name (`listRules`, `list_rules`) each get their
 /// method, and where the method does not tell them apart their path, appended, so the generated
@@ -1413,6 +1510,114 @@ components:
         // An API key in another header does not.
         let api = api_of(&document("security: [{key: []}]"));
         assert_eq!(authorization(&api).len(), 2);
+    }
+
+    /// A parameter that is the credential of an API key scheme the operation's security
+    /// names (NYT Books' query `api-key`) is left out with a warning: the client sent the key
+    /// twice. Where the operation opts out of security, or the key travels elsewhere, it stays.
+    #[test]
+    fn a_parameter_an_api_key_scheme_carries_is_left_out() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+security: [{query_key: []}, {header_key: []}]
+paths:
+  /names:
+    get:
+      operationId: listNames
+      parameters:
+        - {name: api-key, in: query, schema: {type: string}}
+        - {name: x-key, in: header, schema: {type: string}}
+        - {name: x-key, in: query, schema: {type: string}}
+        - {name: Api-Key, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+  /open:
+    get:
+      operationId: listOpen
+      security: []
+      parameters:
+        - {name: api-key, in: query, schema: {type: string}}
+      responses: {'200': {description: ok}}
+components:
+  securitySchemes:
+    query_key: {type: apiKey, in: query, name: api-key}
+    header_key: {type: apiKey, in: header, name: X-Key}
+"#,
+        );
+        let kept = |id: &str| -> Vec<(String, ParamLocation)> {
+            let op = api.operations.iter().find(|op| op.id == id).unwrap();
+            op.parameters
+                .iter()
+                .map(|p| (p.name.clone(), p.location))
+                .collect()
+        };
+        // A header's name in any case; a query's exactly.
+        assert_eq!(
+            kept("listNames"),
+            [
+                ("x-key".to_string(), ParamLocation::Query),
+                ("Api-Key".to_string(), ParamLocation::Query)
+            ]
+        );
+        assert_eq!(
+            kept("listOpen"),
+            [("api-key".to_string(), ParamLocation::Query)]
+        );
+        assert_eq!(
+            warned_at(&api),
+            [
+                "#/paths/~1names/get/parameters/0",
+                "#/paths/~1names/get/parameters/1"
+            ]
+        );
+        assert!(
+            api.warnings[0]
+                .message
+                .contains("security scheme query_key"),
+            "{}",
+            api.warnings[0].message
+        );
+    }
+
+    /// Two paths that differ only in their parameters' names are one route: the second
+    /// operation of a method on it is warned about as unreachable; other methods on it are
+    /// not (each is its own handler's).
+    #[test]
+    fn paths_differing_only_in_parameter_names_are_warned_about() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /cards/{otherId}:
+    get:
+      operationId: otherCard
+      parameters: [{name: otherId, in: path, required: true, schema: {type: integer}}]
+      responses: {'200': {description: ok}}
+  /cards/{cardId}:
+    get:
+      operationId: getCard
+      parameters: [{name: cardId, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+    delete:
+      operationId: deleteCard
+      parameters: [{name: cardId, in: path, required: true, schema: {type: string}}]
+      responses: {'204': {description: gone}}
+  /cards/{id}/tags:
+    get:
+      operationId: listTags
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+"#,
+        );
+        assert_eq!(warned_at(&api), ["#/paths/~1cards~1{otherId}/get"]);
+        let message = &api.warnings[0].message;
+        assert!(
+            message.starts_with("GET /cards/{otherId} is the same route as GET /cards/{cardId}")
+                && message.contains("gives a request to getCard when"),
+            "{message}"
+        );
     }
 
     /// `ETag` and `Etag` on one response are one header (names are not case-sensitive): the

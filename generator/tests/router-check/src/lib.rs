@@ -239,6 +239,22 @@ mod tests {
         ) -> ReplaceFileResponse {
             ReplaceFileResponse::Ok(format!("{} got {:?}", params.id, &body[..]))
         }
+        async fn get_contact(&self, params: GetContactParams) -> GetContactResponse {
+            GetContactResponse::Ok(format!("by id {}", params.contact_id))
+        }
+        async fn get_contact_by_number(
+            &self,
+            params: GetContactByNumberParams,
+        ) -> GetContactByNumberResponse {
+            GetContactByNumberResponse::Ok(format!("by number {}", params.contact_number))
+        }
+        async fn attach_file(
+            &self,
+            _params: AttachFileParams,
+            body: axum::body::Bytes,
+        ) -> AttachFileResponse {
+            AttachFileResponse::Ok(format!("{:?}", &body[..]))
+        }
         async fn get_with_basic(&self, params: GetWithBasicParams) -> GetWithBasicResponse {
             let basic = params.credentials.basic_auth.unwrap_or_default();
             let (username, password) = (basic.username, basic.password);
@@ -510,11 +526,11 @@ mod tests {
         // The generated client sends the query its template fixes.
         let client = client().await;
         assert_eq!(
-            client.search_repos(&"r".to_string()).await.unwrap(),
+            client.search_repos("r").await.unwrap(),
             "repos r"
         );
         assert_eq!(
-            client.search_users(&"u".to_string()).await.unwrap(),
+            client.search_users("u").await.unwrap(),
             "users u"
         );
     }
@@ -548,7 +564,7 @@ mod tests {
         use fixture_routes::client::GetItemSuccess;
         use fixture_routes::support::Decimal;
         let client = client().await;
-        match client.get_item(&7, &"a b".to_string()).await.unwrap() {
+        match client.get_item(&7, "a b").await.unwrap() {
             GetItemSuccess::Ok(text) => assert_eq!(text, "item 7 a b"),
             other => panic!("{other:?}"),
         }
@@ -558,7 +574,7 @@ mod tests {
             client.get_alerts(&lat, &lon).await.unwrap(),
             "alerts 1.5 -2"
         );
-        assert_eq!(client.get_caps(&"x".to_string()).await.unwrap(), "caps x");
+        assert_eq!(client.get_caps("x").await.unwrap(), "caps x");
     }
 
     /// A list parameter reaches its handler whole, in each form OpenAPI gives one: every
@@ -590,7 +606,7 @@ mod tests {
             );
         }
         let client = client().await;
-        assert_eq!(client.get_cafe(&"7".to_string()).await.unwrap(), "café 7");
+        assert_eq!(client.get_cafe("7").await.unwrap(), "café 7");
         assert_eq!(client.get_price_list().await.unwrap(), "prices");
     }
 
@@ -602,24 +618,24 @@ mod tests {
         use fixture_routes::client::ClientError;
         let client = client().await;
         for value in [".", ".."] {
-            let refused = client.get_thing(&value.to_string()).await.unwrap_err();
+            let refused = client.get_thing(value).await.unwrap_err();
             assert!(
                 matches!(&refused, ClientError::InvalidRequest(reason) if reason.contains("dot segment")),
                 "{value}: {refused}"
             );
         }
         // An empty value would send `/things/`: another path, perhaps another operation.
-        let refused = client.get_thing(&String::new()).await.unwrap_err();
+        let refused = client.get_thing("").await.unwrap_err();
         assert!(
             matches!(&refused, ClientError::InvalidRequest(reason) if reason.contains("empty")),
             "{refused}"
         );
         assert_eq!(
-            client.get_thing(&"a.b".to_string()).await.unwrap(),
+            client.get_thing("a.b").await.unwrap(),
             "get a.b"
         );
         assert_eq!(
-            client.cancel_thing(&"..".to_string()).await.unwrap(),
+            client.cancel_thing("..").await.unwrap(),
             "cancel .."
         );
     }
@@ -698,12 +714,12 @@ mod tests {
     async fn a_header_value_is_read_as_utf_8() {
         let client = client().await;
         let note = client
-            .get_note(&"n1".to_string(), Some(&"Zoë".to_string()))
+            .get_note("n1", Some("Zoë"))
             .await
             .unwrap();
         assert_eq!(note, "note n1 by Zoë");
         let refused = client
-            .get_note(&"n1".to_string(), Some(&"two\nlines".to_string()))
+            .get_note("n1", Some("two\nlines"))
             .await
             .unwrap_err();
         let message = refused.to_string();
@@ -945,11 +961,11 @@ mod tests {
 
         use fixture_routes::client::{ClientError, DownloadFileSuccess, RawBody};
         let client = client().await;
-        match client.download_file(&"f2".to_string()).await.unwrap() {
+        match client.download_file("f2").await.unwrap() {
             DownloadFileSuccess::Ok(bytes) => assert_eq!(bytes, b"\x00\x9f\xff{f2"),
             other => panic!("{other:?}"),
         }
-        match client.download_file(&"part".to_string()).await.unwrap() {
+        match client.download_file("part").await.unwrap() {
             DownloadFileSuccess::Success(status, bytes) => {
                 assert_eq!(status.as_u16(), 206);
                 assert_eq!(bytes, b"\x00\x9f\xff{part");
@@ -958,13 +974,13 @@ mod tests {
         }
         // Up: the bytes as sent, as the documented media type (the server refuses another).
         let receipt = client
-            .replace_file(&"f3".to_string(), RawBody::new(&[1, 0xfe]))
+            .replace_file("f3", RawBody::new(&[1, 0xfe]))
             .await
             .unwrap();
         assert_eq!(receipt, "f3 got [1, 254]");
         let refused = client
             .replace_file(
-                &"f3".to_string(),
+                "f3",
                 RawBody::with_content_type(b"{}", "application/json"),
             )
             .await
@@ -973,6 +989,19 @@ mod tests {
             matches!(&refused, ClientError::Api { status, .. } if status.as_u16() == 400),
             "{refused}"
         );
+        // `*/*` holding bytes: a file of any media type reaches the handler as it came.
+        for (bytes, media) in [
+            (&b"\x01\xfe"[..], None),
+            (&b"%PDF-1.7"[..], Some("application/pdf")),
+            (&b"{}"[..], Some("application/json")),
+        ] {
+            let body = match media {
+                Some(media) => RawBody::with_content_type(bytes, media),
+                None => RawBody::new(bytes),
+            };
+            let receipt = client.attach_file(body).await.unwrap();
+            assert_eq!(receipt, format!("{bytes:?}"), "{media:?}");
+        }
         // A text body is the words it is, and its schema judges them (`maxLength: 5`).
         let memo = client.create_memo(RawBody::new(b"hello")).await.unwrap();
         assert_eq!(memo, "hello");
@@ -1194,7 +1223,7 @@ mod tests {
             ("a.b", GetArchiveExt::TarGz, "a.b as tar.gz"),
             ("v1.2.3", GetArchiveExt::Zip, "v1.2.3 as zip"),
         ] {
-            let got = client.get_archive(&name.to_string(), &ext).await.unwrap();
+            let got = client.get_archive(name, &ext).await.unwrap();
             assert_eq!(got, want);
         }
         let (status, body) = call_with(Method::GET, "/archives/a.b.tar.gz", &[]).await;
@@ -1208,7 +1237,7 @@ mod tests {
         assert!(body.contains("path parameter ext"), "{body}");
         assert!(matches!(
             client
-                .get_archive(&String::new(), &GetArchiveExt::Zip)
+                .get_archive("", &GetArchiveExt::Zip)
                 .await,
             Err(ClientError::InvalidRequest(_))
         ));
@@ -1230,6 +1259,26 @@ mod tests {
         format!("http://{address}")
     }
 
+    /// Paths that differ only in their parameters' names (Xero's `/Contacts/{ContactID}` and
+    /// `/Contacts/{ContactNumber}`) are one route: a request goes to the first whose path
+    /// parameters keep its schemas, as specval reads it, and a value neither keeps is
+    /// refused by the last.
+    #[tokio::test]
+    async fn one_route_of_two_paths_is_told_apart_by_its_values() {
+        let client = client().await;
+        let id = uuid::Uuid::from_u128(7);
+        assert_eq!(
+            client.get_contact(&id).await.unwrap(),
+            format!("by id {id}")
+        );
+        assert_eq!(
+            client.get_contact_by_number("CN-12").await.unwrap(),
+            "by number CN-12"
+        );
+        let (status, _) = call(Method::GET, "/contacts/far-too-long-a-number").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+
     /// A route with no PATCH of its own (`/things/{id}/labels`) under a broader one that has
     /// one (`/{kind}/{id}/labels`): axum routes by path first, so the PATCH met a 405, though
     /// specval reads it as the broader operation. The broader operation now answers it, its
@@ -1238,15 +1287,15 @@ mod tests {
     async fn a_method_the_narrower_route_lacks_goes_to_the_broader_one() {
         let client = client().await;
         assert_eq!(
-            client.patch_labels(&"things".into(), &"5".into()).await.unwrap(),
+            client.patch_labels("things", "5").await.unwrap(),
             "patched things 5"
         );
         assert_eq!(
-            client.patch_labels(&"other".into(), &"7".into()).await.unwrap(),
+            client.patch_labels("other", "7").await.unwrap(),
             "patched other 7"
         );
         assert_eq!(
-            client.get_thing_labels(&"5".into()).await.unwrap(),
+            client.get_thing_labels("5").await.unwrap(),
             "labels of 5"
         );
         // A method neither route has is still not allowed.
@@ -1334,7 +1383,7 @@ mod tests {
         )
         .unwrap();
         let repo = client
-            .get_repo(&"octocat".to_string(), &"hello".to_string())
+            .get_repo("octocat", "hello")
             .await
             .unwrap();
         assert_eq!(repo, "octocat/hello");
@@ -1347,7 +1396,7 @@ mod tests {
         // (GitHub's previews) asks for that one, which its server requires.
         seen.lock().unwrap().clear();
         let _ = client
-            .list_reactions(&"octocat".to_string(), &"hello".to_string())
+            .list_reactions("octocat", "hello")
             .await;
         assert_eq!(
             *seen.lock().unwrap(),
@@ -1488,11 +1537,11 @@ mod tests {
             .build()
             .unwrap();
         let repo = observed
-            .get_repo(&"octocat".to_string(), &"hello".to_string())
+            .get_repo("octocat", "hello")
             .await
             .unwrap();
         assert_eq!(repo, "repo octocat/hello");
-        let note = observed.get_note(&"n1".to_string(), None).await.unwrap();
+        let note = observed.get_note("n1", None).await.unwrap();
         assert_eq!(note, "note n1");
         let sent = sent.lock().unwrap().clone();
         assert_eq!(sent.len(), 2);
@@ -1633,7 +1682,7 @@ mod tests {
             fixture_routes::client::Client::new(format!("http://{address}"), credentials.clone())
                 .unwrap();
         client
-            .get_with_cookies(&"s1".to_string(), Some(&theme), Some(&[1, 2]))
+            .get_with_cookies("s1", Some(&theme), Some(&[1, 2]))
             .await
             .unwrap();
         assert_eq!(
@@ -1647,7 +1696,7 @@ mod tests {
         let client = fixture_routes::client::Client::new(serve().await, credentials).unwrap();
         assert_eq!(
             client
-                .get_with_cookies(&"s1".to_string(), Some(&theme), Some(&[1, 2]))
+                .get_with_cookies("s1", Some(&theme), Some(&[1, 2]))
                 .await
                 .unwrap(),
             r#"session=s1 theme=Some("dark") ids=Some([1, 2]) key=Some("k3y") query_key=Some("q3y")"#
@@ -1661,7 +1710,7 @@ mod tests {
         let client = fixture_routes::client::Client::new(serve().await, credentials).unwrap();
         assert_eq!(
             client
-                .get_with_cookies(&"abc; theme=light".to_string(), None, None)
+                .get_with_cookies("abc; theme=light", None, None)
                 .await
                 .unwrap(),
             r#"session=abc; theme=light theme=None ids=None key=Some("c=o;o k%") query_key=Some("q")"#
@@ -1681,7 +1730,7 @@ mod tests {
         let client = client().await;
         let body = serde_json::json!({"Body": "hi there", "Attempt": 2, "MediaUrl": ["a", "b&c"]});
         let echo = client
-            .update_message(&"SM1".to_string(), Some(&5), &body)
+            .update_message("SM1", Some(&5), &body)
             .await
             .unwrap();
         assert_eq!(echo["sid"], "SM1");
@@ -1708,7 +1757,7 @@ mod tests {
             (None, serde_json::json!({"Attempt": 1})),
         ] {
             let refused = client
-                .update_message(&"SM1".to_string(), limit.as_ref(), &body)
+                .update_message("SM1", limit.as_ref(), &body)
                 .await
                 .unwrap_err();
             assert!(
@@ -1729,7 +1778,7 @@ mod tests {
             "Body": "hi", "Codes": [1, 2, 3], "Meta": {"k": "v,w", "n": 2}
         });
         let echo = client
-            .update_message(&"SM1".to_string(), None, &body)
+            .update_message("SM1", None, &body)
             .await
             .unwrap();
         let sent = fields(echo["form"].as_str().unwrap());
@@ -1771,7 +1820,7 @@ mod tests {
         }
         let refused = client
             .update_message(
-                &"SM1".to_string(),
+                "SM1",
                 None,
                 &serde_json::json!({"Body": "hi", "Codes": ["x"]}),
             )
@@ -2602,7 +2651,7 @@ mod error_items {
         tokio::spawn(async move { axum::serve(listener, router(Articles)).await });
         let client = Client::new(format!("http://{address}"), Credentials::new()).unwrap();
         assert_eq!(client.get_article(&7, None).await.unwrap(), "article 7");
-        match client.get_article(&0, Some(&"too long".to_string())).await {
+        match client.get_article(&0, Some("too long")).await {
             Err(ClientError::Api { status, body }) => {
                 assert_eq!(status.as_u16(), 400);
                 assert_eq!(body.errors.len(), 2, "{body:?}");
