@@ -117,17 +117,27 @@ fn check_with(
     };
     let mut outcome = run(None);
     // Operations the request fits as well (one method and path on the wire, told apart by
-    // their bodies only): the exchange keeps the contract when it keeps one of them.
+    // their bodies only): the exchange keeps the contract when it keeps one of them. The
+    // first it keeps without a warning or drift is taken (under `--strict` a warning fails
+    // the run, and drift would be put down to an operation the exchange is not); else the
+    // first it keeps without an error.
     if kind == ExchangeKind::Operation
-        && has_errors(&outcome)
+        && !spotless(&outcome)
         && let Match::Operation(chosen, _) = contract.match_request(&exchange.request)
     {
+        let mut without_errors = None;
         for other in contract.equally_fitting(&exchange.request, chosen) {
             let tried = run(Some(other));
-            if !has_errors(&tried) {
-                outcome = tried;
+            if spotless(&tried) {
+                without_errors = Some(tried);
                 break;
             }
+            if without_errors.is_none() && !has_errors(&tried) && has_errors(&outcome) {
+                without_errors = Some(tried);
+            }
+        }
+        if let Some(tried) = without_errors {
+            outcome = tried;
         }
     }
     outcome.covered.sort_unstable();
@@ -214,6 +224,11 @@ fn revalidated(op: &OperationSpec, request: &Request, response: &Response) -> bo
     // revalidation is not one of them.
     let documented = op.response(304).is_some_and(|spec| spec.key != "default");
     response.status == 304 && !documented && safe && conditional
+}
+
+/// Whether an exchange kept its operation without a finding of any severity or drift.
+fn spotless(outcome: &Outcome) -> bool {
+    outcome.findings.is_empty() && outcome.drift.is_empty()
 }
 
 fn has_errors(outcome: &Outcome) -> bool {
@@ -513,7 +528,11 @@ impl<'c> Checker<'c> {
             return;
         }
         let (op, path_params) = match self.contract.match_request(request) {
-            Match::Operation(op, params) => (self.instead.unwrap_or(op), params),
+            // Checked as another operation of the same route: its template names the values.
+            Match::Operation(op, params) => match self.instead {
+                Some(instead) => (instead, instead.renamed_params(params)),
+                None => (op, params),
+            },
             // A browser's CORS preflight asks whether a documented method may be called: it
             // is not a call of the API, and a recording of a web client holds many.
             Match::MethodNotAllowed(_)

@@ -6379,3 +6379,67 @@ paths:
         vec![]
     );
 }
+
+/// Operations of one method whose paths differ only in their parameters' names are one
+/// route (Xero's `/Contacts/{ContactID}` and `/Contacts/{ContactNumber}`; Azure's
+/// `/{roleAssignmentId}` and `/{roleDefinitionId}#disambiguation_dummy`): an exchange keeps
+/// the contract when it keeps one of them, read by that one's names, and under `--strict` the
+/// one it keeps without drift is the one it is checked as (probe 71).
+#[test]
+fn paths_differing_only_in_parameter_names_are_one_route() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Contacts, version: "1"}
+paths:
+  /contacts/{contactId}:
+    get:
+      operationId: getContact
+      parameters: [{name: contactId, in: path, required: true, schema: {type: string, format: uuid}}]
+      responses:
+        '200':
+          description: the contact
+          content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}
+  /contacts/{contactNumber}:
+    get:
+      operationId: getContactByNumber
+      parameters: [{name: contactNumber, in: path, required: true, schema: {type: string, maxLength: 6}}]
+      responses:
+        '200':
+          description: the contact
+          content: {application/json: {schema: {type: object, properties: {number: {type: string}}}}}
+"#,
+    );
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let judged = |path: &str, body: &str| {
+        check(
+            &contract,
+            &media_exchange("GET", path, None, 200, Some(("application/json", body))),
+            strict,
+        )
+    };
+    let by_id = judged(
+        "/contacts/6f1a2b3c-4d5e-4f60-8a7b-9c0d1e2f3a4b",
+        r#"{"id": "c1"}"#,
+    );
+    assert_eq!(found(&by_id), vec![]);
+    assert_eq!(by_id.operation.as_deref(), Some("getContact"));
+    let by_number = judged("/contacts/CN-12", r#"{"number": "CN-12"}"#);
+    assert_eq!(found(&by_number), vec![]);
+    assert_eq!(by_number.operation.as_deref(), Some("getContactByNumber"));
+    // A number too long for the one and no UUID for the other breaks both: reported as the
+    // first, by its own parameter's name.
+    let neither = judged("/contacts/CN-1234567", r#"{"number": "x"}"#);
+    assert!(
+        found(&neither)
+            .iter()
+            .any(|(part, rule, pointer)| *part == Part::Request
+                && rule == "format"
+                && pointer == "path:contactId"),
+        "{:?}",
+        found(&neither)
+    );
+}

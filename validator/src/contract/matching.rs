@@ -25,6 +25,18 @@ impl Segment {
         .fits(part)
     }
 
+    /// Whether `other` matches the same paths: the same text, parameters whatever their
+    /// names (Xero's `{ContactID}` and `{ContactNumber}`, Azure's `{roleAssignmentId}` and
+    /// `{roleDefinitionId}#…` are one route).
+    fn same_shape(&self, other: &Segment) -> bool {
+        match (self, other) {
+            (Segment::Literal(a), Segment::Literal(b)) => a == b,
+            (Segment::Param(_), Segment::Param(_)) => true,
+            (Segment::Mixed(a), Segment::Mixed(b)) => unnamed(a) == unnamed(b),
+            _ => false,
+        }
+    }
+
     /// How much of the segment is fixed text, for preferring the most specific template:
     /// `/files/new` over `/files/{id}.json` over `/files/{id}`.
     fn specificity(&self) -> usize {
@@ -34,6 +46,24 @@ impl Segment {
             Segment::Param(_) => 0,
         }
     }
+}
+
+/// A segment's text with its parameters' names left out: `{Sid}.json` is `{}.json`.
+fn unnamed(pattern: &str) -> String {
+    let mut shape = String::with_capacity(pattern.len());
+    let mut in_name = false;
+    for c in pattern.chars() {
+        match c {
+            '{' => {
+                in_name = true;
+                shape.push_str("{}");
+            }
+            '}' => in_name = false,
+            _ if !in_name => shape.push(c),
+            _ => {}
+        }
+    }
+    shape
 }
 
 /// A template's segment as written: what [`Segment`] holds, borrowed.
@@ -124,6 +154,24 @@ impl OperationSpec {
                 .iter()
                 .zip(&self.segments[skip..])
                 .all(|(part, segment)| segment.fits(part))
+    }
+
+    /// Path parameters read by another template of the same shape (see
+    /// [`Segment::same_shape`]) under this one's names, in the order both templates hold them.
+    pub(crate) fn renamed_params(&self, params: Vec<(String, String)>) -> Vec<(String, String)> {
+        let names = self.segments.iter().flat_map(|segment| match segment {
+            Segment::Param(name) => vec![name.clone()],
+            Segment::Mixed(pattern) => pattern
+                .split('{')
+                .skip(1)
+                .filter_map(|rest| rest.split_once('}').map(|(name, _)| name.to_string()))
+                .collect(),
+            Segment::Literal(_) => Vec::new(),
+        });
+        names
+            .zip(params)
+            .map(|(name, (_, value))| (name, value))
+            .collect()
     }
 
     /// The path parameters of a path that fits.
@@ -371,7 +419,12 @@ impl Contract {
             .filter(|op| {
                 op.id != chosen.id
                     && op.method == chosen.method
-                    && op.segments == chosen.segments
+                    && op.segments.len() == chosen.segments.len()
+                    && op
+                        .segments
+                        .iter()
+                        .zip(&chosen.segments)
+                        .all(|(a, b)| a.same_shape(b))
                     && op.base_paths == chosen.base_paths
                     && op.asks.len() == chosen.asks.len()
                     && asks_met(op, request)
