@@ -81,6 +81,9 @@ pub struct Document {
     other_files: Vec<PathBuf>,
     /// Which file each part came from, when `$ref`s read others.
     origins: Arc<origins::Origins>,
+    /// The first member name its JSON text gave twice in one object, of which the last is
+    /// read: a warning where the IR is built.
+    pub(crate) duplicate_key: Option<parse::DuplicateKey>,
 }
 
 impl fmt::Debug for Document {
@@ -105,7 +108,7 @@ pub fn load_file(path: &Path) -> Result<Document> {
     let source_name = path.display().to_string();
     let mut text = utf8_text(bytes, &source_name)?;
     strip_bom(&mut text);
-    let root = parse::parse_text(&text, &source_name)?;
+    let (root, duplicate_key) = parse::parse_text_noting(&text, &source_name)?;
     // References to other files are followed here, relative to this one; what they point at
     // joins the document (see `bundle`), so nothing later knows there were several files.
     let (root, others, files, origins) = if bundle::has_external_refs(&root) {
@@ -120,6 +123,7 @@ pub fn load_file(path: &Path) -> Result<Document> {
     // The other files count too: an edit to one of them is a new input.
     doc.digest ^= others.rotate_left(1);
     doc.other_files = files;
+    doc.duplicate_key = duplicate_key;
     Ok(doc)
 }
 
@@ -166,6 +170,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         digest: 0,
         other_files: Vec::new(),
         origins: Arc::default(),
+        duplicate_key: None,
     };
     doc.locate(err)
 }
@@ -184,8 +189,10 @@ pub fn load_str(text: &str, source_name: &str) -> Result<Document> {
 
 fn load_text(mut text: String, source_name: &str) -> Result<Document> {
     strip_bom(&mut text);
-    let root = parse::parse_text(&text, source_name)?;
-    Document::build(root, source_name, Some(text))
+    let (root, duplicate_key) = parse::parse_text_noting(&text, source_name)?;
+    let mut doc = Document::build(root, source_name, Some(text))?;
+    doc.duplicate_key = duplicate_key;
+    Ok(doc)
 }
 
 impl Document {
@@ -226,6 +233,7 @@ impl Document {
             digest,
             other_files: Vec::new(),
             origins: Arc::new(origins),
+            duplicate_key: None,
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
             return Err(doc.unsupported(

@@ -59,6 +59,21 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
     builder.check_shapes()?;
     let mut api = builder.build_api(crate_name)?;
     builder.warn_unapplied_overrides(&options.type_overrides);
+    if let Some(duplicate) = &doc.duplicate_key {
+        builder.warnings.insert(
+            0,
+            crate::ir::Warning {
+                pointer: duplicate.pointer.clone(),
+                location: Some(duplicate.location),
+                message: format!(
+                    "member name `{}` is given twice in one object; the last one is read, as \
+                     JSON parsers do (the first is left out; in YAML a name given twice is an \
+                     error)",
+                    duplicate.name
+                ),
+            },
+        );
+    }
     api.warnings.append(&mut builder.warnings);
     Ok(api)
 }

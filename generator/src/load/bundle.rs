@@ -589,6 +589,7 @@ impl Bundler {
             digest: 0,
             other_files: Vec::new(),
             origins: Default::default(),
+            duplicate_key: None,
         };
         let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
         doc.location(&format!("#{fragment}"))

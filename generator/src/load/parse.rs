@@ -20,19 +20,161 @@ use crate::error::Error;
 /// subset) otherwise, and when text that merely starts with `{` turns out to
 /// be a YAML flow mapping.
 pub(crate) fn parse_text(text: &str, source_name: &str) -> Result<Value, Error> {
+    parse_text_noting(text, source_name).map(|(value, _)| value)
+}
+
+/// A member name given twice in one JSON object: JSON allows it (RFC 8259 says names SHOULD
+/// be unique), and the last is read, as serde_json and most parsers do; YAML forbids it, and
+/// such a YAML document is refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DuplicateKey {
+    /// The member's name.
+    pub name: String,
+    /// JSON pointer of the member, as written (`#/paths/~1pets`).
+    pub pointer: String,
+    /// 1-based line and column where the second one stands.
+    pub location: (usize, usize),
+}
+
+/// [`parse_text`], and the first member name a JSON text gives twice in one object.
+pub(crate) fn parse_text_noting(
+    text: &str,
+    source_name: &str,
+) -> Result<(Value, Option<DuplicateKey>), Error> {
     let json_file = source_name.to_ascii_lowercase().ends_with(".json");
     if json_file || text.trim_start().starts_with('{') {
-        match serde_json::from_str::<Value>(text) {
-            Ok(value) => Ok(value),
+        DUPLICATE_AT.with(|at| at.borrow_mut().take());
+        match serde_json::from_str::<UniqueKeys>(text) {
+            Ok(UniqueKeys(value)) => Ok((value, None)),
+            // A name given twice: read again as serde_json reads it (the last one wins), and
+            // noted, with the path the error passed on its way out.
+            Err(err) if DUPLICATE_AT.with(|at| at.borrow().is_some()) => {
+                let steps = DUPLICATE_AT
+                    .with(|at| at.borrow_mut().take())
+                    .unwrap_or_default();
+                let pointer = steps.iter().rev().fold(String::from("#"), |pointer, step| {
+                    format!("{pointer}/{}", crate::load::escape_segment(step))
+                });
+                let value = serde_json::from_str::<Value>(text)
+                    .map_err(|json_err| json_error(&json_err, source_name))?;
+                let duplicate = DuplicateKey {
+                    name: steps.first().cloned().unwrap_or_default(),
+                    pointer,
+                    location: (err.line(), err.column()),
+                };
+                Ok((value, Some(duplicate)))
+            }
             // YAML is lenient enough to accept broken JSON (`"a": }` is a
             // null), so a file that says it is JSON gets no second chance.
             Err(json_err) if json_file => Err(json_error(&json_err, source_name)),
-            Err(json_err) => {
-                parse_yaml(text, source_name).map_err(|_| json_error(&json_err, source_name))
-            }
+            Err(json_err) => parse_yaml(text, source_name)
+                .map(|value| (value, None))
+                .map_err(|_| json_error(&json_err, source_name)),
         }
     } else {
-        parse_yaml(text, source_name)
+        parse_yaml(text, source_name).map(|value| (value, None))
+    }
+}
+
+thread_local! {
+    /// The path to a member name given twice, innermost step first, filled while
+    /// [`UniqueKeys`]' error passes out of each object and array: nothing is spent on the
+    /// path of a document without one.
+    static DUPLICATE_AT: std::cell::RefCell<Option<Vec<String>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// A JSON value whose objects give each member name once: a second one is an error, at its
+/// line and column, with [`DUPLICATE_AT`] holding its path.
+struct UniqueKeys(Value);
+
+impl<'de> de::Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer
+            .deserialize_any(UniqueKeysVisitor)
+            .map(UniqueKeys)
+    }
+}
+
+/// Adds a step to [`DUPLICATE_AT`]'s path, when a duplicate was found.
+fn passing_out_of(step: impl FnOnce() -> String) {
+    DUPLICATE_AT.with(|at| {
+        if let Some(path) = at.borrow_mut().as_mut() {
+            path.push(step());
+        }
+    });
+}
+
+struct UniqueKeysVisitor;
+
+impl<'de> Visitor<'de> for UniqueKeysVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
+        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        loop {
+            match seq.next_element::<UniqueKeys>() {
+                Ok(Some(UniqueKeys(item))) => items.push(item),
+                Ok(None) => return Ok(Value::Array(items)),
+                Err(err) => {
+                    passing_out_of(|| items.len().to_string());
+                    return Err(err);
+                }
+            }
+        }
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<String>()? {
+            if map.contains_key(&key) {
+                let message = format!("member name `{key}` given twice");
+                DUPLICATE_AT.with(|at| *at.borrow_mut() = Some(vec![key]));
+                return Err(de::Error::custom(message));
+            }
+            match access.next_value::<UniqueKeys>() {
+                Ok(UniqueKeys(value)) => {
+                    map.insert(key, value);
+                }
+                Err(err) => {
+                    passing_out_of(|| key);
+                    return Err(err);
+                }
+            }
+        }
+        Ok(Value::Object(map))
     }
 }
 

@@ -109,6 +109,27 @@ fn duplicate_yaml_keys_are_a_parse_error() {
     );
 }
 
+/// JSON allows a member name twice (RFC 8259: SHOULD be unique): the last is read, as JSON
+/// parsers read it, and the first such name is noted with its path and place, for a warning.
+#[test]
+fn a_json_member_name_given_twice_is_read_last_and_noted() {
+    let text = "{\"openapi\": \"3.1.0\",\n \"info\": {\"title\": \"t\", \"version\": \"1\"},\n                 \"x-list\": [{\"a\": 1}, {\"b\": 1,\n \"b\": 2}],\n \"paths\": {}}";
+    let doc = crate::load::load_str(text, "api.json").expect("loads");
+    assert_eq!(doc.root["x-list"][1]["b"], 2);
+    let duplicate = doc.duplicate_key.as_ref().expect("noted");
+    assert_eq!(duplicate.name, "b");
+    assert_eq!(duplicate.pointer, "#/x-list/1/b");
+    assert_eq!(duplicate.location.0, 4);
+    // Said as a warning of the build, first, at that place.
+    let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+    let warning = &api.warnings[0];
+    assert_eq!(warning.pointer, "#/x-list/1/b");
+    assert_eq!(warning.location.map(|(line, _)| line), Some(4));
+    assert!(warning.message.contains("`b` is given twice"), "{warning}");
+    let unique = crate::load::load_str("{\"openapi\": \"3.1.0\", \"info\": {}}", "api.json");
+    assert_eq!(unique.expect("loads").duplicate_key, None);
+}
+
 #[test]
 fn scalar_keys_become_strings_and_numbers_keep_integerness() {
     let doc = loaded(
