@@ -308,6 +308,38 @@ fn compile(schema: &Value, name: &str) -> Result<Validator> {
 mod tests {
     use super::without_id;
 
+    /// An example is named as the document writes it: a 3.0 schema's `example` (which
+    /// loading moves into 3.1's `examples`) as `…/example`, a 3.1 list's items by index.
+    #[test]
+    fn examples_are_named_as_the_document_writes_them() {
+        let pointers = |text: &str| -> Vec<String> {
+            let doc = crate::load::load_str(text, "api.yaml").expect("loads");
+            let api = crate::build_ir(&doc, &crate::Options::default()).expect("builds");
+            super::sites(&api)
+                .iter()
+                .map(|site| site.example.pointer.clone())
+                .collect()
+        };
+        let document = |version: &str, examples: &str| {
+            format!(
+                "openapi: {version}\ninfo: {{title: t, version: '1'}}\npaths: {{}}\ncomponents:\n  \
+                 schemas:\n    Thing:\n      type: object\n      properties:\n        year: \
+                 {{type: integer, {examples}}}\n"
+            )
+        };
+        assert_eq!(
+            pointers(&document("3.0.3", "example: 2019")),
+            ["#/components/schemas/Thing/properties/year/example"]
+        );
+        assert_eq!(
+            pointers(&document("3.1.0", "examples: [2019, 2020]")),
+            [
+                "#/components/schemas/Thing/properties/year/examples/0",
+                "#/components/schemas/Thing/properties/year/examples/1"
+            ]
+        );
+    }
+
     #[test]
     fn files_of_one_schema_differ_only_in_their_id() {
         let file = |id: &str| {

@@ -71,6 +71,53 @@ impl Builder<'_> {
             )
     }
 
+    /// A parameter's `style` as read: one of OpenAPI's, with a warning where its location
+    /// does not take it (it is read as written, as the traffic would be); an unknown one
+    /// (`style: bogus`) is warned about and left out, so that the location's default applies.
+    fn known_style(&mut self, at: &str, location: ParamLocation, style: &str) -> Option<String> {
+        const STYLES: [&str; 7] = [
+            "matrix",
+            "label",
+            "simple",
+            "form",
+            "spaceDelimited",
+            "pipeDelimited",
+            "deepObject",
+        ];
+        let (place, allowed): (&str, &[&str]) = match location {
+            ParamLocation::Path => ("a path", &["simple", "label", "matrix"]),
+            ParamLocation::Query => (
+                "a query",
+                &["form", "spaceDelimited", "pipeDelimited", "deepObject"],
+            ),
+            ParamLocation::Header => ("a header", &["simple"]),
+            ParamLocation::Cookie => ("a cookie", &["form"]),
+        };
+        let at = child(at, "style");
+        if !STYLES.contains(&style) {
+            self.warn(
+                &at,
+                format!(
+                    "style `{style}` is not one of OpenAPI's; it is left out, and {place} \
+                     parameter's default ({}) applies",
+                    allowed[0]
+                ),
+            );
+            return None;
+        }
+        if !allowed.contains(&style) {
+            self.warn(
+                &at,
+                format!(
+                    "style `{style}` is not one OpenAPI allows for {place} parameter ({}); it is \
+                     read as written",
+                    allowed.join(", ")
+                ),
+            );
+        }
+        Some(style.to_string())
+    }
+
     /// The API key scheme of the operation's security that travels as the parameter `name`
     /// in `location` (NYT Books' query `api-key`, declared both ways), by the scheme's name.
     fn api_key_carrying(
@@ -490,7 +537,7 @@ impl Builder<'_> {
             let style = param
                 .get("style")
                 .and_then(Value::as_str)
-                .map(str::to_string);
+                .and_then(|style| self.known_style(&param_at, location, style));
             let explode = param.get("explode").and_then(Value::as_bool);
             let object = ObjectStyle::of(
                 location.into(),
@@ -1618,6 +1665,41 @@ paths:
                 && message.contains("gives a request to getCard when"),
             "{message}"
         );
+    }
+
+    /// A style OpenAPI does not know is left out with a warning (the location's default
+    /// applies); one its location does not take is warned about and read as written.
+    #[test]
+    fn unknown_and_misplaced_styles_are_warned_about() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /items/{id}:
+    get:
+      operationId: getItem
+      parameters:
+        - {name: id, in: path, required: true, style: form, schema: {type: string}}
+        - {name: tags, in: query, style: bogus, schema: {type: array, items: {type: string}}}
+        - {name: ids, in: query, style: pipeDelimited, schema: {type: array, items: {type: string}}}
+      responses: {'200': {description: ok}}
+"#,
+        );
+        assert_eq!(
+            warned_at(&api),
+            [
+                "#/paths/~1items~1{id}/get/parameters/0/style",
+                "#/paths/~1items~1{id}/get/parameters/1/style"
+            ]
+        );
+        let styles: Vec<Option<&str>> = api.operations[0]
+            .parameters
+            .iter()
+            .map(|p| p.style.as_deref())
+            .collect();
+        assert_eq!(styles, [Some("form"), None, Some("pipeDelimited")]);
+        assert!(api.warnings[1].message.contains("default (form) applies"));
     }
 
     /// `ETag` and `Etag` on one response are one header (names are not case-sensitive): the

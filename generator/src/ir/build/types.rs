@@ -22,6 +22,15 @@ use crate::ir::{
 use crate::load::OpenApiVersion;
 
 impl Builder<'_> {
+    /// Whether loading moved a schema's `example` into `examples` (a document written before
+    /// OpenAPI 3.1).
+    fn example_was_moved(&self) -> bool {
+        !matches!(
+            self.doc.version,
+            OpenApiVersion::V3_1 | OpenApiVersion::V3_2
+        )
+    }
+
     /// Declares the string enumeration at `at`: its values, each with what the spec says of
     /// it.
     fn string_enum_type(
@@ -71,7 +80,7 @@ impl Builder<'_> {
         }
         let hint = NameHint::Component(name.to_string());
         let map = schema.as_object().cloned().unwrap_or_default();
-        let examples = schema_examples(&map, &at);
+        let examples = schema_examples(&map, &at, self.example_was_moved());
         // Reserve the slot first so that a schema referring to itself finds it.
         self.reserve(&at, hint.clone(), docs_of(&map), Some(name.to_string()));
         let (ty, _nullable) = self.convert_body(&schema, &at, &hint)?;
@@ -245,7 +254,7 @@ impl Builder<'_> {
         {
             let contract = self.contract_schema(schema, at)?;
             let ty = wrap_nullable(converted.0.clone(), converted.1);
-            for example in schema_examples(map, at) {
+            for example in schema_examples(map, at, self.example_was_moved()) {
                 self.inline_examples.push(SchemaExample {
                     example,
                     schema: contract.clone(),
@@ -486,12 +495,20 @@ pub(super) fn hold_any_values_in_place(api: &mut Api) {
     }
 }
 
-fn schema_examples(map: &Map<String, Value>, at: &str) -> Vec<Example> {
+/// The examples of the schema `map` at `at`. In a document written before 3.1, a lone
+/// `examples` item is the schema's `example`, which loading moved (OpenAPI 3.0 has no
+/// `examples` on a schema): named `…/example`, as the document writes it.
+fn schema_examples(map: &Map<String, Value>, at: &str, moved_example: bool) -> Vec<Example> {
     let mut out = Vec::new();
     if let Some(list) = map.get("examples").and_then(Value::as_array) {
         for (index, value) in list.iter().enumerate() {
+            let pointer = if moved_example && list.len() == 1 {
+                child(at, "example")
+            } else {
+                child(&child(at, "examples"), &index.to_string())
+            };
             out.push(Example {
-                pointer: child(&child(at, "examples"), &index.to_string()),
+                pointer,
                 value: value.clone(),
             });
         }
