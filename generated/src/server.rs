@@ -2142,6 +2142,25 @@ pub mod path {
             None => text.is_empty(),
         }
     }
+    /// A template with its parameters' names left out (`/cards/{}`, `{}.json`): templates that
+    /// read the same so match the same paths, told apart by their values alone (Xero's
+    /// `/Contacts/{ContactID}` and `/Contacts/{ContactNumber}`).
+    pub fn route_shape(template: &str) -> String {
+        let mut shape = String::with_capacity(template.len());
+        let mut in_name = false;
+        for c in template.chars() {
+            match c {
+                '{' => {
+                    in_name = true;
+                    shape.push_str("{}");
+                }
+                '}' => in_name = false,
+                _ if !in_name => shape.push(c),
+                _ => {}
+            }
+        }
+        shape
+    }
     /// A template as a request carries it: without the query (`/search?type=user`) or fragment
     /// (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append to tell
     /// apart operations on one path, which no request has in its path.

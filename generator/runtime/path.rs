@@ -213,6 +213,26 @@ fn segment<'t, 'p>(
     }
 }
 
+/// A template with its parameters' names left out (`/cards/{}`, `{}.json`): templates that
+/// read the same so match the same paths, told apart by their values alone (Xero's
+/// `/Contacts/{ContactID}` and `/Contacts/{ContactNumber}`).
+pub fn route_shape(template: &str) -> String {
+    let mut shape = String::with_capacity(template.len());
+    let mut in_name = false;
+    for c in template.chars() {
+        match c {
+            '{' => {
+                in_name = true;
+                shape.push_str("{}");
+            }
+            '}' => in_name = false,
+            _ if !in_name => shape.push(c),
+            _ => {}
+        }
+    }
+    shape
+}
+
 /// A template as a request carries it: without the query (`/search?type=user`) or fragment
 /// (`/files/{file_id}#add_shared_link`, AWS's `/#Action=AddTags`) some specs append to tell
 /// apart operations on one path, which no request has in its path.
@@ -328,6 +348,18 @@ fn decode(raw: &str) -> Decoded {
 #[cfg(test)]
 mod tests {
     use super::{ambiguous, asks, asks_met, params, params_all};
+
+    #[test]
+    fn templates_differing_only_in_names_have_one_shape() {
+        use super::route_shape;
+        assert_eq!(route_shape("/cards/{cardId}"), "/cards/{}");
+        assert_eq!(
+            route_shape("/cards/{otherId}"),
+            route_shape("/cards/{cardId}")
+        );
+        assert_eq!(route_shape("/v1/{name}:cancel"), "/v1/{}:cancel");
+        assert_ne!(route_shape("/cards/{id}.json"), route_shape("/cards/{id}"));
+    }
 
     #[test]
     fn text_a_client_percent_encodes_matches_however_it_was_encoded() {

@@ -876,7 +876,6 @@ fn accept_value(op: &Operation) -> Option<String> {
     (!accepted.is_empty()).then(|| accepted.join(", "))
 }
 
-/// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
 /// The type a parameter of type `ty` is borrowed as: text as `str`, so that a caller passes
 /// a literal or a `String` alike (`Some("abc")`, where `Option<&String>` would ask for
 /// `Some(&"abc".to_string())`); any other type as itself.
@@ -895,6 +894,7 @@ fn is_str(ty: &TokenStream) -> bool {
     ty.to_string() == text.to_string()
 }
 
+/// The text of the list `items` (a slice) with `delimiter` between its items: `1,2`.
 fn joined(items: &proc_macro2::Ident, delimiter: char) -> TokenStream {
     let delimiter = delimiter.to_string();
     quote!(joined(#items, #delimiter))

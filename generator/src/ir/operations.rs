@@ -126,20 +126,7 @@ impl Operation {
     /// whose paths read the same so are one route, told apart by their parameters' values
     /// alone (Xero's `/Contacts/{ContactID}`, a UUID, and `/Contacts/{ContactNumber}`).
     pub fn route_shape(&self) -> String {
-        let mut shape = String::with_capacity(self.path.len());
-        let mut in_name = false;
-        for c in self.path.chars() {
-            match c {
-                '{' => {
-                    in_name = true;
-                    shape.push_str("{}");
-                }
-                '}' => in_name = false,
-                _ if !in_name => shape.push(c),
-                _ => {}
-            }
-        }
-        shape
+        crate::path::route_shape(&self.path)
     }
 }
 

@@ -32,7 +32,9 @@ impl Segment {
         match (self, other) {
             (Segment::Literal(a), Segment::Literal(b)) => a == b,
             (Segment::Param(_), Segment::Param(_)) => true,
-            (Segment::Mixed(a), Segment::Mixed(b)) => unnamed(a) == unnamed(b),
+            (Segment::Mixed(a), Segment::Mixed(b)) => {
+                specgen::path::route_shape(a) == specgen::path::route_shape(b)
+            }
             _ => false,
         }
     }
@@ -46,24 +48,6 @@ impl Segment {
             Segment::Param(_) => 0,
         }
     }
-}
-
-/// A segment's text with its parameters' names left out: `{Sid}.json` is `{}.json`.
-fn unnamed(pattern: &str) -> String {
-    let mut shape = String::with_capacity(pattern.len());
-    let mut in_name = false;
-    for c in pattern.chars() {
-        match c {
-            '{' => {
-                in_name = true;
-                shape.push_str("{}");
-            }
-            '}' => in_name = false,
-            _ if !in_name => shape.push(c),
-            _ => {}
-        }
-    }
-    shape
 }
 
 /// A template's segment as written: what [`Segment`] holds, borrowed.
