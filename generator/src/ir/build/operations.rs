@@ -671,9 +671,22 @@ impl Builder<'_> {
                             part: MessagePart::Response(status),
                             example,
                         }));
+                        // Text beside a file (a certificate as `application/xml` or
+                        // `application/pdf`) is read as bytes: they hold either, where a text
+                        // would refuse the file.
+                        let kind = if media.kind == MediaKind::Text
+                            && media
+                                .other_content_types
+                                .iter()
+                                .any(|other| MediaKind::of(other) == MediaKind::Binary)
+                        {
+                            MediaKind::Binary
+                        } else {
+                            media.kind
+                        };
                         Some(ResponseBody {
                             content_type: media.content_type,
-                            kind: media.kind,
+                            kind,
                             other_content_types: media.other_content_types,
                             ty: media.ty,
                             schema: media.schema,

@@ -239,6 +239,16 @@ mod tests {
         ) -> ReplaceFileResponse {
             ReplaceFileResponse::Ok(format!("{} got {:?}", params.id, &body[..]))
         }
+        async fn get_certificate(
+            &self,
+            params: GetCertificateParams,
+        ) -> GetCertificateResponse {
+            let bytes: &'static [u8] = match params.id.as_str() {
+                "pdf" => b"%PDF-1.7\n\xe2\xe3\xcf\xd3",
+                _ => b"<certificate/>",
+            };
+            GetCertificateResponse::Ok(axum::body::Bytes::from_static(bytes))
+        }
         async fn get_contact(&self, params: GetContactParams) -> GetContactResponse {
             GetContactResponse::Ok(format!("by id {}", params.contact_id))
         }
@@ -1257,6 +1267,21 @@ mod tests {
         let address = listener.local_addr().unwrap();
         tokio::spawn(async move { axum::serve(listener, router(Echo)).await });
         format!("http://{address}")
+    }
+
+    /// A response documented as text or a file (XML or a PDF, the text listed first) is
+    /// bytes on both sides: a PDF, which is no UTF-8, reaches the caller whole.
+    #[tokio::test]
+    async fn a_response_of_text_or_a_file_is_bytes() {
+        let client = client().await;
+        assert_eq!(
+            client.get_certificate("pdf").await.unwrap(),
+            b"%PDF-1.7\n\xe2\xe3\xcf\xd3"
+        );
+        assert_eq!(
+            client.get_certificate("xml").await.unwrap(),
+            b"<certificate/>"
+        );
     }
 
     /// Paths that differ only in their parameters' names (Xero's `/Contacts/{ContactID}` and
