@@ -114,32 +114,33 @@ impl<'de> Visitor<'de> for UniqueKeysVisitor {
         f.write_str("any JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    // Scalars as the YAML reading makes them: one rule for both.
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Value, E> {
+        ValueVisitor.visit_bool(v)
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Value, E> {
+        ValueVisitor.visit_i64(v)
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::from(v))
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Value, E> {
+        ValueVisitor.visit_u64(v)
     }
 
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+        ValueVisitor.visit_f64(v)
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_owned()))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Value, E> {
+        ValueVisitor.visit_str(v)
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Value, E> {
+        ValueVisitor.visit_string(v)
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E: de::Error>(self) -> Result<Value, E> {
+        ValueVisitor.visit_unit()
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {

@@ -54,24 +54,6 @@ fn base_path_check(out: &mut Collector) {
     }
 }
 
-/// `/pets/{id}` and `/pets/{petId}` are the same path.
-fn normalized(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    let mut in_param = false;
-    for c in path.chars() {
-        match c {
-            '{' => {
-                in_param = true;
-                out.push_str("{}");
-            }
-            '}' => in_param = false,
-            _ if in_param => {}
-            _ => out.push(c),
-        }
-    }
-    out
-}
-
 /// Every operation of a document, by method and normalized path, in document order.
 fn collect_operations(doc: &Document) -> BTreeMap<(String, Method), Op<'_>> {
     let mut ops = BTreeMap::new();
@@ -83,7 +65,8 @@ fn collect_operations(doc: &Document) -> BTreeMap<(String, Method), Op<'_>> {
         for method in Method::ALL {
             if let Some(op) = item.get(method.key()) {
                 ops.insert(
-                    (normalized(path), method),
+                    // `/pets/{id}` and `/pets/{petId}` are the same path.
+                    (crate::path::route_shape(path), method),
                     Op {
                         value: op,
                         at: join(&item_at, method.key()),
