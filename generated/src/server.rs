@@ -1963,6 +1963,11 @@ pub mod path {
         path: &'p str,
     ) -> Option<Vec<(&'t str, &'p str)>> {
         let mut params = Vec::new();
+        if spans_segments(template) {
+            let wanted: Vec<&'t str> = wire(template).split('/').collect();
+            let given = segment_ranges(path);
+            return spanning_from(&wanted, path, &given, &mut params).then_some(params);
+        }
         let mut wanted = wire(template).split('/');
         let mut given = path.split('/');
         loop {
@@ -1976,6 +1981,87 @@ pub mod path {
                 _ => return None,
             }
         }
+    }
+    /// Whether a template has a parameter that may fill several segments, written `{+name}` as
+    /// RFC 6570 writes reserved expansion: one whose value the document says is written as it is,
+    /// `/` included (Azure's `x-ms-skip-url-encoding` on `/{scope}/providers/…`, where the scope
+    /// is `subscriptions/1/resourceGroups/g`).
+    pub fn spans_segments(template: &str) -> bool {
+        wire(template).split('/').any(|segment| spanning_name(segment).is_some())
+    }
+    /// `template` with each segment that is one parameter `spans` names written `{+name}` (see
+    /// [`spans_segments`]): how the server, the client and specval read a template whose
+    /// document says a parameter's value is written as it is.
+    pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String {
+        template
+            .split('/')
+            .map(|segment| {
+                let whole = segment
+                    .strip_prefix('{')
+                    .and_then(|rest| rest.strip_suffix('}'))
+                    .filter(|name| !name.starts_with('+') && !name.contains(['{', '}']));
+                match whole {
+                    Some(name) if spans(name) => format!("{{+{name}}}"),
+                    _ => segment.to_string(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+    /// The name of a segment that is one parameter filling any number of segments (`{+scope}`).
+    fn spanning_name(segment: &str) -> Option<&str> {
+        segment
+            .strip_prefix("{+")
+            .and_then(|rest| rest.strip_suffix('}'))
+            .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+    }
+    /// Where each segment of `path` begins and ends.
+    fn segment_ranges(path: &str) -> Vec<(usize, usize)> {
+        let mut ranges = Vec::new();
+        let mut start = 0;
+        for (at, _) in path.match_indices('/') {
+            ranges.push((start, at));
+            start = at + 1;
+        }
+        ranges.push((start, path.len()));
+        ranges
+    }
+    /// Matches the template's segments `wanted` against the segments of `path` at `given`,
+    /// adding the parameters to `params`. A spanning parameter takes as many segments as the rest
+    /// of the template leaves it, the most first (`/{+scope}/providers/{name}` on
+    /// `/a/providers/b/providers/c` gives the scope `a/providers/b`), and may be one empty
+    /// segment (Azure's empty `parentResourcePath`: `…/Microsoft.Web//sites/x`).
+    fn spanning_from<'t, 'p>(
+        wanted: &[&'t str],
+        path: &'p str,
+        given: &[(usize, usize)],
+        params: &mut Vec<(&'t str, &'p str)>,
+    ) -> bool {
+        let Some((pattern, rest)) = wanted.split_first() else {
+            return given.is_empty();
+        };
+        let before = params.len();
+        if let Some(name) = spanning_name(pattern) {
+            let most = given.len().saturating_sub(rest.len());
+            for take in (1..=most).rev() {
+                params.push((name, &path[given[0].0..given[take - 1].1]));
+                if spanning_from(rest, path, &given[take..], params) {
+                    return true;
+                }
+                params.truncate(before);
+            }
+            return false;
+        }
+        let Some(&(start, end)) = given.first() else {
+            return false;
+        };
+        if segment(pattern, &path[start..end], params)
+            && spanning_from(rest, path, &given[1..], params)
+        {
+            return true;
+        }
+        params.truncate(before);
+        false
     }
     /// The most ways [`raw_params_all`] lists.
     const MOST_SPLITS: usize = 16;
@@ -1997,6 +2083,9 @@ pub mod path {
         template: &'t str,
         path: &'p str,
     ) -> Vec<Vec<(&'t str, &'p str)>> {
+        if spans_segments(template) {
+            return raw_params(template, path).into_iter().collect();
+        }
         let wanted: Vec<&'t str> = wire(template).split('/').collect();
         let given: Vec<&'p str> = path.split('/').collect();
         if wanted.len() != given.len() {
@@ -2148,16 +2237,23 @@ pub mod path {
     pub fn route_shape(template: &str) -> String {
         let mut shape = String::with_capacity(template.len());
         let mut in_name = false;
+        let mut name_starts = false;
         for c in template.chars() {
             match c {
                 '{' => {
                     in_name = true;
-                    shape.push_str("{}");
+                    name_starts = true;
+                    shape.push('{');
                 }
-                '}' => in_name = false,
+                '}' => {
+                    in_name = false;
+                    shape.push('}');
+                }
+                '+' if name_starts => shape.push('+'),
                 _ if !in_name => shape.push(c),
                 _ => {}
             }
+            name_starts &= c == '{';
         }
         shape
     }

@@ -264,6 +264,42 @@ fn path_segment(text: &str) -> Result<String, ClientError> {
     Ok(::percent_encoding::utf8_percent_encode(text, PATH_SEGMENT).to_string())
 }
 
+/// Characters escaped in a path parameter written as it is (`x-ms-skip-url-encoding`,
+/// `allowReserved`): all but the unreserved ones, `/`, `:`, `@` and the sub-delimiters, which
+/// a path carries as they are (RFC 3986, 3.3). `?` and `#` would end the path, `%` would be
+/// read as an escape.
+#[allow(dead_code)]
+const PATH_RESERVED: &::percent_encoding::AsciiSet = &PATH_SEGMENT
+    .remove(b'/')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=');
+
+/// A path parameter's value the document says is written as it is, `/` included (Azure's
+/// `{scope}`: `subscriptions/1/resourceGroups/g`), filling as many segments as it has;
+/// escaped only where a path cannot carry a character. A `.` or `..` segment in it is refused
+/// (`InvalidRequest`): a URL reads it as a dot segment, which would send the request to
+/// another path.
+#[allow(dead_code)]
+fn path_reserved(text: &str) -> Result<String, ClientError> {
+    if text.split('/').any(|segment| matches!(segment, "." | "..")) {
+        return Err(ClientError::InvalidRequest(format!(
+            "the path parameter value {text:?} holds a dot segment"
+        )));
+    }
+    Ok(::percent_encoding::utf8_percent_encode(text, PATH_RESERVED).to_string())
+}
+
 /// A path parameter's value that shares its segment with text (`{id}.json`), percent-encoded;
 /// an empty one is refused (`InvalidRequest`): `/files/.json` holds no value, which the server
 /// could only answer 404.

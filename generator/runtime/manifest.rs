@@ -277,6 +277,15 @@ pub struct Parameter {
         skip_serializing_if = "std::ops::Not::not"
     )]
     pub allow_empty_value: bool,
+    /// A path parameter whose value is written as it is, `/` included, so that one filling a
+    /// whole segment may fill several (`x-ms-skip-url-encoding: true` or `allowReserved:
+    /// true`: Azure's `/{scope}/providers/…`).
+    #[serde(
+        default,
+        rename = "allowReserved",
+        skip_serializing_if = "std::ops::Not::not"
+    )]
+    pub allow_reserved: bool,
 }
 
 impl Parameter {

@@ -29,6 +29,11 @@ pub fn params(template: &'static str, path: &str) -> Option<Vec<(&'static str, D
 /// it).
 pub fn raw_params<'t, 'p>(template: &'t str, path: &'p str) -> Option<Vec<(&'t str, &'p str)>> {
     let mut params = Vec::new();
+    if spans_segments(template) {
+        let wanted: Vec<&'t str> = wire(template).split('/').collect();
+        let given = segment_ranges(path);
+        return spanning_from(&wanted, path, &given, &mut params).then_some(params);
+    }
     let mut wanted = wire(template).split('/');
     let mut given = path.split('/');
     loop {
@@ -42,6 +47,93 @@ pub fn raw_params<'t, 'p>(template: &'t str, path: &'p str) -> Option<Vec<(&'t s
             _ => return None,
         }
     }
+}
+
+/// Whether a template has a parameter that may fill several segments, written `{+name}` as
+/// RFC 6570 writes reserved expansion: one whose value the document says is written as it is,
+/// `/` included (Azure's `x-ms-skip-url-encoding` on `/{scope}/providers/…`, where the scope
+/// is `subscriptions/1/resourceGroups/g`).
+pub fn spans_segments(template: &str) -> bool {
+    wire(template)
+        .split('/')
+        .any(|segment| spanning_name(segment).is_some())
+}
+
+/// `template` with each segment that is one parameter `spans` names written `{+name}` (see
+/// [`spans_segments`]): how the server, the client and specval read a template whose
+/// document says a parameter's value is written as it is.
+pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String {
+    template
+        .split('/')
+        .map(|segment| {
+            let whole = segment
+                .strip_prefix('{')
+                .and_then(|rest| rest.strip_suffix('}'))
+                .filter(|name| !name.starts_with('+') && !name.contains(['{', '}']));
+            match whole {
+                Some(name) if spans(name) => format!("{{+{name}}}"),
+                _ => segment.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// The name of a segment that is one parameter filling any number of segments (`{+scope}`).
+fn spanning_name(segment: &str) -> Option<&str> {
+    segment
+        .strip_prefix("{+")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+}
+
+/// Where each segment of `path` begins and ends.
+fn segment_ranges(path: &str) -> Vec<(usize, usize)> {
+    let mut ranges = Vec::new();
+    let mut start = 0;
+    for (at, _) in path.match_indices('/') {
+        ranges.push((start, at));
+        start = at + 1;
+    }
+    ranges.push((start, path.len()));
+    ranges
+}
+
+/// Matches the template's segments `wanted` against the segments of `path` at `given`,
+/// adding the parameters to `params`. A spanning parameter takes as many segments as the rest
+/// of the template leaves it, the most first (`/{+scope}/providers/{name}` on
+/// `/a/providers/b/providers/c` gives the scope `a/providers/b`), and may be one empty
+/// segment (Azure's empty `parentResourcePath`: `…/Microsoft.Web//sites/x`).
+fn spanning_from<'t, 'p>(
+    wanted: &[&'t str],
+    path: &'p str,
+    given: &[(usize, usize)],
+    params: &mut Vec<(&'t str, &'p str)>,
+) -> bool {
+    let Some((pattern, rest)) = wanted.split_first() else {
+        return given.is_empty();
+    };
+    let before = params.len();
+    if let Some(name) = spanning_name(pattern) {
+        let most = given.len().saturating_sub(rest.len());
+        for take in (1..=most).rev() {
+            params.push((name, &path[given[0].0..given[take - 1].1]));
+            if spanning_from(rest, path, &given[take..], params) {
+                return true;
+            }
+            params.truncate(before);
+        }
+        return false;
+    }
+    let Some(&(start, end)) = given.first() else {
+        return false;
+    };
+    if segment(pattern, &path[start..end], params) && spanning_from(rest, path, &given[1..], params)
+    {
+        return true;
+    }
+    params.truncate(before);
+    false
 }
 
 /// The most ways [`raw_params_all`] lists.
@@ -63,6 +155,9 @@ pub fn ambiguous(template: &str) -> bool {
 /// is spelled gives one, so that a reader can keep the one whose values its schemas take
 /// (`ext` an enum of `json` and `tar.gz`: `a.b` and `json`).
 pub fn raw_params_all<'t, 'p>(template: &'t str, path: &'p str) -> Vec<Vec<(&'t str, &'p str)>> {
+    if spans_segments(template) {
+        return raw_params(template, path).into_iter().collect();
+    }
     let wanted: Vec<&'t str> = wire(template).split('/').collect();
     let given: Vec<&'p str> = path.split('/').collect();
     if wanted.len() != given.len() {
@@ -219,16 +314,24 @@ fn segment<'t, 'p>(
 pub fn route_shape(template: &str) -> String {
     let mut shape = String::with_capacity(template.len());
     let mut in_name = false;
+    let mut name_starts = false;
     for c in template.chars() {
         match c {
             '{' => {
                 in_name = true;
-                shape.push_str("{}");
+                name_starts = true;
+                shape.push('{');
             }
-            '}' => in_name = false,
+            '}' => {
+                in_name = false;
+                shape.push('}');
+            }
+            // A spanning parameter (`{+scope}`) matches other paths than a plain one.
+            '+' if name_starts => shape.push('+'),
             _ if !in_name => shape.push(c),
             _ => {}
         }
+        name_starts &= c == '{';
     }
     shape
 }
@@ -347,11 +450,10 @@ fn decode(raw: &str) -> Decoded {
 
 #[cfg(test)]
 mod tests {
-    use super::{ambiguous, asks, asks_met, params, params_all};
+    use super::{ambiguous, asks, asks_met, params, params_all, route_shape, spans_segments};
 
     #[test]
     fn templates_differing_only_in_names_have_one_shape() {
-        use super::route_shape;
         assert_eq!(route_shape("/cards/{cardId}"), "/cards/{}");
         assert_eq!(
             route_shape("/cards/{otherId}"),
@@ -462,6 +564,84 @@ mod tests {
             got("/v1/accounts/{id}", "/v1/accounts/%FF%FE"),
             Some(vec![("id".to_string(), None)]),
             "bytes that are not UTF-8 are told apart"
+        );
+    }
+
+    #[test]
+    fn a_spanning_parameter_takes_the_segments_the_rest_leaves_it() {
+        let template = "/{+scope}/providers/Microsoft.Authorization/roleAssignments/{name}";
+        assert!(spans_segments(template));
+        assert!(!spans_segments("/v1/{scope}/x"));
+        assert_eq!(
+            got(
+                template,
+                "/subscriptions/1/resourceGroups/g%20h/providers/Microsoft.Authorization/roleAssignments/r"
+            ),
+            want(&[
+                ("scope", "subscriptions/1/resourceGroups/g h"),
+                ("name", "r")
+            ])
+        );
+        assert_eq!(
+            got(
+                template,
+                "/s/providers/Microsoft.Authorization/roleAssignments/r"
+            ),
+            want(&[("scope", "s"), ("name", "r")])
+        );
+        // The scope holds `providers` itself: it takes all it can.
+        assert_eq!(
+            got(
+                template,
+                "/a/providers/Microsoft.Authorization/roleAssignments/b/providers/Microsoft.Authorization/roleAssignments/c"
+            ),
+            want(&[
+                (
+                    "scope",
+                    "a/providers/Microsoft.Authorization/roleAssignments/b"
+                ),
+                ("name", "c")
+            ])
+        );
+        assert_eq!(
+            got(
+                template,
+                "/providers/Microsoft.Authorization/roleAssignments/r"
+            ),
+            None,
+            "a spanning parameter fills at least one segment"
+        );
+        assert_eq!(
+            got(
+                template,
+                "/a/b/providers/Microsoft.Authorization/roleAssignments/r/x"
+            ),
+            None
+        );
+        // Two side by side, one empty (Azure's `parentResourcePath`).
+        assert_eq!(
+            got("/p/{+parent}/{+kind}/{name}", "/p//sites/x"),
+            want(&[("parent", ""), ("kind", "sites"), ("name", "x")])
+        );
+        assert_eq!(
+            got("/v1/{+name}:cancel", "/v1/a/b:cancel"),
+            None,
+            "only a whole segment spans"
+        );
+        assert_eq!(got("/{+next}", "/a/b/c"), want(&[("next", "a/b/c")]));
+        assert_eq!(
+            params_all("/{+next}", "/a/b").len(),
+            1,
+            "one way, the one `params` gives"
+        );
+        assert_eq!(
+            route_shape(template),
+            route_shape("/{+s}/providers/Microsoft.Authorization/roleAssignments/{n}")
+        );
+        assert_ne!(route_shape("/{+s}/x"), route_shape("/{s}/x"));
+        assert_eq!(
+            super::spanning_template("/{scope}/p/{name}/{x}.json", |name| name != "name"),
+            "/{+scope}/p/{name}/{x}.json"
         );
     }
 

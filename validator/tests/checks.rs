@@ -6443,3 +6443,92 @@ paths:
         found(&neither)
     );
 }
+
+/// Azure's scope, written as it is (`x-ms-skip-url-encoding`): one parameter filling as many
+/// segments as its value has, checked by its own schema as the whole value, the operation's
+/// other rules as usual, and a template naming its segments preferred where both fit.
+#[test]
+fn a_parameter_written_as_it_is_fills_several_segments() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.1
+info: {title: Authorization, version: "1"}
+servers: [{url: "https://management.azure.com"}]
+paths:
+  /{scope}/providers/Microsoft.Authorization/roleAssignments/{roleAssignmentName}:
+    get:
+      operationId: getRoleAssignment
+      parameters:
+        - {name: scope, in: path, required: true, x-ms-skip-url-encoding: true, schema: {type: string, pattern: "^subscriptions/"}}
+        - {name: roleAssignmentName, in: path, required: true, schema: {type: string, maxLength: 8}}
+        - {name: api-version, in: query, required: true, schema: {type: string, enum: ["2022-04-01"]}}
+      responses:
+        '200':
+          description: the assignment
+          content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}
+  /subscriptions/{subscriptionId}/providers/Microsoft.Authorization/roleAssignments/{name}:
+    get:
+      operationId: getSubscriptionRoleAssignment
+      parameters:
+        - {name: subscriptionId, in: path, required: true, schema: {type: string}}
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: the assignment
+          content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}
+"#,
+    );
+    let judged = |target: &str| {
+        let (path, query) = target.split_once('?').unwrap_or((target, ""));
+        let mut exchange = media_exchange(
+            "GET",
+            path,
+            None,
+            200,
+            Some(("application/json", r#"{"id": "x"}"#)),
+        );
+        exchange.request.query = form_urlencoded::parse(query.as_bytes())
+            .into_owned()
+            .collect();
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let assignments = "providers/Microsoft.Authorization/roleAssignments";
+    let deep = judged(&format!(
+        "/subscriptions/1/resourceGroups/g%20h/{assignments}/r1?api-version=2022-04-01"
+    ));
+    assert_eq!(found(&deep), vec![]);
+    assert_eq!(deep.operation.as_deref(), Some("getRoleAssignment"));
+    // The scope is judged whole: its pattern sees `tenants/…`.
+    let tenant = judged(&format!(
+        "/tenants/1/{assignments}/r1?api-version=2022-04-01"
+    ));
+    assert_eq!(
+        found(&tenant),
+        one(Part::Request, "pattern", "path:scope"),
+        "{:?}",
+        tenant.findings
+    );
+    let long = judged(&format!(
+        "/subscriptions/1/{assignments}/r1/{assignments}/far-too-long?api-version=2022-04-01"
+    ));
+    assert_eq!(
+        long.operation.as_deref(),
+        Some("getRoleAssignment"),
+        "the scope takes `subscriptions/1/providers/…/r1`"
+    );
+    assert_eq!(
+        found(&long),
+        one(Part::Request, "maxLength", "path:roleAssignmentName")
+    );
+    // Where a template naming its segments fits, it is the operation.
+    let named = judged(&format!("/subscriptions/1/{assignments}/r1"));
+    assert_eq!(
+        named.operation.as_deref(),
+        Some("getSubscriptionRoleAssignment")
+    );
+    assert_eq!(found(&named), vec![]);
+    // The scope fills one segment at least.
+    let none = judged(&format!("/{assignments}/r1?api-version=2022-04-01"));
+    assert_eq!(none.operation, None);
+    assert!(!found(&none).is_empty());
+}

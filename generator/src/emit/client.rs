@@ -521,7 +521,9 @@ pub(crate) fn method(
         let whole_segment = crate::path::wire(&op.path)
             .split('/')
             .any(|segment| segment == format!("{{{}}}", param.name));
-        path_values.push(if whole_segment {
+        path_values.push(if whole_segment && param.allow_reserved {
+            quote!(path_reserved(#text)?)
+        } else if whole_segment {
             quote!(path_segment(#text)?)
         } else {
             quote!(path_part(#text)?)

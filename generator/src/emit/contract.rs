@@ -195,6 +195,7 @@ fn operation_entry<'a>(
                 explode: param.explode,
                 content_type: param.content_type.clone(),
                 allow_empty_value: param.allow_empty_value,
+                allow_reserved: param.allow_reserved,
             })
         })
         .collect::<Result<Vec<_>>>()?;
@@ -269,6 +270,7 @@ fn operation_entry<'a>(
                     explode: None,
                     content_type: None,
                     allow_empty_value: false,
+                    allow_reserved: false,
                 })
             })
             .collect::<Result<Vec<_>>>()?;

@@ -81,7 +81,9 @@ pub(crate) fn routes<'a>(
     base: &str,
 ) -> Vec<(String, BTreeMap<Method, Vec<&'a Operation>>)> {
     let mut grouped: BTreeMap<String, BTreeMap<Method, Vec<&Operation>>> = BTreeMap::new();
-    for op in &api.operations {
+    // A template with a parameter that fills any number of segments is no axum route: see
+    // [`spanning`].
+    for op in api.operations.iter().filter(|op| !op.spans_segments()) {
         grouped
             .entry(axum_route(&format!(
                 "{base}{}",
@@ -304,6 +306,109 @@ fn encoded_in_requests(segment: &str) -> bool {
 /// tells apart), then the one with the most text.
 fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStream) {
     let name = format_ident!("dispatch_{index}");
+    let arms = dispatch_arms(ops, base, quote!())
+        .into_iter()
+        .map(|(_, arm)| arm);
+    let tokens = quote! {
+        async fn #name<A: Api>(
+            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+        ) -> Response {
+            #(#arms)*
+            not_found(request.uri().clone()).await
+        }
+    };
+    (name, tokens)
+}
+
+/// The router's fallbacks, where operations whose path has a parameter filling any number of
+/// segments (`/{+scope}/providers/…`, see [`crate::path::spans_segments`]) are found: axum's
+/// routes hold a catch-all only at their end, so such operations are tried, method by method
+/// as a dispatcher tries its operations, where no route matched the path (`fallback_`) or
+/// none had the method (`method_fallback_`), before the 404 or 405. `None` when the API has
+/// none: the plain `not_found` and `method_not_allowed` are the fallbacks.
+pub(super) fn spanning(api: &Api, base: &str) -> Result<Option<TokenStream>> {
+    let mut by_method: BTreeMap<Method, Vec<&Operation>> = BTreeMap::new();
+    for op in api.operations.iter().filter(|op| op.spans_segments()) {
+        by_method.entry(op.method).or_default().push(op);
+    }
+    if by_method.is_empty() {
+        return Ok(None);
+    }
+    let mut arms = Vec::new();
+    for (method, ops) in &by_method {
+        let verb = format_ident!("{}", method.key().to_ascii_uppercase());
+        // Each behind its operation's feature, where operations are.
+        arms.extend(
+            dispatch_arms(
+                ops,
+                base,
+                quote!(request.method() == ::http::Method::#verb &&),
+            )
+            .into_iter()
+            .map(|(op, arm)| {
+                let gate = super::tag_features::operation(api, op);
+                quote!(#gate #arm)
+            }),
+        );
+    }
+    let mut templates: BTreeMap<String, Vec<&Operation>> = BTreeMap::new();
+    for op in by_method.values().flatten() {
+        templates
+            .entry(format!("{base}{}", op.matching_template()))
+            .or_default()
+            .push(op);
+    }
+    let templates = templates.iter().map(|(template, ops)| {
+        let gate = super::tag_features::all_operations(api, ops);
+        quote!(#gate #template,)
+    });
+    Ok(Some(quote! {
+        async fn fallback_<A: Api>(
+            shared: ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+        ) -> Response {
+            spanning_::<A>(shared, request, false).await
+        }
+
+        async fn method_fallback_<A: Api>(
+            shared: ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+        ) -> Response {
+            spanning_::<A>(shared, request, true).await
+        }
+
+        /// The operation of a path with a parameter filling several segments; else 405 where
+        /// the path is known (`path_known`: a route has it) or such a template matches it,
+        /// and 404.
+        async fn spanning_<A: Api>(
+            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
+            request: ::axum::extract::Request,
+            path_known: bool,
+        ) -> Response {
+            // Unused where per-tag features leave out every such operation.
+            let _ = &shared;
+            #(#arms)*
+            let templates: &[&'static str] = &[#(#templates)*];
+            if path_known
+                || templates
+                    .iter()
+                    .any(|template| path::params(template, request.uri().path()).is_some())
+            {
+                return method_not_allowed(request.method().clone(), request.uri().clone()).await;
+            }
+            not_found(request.uri().clone()).await
+        }
+    }))
+}
+
+/// One `if` per operation, in the order a dispatcher tries them (see [`dispatcher`]), each
+/// returning its handler's answer when the request is the operation's.
+fn dispatch_arms<'a>(
+    ops: &[&'a Operation],
+    base: &str,
+    condition: TokenStream,
+) -> Vec<(&'a Operation, TokenStream)> {
     let mut ordered: Vec<&&Operation> = ops.iter().collect();
     ordered.sort_by_key(|op| {
         let wire = crate::path::wire(&op.path);
@@ -319,7 +424,7 @@ fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStre
         )
     });
     let arms = ordered.iter().enumerate().map(|(index, op)| {
-        let template = format!("{base}{}", op.path);
+        let template = format!("{base}{}", op.matching_template());
         let handler = format_ident!("handle_{}", op.fn_name);
         let asks = if crate::path::asks(&op.path).is_empty() {
             quote!()
@@ -340,22 +445,14 @@ fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStre
         } else {
             quote!()
         };
-        quote! {
-            if path::params(#template, request.uri().path()).is_some() #asks #fits {
+        let arm = quote! {
+            if #condition path::params(#template, request.uri().path()).is_some() #asks #fits {
                 return #handler::<A>(::axum::extract::State(shared), request).await;
             }
-        }
+        };
+        (**op, arm)
     });
-    let tokens = quote! {
-        async fn #name<A: Api>(
-            ::axum::extract::State(shared): ::axum::extract::State<Arc<Shared<A>>>,
-            request: ::axum::extract::Request,
-        ) -> Response {
-            #(#arms)*
-            not_found(request.uri().clone()).await
-        }
-    };
-    (name, tokens)
+    arms.collect()
 }
 
 #[cfg(test)]

@@ -33,6 +33,17 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
         handlers.push(super::tag_features::gate(handler(api, op, &base)?, &gate)?);
     }
     let (build_router, dispatchers) = super::routes::router(api, &base)?;
+    let spanning = super::routes::spanning(api, &base)?;
+    let fallbacks = match &spanning {
+        Some(_) => quote! {
+            .fallback(fallback_::<A>)
+            .method_not_allowed_fallback(method_fallback_::<A>)
+        },
+        None => quote! {
+            .fallback(not_found)
+            .method_not_allowed_fallback(method_not_allowed)
+        },
+    };
     let example = doc_example(api, crate_ident, doc_test)?;
     let credentials_fn = credentials_fn(api);
     let error_response = error_response(api);
@@ -89,14 +100,15 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
                 pub fn router_with<A: Api>(api: A, config: ServerConfig) -> ::axum::Router {
                     let shared = Arc::new(Shared { api, config });
                     #build_router
-                        .fallback(not_found)
-                        .method_not_allowed_fallback(method_not_allowed)
+                        #fallbacks
                         .with_state(shared)
                 }
 
                 #(#handlers)*
 
                 #(#dispatchers)*
+
+                #spanning
 
                 #credentials_fn
 
@@ -383,7 +395,7 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
     let handler_name = format_ident!("handle_{}", op.fn_name);
     let method = ident(&op.fn_name);
     let id = op.id.as_str();
-    let template = format!("{base}{}", op.path);
+    let template = format!("{base}{}", op.matching_template());
     let params_type = format_ident!("{}Params", op.type_prefix);
     let requirements = op.security.iter().map(|requirement| {
         let pairs = requirement.iter().filter_map(|key| {

@@ -126,7 +126,24 @@ impl Operation {
     /// whose paths read the same so are one route, told apart by their parameters' values
     /// alone (Xero's `/Contacts/{ContactID}`, a UUID, and `/Contacts/{ContactNumber}`).
     pub fn route_shape(&self) -> String {
-        crate::path::route_shape(&self.path)
+        crate::path::route_shape(&self.matching_template())
+    }
+
+    /// Its path as the server and client match and fill it: a whole segment that is a
+    /// parameter whose value is written as it is, `/` included, reads `{+name}`
+    /// ([`Parameter::allow_reserved`]; see [`crate::path::spans_segments`]).
+    pub fn matching_template(&self) -> String {
+        crate::path::spanning_template(&self.path, |name| {
+            self.parameters.iter().any(|param| {
+                param.location == ParamLocation::Path && param.allow_reserved && param.name == name
+            })
+        })
+    }
+
+    /// Whether a path parameter of it may fill several segments (see
+    /// [`Operation::matching_template`]).
+    pub fn spans_segments(&self) -> bool {
+        crate::path::spans_segments(&self.matching_template())
     }
 }
 
@@ -202,6 +219,11 @@ pub struct Parameter {
     pub style: Option<String>,
     /// Its `explode`, when the spec gives one.
     pub explode: Option<bool>,
+    /// A path parameter whose value is written into the path as it is, reserved characters
+    /// and `/` included (`x-ms-skip-url-encoding: true`, or `allowReserved: true`): Azure's
+    /// `{scope}` is `subscriptions/1/resourceGroups/g`. Where it is a whole segment, it fills
+    /// as many as its value has.
+    pub allow_reserved: bool,
     /// The media type its value is written in, when the spec gives `content` instead of a
     /// schema (`application/json`: `?filter={"a":1}`).
     pub content_type: Option<String>,

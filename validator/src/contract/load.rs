@@ -520,8 +520,15 @@ fn operation(
             base_paths.push(base);
         }
     }
+    // A parameter written as it is (`x-ms-skip-url-encoding`) fills as many segments as it
+    // has, as the generated server reads it.
+    let template = specgen::path::spanning_template(&entry.path, |name| {
+        entry.parameters.iter().any(|param| {
+            param.location == Location::Path && param.allow_reserved && param.name == name
+        })
+    });
     Ok(OperationSpec {
-        segments: segments(&entry.path),
+        segments: segments(&template),
         asks: specgen::path::asks(&entry.path),
         base_paths,
         id,

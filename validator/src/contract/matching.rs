@@ -12,6 +12,9 @@ pub(super) enum Segment {
     Param(String),
     /// Text and parameters sharing the segment: `{Sid}.json`, `{name}:cancel`, `v{major}`.
     Mixed(String),
+    /// A parameter written as it is, `/` included, filling one segment or more: Azure's
+    /// `{scope}` (`x-ms-skip-url-encoding`), `subscriptions/1/resourceGroups/g`.
+    Spanning(String),
 }
 
 impl Segment {
@@ -21,6 +24,7 @@ impl Segment {
             Segment::Literal(text) => SegmentText::Literal(text),
             Segment::Param(name) => SegmentText::Param(name),
             Segment::Mixed(pattern) => SegmentText::Mixed(pattern),
+            Segment::Spanning(_) => return true,
         }
         .fits(part)
     }
@@ -32,6 +36,7 @@ impl Segment {
         match (self, other) {
             (Segment::Literal(a), Segment::Literal(b)) => a == b,
             (Segment::Param(_), Segment::Param(_)) => true,
+            (Segment::Spanning(_), Segment::Spanning(_)) => true,
             (Segment::Mixed(a), Segment::Mixed(b)) => {
                 specgen::path::route_shape(a) == specgen::path::route_shape(b)
             }
@@ -45,7 +50,7 @@ impl Segment {
         match self {
             Segment::Literal(_) => 2,
             Segment::Mixed(_) => 1,
-            Segment::Param(_) => 0,
+            Segment::Param(_) | Segment::Spanning(_) => 0,
         }
     }
 }
@@ -128,23 +133,40 @@ fn delivered_on(template: &str, path: &str) -> bool {
 impl OperationSpec {
     /// Whether a path, split at `/`, fits the template.
     fn fits(&self, parts: &[&str]) -> bool {
-        self.fits_from(parts, 0)
+        self.spans(parts).is_some()
     }
 
-    /// Whether `parts` fit the template's segments from `skip` on.
-    fn fits_from(&self, parts: &[&str], skip: usize) -> bool {
-        parts.len() + skip == self.segments.len()
+    /// Where each of the template's segments lies in a path that fits it, as the range of
+    /// `parts` it takes: one part each, but for a spanning parameter, which takes as many as
+    /// the segments after it leave it, the most first, as the generated server reads it
+    /// ([`specgen::path::raw_params`]).
+    fn spans(&self, parts: &[&str]) -> Option<Vec<std::ops::Range<usize>>> {
+        if parts.len() == self.segments.len()
             && parts
                 .iter()
-                .zip(&self.segments[skip..])
+                .zip(&self.segments)
                 .all(|(part, segment)| segment.fits(part))
+        {
+            // Each spanning parameter, if any, takes one part: together they can take no more.
+            return Some((0..parts.len()).map(|at| at..at + 1).collect());
+        }
+        if parts.len() < self.segments.len()
+            || !self
+                .segments
+                .iter()
+                .any(|segment| matches!(segment, Segment::Spanning(_)))
+        {
+            return None;
+        }
+        let mut ranges = Vec::with_capacity(self.segments.len());
+        spans_from(&self.segments, parts, 0, &mut ranges).then_some(ranges)
     }
 
     /// Path parameters read by another template of the same shape (see
     /// [`Segment::same_shape`]) under this one's names, in the order both templates hold them.
     pub(crate) fn renamed_params(&self, params: Vec<(String, String)>) -> Vec<(String, String)> {
         let names = self.segments.iter().flat_map(|segment| match segment {
-            Segment::Param(name) => vec![name.clone()],
+            Segment::Param(name) | Segment::Spanning(name) => vec![name.clone()],
             Segment::Mixed(pattern) => pattern
                 .split('{')
                 .skip(1)
@@ -163,8 +185,13 @@ impl OperationSpec {
         let decoded =
             |name: &str, raw: &str| (name.to_string(), specgen::load::percent_decode_lossy(raw));
         let mut params = Vec::new();
-        for (part, segment) in parts.iter().zip(&self.segments) {
+        let Some(ranges) = self.spans(parts) else {
+            return params;
+        };
+        for (range, segment) in ranges.into_iter().zip(&self.segments) {
+            let part = parts[range.start];
             match segment {
+                Segment::Spanning(name) => params.push(decoded(name, &parts[range].join("/"))),
                 Segment::Param(name) => params.push(decoded(name, part)),
                 Segment::Mixed(pattern) => match self.split(pattern, part) {
                     Some(raw) => {
@@ -534,8 +561,48 @@ pub(super) fn segments(template: &str) -> Vec<Segment> {
         .collect()
 }
 
+/// Matches the template's `segments` against `parts` from `at` on, pushing the range each
+/// takes (see [`OperationSpec::spans`]).
+fn spans_from(
+    segments: &[Segment],
+    parts: &[&str],
+    at: usize,
+    ranges: &mut Vec<std::ops::Range<usize>>,
+) -> bool {
+    let Some((segment, rest)) = segments.split_first() else {
+        return at == parts.len();
+    };
+    let before = ranges.len();
+    if let Segment::Spanning(_) = segment {
+        let most = (parts.len() - at).saturating_sub(rest.len());
+        for take in (1..=most).rev() {
+            ranges.push(at..at + take);
+            if spans_from(rest, parts, at + take, ranges) {
+                return true;
+            }
+            ranges.truncate(before);
+        }
+        return false;
+    }
+    if at < parts.len() && segment.fits(parts[at]) {
+        ranges.push(at..at + 1);
+        if spans_from(rest, parts, at + 1, ranges) {
+            return true;
+        }
+    }
+    ranges.truncate(before);
+    false
+}
+
 /// One segment of a template.
 fn segment_of(part: &str) -> Segment {
+    if let Some(name) = part
+        .strip_prefix("{+")
+        .and_then(|rest| rest.strip_suffix('}'))
+        .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+    {
+        return Segment::Spanning(name.to_string());
+    }
     match SegmentText::of(part) {
         SegmentText::Literal(text) => Segment::Literal(text.to_string()),
         SegmentText::Param(name) => Segment::Param(name.to_string()),

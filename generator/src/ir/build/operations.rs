@@ -563,6 +563,10 @@ impl Builder<'_> {
                 content_type,
                 allow_empty_value: location == ParamLocation::Query
                     && param.get("allowEmptyValue") == Some(&Value::Bool(true)),
+                allow_reserved: location == ParamLocation::Path
+                    && ["x-ms-skip-url-encoding", "allowReserved"]
+                        .iter()
+                        .any(|key| param.get(*key) == Some(&Value::Bool(true))),
                 object,
                 docs: param
                     .get("description")

@@ -84,6 +84,7 @@ impl Builder<'_> {
                 explode: None,
                 content_type: None,
                 allow_empty_value: false,
+                allow_reserved: false,
                 object: None,
                 docs: None,
                 examples: Vec::new(),

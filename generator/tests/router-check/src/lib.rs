@@ -258,6 +258,33 @@ mod tests {
         ) -> GetContactByNumberResponse {
             GetContactByNumberResponse::Ok(format!("by number {}", params.contact_number))
         }
+        async fn get_role_assignment(
+            &self,
+            params: GetRoleAssignmentParams,
+        ) -> GetRoleAssignmentResponse {
+            GetRoleAssignmentResponse::Ok(format!(
+                "{} | {}",
+                params.scope, params.role_assignment_name
+            ))
+        }
+        async fn delete_role_assignment(
+            &self,
+            params: DeleteRoleAssignmentParams,
+        ) -> DeleteRoleAssignmentResponse {
+            DeleteRoleAssignmentResponse::Ok(format!(
+                "deleted {} | {}",
+                params.scope, params.role_assignment_name
+            ))
+        }
+        async fn get_subscription_role_assignment(
+            &self,
+            params: GetSubscriptionRoleAssignmentParams,
+        ) -> GetSubscriptionRoleAssignmentResponse {
+            GetSubscriptionRoleAssignmentResponse::Ok(format!(
+                "subscription {} | {}",
+                params.subscription_id, params.name
+            ))
+        }
         async fn attach_file(
             &self,
             _params: AttachFileParams,
@@ -1302,6 +1329,65 @@ mod tests {
         );
         let (status, _) = call(Method::GET, "/contacts/far-too-long-a-number").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
+    }
+
+    /// Azure's scope (`x-ms-skip-url-encoding`) fills as many segments as its value has: the
+    /// client writes its `/` as they are, and the server, which no axum route lets match
+    /// them, finds the operation where no route did, or where the route that did lacks the
+    /// method.
+    #[tokio::test]
+    async fn a_parameter_written_as_it_is_fills_several_segments() {
+        let client = client().await;
+        assert_eq!(
+            client
+                .get_role_assignment("subscriptions/1/resourceGroups/g h", "r1")
+                .await
+                .unwrap(),
+            "subscriptions/1/resourceGroups/g h | r1"
+        );
+        let assignments = "providers/Example.Authorization/roleAssignments";
+        let (status, body) = call(
+            Method::GET,
+            &format!("/subscriptions/1/resourceGroups/g/{assignments}/r2"),
+        )
+        .await;
+        assert_eq!(
+            (status, body.as_str()),
+            (StatusCode::OK, "subscriptions/1/resourceGroups/g | r2"),
+            "the slashes as a client sends them"
+        );
+        // The scope holds `providers` itself.
+        let nested = format!("subscriptions/1/{assignments}/a/b");
+        assert_eq!(
+            client.get_role_assignment(&nested, "r3").await.unwrap(),
+            format!("{nested} | r3")
+        );
+        // A route naming its segments goes first; where it lacks the method, the spanning
+        // operation answers.
+        assert_eq!(
+            client
+                .get_role_assignment("subscriptions/9", "r4")
+                .await
+                .unwrap(),
+            "subscription 9 | r4"
+        );
+        assert_eq!(
+            client
+                .delete_role_assignment("subscriptions/9", "r5")
+                .await
+                .unwrap(),
+            "deleted subscriptions/9 | r5"
+        );
+        let (status, _) = call(Method::PUT, &format!("/s/{assignments}/r6")).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+        let (status, _) = call(Method::GET, &format!("/{assignments}/r7")).await;
+        assert_eq!(status, StatusCode::NOT_FOUND, "the scope fills a segment at least");
+        let (status, _) = call(Method::GET, &format!("/s/{assignments}/too-long-a-name")).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "its other rules still hold");
+        assert!(matches!(
+            client.get_role_assignment("a/../b", "r8").await,
+            Err(fixture_routes::client::ClientError::InvalidRequest(_))
+        ));
     }
 
     /// A route with no PATCH of its own (`/things/{id}/labels`) under a broader one that has
