@@ -161,6 +161,9 @@ pub struct BodySpec {
     pub field_schemas: Vec<(String, String)>,
     /// Contract file of its schema.
     pub schema: Option<String>,
+    /// Its schema is a file's bytes (`type: string, format: binary`): documented under a range
+    /// (`*/*`), a body is never read as JSON because it is some (a JSON file downloaded).
+    pub bytes: bool,
     /// How a form's `encoding` sends some of its fields (delimited lists, JSON values).
     pub form_encoding: specgen::form::Encoding,
 }

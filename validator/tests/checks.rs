@@ -6532,3 +6532,98 @@ paths:
     assert_eq!(none.operation, None);
     assert!(!found(&none).is_empty());
 }
+
+/// A file documented in any media type (`*/*` holding `format: binary`, Apicurio's artifacts)
+/// is bytes: a JSON file downloaded is not judged as a JSON string. And where `*/*` is listed
+/// before a JSON media type, the JSON type's schema is the one a JSON body is judged by.
+#[test]
+fn a_file_in_any_media_type_is_bytes_and_json_is_judged_by_its_own_schema() {
+    let contract = contract_of(
+        r##"
+openapi: 3.0.2
+info: {title: Artifacts, version: "1"}
+components:
+  schemas:
+    File: {type: string, format: binary}
+paths:
+  /files/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: the file, in the media type it was stored in
+          content: {"*/*": {schema: {type: string, format: binary}}}
+  /blobs/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: a file, by a component
+          content: {"*/*": {schema: {$ref: "#/components/schemas/File"}}}
+  /things/{id}:
+    get:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200':
+          description: a thing, as Swagger 2.0 documents produce any media type
+          content: {"*/*": {schema: {type: object, required: [id], properties: {id: {type: string}}}}}
+  /artifacts:
+    post:
+      requestBody:
+        required: true
+        content:
+          "*/*": {schema: {type: string, format: binary}}
+          application/create.extended+json:
+            schema:
+              type: object
+              required: [content, references]
+              properties:
+                content: {type: string}
+                references: {type: array, items: {type: string}}
+      responses:
+        '204': {description: created}
+"##,
+    );
+    let run = |exchange: Exchange| found(&check(&contract, &exchange, CheckOptions::default()));
+    let json_file = r#"{"openapi": "3.0.0", "paths": {}}"#;
+    for path in ["/files/a1", "/blobs/a1"] {
+        assert_eq!(
+            run(media_exchange(
+                "GET",
+                path,
+                None,
+                200,
+                Some(("application/json", json_file))
+            )),
+            vec![],
+            "{path}"
+        );
+    }
+    // An object documented under `*/*` is still JSON, judged by its schema.
+    assert_eq!(
+        run(media_exchange(
+            "GET",
+            "/things/t1",
+            None,
+            200,
+            Some(("application/json", r#"{"name": "x"}"#))
+        )),
+        one(Part::Response, "required", "")
+    );
+    let create = |body: &str| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/artifacts",
+            Some(("application/create.extended+json", body)),
+            204,
+            None,
+        );
+        exchange.response.as_mut().unwrap().body = None;
+        run(exchange)
+    };
+    assert_eq!(create(r#"{"content": "x", "references": ["a"]}"#), vec![]);
+    assert_eq!(
+        create(r#"{"content": "x"}"#),
+        one(Part::Request, "required", "")
+    );
+}

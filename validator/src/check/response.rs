@@ -113,9 +113,13 @@ impl Checker<'_> {
             // Read as JSON when sent as JSON within the range (`*/*`, `application/*`); JSON
             // outside it (where `image/*` is documented) is the wrong media type, not a wrong
             // image.
-            Some(range) if range.contains('*') => response
-                .content_type()
-                .is_none_or(|sent| is_json(&sent) && media_fits(&media_type(range), &sent)),
+            // A file's bytes (`format: binary`) are not, even where the file is JSON.
+            Some(range) if range.contains('*') => {
+                !spec.body.bytes
+                    && response
+                        .content_type()
+                        .is_none_or(|sent| is_json(&sent) && media_fits(&media_type(range), &sent))
+            }
             // The essence: `application/json; charset=utf-8` and `application/json;
             // version=2.4.13` are JSON (a key with parameters had left every body unread).
             Some(media) => is_json(&media_type(media)),

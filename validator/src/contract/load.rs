@@ -415,6 +415,25 @@ fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<Credential>> 
 
 /// Whether a schema accepts every JSON value: `true`, or an object of nothing but
 /// annotations (`description`, `examples`, `$defs`, `x-…`, …).
+/// Whether a body's schema is a file's bytes: a string of `format: binary` (OpenAPI 3.0's way,
+/// and 3.1's where documents keep it).
+fn is_bytes(file: &Value) -> bool {
+    // A component's (`$ref` to its copy under `$defs`).
+    let schema = file
+        .get("$ref")
+        .and_then(Value::as_str)
+        .and_then(|target| target.strip_prefix("#/$defs/"))
+        .and_then(|name| file.get("$defs")?.get(name))
+        .unwrap_or(file);
+    schema.get("format").and_then(Value::as_str) == Some("binary")
+        && schema.get("type").is_none_or(|ty| {
+            ty == "string"
+                || ty
+                    .as_array()
+                    .is_some_and(|types| types.iter().any(|t| t == "string"))
+        })
+}
+
 fn accepts_anything(schema: &Value) -> bool {
     const ANNOTATIONS: &[&str] = &[
         "$schema",
@@ -483,6 +502,9 @@ fn operation(
             .map(|(media, file)| (crate::exchange::media_type(media), file.clone()))
             .collect(),
         schema: Some(body.schema.clone()),
+        bytes: schemas
+            .get(&body.schema)
+            .is_some_and(|file| is_bytes(&file.written)),
         form_encoding: specgen::form::Encoding::of(body),
     });
     let mut responses = Vec::new();
@@ -507,6 +529,11 @@ fn operation(
                 same_schema_content_types: Vec::new(),
                 field_schemas: Vec::new(),
                 schema: response.schema.clone(),
+                bytes: response
+                    .schema
+                    .as_ref()
+                    .and_then(|path| schemas.get(path))
+                    .is_some_and(|file| is_bytes(&file.written)),
                 form_encoding: Default::default(),
             },
             example_codes: response.example_codes.clone(),

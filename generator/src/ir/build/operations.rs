@@ -884,9 +884,17 @@ impl Builder<'_> {
         let Some(content) = owner.get("content").and_then(Value::as_object) else {
             return Ok(None);
         };
+        // A JSON media type first, wherever the document lists it (Apicurio lists `*/*`, a
+        // file, before `application/create.extended+json`); then any media type holding
+        // JSON; then the first.
+        let json_schema_of = |(media, body): &(&String, &Value)| {
+            let schema = body.get("schema").cloned().unwrap_or(Value::Bool(true));
+            MediaKind::of_body(media, &schema) == MediaKind::Json
+        };
         let chosen = content
             .iter()
-            .find(|(media, _)| is_json_media(media))
+            .find(|(media, _)| crate::manifest::is_json(&crate::manifest::essence(media)))
+            .or_else(|| content.iter().find(json_schema_of))
             .or_else(|| content.iter().next());
         let Some((content_type, media)) = chosen else {
             return Ok(None);
@@ -1051,10 +1059,6 @@ fn value_schema(object: &Value, at: &str) -> (Value, String, Option<String>) {
         ),
         None => (Value::Bool(true), at.to_string(), None),
     }
-}
-
-fn is_json_media(media: &str) -> bool {
-    MediaKind::of(media) == MediaKind::Json
 }
 
 fn parse_status(key: &str) -> Option<StatusSpec> {
