@@ -113,30 +113,42 @@ pub fn longest_first<S: AsRef<str> + Ord>(secrets: &mut Vec<S>) {
     secrets.dedup();
 }
 
-/// Whether a name says it holds a credential: a key, a token, a secret or a password
-/// (`Api-Key`, `X-Auth-Token`, `client_secret`, `access_token`), whatever its case and
-/// separators.
+/// Whether a name says it holds a credential: a key, a token, a secret, a password or a
+/// session (`Api-Key`, `X-Auth-Token`, `client_secret`, `access_token`, Azure's
+/// `storageAccountAccessKey` and `primaryKey`, a connection string that holds its key, the
+/// cookies `JSESSIONID`, `PHPSESSID`, `connect.sid`), whatever its case and separators.
 pub fn names_a_credential(name: &str) -> bool {
     let named: String = name
         .chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    named == "token"
-        || named == "key"
-        || [
-            "apikey",
-            "apitoken",
-            "accesstoken",
-            "refreshtoken",
-            "authtoken",
-            "secret",
-            "password",
-            "privatekey",
-            "sessiontoken",
-        ]
-        .iter()
-        .any(|word| named.contains(word))
+    matches!(
+        named.as_str(),
+        "token" | "key" | "session" | "sid" | "connectsid"
+    ) || [
+        "apikey",
+        "apitoken",
+        "accesstoken",
+        "refreshtoken",
+        "authtoken",
+        "secret",
+        "password",
+        "privatekey",
+        "sessiontoken",
+        "sessionid",
+        "sessid",
+        "accesskey",
+        "accountkey",
+        "sharedkey",
+        "signingkey",
+        "masterkey",
+        "primarykey",
+        "secondarykey",
+        "connectionstring",
+    ]
+    .iter()
+    .any(|word| named.contains(word))
 }
 
 /// The string values of the JSON body members named as credentials ([`names_a_credential`]:
@@ -583,6 +595,35 @@ mod tests {
 
     /// OAuth 1.0's and Digest's credentials are auth-params: each secret one alone is a
     /// credential (Trello's token stands in its path too); the others mask nothing.
+    #[test]
+    fn names_of_keys_connection_strings_and_sessions_are_credentials() {
+        for name in [
+            "storageAccountAccessKey",
+            "accessKey",
+            "AccountKey",
+            "primaryKey",
+            "primaryConnectionString",
+            "JSESSIONID",
+            "PHPSESSID",
+            "connect.sid",
+            "session",
+            "sessionId",
+            "api_key",
+        ] {
+            assert!(super::names_a_credential(name), "{name}");
+        }
+        for name in [
+            "keyword",
+            "monkey",
+            "sessions_count",
+            "owner",
+            "sidebar",
+            "tokenizer_kind",
+        ] {
+            assert!(!super::names_a_credential(name), "{name}");
+        }
+    }
+
     #[test]
     fn the_secret_auth_params_of_an_authorization_are_credentials() {
         let oauth = r#"oauth_consumer_key="c0ffee01", oauth_token="ATTAdead", oauth_signature_method="HMAC-SHA1", oauth_version="1.0", oauth_signature="sig%3D""#;
