@@ -98,7 +98,7 @@ fn verdict(findings: &[Finding], old: &str, new: &str) -> Semver {
 }
 
 /// What moving from version `old` to `new` is, by Cargo's rules (in `0.y.z`, `y` is the major
-/// number); `None` when the version does not increase.
+/// number; in `0.0.z`, every increase is one); `None` when the version does not increase.
 fn made_bump(old: &str, new: &str) -> Option<Bump> {
     let parse = |v: &str| -> Option<(u64, u64, u64)> {
         let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
@@ -110,7 +110,7 @@ fn made_bump(old: &str, new: &str) -> Option<Bump> {
     }
     Some(match (a.0, b.0) {
         (x, y) if y > x => Bump::Major,
-        (0, 0) if b.1 > a.1 => Bump::Major,
+        (0, 0) if b.1 > a.1 || (a.1 == 0 && b.1 == 0) => Bump::Major,
         (0, 0) => Bump::Minor,
         _ if b.1 > a.1 => Bump::Minor,
         _ => Bump::Patch,
@@ -151,6 +151,8 @@ mod tests {
         assert_eq!(made_bump("1.2.3", "1.2.4"), Some(Bump::Patch));
         assert_eq!(made_bump("0.2.3", "0.3.0"), Some(Bump::Major));
         assert_eq!(made_bump("0.2.3", "0.2.4"), Some(Bump::Minor));
+        // Cargo takes no `0.0.z` for another.
+        assert_eq!(made_bump("0.0.1", "0.0.2"), Some(Bump::Major));
         assert_eq!(made_bump("1.2.3", "1.2.3"), None);
     }
 }

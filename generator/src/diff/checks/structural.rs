@@ -57,6 +57,9 @@ pub enum Structural {
     ResponseSuccessStatusAdded,
     /// A new error status.
     ResponseErrorStatusAdded,
+    /// A status range (`2XX`) became statuses within it (`200`): old servers may answer one the
+    /// new clients do not expect.
+    ResponseStatusRangeNarrowed,
     /// A response media type went.
     ResponseMediaTypeRemoved,
     /// A response media type was added.
@@ -99,7 +102,7 @@ pub enum Structural {
 
 impl Structural {
     /// Every structural check.
-    pub const ALL: [Structural; 44] = [
+    pub const ALL: [Structural; 45] = [
         Structural::PathRemovedWithoutDeprecation,
         Structural::PathRemovedWithDeprecation,
         Structural::OperationRemovedWithoutDeprecation,
@@ -125,6 +128,7 @@ impl Structural {
         Structural::ResponseErrorStatusRemoved,
         Structural::ResponseSuccessStatusAdded,
         Structural::ResponseErrorStatusAdded,
+        Structural::ResponseStatusRangeNarrowed,
         Structural::ResponseMediaTypeRemoved,
         Structural::ResponseMediaTypeAdded,
         Structural::ResponseBodyRemoved,
@@ -323,6 +327,14 @@ impl Structural {
                 Info,
                 Responses,
                 "error status added",
+            ),
+            Structural::ResponseStatusRangeNarrowed => (
+                "response-status-range-narrowed",
+                S,
+                Warning,
+                Responses,
+                "status range replaced by statuses within it: old servers may answer one new \
+                 clients do not expect",
             ),
             Structural::ResponseMediaTypeRemoved => (
                 "response-media-type-removed",

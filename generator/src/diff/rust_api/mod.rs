@@ -233,7 +233,7 @@ fn compare_item(out: &mut Out, renamed: &Renames, path: &str, old: &Item, new: &
                     ..m.clone()
                 })
                 .collect();
-            fields(out, path, new, (&a, b), *has);
+            fields(out, path, (old, new), (&a, b), *has);
             match (had, has) {
                 (true, false) => out.push(
                     RustCheck::DefaultRemoved,
@@ -306,7 +306,7 @@ fn property_pointer(item: &Item, wire: &str) -> Option<String> {
 fn fields(
     out: &mut Out,
     path: &str,
-    item: &Item,
+    (old_item, item): (&Item, &Item),
     (old, new): (&[Member], &[Member]),
     default: bool,
 ) {
@@ -323,8 +323,8 @@ fn fields(
                 RustCheck::FieldRemoved,
                 Which::Old,
                 path,
-                item,
-                property_pointer(item, &field.wire),
+                old_item,
+                property_pointer(old_item, &field.wire),
                 message,
             );
             continue;

@@ -12,7 +12,7 @@ use super::tokens::{
 use crate::diff::place;
 use crate::emit;
 use crate::error::Result;
-use crate::ir::{Api, Operation};
+use crate::ir::{Api, Operation, ParamLocation};
 
 /// The names of an operation's response headers structs.
 fn header_types(op: &Operation) -> impl Iterator<Item = String> + '_ {
@@ -38,13 +38,28 @@ pub(super) fn server(api: &Api, surface: &mut Surface) -> Result<()> {
     for op in &api.operations {
         let label = operation_identity(op);
         // The struct, then the impl of its `…_or_default()` accessors, when it has any.
-        let params = parse_items(emit::server::params_struct(api, op), "a parameters struct")?
-            .into_iter()
+        let items = parse_items(emit::server::params_struct(api, op), "a parameters struct")?;
+        let params = items
+            .iter()
             .find_map(|item| match item {
-                syn::Item::Struct(item) => Some(item),
+                syn::Item::Struct(item) => Some(item.clone()),
                 _ => None,
             })
             .ok_or_else(|| emit_error("reading back a parameters struct: no struct".into()))?;
+        let accessors = items.iter().flat_map(|item| match item {
+            syn::Item::Impl(block) => block.items.iter().collect(),
+            _ => Vec::new(),
+        });
+        for accessor in accessors {
+            if let syn::ImplItem::Fn(method) = accessor {
+                surface.insert(
+                    format!("server::{}::{}", params.ident, method.sig.ident),
+                    Kind::Method(signature(&method.sig, "server", &local)),
+                    &op.pointer,
+                    format!("{label} params {}", method.sig.ident),
+                );
+            }
+        }
         let mut fields = struct_fields(&params, "server", &local);
         for field in &mut fields {
             if let Some(param) = op.parameters.iter().find(|p| p.rust_name == field.name) {
@@ -171,9 +186,24 @@ pub(super) fn client(api: &Api, surface: &mut Surface) -> Result<()> {
             "a client method",
         )?;
         let mut sig = signature(&method.sig, "client", &local);
+        // What an argument stands for on the wire: a path parameter by the place it fills
+        // in the template (renaming `{itemUuid}` to `{itemId}` sends the same value to the
+        // same segment), any other by its location and name.
+        let variables: Vec<&str> = op
+            .path
+            .split('{')
+            .skip(1)
+            .filter_map(|rest| rest.split_once('}').map(|(name, _)| name))
+            .collect();
         for arg in &mut sig.args {
             if let Some(param) = op.parameters.iter().find(|p| p.rust_name == arg.name) {
-                arg.wire = format!("{} {}", param.location.as_str(), param.name);
+                let place = variables.iter().position(|name| *name == param.name);
+                arg.wire = match (param.location, place) {
+                    (ParamLocation::Path, Some(place)) => {
+                        format!("path parameter {} of the template", place + 1)
+                    }
+                    _ => format!("{} {}", param.location.as_str(), param.name),
+                };
             }
         }
         surface.insert(

@@ -22,6 +22,24 @@ fn is_success(status: &str) -> bool {
     status.starts_with('2')
 }
 
+/// The range key of `all` (`2XX`, in either case) that holds the status code `status`
+/// (`201`): what a client of that document answers it by.
+fn range_holding<'m>(all: &'m Map<String, Value>, status: &str) -> Option<&'m String> {
+    if status.len() != 3 || !status.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    all.keys().find(|key| {
+        key.len() == 3
+            && key.as_bytes()[0] == status.as_bytes()[0]
+            && key[1..].eq_ignore_ascii_case("XX")
+    })
+}
+
+/// Whether a response key is a range (`4XX`).
+fn is_range(status: &str) -> bool {
+    status.len() == 3 && status[1..].eq_ignore_ascii_case("XX")
+}
+
 pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pair<'_, 'd>) {
     let all = |op: &Op<'d>| {
         op.value
@@ -38,7 +56,13 @@ pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pai
     // `x-` members of a Responses Object are extensions, not statuses.
     for (status, new_response) in new_all.iter().filter(|(status, _)| !is_extension(status)) {
         let (new_response, response_at) = deref(out.new, new_response, &join(&new_at, status));
-        let Some(old_response) = old_all.get(status) else {
+        // A status an old range held (`200` where `2XX` was): old clients know it, by the
+        // range's response.
+        let old_key = match old_all.get_key_value(status.as_str()) {
+            Some((key, _)) => Some(key),
+            None => range_holding(old_all, status),
+        };
+        let Some(old_response) = old_key.and_then(|key| old_all.get(key)) else {
             if !pair.webhook {
                 let check = if is_success(status) {
                     Structural::ResponseSuccessStatusAdded
@@ -50,7 +74,8 @@ pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pai
             }
             continue;
         };
-        let (old_response, old_response_at) = deref(out.old, old_response, &join(&old_at, status));
+        let old_key = old_key.expect("a response was found by its key");
+        let (old_response, old_response_at) = deref(out.old, old_response, &join(&old_at, old_key));
         response(
             out,
             memo,
@@ -64,7 +89,33 @@ pub(super) fn responses<'d>(out: &mut Collector<'d>, memo: &mut Memo, pair: &Pai
         return;
     }
     for status in old_all.keys().filter(|status| !is_extension(status)) {
-        if !new_all.contains_key(status) {
+        // A status a new range holds (`2XX` where `200` was) is still answered: the range
+        // itself is new, so reported as added.
+        if new_all.contains_key(status) || range_holding(new_all, status).is_some() {
+            continue;
+        }
+        // A range that became statuses within it (`2XX` to `200`): old clients know each;
+        // old servers may answer another.
+        let narrowed = is_range(status)
+            && new_all
+                .keys()
+                .any(|key| range_holding(old_all, key).is_some_and(|range| range == status));
+        if narrowed {
+            let message = format!(
+                "{}: response {status} became statuses within it: an old server may answer \
+                 one the new clients do not expect",
+                pair.use_
+            );
+            out.structural(
+                Structural::ResponseStatusRangeNarrowed,
+                Which::Old,
+                &join(&old_at, status),
+                message,
+                pair.use_,
+            );
+            continue;
+        }
+        {
             let check = if is_success(status) {
                 Structural::ResponseSuccessStatusRemoved
             } else {

@@ -146,14 +146,41 @@ fn type_text(types: Option<&std::collections::BTreeSet<&str>>) -> String {
 }
 
 /// A JSON value in a message: strings in backticks, the rest as JSON.
+/// A value as a code span: between backticks, more of them than any run the value holds, with
+/// a space inside where it begins or ends with one (CommonMark), so that Markdown reports
+/// keep it whole (`` x`y ``).
 pub(crate) fn value_text(value: &Value) -> String {
-    match value {
-        Value::String(text) => format!("`{text}`"),
-        other => format!("`{other}`"),
-    }
+    let text = match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    };
+    let longest_run = text
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest_run + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') || longest_run > 0 {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 fn values_text(values: &[Located]) -> String {
     let shown: Vec<String> = values.iter().map(|l| value_text(l.value)).collect();
     format!("[{}]", shown.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_value_holding_backticks_is_one_code_span() {
+        use serde_json::json;
+        assert_eq!(super::value_text(&json!("ok")), "`ok`");
+        assert_eq!(super::value_text(&json!(3)), "`3`");
+        assert_eq!(super::value_text(&json!("x`y|z")), "`` x`y|z ``");
+        assert_eq!(super::value_text(&json!("``a")), "``` ``a ```");
+    }
 }
