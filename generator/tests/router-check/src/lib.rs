@@ -185,6 +185,9 @@ mod tests {
             if let Some(category) = params.category {
                 state.push_str(&format!(" category={category:?}"));
             }
+            if let Some(labels) = params.labels {
+                state.push_str(&format!(" labels={labels:?}"));
+            }
             GetListsResponse::Ok(format!(
                 "ids={:?} tag={:?} code={:?} sort={:?} word={:?} x_ids={:?}{state}",
                 params.ids,
@@ -949,18 +952,22 @@ mod tests {
                 Some(&["u1".to_string(), "u2".to_string()]),
                 // One value or a list of them: the list arrives whole.
                 Some(&["4".to_string(), "5".to_string()]),
+                // PeerTube's `tagsOneOf` (a string or strings, `explode: false`): the list
+                // arrives as its items, not as the one string `en,fr`.
+                Some(&["en".to_string(), "fr".to_string()]),
                 Some(&[5, 6]),
             )
             .await
             .unwrap();
         assert_eq!(
             answer,
-            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"] uuids=["u1", "u2"] category=["4", "5"]"#
+            r#"ids=[1, 2] tag=["a,b", "c&d", "e f"] code=Some([3, 4]) sort=Some(["desc", "asc"]) word=Some(["x", "y"]) x_ids=Some([5, 6]) state=["closed", "open"] mixed=["1", "abc"] uuids=["u1", "u2"] category=["4", "5"] labels=["en", "fr"]"#
         );
         let answer = client
             .get_lists(
                 &[9],
                 &["only".to_string()],
+                None,
                 None,
                 None,
                 None,
