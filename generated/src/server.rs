@@ -1272,18 +1272,29 @@ fn authenticate(
         .iter()
         .map(|r| {
             r.iter()
-                .map(|(_, name, scheme)| match scheme {
-                    Some(scheme) => format!("{name} ({scheme})"),
-                    None => name.to_string(),
+                .map(|(location, name, scheme)| match (location, scheme) {
+                    (_, Some(scheme)) => format!("{name} ({scheme})"),
+                    (Location::Query, None) => format!("{name} (query parameter)"),
+                    (Location::Cookie, None) => format!("{name} (cookie)"),
+                    _ => name.to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(" and ")
         })
         .collect();
+    let in_headers = requirements
+        .iter()
+        .flat_map(|r| r.iter())
+        .all(|(location, _, _)| *location == Location::Header);
+    let missing = if in_headers {
+        "authentication headers missing"
+    } else {
+        "credentials missing"
+    };
     let mut refused = error_response(
         ::http::StatusCode::UNAUTHORIZED,
         "NOT_AUTHENTICATED",
-        vec![format!("authentication headers missing: send {}", wanted.join(", or "))],
+        vec![format!("{missing}: send {}", wanted.join(", or "))],
     );
     let mut challenges: Vec<String> = Vec::new();
     for (location, name, scheme) in requirements.iter().flat_map(|r| r.iter()) {

@@ -1383,15 +1383,6 @@ impl ParameterRule {
         }
         self.items_of(kind, texts)
     }
-    /// The items a list parameter, or one that may be a list, was given as; `None` for a
-    /// parameter that is never a list.
-    fn items_given<'a>(&self, texts: &[&'a str]) -> Option<Vec<&'a str>> {
-        match (self.items, self.alternative_items) {
-            (Some(kind), _) => Some(self.items_of(kind, texts)),
-            (None, Some(kind)) => Some(self.one_or_list(kind, texts)),
-            (None, None) => None,
-        }
-    }
 }
 
 /// A list's items as the JSON array its schema checks, each kept as text when it does not
@@ -1641,8 +1632,11 @@ impl OperationRules {
         manifest::bracketed_list(key, query)
     }
     /// The items of the list parameter `name` in `location`, given as `texts` (every query
-    /// pair of that name, every line of a header), read as the contract checks them (split
-    /// as its style says); `None` when it is not a list parameter.
+    /// pair of that name, every line of a header), split as its style says, for a handler
+    /// that takes them as a list; `None` when it is not a list parameter. One that may be a
+    /// single value or a list (PeerTube's `tagsOneOf`: a string or strings) is a list to the
+    /// handler, whose type holds no other: `en,fr` is two items, as the generated client sent
+    /// them, though the contract's check also takes it as the one string.
     pub fn list_items<'a>(
         &self,
         location: Location,
@@ -1659,7 +1653,10 @@ impl OperationRules {
                         _ => rule.name == name,
                     }
             })?;
-        rule.items_given(texts)
+        match (rule.items, rule.alternative_items) {
+            (Some(kind), _) | (None, Some(kind)) => Some(rule.items_of(kind, texts)),
+            (None, None) => None,
+        }
     }
     /// The JSON object of the object parameter `name` among a query's pairs, its members
     /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`

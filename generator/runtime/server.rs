@@ -278,21 +278,30 @@ fn authenticate(
         .iter()
         .map(|r| {
             r.iter()
-                .map(|(_, name, scheme)| match scheme {
-                    Some(scheme) => format!("{name} ({scheme})"),
-                    None => name.to_string(),
+                .map(|(location, name, scheme)| match (location, scheme) {
+                    (_, Some(scheme)) => format!("{name} ({scheme})"),
+                    (Location::Query, None) => format!("{name} (query parameter)"),
+                    (Location::Cookie, None) => format!("{name} (cookie)"),
+                    _ => name.to_string(),
                 })
                 .collect::<Vec<_>>()
                 .join(" and ")
         })
         .collect();
+    // Headers, as the interface's document words it, where every credential is one.
+    let in_headers = requirements
+        .iter()
+        .flat_map(|r| r.iter())
+        .all(|(location, _, _)| *location == Location::Header);
+    let missing = if in_headers {
+        "authentication headers missing"
+    } else {
+        "credentials missing"
+    };
     let mut refused = error_response(
         ::http::StatusCode::UNAUTHORIZED,
         "NOT_AUTHENTICATED",
-        vec![format!(
-            "authentication headers missing: send {}",
-            wanted.join(", or ")
-        )],
+        vec![format!("{missing}: send {}", wanted.join(", or "))],
     );
     // RFC 9110 §11.6.1: a 401 says how to authenticate, one challenge per scheme that
     // travels in `Authorization` (an API key elsewhere has no challenge of its own).
@@ -1148,7 +1157,7 @@ mod tests {
         let response = authenticate(&headers, Some("other=1"), either).unwrap_err();
         assert_eq!(
             rejection(response).await.2,
-            ["authentication headers missing: send x-id and x-secret, or key"]
+            ["credentials missing: send x-id and x-secret, or key (query parameter)"]
         );
         assert!(authenticate(&headers, Some("other=1&key=k"), either).is_ok());
         assert!(authenticate(&headers, None, &[]).is_ok());
