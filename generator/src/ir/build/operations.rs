@@ -644,9 +644,26 @@ impl Builder<'_> {
                 })?;
                 let (response, response_at) = self.doc.deref(response, &response_at)?;
                 let response_map = response.as_object().cloned().unwrap_or_default();
-                let mut hint_words = words.clone();
-                hint_words.push(naming::status_word(status));
-                hint_words.push("Body".into());
+                // A response component's inline body is one type whichever operation uses it
+                // first: named after the component (API Setu's seven `…Error` responses, each
+                // shared by every operation), as a parameter component's schema is.
+                let hint_words = match response_at.strip_prefix("#/components/responses/") {
+                    Some(component) if !component.contains('/') => {
+                        // A name led by its status (`400Error`) reads `Error400Body`: a Rust
+                        // name cannot begin with the digits.
+                        let name = crate::load::unescape_segment(component);
+                        let digits = name.len()
+                            - name.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                        let (number, rest) = name.split_at(digits);
+                        vec![rest.to_string(), number.to_string(), "Body".into()]
+                    }
+                    _ => {
+                        let mut hint_words = words.clone();
+                        hint_words.push(naming::status_word(status));
+                        hint_words.push("Body".into());
+                        hint_words
+                    }
+                };
                 // 204, 205, 304 and 1xx answers cannot have content (RFC 9110); a spec that
                 // shows some for them would make clients decode a body that never comes.
                 let bodiless = matches!(status, StatusSpec::Code(100..=199 | 204 | 205 | 304));
@@ -1578,6 +1595,57 @@ components:
         // An API key in another header does not.
         let api = api_of(&document("security: [{key: []}]"));
         assert_eq!(authorization(&api).len(), 2);
+    }
+
+    /// A response component's inline body is named after the component, whichever operation
+    /// uses it first (API Setu's `400Error`, shared by every operation); one written in the
+    /// operation stays named after it. A parameter written as it is (Azure's
+    /// `x-ms-skip-url-encoding` scope) fills several segments: its template reads `{+scope}`.
+    #[test]
+    fn shared_bodies_are_named_after_their_component_and_raw_parameters_span() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /{scope}/certificates:
+    get:
+      operationId: listCertificates
+      parameters:
+        - {name: scope, in: path, required: true, x-ms-skip-url-encoding: true, schema: {type: string}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: string}}}}}}
+        '400': {$ref: '#/components/responses/400Error'}
+  /cards/{id}:
+    get:
+      operationId: getCard
+      parameters:
+        - {name: id, in: path, required: true, schema: {type: string}}
+      responses:
+        '400': {$ref: '#/components/responses/400Error'}
+        '404': {$ref: '#/components/responses/NotFound'}
+components:
+  responses:
+    400Error:
+      description: bad
+      content: {application/json: {schema: {type: object, properties: {error: {type: string}}}}}
+    NotFound:
+      description: none
+      content: {application/json: {schema: {type: object, properties: {missing: {type: string}}}}}
+"#,
+        );
+        let names: Vec<&str> = api.types.iter().map(|t| t.name.as_str()).collect();
+        for name in ["Error400Body", "NotFoundBody", "ListCertificatesOkBody"] {
+            assert!(names.contains(&name), "{name} in {names:?}");
+        }
+        let op = |id: &str| api.operations.iter().find(|op| op.id == id).unwrap();
+        assert_eq!(
+            op("listCertificates").matching_template(),
+            "/{+scope}/certificates"
+        );
+        assert!(op("listCertificates").spans_segments());
+        assert_eq!(op("getCard").matching_template(), "/cards/{id}");
+        assert!(!op("getCard").spans_segments());
     }
 
     /// A parameter that is the credential of an API key scheme the operation's security
