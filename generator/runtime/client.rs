@@ -664,6 +664,15 @@ impl Answer {
     /// (Azure NetApp's errors).
     #[allow(dead_code)]
     fn error(&self, documented: bool) -> ClientError {
+        // An answer the operation does not document that is no error (an undocumented `201`)
+        // is not the API's error, whatever its body reads as.
+        if !documented && !(self.status.is_client_error() || self.status.is_server_error()) {
+            return ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
+                reason: "status not documented for this operation".to_string(),
+            };
+        }
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {
             Ok(body) => ClientError::Api {
                 status: self.status,
@@ -1052,6 +1061,16 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
+        // An undocumented success is unexpected, though its body reads as the error body.
+        assert!(matches!(
+            answer(201, r#"{"code": "CREATED"}"#).error(false),
+            ClientError::UnexpectedResponse { .. }
+        ));
+        // An undocumented error status with the API's error body is the API's error.
+        assert!(matches!(
+            answer(429, r#"{"code": "SLOW_DOWN"}"#).error(false),
+            ClientError::Api { .. }
+        ));
         let shown = answer(500, r#"{"code": "DOWN"}"#).error(true).to_string();
         assert_eq!(
             shown,
