@@ -698,6 +698,15 @@ impl Answer {
     /// (Azure NetApp's errors).
     #[allow(dead_code)]
     fn error(&self, documented: bool) -> ClientError {
+        if !documented
+            && !(self.status.is_client_error() || self.status.is_server_error())
+        {
+            return ClientError::UnexpectedResponse {
+                status: self.status,
+                body: String::from_utf8_lossy(&self.body).into_owned(),
+                reason: "status not documented for this operation".to_string(),
+            };
+        }
         match ::serde_json::from_slice::<ErrorBody>(&self.body) {
             Ok(body) => {
                 ClientError::Api {

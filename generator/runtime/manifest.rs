@@ -38,6 +38,133 @@ pub struct Manifest {
     pub webhooks: Vec<Operation>,
     /// The contract file of each component schema, by component name.
     pub components: BTreeMap<String, String>,
+    /// How the API's rejections are worded; absent from a manifest written before it was
+    /// recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_envelope: Option<ErrorEnvelope>,
+}
+
+/// How the API's rejections are worded (a request that breaks the contract, missing
+/// credentials): decided once by specgen's IR (`ir::error_envelope`), so that the generated
+/// server and specval's tower layer in enforce mode answer alike.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum ErrorEnvelope {
+    /// The spec's own error body, with the wire names of the members the server fills.
+    Documented {
+        /// The member that takes the rejection's code (`VALIDATION_ERROR`, …).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+        /// The member that takes the messages.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        messages: Option<Messages>,
+        /// The member that takes the HTTP status.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<String>,
+    },
+    /// RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
+    /// `detail`, with the code and the messages as extension members `code` and `errors`.
+    ProblemDetails,
+}
+
+/// Where the messages go.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Messages {
+    /// An array of strings.
+    List(String),
+    /// An array of objects, one per message (JSON:API's `errors: [{code, detail}]`): the
+    /// message in `text`, and the code in `code` when the item has a member for it.
+    Items {
+        /// The array member.
+        list: String,
+        /// The item's member that takes the message.
+        text: String,
+        /// The item's member that takes the code.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        code: Option<String>,
+    },
+    /// One string: the messages joined by `; `.
+    Text(String),
+    /// After the code, in the code's own member, when it is free text and the envelope has
+    /// no other place for them (`{"error": "VALIDATION_ERROR: query parameter `limit`: …"}`):
+    /// a rejection that said only its code told the caller nothing it could mend.
+    AfterCode,
+}
+
+impl ErrorEnvelope {
+    /// The body of a rejection with `status` (`title` its reason phrase, `Bad Request`),
+    /// `code` and `messages`, and its media type: what the generated server's `error_response`
+    /// writes (`emit::server` renders the same rule as code).
+    pub fn body(
+        &self,
+        status: u16,
+        title: &str,
+        code: &str,
+        messages: &[String],
+    ) -> (Value, &'static str) {
+        match self {
+            ErrorEnvelope::ProblemDetails => {
+                let body = serde_json::json!({
+                    "type": "about:blank",
+                    "title": title,
+                    "status": status,
+                    "detail": messages.join("; "),
+                    "code": code,
+                    "errors": messages,
+                });
+                (body, "application/problem+json")
+            }
+            ErrorEnvelope::Documented {
+                code: code_member,
+                messages: place,
+                status: status_member,
+            } => {
+                let mut body = serde_json::Map::new();
+                match (code_member, place) {
+                    (Some(member), Some(Messages::AfterCode)) => {
+                        let text = format!("{code}: {}", messages.join("; "));
+                        body.insert(member.clone(), text.into());
+                    }
+                    (Some(member), _) => {
+                        body.insert(member.clone(), code.into());
+                    }
+                    (None, _) => {}
+                }
+                match place {
+                    Some(Messages::List(member)) => {
+                        body.insert(member.clone(), messages.to_vec().into());
+                    }
+                    Some(Messages::Text(member)) => {
+                        body.insert(member.clone(), messages.join("; ").into());
+                    }
+                    Some(Messages::Items {
+                        list,
+                        text,
+                        code: item_code,
+                    }) => {
+                        let items: Vec<Value> = messages
+                            .iter()
+                            .map(|message| {
+                                let mut item = serde_json::Map::new();
+                                if let Some(member) = item_code {
+                                    item.insert(member.clone(), code.into());
+                                }
+                                item.insert(text.clone(), message.as_str().into());
+                                Value::Object(item)
+                            })
+                            .collect();
+                        body.insert(list.clone(), items.into());
+                    }
+                    Some(Messages::AfterCode) | None => {}
+                }
+                if let Some(member) = status_member {
+                    body.insert(member.clone(), status.into());
+                }
+                (Value::Object(body), "application/json")
+            }
+        }
+    }
 }
 
 /// A server of the API.
@@ -957,7 +1084,68 @@ mod tests {
             operations: Vec::new(),
             webhooks: Vec::new(),
             components: BTreeMap::new(),
+            error_envelope: None,
         }
+    }
+
+    #[test]
+    fn an_error_envelope_words_a_rejection_as_the_generated_server_does() {
+        let messages = ["a".to_string(), "b".to_string()];
+        let documented = |messages_at: Messages| ErrorEnvelope::Documented {
+            code: Some("error".into()),
+            messages: Some(messages_at),
+            status: Some("status".into()),
+        };
+        let body = |envelope: ErrorEnvelope| {
+            envelope.body(400, "Bad Request", "VALIDATION_ERROR", &messages)
+        };
+        assert_eq!(
+            body(documented(Messages::List("errors".into()))),
+            (
+                serde_json::json!({"error": "VALIDATION_ERROR", "errors": ["a", "b"], "status": 400}),
+                "application/json"
+            )
+        );
+        assert_eq!(
+            body(documented(Messages::Items {
+                list: "errors".into(),
+                text: "detail".into(),
+                code: Some("code".into()),
+            }))
+            .0,
+            serde_json::json!({
+                "error": "VALIDATION_ERROR",
+                "errors": [
+                    {"code": "VALIDATION_ERROR", "detail": "a"},
+                    {"code": "VALIDATION_ERROR", "detail": "b"}
+                ],
+                "status": 400
+            })
+        );
+        assert_eq!(
+            body(documented(Messages::AfterCode)).0,
+            serde_json::json!({"error": "VALIDATION_ERROR: a; b", "status": 400})
+        );
+        assert_eq!(
+            body(ErrorEnvelope::ProblemDetails),
+            (
+                serde_json::json!({
+                    "type": "about:blank",
+                    "title": "Bad Request",
+                    "status": 400,
+                    "detail": "a; b",
+                    "code": "VALIDATION_ERROR",
+                    "errors": ["a", "b"],
+                }),
+                "application/problem+json"
+            )
+        );
+        // As the manifest writes it.
+        let written = serde_json::to_value(documented(Messages::Text("message".into()))).unwrap();
+        assert_eq!(
+            written,
+            serde_json::json!({"kind": "documented", "code": "error", "messages": {"text": "message"}, "status": "status"})
+        );
     }
 
     #[test]

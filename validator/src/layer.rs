@@ -11,9 +11,10 @@
 //!   `tracing` at `warn` level (target `specval::layer`) and handed to the sink given with
 //!   [`ContractLayer::on_finding`], if any.
 //! - **Enforce** ([`ContractLayer::enforce`]): a request that breaks the contract is answered
-//!   `400` with the API's error body (`{"code": "VALIDATION_ERROR", "messages": [...],
-//!   "http_code": 400}`, `Content-Type: application/json`, the shape the generated server's
-//!   rejections have) and never reaches the inner service. What counts as breaking: an error
+//!   `400` in the contract's own words, as the generated server of that API answers: its
+//!   documented error body (this API's `{"code": "VALIDATION_ERROR", "messages": [...],
+//!   "http_code": 400}`), else RFC 9457 problem details (`application/problem+json`), as the
+//!   manifest records (`errorEnvelope`); and it never reaches the inner service. What counts as breaking: an error
 //!   finding about the request (parameters, idempotency key, content type, body) or a
 //!   notification's payload. A request without credentials still goes through: the contract
 //!   asks the service to answer it `401`, and the response is judged for that. A request that
@@ -111,6 +112,7 @@ use crate::http_exchange::{request_of, response_of};
 pub use crate::live::ContractBody;
 use crate::live::{Buffered, buffer};
 use crate::rule::Rule;
+use specgen::manifest::{ErrorEnvelope, Messages};
 
 /// The default [`ContractLayer::body_limit`]: 1 MiB.
 pub const DEFAULT_BODY_LIMIT: usize = 1 << 20;
@@ -411,6 +413,7 @@ where
                     shared.report(&findings);
                     let messages = findings.iter().filter(|f| rejects(f)).map(message);
                     return Ok(error_response(
+                        &shared.contract,
                         StatusCode::BAD_REQUEST,
                         "VALIDATION_ERROR",
                         messages.collect(),
@@ -453,6 +456,7 @@ where
             {
                 stats.replaced.fetch_add(1, Ordering::Relaxed);
                 return Ok(error_response(
+                    &shared.contract,
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "INTERNAL_ERROR",
                     vec!["the response broke the API contract".to_string()],
@@ -500,23 +504,33 @@ fn message(finding: &Finding) -> String {
     }
 }
 
-/// The API's error body.
+/// The API's error body, as its contract words rejections (the generated server's own
+/// `error_response`); a contract that does not say (written before the manifest recorded it)
+/// gets the shape of this project's interface, `{"code", "messages", "http_code"}`.
 fn error_response<B: Body>(
+    contract: &Contract,
     status: StatusCode,
     code: &str,
     messages: Vec<String>,
 ) -> http::Response<ContractBody<B>> {
-    let body = serde_json::json!({
-        "code": code,
-        "messages": messages,
-        "http_code": status.as_u16(),
-    });
+    let interface = ErrorEnvelope::Documented {
+        code: Some("code".into()),
+        messages: Some(Messages::List("messages".into())),
+        status: Some("http_code".into()),
+    };
+    let envelope = contract
+        .manifest()
+        .error_envelope
+        .as_ref()
+        .unwrap_or(&interface);
+    let title = status.canonical_reason().unwrap_or("Error");
+    let (body, media_type) = envelope.body(status.as_u16(), title, code, &messages);
     let bytes = serde_json::to_vec(&body).unwrap_or_default();
     let mut response = http::Response::new(ContractBody::full(Bytes::from(bytes), None));
     *response.status_mut() = status;
     response.headers_mut().insert(
         http::header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
+        HeaderValue::from_static(media_type),
     );
     response
 }

@@ -706,3 +706,74 @@ async fn serves_over_loopback_as_an_axum_router_layer() {
     })
     .await;
 }
+
+/// Another API's contract words its rejections its own way, as the generated server for it
+/// does: its documented error body (`{"error": …, "detail": …}`), or RFC 9457 problem details
+/// where it documents none the server can fill. The interface's shape is this API's only.
+#[tokio::test]
+async fn enforce_answers_in_the_error_body_of_the_contract_it_was_given() {
+    fn contract_of(document: &str) -> Arc<Contract> {
+        let dir = tempfile::tempdir().unwrap();
+        let spec = dir.path().join("openapi.yaml");
+        std::fs::write(&spec, document).unwrap();
+        Arc::new(Contract::from_spec(&spec).expect("the spec makes a contract"))
+    }
+    const PATHS: &str = r#"
+paths:
+  /pets:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {type: object, required: [name], properties: {name: {type: string}}}}}
+      responses:
+        '201': {description: created}
+        '400':
+          description: refused
+          content: {application/json: {schema: {$ref: '#/components/schemas/Problem'}}}
+"#;
+    let documented = contract_of(&format!(
+        "openapi: 3.0.3\ninfo: {{title: Pets, version: '1'}}\n{PATHS}\
+         components:\n  schemas:\n    Problem:\n      type: object\n      required: [error]\n      \
+         properties:\n        error: {{type: string}}\n        detail: {{type: string}}\n"
+    ));
+    let undocumented = contract_of(&format!(
+        "openapi: 3.0.3\ninfo: {{title: Pets, version: '1'}}\n{PATHS}\
+         components:\n  schemas:\n    Problem:\n      type: object\n      required: [reason_id]\n      \
+         properties:\n        reason_id: {{type: integer}}\n"
+    ));
+    bounded(async {
+        for (contract, media_type, expected) in [
+            (
+                documented,
+                "application/json",
+                json!({"error": "VALIDATION_ERROR", "detail": "\"name\" is a required property"}),
+            ),
+            (
+                undocumented,
+                "application/problem+json",
+                json!({
+                    "type": "about:blank",
+                    "title": "Bad Request",
+                    "status": 400,
+                    "detail": "\"name\" is a required property",
+                    "code": "VALIDATION_ERROR",
+                    "errors": ["\"name\" is a required property"],
+                }),
+            ),
+        ] {
+            let service = ContractLayer::new(contract)
+                .enforce(true)
+                .layer(Router::new().route("/pets", post(|| async { StatusCode::CREATED })));
+            let request = http::Request::post("/pets")
+                .header("content-type", "application/json")
+                .body(axum::body::Body::from("{}"))
+                .unwrap();
+            let response = service.oneshot(request).await.unwrap();
+            assert_eq!(response.status(), 400);
+            assert_eq!(response.headers()["content-type"], media_type);
+            let body: Value = serde_json::from_slice(&body_of(response).await).unwrap();
+            assert_eq!(body, expected);
+        }
+    })
+    .await;
+}

@@ -138,6 +138,7 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
         .collect();
 
     let manifest = Manifest {
+        error_envelope: Some(api.error_envelope()),
         format: manifest::FORMAT,
         title: api.title.clone(),
         version: api.version.clone(),

@@ -21,45 +21,7 @@ use super::{Api, Operation, Scalar, StatusSpec, TypeKind, TypeRef};
 /// (`NOT_FOUND`, `METHOD_NOT_ALLOWED`) answer no documented operation, so no enum binds them.
 pub const REJECTION_CODES: [&str; 2] = ["VALIDATION_ERROR", "NOT_AUTHENTICATED"];
 
-/// How rejections are worded.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ErrorEnvelope {
-    /// The spec's own error body, with the wire names of the members the server fills.
-    Documented {
-        /// The member that takes the rejection's code (`VALIDATION_ERROR`, …).
-        code: Option<String>,
-        /// The member that takes the messages.
-        messages: Option<Messages>,
-        /// The member that takes the HTTP status.
-        status: Option<String>,
-    },
-    /// RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
-    /// `detail`, with the code and the messages as extension members `code` and `errors`.
-    ProblemDetails,
-}
-
-/// Where the messages go.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Messages {
-    /// An array of strings.
-    List(String),
-    /// An array of objects, one per message (JSON:API's `errors: [{code, detail}]`): the
-    /// message in `text`, and the code in `code` when the item has a member for it.
-    Items {
-        /// The array member.
-        list: String,
-        /// The item's member that takes the message.
-        text: String,
-        /// The item's member that takes the code.
-        code: Option<String>,
-    },
-    /// One string: the messages joined by `; `.
-    Text(String),
-    /// After the code, in the code's own member, when it is free text and the envelope has
-    /// no other place for them (`{"error": "VALIDATION_ERROR: query parameter `limit`: …"}`):
-    /// a rejection that said only its code told the caller nothing it could mend.
-    AfterCode,
-}
+pub use crate::manifest::{ErrorEnvelope, Messages};
 
 const CODE_NAMES: [&str; 4] = ["code", "error_code", "errorCode", "error"];
 const LIST_NAMES: [&str; 3] = ["messages", "errors", "details"];
