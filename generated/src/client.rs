@@ -698,9 +698,8 @@ impl Answer {
     /// (Azure NetApp's errors).
     #[allow(dead_code)]
     fn error(&self, documented: bool) -> ClientError {
-        if !documented
-            && !(self.status.is_client_error() || self.status.is_server_error())
-        {
+        let is_error = self.status.is_client_error() || self.status.is_server_error();
+        if !documented && !is_error {
             return ClientError::UnexpectedResponse {
                 status: self.status,
                 body: String::from_utf8_lossy(&self.body).into_owned(),

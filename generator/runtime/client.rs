@@ -666,7 +666,8 @@ impl Answer {
     fn error(&self, documented: bool) -> ClientError {
         // An answer the operation does not document that is no error (an undocumented `201`)
         // is not the API's error, whatever its body reads as.
-        if !documented && !(self.status.is_client_error() || self.status.is_server_error()) {
+        let is_error = self.status.is_client_error() || self.status.is_server_error();
+        if !documented && !is_error {
             return ClientError::UnexpectedResponse {
                 status: self.status,
                 body: String::from_utf8_lossy(&self.body).into_owned(),
