@@ -2004,7 +2004,8 @@ pub mod path {
     /// [`spans_segments`]): how the server, the client and specval read a template whose
     /// document says a parameter's value is written as it is.
     pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String {
-        template
+        let (path, appendix) = template.split_at(wire(template).len());
+        let path = path
             .split('/')
             .map(|segment| {
                 let whole = segment
@@ -2017,7 +2018,8 @@ pub mod path {
                 }
             })
             .collect::<Vec<_>>()
-            .join("/")
+            .join("/");
+        path + appendix
     }
     /// The name of a segment that is one parameter filling any number of segments (`{+scope}`).
     fn spanning_name(segment: &str) -> Option<&str> {
@@ -2025,6 +2027,15 @@ pub mod path {
             .strip_prefix("{+")
             .and_then(|rest| rest.strip_suffix('}'))
             .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+    }
+    /// Whether a spanning parameter's value, as it stands in a path, holds a `.` or `..`
+    /// segment, written as it is, percent-encoded (`%2E%2E`) or behind an encoded `/`
+    /// (`a%2F..%2Fb`): a URL reads it as a move to another path, which the client refuses to
+    /// send; a request that carries one anyway names no operation's path (a handler checking the
+    /// scope's prefix would read `subscriptions/1/../2` as subscription 1).
+    pub fn holds_dot_segment(raw: &str) -> bool {
+        let decoded = percent_encoding::percent_decode_str(raw).decode_utf8_lossy();
+        decoded.split('/').any(|segment| matches!(segment, "." | ".."))
     }
     /// Where each segment of `path` begins and ends.
     fn segment_ranges(path: &str) -> Vec<(usize, usize)> {
@@ -2055,7 +2066,11 @@ pub mod path {
         if let Some(name) = spanning_name(pattern) {
             let most = given.len().saturating_sub(rest.len());
             for take in (1..=most).rev() {
-                params.push((name, &path[given[0].0..given[take - 1].1]));
+                let value = &path[given[0].0..given[take - 1].1];
+                if holds_dot_segment(value) {
+                    continue;
+                }
+                params.push((name, value));
                 if spanning_from(rest, path, &given[take..], params) {
                     return true;
                 }

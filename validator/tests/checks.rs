@@ -6527,10 +6527,17 @@ paths:
         Some("getSubscriptionRoleAssignment")
     );
     assert_eq!(found(&named), vec![]);
-    // The scope fills one segment at least.
-    let none = judged(&format!("/{assignments}/r1?api-version=2022-04-01"));
-    assert_eq!(none.operation, None);
-    assert!(!found(&none).is_empty());
+    // The scope fills one segment at least, and names no other path by a dot segment.
+    for path in [
+        format!("/{assignments}/r1?api-version=2022-04-01"),
+        format!("/subscriptions/1/../2/{assignments}/r1?api-version=2022-04-01"),
+        format!("/subscriptions%2F..%2F2/{assignments}/r1?api-version=2022-04-01"),
+        format!("/%2E%2E/{assignments}/r1?api-version=2022-04-01"),
+    ] {
+        let none = judged(&path);
+        assert_eq!(none.operation, None, "{path}");
+        assert!(!found(&none).is_empty(), "{path}");
+    }
 }
 
 /// A file documented in any media type (`*/*` holding `format: binary`, Apicurio's artifacts)
@@ -6626,4 +6633,54 @@ paths:
         create(r#"{"content": "x"}"#),
         one(Part::Request, "required", "")
     );
+}
+
+/// Azure's twin lookups by id, `GET /{roleAssignmentId}` and
+/// `GET /{roleDefinitionId}#disambiguation_dummy`, both written as they are: a role
+/// definition is checked as the operation it keeps without a finding, under `--strict` too.
+#[test]
+fn twin_paths_of_parameters_written_as_they_are_are_one_route() {
+    let contract = contract_of(
+        r##"
+openapi: 3.0.0
+info: {title: twin, version: "1"}
+paths:
+  /{roleAssignmentId}:
+    get:
+      operationId: getAssignmentById
+      parameters: [{name: roleAssignmentId, in: path, required: true, x-ms-skip-url-encoding: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {kind: {type: string, enum: [assignment]}}}}}}
+  /{roleDefinitionId}#disambiguation_dummy:
+    get:
+      operationId: getDefinitionById
+      parameters: [{name: roleDefinitionId, in: path, required: true, x-ms-skip-url-encoding: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {kind: {type: string, enum: [definition]}}}}}}
+"##,
+    );
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let path = "/providers/Microsoft.Authorization/roleDefinitions/rd1";
+    let judged = |kind: &str| {
+        check(
+            &contract,
+            &media_exchange(
+                "GET",
+                path,
+                None,
+                200,
+                Some(("application/json", &format!(r#"{{"kind": "{kind}"}}"#))),
+            ),
+            strict,
+        )
+    };
+    let definition = judged("definition");
+    assert_eq!(found(&definition), vec![]);
+    assert_eq!(definition.operation.as_deref(), Some("getDefinitionById"));
+    let assignment = judged("assignment");
+    assert_eq!(found(&assignment), vec![]);
+    assert_eq!(assignment.operation.as_deref(), Some("getAssignmentById"));
 }

@@ -24,7 +24,7 @@ impl Segment {
             Segment::Literal(text) => SegmentText::Literal(text),
             Segment::Param(name) => SegmentText::Param(name),
             Segment::Mixed(pattern) => SegmentText::Mixed(pattern),
-            Segment::Spanning(_) => return true,
+            Segment::Spanning(_) => return !specgen::path::holds_dot_segment(part),
         }
         .fits(part)
     }
@@ -576,6 +576,10 @@ fn spans_from(
     if let Segment::Spanning(_) = segment {
         let most = (parts.len() - at).saturating_sub(rest.len());
         for take in (1..=most).rev() {
+            // A `.` or `..` segment in it names another path (the generated server's rule).
+            if specgen::path::holds_dot_segment(&parts[at..at + take].join("/")) {
+                continue;
+            }
             ranges.push(at..at + take);
             if spans_from(rest, parts, at + take, ranges) {
                 return true;

@@ -1389,6 +1389,11 @@ mod tests {
         assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
         let (status, _) = call(Method::GET, &format!("/{assignments}/r7")).await;
         assert_eq!(status, StatusCode::NOT_FOUND, "the scope fills a segment at least");
+        // A dot segment in the scope names another path, however it is written.
+        for scope in ["subscriptions/1/../2", "subscriptions/1/%2E%2E/2", "s%2F..%2Ft", "."] {
+            let (status, _) = call(Method::GET, &format!("/{scope}/{assignments}/r8")).await;
+            assert_eq!(status, StatusCode::NOT_FOUND, "{scope}");
+        }
         let (status, _) = call(Method::GET, &format!("/s/{assignments}/too-long-a-name")).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "its other rules still hold");
         assert!(matches!(
