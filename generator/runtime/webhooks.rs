@@ -52,6 +52,49 @@ fn rejected_headers(hook: &str, headers: &::http::HeaderMap) -> Option<Response>
     (!messages.is_empty()).then(|| invalid(messages))
 }
 
+/// Which of `hooks`, notifications delivered at one path with one method (several event
+/// types at one receiver URL), a request is: the first whose headers and payload keep its
+/// rules, else the first, whose handler then says what is wrong. The request comes back with
+/// its body read, for that notification's handler to read again.
+#[allow(dead_code)]
+async fn delivered_as(
+    hooks: &[&str],
+    request: ::axum::extract::Request,
+) -> Result<(usize, ::axum::extract::Request), Response> {
+    let (parts, body) = request.into_parts();
+    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
+        .await
+        .map_err(|_| {
+            invalid(vec![format!(
+                "payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short"
+            )])
+        })?;
+    let keeps = |hook: &str| {
+        let Some(rules) = crate::validation::rules().webhook(hook) else {
+            return false;
+        };
+        let headers = rules.check_headers(|name| {
+            parts
+                .headers
+                .get_all(name)
+                .iter()
+                .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
+                .collect()
+        });
+        let value = rules
+            .read_form(&bytes)
+            .or_else(|| ::serde_json::from_slice(&bytes).ok());
+        headers.is_empty()
+            && match value {
+                Some(value) => rules.check_body(&value).is_empty(),
+                None => bytes.iter().all(u8::is_ascii_whitespace),
+            }
+    };
+    let chosen = hooks.iter().position(|hook| keeps(hook)).unwrap_or(0);
+    let body = ::axum::body::Body::from(bytes);
+    Ok((chosen, ::axum::extract::Request::from_parts(parts, body)))
+}
+
 /// For a notification that carries no payload (PeerTube's search callbacks): the 400 for a
 /// body sent all the same, as the generated server refuses one where an operation takes none.
 #[allow(dead_code)]
@@ -254,7 +297,7 @@ impl Sender {
         method: ::http::Method,
         url: String,
         (payload, headers): (Payload, Vec<(&'static str, String)>),
-        success: u16,
+        acknowledging: &[(u16, u16)],
     ) -> Delivery {
         let retry = crate::retry::RetryPolicy {
             max_attempts: self.policy.max_attempts.max(1),
@@ -311,7 +354,7 @@ impl Sender {
                             };
                         }
                         Ok(text) => {
-                            return match acknowledged(hook, status, success, &text) {
+                            return match acknowledged(hook, status, acknowledging, &text) {
                                 Ok(()) => Delivery::Delivered { attempts },
                                 Err(reason) => Delivery::GaveUp {
                                     attempts,
@@ -403,11 +446,27 @@ impl Payload {
     }
 }
 
-/// A reply acknowledges a notification when it has the documented success status
-/// and its body matches the documented reply schema.
-fn acknowledged(hook: &str, status: u16, success: u16, text: &str) -> Result<(), String> {
-    if status != success {
-        return Err(format!("expected status {success}"));
+/// A reply acknowledges a notification when it has a documented success status (one of
+/// `acknowledging`, each a range of codes: `(202, 202)`, `(200, 299)` for `2XX`) and its body
+/// matches that status's documented reply schema.
+fn acknowledged(
+    hook: &str,
+    status: u16,
+    acknowledging: &[(u16, u16)],
+    text: &str,
+) -> Result<(), String> {
+    if !acknowledging
+        .iter()
+        .any(|(low, high)| (*low..=*high).contains(&status))
+    {
+        let expected: Vec<String> = acknowledging
+            .iter()
+            .map(|(low, high)| match (low, high) {
+                (low, high) if low == high => low.to_string(),
+                (low, _) => format!("{}XX", low / 100),
+            })
+            .collect();
+        return Err(format!("expected status {}", expected.join(" or ")));
     }
     let Some(rules) = crate::validation::rules().webhook(hook) else {
         return Ok(());
@@ -453,7 +512,7 @@ mod tests {
                 ::http::Method::POST,
                 format!("{}/hooks/thing", server.url),
                 (Payload::Json(json!({"name": "lamp"})), Vec::new()),
-                200,
+                &[(200, 200)],
             )
             .await;
         (delivery, server.received().len())
@@ -571,23 +630,38 @@ mod tests {
 
     #[test]
     fn a_reply_acknowledges_with_the_documented_status_and_body() {
+        const OK: &[(u16, u16)] = &[(200, 200)];
         assert_eq!(
-            acknowledged("thingCreated", 200, 200, r#"{"ok": true}"#),
+            acknowledged("thingCreated", 200, OK, r#"{"ok": true}"#),
             Ok(())
         );
         assert_eq!(
-            acknowledged("thingCreated", 202, 200, r#"{"ok": true}"#),
+            acknowledged("thingCreated", 202, OK, r#"{"ok": true}"#),
             Err("expected status 200".to_string())
         );
+        // Any documented success acknowledges (a `202` queued beside the `200`), each by its
+        // own reply schema; a range by any of its codes.
+        assert_eq!(
+            acknowledged("thingCreated", 201, &[(200, 200), (202, 202)], ""),
+            Err("expected status 200 or 202".to_string())
+        );
+        assert_eq!(
+            acknowledged("thingCreated", 204, &[(200, 200), (204, 204)], ""),
+            Ok(())
+        );
+        assert_eq!(acknowledged("other", 299, &[(200, 299)], ""), Ok(()));
         // An empty reply is null, which the reply schema refuses.
-        assert!(acknowledged("thingCreated", 200, 200, "").is_err());
-        assert!(acknowledged("thingCreated", 200, 200, r#"{"ok": false}"#).is_err());
-        let err = acknowledged("thingCreated", 200, 200, "ok").unwrap_err();
+        assert!(acknowledged("thingCreated", 200, OK, "").is_err());
+        assert!(acknowledged("thingCreated", 200, OK, r#"{"ok": false}"#).is_err());
+        let err = acknowledged("thingCreated", 200, OK, "ok").unwrap_err();
         assert!(err.starts_with("reply is not JSON: "), "{err}");
         // A notification the contract does not know: the status is enough.
-        assert_eq!(acknowledged("other", 200, 200, "ok"), Ok(()));
+        assert_eq!(acknowledged("other", 200, OK, "ok"), Ok(()));
         // A documented status whose reply has no `content`: any body acknowledges.
-        assert_eq!(acknowledged("thingCreated", 204, 204, "OK"), Ok(()));
+        assert_eq!(
+            acknowledged("thingCreated", 204, &[(204, 204)], "OK"),
+            Ok(())
+        );
     }
 
     #[tokio::test]
@@ -731,7 +805,7 @@ mod tests {
                 ::http::Method::POST,
                 "https://hooks.example.com/thing".into(),
                 (Payload::Json(json!({})), Vec::new()),
-                200,
+                &[(200, 200)],
             )
             .await;
         match delivery {

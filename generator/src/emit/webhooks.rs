@@ -3,6 +3,7 @@
 //! router that validates payloads; the sender delivers a payload with bounded retries and
 //! reports the outcome.
 
+use indexmap::IndexMap;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -10,13 +11,12 @@ use super::operations::{body_type, is_success};
 use super::types::{doc_attrs, ident};
 use super::{GeneratedFile, Part, rust_file_of_parts};
 use crate::error::Result;
-use crate::ir::{Api, MediaKind, ParamLocation, StatusSpec, Webhook};
+use crate::ir::{Api, MediaKind, Method, ParamLocation, StatusSpec, Webhook};
 
 /// The webhooks file.
 pub fn emit(api: &Api) -> Result<GeneratedFile> {
     let mut methods = Vec::new();
     let mut handlers = Vec::new();
-    let mut routes = Vec::new();
     let mut senders = Vec::new();
     let mut header_types = Vec::new();
     for hook in &api.webhooks {
@@ -24,14 +24,42 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         header_types.extend(headers_type(hook, &parts));
         methods.push(receiver_method(hook, &parts));
         handlers.push(receiver_handler(hook, &parts));
-        // A delivery path is routed as the server's paths are: `/hooks/:id` (axum 0.7's
-        // capture syntax, which 0.8 refuses with a panic when the router is built) becomes a
-        // positional capture.
-        let path = super::routes::route_text(&hook.operation.path);
-        let method = format_ident!("{}", hook.operation.method.key());
-        let handler = format_ident!("receive_{}", hook.operation.fn_name);
-        routes.push(quote!(.route(#path, ::axum::routing::#method(#handler::<W>))));
         senders.push(sender_method(hook, &parts));
+    }
+    let mut routes = Vec::new();
+    for (index, ((path, method), hooks)) in receiver_routes(api).iter().enumerate() {
+        let method = format_ident!("{}", method.key());
+        let target = match hooks.as_slice() {
+            [hook] => format_ident!("receive_{}", hook.operation.fn_name),
+            several => {
+                let name = format_ident!("receive_at_{index}");
+                let names = several.iter().map(|hook| hook.name.as_str());
+                let last = several.len() - 1;
+                let arms = several.iter().enumerate().map(|(at, hook)| {
+                    let handler = format_ident!("receive_{}", hook.operation.fn_name);
+                    let pattern = if at == last { quote!(_) } else { quote!(#at) };
+                    quote!(#pattern => #handler::<W>(state, request).await,)
+                });
+                handlers.push(quote! {
+                    /// The notifications delivered at one path with one method, each told by
+                    /// the headers and payload it keeps.
+                    async fn #name<W: Webhooks>(
+                        state: ::axum::extract::State<Arc<W>>,
+                        request: ::axum::extract::Request,
+                    ) -> Response {
+                        let (chosen, request) = match delivered_as(&[#(#names),*], request).await {
+                            Ok(found) => found,
+                            Err(rejection) => return rejection,
+                        };
+                        match chosen {
+                            #(#arms)*
+                        }
+                    }
+                });
+                name
+            }
+        };
+        routes.push(quote!(.route(#path, ::axum::routing::#method(#target::<W>))));
     }
     // The rest is the same for every API: `generator/runtime/webhooks.rs`.
     let super::splice::Fragment {
@@ -79,6 +107,23 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     )
 }
 
+/// The receiver's routes: the notifications at each path and method, in document order.
+/// Several there (event types delivered to one URL) share one handler that tells them apart,
+/// since axum panics at a route given twice. A delivery path is routed as the server's paths
+/// are: `/hooks/:id` (axum 0.7's capture syntax, which 0.8 refuses with a panic when the
+/// router is built) becomes a positional capture.
+pub(crate) fn receiver_routes(api: &Api) -> IndexMap<(String, Method), Vec<&Webhook>> {
+    let mut at_route: IndexMap<(String, Method), Vec<&Webhook>> = IndexMap::new();
+    for hook in &api.webhooks {
+        let path = super::routes::route_text(&hook.operation.path);
+        at_route
+            .entry((path, hook.operation.method))
+            .or_default()
+            .push(hook);
+    }
+    at_route
+}
+
 /// What each end needs to know about one webhook.
 pub(crate) struct Parts {
     /// The payload's type; `None` for a notification without a body (a `GET` ping).
@@ -87,6 +132,9 @@ pub(crate) struct Parts {
     form: bool,
     reply: Option<TokenStream>,
     success: u16,
+    /// The statuses that acknowledge a delivery, each a range (`(202, 202)`; `2XX` is
+    /// `(200, 299)`): every documented 2xx, else the success status.
+    acknowledging: Vec<(u16, u16)>,
     /// The notification's documented header parameters (GitHub's `X-Hub-Signature-256`),
     /// and the type that holds them.
     headers: Vec<Header>,
@@ -122,6 +170,19 @@ impl Parts {
             Some(StatusSpec::Code(code)) => code,
             _ => 200,
         };
+        // Every documented 2xx acknowledges a delivery (a `202` queued beside the `200`).
+        let mut acknowledging: Vec<(u16, u16)> = op
+            .responses
+            .iter()
+            .filter_map(|r| match r.status {
+                StatusSpec::Code(code @ 200..=299) => Some((code, code)),
+                StatusSpec::Range(2) => Some((200, 299)),
+                _ => None,
+            })
+            .collect();
+        if acknowledging.is_empty() {
+            acknowledging.push((success_code, success_code));
+        }
         let reply = match success.and_then(|r| r.body) {
             Some(body) => Some(body_type(&body.ty)?),
             None => None,
@@ -142,6 +203,7 @@ impl Parts {
             form,
             reply,
             success: success_code,
+            acknowledging,
             headers,
             headers_type: format_ident!("{}Headers", op.type_prefix),
         })
@@ -297,7 +359,11 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
     let hook_name = hook.name.as_str();
     let payload = &parts.payload;
     let path = hook.operation.path.as_str();
-    let success = parts.success;
+    let acknowledging = parts
+        .acknowledging
+        .iter()
+        .map(|(low, high)| quote!((#low, #high)));
+    let acknowledging = quote!(&[#(#acknowledging),*]);
     let text = if hook.callback {
         format!(
             "Delivers callback `{}` to `url`, the URL the subscriber gave (the value of the \
@@ -330,30 +396,40 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
         (quote!(), quote!(Vec::new()))
     } else {
         let headers_type = &parts.headers_type;
-        let pushes = parts.headers.iter().map(|header| {
+        // The required ones in the list as it is made (clippy's `vec_init_then_push`), the
+        // optional ones pushed when given.
+        let required = parts.headers.iter().filter(|h| h.required).map(|header| {
             let field = &header.field;
             let wire = header.wire.as_str();
-            if header.required {
-                quote!(sent.push((#wire, headers.#field.clone()));)
-            } else {
-                quote!(if let Some(value) = &headers.#field { sent.push((#wire, value.clone())); })
-            }
+            quote!((#wire, headers.#field.clone()))
         });
-        (
-            quote!(, headers: &#headers_type),
+        let optional: Vec<TokenStream> = parts
+            .headers
+            .iter()
+            .filter(|h| !h.required)
+            .map(|header| {
+                let field = &header.field;
+                let wire = header.wire.as_str();
+                quote!(if let Some(value) = &headers.#field { sent.push((#wire, value.clone())); })
+            })
+            .collect();
+        let list = if optional.is_empty() {
+            quote!(vec![#(#required),*])
+        } else {
             quote!({
-                let mut sent: Vec<(&'static str, String)> = Vec::new();
-                #(#pushes)*
+                let mut sent: Vec<(&'static str, String)> = vec![#(#required),*];
+                #(#optional)*
                 sent
-            }),
-        )
+            })
+        };
+        (quote!(, headers: &#headers_type), list)
     };
     let Some(payload) = payload else {
         return quote! {
             #docs
             pub async fn #name(&self, #address: &str #headers_param) -> Delivery {
                 let url = #url;
-                self.deliver(#hook_name, ::http::Method::#method, url, (Payload::None, #headers), #success).await
+                self.deliver(#hook_name, ::http::Method::#method, url, (Payload::None, #headers), #acknowledging).await
             }
         };
     };
@@ -370,7 +446,7 @@ pub(crate) fn sender_method(hook: &Webhook, parts: &Parts) -> TokenStream {
                 Err(err) => return Delivery::GaveUp { attempts: 0, reason: GaveUp::Invalid(err.to_string()) },
             };
             let url = #url;
-            self.deliver(#hook_name, ::http::Method::#method, url, (#encoding(payload), #headers), #success).await
+            self.deliver(#hook_name, ::http::Method::#method, url, (#encoding(payload), #headers), #acknowledging).await
         }
     }
 }

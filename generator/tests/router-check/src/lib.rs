@@ -2137,6 +2137,13 @@ mod tests {
                 .push(format!("noted {:?}", payload.text));
             Ok(())
         }
+        async fn sms_inbound(
+            &self,
+            payload: serde_json::Value,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0.lock().unwrap().push(format!("inbound {payload}"));
+            Ok(())
+        }
         async fn ping(&self) -> Result<(), fixture_routes::webhooks::HandlerError> {
             self.0.lock().unwrap().push("ping".to_string());
             Ok(())
@@ -2152,6 +2159,54 @@ mod tests {
             ));
             Ok(())
         }
+    }
+
+    /// Two notifications delivered at one path with one method (an SMS's status and an
+    /// incoming SMS at `/hooks/sms`) share the route, which axum refused to build twice: each
+    /// delivery reaches the handler of the notification it keeps, and one that keeps neither
+    /// is refused by the first's rules.
+    #[tokio::test]
+    async fn notifications_at_one_path_reach_each_its_own_handler() {
+        use fixture_routes::webhooks::{Delivery, DeliveryPolicy, Sender, SmsStatusHeaders};
+        let inbox = Inbox::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let receiver = fixture_routes::webhooks::receiver(inbox.clone());
+        tokio::spawn(async move { axum::serve(listener, receiver).await.unwrap() });
+        let sender = Sender::new(DeliveryPolicy {
+            max_attempts: 1,
+            ..DeliveryPolicy::default()
+        });
+        let inbound = serde_json::json!({"From": "+15550100", "Body": "hi"});
+        assert_eq!(
+            sender.sms_inbound(&base, &inbound).await,
+            Delivery::Delivered { attempts: 1 }
+        );
+        let signed = SmsStatusHeaders {
+            x_twilio_signature: "c2lnbmF0dXJl".into(),
+            i_twilio_idempotency_token: Some("t1".into()),
+        };
+        let status = serde_json::json!({"MessageSid": "SM2"});
+        assert_eq!(
+            sender.sms_status(&base, &status, &signed).await,
+            Delivery::Delivered { attempts: 1 }
+        );
+        assert_eq!(
+            *inbox.0.lock().unwrap(),
+            [
+                r#"inbound {"Body":"hi","From":"+15550100"}"#,
+                r#"sms {"MessageSid":"SM2"} signed c2lnbmF0dXJl token Some("t1")"#
+            ]
+        );
+        let refused = reqwest::Client::new()
+            .post(format!("{base}/hooks/sms"))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body("Other=1")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(refused.status(), 400);
+        assert_eq!(inbox.0.lock().unwrap().len(), 2, "no handler ran");
     }
 
     /// A notification that is not a JSON POST is sent with its documented method and media
