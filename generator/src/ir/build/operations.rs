@@ -2,7 +2,7 @@
 //! request and response bodies, their examples, security, and operation ids made unique as
 //! Rust names.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use serde_json::{Map, Value};
@@ -332,6 +332,10 @@ impl Builder<'_> {
                 let parent = string_at(op, "operationId")
                     .map(str::to_string)
                     .unwrap_or_else(|| derived_operation_id(method, written));
+                // Callbacks of one operation at one runtime expression go to the one URL its
+                // caller gave (Zeit's seven event types at `{$request.body#/url}`): one path
+                // for the generated receiver, which tells them apart by their payloads.
+                let mut path_of_expression: HashMap<String, String> = HashMap::new();
                 for (callback, expressions) in callbacks {
                     let at = child(&child(&op_at, "callbacks"), callback);
                     let (expressions, expressions_at) = self.doc.deref(expressions, &at)?;
@@ -346,7 +350,12 @@ impl Builder<'_> {
                         // One name and path per callback URL, as a webhook's methods share
                         // theirs.
                         let name = unique(&mut names, format!("{parent}-{callback}"));
-                        let path = default_delivery_path(&name);
+                        // Its own path names its types; the shared one is where it goes.
+                        let own_path = default_delivery_path(&name);
+                        let path = path_of_expression
+                            .entry(expression.clone())
+                            .or_insert_with(|| own_path.clone())
+                            .clone();
                         for hook_method in Method::ALL {
                             let Some(hook_op) = hook_item.get(hook_method.key()) else {
                                 continue;
@@ -355,11 +364,12 @@ impl Builder<'_> {
                                 hook_op,
                                 &child(&hook_item_at, hook_method.key()),
                                 hook_method,
-                                &path,
+                                &own_path,
                                 &hook_item,
                                 &hook_item_at,
                                 &[],
                             )?;
+                            operation.path = path.clone();
                             if hook_op.get("operationId").is_none() {
                                 operation.id = name.clone();
                             }
@@ -1595,6 +1605,53 @@ components:
         // An API key in another header does not.
         let api = api_of(&document("security: [{key: []}]"));
         assert_eq!(authorization(&api).len(), 2);
+    }
+
+    /// Callbacks of one operation at one runtime expression go to the one URL the caller
+    /// gave: the generated receiver takes them at one path. Another operation's callback at
+    /// the same expression is another subscription's, at a path of its own.
+    #[test]
+    fn callbacks_at_one_expression_share_a_path() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /webhooks:
+    post:
+      operationId: createWebhook
+      responses: {'201': {description: ok}}
+      callbacks:
+        deployed:
+          '{$request.body#/url}':
+            post:
+              requestBody: {content: {application/json: {schema: {type: object, properties: {type: {const: deployed}}}}}}
+              responses: {'200': {description: ok}}
+        aliased:
+          '{$request.body#/url}':
+            post:
+              requestBody: {content: {application/json: {schema: {type: object, properties: {type: {const: aliased}}}}}}
+              responses: {'200': {description: ok}}
+  /other:
+    post:
+      operationId: other
+      responses: {'201': {description: ok}}
+      callbacks:
+        deployed:
+          '{$request.body#/url}':
+            post:
+              responses: {'200': {description: ok}}
+"#,
+        );
+        let path = |name: &str| {
+            let hook = api.webhooks.iter().find(|hook| hook.name == name).unwrap();
+            hook.operation.path.clone()
+        };
+        assert_eq!(
+            path("createWebhook-deployed"),
+            path("createWebhook-aliased")
+        );
+        assert_ne!(path("createWebhook-deployed"), path("other-deployed"));
     }
 
     /// A response component's inline body is named after the component, whichever operation
