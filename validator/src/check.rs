@@ -385,16 +385,29 @@ fn closest_webhook<'c>(
     let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
         return first;
     };
-    let broken = |hook: &OperationSpec| -> usize {
-        hook.request_body
+    // The fewest rules broken; between as many (a `oneOf` fails as one), the fewest members
+    // the notification does not document: a dispute with one wrong member is the dispute,
+    // not the payment event that knows none of its members.
+    let distance = |hook: &OperationSpec| -> (usize, usize) {
+        let Some(schema) = hook
+            .request_body
             .as_ref()
             .and_then(|body| body.schema.as_deref())
-            .and_then(|schema| contract.check(schema, &payload, false).ok())
-            .map_or(usize::MAX, |violations| violations.len())
+        else {
+            return (usize::MAX, usize::MAX);
+        };
+        let broken = contract
+            .check(schema, &payload, false)
+            .map_or(usize::MAX, |violations| violations.len());
+        let undocumented = contract.drift_plan(schema).map_or(0, |plan| {
+            plan.undocumented_in(&payload, crate::drift::Way::Request)
+                .len()
+        });
+        (broken, undocumented)
     };
     candidates
-        .map(|hook| (broken(hook), hook))
-        .min_by_key(|(count, _)| *count)
+        .map(|hook| (distance(hook), hook))
+        .min_by_key(|(distance, _)| *distance)
         .map_or(first, |(_, hook)| hook)
 }
 
