@@ -1576,6 +1576,14 @@ impl Incoming {
                 .headers
                 .get(::http::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok());
+            let sent_type = match (
+                content_type,
+                self.headers.contains_key(::http::header::CONTENT_TYPE),
+            ) {
+                (Some(text), _) => text,
+                (None, true) => "a value that is not ASCII text",
+                (None, false) => "absent",
+            };
             let essence = content_type.map(crate::validation::essence);
             let json_type = essence
                 .as_deref()
@@ -1594,8 +1602,7 @@ impl Incoming {
                         messages
                             .push(
                                 format!(
-                                    "Content-Type must be {documented}, not {}", content_type
-                                    .unwrap_or("absent")
+                                    "Content-Type must be {documented}, not {}", sent_type
                                 ),
                             )
                     }
@@ -1621,8 +1628,7 @@ impl Incoming {
                     messages
                         .push(
                             format!(
-                                "Content-Type must be {documented}, not {}", content_type
-                                .unwrap_or("absent")
+                                "Content-Type must be {documented}, not {}", sent_type
                             ),
                         );
                 } else if let Some(broken) = other_fields {
@@ -1664,8 +1670,7 @@ impl Incoming {
                                 messages
                                     .push(
                                         format!(
-                                            "Content-Type must be application/json, not {}",
-                                            content_type.unwrap_or("absent")
+                                            "Content-Type must be application/json, not {}", sent_type
                                         ),
                                     )
                             }

@@ -585,6 +585,15 @@ impl Incoming {
                 .headers
                 .get(::http::header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok());
+            // What a refusal says was sent: a value that is not text is not an absent one.
+            let sent_type = match (
+                content_type,
+                self.headers.contains_key(::http::header::CONTENT_TYPE),
+            ) {
+                (Some(text), _) => text,
+                (None, true) => "a value that is not ASCII text",
+                (None, false) => "absent",
+            };
             let essence = content_type.map(crate::validation::essence);
             let json_type = essence
                 .as_deref()
@@ -603,7 +612,7 @@ impl Incoming {
                     }
                     _ => messages.push(format!(
                         "Content-Type must be {documented}, not {}",
-                        content_type.unwrap_or("absent")
+                        sent_type
                     )),
                 }
             } else if !crate::validation::is_json_media(documented) || rules.body_any_bytes {
@@ -628,7 +637,7 @@ impl Incoming {
                 if !sent_as_documented && !sent_as_another {
                     messages.push(format!(
                         "Content-Type must be {documented}, not {}",
-                        content_type.unwrap_or("absent")
+                        sent_type
                     ));
                 } else if let Some(broken) = other_fields {
                     messages.extend(broken);
@@ -662,7 +671,7 @@ impl Incoming {
                         )),
                         None => messages.push(format!(
                             "Content-Type must be application/json, not {}",
-                            content_type.unwrap_or("absent")
+                            sent_type
                         )),
                     },
                 }
