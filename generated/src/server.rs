@@ -2003,7 +2003,8 @@ pub mod path {
     /// `/` included (Azure's `x-ms-skip-url-encoding` on `/{scope}/providers/…`, where the scope
     /// is `subscriptions/1/resourceGroups/g`).
     pub fn spans_segments(template: &str) -> bool {
-        wire(template).split('/').any(|segment| spanning_name(segment).is_some())
+        template.contains("{+")
+            && wire(template).split('/').any(|segment| spanning_name(segment).is_some())
     }
     /// `template` with each segment that is one parameter `spans` names written `{+name}` (see
     /// [`spans_segments`]): how the server, the client and specval read a template whose

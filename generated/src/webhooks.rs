@@ -142,16 +142,42 @@ fn invalid(messages: Vec<String>) -> Response {
 /// by the contract before anything else is read: the 400 that says what is wrong, if any.
 #[allow(dead_code)]
 fn rejected_headers(hook: &str, headers: &::http::HeaderMap) -> Option<Response> {
-    let rules = crate::validation::rules().webhook(hook)?;
-    let messages = rules
-        .check_headers(|name| {
-            headers
-                .get_all(name)
-                .iter()
-                .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
-                .collect()
-        });
+    let messages = header_messages(hook, headers)?;
     (!messages.is_empty()).then(|| invalid(messages))
+}
+
+/// The rules a notification's documented header parameters break; `None` for a notification
+/// the contract does not know.
+#[allow(dead_code)]
+fn header_messages(hook: &str, headers: &::http::HeaderMap) -> Option<Vec<String>> {
+    let rules = crate::validation::rules().webhook(hook)?;
+    Some(
+        rules
+            .check_headers(|name| {
+                headers
+                    .get_all(name)
+                    .iter()
+                    .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
+                    .collect()
+            }),
+    )
+}
+
+/// A delivery's body, read up to [`RECEIVER_BODY_LIMIT`]; the 400 when it is longer or cut
+/// short.
+#[allow(dead_code)]
+async fn payload_bytes(
+    body: ::axum::body::Body,
+) -> Result<::axum::body::Bytes, Response> {
+    ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
+        .await
+        .map_err(|_| {
+            invalid(
+                vec![
+                    format!("payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short")
+                ],
+            )
+        })
 }
 
 /// Which of `hooks`, notifications delivered at one path with one method (several event
@@ -164,28 +190,14 @@ async fn delivered_as(
     request: ::axum::extract::Request,
 ) -> Result<(usize, ::axum::extract::Request), Response> {
     let (parts, body) = request.into_parts();
-    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
-        .await
-        .map_err(|_| {
-            invalid(
-                vec![
-                    format!("payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short")
-                ],
-            )
-        })?;
+    let bytes = payload_bytes(body).await?;
     let keeps = |hook: &str| {
-        let Some(rules) = crate::validation::rules().webhook(hook) else {
+        let (Some(rules), Some(headers)) = (
+            crate::validation::rules().webhook(hook),
+            header_messages(hook, &parts.headers),
+        ) else {
             return false;
         };
-        let headers = rules
-            .check_headers(|name| {
-                parts
-                    .headers
-                    .get_all(name)
-                    .iter()
-                    .filter_map(|value| std::str::from_utf8(value.as_bytes()).ok())
-                    .collect()
-            });
         let value = rules
             .read_form(&bytes)
             .or_else(|| ::serde_json::from_slice(&bytes).ok());
@@ -238,15 +250,7 @@ async fn read_payload(
     content_type: Option<&str>,
     body: ::axum::body::Body,
 ) -> Result<::serde_json::Value, Response> {
-    let bytes = ::axum::body::to_bytes(body, RECEIVER_BODY_LIMIT)
-        .await
-        .map_err(|_| {
-            invalid(
-                vec![
-                    format!("payload larger than {RECEIVER_BODY_LIMIT} bytes, or cut short")
-                ],
-            )
-        })?;
+    let bytes = payload_bytes(body).await?;
     let rules = crate::validation::rules().webhook(hook);
     let documented = rules
         .and_then(|rules| rules.body_media.as_deref())

@@ -133,6 +133,14 @@ fn delivered_on(template: &str, path: &str) -> bool {
 impl OperationSpec {
     /// Whether a path, split at `/`, fits the template.
     fn fits(&self, parts: &[&str]) -> bool {
+        // Asked of every operation for every exchange: allocation-free unless a parameter of
+        // the template spans segments and the lengths differ.
+        if parts.len() == self.segments.len() {
+            return parts
+                .iter()
+                .zip(&self.segments)
+                .all(|(part, segment)| segment.fits(part));
+        }
         self.spans(parts).is_some()
     }
 
