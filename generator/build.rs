@@ -23,12 +23,7 @@ mod syntax;
 const MODULES: &[&str] = &["support.rs", "retry.rs", "validation.rs"];
 /// Runtime files that are the static half of a module (no inner attributes; their `use` items
 /// go to the head of the module, the rest where the emitter puts it).
-const FRAGMENTS: &[&str] = &[
-    "server.rs",
-    "problem_details.rs",
-    "client.rs",
-    "webhooks.rs",
-];
+const FRAGMENTS: &[&str] = &["server.rs", "client.rs", "webhooks.rs"];
 
 fn main() {
     let root = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").expect("set by cargo"));

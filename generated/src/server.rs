@@ -981,11 +981,18 @@ pub fn error_response(
     code: &str,
     messages: Vec<String>,
 ) -> Response {
-    let mut body = ::serde_json::Map::new();
-    body.insert("code".to_string(), code.into());
-    body.insert("messages".to_string(), messages.into());
-    body.insert("http_code".to_string(), status.as_u16().into());
-    json_response(status, &body)
+    envelope_response(
+        &crate::validation::manifest::ErrorEnvelope::Documented {
+            code: Some("code".to_string()),
+            messages: Some(
+                crate::validation::manifest::Messages::List("messages".to_string()),
+            ),
+            status: Some("http_code".to_string()),
+        },
+        status,
+        code,
+        &messages,
+    )
 }
 
 /// Everything [`router_with`] can be told.
@@ -1013,11 +1020,26 @@ struct Shared<A> {
 /// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
 /// bodies of a few hundred bytes. The `Vec` starts at 1 KiB, which most answers fit
 /// without growing (`to_vec` starts at 128 bytes and doubles).
+#[allow(dead_code)]
 fn json_response<T: ::serde::Serialize>(
     status: ::http::StatusCode,
     body: &T,
 ) -> Response {
     json_response_as(status, ::http::HeaderValue::from_static("application/json"), body)
+}
+
+/// A rejection worded as `envelope` says the API words its errors (its documented error body,
+/// or RFC 9457 problem details): the one rule, `ErrorEnvelope::body`, that specval's tower
+/// layer answers by too. The generated `error_response` calls it with the API's envelope.
+fn envelope_response(
+    envelope: &crate::validation::manifest::ErrorEnvelope,
+    status: ::http::StatusCode,
+    code: &str,
+    messages: &[String],
+) -> Response {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let (body, media) = envelope.body(status.as_u16(), title, code, messages);
+    json_response_as(status, ::http::HeaderValue::from_static(media), &body)
 }
 
 /// [`json_response`] in the JSON media type the spec documents for it

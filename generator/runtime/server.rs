@@ -39,12 +39,28 @@ struct Shared<A> {
 /// `axum::Json` writes through a `BytesMut` writer, which costs about twice as much for
 /// bodies of a few hundred bytes. The `Vec` starts at 1 KiB, which most answers fit
 /// without growing (`to_vec` starts at 128 bytes and doubles).
+// Unused where no handler answers JSON of its own and rejections are `envelope_response`'s.
+#[allow(dead_code)]
 fn json_response<T: ::serde::Serialize>(status: ::http::StatusCode, body: &T) -> Response {
     json_response_as(
         status,
         ::http::HeaderValue::from_static("application/json"),
         body,
     )
+}
+
+/// A rejection worded as `envelope` says the API words its errors (its documented error body,
+/// or RFC 9457 problem details): the one rule, `ErrorEnvelope::body`, that specval's tower
+/// layer answers by too. The generated `error_response` calls it with the API's envelope.
+fn envelope_response(
+    envelope: &crate::validation::manifest::ErrorEnvelope,
+    status: ::http::StatusCode,
+    code: &str,
+    messages: &[String],
+) -> Response {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let (body, media) = envelope.body(status.as_u16(), title, code, messages);
+    json_response_as(status, ::http::HeaderValue::from_static(media), &body)
 }
 
 /// [`json_response`] in the JSON media type the spec documents for it
@@ -1410,5 +1426,34 @@ mod tests {
 
     fn request_without_body() -> ::axum::extract::Request {
         request("/things/1", &[("x-key", "k")], "")
+    }
+
+    #[tokio::test]
+    async fn a_rejection_is_problem_details_with_the_code_and_messages() {
+        let response = error_response(
+            ::http::StatusCode::BAD_REQUEST,
+            "VALIDATION_ERROR",
+            vec!["a".into(), "b".into()],
+        );
+        assert_eq!(response.status(), 400);
+        assert_eq!(
+            response.headers()[::http::header::CONTENT_TYPE],
+            "application/problem+json"
+        );
+        let body = ::axum::body::to_bytes(response.into_body(), usize::MAX)
+            .await
+            .unwrap();
+        let body: ::serde_json::Value = ::serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            body,
+            ::serde_json::json!({
+                "type": "about:blank",
+                "title": "Bad Request",
+                "status": 400,
+                "detail": "a; b",
+                "code": "VALIDATION_ERROR",
+                "errors": ["a", "b"],
+            })
+        );
     }
 }

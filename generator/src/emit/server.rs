@@ -654,98 +654,107 @@ fn doc_example(api: &Api, crate_ident: &str, doc_test: bool) -> Result<TokenStre
 }
 
 /// `error_response`, which words every rejection: as the API documents its errors, else as
-/// RFC 9457 problem details. The rest of the request reading, checking and rejection shared by
-/// every handler is `generator/runtime/server.rs`.
+/// RFC 9457 problem details. The body is built by the one rule of the manifest's
+/// `ErrorEnvelope` (`envelope_response`, in `generator/runtime/server.rs`), which specval's
+/// tower layer follows too; the envelope is written here, with docs that say its members.
 fn error_response(api: &Api) -> TokenStream {
-    match api.error_envelope() {
+    let envelope = api.error_envelope();
+    let docs = match &envelope {
+        ErrorEnvelope::ProblemDetails => vec![
+            "The error body of a rejected request: RFC 9457 problem details, the API documenting"
+                .to_string(),
+            "no error body the server can fill. The code and each message are extension members"
+                .to_string(),
+            "(`code`, `errors`).".to_string(),
+        ],
         ErrorEnvelope::Documented {
             code,
             messages,
             status,
         } => {
-            let mut members = Vec::new();
             let mut described = Vec::new();
-            match (&code, &messages) {
+            match (code, messages) {
                 (Some(code), Some(Messages::AfterCode)) => {
-                    members.push(quote!(body.insert(
-                        #code.to_string(),
-                        format!("{code}: {}", messages.join("; ")).into()
-                    );));
                     described.push(format!("`{code}` (the code, then the reasons)"));
                 }
-                (Some(code), _) => {
-                    members.push(quote!(body.insert(#code.to_string(), code.into());));
-                    described.push(format!("`{code}`"));
-                }
+                (Some(code), _) => described.push(format!("`{code}`")),
                 (None, _) => {}
             }
-            match &messages {
-                Some(Messages::List(wire)) => {
-                    members.push(quote!(body.insert(#wire.to_string(), messages.into());));
-                    described.push(format!("`{wire}`"));
-                }
-                Some(Messages::Text(wire)) => {
-                    members
-                        .push(quote!(body.insert(#wire.to_string(), messages.join("; ").into());));
+            match messages {
+                Some(Messages::List(wire) | Messages::Text(wire)) => {
                     described.push(format!("`{wire}`"));
                 }
                 Some(Messages::Items {
                     list,
                     text,
-                    code: item_code,
-                }) => {
-                    let with_code = item_code
-                        .as_ref()
-                        .map(|member| quote!(item.insert(#member.to_string(), code.into());));
-                    members.push(quote! {
-                        let items: Vec<::serde_json::Value> = messages
-                            .iter()
-                            .map(|message| {
-                                let mut item = ::serde_json::Map::new();
-                                #with_code
-                                item.insert(#text.to_string(), message.as_str().into());
-                                ::serde_json::Value::Object(item)
-                            })
-                            .collect();
-                        body.insert(#list.to_string(), items.into());
-                    });
-                    described.push(match item_code {
-                        Some(member) => {
-                            format!("`{list}` (an object per reason: `{member}`, `{text}`)")
-                        }
-                        None => format!("`{list}` (an object per reason: `{text}`)"),
-                    });
-                }
+                    code: Some(member),
+                }) => described.push(format!(
+                    "`{list}` (an object per reason: `{member}`, `{text}`)"
+                )),
+                Some(Messages::Items {
+                    list,
+                    text,
+                    code: None,
+                }) => described.push(format!("`{list}` (an object per reason: `{text}`)")),
                 Some(Messages::AfterCode) | None => {}
             }
-            if let Some(status) = &status {
-                members.push(quote!(body.insert(#status.to_string(), status.as_u16().into());));
+            if let Some(status) = status {
                 described.push(format!("`{status}`"));
             }
-            let docs = [
+            vec![
                 "The error body of a rejected request, as the API documents its errors:"
                     .to_string(),
                 format!("{}.", described.join(", ")),
-            ];
-            // The envelope may have no member for the code or the messages.
-            let code_used =
-                code.is_some() || matches!(&messages, Some(Messages::Items { code: Some(_), .. }));
-            let unused_code = (!code_used).then(|| quote!(let _ = code;));
-            let unused_messages = messages.is_none().then(|| quote!(let _ = messages;));
-            quote! {
-                #(#[doc = #docs])*
-                pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
-                    #unused_code
-                    #unused_messages
-                    let mut body = ::serde_json::Map::new();
-                    #(#members)*
-                    json_response(status, &body)
-                }
-            }
+            ]
         }
-        // The same for every such API: `generator/runtime/problem_details.rs`.
-        ErrorEnvelope::ProblemDetails => {
-            super::splice::fragment("problem_details.rs").item_tokens()
+    };
+    let envelope = envelope_tokens(&envelope);
+    quote! {
+        #(#[doc = #docs])*
+        pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
+            envelope_response(&#envelope, status, code, &messages)
+        }
+    }
+}
+
+/// The expression that builds `envelope` in the generated crate.
+fn envelope_tokens(envelope: &ErrorEnvelope) -> TokenStream {
+    let member_of = |member: &Option<String>| match member {
+        Some(member) => quote!(Some(#member.to_string())),
+        None => quote!(None),
+    };
+    let manifest = quote!(crate::validation::manifest);
+    match envelope {
+        ErrorEnvelope::ProblemDetails => quote!(#manifest::ErrorEnvelope::ProblemDetails),
+        ErrorEnvelope::Documented {
+            code,
+            messages,
+            status,
+        } => {
+            let messages = match messages {
+                None => quote!(None),
+                Some(Messages::List(wire)) => {
+                    quote!(Some(#manifest::Messages::List(#wire.to_string())))
+                }
+                Some(Messages::Text(wire)) => {
+                    quote!(Some(#manifest::Messages::Text(#wire.to_string())))
+                }
+                Some(Messages::AfterCode) => quote!(Some(#manifest::Messages::AfterCode)),
+                Some(Messages::Items { list, text, code }) => {
+                    let code = member_of(code);
+                    quote!(Some(#manifest::Messages::Items {
+                        list: #list.to_string(),
+                        text: #text.to_string(),
+                        code: #code,
+                    }))
+                }
+            };
+            let (code, status) = (member_of(code), member_of(status));
+            quote!(#manifest::ErrorEnvelope::Documented {
+                code: #code,
+                messages: #messages,
+                status: #status,
+            })
         }
     }
 }

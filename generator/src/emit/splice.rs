@@ -8,7 +8,7 @@
 //!
 //! A runtime file is either a whole module of the crate (`support.rs`, `retry.rs`,
 //! `validation.rs`; [`module_text`]) or the static half of one whose other half depends on the
-//! IR (`server.rs` and `problem_details.rs`, `client.rs`, `webhooks.rs`; [`fragment`]): a
+//! IR (`server.rs`, `client.rs`, `webhooks.rs`; [`fragment`]): a
 //! fragment names the generated half's items unqualified, has no `//!` docs, and its `use`
 //! items are placed among the module's own. In either, a submodule declared from another
 //! runtime file (`#[path = "union.rs"] pub mod union;`) is spliced in as an inline module
@@ -32,7 +32,6 @@ const FILES: &[&str] = &[
     "form.rs",
     "manifest.rs",
     "path.rs",
-    "problem_details.rs",
     "retry.rs",
     "server.rs",
     "support.rs",
@@ -67,13 +66,6 @@ pub(crate) struct Fragment {
     pub items: &'static str,
 }
 
-impl Fragment {
-    /// The items as tokens, for a fragment placed inside generated tokens.
-    pub fn item_tokens(&self) -> TokenStream {
-        tokens(self.items)
-    }
-}
-
 /// The runtime file `name`, the static half of a module.
 pub(crate) fn fragment(name: &str) -> Fragment {
     Fragment {
@@ -90,7 +82,7 @@ fn tokens(text: &str) -> TokenStream {
 
 #[cfg(test)]
 mod tests {
-    use super::{FILES, PRINTED, fragment, module_text};
+    use super::{FILES, PRINTED, fragment, module_text, tokens};
 
     fn is_module(name: &str) -> bool {
         PRINTED.iter().any(|(printed, _)| *printed == name)
@@ -106,7 +98,7 @@ mod tests {
         for name in FILES {
             let text = if is_fragment(name) {
                 let fragment = fragment(name);
-                assert!(!fragment.item_tokens().is_empty(), "{name}");
+                assert!(!tokens(fragment.items).is_empty(), "{name}");
                 format!("{}{}", fragment.uses, fragment.items)
             } else if is_module(name) {
                 module_text(name).to_string()
@@ -171,12 +163,7 @@ mod tests {
             let (attrs, items) = super::syntax::spliced(parse(name), &parse);
             assert_eq!(printed(module_text(name)), print(attrs, items), "{name}");
         }
-        for name in [
-            "server.rs",
-            "problem_details.rs",
-            "client.rs",
-            "webhooks.rs",
-        ] {
+        for name in ["server.rs", "client.rs", "webhooks.rs"] {
             let (_, items) = super::syntax::spliced(parse(name), &parse);
             let (uses, rest): (Vec<_>, Vec<_>) = items
                 .into_iter()

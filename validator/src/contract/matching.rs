@@ -135,39 +135,47 @@ impl OperationSpec {
     fn fits(&self, parts: &[&str]) -> bool {
         // Asked of every operation for every exchange: allocation-free unless a parameter of
         // the template spans segments and the lengths differ.
-        if parts.len() == self.segments.len() {
-            return parts
-                .iter()
-                .zip(&self.segments)
-                .all(|(part, segment)| segment.fits(part));
-        }
-        self.spans(parts).is_some()
-    }
-
-    /// Where each of the template's segments lies in a path that fits it, as the range of
-    /// `parts` it takes: one part each, but for a spanning parameter, which takes as many as
-    /// the segments after it leave it, the most first, as the generated server reads it
-    /// ([`specgen::path::raw_params`]).
-    fn spans(&self, parts: &[&str]) -> Option<Vec<std::ops::Range<usize>>> {
         if parts.len() == self.segments.len()
             && parts
                 .iter()
                 .zip(&self.segments)
                 .all(|(part, segment)| segment.fits(part))
         {
-            // Each spanning parameter, if any, takes one part: together they can take no more.
-            return Some((0..parts.len()).map(|at| at..at + 1).collect());
+            return true;
         }
-        if parts.len() < self.segments.len()
-            || !self
-                .segments
-                .iter()
-                .any(|segment| matches!(segment, Segment::Spanning(_)))
-        {
-            return None;
-        }
-        let mut ranges = Vec::with_capacity(self.segments.len());
-        spans_from(&self.segments, parts, 0, &mut ranges).then_some(ranges)
+        parts.len() > self.segments.len()
+            && self.spans_segments()
+            && self.spanning_params(parts).is_some()
+    }
+
+    /// Whether a parameter of its template fills any number of segments (`{+scope}`).
+    fn spans_segments(&self) -> bool {
+        self.segments
+            .iter()
+            .any(|segment| matches!(segment, Segment::Spanning(_)))
+    }
+
+    /// The parameters of a path under a template with a spanning parameter, decoded, as the
+    /// generated server reads them: [`specgen::path::raw_params`], the one rule of how many
+    /// segments such a parameter takes.
+    fn spanning_params(&self, parts: &[&str]) -> Option<Vec<(String, String)>> {
+        let template: Vec<String> = self
+            .segments
+            .iter()
+            .map(|segment| match segment {
+                Segment::Literal(text) | Segment::Mixed(text) => text.clone(),
+                Segment::Param(name) => format!("{{{name}}}"),
+                Segment::Spanning(name) => format!("{{+{name}}}"),
+            })
+            .collect();
+        let (template, path) = (template.join("/"), parts.join("/"));
+        let params = specgen::path::raw_params(&template, &path)?;
+        Some(
+            params
+                .into_iter()
+                .map(|(name, raw)| (name.to_string(), specgen::load::percent_decode_lossy(raw)))
+                .collect(),
+        )
     }
 
     /// Path parameters read by another template of the same shape (see
@@ -192,14 +200,13 @@ impl OperationSpec {
     fn params(&self, parts: &[&str]) -> Vec<(String, String)> {
         let decoded =
             |name: &str, raw: &str| (name.to_string(), specgen::load::percent_decode_lossy(raw));
+        if self.spans_segments() {
+            return self.spanning_params(parts).unwrap_or_default();
+        }
         let mut params = Vec::new();
-        let Some(ranges) = self.spans(parts) else {
-            return params;
-        };
-        for (range, segment) in ranges.into_iter().zip(&self.segments) {
-            let part = parts[range.start];
+        for (part, segment) in parts.iter().zip(&self.segments) {
             match segment {
-                Segment::Spanning(name) => params.push(decoded(name, &parts[range].join("/"))),
+                Segment::Spanning(_) => {}
                 Segment::Param(name) => params.push(decoded(name, part)),
                 Segment::Mixed(pattern) => match self.split(pattern, part) {
                     Some(raw) => {
@@ -567,43 +574,6 @@ pub(super) fn segments(template: &str) -> Vec<Segment> {
         .split('/')
         .map(segment_of)
         .collect()
-}
-
-/// Matches the template's `segments` against `parts` from `at` on, pushing the range each
-/// takes (see [`OperationSpec::spans`]).
-fn spans_from(
-    segments: &[Segment],
-    parts: &[&str],
-    at: usize,
-    ranges: &mut Vec<std::ops::Range<usize>>,
-) -> bool {
-    let Some((segment, rest)) = segments.split_first() else {
-        return at == parts.len();
-    };
-    let before = ranges.len();
-    if let Segment::Spanning(_) = segment {
-        let most = (parts.len() - at).saturating_sub(rest.len());
-        for take in (1..=most).rev() {
-            // A `.` or `..` segment in it names another path (the generated server's rule).
-            if specgen::path::holds_dot_segment(&parts[at..at + take].join("/")) {
-                continue;
-            }
-            ranges.push(at..at + take);
-            if spans_from(rest, parts, at + take, ranges) {
-                return true;
-            }
-            ranges.truncate(before);
-        }
-        return false;
-    }
-    if at < parts.len() && segment.fits(parts[at]) {
-        ranges.push(at..at + 1);
-        if spans_from(rest, parts, at + 1, ranges) {
-            return true;
-        }
-    }
-    ranges.truncate(before);
-    false
 }
 
 /// One segment of a template.
