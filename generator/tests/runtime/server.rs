@@ -4,8 +4,6 @@
 // As the generated half has it.
 #![allow(clippy::large_enum_variant, clippy::result_large_err)]
 
-include!("../../runtime/server.rs");
-
 /// As specgen writes it for an API that documents no error body the server can fill.
 pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
     envelope_response(
@@ -15,3 +13,5 @@ pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<Stri
         &messages,
     )
 }
+
+include!("../../runtime/server.rs");
