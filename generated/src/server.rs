@@ -2028,33 +2028,49 @@ pub mod path {
         template.contains("{+")
             && wire(template).split('/').any(|segment| spanning_name(segment).is_some())
     }
-    /// `template` with each segment that is one parameter `spans` names written `{+name}` (see
-    /// [`spans_segments`]): how the server, the client and specval read a template whose
-    /// document says a parameter's value is written as it is.
+    /// `template` with each segment that begins with a parameter `spans` names, alone or followed
+    /// by text (`{name}`, `{name}:cancel`), written `{+name}` (see [`spans_segments`]): how the
+    /// server, the client and specval read a template whose document says a parameter's value is
+    /// written as it is.
     pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String {
         let (path, appendix) = template.split_at(wire(template).len());
         let path = path
             .split('/')
-            .map(|segment| {
-                let whole = segment
-                    .strip_prefix('{')
-                    .and_then(|rest| rest.strip_suffix('}'))
-                    .filter(|name| !name.starts_with('+') && !name.contains(['{', '}']));
-                match whole {
-                    Some(name) if spans(name) => format!("{{+{name}}}"),
-                    _ => segment.to_string(),
-                }
+            .map(|segment| match leading_param(segment) {
+                Some((name, suffix)) if spans(name) => format!("{{+{name}}}{suffix}"),
+                _ => segment.to_string(),
             })
             .collect::<Vec<_>>()
             .join("/");
         path + appendix
     }
-    /// The name of a segment that is one parameter filling any number of segments (`{+scope}`).
-    fn spanning_name(segment: &str) -> Option<&str> {
-        segment
-            .strip_prefix("{+")
-            .and_then(|rest| rest.strip_suffix('}'))
-            .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+    /// `template` with every segment that begins with a parameter (`{name}`, `{name}:cancel`)
+    /// written `{+name}`, as if each parameter might hold `/`; `None` when no segment does.
+    ///
+    /// OpenAPI forbids an unescaped `/` in a path parameter, yet documents converted from
+    /// Google's discovery format lost the `{+name}` their source wrote, so real traffic to
+    /// `/v1/{name}` reads `/v1/projects/p/locations/l`. specval tries this reading only for a
+    /// path that no template fits as written, to name the operation such a request meant
+    /// (and the parameter that broke the rule) instead of none.
+    pub fn slashed_template(template: &str) -> Option<String> {
+        let slashed = spanning_template(template, |_| true);
+        (slashed != template).then_some(slashed)
+    }
+    /// A segment that begins with one parameter, then text without parameters: the name and the
+    /// text (`{name}:cancel` gives `name` and `:cancel`; `{id}` gives `id` and nothing).
+    fn leading_param(segment: &str) -> Option<(&str, &str)> {
+        let rest = segment.strip_prefix('{')?;
+        let (name, suffix) = rest.split_once('}')?;
+        let plain = !name.is_empty() && !name.starts_with('+') && !name.contains('{');
+        (plain && !suffix.contains(['{', '}'])).then_some((name, suffix))
+    }
+    /// The name of a segment that is one parameter filling any number of segments, and the text
+    /// that ends its last segment (`{+scope}` gives `scope` and nothing; `{+name}:cancel` gives
+    /// `name` and `:cancel`).
+    fn spanning_name(segment: &str) -> Option<(&str, &str)> {
+        let (name, suffix) = segment.strip_prefix("{+")?.split_once('}')?;
+        (!name.is_empty() && !name.contains('{') && !suffix.contains(['{', '}']))
+            .then_some((name, suffix))
     }
     /// Whether a spanning parameter's value, as it stands in a path, holds a `.` or `..`
     /// segment, written as it is, percent-encoded (`%2E%2E`) or behind an encoded `/`
@@ -2091,10 +2107,21 @@ pub mod path {
             return given.is_empty();
         };
         let before = params.len();
-        if let Some(name) = spanning_name(pattern) {
+        if let Some((name, suffix)) = spanning_name(pattern) {
             let most = given.len().saturating_sub(rest.len());
             for take in (1..=most).rev() {
-                let value = &path[given[0].0..given[take - 1].1];
+                let (start, last) = (given[0].0, given[take - 1]);
+                let end = if suffix.is_empty() {
+                    last.1
+                } else {
+                    match spelled_last(&path[last.0..last.1], suffix) {
+                        Some((at, len)) if at > 0 && last.0 + at + len == last.1 => {
+                            last.0 + at
+                        }
+                        _ => continue,
+                    }
+                };
+                let value = &path[start..end];
                 if holds_dot_segment(value) {
                     continue;
                 }

@@ -61,35 +61,53 @@ pub fn spans_segments(template: &str) -> bool {
             .any(|segment| spanning_name(segment).is_some())
 }
 
-/// `template` with each segment that is one parameter `spans` names written `{+name}` (see
-/// [`spans_segments`]): how the server, the client and specval read a template whose
-/// document says a parameter's value is written as it is.
+/// `template` with each segment that begins with a parameter `spans` names, alone or followed
+/// by text (`{name}`, `{name}:cancel`), written `{+name}` (see [`spans_segments`]): how the
+/// server, the client and specval read a template whose document says a parameter's value is
+/// written as it is.
 pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String {
     // The appendix (`#disambiguation_dummy`, `?type=user`) is no segment.
     let (path, appendix) = template.split_at(wire(template).len());
     let path = path
         .split('/')
-        .map(|segment| {
-            let whole = segment
-                .strip_prefix('{')
-                .and_then(|rest| rest.strip_suffix('}'))
-                .filter(|name| !name.starts_with('+') && !name.contains(['{', '}']));
-            match whole {
-                Some(name) if spans(name) => format!("{{+{name}}}"),
-                _ => segment.to_string(),
-            }
+        .map(|segment| match leading_param(segment) {
+            Some((name, suffix)) if spans(name) => format!("{{+{name}}}{suffix}"),
+            _ => segment.to_string(),
         })
         .collect::<Vec<_>>()
         .join("/");
     path + appendix
 }
 
-/// The name of a segment that is one parameter filling any number of segments (`{+scope}`).
-fn spanning_name(segment: &str) -> Option<&str> {
-    segment
-        .strip_prefix("{+")
-        .and_then(|rest| rest.strip_suffix('}'))
-        .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+/// `template` with every segment that begins with a parameter (`{name}`, `{name}:cancel`)
+/// written `{+name}`, as if each parameter might hold `/`; `None` when no segment does.
+///
+/// OpenAPI forbids an unescaped `/` in a path parameter, yet documents converted from
+/// Google's discovery format lost the `{+name}` their source wrote, so real traffic to
+/// `/v1/{name}` reads `/v1/projects/p/locations/l`. specval tries this reading only for a
+/// path that no template fits as written, to name the operation such a request meant
+/// (and the parameter that broke the rule) instead of none.
+pub fn slashed_template(template: &str) -> Option<String> {
+    let slashed = spanning_template(template, |_| true);
+    (slashed != template).then_some(slashed)
+}
+
+/// A segment that begins with one parameter, then text without parameters: the name and the
+/// text (`{name}:cancel` gives `name` and `:cancel`; `{id}` gives `id` and nothing).
+fn leading_param(segment: &str) -> Option<(&str, &str)> {
+    let rest = segment.strip_prefix('{')?;
+    let (name, suffix) = rest.split_once('}')?;
+    let plain = !name.is_empty() && !name.starts_with('+') && !name.contains('{');
+    (plain && !suffix.contains(['{', '}'])).then_some((name, suffix))
+}
+
+/// The name of a segment that is one parameter filling any number of segments, and the text
+/// that ends its last segment (`{+scope}` gives `scope` and nothing; `{+name}:cancel` gives
+/// `name` and `:cancel`).
+fn spanning_name(segment: &str) -> Option<(&str, &str)> {
+    let (name, suffix) = segment.strip_prefix("{+")?.split_once('}')?;
+    (!name.is_empty() && !name.contains('{') && !suffix.contains(['{', '}']))
+        .then_some((name, suffix))
 }
 
 /// Whether a spanning parameter's value, as it stands in a path, holds a `.` or `..`
@@ -131,10 +149,20 @@ fn spanning_from<'t, 'p>(
         return given.is_empty();
     };
     let before = params.len();
-    if let Some(name) = spanning_name(pattern) {
+    if let Some((name, suffix)) = spanning_name(pattern) {
         let most = given.len().saturating_sub(rest.len());
         for take in (1..=most).rev() {
-            let value = &path[given[0].0..given[take - 1].1];
+            let (start, last) = (given[0].0, given[take - 1]);
+            // The text ending the last segment (`:cancel`) is not the value's.
+            let end = if suffix.is_empty() {
+                last.1
+            } else {
+                match spelled_last(&path[last.0..last.1], suffix) {
+                    Some((at, len)) if at > 0 && last.0 + at + len == last.1 => last.0 + at,
+                    _ => continue,
+                }
+            };
+            let value = &path[start..end];
             if holds_dot_segment(value) {
                 continue;
             }
@@ -644,10 +672,21 @@ mod tests {
             got("/p/{+parent}/{+kind}/{name}", "/p//sites/x"),
             want(&[("parent", ""), ("kind", "sites"), ("name", "x")])
         );
+        // Text after the parameter ends its last segment (Google's `{+name}:cancel`).
         assert_eq!(
             got("/v1/{+name}:cancel", "/v1/a/b:cancel"),
-            None,
-            "only a whole segment spans"
+            want(&[("name", "a/b")])
+        );
+        assert_eq!(
+            got("/v1/{+name}:cancel", "/v1/a:b/c:cancel"),
+            want(&[("name", "a:b/c")])
+        );
+        assert_eq!(got("/v1/{+name}:cancel", "/v1/a/b:cancelled"), None);
+        assert_eq!(got("/v1/{+name}:cancel", "/v1/a/:cancel"), None);
+        assert_eq!(got("/v1/{+name}:cancel", "/v1/a/..:cancel"), None);
+        assert_eq!(
+            got("/v1/{+name}:cancel/{x}", "/v1/a/b%3Acancel/y"),
+            want(&[("name", "a/b"), ("x", "y")])
         );
         assert_eq!(got("/{+next}", "/a/b/c"), want(&[("next", "a/b/c")]));
         for dotted in [
@@ -670,9 +709,15 @@ mod tests {
         );
         assert_ne!(route_shape("/{+s}/x"), route_shape("/{s}/x"));
         assert_eq!(
-            super::spanning_template("/{scope}/p/{name}/{x}.json", |name| name != "name"),
-            "/{+scope}/p/{name}/{x}.json"
+            super::spanning_template("/{scope}/p/{name}/{x}.json/{a}.{b}", |name| name != "name"),
+            "/{+scope}/p/{name}/{+x}.json/{a}.{b}"
         );
+        assert_eq!(
+            super::slashed_template("/v1/{name}:cancel/{id}/x?alt=json").as_deref(),
+            Some("/v1/{+name}:cancel/{+id}/x?alt=json")
+        );
+        assert_eq!(super::slashed_template("/v1/files/{a}.{b}"), None);
+        assert_eq!(super::slashed_template("/{+scope}/x"), None);
         assert_eq!(
             super::spanning_template("/{id}#disambiguation_dummy", |_| true),
             "/{+id}#disambiguation_dummy"

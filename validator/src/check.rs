@@ -546,6 +546,25 @@ impl<'c> Checker<'c> {
                 Some(instead) => (instead, instead.renamed_params(params)),
                 None => (op, params),
             },
+            // No template fits the path as written, one does if a parameter holds `/`: the
+            // request breaks that rule, and the rest of it is checked as that operation's.
+            Match::Slashed(op, params, slashed) => {
+                for name in &slashed {
+                    self.push(
+                        Part::Request,
+                        format!("path:{name}"),
+                        format!("manifest.json#/operations ({} parameter {name})", op.id),
+                        Rule::UnescapedSlash,
+                        format!(
+                            "path {name} of {} {} holds an unescaped /: its template gives it \
+                             one segment, and OpenAPI allows / in a path parameter only where \
+                             the parameter is written as it is (allowReserved); send it as %2F",
+                            op.method, op.path
+                        ),
+                    );
+                }
+                (op, params)
+            }
             // A browser's CORS preflight asks whether a documented method may be called: it
             // is not a call of the API, and a recording of a web client holds many.
             Match::MethodNotAllowed(_)

@@ -75,6 +75,10 @@ pub struct Credential {
     pub name: String,
     /// The authentication scheme (`basic`, `bearer`, `digest`), for an `http` scheme.
     pub scheme: Option<String>,
+    /// A bearer token (OAuth 2, OpenID Connect, `http` `bearer`), which RFC 6750 (2.3) lets a
+    /// client send as the query parameter `access_token` instead (Google's documents declare
+    /// it on every operation).
+    pub bearer: bool,
 }
 
 impl Credential {
@@ -89,6 +93,15 @@ impl Credential {
     /// ([`Contract::http_scheme_words`]): a token in any scheme is none of them alone.
     pub fn presented_beside(&self, text: &str, declared: &[String]) -> bool {
         specgen::manifest::presents_credential_beside(text, self.scheme.as_deref(), declared)
+    }
+
+    /// Whether the request's query carries this bearer credential as RFC 6750 (2.3) allows:
+    /// a non-blank `access_token`.
+    pub fn in_query(&self, query: &[(String, String)]) -> bool {
+        self.bearer
+            && query
+                .iter()
+                .any(|(key, value)| key == "access_token" && !value.trim().is_empty())
     }
 }
 
@@ -235,6 +248,9 @@ pub struct OperationSpec {
     /// Path template (relative to the base path for operations, full for webhooks).
     pub path: String,
     segments: Vec<Segment>,
+    /// The template as if each parameter might hold `/`, for a path no template fits as
+    /// written ([`specgen::path::slashed_template`]).
+    slashed: Option<String>,
     /// What the template's `?query` or `#name=value` fragment asks of a request, for the specs
     /// that tell operations on one path apart so (see [`specgen::path::asks`]).
     asks: Vec<(String, Option<String>)>,

@@ -151,6 +151,9 @@ rules! {
     OperationPath = "operation-path" => "A request's path is not an operation of the API";
     /// A request's method is not an operation of its path.
     OperationMethod = "operation-method" => "A request's method is not an operation of its path";
+    /// A path parameter holds an unescaped `/`, which its template gives one segment.
+    UnescapedSlash = "unescaped-slash"
+        => "A path parameter holds an unescaped / its template does not allow";
     /// A notification was delivered where no webhook is documented.
     WebhookPath = "webhook-path" => "A notification was delivered where no webhook is documented";
     /// A request without credentials was not answered 401 as documented.

@@ -116,16 +116,21 @@ pub fn longest_first<S: AsRef<str> + Ord>(secrets: &mut Vec<S>) {
 /// Whether a name says it holds a credential: a key, a token, a secret, a password or a
 /// session (`Api-Key`, `X-Auth-Token`, `client_secret`, `access_token`, Azure's
 /// `storageAccountAccessKey` and `primaryKey`, a connection string that holds its key, the
-/// cookies `JSESSIONID`, `PHPSESSID`, `connect.sid`), whatever its case and separators.
+/// cookies `JSESSIONID`, `PHPSESSID`, `connect.sid`), whatever its case and separators. A name
+/// whose last word is `token` is one unless it pages (AWS's `X-Amz-Security-Token`, not
+/// Google's `pageToken`); one whose last word is `key` is one where the word before says whose
+/// (`sharingKey`, `Ocp-Apim-Subscription-Key`, not `Idempotency-Key` or `sortKey`); so are
+/// a signature or credential that travels alone (AWS's presigned `X-Amz-Signature` and
+/// `X-Amz-Credential`, Azure's SAS `sig`) and a passphrase (`psk`).
 pub fn names_a_credential(name: &str) -> bool {
     let named: String = name
         .chars()
         .filter(char::is_ascii_alphanumeric)
         .map(|c| c.to_ascii_lowercase())
         .collect();
-    matches!(
+    if matches!(
         named.as_str(),
-        "token" | "key" | "session" | "sid" | "connectsid"
+        "token" | "key" | "session" | "sid" | "connectsid" | "sig" | "psk"
     ) || [
         "apikey",
         "apitoken",
@@ -134,6 +139,8 @@ pub fn names_a_credential(name: &str) -> bool {
         "authtoken",
         "secret",
         "password",
+        "passwd",
+        "passphrase",
         "privatekey",
         "sessiontoken",
         "sessionid",
@@ -149,6 +156,72 @@ pub fn names_a_credential(name: &str) -> bool {
     ]
     .iter()
     .any(|word| named.contains(word))
+    {
+        return true;
+    }
+    let words = words(name);
+    let Some((last, before)) = words.split_last() else {
+        return false;
+    };
+    const PAGING: [&str; 11] = [
+        "page",
+        "next",
+        "prev",
+        "previous",
+        "continuation",
+        "pagination",
+        "cursor",
+        "sync",
+        "resume",
+        "skip",
+        "marker",
+    ];
+    const WHOSE_KEY: [&str; 20] = [
+        "access",
+        "app",
+        "application",
+        "auth",
+        "client",
+        "consumer",
+        "developer",
+        "encryption",
+        "hmac",
+        "integration",
+        "license",
+        "licence",
+        "merchant",
+        "partner",
+        "security",
+        "service",
+        "sharing",
+        "subscription",
+        "user",
+        "webhook",
+    ];
+    match last.as_str() {
+        "token" | "tokens" => !before.iter().any(|word| PAGING.contains(&word.as_str())),
+        "key" | "keys" => before
+            .last()
+            .is_some_and(|word| WHOSE_KEY.contains(&word.as_str())),
+        "signature" | "credential" | "credentials" | "psk" | "pwd" => true,
+        _ => false,
+    }
+}
+
+/// A name's words, lowercase, as heck's snake case splits them (`X-Amz-Security-Token`,
+/// `sharingKey`, `XMLHttpKey` gives `xml`, `http`, `key`).
+fn words(name: &str) -> Vec<String> {
+    use heck::ToSnakeCase;
+    let separated: String = name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { ' ' })
+        .collect();
+    separated
+        .to_snake_case()
+        .split('_')
+        .filter(|word| !word.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// The string values of the JSON body members named as credentials ([`names_a_credential`]:
@@ -609,6 +682,20 @@ mod tests {
             "session",
             "sessionId",
             "api_key",
+            "X-Amz-Security-Token",
+            "x-amz-security-token",
+            "securityToken",
+            "X-Amz-Token",
+            "id_token",
+            "sharingKey",
+            "sharing_key",
+            "Ocp-Apim-Subscription-Key",
+            "X-Amz-Signature",
+            "X-Amz-Credential",
+            "oauth_signature",
+            "sig",
+            "psk",
+            "wifiPassphrase",
         ] {
             assert!(super::names_a_credential(name), "{name}");
         }
@@ -619,6 +706,15 @@ mod tests {
             "owner",
             "sidebar",
             "tokenizer_kind",
+            "pageToken",
+            "nextPageToken",
+            "continuation-token",
+            "Idempotency-Key",
+            "sortKey",
+            "partition_key",
+            "signature_method",
+            "signatory",
+            "keys_count",
         ] {
             assert!(!super::names_a_credential(name), "{name}");
         }

@@ -6701,3 +6701,178 @@ paths:
     assert_eq!(found(&assignment), vec![]);
     assert_eq!(assignment.operation.as_deref(), Some("getAssignmentById"));
 }
+
+/// Google's documents, converted from discovery documents that wrote `{+name}`, give `name` one
+/// segment; real traffic sends `/v1/projects/p/locations/l`. Such a request breaks OpenAPI's
+/// rule (no unescaped `/` in a path parameter), and is judged as the operation it meant, not
+/// as a path of none.
+#[test]
+fn a_parameter_holding_a_slash_its_template_forbids_is_named_with_its_operation() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: File, version: v1}
+servers: [{url: "https://file.googleapis.com/"}]
+paths:
+  /v1/{name}:
+    get:
+      operationId: getInstance
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: the instance
+          content: {application/json: {schema: {type: object, properties: {name: {type: string}, tier: {type: string, enum: [BASIC, ENTERPRISE]}}}}}
+  /v1/{name}:cancel:
+    post:
+      operationId: cancelOperation
+      parameters:
+        - {name: name, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: cancelled, content: {application/json: {schema: {type: object}}}}
+  /v1/{parent}/instances:
+    get:
+      operationId: listInstances
+      parameters:
+        - {name: parent, in: path, required: true, schema: {type: string}}
+        - {name: pageSize, in: query, schema: {type: integer}}
+      responses:
+        '200': {description: the list, content: {application/json: {schema: {type: object}}}}
+  /v1/files/{fileId}:
+    get:
+      operationId: getFile
+      parameters:
+        - {name: fileId, in: path, required: true, schema: {type: integer}}
+      responses:
+        '200': {description: the file, content: {application/json: {schema: {type: object}}}}
+"#,
+    );
+    let judged = |method: &str, path: &str, body: &str| {
+        let exchange = media_exchange(method, path, None, 200, Some(("application/json", body)));
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let slash = |name: &str| one(Part::Request, "unescaped-slash", &format!("path:{name}"));
+    // The resource's name, its slashes as Google's clients send them.
+    let get = judged(
+        "GET",
+        "/v1/projects/p/locations/us-central1/instances/i",
+        r#"{"name": "x", "tier": "BASIC"}"#,
+    );
+    assert_eq!(get.operation.as_deref(), Some("getInstance"));
+    assert_eq!(found(&get), slash("name"), "{:?}", get.findings);
+    assert!(
+        get.findings[0].message.contains("GET /v1/{name}"),
+        "{}",
+        get.findings[0].message
+    );
+    // The rest of the exchange is judged as that operation's.
+    let wrong = judged(
+        "GET",
+        "/v1/projects/p/locations/l/instances/i",
+        r#"{"tier": "PREMIUM"}"#,
+    );
+    let mut rules: Vec<String> = wrong.findings.iter().map(|f| f.rule.to_string()).collect();
+    rules.sort();
+    assert_eq!(rules, ["enum", "unescaped-slash"]);
+    // The most literal template wins: the collection, then the custom method after `:`.
+    let list = judged("GET", "/v1/projects/p/locations/l/instances", "{}");
+    assert_eq!(list.operation.as_deref(), Some("listInstances"));
+    assert_eq!(found(&list), slash("parent"));
+    let cancel = judged("POST", "/v1/projects/p/operations/o:cancel", "{}");
+    assert_eq!(cancel.operation.as_deref(), Some("cancelOperation"));
+    assert_eq!(found(&cancel), slash("name"));
+    // Sent as OpenAPI says, `%2F`, it keeps the contract.
+    let encoded = judged("GET", "/v1/projects%2Fp%2Flocations%2Fl", "{}");
+    assert_eq!(encoded.operation.as_deref(), Some("getInstance"));
+    assert_eq!(found(&encoded), vec![]);
+    // A method the operation does not have is still that, and a path that fits no template
+    // even so is still unknown.
+    let delete = judged("DELETE", "/v1/projects/p", "{}");
+    assert_eq!(found(&delete), one(Part::Entry, "operation-method", ""));
+    let unknown = judged("GET", "/v2/projects/p", "{}");
+    assert_eq!(found(&unknown), one(Part::Entry, "operation-path", ""));
+    // A dot segment names no resource; a trailing `/` or an empty segment makes another
+    // path, not a longer name.
+    for path in [
+        "/v1/projects/../secrets",
+        "/v1/projects/p/",
+        "/v1/projects//p",
+        "/v1/projects/p/instances/",
+    ] {
+        let other = judged("GET", path, "{}");
+        assert_eq!(
+            found(&other),
+            one(Part::Entry, "operation-path", ""),
+            "{path}"
+        );
+    }
+    // A literal template that fits as written comes first; its own rules judge it.
+    let file = judged("GET", "/v1/files/abc", "{}");
+    assert_eq!(file.operation.as_deref(), Some("getFile"));
+    assert_eq!(found(&file), one(Part::Request, "type", "path:fileId"));
+}
+
+/// A bearer token may travel as the query parameter `access_token` (RFC 6750, 2.3; Google's
+/// documents declare it on every operation); two OAuth 2 schemes required together lack one
+/// `Authorization`, said once; where an operation documents 403 and no 401 (AWS), a 403 is
+/// the documented refusal of a request without credentials.
+#[test]
+fn bearer_tokens_in_the_query_and_documented_refusals_of_other_apis() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: Games, version: v1}
+servers: [{url: "https://games.googleapis.com/"}]
+components:
+  securitySchemes:
+    Oauth2: {type: oauth2, flows: {implicit: {authorizationUrl: "https://a.example/auth", scopes: {}}}}
+    Oauth2c: {type: oauth2, flows: {authorizationCode: {authorizationUrl: "https://a.example/auth", tokenUrl: "https://a.example/token", scopes: {}}}}
+    sigv4: {type: apiKey, in: header, name: Authorization}
+paths:
+  /games/v1/players/me:
+    get:
+      operationId: getPlayer
+      security: [{Oauth2: [], Oauth2c: []}]
+      responses:
+        '200': {description: the player, content: {application/json: {schema: {type: object}}}}
+  /clusters:
+    get:
+      operationId: listClusters
+      security: [{sigv4: []}]
+      responses:
+        '200': {description: the clusters, content: {application/json: {schema: {type: object}}}}
+        '403': {description: refused, content: {application/json: {schema: {type: object}}}}
+"#,
+    );
+    let judged = |path: &str, query: &[(&str, &str)], status: u16| {
+        let mut exchange =
+            media_exchange("GET", path, None, status, Some(("application/json", "{}")));
+        exchange.request.headers.clear();
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let player = "/games/v1/players/me";
+    assert_eq!(
+        found(&judged(player, &[("access_token", "ya29.a0")], 200)),
+        vec![]
+    );
+    let blank = judged(player, &[("access_token", " ")], 200);
+    assert_eq!(found(&blank), one(Part::Response, "credentials", ""));
+    assert_eq!(
+        blank.findings[0].message,
+        "the request lacks the credential authorization but was answered 200, not 401"
+    );
+    // An API key named Authorization is no bearer token.
+    let clusters = judged("/clusters", &[("access_token", "t")], 200);
+    assert_eq!(found(&clusters), one(Part::Response, "credentials", ""));
+    // Documented 403, no 401: the refusal it documents. Undocumented, still not 401.
+    assert_eq!(found(&judged("/clusters", &[], 403)), vec![]);
+    let undocumented = found(&judged(player, &[], 403));
+    assert!(
+        undocumented.contains(&(Part::Response, "credentials".to_string(), String::new())),
+        "{undocumented:?}"
+    );
+}

@@ -22,6 +22,7 @@ impl Checker<'_> {
             requirement.iter().all(|credential| {
                 value(request, credential.location, &credential.name)
                     .is_some_and(|text| credential.presented_beside(text, declared))
+                    || credential.in_query(&request.query)
             })
         })
     }
@@ -48,6 +49,13 @@ impl Checker<'_> {
         request: &Request,
         response: &Response,
     ) {
+        // A 403 is the refusal where the operation documents it and no 401 (AWS answers a
+        // request without credentials 403): RFC 9110's 401 everywhere else.
+        let documents = |key: &str| op.responses.iter().any(|r| r.key == key);
+        let documented_403 = response.status == 403 && documents("403") && !documents("401");
+        if documented_403 {
+            return;
+        }
         if response.status != 401 {
             self.push(
                 Part::Response,
@@ -395,6 +403,7 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
         };
         match value(request, credential.location, name) {
             Some(text) if credential.presented_by(text) => sent.push(name),
+            _ if credential.in_query(&request.query) => sent.push("access_token"),
             Some(text) if !text.trim().is_empty() => {
                 missing.push(wanted);
                 notes.push(format!("{name} was sent in another scheme"));
@@ -406,6 +415,10 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
             None => missing.push(wanted),
         }
     }
+    // Two schemes of one header (Google's `Oauth2` and `Oauth2c`) lack one credential.
+    missing.dedup();
+    notes.dedup();
+    sent.dedup();
     match sent.as_slice() {
         [] => {}
         [one] => notes.push(format!("{one} was sent")),

@@ -381,6 +381,7 @@ fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<Credential>> 
             let authorization = |scheme: Option<String>| Credential {
                 location: Location::Header,
                 name: "authorization".to_string(),
+                bearer: scheme.as_deref().is_none_or(|word| word == "bearer"),
                 scheme,
             };
             let credential = match scheme.kind.as_str() {
@@ -396,6 +397,7 @@ fn security_schemes(manifest: &Manifest) -> HashMap<String, Option<Credential>> 
                             _ => name.to_string(),
                         },
                         scheme: None,
+                        bearer: false,
                     }),
                 "http" => Some(authorization(
                     scheme
@@ -556,6 +558,7 @@ fn operation(
     });
     Ok(OperationSpec {
         segments: segments(&template),
+        slashed: specgen::path::slashed_template(&template),
         asks: specgen::path::asks(&entry.path),
         base_paths,
         id,

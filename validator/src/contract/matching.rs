@@ -12,9 +12,10 @@ pub(super) enum Segment {
     Param(String),
     /// Text and parameters sharing the segment: `{Sid}.json`, `{name}:cancel`, `v{major}`.
     Mixed(String),
-    /// A parameter written as it is, `/` included, filling one segment or more: Azure's
-    /// `{scope}` (`x-ms-skip-url-encoding`), `subscriptions/1/resourceGroups/g`.
-    Spanning(String),
+    /// A parameter written as it is, `/` included, filling one segment or more, and the text
+    /// that ends its last segment: Azure's `{scope}` (`x-ms-skip-url-encoding`),
+    /// `subscriptions/1/resourceGroups/g`; a `{+name}:cancel`.
+    Spanning { name: String, suffix: String },
 }
 
 impl Segment {
@@ -24,7 +25,11 @@ impl Segment {
             Segment::Literal(text) => SegmentText::Literal(text),
             Segment::Param(name) => SegmentText::Param(name),
             Segment::Mixed(pattern) => SegmentText::Mixed(pattern),
-            Segment::Spanning(_) => return !specgen::path::holds_dot_segment(part),
+            Segment::Spanning { suffix, .. } => {
+                return !specgen::path::holds_dot_segment(part)
+                    && (suffix.is_empty()
+                        || specgen::path::raw_params(&format!("{{+s}}{suffix}"), part).is_some());
+            }
         }
         .fits(part)
     }
@@ -36,7 +41,7 @@ impl Segment {
         match (self, other) {
             (Segment::Literal(a), Segment::Literal(b)) => a == b,
             (Segment::Param(_), Segment::Param(_)) => true,
-            (Segment::Spanning(_), Segment::Spanning(_)) => true,
+            (Segment::Spanning { suffix: a, .. }, Segment::Spanning { suffix: b, .. }) => a == b,
             (Segment::Mixed(a), Segment::Mixed(b)) => {
                 specgen::path::route_shape(a) == specgen::path::route_shape(b)
             }
@@ -50,7 +55,8 @@ impl Segment {
         match self {
             Segment::Literal(_) => 2,
             Segment::Mixed(_) => 1,
-            Segment::Param(_) | Segment::Spanning(_) => 0,
+            Segment::Spanning { suffix, .. } => usize::from(!suffix.is_empty()),
+            Segment::Param(_) => 0,
         }
     }
 }
@@ -152,7 +158,7 @@ impl OperationSpec {
     fn spans_segments(&self) -> bool {
         self.segments
             .iter()
-            .any(|segment| matches!(segment, Segment::Spanning(_)))
+            .any(|segment| matches!(segment, Segment::Spanning { .. }))
     }
 
     /// The parameters of a path under a template with a spanning parameter, decoded, as the
@@ -165,7 +171,7 @@ impl OperationSpec {
             .map(|segment| match segment {
                 Segment::Literal(text) | Segment::Mixed(text) => text.clone(),
                 Segment::Param(name) => format!("{{{name}}}"),
-                Segment::Spanning(name) => format!("{{+{name}}}"),
+                Segment::Spanning { name, suffix } => format!("{{+{name}}}{suffix}"),
             })
             .collect();
         let (template, path) = (template.join("/"), parts.join("/"));
@@ -182,7 +188,7 @@ impl OperationSpec {
     /// [`Segment::same_shape`]) under this one's names, in the order both templates hold them.
     pub(crate) fn renamed_params(&self, params: Vec<(String, String)>) -> Vec<(String, String)> {
         let names = self.segments.iter().flat_map(|segment| match segment {
-            Segment::Param(name) | Segment::Spanning(name) => vec![name.clone()],
+            Segment::Param(name) | Segment::Spanning { name, .. } => vec![name.clone()],
             Segment::Mixed(pattern) => pattern
                 .split('{')
                 .skip(1)
@@ -206,7 +212,7 @@ impl OperationSpec {
         let mut params = Vec::new();
         for (part, segment) in parts.iter().zip(&self.segments) {
             match segment {
-                Segment::Spanning(_) => {}
+                Segment::Spanning { .. } => {}
                 Segment::Param(name) => params.push(decoded(name, part)),
                 Segment::Mixed(pattern) => match self.split(pattern, part) {
                     Some(raw) => {
@@ -263,6 +269,11 @@ impl OperationSpec {
 pub enum Match<'c> {
     /// This operation, with these path parameters.
     Operation(&'c OperationSpec, Vec<(String, String)>),
+    /// This operation, with these path parameters, if the parameters named last may hold an
+    /// unescaped `/`, which OpenAPI forbids them: no template fits the path as written
+    /// (Google's `/v1/{name}` on `/v1/projects/p/locations/l`; see
+    /// [`specgen::path::slashed_template`]).
+    Slashed(&'c OperationSpec, Vec<(String, String)>, Vec<String>),
     /// The path exists, but not with this method.
     MethodNotAllowed(String),
     /// No operation has this path (after the base path).
@@ -475,6 +486,12 @@ impl Contract {
             for relative in base.strip(path) {
                 match self.match_relative(method, relative, &served_here, request) {
                     found @ Match::Operation(..) => return found,
+                    // A path some template fits as written, under another base, says more.
+                    found @ Match::Slashed(..) => {
+                        if !matches!(fallback, Match::Slashed(..) | Match::MethodNotAllowed(_)) {
+                            fallback = found;
+                        }
+                    }
                     other @ Match::MethodNotAllowed(_) => fallback = other,
                     Match::UnknownPath if matches!(fallback, Match::OutsideBasePath) => {
                         fallback = Match::UnknownPath;
@@ -521,6 +538,69 @@ impl Contract {
         }
         match (best, path_known) {
             (Some(op), _) => Match::Operation(op, op.params(&parts)),
+            (None, Some(other)) => Match::MethodNotAllowed(other.path.clone()),
+            (None, None) => self.match_slashed(method, relative, served_here, &rank),
+        }
+    }
+
+    /// The operation of a path no template fits as written, if parameters may hold `/`
+    /// ([`Match::Slashed`]): the most literal template first, as for any path.
+    fn match_slashed(
+        &self,
+        method: &str,
+        relative: &str,
+        served_here: &dyn Fn(&OperationSpec) -> bool,
+        rank: &dyn Fn(&OperationSpec) -> (bool, usize, usize),
+    ) -> Match<'_> {
+        // Each spanning parameter tries every length it may take: bounded for a path of
+        // many segments, which no real resource name has.
+        const MOST_SEGMENTS: usize = 32;
+        if relative.matches('/').count() > MOST_SEGMENTS {
+            return Match::UnknownPath;
+        }
+        let mut best: Option<(&OperationSpec, Vec<(&str, &str)>)> = None;
+        let mut path_known: Option<&OperationSpec> = None;
+        for op in self.operations.iter().filter(|op| served_here(op)) {
+            let Some(template) = &op.slashed else {
+                continue;
+            };
+            let Some(raw) = specgen::path::raw_params(template, relative) else {
+                continue;
+            };
+            // Only a value that holds a `/` is what the template did not say, and only between
+            // segments of its own: a trailing `/` or an empty segment (`/accounts/1/`,
+            // `/a//b`) makes another path, not a longer value.
+            let slashed = |value: &str| value.contains('/');
+            let whole = |value: &str| value.split('/').all(|segment| !segment.is_empty());
+            if !raw.iter().any(|(_, value)| slashed(value))
+                || !raw.iter().all(|(_, value)| whole(value))
+            {
+                continue;
+            }
+            if !op.method.eq_ignore_ascii_case(method) {
+                path_known.get_or_insert(op);
+                continue;
+            }
+            if best.as_ref().is_none_or(|(b, _)| rank(op) > rank(b)) {
+                best = Some((op, raw));
+            }
+        }
+        match (best, path_known) {
+            (Some((op, raw)), _) => {
+                let slashed = raw
+                    .iter()
+                    .filter(|(_, value)| value.contains('/'))
+                    .map(|(name, _)| name.to_string())
+                    .collect();
+                let params = raw
+                    .into_iter()
+                    .map(|(name, value)| {
+                        let value = specgen::load::percent_decode_lossy(value);
+                        (name.to_string(), value)
+                    })
+                    .collect();
+                Match::Slashed(op, params, slashed)
+            }
             (None, Some(other)) => Match::MethodNotAllowed(other.path.clone()),
             (None, None) => Match::UnknownPath,
         }
@@ -578,12 +658,17 @@ pub(super) fn segments(template: &str) -> Vec<Segment> {
 
 /// One segment of a template.
 fn segment_of(part: &str) -> Segment {
-    if let Some(name) = part
+    if let Some((name, suffix)) = part
         .strip_prefix("{+")
-        .and_then(|rest| rest.strip_suffix('}'))
-        .filter(|name| !name.is_empty() && !name.contains(['{', '}']))
+        .and_then(|rest| rest.split_once('}'))
+        .filter(|(name, suffix)| {
+            !name.is_empty() && !name.contains('{') && !suffix.contains(['{', '}'])
+        })
     {
-        return Segment::Spanning(name.to_string());
+        return Segment::Spanning {
+            name: name.to_string(),
+            suffix: suffix.to_string(),
+        };
     }
     match SegmentText::of(part) {
         SegmentText::Literal(text) => Segment::Literal(text.to_string()),
