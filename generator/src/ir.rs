@@ -252,7 +252,17 @@ impl Server {
 
     /// The path of its URL, the variables in it replaced by their defaults.
     pub fn path(&self) -> String {
-        let mut path = url_path(&self.url);
+        let begins_path = |name: &str| {
+            self.variables
+                .iter()
+                .any(|variable| variable.name == name && variable.default.starts_with('/'))
+        };
+        let start = server_path_start(&self.url, begins_path);
+        let mut path = self.url[start..].trim_end_matches('/').to_string();
+        // A variable glued to the host begins a segment of its own.
+        if path.starts_with('{') {
+            path.insert(0, '/');
+        }
         for variable in &self.variables {
             let placeholder = format!("{{{}}}", variable.name);
             path = path.replace(&placeholder, variable.default.trim_matches('/'));
@@ -261,24 +271,37 @@ impl Server {
     }
 }
 
-/// The path part of a server URL template (`{origin}/v1` → `/v1`, `https://h/x/` → `/x`,
-/// `//h/x` → `/x`).
-fn url_path(url: &str) -> String {
+/// Where the path of a server URL template begins (`{origin}/v1` → at `/v1`, `https://h/x/`
+/// → at `/x/`, `//h/x` → at `/x`; the URL's length when it has none): at the first `/` after
+/// the scheme and host, or at a variable glued to the host whose default is a path, for which
+/// `begins_path` says yes (eBay's `https://api.ebay.com{basePath}`, default
+/// `/sell/metadata/v1`). Variables before it name a deployment.
+pub fn server_path_start(url: &str, begins_path: impl Fn(&str) -> bool) -> usize {
     // A protocol-relative URL (`//api.example.com/v1`: Swagger 2.0 documents converted
     // without their `schemes` have them) names its host as one with a scheme does.
-    if let Some(rest) = url.strip_prefix("//") {
-        return url_path(&format!("http://{rest}"));
+    let relative = url.starts_with("//");
+    if url.starts_with('/') && !relative {
+        return 0;
     }
-    let after_scheme = match url.find("://") {
-        Some(at) => &url[at + 3..],
-        None => url,
-    };
-    let path = match after_scheme.find('/') {
-        Some(at) if !url.starts_with('/') => &after_scheme[at..],
-        _ if url.starts_with('/') => url,
-        _ => "",
-    };
-    path.trim_end_matches('/').to_string()
+    let after_scheme = url
+        .find("://")
+        .map_or(if relative { 2 } else { 0 }, |at| at + 3);
+    let host = &url[after_scheme..];
+    let slash = host.find('/').unwrap_or(host.len());
+    let glued = host.match_indices('{').find_map(|(at, _)| {
+        let name = host[at + 1..].split_once('}')?.0;
+        (at < slash && begins_path(name)).then_some(at)
+    });
+    after_scheme + glued.unwrap_or(slash)
+}
+
+/// The path part of a server URL template (see [`server_path_start`]), without its
+/// variables' defaults.
+#[cfg(test)]
+fn url_path(url: &str) -> String {
+    url[server_path_start(url, |_| false)..]
+        .trim_end_matches('/')
+        .to_string()
 }
 
 #[cfg(test)]
@@ -305,6 +328,23 @@ mod tests {
             variables: vec![variable("origin", "https://sandbox.invalid")],
         };
         assert_eq!(origin.path(), "/v1");
+        // eBay's: a variable glued to the host, whose default is the path.
+        let glued = Server {
+            url: "https://api.ebay.com{basePath}".into(),
+            description: None,
+            variables: vec![variable("basePath", "/sell/metadata/v1")],
+        };
+        assert_eq!(glued.path(), "/sell/metadata/v1");
+        assert_eq!(
+            glued.absolute_url().as_deref(),
+            Some("https://api.ebay.com/sell/metadata/v1")
+        );
+        let port = Server {
+            url: "https://api.example.com:{port}/v2".into(),
+            description: None,
+            variables: vec![variable("port", "443")],
+        };
+        assert_eq!(port.path(), "/v2");
     }
 
     #[test]

@@ -6876,3 +6876,36 @@ paths:
         "{undocumented:?}"
     );
 }
+
+/// eBay writes every server as `https://api.ebay.com{basePath}`, the variable glued to the
+/// host and its default the path: the operations are under that path, not at `/`.
+#[test]
+fn a_server_variable_glued_to_the_host_is_the_base_path_its_default_gives() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: Metadata, version: v1}
+servers:
+  - url: "https://api.ebay.com{basePath}"
+    variables:
+      basePath: {default: /sell/metadata/v1}
+paths:
+  /marketplace/{marketplace_id}/get_item_condition_policies:
+    get:
+      operationId: getItemConditionPolicies
+      parameters:
+        - {name: marketplace_id, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object}}}}
+"#,
+    );
+    let judged = |path: &str| {
+        let exchange = media_exchange("GET", path, None, 200, Some(("application/json", "{}")));
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let under = judged("/sell/metadata/v1/marketplace/EBAY_US/get_item_condition_policies");
+    assert_eq!(found(&under), vec![]);
+    assert_eq!(under.operation.as_deref(), Some("getItemConditionPolicies"));
+    let at_root = judged("/marketplace/EBAY_US/get_item_condition_policies");
+    assert_eq!(found(&at_root), one(Part::Entry, "operation-path", ""));
+}

@@ -316,21 +316,22 @@ const SERVER_SPELLINGS: usize = 32;
 fn server_paths(server: &manifest::Server) -> Vec<String> {
     let url = server.url.as_str();
     // The path begins at the first `/` after the scheme and host (`{origin}/v1`,
-    // `https://{host}/{base}`, `/{base}`); variables before it name a deployment.
-    // A protocol-relative URL (`//api.example.com/v1`) names its host as one with a scheme.
-    let relative = url.starts_with("//");
-    let after_scheme = url
-        .find("://")
-        .map_or(if relative { 2 } else { 0 }, |at| at + 3);
-    let path_start = if url.starts_with('/') && !relative {
-        0
-    } else {
-        url[after_scheme..]
-            .find('/')
-            .map_or(url.len(), |at| after_scheme + at)
-    };
+    // `https://{host}/{base}`, `/{base}`), or at a variable glued to the host whose default
+    // is a path (eBay's `https://api.ebay.com{basePath}`); variables before it name a
+    // deployment.
+    let path_start = specgen::ir::server_path_start(url, |name| {
+        server
+            .variables
+            .get(name)
+            .is_some_and(|variable| variable.default.starts_with('/'))
+    });
     let (head, path) = url.split_at(path_start);
-    let mut paths = vec![path.to_string()];
+    // A variable glued to the host begins a segment of its own.
+    let path = match path.starts_with('{') {
+        true => format!("/{path}"),
+        false => path.to_string(),
+    };
+    let mut paths = vec![path.clone()];
     for (name, variable) in &server.variables {
         let placeholder = format!("{{{name}}}");
         if !path.contains(&placeholder) {
