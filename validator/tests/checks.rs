@@ -6909,3 +6909,63 @@ paths:
     let at_root = judged("/marketplace/EBAY_US/get_item_condition_policies");
     assert_eq!(found(&at_root), one(Part::Entry, "operation-path", ""));
 }
+
+/// Azure's `x-ms-enum: {modelAsString: true}` says the list is open: a value the service added
+/// since is drift (a warning under `--strict`), not a broken `enum`; `modelAsString: false`
+/// stays closed.
+#[test]
+fn azure_enums_modelled_as_strings_take_new_values_as_drift() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: Security, version: "2019-08-01"}
+paths:
+  /alerts:
+    get:
+      operationId: listAlerts
+      responses:
+        '200':
+          description: the alert
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  severity: {type: string, enum: [Low, High], x-ms-enum: {name: Severity, modelAsString: true}}
+                  state: {type: string, enum: [On, Off], x-ms-enum: {name: State, modelAsString: false}}
+"#,
+    );
+    let judged = |body: &str, strict: bool| {
+        let exchange = media_exchange(
+            "GET",
+            "/alerts",
+            None,
+            200,
+            Some(("application/json", body)),
+        );
+        check(
+            &contract,
+            &exchange,
+            CheckOptions {
+                strict,
+                show_values: false,
+            },
+        )
+    };
+    let added = judged(r#"{"severity": "Critical", "state": "On"}"#, false);
+    assert_eq!(found(&added), vec![]);
+    assert_eq!(
+        added.drift.enum_values.len(),
+        1,
+        "{:?}",
+        added.drift.enum_values
+    );
+    assert_eq!(
+        found(&judged(r#"{"severity": "Critical"}"#, true)),
+        one(Part::Response, "undocumented-enum-value", "/severity")
+    );
+    assert_eq!(
+        found(&judged(r#"{"state": "Standby"}"#, false)),
+        one(Part::Response, "enum", "/state")
+    );
+}

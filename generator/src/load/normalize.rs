@@ -275,6 +275,7 @@ impl Walker {
             object.shift_remove("$id");
         }
         int_or_string(schema);
+        open_azure_enum(schema);
         if !self.from_3_0 {
             return self.subschemas(schema);
         }
@@ -343,6 +344,29 @@ fn int_or_string(schema: &mut Value) {
     };
     if named && !combined && string_or_untyped {
         object.insert("type".to_owned(), serde_json::json!(["integer", "string"]));
+    }
+}
+
+/// Azure's open enum: `enum` with `x-ms-enum: {modelAsString: true}` (378 of the APIs.guru
+/// directory's 641 Azure documents) lists the values known today, and AutoRest's clients must
+/// take new ones, which the services add. It is `x-extensible-enum`, the open list the rest of
+/// specgen reads: the bindings take any string, and specval reports a new value as drift, not
+/// as a broken `enum`. A list that is not all strings stays closed.
+fn open_azure_enum(schema: &mut Value) {
+    let Value::Object(object) = schema else {
+        return;
+    };
+    let open = object
+        .get("x-ms-enum")
+        .and_then(|extension| extension.get("modelAsString"))
+        == Some(&Value::Bool(true));
+    let strings = match object.get("enum") {
+        Some(Value::Array(values)) => values.iter().all(|v| v.is_string() || v.is_null()),
+        _ => false,
+    };
+    if open && strings && !object.contains_key("x-extensible-enum") {
+        let values = object.shift_remove("enum").unwrap_or_default();
+        object.insert("x-extensible-enum".to_owned(), values);
     }
 }
 

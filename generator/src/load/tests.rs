@@ -988,3 +988,20 @@ fn kubernetes_int_or_string_is_an_integer_or_a_string() {
         json!(["integer", "string"])
     );
 }
+
+#[test]
+fn azure_enums_modelled_as_strings_are_open_lists() {
+    let doc = loaded(
+        "openapi: 3.0.3\ncomponents:\n  schemas:\n    Severity: {type: string, enum: [Low, High], x-ms-enum: {name: Severity, modelAsString: true}}\n    Closed: {type: string, enum: [On, Off], x-ms-enum: {name: Closed, modelAsString: false}}\n    Numbers: {type: integer, enum: [1, 2], x-ms-enum: {name: Numbers, modelAsString: true}}\n    Nullable: {type: string, nullable: true, enum: [A], x-ms-enum: {name: N, modelAsString: true}}\n",
+    );
+    let schemas = &doc.root["components"]["schemas"];
+    assert_eq!(
+        schemas["Severity"]["x-extensible-enum"],
+        json!(["Low", "High"])
+    );
+    assert!(schemas["Severity"].get("enum").is_none());
+    assert_eq!(schemas["Closed"]["enum"], json!(["On", "Off"]));
+    assert_eq!(schemas["Numbers"]["enum"], json!([1, 2]));
+    assert_eq!(schemas["Nullable"]["x-extensible-enum"], json!(["A"]));
+    assert_eq!(schemas["Nullable"]["type"], json!(["string", "null"]));
+}
