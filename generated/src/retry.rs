@@ -96,6 +96,7 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 /// Why an HTTP client built by this crate cannot reach `url`: HTTPS needs the
 /// crate's `rustls` feature. Without it, reqwest would speak plain HTTP to the
 /// TLS port and fail with an opaque "error sending request".
+#[allow(dead_code)]
 pub(crate) fn unsupported_scheme(url: &str) -> Option<String> {
     let https = url
         .trim_start()

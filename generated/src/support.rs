@@ -767,13 +767,24 @@ pub mod union {
         !quotient.is_finite()
             || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
     }
-    /// How well a value fits an alternative: fixed members matched, whether it has every member
-    /// required in one direction only, members declared, members required. Compared in that
-    /// order; higher is better.
-    pub type Fit = (usize, bool, usize, usize);
+    /// How well a value fits an alternative: its fixed members matched, the fixed members matched
+    /// inside its members (Nexmo's events share `id` and `type` and differ in a `body` whose
+    /// `state` only a member's lists), whether it has every member required in one direction only,
+    /// members declared, members required. Compared in that order; higher is better.
+    pub type Fit = (usize, usize, bool, usize, usize);
     impl Alternative {
         /// How well `value` fits, or `None` when a fact rules this alternative out.
         pub fn fit(&self, value: &Value) -> Option<Fit> {
+            self.fit_with(value, None)
+        }
+        /// [`Alternative::fit`], where `relaxed` (when given) says which of the alternative's
+        /// fixed members a value may hold another value in: a value the list did not know yet,
+        /// which the bindings take (a fixed member of a member's, any).
+        fn fit_with(
+            &self,
+            value: &Value,
+            relaxed: Option<&dyn Fn(&str) -> bool>,
+        ) -> Option<Fit> {
             if self.kinds != 0 && self.kinds & kind_bits(value) == 0 {
                 return None;
             }
@@ -835,7 +846,7 @@ pub mod union {
                 }
             }
             let Some(object) = value.as_object() else {
-                return Some((0, true, 0, 0));
+                return Some((0, 0, true, 0, 0));
             };
             if self.required.iter().any(|name| !object.contains_key(*name)) {
                 return None;
@@ -851,18 +862,23 @@ pub mod union {
                     return None;
                 }
             }
+            let mut inner_tags = 0;
             for (name, facts) in self.members {
-                if let Some(member) = object.get(*name) && facts.fit(member).is_none() {
-                    return None;
+                if let Some(member) = object.get(*name) {
+                    let any: &dyn Fn(&str) -> bool = &|_| true;
+                    let (tags, deeper, ..) = facts
+                        .fit_with(member, relaxed.map(|_| any))?;
+                    inner_tags += tags + deeper;
                 }
             }
             let mut tags = 0;
             for (name, allowed) in self.tags {
                 if let Some(member) = object.get(*name) {
-                    if !allowed.iter().any(|literal| literal.matches(member)) {
+                    if allowed.iter().any(|literal| literal.matches(member)) {
+                        tags += 1;
+                    } else if !relaxed.is_some_and(|may_differ| may_differ(name)) {
                         return None;
                     }
-                    tags += 1;
                 }
             }
             let declared = object
@@ -873,7 +889,7 @@ pub mod union {
                 return None;
             }
             let complete = self.one_way.iter().all(|name| object.contains_key(*name));
-            Some((tags, complete, declared, self.required.len()))
+            Some((tags, inner_tags, complete, declared, self.required.len()))
         }
     }
     fn kind_bits(value: &Value) -> u8 {
@@ -891,7 +907,17 @@ pub mod union {
         }
     }
     /// The alternatives `value` may be, best fit first; ties keep document order.
+    ///
+    /// Where none fits, an object is ranked once more, taking a value the spec did not list
+    /// (Adyen added `priority: "hyperspeed"` to a bank transfer's category) in a member that
+    /// only its own alternative fixes, when another member it fixes matches (`type: "bank"`):
+    /// the bindings take the new value, so that alternative keeps the object whole. A member
+    /// other alternatives fix too tells them apart, and a new value there stays unknown.
     pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
+        let ranked = |fits: &mut Vec<(usize, Fit)>| {
+            fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            fits.iter().map(|(index, _)| *index).collect::<Vec<_>>()
+        };
         let mut fits: Vec<(usize, Fit)> = alternatives
             .iter()
             .enumerate()
@@ -899,8 +925,24 @@ pub mod union {
                 alternative.fit(value).map(|fit| (index, fit))
             })
             .collect();
-        fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-        fits.into_iter().map(|(index, _)| index).collect()
+        if !fits.is_empty() || !value.is_object() {
+            return ranked(&mut fits);
+        }
+        let mut relaxed: Vec<(usize, Fit)> = Vec::new();
+        for (index, alternative) in alternatives.iter().enumerate() {
+            let its_own = |name: &str| {
+                !alternatives
+                    .iter()
+                    .enumerate()
+                    .any(|(other, them)| {
+                        other != index && them.tags.iter().any(|(n, _)| *n == name)
+                    })
+            };
+            if let Some(fit) = alternative.fit_with(value, Some(&its_own)) && fit.0 > 0 {
+                relaxed.push((index, fit));
+            }
+        }
+        ranked(&mut relaxed)
     }
     /// The alternatives a value whose discriminator tag maps to none of them may still be: those
     /// whose own schema pins the tag member (a `const` or `enum` that holds the tag), best fit

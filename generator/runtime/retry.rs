@@ -107,6 +107,9 @@ pub fn parse_retry_after(value: &str, now: SystemTime) -> Option<Duration> {
 /// Why an HTTP client built by this crate cannot reach `url`: HTTPS needs the
 /// crate's `rustls` feature. Without it, reqwest would speak plain HTTP to the
 /// TLS port and fail with an opaque "error sending request".
+// Unused by a crate built with `webhooks` alone whose document has no notification to send
+// (Adyen's Checkout: the receiver side only).
+#[allow(dead_code)]
 pub(crate) fn unsupported_scheme(url: &str) -> Option<String> {
     let https = url
         .trim_start()

@@ -279,14 +279,22 @@ fn may_be_multiple(number: f64, step: f64) -> bool {
     !quotient.is_finite() || (quotient - quotient.round()).abs() <= 1e-9 * quotient.abs().max(1.0)
 }
 
-/// How well a value fits an alternative: fixed members matched, whether it has every member
-/// required in one direction only, members declared, members required. Compared in that
-/// order; higher is better.
-pub type Fit = (usize, bool, usize, usize);
+/// How well a value fits an alternative: its fixed members matched, the fixed members matched
+/// inside its members (Nexmo's events share `id` and `type` and differ in a `body` whose
+/// `state` only a member's lists), whether it has every member required in one direction only,
+/// members declared, members required. Compared in that order; higher is better.
+pub type Fit = (usize, usize, bool, usize, usize);
 
 impl Alternative {
     /// How well `value` fits, or `None` when a fact rules this alternative out.
     pub fn fit(&self, value: &Value) -> Option<Fit> {
+        self.fit_with(value, None)
+    }
+
+    /// [`Alternative::fit`], where `relaxed` (when given) says which of the alternative's
+    /// fixed members a value may hold another value in: a value the list did not know yet,
+    /// which the bindings take (a fixed member of a member's, any).
+    fn fit_with(&self, value: &Value, relaxed: Option<&dyn Fn(&str) -> bool>) -> Option<Fit> {
         if self.kinds != 0 && self.kinds & kind_bits(value) == 0 {
             return None;
         }
@@ -351,7 +359,7 @@ impl Alternative {
             }
         }
         let Some(object) = value.as_object() else {
-            return Some((0, true, 0, 0));
+            return Some((0, 0, true, 0, 0));
         };
         if self.required.iter().any(|name| !object.contains_key(*name)) {
             return None;
@@ -370,20 +378,22 @@ impl Alternative {
                 return None;
             }
         }
+        let mut inner_tags = 0;
         for (name, facts) in self.members {
-            if let Some(member) = object.get(*name)
-                && facts.fit(member).is_none()
-            {
-                return None;
+            if let Some(member) = object.get(*name) {
+                let any: &dyn Fn(&str) -> bool = &|_| true;
+                let (tags, deeper, ..) = facts.fit_with(member, relaxed.map(|_| any))?;
+                inner_tags += tags + deeper;
             }
         }
         let mut tags = 0;
         for (name, allowed) in self.tags {
             if let Some(member) = object.get(*name) {
-                if !allowed.iter().any(|literal| literal.matches(member)) {
+                if allowed.iter().any(|literal| literal.matches(member)) {
+                    tags += 1;
+                } else if !relaxed.is_some_and(|may_differ| may_differ(name)) {
                     return None;
                 }
-                tags += 1;
             }
         }
         let declared = object
@@ -394,7 +404,7 @@ impl Alternative {
             return None;
         }
         let complete = self.one_way.iter().all(|name| object.contains_key(*name));
-        Some((tags, complete, declared, self.required.len()))
+        Some((tags, inner_tags, complete, declared, self.required.len()))
     }
 }
 
@@ -419,14 +429,40 @@ fn kind_bits(value: &Value) -> u8 {
 }
 
 /// The alternatives `value` may be, best fit first; ties keep document order.
+///
+/// Where none fits, an object is ranked once more, taking a value the spec did not list
+/// (Adyen added `priority: "hyperspeed"` to a bank transfer's category) in a member that
+/// only its own alternative fixes, when another member it fixes matches (`type: "bank"`):
+/// the bindings take the new value, so that alternative keeps the object whole. A member
+/// other alternatives fix too tells them apart, and a new value there stays unknown.
 pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
+    let ranked = |fits: &mut Vec<(usize, Fit)>| {
+        fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+        fits.iter().map(|(index, _)| *index).collect::<Vec<_>>()
+    };
     let mut fits: Vec<(usize, Fit)> = alternatives
         .iter()
         .enumerate()
         .filter_map(|(index, alternative)| alternative.fit(value).map(|fit| (index, fit)))
         .collect();
-    fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    fits.into_iter().map(|(index, _)| index).collect()
+    if !fits.is_empty() || !value.is_object() {
+        return ranked(&mut fits);
+    }
+    let mut relaxed: Vec<(usize, Fit)> = Vec::new();
+    for (index, alternative) in alternatives.iter().enumerate() {
+        let its_own = |name: &str| {
+            !alternatives
+                .iter()
+                .enumerate()
+                .any(|(other, them)| other != index && them.tags.iter().any(|(n, _)| *n == name))
+        };
+        if let Some(fit) = alternative.fit_with(value, Some(&its_own))
+            && fit.0 > 0
+        {
+            relaxed.push((index, fit));
+        }
+    }
+    ranked(&mut relaxed)
 }
 
 /// The alternatives a value whose discriminator tag maps to none of them may still be: those
@@ -691,6 +727,79 @@ mod tests {
         assert_eq!(rank(&card, &[IDEAL, OPEN, CARD]), vec![2, 1]);
         let ideal = json!({"type": "ideal", "issuer": "1121"});
         assert_eq!(rank(&ideal, &[CARD, OPEN, IDEAL]), vec![2, 1]);
+    }
+
+    /// Nexmo's events: every alternative declares `id`, `type` and `body`; a member event's
+    /// body lists the member's `state`, a text event's says nothing of it.
+    #[test]
+    fn tags_inside_members_rank_alternatives_after_their_own() {
+        const MEMBER: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[("state", &[Literal::Str("INVITED"), Literal::Str("JOINED")])],
+            ..Alternative::ANY
+        };
+        const TEXT_EVENT: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            declared: &["id", "type", "body"],
+            ..Alternative::ANY
+        };
+        const MEMBER_EVENT: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            declared: &["id", "type", "body"],
+            members: &[("body", &MEMBER)],
+            ..Alternative::ANY
+        };
+        let invited = json!({"id": 1, "type": "member:invited", "body": {"state": "INVITED"}});
+        assert_eq!(rank(&invited, &[TEXT_EVENT, MEMBER_EVENT]), vec![1, 0]);
+        let text = json!({"id": 2, "type": "text", "body": {"text": "hi"}});
+        assert_eq!(rank(&text, &[TEXT_EVENT, MEMBER_EVENT]), vec![0, 1]);
+        // A fixed member of the alternative's own still comes first.
+        const TAGGED_TEXT: Alternative = Alternative {
+            tags: &[("type", &[Literal::Str("text")])],
+            ..TEXT_EVENT
+        };
+        let tagged = json!({"type": "text", "body": {"state": "JOINED"}});
+        assert_eq!(rank(&tagged, &[MEMBER_EVENT, TAGGED_TEXT]), vec![1, 0]);
+    }
+
+    /// Adyen's transfer categories: a new `priority` in a bank category still makes it the
+    /// bank category (the bindings take the value); a new `type`, which every alternative
+    /// fixes, makes it none.
+    #[test]
+    fn a_new_value_in_a_member_only_its_alternative_fixes_keeps_the_alternative() {
+        const BANK: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[
+                ("type", &[Literal::Str("bank")]),
+                ("priority", &[Literal::Str("fast"), Literal::Str("regular")]),
+            ],
+            declared: &["type", "priority"],
+            ..Alternative::ANY
+        };
+        const INTERNAL: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[("type", &[Literal::Str("internal")])],
+            declared: &["type"],
+            ..Alternative::ANY
+        };
+        let hyperspeed = json!({"type": "bank", "priority": "hyperspeed"});
+        assert_eq!(rank(&hyperspeed, &[INTERNAL, BANK]), vec![1]);
+        assert!(
+            rank(
+                &json!({"type": "card", "priority": "fast"}),
+                &[INTERNAL, BANK]
+            )
+            .is_empty()
+        );
+
+        // Known values keep the strict ranking.
+        assert_eq!(
+            rank(
+                &json!({"type": "bank", "priority": "fast"}),
+                &[INTERNAL, BANK]
+            ),
+            vec![1]
+        );
     }
 
     #[test]
