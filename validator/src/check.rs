@@ -305,9 +305,9 @@ impl Checker<'_> {
 /// The notification a payload is, for one delivered where no webhook's path says: an OpenAPI
 /// 3.1 `webhooks` entry has no path (its receiver registers a URL of its own), so a recording
 /// marked as a notification is matched by the first such webhook of its method whose payload
-/// schema the body keeps; when the payload keeps none and only one such webhook has its
-/// method, it is that one's, whose checks then say what is wrong with it. A webhook whose
-/// delivery path the spec gives is delivered there.
+/// schema the body keeps; when the payload keeps none, the only such webhook of its method, or
+/// the one it breaks least (alone, and documenting one of its members), whose checks then say
+/// what is wrong with it. A webhook whose delivery path the spec gives is delivered there.
 fn webhook_by_payload<'c>(contract: &'c Contract, request: &Request) -> Option<&'c OperationSpec> {
     webhook_of_payload(contract, request, |hook| hook.delivered_anywhere)
 }
@@ -324,7 +324,7 @@ fn misdelivered_webhook<'c>(
 
 /// The first webhook of the request's method, among those `eligible` takes, whose payload
 /// schema the body keeps (for a notification without a body, the first that needs none);
-/// else the only one of its method.
+/// else the only one of its method, or the one the payload breaks least (see above).
 fn webhook_of_payload<'c>(
     contract: &'c Contract,
     request: &Request,
@@ -352,12 +352,56 @@ fn webhook_of_payload<'c>(
     if candidates.clone().all(|hook| hook.request_body.is_none()) {
         return candidates.next();
     }
-    // A payload that keeps none of several: not known to be any of them (it came to a URL of
-    // the receiver's own), which the `webhook-path` finding says.
-    match (candidates.next(), candidates.next()) {
-        (Some(only), None) => Some(only),
+    // The only one of its method is the one, whose checks say what is wrong.
+    if candidates.clone().nth(1).is_none() {
+        return candidates.next();
+    }
+    // A payload that keeps none of several (Adyen delivers every event to the one URL the
+    // merchant registered): the one it breaks least, alone, and that documents one of its
+    // members at least, whose checks then name what is wrong; else not known to be any of
+    // them, which the `webhook-path` finding says.
+    let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
+        return None;
+    };
+    let mut ranked: Vec<((usize, usize), &OperationSpec)> = candidates
+        .filter_map(|hook| {
+            let distance = distance(contract, hook, &payload)?;
+            distance.1.then_some((distance.0, hook))
+        })
+        .collect();
+    ranked.sort_by_key(|(distance, _)| *distance);
+    match ranked.as_slice() {
+        [(best, hook), rest @ ..] if rest.first().is_none_or(|(next, _)| next > best) => {
+            Some(*hook)
+        }
         _ => None,
     }
+}
+
+/// How far `payload` is from `hook`'s payload schema: the rules it breaks, the members the
+/// schema does not document, and whether it documents one of the payload's own members at
+/// least; `None` without a schema.
+fn distance(
+    contract: &Contract,
+    hook: &OperationSpec,
+    payload: &Value,
+) -> Option<((usize, usize), bool)> {
+    let schema = hook
+        .request_body
+        .as_ref()
+        .and_then(|body| body.schema.as_deref())?;
+    let broken = contract
+        .check(schema, payload, false)
+        .map_or(usize::MAX, |violations| violations.len());
+    let undocumented = contract.drift_plan(schema).map_or(Vec::new(), |plan| {
+        plan.undocumented_in(payload, crate::drift::Way::Request)
+    });
+    let members = payload.as_object().map_or(0, |object| object.len());
+    let unknown_members = undocumented
+        .iter()
+        .filter(|item| item.pointer.matches('/').count() == 1)
+        .count();
+    Some(((broken, undocumented.len()), unknown_members < members))
 }
 
 /// Whether `payload` keeps `hook`'s payload schema.
@@ -388,22 +432,8 @@ fn closest_webhook<'c>(
     // The fewest rules broken; between as many (a `oneOf` fails as one), the fewest members
     // the notification does not document: a dispute with one wrong member is the dispute,
     // not the payment event that knows none of its members.
-    let distance = |hook: &OperationSpec| -> (usize, usize) {
-        let Some(schema) = hook
-            .request_body
-            .as_ref()
-            .and_then(|body| body.schema.as_deref())
-        else {
-            return (usize::MAX, usize::MAX);
-        };
-        let broken = contract
-            .check(schema, &payload, false)
-            .map_or(usize::MAX, |violations| violations.len());
-        let undocumented = contract.drift_plan(schema).map_or(0, |plan| {
-            plan.undocumented_in(&payload, crate::drift::Way::Request)
-                .len()
-        });
-        (broken, undocumented)
+    let distance = |hook: &OperationSpec| {
+        distance(contract, hook, &payload).map_or((usize::MAX, usize::MAX), |(far, _)| far)
     };
     candidates
         .map(|hook| (distance(hook), hook))

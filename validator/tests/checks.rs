@@ -4027,6 +4027,15 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     let unknown = delivery(r#"{"event": "pet.renamed"}"#, 200);
     assert_eq!(unknown.operation, None);
     assert_eq!(found(&unknown), one(Part::Entry, "webhook-path", ""));
+    // One that breaks one of them least (Adyen delivers every event to one URL): that one,
+    // whose checks name the member that is wrong.
+    let broken = delivery(r#"{"event": "pet.deleted", "id": 7}"#, 204);
+    assert_eq!(broken.operation.as_deref(), Some("petDeleted"));
+    assert_eq!(found(&broken), one(Part::Notification, "type", "/id"));
+    // A payload none of them documents a member of is none of them.
+    let foreign = delivery(r#"{"colour": "red", "size": 3}"#, 200);
+    assert_eq!(foreign.operation, None);
+    assert_eq!(found(&foreign), one(Part::Entry, "webhook-path", ""));
     // With one such webhook only, a payload that keeps no schema is still that webhook's,
     // and its own checks say what is wrong with it rather than that nothing is delivered.
     let dir = tempfile::tempdir().unwrap();
