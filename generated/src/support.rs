@@ -960,6 +960,22 @@ pub mod union {
             });
         order
     }
+    /// Serializes `inner`, an alternative whose struct does not hold its discriminator's
+    /// `property`, with the member `property: tag` added where `inner` did not write one: a value
+    /// built in code is then read back as the alternative it is. (Written through a JSON value,
+    /// so its members come out in that value's order.)
+    pub fn tagged<T: Serialize, S: serde::Serializer>(
+        inner: &T,
+        property: &str,
+        tag: &str,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let mut value = serde_json::to_value(inner).map_err(serde::ser::Error::custom)?;
+        if let Value::Object(object) = &mut value && !object.contains_key(property) {
+            object.insert(property.to_string(), Value::String(tag.to_string()));
+        }
+        value.serialize(serializer)
+    }
     /// The value of a discriminator member, when it is a string.
     pub fn tag<'v>(value: &'v Value, property: &str) -> Option<&'v str> {
         value.get(property).and_then(Value::as_str)

@@ -550,15 +550,61 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
          schema (see `support::union`), not by which deserializes first"
     };
     let how = format!(" {how}; a value no alternative keeps whole is kept as JSON.");
+    let untold = union
+        .discriminator
+        .as_ref()
+        .filter(|discriminator| !discriminator.untold.is_empty());
+    // Alternatives whose struct does not hold the tag get it written, so that a value built
+    // in code is read back as itself; the others serialize as the derive would.
+    let (derive, serialize) = match untold {
+        None => (
+            quote!(#[derive(Debug, Clone, PartialEq, ::serde::Serialize)] #[serde(untagged)]),
+            TokenStream::new(),
+        ),
+        Some(discriminator) => {
+            let property = discriminator.property.as_str();
+            let arms = union.variants.iter().enumerate().map(|(index, variant)| {
+                let variant_name = ident(&variant.rust_name);
+                let told = discriminator.untold.iter().find(|(at, _)| *at == index);
+                let body = match (told, &wholes[index]) {
+                    (Some((_, tag)), _) => quote!(
+                        super::support::union::tagged(inner, #property, #tag, serializer)
+                    ),
+                    (None, Some(_)) => {
+                        quote!(super::support::whole_floats::serialize(inner, serializer))
+                    }
+                    (None, None) => quote!(::serde::Serialize::serialize(inner, serializer)),
+                };
+                quote!(#name::#variant_name(inner) => #body,)
+            });
+            let serialize = quote! {
+                impl ::serde::Serialize for #name {
+                    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                        match self {
+                            #(#arms)*
+                            #name::#catch_all(value) => ::serde::Serialize::serialize(value, serializer),
+                        }
+                    }
+                }
+            };
+            (quote!(#[derive(Debug, Clone, PartialEq)]), serialize)
+        }
+    };
+    // The serde attributes only a derived `Serialize` reads.
+    let wholes: Vec<Option<TokenStream>> = match untold {
+        None => wholes,
+        Some(_) => wholes.iter().map(|_| None).collect(),
+    };
     Ok(quote! {
         #docs
-        #[derive(Debug, Clone, PartialEq, ::serde::Serialize)]
-        #[serde(untagged)]
+        #derive
         pub enum #name {
             #(#variants(#wholes #payloads),)*
             /// A value no alternative keeps whole, kept as received.
             #catch_all(::serde_json::Value),
         }
+
+        #serialize
 
         #[doc = #how]
         impl<'de> ::serde::Deserialize<'de> for #name {

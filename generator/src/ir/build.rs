@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::load::Document;
 use servers::servers;
 use state::{Builder, as_object, check_type_overrides, string_at};
-use types::{hold_any_values_in_place, mark_null_accepting_unions};
+use types::{hold_any_values_in_place, mark_null_accepting_unions, mark_untold_tags};
 
 mod all_of;
 mod boxing;
@@ -125,6 +125,7 @@ impl Builder<'_> {
         boxing::break_alias_cycles(&mut api);
         boxing::mark_recursive_members(&mut api);
         mark_null_accepting_unions(&mut api);
+        mark_untold_tags(&mut api);
         hold_any_values_in_place(&mut api);
         self.repair_contract(&mut api);
         for (pointer, message) in renamed {

@@ -348,6 +348,11 @@ pub struct Discriminator {
     /// alternative pins that tag: an inheritance base's own struct, as the contract checks
     /// such a value against the base alone. Without one, such a value is kept as JSON.
     pub fallback: Option<usize>,
+    /// Alternatives whose struct does not declare the property (Flinkster's geometries name
+    /// their `type` only in the base's discriminator), with the tag to write: a value built in
+    /// code carries no tag of its own, and without it no reader could tell it from the others
+    /// (set after naming, for the whole API at once).
+    pub untold: Vec<(usize, String)>,
 }
 
 /// A use of a type.

@@ -165,6 +165,7 @@ impl<'a> Builder<'a> {
                     property: property.to_string(),
                     mapping,
                     fallback,
+                    untold: Vec::new(),
                 }),
                 catch_all: String::new(),
                 exclusive: true,

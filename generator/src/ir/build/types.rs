@@ -454,6 +454,44 @@ pub(super) fn mark_null_accepting_unions(api: &mut Api) {
     }
 }
 
+/// Notes, for each discriminated union, the alternatives whose struct does not declare the
+/// discriminator's property, with the first tag the mapping gives each: the generated
+/// serializer writes it (see [`crate::ir::Discriminator::untold`]).
+pub(super) fn mark_untold_tags(api: &mut Api) {
+    let declares: std::collections::HashMap<String, Vec<String>> = api
+        .types
+        .iter()
+        .filter_map(|def| match &def.kind {
+            TypeKind::Struct(object) => Some((
+                def.name.clone(),
+                object.fields.iter().map(|f| f.wire_name.clone()).collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    for def in &mut api.types {
+        let TypeKind::Union(union) = &mut def.kind else {
+            continue;
+        };
+        let Some(discriminator) = &mut union.discriminator else {
+            continue;
+        };
+        let mut untold: Vec<(usize, String)> = Vec::new();
+        for (tag, index) in &discriminator.mapping {
+            let Some(TypeRef::Named(name)) = union.variants.get(*index).map(|v| &v.ty) else {
+                continue;
+            };
+            let silent = declares
+                .get(name)
+                .is_some_and(|fields| !fields.contains(&discriminator.property));
+            if silent && !untold.iter().any(|(known, _)| known == index) {
+                untold.push((*index, tag.clone()));
+            }
+        }
+        discriminator.untold = untold;
+    }
+}
+
 /// Makes a field whose type is only a name for any JSON value (`Anything: {description: …}`,
 /// `Nothing: {const: null}`, through other aliases) hold that value itself, as a field written
 /// `{}` in place does: an optional `Option<Anything>` read a present `null` as absent, and

@@ -265,6 +265,7 @@ impl Builder<'_> {
             property,
             mapping,
             fallback: None,
+            untold: Vec::new(),
         })
     }
 

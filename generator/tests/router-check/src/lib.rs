@@ -2862,6 +2862,31 @@ mod inheritance {
         pet
     }
 
+    /// A subtype whose struct has no member for the tag (the base's discriminator names
+    /// `type`, no schema declares it) is written with its tag when built in code, so a reader
+    /// tells it from the others; one read with its tag goes back as it came.
+    #[test]
+    fn a_subtype_built_in_code_is_written_with_its_tag() {
+        use fixture_inheritance::models::{Geometry, LineString, Point};
+        let line = Geometry::LineString(LineString {
+            coordinates: Some(vec![vec![1.5, 2.5], vec![3.5, 4.5]]),
+            ..Default::default()
+        });
+        let written = serde_json::to_value(&line).unwrap();
+        assert_eq!(
+            written,
+            json!({"type": "LineString", "coordinates": [[1.5, 2.5], [3.5, 4.5]]})
+        );
+        let back: Geometry = serde_json::from_value(written).unwrap();
+        assert!(matches!(back, Geometry::LineString(_)), "{back:?}");
+        let point = Geometry::Point(Point::default());
+        assert_eq!(serde_json::to_value(&point).unwrap(), json!({"type": "Point"}));
+        let received = json!({"type": "Point", "coordinates": [1.5, 2.5], "bbox": [0.5]});
+        let read: Geometry = serde_json::from_value(received.clone()).unwrap();
+        assert!(matches!(&read, Geometry::Point(point) if point.coordinates.as_deref() == Some(&[1.5, 2.5][..])));
+        assert_eq!(serde_json::to_value(&read).unwrap(), received);
+    }
+
     #[test]
     fn each_tag_is_the_subtype_it_names() {
         // By the explicit mapping, a `Cat` with its own member typed.
