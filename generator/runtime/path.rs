@@ -79,8 +79,9 @@ pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String
     path + appendix
 }
 
-/// `template` with every segment that begins with a parameter (`{name}`, `{name}:cancel`)
-/// written `{+name}`, as if each parameter might hold `/`; `None` when no segment does.
+/// `template` with each segment right after the API's version that begins with a parameter
+/// (`/v1/{name}`, `/v1/{name}:cancel`) written `{+name}`, as if that parameter might hold `/`;
+/// `None` when no segment does.
 ///
 /// OpenAPI forbids an unescaped `/` in a path parameter, yet documents converted from
 /// Google's discovery format lost the `{+name}` their source wrote, so real traffic to
@@ -88,8 +89,37 @@ pub fn spanning_template(template: &str, spans: impl Fn(&str) -> bool) -> String
 /// path that no template fits as written, to name the operation such a request meant
 /// (and the parameter that broke the rule) instead of none.
 pub fn slashed_template(template: &str) -> Option<String> {
-    let slashed = spanning_template(template, |_| true);
-    (slashed != template).then_some(slashed)
+    // Only a parameter right after the API's version (`/v1/{name}`, `/v1beta2/{parent}/…`,
+    // Docker's `/v2/{name}/manifests/…`) is a resource name of several segments; one deeper
+    // in the path (Azure's `…/capacities/{name}`) names one thing, and a longer path there
+    // is another resource (`…/capacities/x/diagnosticSettings`), which no operation has.
+    let (path, appendix) = template.split_at(wire(template).len());
+    let segments: Vec<&str> = path.split('/').collect();
+    let mut changed = false;
+    let slashed: Vec<String> = segments
+        .iter()
+        .enumerate()
+        .map(|(at, segment)| {
+            let after_version = at > 0 && is_version(segments[at - 1]);
+            match leading_param(segment) {
+                Some((name, suffix)) if after_version => {
+                    changed = true;
+                    format!("{{+{name}}}{suffix}")
+                }
+                _ => segment.to_string(),
+            }
+        })
+        .collect();
+    changed.then(|| slashed.join("/") + appendix)
+}
+
+/// Whether a path segment names an API version: `v1`, `v2`, `v1beta1`, `v1alpha`, `v3p1beta1`.
+pub fn is_version(segment: &str) -> bool {
+    let Some(rest) = segment.strip_prefix('v') else {
+        return false;
+    };
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    digits > 0 && rest[digits..].bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// A segment that begins with one parameter, then text without parameters: the name and the
@@ -714,10 +744,17 @@ mod tests {
         );
         assert_eq!(
             super::slashed_template("/v1/{name}:cancel/{id}/x?alt=json").as_deref(),
-            Some("/v1/{+name}:cancel/{+id}/x?alt=json")
+            Some("/v1/{+name}:cancel/{id}/x?alt=json")
+        );
+        assert_eq!(
+            super::slashed_template("/v1beta2/{parent}/instances").as_deref(),
+            Some("/v1beta2/{+parent}/instances")
         );
         assert_eq!(super::slashed_template("/v1/files/{a}.{b}"), None);
         assert_eq!(super::slashed_template("/{+scope}/x"), None);
+        assert_eq!(super::slashed_template("/accounts/{id}"), None);
+        assert_eq!(super::slashed_template("/{id}/x"), None);
+        assert_eq!(super::slashed_template("/views/{id}"), None);
         assert_eq!(
             super::spanning_template("/{id}#disambiguation_dummy", |_| true),
             "/{+id}#disambiguation_dummy"

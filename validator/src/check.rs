@@ -570,6 +570,8 @@ impl<'c> Checker<'c> {
             self.outcome.not_api = true;
             return;
         }
+        // Path parameters that hold an unescaped `/` the template does not allow.
+        let mut slashed = Vec::new();
         let (op, path_params) = match self.contract.match_request(request) {
             // Checked as another operation of the same route: its template names the values.
             Match::Operation(op, params) => match self.instead {
@@ -578,21 +580,8 @@ impl<'c> Checker<'c> {
             },
             // No template fits the path as written, one does if a parameter holds `/`: the
             // request breaks that rule, and the rest of it is checked as that operation's.
-            Match::Slashed(op, params, slashed) => {
-                for name in &slashed {
-                    self.push(
-                        Part::Request,
-                        format!("path:{name}"),
-                        format!("manifest.json#/operations ({} parameter {name})", op.id),
-                        Rule::UnescapedSlash,
-                        format!(
-                            "path {name} of {} {} holds an unescaped /: its template gives it \
-                             one segment, and OpenAPI allows / in a path parameter only where \
-                             the parameter is written as it is (allowReserved); send it as %2F",
-                            op.method, op.path
-                        ),
-                    );
-                }
+            Match::Slashed(op, params, names) => {
+                slashed = names;
                 (op, params)
             }
             // A browser's CORS preflight asks whether a documented method may be called: it
@@ -671,6 +660,20 @@ impl<'c> Checker<'c> {
         }
         self.site.operation = Some(op.id.clone());
         self.outcome.operation = Some(op.id.clone());
+        for name in &slashed {
+            self.push(
+                Part::Request,
+                format!("path:{name}"),
+                format!("manifest.json#/operations ({} parameter {name})", op.id),
+                Rule::UnescapedSlash,
+                format!(
+                    "path {name} of {} {} holds an unescaped /: its template gives it one \
+                     segment, and OpenAPI allows / in a path parameter only where the \
+                     parameter is written as it is (allowReserved); send it as %2F",
+                    op.method, op.path
+                ),
+            );
+        }
         self.cover(|| coverage::Key::operation(op, Category::Operation));
         let unauthenticated = !self.credentials_present(op, request);
         self.parameters(op, request, &path_params);

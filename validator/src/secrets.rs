@@ -374,10 +374,12 @@ fn pair_halves(value: &str) -> Vec<String> {
 /// parameters named like a secret, so that `oauth_version="1.0"` masks nothing else.
 fn auth_param_credentials(credentials: &str) -> impl Iterator<Item = &str> {
     // By the name's last word: `oauth_signature` is one, `oauth_signature_method` not.
-    const SECRET_WORDS: [&str; 10] = [
+    const SECRET_WORDS: [&str; 11] = [
         "key",
         "token",
         "signature",
+        // AWS's SigV4 `Credential=AKIA…/20130524/us-east-1/s3/aws4_request`.
+        "credential",
         "secret",
         "nonce",
         "cnonce",
@@ -733,6 +735,14 @@ mod tests {
             ["Mufasa", "dcd98b", "6629fa", "0a4f11"]
         );
         assert_eq!(auth_param_credentials("abc.def.ghi").count(), 0);
+        let sigv4 = "Credential=AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request, SignedHeaders=host;x-amz-date, Signature=5d672d79";
+        assert_eq!(
+            auth_param_credentials(sigv4).collect::<Vec<_>>(),
+            [
+                "AKIDEXAMPLE/20150830/us-east-1/iam/aws4_request",
+                "5d672d79"
+            ]
+        );
     }
 
     #[test]

@@ -154,6 +154,20 @@ impl OperationSpec {
             && self.spanning_params(parts).is_some()
     }
 
+    /// Where the parameters of its [`slashed`](OperationSpec::slashed) reading begin: the
+    /// segments that begin with a parameter right after a version's.
+    fn spanning_starts(&self) -> impl Iterator<Item = usize> + '_ {
+        self.segments
+            .windows(2)
+            .enumerate()
+            .filter_map(|(at, pair)| {
+                let version =
+                    matches!(&pair[0], Segment::Literal(text) if specgen::path::is_version(text));
+                let param = matches!(&pair[1], Segment::Param(_) | Segment::Mixed(_));
+                (version && param).then_some(at + 1)
+            })
+    }
+
     /// Whether a parameter of its template fills any number of segments (`{+scope}`).
     fn spans_segments(&self) -> bool {
         self.segments
@@ -558,12 +572,26 @@ impl Contract {
         if relative.matches('/').count() > MOST_SEGMENTS {
             return Match::UnknownPath;
         }
+        let parts: Vec<&str> = relative.split('/').collect();
+        // A segment that some template has as its own text (`/v1/files/{id}`) is that
+        // collection: a longer path there is one of its sub-resources no operation has, not a
+        // resource name of several segments.
+        let collection = |at: usize| {
+            parts.get(at).is_some_and(|part| {
+                self.operations.iter().any(|op| {
+                    matches!(op.segments.get(at), Some(Segment::Literal(text)) if text == part)
+                })
+            })
+        };
         let mut best: Option<(&OperationSpec, Vec<(&str, &str)>)> = None;
         let mut path_known: Option<&OperationSpec> = None;
         for op in self.operations.iter().filter(|op| served_here(op)) {
             let Some(template) = &op.slashed else {
                 continue;
             };
+            if op.spanning_starts().any(collection) {
+                continue;
+            }
             let Some(raw) = specgen::path::raw_params(template, relative) else {
                 continue;
             };
