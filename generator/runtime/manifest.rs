@@ -720,6 +720,20 @@ pub fn essence(media: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether a media type's [`essence`] is XML's: `application/xml`, `text/xml` or a `+xml`
+/// type (`application/atom+xml`).
+pub fn is_xml(essence: &str) -> bool {
+    essence == "application/xml" || essence == "text/xml" || essence.ends_with("+xml")
+}
+
+/// Whether a body of media type `essence` is text its schema judges as one string
+/// (`text/plain`, `text/csv`: any `text/*`), rather than a document its schema describes the
+/// contents of: XML (`text/xml`, as AWS's query APIs answer, is read as little as
+/// `application/xml`), whose schema describes the elements, not a string.
+pub fn is_judged_text(essence: &str) -> bool {
+    essence.starts_with("text/") && !is_xml(essence)
+}
+
 /// Whether a media type's [`essence`] is JSON's: `application/json`, a `+json` type
 /// (`application/problem+json`) or `text/json`.
 pub fn is_json(essence: &str) -> bool {
@@ -1072,6 +1086,23 @@ fn has_format(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `text/*` is one string its schema judges, except XML, whose schema describes elements.
+    #[test]
+    fn xml_in_any_media_type_is_no_judged_text() {
+        for text in ["text/plain", "text/csv", "text/html"] {
+            assert!(is_judged_text(text), "{text}");
+        }
+        for other in [
+            "text/xml",
+            "application/xml",
+            "application/atom+xml",
+            "application/json",
+        ] {
+            assert!(!is_judged_text(other), "{other}");
+        }
+        assert!(is_xml("text/xml") && is_xml("application/rss+xml") && !is_xml("text/plain"));
+    }
 
     fn manifest() -> Manifest {
         Manifest {

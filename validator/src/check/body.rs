@@ -377,7 +377,7 @@ impl Checker<'_> {
         let (Some(media), Some(schema)) = (spec.content_type.as_deref(), &spec.schema) else {
             return;
         };
-        if !essence(media).starts_with("text/") {
+        if !specgen::manifest::is_judged_text(&essence(media)) {
             return;
         }
         let text = match body {
