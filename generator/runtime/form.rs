@@ -212,8 +212,12 @@ fn insert(node: &mut Value, path: &[&str], leaf: Leaf<'_>, schema: Option<&Value
                         let item_schema = field_schema
                             .map(|s| dereferenced(s, root))
                             .and_then(|s| s.get("items"));
-                        // A list given whole, as a JSON part, is the list.
-                        match json_of(leaf, false) {
+                        // A list given whole, as a JSON part, is the list; so is a JSON array
+                        // in a part of a list of objects, whose items OpenAPI sends as JSON
+                        // (Stream's `upload_sizes: [{"width": 100}]`, without a part type).
+                        let items_are_json =
+                            item_schema.is_some_and(|schema| admits_object(schema, root));
+                        match json_of(leaf, items_are_json) {
                             Some(Value::Array(given)) => items.extend(given),
                             _ => items.push(scalar(leaf, item_schema, root)),
                         }
@@ -631,6 +635,37 @@ mod tests {
         assert_eq!(
             decode_parts(plain, &schema),
             json!({"tags": ["[\"a\",\"b\"]"]})
+        );
+        // A list of objects, whose items travel as JSON: a JSON array in one part without a
+        // type is the list (Stream's `upload_sizes`), as one object per part is.
+        let sizes = json!({
+            "type": "object",
+            "properties": {"sizes": {"type": "array", "items": {"type": "object"}}}
+        });
+        let whole = [Part {
+            name: "sizes",
+            text: r#"[{"width":100},{"width":200}]"#,
+            json: false,
+        }];
+        assert_eq!(
+            decode_parts(whole, &sizes),
+            json!({"sizes": [{"width": 100}, {"width": 200}]})
+        );
+        let each = [
+            Part {
+                name: "sizes",
+                text: r#"{"width":100}"#,
+                json: false,
+            },
+            Part {
+                name: "sizes",
+                text: r#"{"width":200}"#,
+                json: false,
+            },
+        ];
+        assert_eq!(
+            decode_parts(each, &sizes),
+            json!({"sizes": [{"width": 100}, {"width": 200}]})
         );
     }
 
