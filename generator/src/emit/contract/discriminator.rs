@@ -62,7 +62,7 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
             "required": [&property],
         });
         if union == "oneOf" {
-            let tagged = named
+            let mut tagged: Vec<Value> = named
                 .into_iter()
                 .map(|(alternative, naming)| match naming {
                     Naming::Tags(values) => json!({
@@ -77,6 +77,17 @@ pub(crate) fn select_by_discriminator(root: &mut Value) {
                     Naming::Itself => alternative,
                 })
                 .collect();
+            // One component listed twice (Stream's `ChatEvent` names `AnyEvent` twice among
+            // its 53) would make every value it tags fit two alternatives, which `oneOf`
+            // refuses: the tag names one, so the copies are one.
+            let mut seen: Vec<Value> = Vec::with_capacity(tagged.len());
+            tagged.retain(|alternative| {
+                let first = !seen.contains(alternative);
+                if first {
+                    seen.push(alternative.clone());
+                }
+                first
+            });
             map.insert(union.into(), Value::Array(tagged));
             continue;
         }
@@ -304,6 +315,27 @@ mod tests {
             tag_values(&["1.5".into(), "cat".into()]),
             [json!("1.5"), json!(1.5), json!("cat")]
         );
+    }
+
+    /// Stream's `ChatEvent` lists `AnyEvent` twice: a value its tag names is that one
+    /// alternative, not two, so `oneOf` takes it.
+    #[test]
+    fn a_component_listed_twice_is_one_alternative() {
+        let mut root = json!({
+            "$defs": {
+                "AnyEvent": {"type": "object", "required": ["type"], "properties": {"type": {"type": "string"}}},
+                "Created": {"type": "object", "required": ["type", "cid"], "properties": {"type": {"type": "string"}, "cid": {"type": "string"}}},
+            },
+            "oneOf": [{"$ref": "#/$defs/AnyEvent"}, {"$ref": "#/$defs/AnyEvent"}, {"$ref": "#/$defs/Created"}],
+            "discriminator": {"propertyName": "type", "mapping": {"any": "#/components/schemas/AnyEvent", "custom": "#/components/schemas/AnyEvent", "created": "#/components/schemas/Created"}}
+        });
+        select_by_discriminator(&mut root);
+        let validator = jsonschema::validator_for(&root).unwrap();
+        assert!(validator.is_valid(&json!({"type": "any"})));
+        assert!(validator.is_valid(&json!({"type": "custom"})));
+        assert!(validator.is_valid(&json!({"type": "created", "cid": "c"})));
+        assert!(!validator.is_valid(&json!({"type": "created"})));
+        assert_eq!(root["oneOf"].as_array().map(Vec::len), Some(2));
     }
 
     /// OpenAPI 3.2's `defaultMapping` names the alternative of a value whose tag is absent or
