@@ -1122,6 +1122,8 @@ fn default_delivery_path(name: &str) -> String {
         .add(b'`')
         .add(b'{')
         .add(b'}');
+    // Adyen names its MarketPay webhooks `/ACCOUNT_CLOSED`: one `/`, not an empty segment.
+    let name = name.trim_start_matches('/');
     let encoded = percent_encoding::utf8_percent_encode(name, IN_PATH).to_string();
     let segments: Vec<String> = encoded
         .split('/')
@@ -1940,6 +1942,7 @@ webhooks:
         assert_eq!(default_delivery_path(":petLost"), "/%3ApetLost");
         assert_eq!(default_delivery_path("pets/*/lost"), "/pets/%2A/lost");
         assert_eq!(default_delivery_path("pet:lost"), "/pet:lost");
+        assert_eq!(default_delivery_path("/ACCOUNT_CLOSED"), "/ACCOUNT_CLOSED");
     }
 
     #[test]
