@@ -1655,7 +1655,11 @@ impl Incoming {
                         );
                 } else if let Some(broken) = other_fields {
                     messages.extend(broken);
-                } else if sent_as_documented && documented.starts_with("text/") {
+                } else if sent_as_documented
+                    && crate::validation::manifest::is_judged_text(
+                        &crate::validation::manifest::essence(documented),
+                    )
+                {
                     messages.extend(text_body_errors(rules, &self.body));
                 } else if sent_as_documented
                     && let Some(read) = rules
@@ -2044,8 +2048,9 @@ pub mod path {
             .join("/");
         path + appendix
     }
-    /// `template` with every segment that begins with a parameter (`{name}`, `{name}:cancel`)
-    /// written `{+name}`, as if each parameter might hold `/`; `None` when no segment does.
+    /// `template` with each segment right after the API's version that begins with a parameter
+    /// (`/v1/{name}`, `/v1/{name}:cancel`) written `{+name}`, as if that parameter might hold `/`;
+    /// `None` when no segment does.
     ///
     /// OpenAPI forbids an unescaped `/` in a path parameter, yet documents converted from
     /// Google's discovery format lost the `{+name}` their source wrote, so real traffic to
@@ -2053,8 +2058,32 @@ pub mod path {
     /// path that no template fits as written, to name the operation such a request meant
     /// (and the parameter that broke the rule) instead of none.
     pub fn slashed_template(template: &str) -> Option<String> {
-        let slashed = spanning_template(template, |_| true);
-        (slashed != template).then_some(slashed)
+        let (path, appendix) = template.split_at(wire(template).len());
+        let segments: Vec<&str> = path.split('/').collect();
+        let mut changed = false;
+        let slashed: Vec<String> = segments
+            .iter()
+            .enumerate()
+            .map(|(at, segment)| {
+                let after_version = at > 0 && is_version(segments[at - 1]);
+                match leading_param(segment) {
+                    Some((name, suffix)) if after_version => {
+                        changed = true;
+                        format!("{{+{name}}}{suffix}")
+                    }
+                    _ => segment.to_string(),
+                }
+            })
+            .collect();
+        changed.then(|| slashed.join("/") + appendix)
+    }
+    /// Whether a path segment names an API version: `v1`, `v2`, `v1beta1`, `v1alpha`, `v3p1beta1`.
+    pub fn is_version(segment: &str) -> bool {
+        let Some(rest) = segment.strip_prefix('v') else {
+            return false;
+        };
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        digits > 0 && rest[digits..].bytes().all(|b| b.is_ascii_alphanumeric())
     }
     /// A segment that begins with one parameter, then text without parameters: the name and the
     /// text (`{name}:cancel` gives `name` and `:cancel`; `{id}` gives `id` and nothing).

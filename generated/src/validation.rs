@@ -685,6 +685,19 @@ pub mod manifest {
     pub fn essence(media: &str) -> String {
         media.split(';').next().unwrap_or_default().trim().to_ascii_lowercase()
     }
+    /// Whether a media type's [`essence`] is XML's: `application/xml`, `text/xml` or a `+xml`
+    /// type (`application/atom+xml`).
+    pub fn is_xml(essence: &str) -> bool {
+        essence == "application/xml" || essence == "text/xml"
+            || essence.ends_with("+xml")
+    }
+    /// Whether a body of media type `essence` is text its schema judges as one string
+    /// (`text/plain`, `text/csv`: any `text/*`), rather than a document its schema describes the
+    /// contents of: XML (`text/xml`, as AWS's query APIs answer, is read as little as
+    /// `application/xml`), whose schema describes the elements, not a string.
+    pub fn is_judged_text(essence: &str) -> bool {
+        essence.starts_with("text/") && !is_xml(essence)
+    }
     /// Whether a media type's [`essence`] is JSON's: `application/json`, a `+json` type
     /// (`application/problem+json`) or `text/json`.
     pub fn is_json(essence: &str) -> bool {
@@ -1237,7 +1250,9 @@ pub mod form {
                             let item_schema = field_schema
                                 .map(|s| dereferenced(s, root))
                                 .and_then(|s| s.get("items"));
-                            match json_of(leaf, false) {
+                            let items_are_json = item_schema
+                                .is_some_and(|schema| admits_object(schema, root));
+                            match json_of(leaf, items_are_json) {
                                 Some(Value::Array(given)) => items.extend(given),
                                 _ => items.push(scalar(leaf, item_schema, root)),
                             }

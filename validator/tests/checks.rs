@@ -6815,6 +6815,12 @@ paths:
             "{path}"
         );
     }
+    // Only a name right after the version spans: deeper, a longer path is another resource
+    // (Azure's `…/capacities/x/diagnosticSettings`), which no operation has.
+    let deeper = judged("GET", "/v1/files/abc/versions", "{}");
+    assert_eq!(found(&deeper), one(Part::Entry, "operation-path", ""));
+    // The finding is filed under the operation, as every finding of its exchange.
+    assert_eq!(get.findings[0].operation.as_deref(), Some("getInstance"));
     // A literal template that fits as written comes first; its own rules judge it.
     let file = judged("GET", "/v1/files/abc", "{}");
     assert_eq!(file.operation.as_deref(), Some("getFile"));
@@ -6976,5 +6982,50 @@ paths:
     assert_eq!(
         found(&judged(r#"{"state": "Standby"}"#, false)),
         one(Part::Response, "enum", "/state")
+    );
+}
+
+/// AWS's query APIs (CloudFormation) answer `text/xml`, documented with the object schema of
+/// the elements: XML, whose contents specval does not read, as `application/xml`; `text/plain`
+/// is still one string its schema judges.
+#[test]
+fn text_xml_is_xml_and_not_a_string_its_schema_judges() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: CloudFormation, version: "2010-05-15"}
+paths:
+  /stacks:
+    get:
+      operationId: describeStacks
+      responses:
+        '200':
+          description: the stacks
+          content:
+            text/xml: {schema: {type: object, properties: {Stacks: {type: array}}}}
+  /note:
+    get:
+      operationId: getNote
+      responses:
+        '200':
+          description: a note
+          content:
+            text/plain: {schema: {type: string, maxLength: 5}}
+"#,
+    );
+    let judged = |path: &str, media: &str, body: &str| {
+        let exchange = media_exchange("GET", path, None, 200, Some((media, body)));
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let xml = "<DescribeStacksResponse><Stacks/></DescribeStacksResponse>";
+    assert_eq!(found(&judged("/stacks", "text/xml", xml)), vec![]);
+    assert_eq!(
+        found(&judged("/stacks", "text/xml; charset=utf-8", xml)),
+        vec![]
+    );
+    assert_eq!(found(&judged("/note", "text/plain", "hello")), vec![]);
+    assert_eq!(
+        found(&judged("/note", "text/plain", "hello world")),
+        one(Part::Response, "maxLength", "")
     );
 }
