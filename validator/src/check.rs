@@ -334,53 +334,78 @@ fn webhook_of_payload<'c>(
         .webhooks()
         .iter()
         .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
-    let kept = match parse_body(request.body.as_ref()) {
-        Parsed::Json(payload) => candidates
+    let parsed = parse_body(request.body.as_ref());
+    // PeerTube's search callbacks, one per operation that names them, POST nothing.
+    if let Parsed::None = parsed
+        && let Some(hook) = candidates
             .clone()
-            .find(|hook| keeps(contract, hook, &payload)),
-        // PeerTube's search callbacks, one per operation that names them, POST nothing.
-        Parsed::None => candidates
+            .find(|hook| hook.request_body.as_ref().is_none_or(|body| !body.required))
+    {
+        return Some(hook);
+    }
+    // The notifications the payload is closest to: those documenting one of its members at
+    // least, if any does, the fewest of its members undocumented first, then the fewest rules
+    // broken, then document order. Telnyx's link-click event requires nothing and keeps any
+    // `{data}` payload, a broken hang-up's included, but documents few of its members.
+    let mut closest: Vec<(&OperationSpec, (usize, usize), bool)> = Vec::new();
+    if let Parsed::Json(payload) = &parsed {
+        closest = candidates
             .clone()
-            .find(|hook| hook.request_body.as_ref().is_none_or(|body| !body.required)),
-        _ => None,
-    };
-    if kept.is_some() {
-        return kept;
+            .filter_map(|hook| {
+                let (far, knows) = distance(contract, hook, payload)?;
+                Some((hook, far, knows))
+            })
+            .collect();
+        let knowing = closest.iter().any(|(_, _, knows)| *knows);
+        closest.retain(|(_, _, knows)| *knows || !knowing);
+        closest.sort_by_key(|(_, far, _)| *far);
+        if let Some((hook, (_, 0), _)) = closest.first() {
+            return Some(hook);
+        }
     }
     // Several that all take no payload are one shape: a body sent to them is still theirs,
     // and `body-unexpected` says what is wrong with it.
     if candidates.clone().all(|hook| hook.request_body.is_none()) {
         return candidates.next();
     }
-    // The only one of its method is the one, whose checks say what is wrong.
-    if candidates.clone().nth(1).is_none() {
+    // The only one of its method is the one, whose checks say what is wrong; so is the first
+    // of several for a body that is no JSON, which their checks say.
+    if candidates.clone().nth(1).is_none() || matches!(parsed, Parsed::NotJson(_)) {
         return candidates.next();
     }
     // A payload that keeps none of several (Adyen delivers every event to the one URL the
-    // merchant registered): the one it breaks least, alone, and that documents one of its
-    // members at least, whose checks then name what is wrong; else not known to be any of
+    // merchant registered): the one it breaks least, alone (or breaking the same rules the
+    // same way, Adyen's created and updated events of one schema), and that documents one of
+    // its members at least, whose checks then name what is wrong; else not known to be any of
     // them, which the `webhook-path` finding says.
-    let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
+    let Parsed::Json(payload) = &parsed else {
         return None;
     };
-    let mut ranked: Vec<((usize, usize), &OperationSpec)> = candidates
-        .filter_map(|hook| {
-            let distance = distance(contract, hook, &payload)?;
-            distance.1.then_some((distance.0, hook))
-        })
-        .collect();
-    ranked.sort_by_key(|(distance, _)| *distance);
-    match ranked.as_slice() {
-        [(best, hook), rest @ ..] if rest.first().is_none_or(|(next, _)| next > best) => {
-            Some(*hook)
+    let broken = |hook: &OperationSpec| {
+        let schema = hook.request_body.as_ref()?.schema.as_deref()?;
+        let violations = contract.check(schema, payload, false).ok()?;
+        Some(
+            violations
+                .into_iter()
+                .map(|violation| (violation.pointer, violation.message))
+                .collect::<Vec<_>>(),
+        )
+    };
+    match closest.as_slice() {
+        [(hook, _, true)] => Some(*hook),
+        [(hook, best, true), (other, next, _), ..] => {
+            let alone = next > best;
+            (alone || broken(hook) == broken(other)).then_some(*hook)
         }
         _ => None,
     }
 }
 
-/// How far `payload` is from `hook`'s payload schema: the rules it breaks, the members the
-/// schema does not document, and whether it documents one of the payload's own members at
-/// least; `None` without a schema.
+/// How far `payload` is from `hook`'s payload schema: the members the schema does not
+/// document, then the rules it breaks (compared in that order: a schema that keeps any
+/// payload, documenting none of its members, is further than the one the payload is and
+/// breaks), and whether it documents one of the payload's own members at least; `None`
+/// without a schema.
 fn distance(
     contract: &Contract,
     hook: &OperationSpec,
@@ -401,19 +426,7 @@ fn distance(
         .iter()
         .filter(|item| item.pointer.matches('/').count() == 1)
         .count();
-    Some(((broken, undocumented.len()), unknown_members < members))
-}
-
-/// Whether `payload` keeps `hook`'s payload schema.
-fn keeps(contract: &Contract, hook: &OperationSpec, payload: &Value) -> bool {
-    hook.request_body
-        .as_ref()
-        .and_then(|body| body.schema.as_deref())
-        .is_some_and(|schema| {
-            contract
-                .check(schema, payload, false)
-                .is_ok_and(|violations| violations.is_empty())
-        })
+    Some(((undocumented.len(), broken), unknown_members < members))
 }
 
 /// Of several webhooks delivered at one path, the one a notification is: the first whose
@@ -429,9 +442,9 @@ fn closest_webhook<'c>(
     let Parsed::Json(payload) = parse_body(request.body.as_ref()) else {
         return first;
     };
-    // The fewest rules broken; between as many (a `oneOf` fails as one), the fewest members
-    // the notification does not document: a dispute with one wrong member is the dispute,
-    // not the payment event that knows none of its members.
+    // The fewest members the notification does not document, then the fewest rules broken:
+    // a dispute with one wrong member is the dispute, not the payment event that knows none
+    // of its members (see `distance`).
     let distance = |hook: &OperationSpec| {
         distance(contract, hook, &payload).map_or((usize::MAX, usize::MAX), |(far, _)| far)
     };

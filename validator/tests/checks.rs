@@ -7029,3 +7029,99 @@ paths:
         one(Part::Response, "maxLength", "")
     );
 }
+
+/// Telnyx's callbacks of one operation: a floor-change event that declares its members at the
+/// top and requires none keeps any payload, so a broken hang-up had been taken for it and
+/// passed. A payload is the notification documenting its members; of Adyen's created and
+/// updated events of one schema, a broken one is the first, whose checks name the member; a
+/// body that is no JSON is said to be so.
+#[test]
+fn a_notification_is_the_one_documenting_its_members_not_the_first_that_keeps_it() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Hooks, version: "1"}
+paths: {}
+webhooks:
+  floorChanged:
+    post:
+      requestBody:
+        content: {application/json: {schema: {type: object, properties: {conference_id: {type: string}, occurred_at: {type: string}}}}}
+      responses: {'200': {description: ok}}
+  hangup:
+    post:
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                data:
+                  type: object
+                  properties:
+                    event_type: {type: string, enum: [call.hangup]}
+                    hangup_cause: {type: string, enum: [normal_clearing, timeout]}
+      responses: {'200': {description: ok}}
+  sweepCreated:
+    put:
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Sweep'}}}
+      responses: {'200': {description: ok}}
+  sweepUpdated:
+    put:
+      requestBody:
+        content: {application/json: {schema: {$ref: '#/components/schemas/Sweep'}}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Sweep:
+      type: object
+      required: [type, schedule]
+      properties:
+        type: {type: string, enum: [sweep.created, sweep.updated]}
+        schedule: {type: string, enum: [daily, weekly]}
+"#,
+    );
+    let delivery = |method: &str, payload: &str| {
+        let mut exchange = media_exchange(
+            method,
+            "/hooks/telnyx",
+            Some(("application/json", payload)),
+            200,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let hangup = delivery(
+        "POST",
+        r#"{"data": {"event_type": "call.hangup", "hangup_cause": "timeout"}}"#,
+    );
+    assert_eq!(hangup.operation.as_deref(), Some("hangup"));
+    assert_eq!(found(&hangup), vec![]);
+    let new_cause = delivery(
+        "POST",
+        r#"{"data": {"event_type": "call.hangup", "hangup_cause": "NOT-A-CAUSE"}}"#,
+    );
+    assert_eq!(new_cause.operation.as_deref(), Some("hangup"));
+    assert_eq!(
+        found(&new_cause),
+        one(Part::Notification, "enum", "/data/hangup_cause")
+    );
+    let floor = delivery("POST", r#"{"conference_id": "c1"}"#);
+    assert_eq!(floor.operation.as_deref(), Some("floorChanged"));
+    assert_eq!(found(&floor), vec![]);
+    let hourly = delivery("PUT", r#"{"type": "sweep.updated", "schedule": "hourly"}"#);
+    assert_eq!(hourly.operation.as_deref(), Some("sweepCreated"));
+    assert_eq!(found(&hourly), one(Part::Notification, "enum", "/schedule"));
+    let mut not_json = media_exchange(
+        "PUT",
+        "/hooks/adyen",
+        Some(("application/json", "{not json")),
+        200,
+        None,
+    );
+    not_json.kind = Some(ExchangeKind::Notification);
+    let outcome = check(&contract, &not_json, CheckOptions::default());
+    assert_eq!(found(&outcome), one(Part::Notification, "json", ""));
+}
