@@ -6880,6 +6880,15 @@ paths:
         blank.findings[0].message,
         "the request lacks the credential authorization but was answered 200, not 401"
     );
+    // A scheme word alone is said to be that, not a credential in another scheme.
+    let mut word_alone = media_exchange("GET", player, None, 200, Some(("application/json", "{}")));
+    word_alone.request.headers = vec![("Authorization".into(), "Bearer ".into())];
+    let outcome = check(&contract, &word_alone, CheckOptions::default());
+    assert_eq!(
+        outcome.findings[0].message,
+        "the request lacks authorization (authorization held a scheme word and no credential) \
+         but was answered 200, not 401"
+    );
     // An API key named Authorization is no bearer token.
     let clusters = judged("/clusters", &[("access_token", "t")], 200);
     assert_eq!(found(&clusters), one(Part::Response, "credentials", ""));

@@ -404,6 +404,11 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
         match value(request, credential.location, name) {
             Some(text) if credential.presented_by(text) => sent.push(name),
             _ if credential.in_query(&request.query) => sent.push("access_token"),
+            // A scheme word alone (`Authorization: Bearer `) carries no credential.
+            Some(text) if scheme_word_alone(text, credential.scheme.as_deref()) => {
+                missing.push(wanted);
+                notes.push(format!("{name} held a scheme word and no credential"));
+            }
             Some(text) if !text.trim().is_empty() => {
                 missing.push(wanted);
                 notes.push(format!("{name} was sent in another scheme"));
@@ -434,6 +439,18 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
     } else {
         format!("{} ({})", missing.join(" and "), notes.join("; "))
     }
+}
+
+/// Whether `text` is a scheme word and nothing else: the credential's own scheme, or one of
+/// the usual ones (`Bearer`, `Basic`, `Digest`, `Token`).
+fn scheme_word_alone(text: &str, scheme: Option<&str>) -> bool {
+    let word = text.trim();
+    !word.is_empty()
+        && !word.contains(char::is_whitespace)
+        && (scheme.is_some_and(|scheme| word.eq_ignore_ascii_case(scheme))
+            || ["bearer", "basic", "digest", "token"]
+                .iter()
+                .any(|usual| word.eq_ignore_ascii_case(usual)))
 }
 
 fn value<'r>(request: &'r Request, location: Location, name: &str) -> Option<&'r str> {
