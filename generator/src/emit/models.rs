@@ -512,6 +512,10 @@ fn union_def(def: &TypeDef, union: &UnionDef) -> Result<TokenStream> {
             // does not name goes only to an alternative whose schema pins it, else to the
             // fallback (an inheritance base's own struct) or is kept.
             let unmapped = match discriminator.fallback {
+                // An `anyOf`'s contract leaves a tag that names no alternative to the `anyOf` as
+                // written (Airflow's schedule `__type: "Weekly"`): chosen by the facts, as if
+                // untagged, rather than kept as JSON.
+                None if !union.exclusive => quote!(Some(_) => union::rank(&value, ALTERNATIVES),),
                 Some(fallback) => {
                     let fallback = proc_macro2::Literal::usize_unsuffixed(fallback);
                     quote! {
