@@ -304,10 +304,8 @@ impl Checker<'_> {
 
 /// The notification a payload is, for one delivered where no webhook's path says: an OpenAPI
 /// 3.1 `webhooks` entry has no path (its receiver registers a URL of its own), so a recording
-/// marked as a notification is matched by the first such webhook of its method whose payload
-/// schema the body keeps; when the payload keeps none, the only such webhook of its method, or
-/// the one it breaks least (alone, and documenting one of its members), whose checks then say
-/// what is wrong with it. A webhook whose delivery path the spec gives is delivered there.
+/// marked as a notification is matched by its payload (see [`webhook_of_payload`]). A webhook
+/// whose delivery path the spec gives is delivered there.
 fn webhook_by_payload<'c>(contract: &'c Contract, request: &Request) -> Option<&'c OperationSpec> {
     webhook_of_payload(contract, request, |hook| hook.delivered_anywhere)
 }
@@ -322,9 +320,12 @@ fn misdelivered_webhook<'c>(
     webhook_of_payload(contract, request, |hook| !hook.delivered_anywhere)
 }
 
-/// The first webhook of the request's method, among those `eligible` takes, whose payload
-/// schema the body keeps (for a notification without a body, the first that needs none);
-/// else the only one of its method, or the one the payload breaks least (see above).
+/// The webhook of the request's method, among those `eligible` takes, that a payload is: of
+/// those documenting one of its members at least (if any does), the one documenting most of
+/// them, then the one it breaks least, then the first, when it keeps that one's schema; else
+/// the only one of its method, or the one it breaks least alone or as the others do, whose
+/// checks then say what is wrong with it; else none. For a notification without a body, the
+/// first that needs none; for a body that is no JSON, the first.
 fn webhook_of_payload<'c>(
     contract: &'c Contract,
     request: &Request,
@@ -429,9 +430,9 @@ fn distance(
     Some(((undocumented.len(), broken), unknown_members < members))
 }
 
-/// Of several webhooks delivered at one path, the one a notification is: the first whose
-/// payload schema the body keeps; else the one it breaks least, whose checks then name the
-/// members that are wrong (where "fits none" would name none); else the first.
+/// Of several webhooks delivered at one path, the one a notification is: the one documenting
+/// most of its members, then the one it breaks least (whose checks then name the members that
+/// are wrong, where "fits none" would name none), then the first (see [`distance`]).
 fn closest_webhook<'c>(
     contract: &'c Contract,
     request: &Request,

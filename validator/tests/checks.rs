@@ -7134,3 +7134,56 @@ components:
     let outcome = check(&contract, &not_json, CheckOptions::default());
     assert_eq!(found(&outcome), one(Part::Notification, "json", ""));
 }
+
+/// An XML body of no bytes is no XML document (which has one root element): missing, as an
+/// empty JSON body is.
+#[test]
+fn an_empty_xml_body_is_missing() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: SMS, version: "1"}
+paths:
+  /sms:
+    post:
+      operationId: send
+      parameters:
+        - {name: api-version, in: query, required: true, schema: {type: string}}
+        - {name: note, in: query, schema: {type: string}}
+      requestBody:
+        required: true
+        content: {application/xml: {schema: {type: object}}}
+      responses:
+        '200':
+          description: sent
+          content: {application/xml: {schema: {type: object}}}
+"#,
+    );
+    let judged = |query: &[(&str, &str)], request: &str, response: &str| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/sms",
+            Some(("application/xml", request)),
+            200,
+            Some(("application/xml", response)),
+        );
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    let xml = "<message><to>1</to></message>";
+    assert_eq!(
+        found(&judged(&[("api-version", "1"), ("note", "")], xml, xml)),
+        vec![]
+    );
+    assert_eq!(
+        found(&judged(&[("api-version", "1")], "", xml)),
+        one(Part::Request, "required", "")
+    );
+    assert_eq!(
+        found(&judged(&[("api-version", "1")], xml, "")),
+        one(Part::Response, "required", "")
+    );
+}

@@ -104,7 +104,9 @@ impl Checker<'_> {
             Some(_) => {
                 // Zero bytes sent with a Content-Type are an empty upload (an empty file), a
                 // body the generated server takes; without one, no body.
-                if matches!(parse_body(body), Parsed::None) && content_type.is_some() {
+                // An empty XML document is none at all: XML has one root element.
+                let xml = media.as_deref().is_some_and(specgen::manifest::is_xml);
+                if matches!(parse_body(body), Parsed::None) && content_type.is_some() && !xml {
                     self.content_type(spec, content_type, part, &location);
                     // An empty text is a text all the same, which its schema judges
                     // (`minLength: 1`), as the generated server does.
