@@ -96,12 +96,13 @@ impl Credential {
     }
 
     /// Whether the request's query carries this bearer credential as RFC 6750 (2.3) allows:
-    /// a non-blank `access_token`.
+    /// a non-blank `access_token` (or `oauth_token`, which Google's documents declare beside
+    /// it).
     pub fn in_query(&self, query: &[(String, String)]) -> bool {
         self.bearer
-            && query
-                .iter()
-                .any(|(key, value)| key == "access_token" && !value.trim().is_empty())
+            && query.iter().any(|(key, value)| {
+                matches!(key.as_str(), "access_token" | "oauth_token") && !value.trim().is_empty()
+            })
     }
 }
 

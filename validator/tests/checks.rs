@@ -6874,6 +6874,10 @@ paths:
         found(&judged(player, &[("access_token", "ya29.a0")], 200)),
         vec![]
     );
+    assert_eq!(
+        found(&judged(player, &[("oauth_token", "ya29.a0")], 200)),
+        vec![]
+    );
     let blank = judged(player, &[("access_token", " ")], 200);
     assert_eq!(found(&blank), one(Part::Response, "credentials", ""));
     assert_eq!(

@@ -403,7 +403,7 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
         };
         match value(request, credential.location, name) {
             Some(text) if credential.presented_by(text) => sent.push(name),
-            _ if credential.in_query(&request.query) => sent.push("access_token"),
+            _ if credential.in_query(&request.query) => sent.push("a token in the query"),
             // A scheme word alone (`Authorization: Bearer `) carries no credential.
             Some(text) if scheme_word_alone(text, credential.scheme.as_deref()) => {
                 missing.push(wanted);
