@@ -5,10 +5,17 @@
 /// An RFC 3339 date-time that serializes back exactly as it was written: offset,
 /// precision and case included. A `chrono::DateTime<Utc>` would rewrite `+02:00` as `Z`
 /// and send a different string than it received.
+///
+/// Bindings are lenient, so it also reads the ISO 8601 forms real servers send in its place
+/// (specval, strict, reports them): an offset without its colon or minutes (`+0200`,
+/// `+02`, as Java writes them), and no offset at all (`2023-03-01T19:15:00`, as ASP.NET
+/// writes it), which [`DateTime::has_offset`] tells apart. One wrong date-time would
+/// otherwise make a client refuse the whole response that holds it.
 #[derive(Debug, Clone)]
 pub struct DateTime {
     text: String,
     value: ::chrono::DateTime<::chrono::FixedOffset>,
+    has_offset: bool,
 }
 
 impl DateTime {
@@ -16,9 +23,15 @@ impl DateTime {
     pub fn as_str(&self) -> &str {
         &self.text
     }
-    /// The instant, with the offset it was written in.
+    /// The instant, with the offset it was written in; a date-time written without an
+    /// offset reads as UTC, a guess [`DateTime::has_offset`] lets the caller refuse.
     pub fn value(&self) -> ::chrono::DateTime<::chrono::FixedOffset> {
         self.value
+    }
+    /// Whether the text gave its offset (RFC 3339 requires one); without it, the time of
+    /// day is the sender's local time, whatever zone that is.
+    pub fn has_offset(&self) -> bool {
+        self.has_offset
     }
 }
 
@@ -39,10 +52,30 @@ impl ::std::hash::Hash for DateTime {
 impl ::std::str::FromStr for DateTime {
     type Err = ::chrono::ParseError;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let value = ::chrono::DateTime::parse_from_rfc3339(text)?;
+        let rfc3339 = ::chrono::DateTime::parse_from_rfc3339(text);
+        let (value, has_offset) = match rfc3339 {
+            Ok(value) => (value, true),
+            Err(refusal) => {
+                match ::chrono::DateTime::parse_from_str(
+                    text,
+                    "%Y-%m-%dT%H:%M:%S%.f%#z",
+                ) {
+                    Ok(value) => (value, true),
+                    Err(_) => {
+                        let naive = ::chrono::NaiveDateTime::parse_from_str(
+                                text,
+                                "%Y-%m-%dT%H:%M:%S%.f",
+                            )
+                            .map_err(|_| refusal)?;
+                        (naive.and_utc().fixed_offset(), false)
+                    }
+                }
+            }
+        };
         Ok(DateTime {
             text: text.to_string(),
             value,
+            has_offset,
         })
     }
 }
@@ -56,6 +89,7 @@ where
         DateTime {
             text: value.to_rfc3339(),
             value,
+            has_offset: true,
         }
     }
 }

@@ -10,10 +10,17 @@
 /// An RFC 3339 date-time that serializes back exactly as it was written: offset,
 /// precision and case included. A `chrono::DateTime<Utc>` would rewrite `+02:00` as `Z`
 /// and send a different string than it received.
+///
+/// Bindings are lenient, so it also reads the ISO 8601 forms real servers send in its place
+/// (specval, strict, reports them): an offset without its colon or minutes (`+0200`,
+/// `+02`, as Java writes them), and no offset at all (`2023-03-01T19:15:00`, as ASP.NET
+/// writes it), which [`DateTime::has_offset`] tells apart. One wrong date-time would
+/// otherwise make a client refuse the whole response that holds it.
 #[derive(Debug, Clone)]
 pub struct DateTime {
     text: String,
     value: ::chrono::DateTime<::chrono::FixedOffset>,
+    has_offset: bool,
 }
 
 impl DateTime {
@@ -22,9 +29,16 @@ impl DateTime {
         &self.text
     }
 
-    /// The instant, with the offset it was written in.
+    /// The instant, with the offset it was written in; a date-time written without an
+    /// offset reads as UTC, a guess [`DateTime::has_offset`] lets the caller refuse.
     pub fn value(&self) -> ::chrono::DateTime<::chrono::FixedOffset> {
         self.value
+    }
+
+    /// Whether the text gave its offset (RFC 3339 requires one); without it, the time of
+    /// day is the sender's local time, whatever zone that is.
+    pub fn has_offset(&self) -> bool {
+        self.has_offset
     }
 }
 
@@ -46,10 +60,25 @@ impl ::std::str::FromStr for DateTime {
     type Err = ::chrono::ParseError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let value = ::chrono::DateTime::parse_from_rfc3339(text)?;
+        let rfc3339 = ::chrono::DateTime::parse_from_rfc3339(text);
+        let (value, has_offset) = match rfc3339 {
+            Ok(value) => (value, true),
+            Err(refusal) => {
+                match ::chrono::DateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f%#z") {
+                    Ok(value) => (value, true),
+                    Err(_) => {
+                        let naive =
+                            ::chrono::NaiveDateTime::parse_from_str(text, "%Y-%m-%dT%H:%M:%S%.f")
+                                .map_err(|_| refusal)?;
+                        (naive.and_utc().fixed_offset(), false)
+                    }
+                }
+            }
+        };
         Ok(DateTime {
             text: text.to_string(),
             value,
+            has_offset,
         })
     }
 }
@@ -63,6 +92,7 @@ where
         DateTime {
             text: value.to_rfc3339(),
             value,
+            has_offset: true,
         }
     }
 }
@@ -676,6 +706,38 @@ mod tests {
     }
 
     #[test]
+    fn a_date_time_servers_write_without_rfc_3339_offset_is_read_and_written_back() {
+        for (text, instant, has_offset) in [
+            ("2023-03-01T19:15:00", "2023-03-01T19:15:00+00:00", false),
+            (
+                "2023-03-01T19:15:00.1234567",
+                "2023-03-01T19:15:00.123456700+00:00",
+                false,
+            ),
+            (
+                "2023-03-01T19:15:00.000+0200",
+                "2023-03-01T19:15:00+02:00",
+                true,
+            ),
+            ("2023-03-01T19:15:00-05", "2023-03-01T19:15:00-05:00", true),
+        ] {
+            let value: DateTime = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(
+                (value.value().to_rfc3339(), value.has_offset()),
+                (instant.to_string(), has_offset),
+                "{text}"
+            );
+            assert_eq!(serde_json::to_value(&value).unwrap(), json!(text));
+        }
+        assert!(
+            "2023-03-01T19:15:00Z"
+                .parse::<DateTime>()
+                .unwrap()
+                .has_offset()
+        );
+    }
+
+    #[test]
     fn whole_floats_are_written_as_json_writes_them() {
         #[derive(serde::Serialize, serde::Deserialize)]
         struct Clip {
@@ -732,7 +794,13 @@ mod tests {
 
     #[test]
     fn a_date_time_that_is_not_rfc_3339_is_refused_with_its_text() {
-        for text in ["2024-05-01", "2024-05-01T08:00:00", "yesterday"] {
+        for text in [
+            "2024-05-01",
+            "2024-05-01T08:00",
+            "08:00:00",
+            "2024-02-30T08:00:00",
+            "yesterday",
+        ] {
             let err = serde_json::from_value::<DateTime>(json!(text)).unwrap_err();
             assert!(
                 err.to_string()

@@ -506,6 +506,25 @@ impl OperationRules {
         }
     }
 
+    /// The rules a notification's payload breaks that its typed payload cannot take, each
+    /// as `pointer: message`: every rule but a string that a list of strings does not name
+    /// and a member that the schema does not declare, which the models read (`Unlisted`,
+    /// ignored), as the client reads them in a response. A receiver is the consumer of
+    /// someone else's contract: refusing a vendor's new event type with 400 would lose the
+    /// event, since senders do not retry a 4xx. specval still reports both.
+    // Only the webhook receiver asks; a crate with a server alone leaves it unused.
+    #[allow(dead_code)]
+    pub fn check_payload(&self, body: &Value) -> Vec<String> {
+        match &self.body {
+            Some((_, validator)) if !validator.is_valid(body) => validator
+                .iter_errors(body)
+                .filter(|error| !is_drift(error))
+                .map(|error| describe_error(&error))
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// A form body's fields as the JSON object its schema checks; `None` when the operation
     /// does not take a form.
     pub fn read_form(&self, body: &[u8]) -> Option<Value> {
@@ -618,23 +637,47 @@ pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
     }
     validator
         .iter_errors(instance)
-        .map(|error| {
-            let pointer = error.instance_path().to_string();
-            let pointer = if pointer.is_empty() {
-                "(root)".to_string()
-            } else {
-                pointer
-            };
-            match error.kind() {
-                // jsonschema's own words (`"x" is not a "email"`) read wrongly for most names.
-                ::jsonschema::error::ValidationErrorKind::Format { format } => format!(
-                    "{pointer}: {} does not match format \"{format}\"",
-                    error.instance()
-                ),
-                _ => format!("{pointer}: {error}"),
-            }
-        })
+        .map(|error| describe_error(&error))
         .collect()
+}
+
+/// One validation error as `pointer: message`.
+fn describe_error(error: &::jsonschema::ValidationError<'_>) -> String {
+    let pointer = error.instance_path().to_string();
+    let pointer = if pointer.is_empty() {
+        "(root)".to_string()
+    } else {
+        pointer
+    };
+    match error.kind() {
+        // jsonschema's own words (`"x" is not a "email"`) read wrongly for most names.
+        ::jsonschema::error::ValidationErrorKind::Format { format } => format!(
+            "{pointer}: {} does not match format \"{format}\"",
+            error.instance()
+        ),
+        _ => format!("{pointer}: {error}"),
+    }
+}
+
+/// Whether an error is only what a newer sender writes and the models read all the same: a
+/// string that a list of strings does not name, a member the schema does not declare, or a
+/// union one of whose alternatives breaks nothing else. A one-value list is a union's tag,
+/// which tells alternatives apart, so a value it does not name stays an error.
+fn is_drift(error: &::jsonschema::ValidationError<'_>) -> bool {
+    use ::jsonschema::error::ValidationErrorKind as Kind;
+    match error.kind() {
+        Kind::Enum { options } => {
+            error.instance().is_string()
+                && options.as_array().is_some_and(|options| {
+                    options.len() > 1 && options.iter().all(Value::is_string)
+                })
+        }
+        Kind::AdditionalProperties { .. } | Kind::UnevaluatedProperties { .. } => true,
+        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => context
+            .iter()
+            .any(|alternative| alternative.iter().all(is_drift)),
+        _ => false,
+    }
 }
 
 // Against the stand-in contract of `generator/tests/runtime/contract.rs`.

@@ -74,8 +74,10 @@ async fn payload_bytes(body: ::axum::body::Body) -> Result<::axum::body::Bytes, 
 
 /// Which of `hooks`, notifications delivered at one path with one method (several event
 /// types at one receiver URL), a request is: the first whose headers and payload keep its
-/// rules, else the first, whose handler then says what is wrong. The request comes back with
-/// its body read, for that notification's handler to read again.
+/// rules, else the first whose payload breaks only rules the receiver lets pass (a new enum
+/// value, an undeclared member: [`crate::validation::OperationRules::check_payload`]), else
+/// the first, whose handler then says what is wrong. The request comes back with its body
+/// read, for that notification's handler to read again.
 #[allow(dead_code)]
 async fn delivered_as(
     hooks: &[&str],
@@ -83,7 +85,7 @@ async fn delivered_as(
 ) -> Result<(usize, ::axum::extract::Request), Response> {
     let (parts, body) = request.into_parts();
     let bytes = payload_bytes(body).await?;
-    let keeps = |hook: &str| {
+    let keeps = |hook: &str, strictly: bool| {
         let (Some(rules), Some(headers)) = (
             crate::validation::rules().webhook(hook),
             header_messages(hook, &parts.headers),
@@ -95,11 +97,16 @@ async fn delivered_as(
             .or_else(|| ::serde_json::from_slice(&bytes).ok());
         headers.is_empty()
             && match value {
-                Some(value) => rules.check_body(&value).is_empty(),
+                Some(value) if strictly => rules.check_body(&value).is_empty(),
+                Some(value) => rules.check_payload(&value).is_empty(),
                 None => bytes.iter().all(u8::is_ascii_whitespace),
             }
     };
-    let chosen = hooks.iter().position(|hook| keeps(hook)).unwrap_or(0);
+    let chosen = hooks
+        .iter()
+        .position(|hook| keeps(hook, true))
+        .or_else(|| hooks.iter().position(|hook| keeps(hook, false)))
+        .unwrap_or(0);
     let body = ::axum::body::Body::from(bytes);
     Ok((chosen, ::axum::extract::Request::from_parts(parts, body)))
 }
@@ -126,7 +133,8 @@ fn header_text(headers: &::http::HeaderMap, name: &str) -> Option<String> {
 }
 
 /// Reads and checks a notification's payload sent as `content_type`: the 400 that says what
-/// is wrong, if anything. A payload in another media type than its webhook documents (JSON
+/// is wrong, if anything, where "wrong" leaves out what the models read all the same (a new
+/// enum value, an undeclared member; see `check_payload`). A payload in another media type than its webhook documents (JSON
 /// sent as `text/plain`, or with no Content-Type) is refused as the generated server refuses
 /// such a request body, and as specval calls it a violation.
 #[allow(dead_code)]
@@ -161,7 +169,7 @@ async fn read_payload(
             .map_err(|err| invalid(vec![format!("payload is not JSON: {err}")]))?,
     };
     if let Some(rules) = rules {
-        let messages = rules.check_body(&value);
+        let messages = rules.check_payload(&value);
         if !messages.is_empty() {
             return Err(invalid(messages));
         }
@@ -579,6 +587,52 @@ mod tests {
         .await
         .unwrap();
         assert_eq!(unknown, json!([]));
+    }
+
+    /// A receiver reads what the models read: a new value of a list, or a member the schema
+    /// does not declare, reaches the handler, as the client takes them in a response; a
+    /// union's tag it does not name, or a broken rule beside the new value, is still 400.
+    #[tokio::test]
+    async fn a_new_enum_value_or_member_reaches_the_handler_and_other_breaks_do_not() {
+        let read = |body: ::serde_json::Value| {
+            read_payload(
+                "thingCreated",
+                Some("application/json"),
+                ::axum::body::Body::from(body.to_string()),
+            )
+        };
+        for newer in [
+            json!({"name": "lamp", "colour": "blue"}),
+            json!({"name": "lamp", "size": {"w": 1, "h": 2}}),
+            json!({"name": "lamp", "shape": {"kind": "square", "side": 2, "fill": "hatched"}}),
+        ] {
+            assert_eq!(read(newer.clone()).await.unwrap(), newer);
+        }
+        for (broken, pointer) in [
+            (json!({"name": "", "colour": "blue"}), "/name: "),
+            (json!({"name": "lamp", "colour": 3}), "/colour: "),
+            (json!({"name": "lamp", "size": {"w": "1"}}), "/size/w: "),
+            (
+                json!({"name": "lamp", "shape": {"kind": "hexagon", "side": 2}}),
+                "/shape: ",
+            ),
+            (
+                json!({"name": "lamp", "shape": {"kind": "square", "fill": "hatched"}}),
+                "/shape: ",
+            ),
+        ] {
+            let (status, messages) = answer(read(broken.clone()).await.unwrap_err()).await;
+            assert_eq!(status, 400, "{broken}");
+            assert_eq!(
+                messages.as_array().unwrap().len(),
+                1,
+                "{broken}: {messages}"
+            );
+            assert!(
+                messages[0].as_str().unwrap().starts_with(pointer),
+                "{broken}: {messages}"
+            );
+        }
     }
 
     /// A payload in another media type than its webhook documents never reaches the handler:

@@ -52,7 +52,8 @@ use orchestration_api::credentials::Credentials;
 use orchestration_api::models::{
     Account, AccountStatus, AccountType, CreateAccountRequest, CreateEntityRequest, EntityTransfer,
     ErrorCode, IncomingTransferNotification, IncomingTransferNotificationReply, NationalEntity,
-    OnboardingStatus, Payment, ReverseTransferResult, TransferStatus, UpdateAccountRequest,
+    OnboardingStatus, Payment, PaymentRail, ReverseTransferResult, TransferStatus,
+    UpdateAccountRequest,
 };
 use orchestration_api::retry::RetryPolicy;
 use orchestration_api::server;
@@ -1900,6 +1901,30 @@ async fn notifications(merchant: &Merchant, receiver: &Server, probes: &Server) 
         assert!(!messages.is_empty(), "{body}");
     }
     assert_eq!(merchant.take_calls(), 0);
+
+    // A rail the service has added since is the contract's error (specval reports it), but
+    // the merchant's handler gets the event, as the client reads such a value in a response:
+    // a 400 would end the deliveries and lose the transfer.
+    let mut newer = serde_json::to_value(notification("xfer_9d1f3b5a7ca2")).expect("JSON");
+    newer["payment_rail"] = json!("SEPA_INSTANT");
+    let response = http
+        .post(&url)
+        .header("content-type", "application/json")
+        .body(newer.to_string())
+        .send()
+        .await
+        .expect("request");
+    assert_eq!(response.status(), 200);
+    assert_eq!(
+        response.json::<Value>().await.expect("JSON"),
+        json!({"received": true})
+    );
+    assert_eq!(merchant.take_calls(), 1);
+    let received = merchant.received.lock().expect("received").pop();
+    assert_eq!(
+        received.map(|payload| payload.payment_rail),
+        Some(Some(PaymentRail::Unknown("SEPA_INSTANT".into())))
+    );
 }
 
 // =============================================================================================

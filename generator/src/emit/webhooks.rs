@@ -88,6 +88,9 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 
                 /// The receiving endpoints, at the paths the spec fixes for each notification. An
                 /// invalid payload is answered 400 with `messages`; nothing reaches the handler.
+                /// What the models read all the same is let through, as the client takes it in a
+                /// response: a value a list of values does not name, a member the schema does not
+                /// declare (specval reports both).
                 pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
                     ::axum::Router::new()
                         #(#routes)*

@@ -5,7 +5,9 @@
 //! (query, an optional list of at most two integers), `sort` (query, a `pipeDelimited` list of
 //! `a` and `b`) and a required `Thing` body (`name`, a non-empty string), secured by `api-key`; it answers
 //! 201 with a `Thing`, 4XX with an `Error` (`code`), and documents a `default` with an
-//! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`. `Thing` is
+//! `Error`. `thingCreated` posts a `Thing` and expects 200 with `{"ok": true}`. `Thing` also has
+//! an optional `colour` (`red` or `green`), `size` (`w`, and no other member) and `shape` (a
+//! `circle` with `r` or a `square` with `side` and a `fill`, `solid` or `none`). `Thing` is
 //! written in the shared layout (its definition in `definitions/components.json`), the other
 //! files self-contained.
 
@@ -96,7 +98,16 @@ const DEFINITIONS: &str = r#"{
     "Thing": {
       "type": "object",
       "required": ["name"],
-      "properties": {"name": {"type": "string", "minLength": 1}, "id": {"type": "integer"}}
+      "properties": {
+        "name": {"type": "string", "minLength": 1},
+        "id": {"type": "integer"},
+        "colour": {"enum": ["red", "green"]},
+        "size": {"type": "object", "additionalProperties": false, "properties": {"w": {"type": "integer"}}},
+        "shape": {"oneOf": [
+          {"type": "object", "required": ["kind", "r"], "properties": {"kind": {"enum": ["circle"]}, "r": {"type": "integer"}}},
+          {"type": "object", "required": ["kind", "side"], "properties": {"kind": {"enum": ["square"]}, "side": {"type": "integer"}, "fill": {"enum": ["solid", "none"]}}}
+        ]}
+      }
     }
   }
 }"#;
