@@ -143,16 +143,9 @@ fn check_with(
     outcome.covered.sort_unstable();
     outcome.covered.dedup();
     if !outcome.findings.is_empty() || !outcome.drift.is_empty() {
-        let mut secrets = secrets::credential_values(contract, exchange);
-        // Shown values may quote a body's own secrets (a member named `access_token`).
-        if options.show_values {
-            secrets.extend(
-                secrets::body_credentials(exchange)
-                    .into_iter()
-                    .map(Cow::Owned),
-            );
-            secrets::longest_first(&mut secrets);
-        }
+        // A body's own secrets (a member named `access_token`) too: shown values may quote
+        // them, and in every mode a path or a member's name may repeat one.
+        let secrets = secrets::exchange_secrets(contract, exchange);
         secrets::scrub_findings(&mut outcome.findings, &secrets);
         secrets::scrub_drift(&mut outcome.drift, &secrets);
     }

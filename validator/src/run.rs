@@ -381,7 +381,7 @@ fn verdict_names(
     contract: &Contract,
     exchange: &Exchange,
 ) -> (String, usize, Option<String>, String) {
-    let secrets = crate::secrets::credential_values(contract, exchange);
+    let secrets = crate::secrets::exchange_secrets(contract, exchange);
     let mut id = exchange.id.clone();
     if let Some(id) = &mut id {
         crate::secrets::scrub_owned(id, &secrets);

@@ -101,6 +101,16 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
     values
 }
 
+/// Every secret an exchange carries, longest first: its [`credential_values`] and its
+/// bodies' own ([`body_credentials`]), which a path, a member's name or a shown value may
+/// repeat anywhere in a report.
+pub fn exchange_secrets<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec<Cow<'e, str>> {
+    let mut secrets = credential_values(contract, exchange);
+    secrets.extend(body_credentials(exchange).into_iter().map(Cow::Owned));
+    longest_first(&mut secrets);
+    secrets
+}
+
 /// Sorts `secrets` longest first, each once: [`scrub`] replaces a longer secret before one it
 /// holds (`sk_live_abc` before `abc`), or the longer one would be left half shown.
 pub fn longest_first<S: AsRef<str> + Ord>(secrets: &mut Vec<S>) {

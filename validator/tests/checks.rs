@@ -4889,6 +4889,45 @@ fn a_body_member_named_as_a_credential_is_not_shown_with_the_values() {
     }
 }
 
+/// A body's own credential is kept out of every report, not only out of the values
+/// `--show-values` shows: sent again in a path or as a member's name, it is hidden in the
+/// default mode as well.
+#[test]
+fn a_body_credential_repeated_in_a_path_or_a_member_name_is_hidden_in_every_mode() {
+    let contract = one_body_contract(
+        "/item/get",
+        "\n              type: object\n              properties: {access_token: {type: string}}",
+    );
+    let token = "access-sandbox-de3ce8ef-33f8";
+    let body = format!(r#"{{"access_token": "{token}"}}"#);
+    let strict = CheckOptions {
+        strict: true,
+        show_values: false,
+    };
+    let astray = media_exchange(
+        "POST",
+        &format!("/item/{token}"),
+        Some(("application/json", &body)),
+        204,
+        None,
+    );
+    let again = format!(r#"{{"access_token": "{token}", "{token}": 1}}"#);
+    let named = media_exchange(
+        "POST",
+        "/item/get",
+        Some(("application/json", &again)),
+        204,
+        None,
+    );
+    for (exchange, options) in [(&astray, CheckOptions::default()), (&named, strict)] {
+        let outcome = check(&contract, exchange, options);
+        assert!(!outcome.findings.is_empty());
+        let report = format!("{:?} {:?}", outcome.findings, outcome.drift);
+        assert!(!report.contains(token), "{report}");
+        assert!(report.contains("REDACTED"), "{report}");
+    }
+}
+
 /// A cookie's and a query parameter's names are matched as written (`mercureAuthorization`,
 /// `apiKey`), not lower-cased: a key sent under its own name is present.
 #[test]

@@ -1159,6 +1159,49 @@ fn credentials_never_reach_any_output() {
     assert_clean("stdin: stdout", &piped.stdout);
 }
 
+/// A credential a body carries (Plaid's `access_token`), sent again in a path no operation
+/// has, names neither the finding nor the JUnit testcase, in any mode.
+#[test]
+fn a_body_credential_in_a_path_names_no_testcase() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("plaid.yaml");
+    std::fs::write(
+        &spec,
+        "openapi: 3.1.0\ninfo: {title: Items, version: '1'}\npaths:\n  /item/get:\n    post:\n      \
+         requestBody:\n        content:\n          application/json:\n            schema: {type: object}\n      \
+         responses: {'200': {description: ok}}\n",
+    )
+    .expect("spec");
+    let token = "access-sandbox-de3ce8ef-33f8-452c";
+    let record = json!({
+        "request": {"method": "POST", "url": format!("https://sandbox.plaid.com/item/{token}"),
+            "headers": {"content-type": "application/json"},
+            "body": {"access_token": token}},
+        "response": {"status": 200}
+    });
+    let traffic = dir.path().join("traffic.jsonl");
+    std::fs::write(&traffic, format!("{record}\n")).expect("traffic");
+    let (spec, traffic) = (spec.to_string_lossy(), traffic.to_string_lossy());
+    for format in ["text", "json", "junit", "sarif"] {
+        for show_values in [false, true] {
+            let mut args = vec!["check", "--spec", &spec, "--format", format];
+            if show_values {
+                args.push("--show-values");
+            }
+            args.push(&traffic);
+            let run = specval(&args);
+            let what = format!("{format} (show values: {show_values})");
+            assert_code(&run, 1, &what);
+            assert!(!run.stdout.contains(token), "{what}: {}", run.stdout);
+            assert!(
+                run.stdout.contains("/item/REDACTED"),
+                "{what}: {}",
+                run.stdout
+            );
+        }
+    }
+}
+
 #[test]
 fn a_har_encoded_twice_is_never_echoed_into_a_report() {
     let dir = tempfile::tempdir().expect("temp dir");
