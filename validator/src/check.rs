@@ -219,6 +219,19 @@ fn revalidated(op: &OperationSpec, request: &Request, response: &Response) -> bo
     response.status == 304 && !documented && safe && conditional
 }
 
+/// A `401` from an operation its security requirements guard, where the operation documents
+/// no 401 (BigQuery's operations document 200 alone): RFC 9110's refusal of a request without
+/// valid credentials, which the requirements imply and the generated server answers, rather
+/// than an answer the contract left out. The credentials rule asks for this very status.
+fn refused_for_credentials(op: &OperationSpec, response: &Response) -> bool {
+    response.status == 401
+        && op.response(401).is_none()
+        && op
+            .security
+            .iter()
+            .any(|requirement| !requirement.is_empty())
+}
+
 /// Whether an exchange kept its operation without a finding of any severity or drift.
 fn spotless(outcome: &Outcome) -> bool {
     outcome.findings.is_empty() && outcome.drift.is_empty()
@@ -691,7 +704,7 @@ impl<'c> Checker<'c> {
                 if unauthenticated {
                     self.unauthenticated_answer(op, request, response);
                 }
-                if !revalidated(op, request, response) {
+                if !revalidated(op, request, response) && !refused_for_credentials(op, response) {
                     let before = self.outcome.findings.len();
                     self.response(op, response, Part::Response);
                     if unauthenticated {

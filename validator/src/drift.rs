@@ -593,6 +593,9 @@ impl<'d> Builder<'d> {
                     let child = self.node(additional, format!("{at}/additionalProperties"));
                     node.additional.push(child);
                 }
+                // Written out, `true` says what `{}` says: any member, each documented (Open
+                // Banking's `SupplementaryData`); the default it spells is left unwritten.
+                Some(Value::Bool(true)) => node.open_map = true,
                 _ if schema.get("patternProperties").is_some() => node.open_map = true,
                 _ => {}
             }
@@ -1089,6 +1092,28 @@ mod tests {
         assert_eq!(
             found(json!({ "conditions": [{ "op": "paused", "value": "x" }] })),
             vec![("/conditions/0/op".to_string(), "paused".to_string())]
+        );
+    }
+
+    #[test]
+    fn an_object_open_to_any_member_in_so_many_words_has_no_undocumented_member() {
+        for open in [json!(true), json!({})] {
+            let schema = json!({
+                "type": "object",
+                "properties": {"data": {
+                    "type": "object",
+                    "properties": {},
+                    "additionalProperties": open
+                }, "id": {"type": "string"}}
+            });
+            let found = undocumented(&schema, &json!({"data": {"AnyBankField": 1}, "id": "a"}));
+            assert!(found.is_empty(), "{open}: {found:?}");
+        }
+        // Left unwritten, the default documents nothing.
+        let closed = json!({"type": "object", "properties": {"id": {"type": "string"}}});
+        assert_eq!(
+            undocumented(&closed, &json!({"id": "a", "other": 1})).len(),
+            1
         );
     }
 

@@ -1256,6 +1256,43 @@ paths:
     );
 }
 
+/// A header sent on two lines is two values, each judged: a second idempotency key too long
+/// is found, as the first would be.
+#[test]
+fn every_line_of_a_repeated_scalar_header_is_checked() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Payments, version: '1'}
+paths:
+  /payments:
+    post:
+      parameters:
+        - {name: x-idempotency-key, in: header, required: true, schema: {type: string, maxLength: 10}}
+      responses: {'201': {description: created}}
+"#,
+    );
+    let post = |keys: &[&str]| {
+        let mut exchange = exchange("POST", "/payments", None, 201, None);
+        exchange.request.headers = keys
+            .iter()
+            .map(|key| ("X-Idempotency-Key".to_string(), key.to_string()))
+            .collect();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(post(&["first-key"]), vec![]);
+    for keys in [
+        ["first-key", "a-key-far-too-long"],
+        ["a-key-far-too-long", "first-key"],
+    ] {
+        assert_eq!(
+            post(&keys),
+            one(Part::Request, "maxLength", "header:x-idempotency-key"),
+            "{keys:?}"
+        );
+    }
+}
+
 /// Requirements that differ only by their scopes (HubSpot lists each of its schemes twice)
 /// lack the same credentials: the finding names each once.
 #[test]
@@ -6941,6 +6978,35 @@ paths:
     assert!(
         undocumented.contains(&(Part::Response, "credentials".to_string(), String::new())),
         "{undocumented:?}"
+    );
+    // No 401 documented (Google's operations document 200 alone): the 401 its security
+    // implies keeps the contract, with or without a token (an expired one), while a 404 to
+    // a request without one is still no refusal, and the 403 above still not the 401.
+    assert_eq!(found(&judged(player, &[], 401)), vec![]);
+    assert_eq!(
+        found(&judged(player, &[("access_token", "ya29.expired")], 401)),
+        vec![]
+    );
+    let not_found = found(&judged(player, &[], 404));
+    assert!(
+        not_found.contains(&(Part::Response, "credentials".to_string(), String::new()))
+            && not_found.contains(&(
+                Part::Response,
+                "status-documented".to_string(),
+                String::new()
+            )),
+        "{not_found:?}"
+    );
+}
+
+/// An operation without security documents its answers alone: a 401 there is undocumented.
+#[test]
+fn a_401_from_an_operation_without_security_is_an_undocumented_status() {
+    let contract = one_body_contract("/ping", "\n              type: object");
+    let exchange = media_exchange("POST", "/ping", Some(("application/json", "{}")), 401, None);
+    assert_eq!(
+        found(&check(&contract, &exchange, CheckOptions::default())),
+        one(Part::Response, "status-documented", "")
     );
 }
 

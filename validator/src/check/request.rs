@@ -210,10 +210,11 @@ impl Checker<'_> {
                 }
                 None => match param.alternative_items {
                     // A scalar query key sent more than once (`?state=OPEN&state=BOGUS`, as
-                    // some APIs invite): every value must keep the schema, not the first only.
-                    None if param.location == Location::Query => {
+                    // some APIs invite), or a header on several lines (two idempotency keys):
+                    // every value must keep the schema, not the first only.
+                    None if matches!(param.location, Location::Query | Location::Header) => {
                         let mut violations = Vec::new();
-                        for (_, text) in request.query.iter().filter(|(k, _)| *k == param.name) {
+                        for text in list_texts(request, param, first) {
                             for violation in Contract::check_parameter(param, text, show) {
                                 if !violations.contains(&violation) {
                                     violations.push(violation);
