@@ -26,6 +26,19 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
         handlers.push(receiver_handler(hook, &parts));
         senders.push(sender_method(hook, &parts));
     }
+    let registered_doc = api
+        .webhooks
+        .iter()
+        .any(|hook| !hook.path_documented && !hook.callback)
+        .then(|| {
+            quote! {
+                ///
+                /// The notifications the spec gives no delivery path are each taken at `/{name}`
+                /// and, all together, at `/`, each told there by the payload it keeps: a vendor
+                /// delivers them all to the one URL it registered, under which you nest this
+                /// router (`Router::new().nest("/hooks", receiver(handler))`).
+            }
+        });
     let mut routes = Vec::new();
     for (index, ((path, method), hooks)) in receiver_routes(api).iter().enumerate() {
         let method = format_ident!("{}", method.key());
@@ -91,6 +104,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
                 /// What the models read all the same is let through, as the client takes it in a
                 /// response: a value a list of values does not name, a member the schema does not
                 /// declare (specval reports both).
+                #registered_doc
                 pub fn receiver<W: Webhooks>(handler: W) -> ::axum::Router {
                     ::axum::Router::new()
                         #(#routes)*
@@ -115,6 +129,11 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
 /// since axum panics at a route given twice. A delivery path is routed as the server's paths
 /// are: `/hooks/:id` (axum 0.7's capture syntax, which 0.8 refuses with a panic when the
 /// router is built) becomes a positional capture.
+///
+/// The webhooks the document gives no path (3.1 `webhooks` without `x-delivery-path`) are
+/// also taken together at `/`, where no documented path is: a vendor delivers all of them to
+/// the one URL a merchant registers (Adyen, Listen Notes), which the merchant nests the
+/// receiver under, so each is told by its payload there, as specval tells them.
 pub(crate) fn receiver_routes(api: &Api) -> IndexMap<(String, Method), Vec<&Webhook>> {
     let mut at_route: IndexMap<(String, Method), Vec<&Webhook>> = IndexMap::new();
     for hook in &api.webhooks {
@@ -124,6 +143,18 @@ pub(crate) fn receiver_routes(api: &Api) -> IndexMap<(String, Method), Vec<&Webh
             .or_default()
             .push(hook);
     }
+    let mut registered: IndexMap<(String, Method), Vec<&Webhook>> = IndexMap::new();
+    for hook in api
+        .webhooks
+        .iter()
+        .filter(|hook| !hook.path_documented && !hook.callback)
+    {
+        let key = ("/".to_string(), hook.operation.method);
+        if !at_route.contains_key(&key) {
+            registered.entry(key).or_default().push(hook);
+        }
+    }
+    at_route.extend(registered);
     at_route
 }
 

@@ -2328,14 +2328,20 @@ mod tests {
     /// Delivery paths in axum 0.7's syntax (`/hooks/:shelter/adopted`, and a notification
     /// named `:petLost` without a path): axum 0.8 panics on such a route as the router is built.
     /// The receiver routes the first by position and the second at its encoded name, and each
-    /// delivery reaches its own handler.
+    /// delivery reaches its own handler. The second, given no path, is also taken at the
+    /// receiver's root, the one URL a vendor delivers such notifications to, wherever the
+    /// merchant nests the receiver.
     #[tokio::test]
     async fn a_receiver_with_delivery_paths_in_axum_07_syntax_is_built_and_routes_each() {
         let inbox = Inbox::default();
-        let receiver = fixture_routes::webhooks::receiver(inbox.clone());
+        let receiver = axum::Router::new()
+            .nest("/vendor", fixture_routes::webhooks::receiver(inbox.clone()))
+            .merge(fixture_routes::webhooks::receiver(inbox.clone()));
         for (path, status) in [
             ("/hooks/north/adopted", StatusCode::NO_CONTENT),
             ("/%3ApetLost", StatusCode::NO_CONTENT),
+            ("/", StatusCode::NO_CONTENT),
+            ("/vendor", StatusCode::NO_CONTENT),
             ("/somewhere-else", StatusCode::NOT_FOUND),
         ] {
             let request = Request::builder()
@@ -2349,7 +2355,12 @@ mod tests {
         }
         assert_eq!(
             *inbox.0.lock().unwrap(),
-            ["adopted Some(\"rex\")", "lost Some(\"rex\")"]
+            [
+                "adopted Some(\"rex\")",
+                "lost Some(\"rex\")",
+                "lost Some(\"rex\")",
+                "lost Some(\"rex\")"
+            ]
         );
     }
 }
