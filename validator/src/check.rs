@@ -381,9 +381,10 @@ fn webhook_of_payload<'c>(
         return candidates.next();
     }
     // A payload that keeps none of several (Adyen delivers every event to the one URL the
-    // merchant registered): the one it breaks least, alone (or breaking the same rules the
-    // same way, Adyen's created and updated events of one schema), and that documents one of
-    // its members at least, whose checks then name what is wrong; else not known to be any of
+    // merchant registered): the one it breaks least, alone (or breaking the same rules at the
+    // same members, Adyen's created and updated events of one schema, or Vercel's events told
+    // by a one-value `type` a new event type breaks in each), and that documents one of its
+    // members at least, whose checks then name what is wrong; else not known to be any of
     // them, which the `webhook-path` finding says.
     let Parsed::Json(payload) = &parsed else {
         return None;
@@ -394,7 +395,16 @@ fn webhook_of_payload<'c>(
         Some(
             violations
                 .into_iter()
-                .map(|violation| (violation.pointer, violation.message))
+                .map(|violation| {
+                    // A value a list does not name breaks each list the same way, whatever
+                    // the list; another rule, by what its message names (a missing member).
+                    let named = !matches!(violation.rule, Rule::Enum | Rule::Const);
+                    (
+                        violation.pointer,
+                        violation.rule,
+                        named.then_some(violation.message),
+                    )
+                })
                 .collect::<Vec<_>>(),
         )
     };
@@ -884,6 +894,13 @@ impl<'c> Checker<'c> {
             // generated receiver answers 500 when its handler fails): undocumented, it is not
             // a finding. One the webhook documents is checked as documented.
             if (500..600).contains(&reply.status) && hook.response(reply.status).is_none() {
+                return;
+            }
+            // A 4XX the webhook does not document (most vendors document their 200 alone) is
+            // the right answer to a payload that breaks the contract, the generated
+            // receiver's 400; to one that keeps it, an undocumented status.
+            if !kept && (400..500).contains(&reply.status) && hook.response(reply.status).is_none()
+            {
                 return;
             }
             if kept {

@@ -4064,6 +4064,17 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     let unknown = delivery(r#"{"event": "pet.renamed"}"#, 200);
     assert_eq!(unknown.operation, None);
     assert_eq!(found(&unknown), one(Part::Entry, "webhook-path", ""));
+    // A new event type that breaks only the tag, each tag alike (Vercel's `domain-renewed`):
+    // the first, at the member that is wrong, rather than "fits none".
+    let renamed = delivery(r#"{"event": "pet.renamed", "pet": {}, "id": "p1"}"#, 200);
+    assert_eq!(renamed.operation.as_deref(), Some("petCreated"));
+    assert_eq!(found(&renamed), one(Part::Notification, "const", "/event"));
+    // A receiver's 4XX that the webhook does not document (vendors document their 200 alone)
+    // is the right answer to a broken payload; to one that keeps it, an undocumented status.
+    let refused = delivery(r#"{"event": "pet.created", "pet": 3}"#, 400);
+    assert_eq!(found(&refused), one(Part::Notification, "type", "/pet"));
+    let rejected = delivery(r#"{"event": "pet.created", "pet": {}}"#, 400);
+    assert_eq!(found(&rejected), one(Part::Reply, "status-documented", ""));
     // One that breaks one of them least (Adyen delivers every event to one URL): that one,
     // whose checks name the member that is wrong.
     let broken = delivery(r#"{"event": "pet.deleted", "id": 7}"#, 204);
