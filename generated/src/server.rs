@@ -1290,20 +1290,25 @@ fn authenticate(
     if met {
         return Ok(());
     }
-    let wanted: Vec<String> = requirements
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|(location, name, scheme)| match (location, scheme) {
-                    (_, Some(scheme)) => format!("{name} ({scheme})"),
-                    (Location::Query, None) => format!("{name} (query parameter)"),
-                    (Location::Cookie, None) => format!("{name} (cookie)"),
-                    _ => name.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(" and ")
-        })
-        .collect();
+    let mut wanted: Vec<String> = Vec::new();
+    for requirement in requirements {
+        let mut names: Vec<String> = Vec::new();
+        for (location, name, scheme) in requirement.iter() {
+            let named = match (location, scheme) {
+                (_, Some(scheme)) => format!("{name} ({scheme})"),
+                (Location::Query, None) => format!("{name} (query parameter)"),
+                (Location::Cookie, None) => format!("{name} (cookie)"),
+                _ => name.to_string(),
+            };
+            if !names.contains(&named) {
+                names.push(named);
+            }
+        }
+        let names = names.join(" and ");
+        if !wanted.contains(&names) {
+            wanted.push(names);
+        }
+    }
     let in_headers = requirements
         .iter()
         .flat_map(|r| r.iter())

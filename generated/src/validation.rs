@@ -1941,11 +1941,12 @@ impl OperationRules {
     pub fn check_payload(&self, body: &Value) -> Vec<String> {
         match &self.body {
             Some((_, validator)) if !validator.is_valid(body) => {
-                validator
-                    .iter_errors(body)
-                    .filter(|error| !is_drift(error))
-                    .map(|error| describe_error(&error))
-                    .collect()
+                let mut messages = Vec::new();
+                for error in validator.iter_errors(body).filter(|error| !is_drift(error))
+                {
+                    push_once(&mut messages, describe_error(&error));
+                }
+                messages
             }
             _ => Vec::new(),
         }
@@ -2053,7 +2054,19 @@ pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
     if validator.is_valid(instance) {
         return Vec::new();
     }
-    validator.iter_errors(instance).map(|error| describe_error(&error)).collect()
+    let mut messages = Vec::new();
+    for error in validator.iter_errors(instance) {
+        push_once(&mut messages, describe_error(&error));
+    }
+    messages
+}
+
+/// Adds `message` unless it is there already: a rule two schemas state (a base's `required`
+/// and a part of an `allOf` that repeats it) is broken once.
+fn push_once(messages: &mut Vec<String>, message: String) {
+    if !messages.contains(&message) {
+        messages.push(message);
+    }
 }
 
 /// One validation error as `pointer: message`.

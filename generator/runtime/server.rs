@@ -290,20 +290,27 @@ fn authenticate(
     if met {
         return Ok(());
     }
-    let wanted: Vec<String> = requirements
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|(location, name, scheme)| match (location, scheme) {
-                    (_, Some(scheme)) => format!("{name} ({scheme})"),
-                    (Location::Query, None) => format!("{name} (query parameter)"),
-                    (Location::Cookie, None) => format!("{name} (cookie)"),
-                    _ => name.to_string(),
-                })
-                .collect::<Vec<_>>()
-                .join(" and ")
-        })
-        .collect();
+    // Each said once: two OAuth schemes required together (Google's) both want one
+    // `Authorization`, and requirements that differ by their scopes alone want the same.
+    let mut wanted: Vec<String> = Vec::new();
+    for requirement in requirements {
+        let mut names: Vec<String> = Vec::new();
+        for (location, name, scheme) in requirement.iter() {
+            let named = match (location, scheme) {
+                (_, Some(scheme)) => format!("{name} ({scheme})"),
+                (Location::Query, None) => format!("{name} (query parameter)"),
+                (Location::Cookie, None) => format!("{name} (cookie)"),
+                _ => name.to_string(),
+            };
+            if !names.contains(&named) {
+                names.push(named);
+            }
+        }
+        let names = names.join(" and ");
+        if !wanted.contains(&names) {
+            wanted.push(names);
+        }
+    }
     // Headers, as the interface's document words it, where every credential is one.
     let in_headers = requirements
         .iter()
@@ -1190,6 +1197,17 @@ mod tests {
         );
         assert!(authenticate(&headers, Some("other=1&key=k"), either).is_ok());
         assert!(authenticate(&headers, None, &[]).is_ok());
+        // Google's two OAuth schemes, required together and listed twice, want one
+        // `Authorization`, said once.
+        let oauth: &[Needed] = &[
+            (Location::Header, "authorization", None),
+            (Location::Header, "authorization", None),
+        ];
+        let response = authenticate(&headers, None, &[oauth, oauth]).unwrap_err();
+        assert_eq!(
+            rejection(response).await.2,
+            ["authentication headers missing: send authorization"]
+        );
         // An HTTP scheme's credential is an `Authorization` value in that scheme.
         let basic: &[&[Needed]] = &[&[(Location::Header, "authorization", Some("basic"))]];
         let with = |value: &str| {

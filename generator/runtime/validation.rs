@@ -516,11 +516,13 @@ impl OperationRules {
     #[allow(dead_code)]
     pub fn check_payload(&self, body: &Value) -> Vec<String> {
         match &self.body {
-            Some((_, validator)) if !validator.is_valid(body) => validator
-                .iter_errors(body)
-                .filter(|error| !is_drift(error))
-                .map(|error| describe_error(&error))
-                .collect(),
+            Some((_, validator)) if !validator.is_valid(body) => {
+                let mut messages = Vec::new();
+                for error in validator.iter_errors(body).filter(|error| !is_drift(error)) {
+                    push_once(&mut messages, describe_error(&error));
+                }
+                messages
+            }
             _ => Vec::new(),
         }
     }
@@ -635,10 +637,19 @@ pub fn describe(validator: &Validator, instance: &Value) -> Vec<String> {
     if validator.is_valid(instance) {
         return Vec::new();
     }
-    validator
-        .iter_errors(instance)
-        .map(|error| describe_error(&error))
-        .collect()
+    let mut messages = Vec::new();
+    for error in validator.iter_errors(instance) {
+        push_once(&mut messages, describe_error(&error));
+    }
+    messages
+}
+
+/// Adds `message` unless it is there already: a rule two schemas state (a base's `required`
+/// and a part of an `allOf` that repeats it) is broken once.
+fn push_once(messages: &mut Vec<String>, message: String) {
+    if !messages.contains(&message) {
+        messages.push(message);
+    }
 }
 
 /// One validation error as `pointer: message`.
@@ -708,6 +719,19 @@ mod tests {
             },
             &query,
         )
+    }
+
+    #[test]
+    fn a_rule_two_schemas_state_is_said_once() {
+        let schema = json!({"allOf": [{"required": ["type"]}, {"required": ["type", "id"]}]});
+        let validator = compile_schema(&schema).unwrap();
+        assert_eq!(
+            describe(&validator, &json!({})),
+            [
+                "(root): \"type\" is a required property",
+                "(root): \"id\" is a required property"
+            ]
+        );
     }
 
     #[test]
