@@ -409,8 +409,17 @@ fn run_input(
     let format = read::detect(source, &first);
     // A NUL byte among the first bytes: no text, so no HAR and no JSON Lines (an image, an
     // archive, a core dump given by mistake). One finding says so, where reading it line by
-    // line made thousands.
-    let binary = first.iter().position(|&byte| byte == 0);
+    // line made thousands. An input that begins as JSON does is read all the same: its NUL
+    // breaks one entry, which is reported, and the others are checked.
+    let begins_as_json = first
+        .strip_prefix(b"\xEF\xBB\xBF")
+        .unwrap_or(&first)
+        .iter()
+        .find(|byte| !byte.is_ascii_whitespace())
+        .is_some_and(|byte| matches!(byte, b'{' | b'['));
+    let binary = (!begins_as_json)
+        .then(|| first.iter().position(|&byte| byte == 0))
+        .flatten();
     let webhook_paths = contract.webhook_paths();
     let (sender, receiver) = sync_channel::<Batch>(2);
     std::thread::scope(|scope| {

@@ -1937,3 +1937,28 @@ fn a_binary_input_is_one_finding() {
     );
     assert_eq!(report["errors"], 1, "the clean input adds none");
 }
+
+/// A recording that begins as JSON is no binary, though a NUL byte stands among its first
+/// bytes: the entry it breaks is reported, and the others are checked.
+#[test]
+fn a_nul_byte_in_one_entry_of_a_recording_breaks_that_entry_alone() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = std::fs::read_to_string(corpus("clean.jsonl")).expect("clean");
+    let lines: Vec<&str> = clean
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    let mut bytes = format!("{}\n{}\n", lines[0], lines[1]).into_bytes();
+    let broken = bytes.len() + 10;
+    bytes.extend_from_slice(lines[2].as_bytes());
+    bytes[broken] = 0;
+    bytes.push(b'\n');
+    let file = temp_file(&dir, "nul.jsonl", &bytes);
+    let run = specval(&["check", "--format", "json", &file]);
+    assert_code(&run, 1, "the broken entry is a finding");
+    let report = json(&run);
+    assert_eq!(report["exchanges"], 3, "{report}");
+    let findings = report["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["rule"], "malformed", "{findings:?}");
+}
