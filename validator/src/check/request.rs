@@ -278,9 +278,18 @@ impl Checker<'_> {
         }
         let mut seen: Vec<&str> = Vec::new();
         for (key, _) in &request.query {
+            // A bearer token in the query (`access_token`, RFC 6750 2.3) is documented by
+            // the OAuth or bearer scheme that takes it, as the credentials check reads it.
+            let bearer_in_query = matches!(key.as_str(), "access_token" | "oauth_token")
+                && op
+                    .security
+                    .iter()
+                    .flatten()
+                    .any(|credential| credential.in_query(&request.query));
             if seen.contains(&key.as_str())
                 || op.documents_query_key(key)
                 || self.contract.documents_query_credential(key)
+                || bearer_in_query
             {
                 continue;
             }
