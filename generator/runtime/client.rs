@@ -14,7 +14,9 @@ use crate::retry::RetryPolicy;
 /// Why a call did not return a success.
 #[derive(Debug)]
 pub enum ClientError {
-    /// The API answered with an error status and its error body.
+    /// The API answered with an error status and its error body: a status the operation
+    /// documents with that body, or a 4xx or 5xx it does not document whose body reads as
+    /// the API's error body (APIs document few of their errors; `status` says which).
     Api {
         /// The HTTP status.
         status: ::http::StatusCode,
@@ -32,8 +34,9 @@ pub enum ClientError {
         /// The body as received, as JSON.
         body: ::serde_json::Value,
     },
-    /// The API answered with a status the spec does not document for the operation,
-    /// or with a body that does not match it.
+    /// The API answered with a status the spec does not document for the operation (a
+    /// success, or an error without the API's error body), or with a body that does not
+    /// match the type documented for its status.
     UnexpectedResponse {
         /// The HTTP status.
         status: ::http::StatusCode,
