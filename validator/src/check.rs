@@ -365,7 +365,9 @@ fn webhook_of_payload<'c>(
             .collect();
         let knowing = closest.iter().any(|(_, _, knows)| *knows);
         closest.retain(|(_, _, knows)| *knows || !knowing);
-        closest.sort_by_key(|(_, far, _)| *far);
+        // Of equals, the one the payload names (Adyen's created and updated events share a
+        // schema; `type` says which).
+        closest.sort_by_key(|(hook, far, _)| (*far, !hook.named_by(payload)));
         if let Some((hook, (_, 0), _)) = closest.first() {
             return Some(hook);
         }
@@ -466,7 +468,7 @@ fn closest_webhook<'c>(
         distance(contract, hook, &payload).map_or((usize::MAX, usize::MAX), |(far, _)| far)
     };
     candidates
-        .map(|hook| (distance(hook), hook))
+        .map(|hook| ((distance(hook), !hook.named_by(&payload)), hook))
         .min_by_key(|(distance, _)| *distance)
         .map_or(first, |(_, hook)| hook)
 }

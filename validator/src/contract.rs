@@ -268,9 +268,24 @@ pub struct OperationSpec {
     pub responses: Vec<ResponseSpec>,
     /// A webhook whose delivery path the spec does not give: known by its payload instead.
     pub delivered_anywhere: bool,
+    /// A webhook's name under `webhooks` (or its callback's), which a payload may give as
+    /// its event type (Adyen's `type`); `None` for an operation.
+    pub name: Option<String>,
 }
 
 impl OperationSpec {
+    /// Whether a JSON payload gives this webhook's name as one of its members' values
+    /// (`{"type": "balancePlatform.transfer.updated", …}`): of several webhooks of one schema
+    /// delivered to one URL, the one it is.
+    pub fn named_by(&self, payload: &serde_json::Value) -> bool {
+        let Some(name) = self.name.as_deref() else {
+            return false;
+        };
+        payload
+            .as_object()
+            .is_some_and(|members| members.values().any(|member| member.as_str() == Some(name)))
+    }
+
     /// Whether a query key is one the operation documents: a query parameter's name, a
     /// member of a `deepObject` or list parameter written with brackets (`filter[name]`,
     /// `expand[]`), a member of an exploded object parameter, or what the path template

@@ -4030,6 +4030,70 @@ webhooks:
       responses: {'204': {description: ok}}
 "##;
 
+/// Adyen's created and updated events share one schema, delivered to one URL: the payload's
+/// `type` names the webhook it is, in the verdict and in coverage alike.
+#[test]
+fn a_notification_of_a_shared_schema_is_the_one_its_payload_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("adyen.yaml");
+    std::fs::write(
+        &spec,
+        r##"
+openapi: 3.1.0
+info: {title: Transfers, version: "1"}
+paths: {}
+webhooks:
+  balancePlatform.transfer.created:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Event'}}}
+      responses: {'200': {description: ok}}
+  balancePlatform.transfer.updated:
+    post:
+      requestBody:
+        required: true
+        content: {application/json: {schema: {$ref: '#/components/schemas/Event'}}}
+      responses: {'200': {description: ok}}
+components:
+  schemas:
+    Event:
+      type: object
+      required: [type, data]
+      properties:
+        type: {enum: [balancePlatform.transfer.created, balancePlatform.transfer.updated]}
+        data: {type: object, properties: {amount: {type: integer}}}
+"##,
+    )
+    .unwrap();
+    let contract = Contract::from_spec(&spec).expect("a contract");
+    let delivery = |payload: &str| {
+        let mut exchange = media_exchange(
+            "POST",
+            "/webhooks/adyen",
+            Some(("application/json", payload)),
+            200,
+            None,
+        );
+        exchange.kind = Some(ExchangeKind::Notification);
+        check(&contract, &exchange, CheckOptions::default())
+    };
+    for event in ["created", "updated"] {
+        let name = format!("balancePlatform.transfer.{event}");
+        let kept = delivery(&format!(r#"{{"type": "{name}", "data": {{"amount": 1}}}}"#));
+        assert_eq!(kept.operation.as_deref(), Some(name.as_str()));
+        assert_eq!(found(&kept), vec![]);
+        let broken = delivery(&format!(
+            r#"{{"type": "{name}", "data": {{"amount": "1"}}}}"#
+        ));
+        assert_eq!(broken.operation.as_deref(), Some(name.as_str()));
+        assert_eq!(
+            found(&broken),
+            one(Part::Notification, "type", "/data/amount")
+        );
+    }
+}
+
 /// A recording marked as a notification, delivered to a receiver's own URL, is the webhook
 /// whose payload it keeps; the rest of the checks (the reply's status) then follow that one.
 #[test]

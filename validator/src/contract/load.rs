@@ -570,6 +570,7 @@ fn operation(
         request_body,
         responses,
         delivered_anywhere: entry.delivered_anywhere,
+        name: entry.name.clone(),
     })
 }
 
