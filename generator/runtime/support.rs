@@ -129,6 +129,103 @@ impl ::schemars::JsonSchema for DateTime {
     }
 }
 
+/// A `format: date` (RFC 3339 `full-date`) that serializes back exactly as it was written.
+///
+/// Bindings are lenient, so it also reads what servers send in its place (specval, strict,
+/// reports them): a month or day of one digit (`2026-2-8`), and a date-time (Asana's
+/// `due_at`, .NET's `2020-01-15T00:00:00`), whose date as written it holds. One such value
+/// would otherwise make a client refuse the whole response that holds it.
+#[derive(Debug, Clone)]
+pub struct Date {
+    text: String,
+    value: ::chrono::NaiveDate,
+}
+
+impl Date {
+    /// The date as written.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The date; for a date-time written in its place, the date it gives in its own offset.
+    pub fn value(&self) -> ::chrono::NaiveDate {
+        self.value
+    }
+}
+
+impl PartialEq for Date {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Date {}
+
+impl ::std::hash::Hash for Date {
+    fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+        self.text.hash(state);
+    }
+}
+
+impl ::std::str::FromStr for Date {
+    type Err = ::chrono::ParseError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let value = match text.parse::<::chrono::NaiveDate>() {
+            Ok(value) => value,
+            Err(refusal) => text
+                .parse::<DateTime>()
+                .map(|written| written.value().date_naive())
+                .map_err(|_| refusal)?,
+        };
+        Ok(Date {
+            text: text.to_string(),
+            value,
+        })
+    }
+}
+
+impl From<::chrono::NaiveDate> for Date {
+    fn from(value: ::chrono::NaiveDate) -> Self {
+        Date {
+            text: value.to_string(),
+            value,
+        }
+    }
+}
+
+impl ::std::fmt::Display for Date {
+    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl ::serde::Serialize for Date {
+    fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.text)
+    }
+}
+
+impl<'de> ::serde::Deserialize<'de> for Date {
+    fn deserialize<D: ::serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(|err| {
+            ::serde::de::Error::custom(format_args!("`{text}` is not a date: {err}"))
+        })
+    }
+}
+
+#[cfg(feature = "schemars")]
+impl ::schemars::JsonSchema for Date {
+    fn schema_name() -> ::std::borrow::Cow<'static, str> {
+        "Date".into()
+    }
+
+    fn json_schema(_: &mut ::schemars::SchemaGenerator) -> ::schemars::Schema {
+        ::schemars::json_schema!({ "type": "string", "format": "date" })
+    }
+}
+
 /// A JSON number kept as a decimal, for amounts. It keeps every digit of numbers up to
 /// 15 significant digits, where a binary float would turn `0.1 + 0.2` into
 /// `0.30000000000000004`; it serializes back as a JSON number, an integer when it was
@@ -265,8 +362,9 @@ impl ::schemars::JsonSchema for Decimal {
 }
 
 /// Base64 content (`format: byte`) kept as written, decoded on demand. Decoding is
-/// lenient about padding and trailing bits, so valid but non-canonical input decodes,
-/// and the original text is what serializes back.
+/// lenient about padding and trailing bits, so valid but non-canonical input decodes, and
+/// reads the URL-safe alphabet of RFC 4648 §5 too (`-` and `_`, which Gmail's `raw`
+/// messages use); the original text is what serializes back.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Base64(String);
 
@@ -279,7 +377,14 @@ impl Base64 {
     /// The decoded bytes.
     pub fn decode(&self) -> Result<Vec<u8>, ::base64::DecodeError> {
         use ::base64::Engine as _;
-        lenient_base64().decode(self.0.trim_end_matches('='))
+        let text = self.0.trim_end_matches('=');
+        // A text is in one alphabet or the other: `-` or `_` say it is the URL-safe one.
+        let alphabet = if text.contains(['-', '_']) {
+            &::base64::alphabet::URL_SAFE
+        } else {
+            &::base64::alphabet::STANDARD
+        };
+        lenient_base64(alphabet).decode(text)
     }
 
     /// Canonical base64 of some bytes.
@@ -287,11 +392,17 @@ impl Base64 {
         use ::base64::Engine as _;
         Base64(::base64::engine::general_purpose::STANDARD.encode(bytes))
     }
+
+    /// Base64url of some bytes (RFC 4648 §5, unpadded), for a field that documents it.
+    pub fn encode_url_safe(bytes: impl AsRef<[u8]>) -> Self {
+        use ::base64::Engine as _;
+        Base64(::base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes))
+    }
 }
 
-fn lenient_base64() -> ::base64::engine::GeneralPurpose {
+fn lenient_base64(alphabet: &::base64::alphabet::Alphabet) -> ::base64::engine::GeneralPurpose {
     ::base64::engine::GeneralPurpose::new(
-        &::base64::alphabet::STANDARD,
+        alphabet,
         ::base64::engine::GeneralPurposeConfig::new()
             .with_decode_allow_trailing_bits(true)
             .with_decode_padding_mode(::base64::engine::DecodePaddingMode::Indifferent),
@@ -734,6 +845,47 @@ mod tests {
                 .parse::<DateTime>()
                 .unwrap()
                 .has_offset()
+        );
+    }
+
+    #[test]
+    fn a_date_is_written_back_as_written_and_read_from_what_servers_send_instead() {
+        for (text, date) in [
+            ("2026-02-08", "2026-02-08"),
+            ("2026-2-8", "2026-02-08"),
+            ("2019-09-15T02:06:58.147Z", "2019-09-15"),
+            ("2020-01-15T00:00:00", "2020-01-15"),
+            ("2020-01-15T23:30:00-05:00", "2020-01-15"),
+        ] {
+            let value: Date = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(value.value().to_string(), date, "{text}");
+            assert_eq!(serde_json::to_value(&value).unwrap(), json!(text));
+            assert_eq!(value.to_string(), text);
+        }
+        let built = Date::from(::chrono::NaiveDate::from_ymd_opt(2026, 2, 8).unwrap());
+        assert_eq!(built.as_str(), "2026-02-08");
+        for text in ["2026-02-30", "08/02/2026", "2026-02", "tomorrow"] {
+            let refused = serde_json::from_value::<Date>(json!(text)).unwrap_err();
+            assert!(
+                refused.to_string().contains("is not a date"),
+                "{text}: {refused}"
+            );
+        }
+    }
+
+    #[test]
+    fn base64_in_either_alphabet_decodes() {
+        let bytes = [0xfb_u8, 0xff, 0xbf, b'h', b'i'];
+        for text in ["+/+/aGk=", "+/+/aGk", "-_-_aGk", "-_-_aGk="] {
+            let value: Base64 = serde_json::from_value(json!(text)).unwrap();
+            assert_eq!(value.decode().unwrap(), bytes, "{text}");
+            assert_eq!(serde_json::to_value(&value).unwrap(), json!(text));
+        }
+        assert_eq!(Base64::encode(bytes).as_str(), "+/+/aGk=");
+        assert_eq!(Base64::encode_url_safe(bytes).as_str(), "-_-_aGk");
+        assert!(
+            Base64("-/+_".into()).decode().is_err(),
+            "one text, one alphabet"
         );
     }
 

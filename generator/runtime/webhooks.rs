@@ -73,11 +73,14 @@ async fn payload_bytes(body: ::axum::body::Body) -> Result<::axum::body::Bytes, 
 }
 
 /// Which of `hooks`, notifications delivered at one path with one method (several event
-/// types at one receiver URL), a request is: the first whose headers and payload keep its
-/// rules, else the first whose payload breaks only rules the receiver lets pass (a new enum
-/// value, an undeclared member: [`crate::validation::OperationRules::check_payload`]), else
-/// the first, whose handler then says what is wrong. The request comes back with its body
-/// read, for that notification's handler to read again.
+/// types at one receiver URL), a request is. Of those whose headers and payload keep their
+/// rules (else of those whose payload breaks only rules the receiver lets pass, a new enum
+/// value or an undeclared member: [`crate::validation::OperationRules::check_payload`]):
+/// the one whose name the payload gives as a member's value (Adyen's created and updated
+/// events share a schema, and `type` says which), then the one declaring most of the
+/// payload's members (a notification that requires nothing keeps every payload), then the
+/// first. With none, the first, whose handler then says what is wrong. The request comes
+/// back with its body read, for that notification's handler to read again.
 #[allow(dead_code)]
 async fn delivered_as(
     hooks: &[&str],
@@ -85,28 +88,42 @@ async fn delivered_as(
 ) -> Result<(usize, ::axum::extract::Request), Response> {
     let (parts, body) = request.into_parts();
     let bytes = payload_bytes(body).await?;
-    let keeps = |hook: &str, strictly: bool| {
-        let (Some(rules), Some(headers)) = (
-            crate::validation::rules().webhook(hook),
-            header_messages(hook, &parts.headers),
-        ) else {
-            return false;
-        };
+    // For each notification its payload keeps, how well it fits: named by the payload, then
+    // the fewest members it leaves undeclared.
+    let fit = |hook: &str, strictly: bool| -> Option<(bool, ::std::cmp::Reverse<usize>)> {
+        let rules = crate::validation::rules().webhook(hook)?;
+        if !header_messages(hook, &parts.headers)?.is_empty() {
+            return None;
+        }
         let value = rules
             .read_form(&bytes)
             .or_else(|| ::serde_json::from_slice(&bytes).ok());
-        headers.is_empty()
-            && match value {
-                Some(value) if strictly => rules.check_body(&value).is_empty(),
-                Some(value) => rules.check_payload(&value).is_empty(),
-                None => bytes.iter().all(u8::is_ascii_whitespace),
-            }
+        let Some(value) = value else {
+            return bytes
+                .iter()
+                .all(u8::is_ascii_whitespace)
+                .then_some((false, ::std::cmp::Reverse(0)));
+        };
+        let kept = if strictly {
+            rules.check_body(&value).is_empty()
+        } else {
+            rules.check_payload(&value).is_empty()
+        };
+        let named = value
+            .as_object()
+            .is_some_and(|members| members.values().any(|member| member.as_str() == Some(hook)));
+        kept.then(|| (named, ::std::cmp::Reverse(rules.undeclared_members(&value))))
     };
-    let chosen = hooks
-        .iter()
-        .position(|hook| keeps(hook, true))
-        .or_else(|| hooks.iter().position(|hook| keeps(hook, false)))
-        .unwrap_or(0);
+    // The best fit, the first of equals.
+    let best = |strictly: bool| {
+        hooks
+            .iter()
+            .enumerate()
+            .filter_map(|(at, hook)| fit(hook, strictly).map(|fit| (fit, ::std::cmp::Reverse(at))))
+            .max()
+            .map(|(_, ::std::cmp::Reverse(at))| at)
+    };
+    let chosen = best(true).or_else(|| best(false)).unwrap_or(0);
     let body = ::axum::body::Body::from(bytes);
     Ok((chosen, ::axum::extract::Request::from_parts(parts, body)))
 }

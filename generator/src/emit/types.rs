@@ -79,7 +79,7 @@ fn scalar_type_at(scalar: Scalar, support: &TokenStream) -> TokenStream {
         Scalar::Decimal => quote!(#support Decimal),
         Scalar::Uuid => quote!(::uuid::Uuid),
         Scalar::DateTime => quote!(#support DateTime),
-        Scalar::Date => quote!(::chrono::NaiveDate),
+        Scalar::Date => quote!(#support Date),
         Scalar::Base64 => quote!(#support Base64),
     }
 }

@@ -2127,6 +2127,26 @@ mod tests {
                 .push(format!("lost {:?}", payload.pet));
             Ok(())
         }
+        async fn pet_found(
+            &self,
+            payload: fixture_routes::models::PetEvent,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("found {:?}", payload.pet));
+            Ok(())
+        }
+        async fn pet_moved(
+            &self,
+            payload: fixture_routes::models::PetEvent,
+        ) -> Result<(), fixture_routes::webhooks::HandlerError> {
+            self.0
+                .lock()
+                .unwrap()
+                .push(format!("moved {:?}", payload.pet));
+            Ok(())
+        }
         async fn create_note_noted(
             &self,
             payload: fixture_routes::models::PostCreateNoteNotedRequest,
@@ -2323,6 +2343,39 @@ mod tests {
         );
         assert_eq!(*targets.lock().unwrap(), ["/createNote-noted?token=xyz"]);
         assert_eq!(*inbox.0.lock().unwrap(), ["noted Some(\"hi\")"]);
+    }
+
+    /// At the receiver's root, the notifications without a path are told apart as the vendor
+    /// delivers them all there: `petFound` and `petMoved` share a schema, so the payload's
+    /// `type` names the one; `:petLost` requires nothing and keeps every payload, so the one
+    /// that declares most of a payload's members is the one; else the first.
+    #[tokio::test]
+    async fn notifications_delivered_to_one_url_reach_the_one_their_payload_names() {
+        let inbox = Inbox::default();
+        let receiver = fixture_routes::webhooks::receiver(inbox.clone());
+        for (payload, status) in [
+            (r#"{"type": "petMoved", "pet": "rex", "place": "park"}"#, StatusCode::NO_CONTENT),
+            (r#"{"type": "petFound", "pet": "rex"}"#, StatusCode::NO_CONTENT),
+            (r#"{"pet": "rex", "place": "park"}"#, StatusCode::NO_CONTENT),
+            (r#"{"pet": 7}"#, StatusCode::BAD_REQUEST),
+        ] {
+            let request = Request::builder()
+                .method(Method::POST)
+                .uri("/")
+                .header("content-type", "application/json")
+                .body(Body::from(payload))
+                .unwrap();
+            let response = receiver.clone().oneshot(request).await.unwrap();
+            assert_eq!(response.status(), status, "{payload}");
+        }
+        assert_eq!(
+            *inbox.0.lock().unwrap(),
+            [
+                "moved Some(\"rex\")",
+                "found Some(\"rex\")",
+                "lost Some(\"rex\")"
+            ]
+        );
     }
 
     /// Delivery paths in axum 0.7's syntax (`/hooks/:shelter/adopted`, and a notification
