@@ -170,6 +170,15 @@ pub fn names_a_credential(name: &str) -> bool {
         return true;
     }
     let words = words(name);
+    // A signature named with its algorithm or version after it (GitHub's
+    // `X-Hub-Signature-256`, Telnyx's `telnyx-signature-ed25519`), not a signature's method.
+    if let Some(at) = words.iter().position(|word| word == "signature")
+        && words[at + 1..]
+            .iter()
+            .all(|word| word.chars().any(|c| c.is_ascii_digit()))
+    {
+        return true;
+    }
     let Some((last, before)) = words.split_last() else {
         return false;
     };
@@ -708,6 +717,9 @@ mod tests {
             "sig",
             "psk",
             "wifiPassphrase",
+            "X-Hub-Signature-256",
+            "telnyx-signature-ed25519",
+            "X-Signature-Ed25519",
         ] {
             assert!(super::names_a_credential(name), "{name}");
         }
@@ -725,6 +737,8 @@ mod tests {
             "sortKey",
             "partition_key",
             "signature_method",
+            "SignatureVersion",
+            "signature_timestamp",
             "signatory",
             "keys_count",
         ] {
