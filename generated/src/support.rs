@@ -382,7 +382,13 @@ impl Base64 {
     /// The decoded bytes.
     pub fn decode(&self) -> Result<Vec<u8>, ::base64::DecodeError> {
         use ::base64::Engine as _;
-        let text = self.0.trim_end_matches('=');
+        let unwrapped: String;
+        let text = if self.0.contains(|c: char| c.is_ascii_whitespace()) {
+            unwrapped = self.0.split_ascii_whitespace().collect();
+            unwrapped.trim_end_matches('=')
+        } else {
+            self.0.trim_end_matches('=')
+        };
         let alphabet = if text.contains(['-', '_']) {
             &::base64::alphabet::URL_SAFE
         } else {

@@ -184,58 +184,51 @@ async fn payload_bytes(
 }
 
 /// Which of `hooks`, notifications delivered at one path with one method (several event
-/// types at one receiver URL), a request is. Of those whose headers and payload keep their
-/// rules (else of those whose payload breaks only rules the receiver lets pass, a new enum
-/// value or an undeclared member: [`crate::validation::OperationRules::check_payload`]):
-/// the one whose name the payload gives as a member's value (Adyen's created and updated
-/// events share a schema, and `type` says which), then the one declaring most of the
-/// payload's members (a notification that requires nothing keeps every payload), then the
-/// first. With none, the first, whose handler then says what is wrong. The request comes
-/// back with its body read, for that notification's handler to read again.
+/// types at one receiver URL), a request is, told as specval tells it: of those that
+/// declare one of the payload's members at least, if any does, the one declaring most of
+/// them (a notification that requires nothing keeps every payload, but a broken event is
+/// its own event's, whose checks then refuse it); then one whose rules, headers included,
+/// the request keeps (else one it breaks only by what the receiver lets pass, a new enum
+/// value or an undeclared member: [`crate::validation::OperationRules::check_payload`]);
+/// then the one whose name the payload gives as a member's value (Adyen's created and
+/// updated events share a schema, and `type` says which); then the first. The request
+/// comes back with its body read, for that notification's handler to read again.
 #[allow(dead_code)]
 async fn delivered_as(
     hooks: &[&str],
     request: ::axum::extract::Request,
 ) -> Result<(usize, ::axum::extract::Request), Response> {
+    use ::std::cmp::Reverse;
     let (parts, body) = request.into_parts();
     let bytes = payload_bytes(body).await?;
-    let fit = |hook: &str, strictly: bool| -> Option<(bool, ::std::cmp::Reverse<usize>)> {
+    let fit = |hook: &str| -> Option<(bool, Reverse<usize>, bool, bool, bool)> {
         let rules = crate::validation::rules().webhook(hook)?;
-        if !header_messages(hook, &parts.headers)?.is_empty() {
-            return None;
-        }
+        let headers_kept = header_messages(hook, &parts.headers)?.is_empty();
         let value = rules
             .read_form(&bytes)
             .or_else(|| ::serde_json::from_slice(&bytes).ok());
         let Some(value) = value else {
-            return bytes
-                .iter()
-                .all(u8::is_ascii_whitespace)
-                .then_some((false, ::std::cmp::Reverse(0)));
+            let kept = headers_kept && bytes.iter().all(u8::is_ascii_whitespace);
+            return Some((false, Reverse(0), kept, kept, false));
         };
-        let kept = if strictly {
-            rules.check_body(&value).is_empty()
-        } else {
-            rules.check_payload(&value).is_empty()
-        };
+        let members = value.as_object().map_or(0, |members| members.len());
+        let undeclared = rules.undeclared_members(&value);
+        let strictly = headers_kept && rules.check_body(&value).is_empty();
+        let leniently = strictly
+            || (headers_kept && rules.check_payload(&value).is_empty());
         let named = value
             .as_object()
             .is_some_and(|members| {
                 members.values().any(|member| member.as_str() == Some(hook))
             });
-        kept.then(|| (named, ::std::cmp::Reverse(rules.undeclared_members(&value))))
+        Some((undeclared < members, Reverse(undeclared), strictly, leniently, named))
     };
-    let best = |strictly: bool| {
-        hooks
-            .iter()
-            .enumerate()
-            .filter_map(|(at, hook)| {
-                fit(hook, strictly).map(|fit| (fit, ::std::cmp::Reverse(at)))
-            })
-            .max()
-            .map(|(_, ::std::cmp::Reverse(at))| at)
-    };
-    let chosen = best(true).or_else(|| best(false)).unwrap_or(0);
+    let chosen = hooks
+        .iter()
+        .enumerate()
+        .filter_map(|(at, hook)| fit(hook).map(|fit| (fit, Reverse(at))))
+        .max()
+        .map_or(0, |(_, Reverse(at))| at);
     let body = ::axum::body::Body::from(bytes);
     Ok((chosen, ::axum::extract::Request::from_parts(parts, body)))
 }
@@ -421,6 +414,7 @@ impl Sender {
     pub fn new(policy: DeliveryPolicy) -> Sender {
         let http = ::reqwest::Client::builder()
             .redirect(::reqwest::redirect::Policy::none())
+            .no_gzip()
             .build()
             .unwrap_or_default();
         Sender {

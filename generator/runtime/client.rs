@@ -1167,6 +1167,39 @@ mod tests {
         }
     }
 
+    /// The client asks for gzip and reads a compressed answer, as a server may send one.
+    #[tokio::test]
+    async fn a_gzip_answer_is_read_as_its_json() {
+        // `{"code":"zipped"}`, gzipped.
+        const ZIPPED: [u8; 37] = [
+            31, 139, 8, 0, 0, 0, 0, 0, 2, 3, 171, 86, 74, 206, 79, 73, 85, 178, 82, 170, 202, 44,
+            40, 72, 77, 81, 170, 5, 0, 145, 2, 183, 105, 17, 0, 0, 0,
+        ];
+        let server = Loopback::start(vec![
+            Reply::status(200)
+                .header("content-type", "application/json")
+                .header("content-encoding", "gzip")
+                .bytes(&ZIPPED),
+        ])
+        .await;
+        let client = Client::new(&server.url, credentials()).unwrap();
+        let url = format!("{}/things", server.url);
+        let answer = client
+            .send(false, &[], |http| http.get(&url))
+            .await
+            .unwrap();
+        assert_eq!(answer.decode::<Problem>().unwrap().code, "zipped");
+        let received = server.received();
+        assert!(
+            received[0].headers["accept-encoding"]
+                .to_str()
+                .unwrap()
+                .contains("gzip"),
+            "{:?}",
+            received[0].headers
+        );
+    }
+
     #[tokio::test]
     async fn a_retryable_call_is_retried_on_5xx_and_429_and_observed() {
         let server = Loopback::start(vec![

@@ -377,7 +377,14 @@ impl Base64 {
     /// The decoded bytes.
     pub fn decode(&self) -> Result<Vec<u8>, ::base64::DecodeError> {
         use ::base64::Engine as _;
-        let text = self.0.trim_end_matches('=');
+        // MIME wraps base64 in lines (RFC 2045), which `format: byte` allows too.
+        let unwrapped: String;
+        let text = if self.0.contains(|c: char| c.is_ascii_whitespace()) {
+            unwrapped = self.0.split_ascii_whitespace().collect();
+            unwrapped.trim_end_matches('=')
+        } else {
+            self.0.trim_end_matches('=')
+        };
         // A text is in one alphabet or the other: `-` or `_` say it is the URL-safe one.
         let alphabet = if text.contains(['-', '_']) {
             &::base64::alphabet::URL_SAFE
@@ -876,7 +883,7 @@ mod tests {
     #[test]
     fn base64_in_either_alphabet_decodes() {
         let bytes = [0xfb_u8, 0xff, 0xbf, b'h', b'i'];
-        for text in ["+/+/aGk=", "+/+/aGk", "-_-_aGk", "-_-_aGk="] {
+        for text in ["+/+/aGk=", "+/+/aGk", "-_-_aGk", "-_-_aGk=", "+/+/\r\naGk="] {
             let value: Base64 = serde_json::from_value(json!(text)).unwrap();
             assert_eq!(value.decode().unwrap(), bytes, "{text}");
             assert_eq!(serde_json::to_value(&value).unwrap(), json!(text));

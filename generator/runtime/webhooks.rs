@@ -73,57 +73,57 @@ async fn payload_bytes(body: ::axum::body::Body) -> Result<::axum::body::Bytes, 
 }
 
 /// Which of `hooks`, notifications delivered at one path with one method (several event
-/// types at one receiver URL), a request is. Of those whose headers and payload keep their
-/// rules (else of those whose payload breaks only rules the receiver lets pass, a new enum
-/// value or an undeclared member: [`crate::validation::OperationRules::check_payload`]):
-/// the one whose name the payload gives as a member's value (Adyen's created and updated
-/// events share a schema, and `type` says which), then the one declaring most of the
-/// payload's members (a notification that requires nothing keeps every payload), then the
-/// first. With none, the first, whose handler then says what is wrong. The request comes
-/// back with its body read, for that notification's handler to read again.
+/// types at one receiver URL), a request is, told as specval tells it: of those that
+/// declare one of the payload's members at least, if any does, the one declaring most of
+/// them (a notification that requires nothing keeps every payload, but a broken event is
+/// its own event's, whose checks then refuse it); then one whose rules, headers included,
+/// the request keeps (else one it breaks only by what the receiver lets pass, a new enum
+/// value or an undeclared member: [`crate::validation::OperationRules::check_payload`]);
+/// then the one whose name the payload gives as a member's value (Adyen's created and
+/// updated events share a schema, and `type` says which); then the first. The request
+/// comes back with its body read, for that notification's handler to read again.
 #[allow(dead_code)]
 async fn delivered_as(
     hooks: &[&str],
     request: ::axum::extract::Request,
 ) -> Result<(usize, ::axum::extract::Request), Response> {
+    use ::std::cmp::Reverse;
     let (parts, body) = request.into_parts();
     let bytes = payload_bytes(body).await?;
-    // For each notification its payload keeps, how well it fits: named by the payload, then
-    // the fewest members it leaves undeclared.
-    let fit = |hook: &str, strictly: bool| -> Option<(bool, ::std::cmp::Reverse<usize>)> {
+    // How well each notification fits the payload, best last; headers it breaks (a missing
+    // signature) break its rules as a body would.
+    let fit = |hook: &str| -> Option<(bool, Reverse<usize>, bool, bool, bool)> {
         let rules = crate::validation::rules().webhook(hook)?;
-        if !header_messages(hook, &parts.headers)?.is_empty() {
-            return None;
-        }
+        let headers_kept = header_messages(hook, &parts.headers)?.is_empty();
         let value = rules
             .read_form(&bytes)
             .or_else(|| ::serde_json::from_slice(&bytes).ok());
         let Some(value) = value else {
-            return bytes
-                .iter()
-                .all(u8::is_ascii_whitespace)
-                .then_some((false, ::std::cmp::Reverse(0)));
+            let kept = headers_kept && bytes.iter().all(u8::is_ascii_whitespace);
+            return Some((false, Reverse(0), kept, kept, false));
         };
-        let kept = if strictly {
-            rules.check_body(&value).is_empty()
-        } else {
-            rules.check_payload(&value).is_empty()
-        };
+        let members = value.as_object().map_or(0, |members| members.len());
+        let undeclared = rules.undeclared_members(&value);
+        let strictly = headers_kept && rules.check_body(&value).is_empty();
+        let leniently = strictly || (headers_kept && rules.check_payload(&value).is_empty());
         let named = value
             .as_object()
             .is_some_and(|members| members.values().any(|member| member.as_str() == Some(hook)));
-        kept.then(|| (named, ::std::cmp::Reverse(rules.undeclared_members(&value))))
+        Some((
+            undeclared < members,
+            Reverse(undeclared),
+            strictly,
+            leniently,
+            named,
+        ))
     };
-    // The best fit, the first of equals.
-    let best = |strictly: bool| {
-        hooks
-            .iter()
-            .enumerate()
-            .filter_map(|(at, hook)| fit(hook, strictly).map(|fit| (fit, ::std::cmp::Reverse(at))))
-            .max()
-            .map(|(_, ::std::cmp::Reverse(at))| at)
-    };
-    let chosen = best(true).or_else(|| best(false)).unwrap_or(0);
+    // The best fit, the first of equals; with none, the first, whose checks say what is wrong.
+    let chosen = hooks
+        .iter()
+        .enumerate()
+        .filter_map(|(at, hook)| fit(hook).map(|fit| (fit, Reverse(at))))
+        .max()
+        .map_or(0, |(_, Reverse(at))| at);
     let body = ::axum::body::Body::from(bytes);
     Ok((chosen, ::axum::extract::Request::from_parts(parts, body)))
 }
@@ -296,8 +296,11 @@ impl Sender {
     pub fn new(policy: DeliveryPolicy) -> Sender {
         // A redirect is the receiver's answer, not a place to deliver to again: following a
         // 307 delivered the payload to another URL, and a 302 turned it into a GET.
+        // Nor does it ask for a compressed reply: a notification carries its Content-Type
+        // alone (`no_gzip` holds whatever features another crate gives reqwest).
         let http = ::reqwest::Client::builder()
             .redirect(::reqwest::redirect::Policy::none())
+            .no_gzip()
             .build()
             .unwrap_or_default();
         Sender {
@@ -752,6 +755,26 @@ mod tests {
         assert_eq!(delivery, Delivery::Delivered { attempts: 3 });
         assert!(delivery.is_delivered());
         assert_eq!(received, 3);
+    }
+
+    /// A notification carries its Content-Type and no request for a compressed reply,
+    /// though the crate's reqwest can read gzip for the client.
+    #[tokio::test]
+    async fn a_delivery_asks_for_no_compressed_reply() {
+        let server = Loopback::start(vec![Reply::status(200).json(json!({"ok": true}))]).await;
+        let delivery = Sender::new(policy())
+            .deliver(
+                "thingCreated",
+                ::http::Method::POST,
+                format!("{}/hooks/thing", server.url),
+                (Payload::Json(json!({"name": "lamp"})), Vec::new()),
+                &[(200, 200)],
+            )
+            .await;
+        assert_eq!(delivery, Delivery::Delivered { attempts: 1 });
+        let headers = &server.received()[0].headers;
+        assert!(headers.get("accept-encoding").is_none(), "{headers:?}");
+        assert_eq!(headers["content-type"], "application/json");
     }
 
     #[tokio::test]

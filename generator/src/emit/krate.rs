@@ -108,6 +108,10 @@ pub const DEPENDENCIES: &[Dependency] = &[
     Dependency {
         default_features: false,
         features: &["json", "query", "form"],
+        // The client asks for gzip and reads it (Notion documents `Content-Encoding: gzip`;
+        // a server may compress what a request does not refuse); the sender turns it off, as
+        // a notification carries only its Content-Type.
+        advised: &["gzip"],
         ..dependency("reqwest", "0.13", &[Part::Client, Part::Webhooks])
     },
     Dependency {

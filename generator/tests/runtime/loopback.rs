@@ -11,7 +11,7 @@ use axum::response::IntoResponse;
 pub struct Reply {
     status: u16,
     headers: Vec<(&'static str, String)>,
-    body: String,
+    body: Vec<u8>,
     delay: Duration,
 }
 
@@ -21,7 +21,7 @@ impl Reply {
         Reply {
             status,
             headers: Vec::new(),
-            body: String::new(),
+            body: Vec::new(),
             delay: Duration::ZERO,
         }
     }
@@ -36,7 +36,13 @@ impl Reply {
     pub fn json(mut self, body: serde_json::Value) -> Reply {
         self.headers
             .push(("content-type", "application/json".into()));
-        self.body = body.to_string();
+        self.body = body.to_string().into_bytes();
+        self
+    }
+
+    /// With these bytes as its body.
+    pub fn bytes(mut self, body: &[u8]) -> Reply {
+        self.body = body.to_vec();
         self
     }
 
