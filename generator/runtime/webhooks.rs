@@ -536,6 +536,15 @@ mod tests {
     }
 
     async fn deliver(script: Vec<Reply>, policy: DeliveryPolicy) -> (Delivery, usize) {
+        let (delivery, received) = deliver_received(script, policy).await;
+        (delivery, received.len())
+    }
+
+    /// A `thingCreated` delivery, and what the receiver was sent.
+    async fn deliver_received(
+        script: Vec<Reply>,
+        policy: DeliveryPolicy,
+    ) -> (Delivery, Vec<crate::loopback::Received>) {
         let server = Loopback::start(script).await;
         let delivery = Sender::new(policy)
             .deliver(
@@ -546,7 +555,7 @@ mod tests {
                 &[(200, 200)],
             )
             .await;
-        (delivery, server.received().len())
+        (delivery, server.received())
     }
 
     /// The status and `messages` of a receiver's answer.
@@ -761,18 +770,10 @@ mod tests {
     /// though the crate's reqwest can read gzip for the client.
     #[tokio::test]
     async fn a_delivery_asks_for_no_compressed_reply() {
-        let server = Loopback::start(vec![Reply::status(200).json(json!({"ok": true}))]).await;
-        let delivery = Sender::new(policy())
-            .deliver(
-                "thingCreated",
-                ::http::Method::POST,
-                format!("{}/hooks/thing", server.url),
-                (Payload::Json(json!({"name": "lamp"})), Vec::new()),
-                &[(200, 200)],
-            )
-            .await;
+        let (delivery, received) =
+            deliver_received(vec![Reply::status(200).json(json!({"ok": true}))], policy()).await;
         assert_eq!(delivery, Delivery::Delivered { attempts: 1 });
-        let headers = &server.received()[0].headers;
+        let headers = &received[0].headers;
         assert!(headers.get("accept-encoding").is_none(), "{headers:?}");
         assert_eq!(headers["content-type"], "application/json");
     }
