@@ -2,6 +2,53 @@
 
 //! Lossless value types used by the models.
 
+/// What a value that keeps the text it was given (a `text` field) has, and what it parses
+/// from: equal, hashed, displayed and written as that text, and read from a JSON string its
+/// `FromStr` takes, the refusal naming the text and `$what` it is not.
+macro_rules! kept_as_written {
+    ($type:ident, $what:literal) => {
+        impl PartialEq for $type {
+            fn eq(&self, other: &Self) -> bool {
+                self.text == other.text
+            }
+        }
+
+        impl Eq for $type {}
+
+        impl ::std::hash::Hash for $type {
+            fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
+                self.text.hash(state);
+            }
+        }
+
+        impl ::std::fmt::Display for $type {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                f.write_str(&self.text)
+            }
+        }
+
+        impl ::serde::Serialize for $type {
+            fn serialize<S: ::serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.serialize_str(&self.text)
+            }
+        }
+
+        impl<'de> ::serde::Deserialize<'de> for $type {
+            fn deserialize<D: ::serde::Deserializer<'de>>(
+                deserializer: D,
+            ) -> Result<Self, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                text.parse().map_err(|err| {
+                    ::serde::de::Error::custom(format_args!(
+                        concat!("`{}` is not ", $what, ": {}"),
+                        text, err
+                    ))
+                })
+            }
+        }
+    };
+}
+
 /// An RFC 3339 date-time that serializes back exactly as it was written: offset,
 /// precision and case included. A `chrono::DateTime<Utc>` would rewrite `+02:00` as `Z`
 /// and send a different string than it received.
@@ -32,20 +79,6 @@ impl DateTime {
     /// day is the sender's local time, whatever zone that is.
     pub fn has_offset(&self) -> bool {
         self.has_offset
-    }
-}
-
-impl PartialEq for DateTime {
-    fn eq(&self, other: &Self) -> bool {
-        self.text == other.text
-    }
-}
-
-impl Eq for DateTime {}
-
-impl ::std::hash::Hash for DateTime {
-    fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-        self.text.hash(state);
     }
 }
 
@@ -94,34 +127,7 @@ where
     }
 }
 
-impl ::std::fmt::Display for DateTime {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl ::serde::Serialize for DateTime {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for DateTime {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|err| {
-                ::serde::de::Error::custom(
-                    format_args!("`{text}` is not an RFC 3339 date-time: {err}"),
-                )
-            })
-    }
-}
+kept_as_written!(DateTime, "an RFC 3339 date-time");
 
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for DateTime {
@@ -156,20 +162,6 @@ impl Date {
     }
 }
 
-impl PartialEq for Date {
-    fn eq(&self, other: &Self) -> bool {
-        self.text == other.text
-    }
-}
-
-impl Eq for Date {}
-
-impl ::std::hash::Hash for Date {
-    fn hash<H: ::std::hash::Hasher>(&self, state: &mut H) {
-        self.text.hash(state);
-    }
-}
-
 impl ::std::str::FromStr for Date {
     type Err = ::chrono::ParseError;
     fn from_str(text: &str) -> Result<Self, Self::Err> {
@@ -197,32 +189,7 @@ impl From<::chrono::NaiveDate> for Date {
     }
 }
 
-impl ::std::fmt::Display for Date {
-    fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
-        f.write_str(&self.text)
-    }
-}
-
-impl ::serde::Serialize for Date {
-    fn serialize<S: ::serde::Serializer>(
-        &self,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.text)
-    }
-}
-
-impl<'de> ::serde::Deserialize<'de> for Date {
-    fn deserialize<D: ::serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Self, D::Error> {
-        let text = String::deserialize(deserializer)?;
-        text.parse()
-            .map_err(|err| {
-                ::serde::de::Error::custom(format_args!("`{text}` is not a date: {err}"))
-            })
-    }
-}
+kept_as_written!(Date, "a date");
 
 #[cfg(feature = "schemars")]
 impl ::schemars::JsonSchema for Date {

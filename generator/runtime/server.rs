@@ -665,9 +665,7 @@ impl Incoming {
                 } else if let Some(broken) = other_fields {
                     messages.extend(broken);
                 } else if sent_as_documented
-                    && crate::validation::manifest::is_judged_text(
-                        &crate::validation::manifest::essence(documented),
-                    )
+                    && crate::validation::manifest::is_judged_text(documented)
                 {
                     messages.extend(text_body_errors(rules, &self.body));
                 } else if sent_as_documented

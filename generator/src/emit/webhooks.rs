@@ -29,7 +29,7 @@ pub fn emit(api: &Api) -> Result<GeneratedFile> {
     let registered_doc = api
         .webhooks
         .iter()
-        .any(|hook| !hook.path_documented && !hook.callback)
+        .any(delivered_to_registered_url)
         .then(|| {
             quote! {
                 ///
@@ -147,7 +147,7 @@ pub(crate) fn receiver_routes(api: &Api) -> IndexMap<(String, Method), Vec<&Webh
     for hook in api
         .webhooks
         .iter()
-        .filter(|hook| !hook.path_documented && !hook.callback)
+        .filter(|hook| delivered_to_registered_url(hook))
     {
         let key = ("/".to_string(), hook.operation.method);
         if !at_route.contains_key(&key) {
@@ -156,6 +156,13 @@ pub(crate) fn receiver_routes(api: &Api) -> IndexMap<(String, Method), Vec<&Webh
     }
     at_route.extend(registered);
     at_route
+}
+
+/// Whether a webhook goes to the URL a receiver registered, which the document does not
+/// give: a 3.1 `webhooks` entry without `x-delivery-path` (a callback goes where its
+/// request said).
+fn delivered_to_registered_url(hook: &Webhook) -> bool {
+    !hook.path_documented && !hook.callback
 }
 
 /// What each end needs to know about one webhook.
