@@ -354,21 +354,18 @@ fn webhook_of_payload<'c>(
     // least, if any does, the fewest of its members undocumented first, then the fewest rules
     // broken, then document order. Telnyx's link-click event requires nothing and keeps any
     // `{data}` payload, a broken hang-up's included, but documents few of its members.
-    let mut closest: Vec<(&OperationSpec, (usize, usize), bool)> = Vec::new();
+    let mut closest: Vec<(&OperationSpec, Distance)> = Vec::new();
     if let Parsed::Json(payload) = &parsed {
         closest = candidates
             .clone()
-            .filter_map(|hook| {
-                let (far, knows) = distance(contract, hook, payload)?;
-                Some((hook, far, knows))
-            })
+            .filter_map(|hook| Some((hook, distance(contract, hook, payload)?)))
             .collect();
-        let knowing = closest.iter().any(|(_, _, knows)| *knows);
-        closest.retain(|(_, _, knows)| *knows || !knowing);
+        let knowing = closest.iter().any(|(_, distance)| distance.knows);
+        closest.retain(|(_, distance)| distance.knows || !knowing);
         // Of equals, the one the payload names (Adyen's created and updated events share a
         // schema; `type` says which).
-        closest.sort_by_key(|(hook, far, _)| (*far, !hook.named_by(payload)));
-        if let Some((hook, (_, 0), _)) = closest.first() {
+        closest.sort_by_key(|(hook, distance)| (distance.far, !hook.named_by(payload)));
+        if let Some((hook, Distance { far: (_, 0), .. })) = closest.first() {
             return Some(hook);
         }
     }
@@ -388,55 +385,64 @@ fn webhook_of_payload<'c>(
     // by a one-value `type` a new event type breaks in each), and that documents one of its
     // members at least, whose checks then name what is wrong; else not known to be any of
     // them, which the `webhook-path` finding says.
-    let Parsed::Json(payload) = &parsed else {
+    if !matches!(parsed, Parsed::Json(_)) {
         return None;
-    };
-    let broken = |hook: &OperationSpec| {
-        let schema = hook.request_body.as_ref()?.schema.as_deref()?;
-        let violations = contract.check(schema, payload, false).ok()?;
-        Some(
-            violations
-                .into_iter()
-                .map(|violation| {
-                    // A value a list does not name breaks each list the same way, whatever
-                    // the list; another rule, by what its message names (a missing member).
-                    let named = !matches!(violation.rule, Rule::Enum | Rule::Const);
-                    (
-                        violation.pointer,
-                        violation.rule,
-                        named.then_some(violation.message),
-                    )
-                })
-                .collect::<Vec<_>>(),
-        )
-    };
+    }
     match closest.as_slice() {
-        [(hook, _, true)] => Some(*hook),
-        [(hook, best, true), (other, next, _), ..] => {
-            let alone = next > best;
-            (alone || broken(hook) == broken(other)).then_some(*hook)
+        [(hook, Distance { knows: true, .. })] => Some(*hook),
+        [(hook, best @ Distance { knows: true, .. }), (_, next), ..] => {
+            let alone = next.far > best.far;
+            (alone || best.breaks_alike(next)).then_some(*hook)
         }
         _ => None,
     }
 }
 
-/// How far `payload` is from `hook`'s payload schema: the members the schema does not
-/// document, then the rules it breaks (compared in that order: a schema that keeps any
-/// payload, documenting none of its members, is further than the one the payload is and
-/// breaks), and whether it documents one of the payload's own members at least; `None`
-/// without a schema.
-fn distance(
-    contract: &Contract,
-    hook: &OperationSpec,
-    payload: &Value,
-) -> Option<((usize, usize), bool)> {
+/// How far a payload is from a webhook's payload schema ([`distance`]).
+struct Distance {
+    /// The members the schema does not document, then the rules the payload breaks
+    /// (compared in that order: a schema that keeps any payload, documenting none of its
+    /// members, is further than the one the payload is and breaks).
+    far: (usize, usize),
+    /// Whether the schema documents one of the payload's own members at least.
+    knows: bool,
+    /// The rules broken; `None` when the schema could not be checked.
+    violations: Option<Vec<crate::contract::Violation>>,
+}
+
+impl Distance {
+    /// Whether two schemas are broken alike: the same rules at the same members. A value a
+    /// list does not name breaks each list the same way, whatever the list; another rule is
+    /// told by what its message names (a missing member).
+    fn breaks_alike(&self, other: &Distance) -> bool {
+        fn ways(distance: &Distance) -> Option<Vec<(&str, &Rule, Option<&str>)>> {
+            let violations = distance.violations.as_ref()?;
+            Some(
+                violations
+                    .iter()
+                    .map(|violation| {
+                        let named = !matches!(violation.rule, Rule::Enum | Rule::Const);
+                        (
+                            violation.pointer.as_str(),
+                            &violation.rule,
+                            named.then_some(violation.message.as_str()),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        ways(self) == ways(other)
+    }
+}
+
+/// How far `payload` is from `hook`'s payload schema; `None` without a schema.
+fn distance(contract: &Contract, hook: &OperationSpec, payload: &Value) -> Option<Distance> {
     let schema = hook
         .request_body
         .as_ref()
         .and_then(|body| body.schema.as_deref())?;
-    let broken = contract
-        .check(schema, payload, false)
-        .map_or(usize::MAX, |violations| violations.len());
+    let violations = contract.check(schema, payload, false).ok();
+    let broken = violations.as_ref().map_or(usize::MAX, Vec::len);
     let undocumented = contract.drift_plan(schema).map_or(Vec::new(), |plan| {
         plan.undocumented_in(payload, crate::drift::Way::Request)
     });
@@ -445,7 +451,11 @@ fn distance(
         .iter()
         .filter(|item| item.pointer.matches('/').count() == 1)
         .count();
-    Some(((undocumented.len(), broken), unknown_members < members))
+    Some(Distance {
+        far: (undocumented.len(), broken),
+        knows: unknown_members < members,
+        violations,
+    })
 }
 
 /// Of several webhooks delivered at one path, the one a notification is: the one documenting
@@ -465,7 +475,7 @@ fn closest_webhook<'c>(
     // a dispute with one wrong member is the dispute, not the payment event that knows none
     // of its members (see `distance`).
     let distance = |hook: &OperationSpec| {
-        distance(contract, hook, &payload).map_or((usize::MAX, usize::MAX), |(far, _)| far)
+        distance(contract, hook, &payload).map_or((usize::MAX, usize::MAX), |distance| distance.far)
     };
     candidates
         .map(|hook| ((distance(hook), !hook.named_by(&payload)), hook))

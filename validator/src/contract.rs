@@ -100,10 +100,16 @@ impl Credential {
     /// it).
     pub fn in_query(&self, query: &[(String, String)]) -> bool {
         self.bearer
-            && query.iter().any(|(key, value)| {
-                matches!(key.as_str(), "access_token" | "oauth_token") && !value.trim().is_empty()
-            })
+            && query
+                .iter()
+                .any(|(key, value)| is_bearer_query_key(key) && !value.trim().is_empty())
     }
+}
+
+/// Whether a query key is one a bearer token travels in: `access_token` (RFC 6750, 2.3), or
+/// `oauth_token`, which Google's documents declare beside it.
+pub fn is_bearer_query_key(key: &str) -> bool {
+    matches!(key, "access_token" | "oauth_token")
 }
 
 /// A parameter's rule.

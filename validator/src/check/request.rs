@@ -280,7 +280,7 @@ impl Checker<'_> {
         for (key, _) in &request.query {
             // A bearer token in the query (`access_token`, RFC 6750 2.3) is documented by
             // the OAuth or bearer scheme that takes it, as the credentials check reads it.
-            let bearer_in_query = matches!(key.as_str(), "access_token" | "oauth_token")
+            let bearer_in_query = crate::contract::is_bearer_query_key(key)
                 && op
                     .security
                     .iter()
