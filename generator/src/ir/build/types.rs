@@ -405,13 +405,28 @@ impl Builder<'_> {
                     nullable,
                 ))
             }
-            Some(ty) => match scalar_for(ty, string_at(map, "format")) {
+            Some(ty) => match scalar_for(ty, format_of(map)) {
                 Some(scalar) => Ok((TypeRef::Scalar(scalar), nullable)),
                 None => Ok((TypeRef::Any, nullable)),
             },
             None => Ok((TypeRef::Any, nullable)),
         }
     }
+}
+
+/// A schema's `format`; without one, `byte` for OpenAPI 3.1's `contentEncoding: base64` (or
+/// `base64url`), which replaces 3.0's `format: byte`, so both read into `Base64`.
+fn format_of(map: &Map<String, Value>) -> Option<&str> {
+    string_at(map, "format").or_else(|| {
+        string_at(map, "contentEncoding")
+            .filter(|encoding| {
+                matches!(
+                    encoding.to_ascii_lowercase().as_str(),
+                    "base64" | "base64url"
+                )
+            })
+            .map(|_| "byte")
+    })
 }
 
 /// Whether a schema admits null at its top: `type` lists it, or a `oneOf`/`anyOf` branch is
