@@ -41,6 +41,7 @@ mod fields;
 pub mod har;
 mod http;
 pub mod jsonl;
+mod nesting;
 pub mod records;
 
 use std::fs::File;

@@ -372,6 +372,45 @@ fn records_in_one_json_document_read_as_json_lines_do() {
     }
 }
 
+/// A record that is not JSON (a comma left out, as in hand-written traffic) is one malformed
+/// entry, and the records after it are still read and checked, in an array or one after
+/// another.
+#[test]
+fn a_record_that_is_not_json_breaks_itself_alone() {
+    let good = |path: &str| {
+        format!("{{\n  \"request\": {{\"method\": \"GET\", \"path\": \"{path}\"}}\n}}")
+    };
+    // The comma after `"GET"` is missing; a brace inside a string must not end it early.
+    let broken = "{\n  \"request\": {\"method\": \"GET\" \"path\": \"/b}\"}\n}";
+    let records = [good("/a"), broken.to_string(), good("/c"), good("/d")];
+    for (what, text) in [
+        ("sequence", records.join("\n")),
+        ("array", format!("[{}]", records.join(",\n"))),
+    ] {
+        let entries = read_with_lines("t.json", text.as_bytes(), Format::JsonRecords);
+        let paths: Vec<String> = entries
+            .iter()
+            .map(|entry| match entry {
+                Ok(exchange) => exchange.request.path.clone(),
+                Err(malformed) => format!("malformed at {:?}", malformed.line),
+            })
+            .collect();
+        assert_eq!(
+            paths,
+            ["/a", "malformed at Some(5)", "/c", "/d"],
+            "{what}: {entries:?}"
+        );
+        let indices: Vec<usize> = entries
+            .iter()
+            .map(|entry| match entry {
+                Ok(exchange) => exchange.index,
+                Err(malformed) => malformed.index,
+            })
+            .collect();
+        assert_eq!(indices, [0, 1, 2, 3], "{what}");
+    }
+}
+
 /// A document that stops being JSON keeps the records before, and says where it broke.
 #[test]
 fn a_broken_document_of_records_keeps_what_came_before() {

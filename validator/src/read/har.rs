@@ -43,6 +43,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use super::nesting::Nesting;
 use super::{
     Context, Field, Id, Limits, Pairs, Status, TooLarge, object_shape, parse_query, skip_bom,
     split_target, text_body,
@@ -195,46 +196,30 @@ fn without_place(err: &serde_json::Error) -> String {
 /// outside strings until the entry's own closes. `Some(true)` when another entry follows
 /// (its comma read), `Some(false)` when the array ends there, `None` when no end is found.
 fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<bool>> {
-    let mut depth = 0usize;
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut started = false;
+    let mut nesting: Option<Nesting> = None;
+    let mut closed = false;
     let mut bytes = seen.iter().copied().map(Ok).chain(io::Read::bytes(rest));
     for byte in &mut bytes {
         let byte = byte?;
-        if !started {
-            match byte {
-                b'{' => {
-                    started = true;
-                    depth = 1;
-                }
-                b' ' | b'\t' | b'\r' | b'\n' | b',' => {}
-                _ => return Ok(None),
-            }
-            continue;
-        }
-        if in_string {
-            match byte {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match byte {
-            b'"' => in_string = true,
-            b'{' | b'[' => depth += 1,
-            b'}' | b']' => {
-                depth -= 1;
-                if depth == 0 {
+        match nesting.as_mut() {
+            Some(nesting) => {
+                if nesting.closes(byte) {
+                    closed = true;
                     break;
                 }
             }
-            _ => {}
+            None => match byte {
+                b'{' => {
+                    let mut opened = Nesting::default();
+                    opened.closes(byte);
+                    nesting = Some(opened);
+                }
+                b' ' | b'\t' | b'\r' | b'\n' | b',' => {}
+                _ => return Ok(None),
+            },
         }
     }
-    if depth != 0 || !started {
+    if !closed {
         return Ok(None);
     }
     for byte in bytes {

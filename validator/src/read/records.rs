@@ -5,14 +5,17 @@
 //! Each record is read exactly as a [JSON Lines](super::jsonl) line is, with the same fields,
 //! findings and messages; its line is the one it starts on. The document is held whole, up to
 //! [`Limits::max_entry`] bytes (a larger one stops with a [`TooLarge`]): such files are
-//! written by hand, and streaming stays the JSON Lines and HAR readers' job. Text that is not
-//! JSON ends the reading with one malformed entry where it starts, since no later record can
-//! be found with certainty after it.
+//! written by hand, and streaming stays the JSON Lines and HAR readers' job. A record that is
+//! not JSON (a comma left out) is one malformed entry at the line it starts on, and reading
+//! goes on after its closing brace, found as the HAR reader finds a broken entry's: by
+//! counting braces outside strings. Text whose end cannot be found so (a brace left out, the
+//! input cut short) ends the reading with that malformed entry.
 
 use std::io::{self, BufRead, Read};
 
 use serde::de::IgnoredAny;
 
+use super::nesting::Nesting;
 use super::{BOM, Context, Limits, TooLarge, jsonl};
 use crate::exchange::Entry;
 
@@ -158,7 +161,13 @@ impl Records<'_> {
                     super::bare_message(&err)
                 );
                 sink(self.context.malformed(self.index, Some(line), message));
-                false
+                // The records after it are read when its own end is found.
+                let Some(end) = Nesting::length(rest.as_bytes()) else {
+                    return false;
+                };
+                self.index += 1;
+                self.at += end;
+                true
             }
             None => false,
         }
