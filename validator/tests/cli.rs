@@ -1490,8 +1490,9 @@ fn a_credential_declared_as_a_parameter_too_is_never_shown() {
 
 /// What a credential header encodes is a credential too: the user name and password inside
 /// `Authorization: Basic` (Twilio's auth token, Stripe's key sent as the user name), each
-/// side of a `key:secret` pair, and a cookie sent percent-encoded (`s%3A…`) that a body
-/// repeats decoded (`s:…`).
+/// side of a `key:secret` pair, a cookie sent percent-encoded (`s%3A…`) that a body
+/// repeats decoded (`s:…`), and the user and password of a URL (`https://key:@host/`), which
+/// a client sends as Basic.
 #[test]
 fn what_basic_auth_and_encoded_cookies_hold_is_never_shown() {
     use base64::Engine as _;
@@ -1536,6 +1537,9 @@ components:
     const SPELLED: &str = r#"pw/Slash~Tilde"Quote"#;
     const PAIR_KEY: &str = "dKeyAbc123";
     const PAIR_SECRET: &str = "SecretXyz789";
+    const URL_USER: &str = "sk_test_UrlKey4eC39";
+    const URL_PASSWORD: &str = "url@Password55";
+    const URL_PASSWORD_ENCODED: &str = "url%40Password55";
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
     let spelled = base64::engine::general_purpose::STANDARD.encode(format!("other:{SPELLED}"));
     let record = |sid: &str, headers: serde_json::Value, text: &str| {
@@ -1572,6 +1576,14 @@ components:
                    "Content-Type": "application/json"}),
             PAIR_SECRET,
         ),
+        // A key in the URL's user information, as curl and Stripe's examples send it: the
+        // client makes it Basic, so it is the credential, and is not shown either.
+        json!({"id": "userinfo", "request": {"method": "POST",
+               "url": format!("https://{URL_USER}:{URL_PASSWORD_ENCODED}@api.example.com/accounts/{URL_USER}/notes"),
+               "headers": {"Content-Type": "application/json"}, "body": {"text": URL_PASSWORD}},
+               "response": {"status": 201, "headers": {"Content-Type": "application/json"},
+                            "body": {"status": URL_USER}}})
+        .to_string(),
     ]
     .join("\n");
     let traffic = temp_file(&dir, "traffic.jsonl", lines.as_bytes());
@@ -1600,10 +1612,22 @@ components:
             "Tilde",
             PAIR_KEY,
             PAIR_SECRET,
+            URL_USER,
+            URL_PASSWORD,
+            URL_PASSWORD_ENCODED,
         ] {
             assert!(
                 !run.stdout.contains(secret) && !run.stderr.contains(secret),
                 "{format}: {secret} shown:\n{}",
+                run.stdout
+            );
+        }
+        if format == "text" {
+            assert!(
+                !run.stdout
+                    .lines()
+                    .any(|line| line.contains("[userinfo]") && line.contains("rule credentials")),
+                "the key in the URL is the request's credential:\n{}",
                 run.stdout
             );
         }

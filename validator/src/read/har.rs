@@ -604,7 +604,12 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .and_then(|method| super::method(method, "request.method", problems));
     let target = match raw.url.required("request.url", problems) {
         Some(url) => match split_target(&url) {
-            Ok(target) => Some((target.path, target.query.map(parse_query), target.authority)),
+            Ok(target) => Some((
+                target.path,
+                target.query.map(parse_query),
+                target.authority,
+                target.userinfo.map(str::to_owned),
+            )),
             Err(what) => {
                 problems.push(format!("request.url{what}"));
                 None
@@ -632,7 +637,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     let body = body
         .or_else(|| unrecorded(sizes))
         .or_else(|| (holds_nothing && !said_empty).then_some(Body::Unrecorded(0)));
-    let (path, query, authority) = target?;
+    let (path, query, authority, userinfo) = target?;
     let query = match query {
         Some(query) => query,
         None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
@@ -646,6 +651,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             .collect();
         headers.push(("Cookie".to_string(), pairs.join("; ")));
     }
+    super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
     Some(Request {
         method: method?,
         path,

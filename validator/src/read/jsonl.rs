@@ -279,8 +279,9 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             match (url, path) {
                 (Some(url), Some(path)) if url.0 == path.0 => {
                     let authority = url.2.clone().or_else(|| path.2.clone());
-                    let (path, query, _) = if path.1.is_some() { path } else { url };
-                    Some((path, query, authority))
+                    let userinfo = url.3.clone().or_else(|| path.3.clone());
+                    let (path, query, ..) = if path.1.is_some() { path } else { url };
+                    Some((path, query, authority, userinfo))
                 }
                 (Some(_), Some(_)) => {
                     problems.push(
@@ -304,18 +305,20 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         &REQUEST_BODY,
         problems,
     );
-    let (path, raw_query, authority) = target?;
+    let (path, raw_query, authority, userinfo) = target?;
     let query = match query {
         Some(Pairs(pairs)) => pairs,
         None => raw_query
             .map(|query| parse_query(&query))
             .unwrap_or_default(),
     };
+    let mut headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
+    super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
     let mut request = Request {
         method: method?,
         path,
         query,
-        headers: headers.map(|Pairs(pairs)| pairs).unwrap_or_default(),
+        headers,
         body,
         mime_type,
         authority,
@@ -326,12 +329,12 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     Some(request)
 }
 
-/// The path, raw query and authority of `url` or `path`.
+/// The path, raw query, authority and user information of `url` or `path`.
 fn target(
     field: Field<String>,
     name: &str,
     problems: &mut Vec<String>,
-) -> Option<(String, Option<String>, Option<String>)> {
+) -> Option<(String, Option<String>, Option<String>, Option<String>)> {
     let target = match field {
         Field::Missing => {
             problems.push("request.url (or request.path) is missing".into());
@@ -344,6 +347,7 @@ fn target(
             target.path,
             target.query.map(str::to_owned),
             target.authority,
+            target.userinfo.map(str::to_owned),
         )),
         Err(what) => {
             problems.push(format!("{name}{what}"));
