@@ -288,18 +288,18 @@ pub type Fit = (usize, usize, bool, usize, usize);
 impl Alternative {
     /// How well `value` fits, or `None` when a fact rules this alternative out.
     pub fn fit(&self, value: &Value) -> Option<Fit> {
-        self.fit_with(value, None)
+        self.fit_with(value, Leeway::None)
     }
 
-    /// [`Alternative::fit`], where `relaxed` (when given) says which of the alternative's
-    /// fixed members a value may hold another value in: a value the list did not know yet,
-    /// which the bindings take (a fixed member of a member's, any).
-    fn fit_with(&self, value: &Value, relaxed: Option<&dyn Fn(&str) -> bool>) -> Option<Fit> {
+    /// [`Alternative::fit`], where `leeway` says which of the lists fixing a value may be
+    /// passed over: a value the list did not know yet, which the bindings take.
+    fn fit_with(&self, value: &Value, leeway: Leeway<'_>) -> Option<Fit> {
         if self.kinds != 0 && self.kinds & kind_bits(value) == 0 {
             return None;
         }
         if let Some(values) = self.values
             && !values.iter().any(|literal| literal.matches(value))
+            && !leeway.value_may_differ(values)
         {
             return None;
         }
@@ -329,12 +329,14 @@ impl Alternative {
                 return None;
             }
             let mut prefix = self.prefix_items.iter().zip(list);
-            if prefix.any(|(facts, item)| facts.fit(item).is_none()) {
+            if prefix.any(|(facts, item)| facts.fit_with(item, leeway.below()).is_none()) {
                 return None;
             }
             let rest = list.get(self.prefix_items.len()..).unwrap_or_default();
             if let Some(items) = self.items
-                && rest.iter().any(|item| items.fit(item).is_none())
+                && rest
+                    .iter()
+                    .any(|item| items.fit_with(item, leeway.below()).is_none())
             {
                 return None;
             }
@@ -374,15 +376,14 @@ impl Alternative {
             let mut others = object
                 .iter()
                 .filter(|(name, _)| !self.declared.contains(&name.as_str()));
-            if others.any(|(_, member)| additional.fit(member).is_none()) {
+            if others.any(|(_, member)| additional.fit_with(member, leeway.below()).is_none()) {
                 return None;
             }
         }
         let mut inner_tags = 0;
         for (name, facts) in self.members {
             if let Some(member) = object.get(*name) {
-                let any: &dyn Fn(&str) -> bool = &|_| true;
-                let (tags, deeper, ..) = facts.fit_with(member, relaxed.map(|_| any))?;
+                let (tags, deeper, ..) = facts.fit_with(member, leeway.below())?;
                 inner_tags += tags + deeper;
             }
         }
@@ -391,7 +392,7 @@ impl Alternative {
             if let Some(member) = object.get(*name) {
                 if allowed.iter().any(|literal| literal.matches(member)) {
                     tags += 1;
-                } else if !relaxed.is_some_and(|may_differ| may_differ(name)) {
+                } else if !leeway.member_may_differ(name, allowed) {
                     return None;
                 }
             }
@@ -428,6 +429,59 @@ fn kind_bits(value: &Value) -> u8 {
     }
 }
 
+/// Which lists fixing a value a value may be outside of, as the bindings take it (an open
+/// enum's `Unknown`), when choosing an alternative.
+#[derive(Clone, Copy)]
+enum Leeway<'a> {
+    /// None: every list rules.
+    None,
+    /// The members of the object that `own` says only its alternative fixes, and any list
+    /// below.
+    OwnMembers(&'a dyn Fn(&str) -> bool),
+    /// Open lists (two strings or more: a one-value list is a tag) in the members of the
+    /// object that `own` says only its alternative fixes, and open lists below.
+    OpenLists(&'a dyn Fn(&str) -> bool),
+    /// Any list, below the union's own value.
+    AnyBelow,
+    /// Open lists, below the union's own value.
+    OpenBelow,
+}
+
+impl Leeway<'_> {
+    fn below(self) -> Leeway<'static> {
+        match self {
+            Leeway::None => Leeway::None,
+            Leeway::OwnMembers(_) | Leeway::AnyBelow => Leeway::AnyBelow,
+            Leeway::OpenLists(_) | Leeway::OpenBelow => Leeway::OpenBelow,
+        }
+    }
+
+    fn member_may_differ(self, name: &str, allowed: &[Literal]) -> bool {
+        match self {
+            Leeway::None => false,
+            Leeway::OwnMembers(own) => own(name),
+            Leeway::OpenLists(own) => own(name) && is_open(allowed),
+            Leeway::AnyBelow => true,
+            Leeway::OpenBelow => is_open(allowed),
+        }
+    }
+
+    /// Whether the value itself may be outside `values`: never at the union's own level,
+    /// where a scalar's list is what tells its alternatives apart.
+    fn value_may_differ(self, values: &[Literal]) -> bool {
+        matches!(self, Leeway::AnyBelow | Leeway::OpenBelow) && is_open(values)
+    }
+}
+
+/// Whether a list is an open enum's, which the bindings read a new value of: two strings or
+/// more.
+fn is_open(allowed: &[Literal]) -> bool {
+    allowed.len() >= 2
+        && allowed
+            .iter()
+            .all(|literal| matches!(literal, Literal::Str(_)))
+}
+
 /// The alternatives `value` may be, best fit first; ties keep document order.
 ///
 /// Where none fits, an object is ranked once more, taking a value the spec did not list
@@ -435,6 +489,10 @@ fn kind_bits(value: &Value) -> u8 {
 /// only its own alternative fixes, when another member it fixes matches (`type: "bank"`):
 /// the bindings take the new value, so that alternative keeps the object whole. A member
 /// other alternatives fix too tells them apart, and a new value there stays unknown.
+/// Where that finds none either, it is ranked taking a new value in any open list (two
+/// strings or more) that no other alternative fixes at the top, and in open lists at any
+/// depth (DigitalOcean's new droplet `status` inside the one alternative that holds a
+/// `droplet`): a new status is drift the bindings read, not another alternative.
 pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
     let ranked = |fits: &mut Vec<(usize, Fit)>| {
         fits.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -448,19 +506,30 @@ pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
     if !fits.is_empty() || !value.is_object() {
         return ranked(&mut fits);
     }
-    let mut relaxed: Vec<(usize, Fit)> = Vec::new();
-    for (index, alternative) in alternatives.iter().enumerate() {
-        let its_own = |name: &str| {
-            !alternatives
-                .iter()
-                .enumerate()
-                .any(|(other, them)| other != index && them.tags.iter().any(|(n, _)| *n == name))
-        };
-        if let Some(fit) = alternative.fit_with(value, Some(&its_own))
-            && fit.0 > 0
-        {
-            relaxed.push((index, fit));
+    let relaxed_by = |open: bool| {
+        let mut relaxed: Vec<(usize, Fit)> = Vec::new();
+        for (index, alternative) in alternatives.iter().enumerate() {
+            let its_own = |name: &str| {
+                !alternatives.iter().enumerate().any(|(other, them)| {
+                    other != index && them.tags.iter().any(|(n, _)| *n == name)
+                })
+            };
+            let leeway = if open {
+                Leeway::OpenLists(&its_own)
+            } else {
+                Leeway::OwnMembers(&its_own)
+            };
+            if let Some(fit) = alternative.fit_with(value, leeway)
+                && (open || fit.0 > 0)
+            {
+                relaxed.push((index, fit));
+            }
         }
+        relaxed
+    };
+    let mut relaxed = relaxed_by(false);
+    if relaxed.is_empty() {
+        relaxed = relaxed_by(true);
     }
     ranked(&mut relaxed)
 }
@@ -819,6 +888,84 @@ mod tests {
             ),
             vec![1]
         );
+    }
+
+    /// DigitalOcean's droplet creation answers one droplet or several: a status the list
+    /// did not name yet, inside either, is drift the bindings read (an open enum's
+    /// `Unknown`), so the value is still the alternative that holds it; a new value of a
+    /// one-value list (a tag) is not.
+    #[test]
+    fn a_new_value_of_an_open_list_below_the_top_keeps_the_alternative() {
+        const DROPLET: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[
+                (
+                    "status",
+                    &[
+                        Literal::Str("new"),
+                        Literal::Str("active"),
+                        Literal::Str("off"),
+                    ],
+                ),
+                ("kind", &[Literal::Str("droplet")]),
+            ],
+            declared: &["id", "status", "kind"],
+            ..Alternative::ANY
+        };
+        const DROPLETS: Alternative = Alternative {
+            kinds: kind::ARRAY,
+            items: Some(&DROPLET),
+            ..Alternative::ANY
+        };
+        const SINGLE: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["droplet"],
+            declared: &["droplet"],
+            members: &[("droplet", &DROPLET)],
+            ..Alternative::ANY
+        };
+        const MULTIPLE: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["droplets"],
+            declared: &["droplets"],
+            members: &[("droplets", &DROPLETS)],
+            ..Alternative::ANY
+        };
+        let both = [SINGLE, MULTIPLE];
+        let one = json!({"droplet": {"id": 1, "status": "resizing"}});
+        assert_eq!(rank(&one, &both), vec![0]);
+        let several =
+            json!({"droplets": [{"id": 1, "status": "active"}, {"id": 2, "status": "resizing"}]});
+        assert_eq!(rank(&several, &both), vec![1]);
+        // Known values keep the strict ranking; a new tag is no droplet.
+        assert_eq!(rank(&json!({"droplet": {"status": "off"}}), &both), vec![0]);
+        let volume = json!({"droplet": {"id": 1, "status": "active", "kind": "volume"}});
+        assert!(rank(&volume, &both).is_empty());
+        // An open list that every alternative fixes at the top tells them apart: a new value
+        // there is none of them.
+        const ACTIVE: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[("state", &[Literal::Str("on"), Literal::Str("idle")])],
+            ..Alternative::ANY
+        };
+        const GONE: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            tags: &[("state", &[Literal::Str("deleted"), Literal::Str("purged")])],
+            ..Alternative::ANY
+        };
+        assert!(rank(&json!({"state": "asleep"}), &[ACTIVE, GONE]).is_empty());
+        // Nor is a scalar union's own value taken outside its lists.
+        const COLOURS: Alternative = Alternative {
+            kinds: kind::STRING,
+            values: Some(&[Literal::Str("red"), Literal::Str("green")]),
+            ..Alternative::ANY
+        };
+        const SIZES: Alternative = Alternative {
+            kinds: kind::STRING,
+            values: Some(&[Literal::Str("small"), Literal::Str("large")]),
+            ..Alternative::ANY
+        };
+        assert!(rank(&json!("blue"), &[COLOURS, SIZES]).is_empty());
     }
 
     #[test]
