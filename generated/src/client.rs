@@ -455,6 +455,17 @@ fn deep_object_pairs<T: ::serde::Serialize + ?Sized>(
         .collect()
 }
 
+/// The text of a union parameter's value when it is a scalar (Stripe's `created=5`), as a
+/// query carries it; `None` when it is an object, whose members travel as their style says.
+#[allow(dead_code)]
+fn scalar_text<T: ::serde::Serialize + ?Sized>(value: &T) -> Option<String> {
+    match ::serde_json::to_value(value).ok()? {
+        ::serde_json::Value::Object(_) => None,
+        ::serde_json::Value::String(text) => Some(text),
+        other => Some(other.to_string()),
+    }
+}
+
 /// The text of an object parameter sent as a `form` without `explode`: its members' names
 /// and values in turn, `name,rex,age,3`.
 #[allow(dead_code)]
@@ -610,13 +621,25 @@ impl Answer {
     }
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
-        let bytes: &[u8] = if self.body.is_empty() { b"null" } else { &self.body };
+        let bytes = self.json_bytes();
+        let empty = bytes.is_empty();
+        let bytes: &[u8] = if empty { b"null" } else { bytes };
         crate::support::from_json_slice(bytes)
             .map_err(|err| ClientError::UnexpectedResponse {
                 status: self.status,
                 body: String::from_utf8_lossy(&self.body).into_owned(),
-                reason: format!("the body does not match the documented type: {err}"),
+                reason: if empty {
+                    "the body is empty, and the documented type needs a value"
+                        .to_string()
+                } else {
+                    format!("the body does not match the documented type: {err}")
+                },
             })
+    }
+    /// The body to read as JSON: without the UTF-8 byte order mark some servers (.NET, IIS)
+    /// put before it, which RFC 8259 §8.1 lets a reader ignore.
+    fn json_bytes(&self) -> &[u8] {
+        self.body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&self.body)
     }
     /// A text body (`text/*`, XML), which must be UTF-8.
     #[allow(dead_code)]
@@ -670,7 +693,7 @@ impl Answer {
     /// the body as JSON.
     #[allow(dead_code)]
     fn undescribed_error(&self) -> ClientError {
-        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+        match ::serde_json::from_slice::<ErrorBody>(self.json_bytes()) {
             Ok(body) => {
                 ClientError::Api {
                     status: self.status,
@@ -687,7 +710,8 @@ impl Answer {
     }
     /// The body as JSON: parsed when it is JSON, else as [`Answer::body_as_text`].
     fn body_as_json(&self) -> ::serde_json::Value {
-        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| self.body_as_text())
+        ::serde_json::from_slice(self.json_bytes())
+            .unwrap_or_else(|_| self.body_as_text())
     }
     /// The body as a JSON string (an invalid UTF-8 sequence replaced), `null` when empty.
     fn body_as_text(&self) -> ::serde_json::Value {
@@ -709,7 +733,7 @@ impl Answer {
                 reason: "status not documented for this operation".to_string(),
             };
         }
-        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+        match ::serde_json::from_slice::<ErrorBody>(self.json_bytes()) {
             Ok(body) => {
                 ClientError::Api {
                     status: self.status,

@@ -1792,6 +1792,37 @@ impl Incoming {
         let typed = self.typed_object(name);
         self.take_optional(typed)
     }
+    /// The value of a query parameter that is a union of an object and a scalar: the object
+    /// when its members came (`created[gte]=1`), else the scalar under its name
+    /// (`created=5`), read into the union, which chooses the alternative by the value.
+    fn typed_union<T: ::serde::de::DeserializeOwned>(
+        &self,
+        name: &str,
+    ) -> Option<Result<T, String>> {
+        let rules = crate::validation::rules().operation(self.operation)?;
+        let value = rules.query_value(name, &self.query)?;
+        Some(
+            ::serde_json::from_value(value).map_err(|err| format!("Query {name}: {err}")),
+        )
+    }
+    /// A required union query parameter ([`Self::typed_union`]); `None` (with a message)
+    /// when absent or unreadable.
+    fn required_union<T: ::serde::de::DeserializeOwned>(
+        &mut self,
+        name: &str,
+    ) -> Option<T> {
+        let typed = self.typed_union(name);
+        self.take_required(typed, Location::Query, name)
+    }
+    /// An optional union query parameter ([`Self::typed_union`]): `Some(None)` when absent,
+    /// `None` when unreadable.
+    fn optional_union<T: ::serde::de::DeserializeOwned>(
+        &mut self,
+        name: &str,
+    ) -> Option<Option<T>> {
+        let typed = self.typed_union(name);
+        self.take_optional(typed)
+    }
     /// A required list parameter, typed; `None` (with a message) when absent or unparsable.
     fn required_list<T>(
         &mut self,

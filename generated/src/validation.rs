@@ -456,11 +456,22 @@ pub mod manifest {
             explode: Option<bool>,
             schema: &Value,
         ) -> Option<ObjectStyle> {
+            ObjectStyle::within(location, style, explode, schema, schema)
+        }
+        /// [`ObjectStyle::of`] a schema whose `$ref`s point into `root` (an OpenAPI document's
+        /// `#/components/schemas/…`).
+        pub fn within(
+            location: Location,
+            style: Option<&str>,
+            explode: Option<bool>,
+            schema: &Value,
+            root: &Value,
+        ) -> Option<ObjectStyle> {
             if location != Location::Query {
                 return None;
             }
             let mut others = false;
-            let objects = objects_of(schema, schema, 0, &mut others);
+            let objects = objects_of(schema, root, 0, &mut others);
             if objects.is_empty() {
                 return None;
             }
@@ -1837,6 +1848,20 @@ impl OperationRules {
         let (style, schema) = rule.object.as_ref()?;
         let members = style.members(name, query)?;
         Some(form::decode_members(&members, schema))
+    }
+    /// The JSON value of the query parameter `name`: its object when its members came
+    /// ([`Self::query_object`]), else its first text under its name, read as its kind reads
+    /// it (a number as a number); `None` when it is absent.
+    pub fn query_value(&self, name: &str, query: &[(String, String)]) -> Option<Value> {
+        if let Some(object) = self.query_object(name, query) {
+            return Some(object);
+        }
+        let rule = self
+            .parameters
+            .iter()
+            .find(|rule| rule.location == Location::Query && rule.name == name)?;
+        let (_, text) = query.iter().find(|(key, _)| key == name)?;
+        Some(rule.kind.value(text).unwrap_or_else(|| Value::String(text.clone())))
     }
     /// Every rule the header parameters break (a notification's: its receiver is no server
     /// of the API, so its path and query are the receiver's own); `texts` gives every line of

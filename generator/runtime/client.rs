@@ -419,6 +419,17 @@ fn deep_object_pairs<T: ::serde::Serialize + ?Sized>(
         .collect()
 }
 
+/// The text of a union parameter's value when it is a scalar (Stripe's `created=5`), as a
+/// query carries it; `None` when it is an object, whose members travel as their style says.
+#[allow(dead_code)]
+fn scalar_text<T: ::serde::Serialize + ?Sized>(value: &T) -> Option<String> {
+    match ::serde_json::to_value(value).ok()? {
+        ::serde_json::Value::Object(_) => None,
+        ::serde_json::Value::String(text) => Some(text),
+        other => Some(other.to_string()),
+    }
+}
+
 /// The text of an object parameter sent as a `form` without `explode`: its members' names
 /// and values in turn, `name,rex,age,3`.
 #[allow(dead_code)]
@@ -576,16 +587,27 @@ impl Answer {
 
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
-        let bytes: &[u8] = if self.body.is_empty() {
-            b"null"
-        } else {
-            &self.body
-        };
+        let bytes = self.json_bytes();
+        let empty = bytes.is_empty();
+        // An empty body reads as `null`, for a type that takes it.
+        let bytes: &[u8] = if empty { b"null" } else { bytes };
         crate::support::from_json_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
             status: self.status,
             body: String::from_utf8_lossy(&self.body).into_owned(),
-            reason: format!("the body does not match the documented type: {err}"),
+            reason: if empty {
+                "the body is empty, and the documented type needs a value".to_string()
+            } else {
+                format!("the body does not match the documented type: {err}")
+            },
         })
+    }
+
+    /// The body to read as JSON: without the UTF-8 byte order mark some servers (.NET, IIS)
+    /// put before it, which RFC 8259 §8.1 lets a reader ignore.
+    fn json_bytes(&self) -> &[u8] {
+        self.body
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(&self.body)
     }
 
     /// A text body (`text/*`, XML), which must be UTF-8.
@@ -637,7 +659,7 @@ impl Answer {
     /// the body as JSON.
     #[allow(dead_code)]
     fn undescribed_error(&self) -> ClientError {
-        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+        match ::serde_json::from_slice::<ErrorBody>(self.json_bytes()) {
             Ok(body) => ClientError::Api {
                 status: self.status,
                 body,
@@ -651,7 +673,7 @@ impl Answer {
 
     /// The body as JSON: parsed when it is JSON, else as [`Answer::body_as_text`].
     fn body_as_json(&self) -> ::serde_json::Value {
-        ::serde_json::from_slice(&self.body).unwrap_or_else(|_| self.body_as_text())
+        ::serde_json::from_slice(self.json_bytes()).unwrap_or_else(|_| self.body_as_text())
     }
 
     /// The body as a JSON string (an invalid UTF-8 sequence replaced), `null` when empty.
@@ -677,7 +699,7 @@ impl Answer {
                 reason: "status not documented for this operation".to_string(),
             };
         }
-        match ::serde_json::from_slice::<ErrorBody>(&self.body) {
+        match ::serde_json::from_slice::<ErrorBody>(self.json_bytes()) {
             Ok(body) => ClientError::Api {
                 status: self.status,
                 body,
@@ -1039,6 +1061,19 @@ mod tests {
                 assert!(
                     reason.starts_with("the body does not match the documented type"),
                     "{reason}"
+                );
+            }
+            other => panic!("{other:?}"),
+        }
+        // A byte order mark before the JSON (.NET, IIS) is read past, in a success body and
+        // an error body alike.
+        assert_eq!(answer(200, "\u{FEFF}[2]").decode::<Vec<u8>>().unwrap(), [2]);
+        assert_eq!(answer(500, "\u{FEFF}[2]").body_as_json(), json!([2]));
+        match answer(200, "").decode::<Vec<u8>>() {
+            Err(ClientError::UnexpectedResponse { reason, .. }) => {
+                assert_eq!(
+                    reason,
+                    "the body is empty, and the documented type needs a value"
                 );
             }
             other => panic!("{other:?}"),

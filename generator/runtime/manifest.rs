@@ -485,6 +485,18 @@ impl ObjectStyle {
         explode: Option<bool>,
         schema: &Value,
     ) -> Option<ObjectStyle> {
+        ObjectStyle::within(location, style, explode, schema, schema)
+    }
+
+    /// [`ObjectStyle::of`] a schema whose `$ref`s point into `root` (an OpenAPI document's
+    /// `#/components/schemas/…`).
+    pub fn within(
+        location: Location,
+        style: Option<&str>,
+        explode: Option<bool>,
+        schema: &Value,
+        root: &Value,
+    ) -> Option<ObjectStyle> {
         if location != Location::Query {
             return None;
         }
@@ -492,7 +504,7 @@ impl ObjectStyle {
         // objects (Stripe's `created` is an object of bounds or an integer; OpenAPI 3.0's
         // nullable object is `anyOf: [object, null]`), through `$ref`s and lone `allOf`s.
         let mut others = false;
-        let objects = objects_of(schema, schema, 0, &mut others);
+        let objects = objects_of(schema, root, 0, &mut others);
         if objects.is_empty() {
             return None;
         }

@@ -390,6 +390,25 @@ impl OperationRules {
         Some(form::decode_members(&members, schema))
     }
 
+    /// The JSON value of the query parameter `name`: its object when its members came
+    /// ([`Self::query_object`]), else its first text under its name, read as its kind reads
+    /// it (a number as a number); `None` when it is absent.
+    pub fn query_value(&self, name: &str, query: &[(String, String)]) -> Option<Value> {
+        if let Some(object) = self.query_object(name, query) {
+            return Some(object);
+        }
+        let rule = self
+            .parameters
+            .iter()
+            .find(|rule| rule.location == Location::Query && rule.name == name)?;
+        let (_, text) = query.iter().find(|(key, _)| key == name)?;
+        Some(
+            rule.kind
+                .value(text)
+                .unwrap_or_else(|| Value::String(text.clone())),
+        )
+    }
+
     /// Every rule the header parameters break (a notification's: its receiver is no server
     /// of the API, so its path and query are the receiver's own); `texts` gives every line of
     /// a header, by name in any case.

@@ -502,7 +502,9 @@ pub(crate) fn method(
                 };
                 (ty, text)
             }
-            ParamShape::Object(ty) => (ty, quote!(&#field.to_string())),
+            ParamShape::Object(ty) | ParamShape::ObjectOrScalar(ty) => {
+                (ty, quote!(&#field.to_string()))
+            }
             ParamShape::Json(ty) => (
                 ty,
                 quote!(&::serde_json::to_string(#field).unwrap_or_default()),
@@ -537,7 +539,10 @@ pub(crate) fn method(
         let field = ident(&param.rust_name);
         let shape = param_shape(api, param);
         let ty = match &shape {
-            ParamShape::One(ty) | ParamShape::Object(ty) | ParamShape::Json(ty) => ty.clone(),
+            ParamShape::One(ty)
+            | ParamShape::Object(ty)
+            | ParamShape::Json(ty)
+            | ParamShape::ObjectOrScalar(ty) => ty.clone(),
             ParamShape::List(item) => quote!([#item]),
         };
         let wire = &param.name;
@@ -566,6 +571,19 @@ pub(crate) fn method(
             }
             ParamLocation::Path => quote!(),
         };
+        let object_pairs = || match param.object_style() {
+            Some(ObjectStyle::Deep) => quote! {
+                for (key_, text_) in deep_object_pairs(#wire, value_) {
+                    request_ = request_.query(&[(key_, text_)]);
+                }
+            },
+            Some(ObjectStyle::Joined) => one(quote!(joined_object(value_))),
+            _ => quote! {
+                for (key_, text_) in form_pairs(value_) {
+                    request_ = request_.query(&[(key_, text_)]);
+                }
+            },
+        };
         let send = match (&shape, param.list_form()) {
             (ParamShape::One(_), _) => one(quote!(value_.to_string())),
             (ParamShape::Json(_), _) => {
@@ -580,19 +598,18 @@ pub(crate) fn method(
                 one(joined(&format_ident!("value_"), delimiter))
             }
             // Its members as its style says: their own keys, or under its name.
-            (ParamShape::Object(_), _) => match param.object_style() {
-                Some(ObjectStyle::Deep) => quote! {
-                    for (key_, text_) in deep_object_pairs(#wire, value_) {
-                        request_ = request_.query(&[(key_, text_)]);
+            (ParamShape::Object(_), _) => object_pairs(),
+            // An object as an object parameter's members; a scalar under the name.
+            (ParamShape::ObjectOrScalar(_), _) => {
+                let object = object_pairs();
+                let scalar = one(quote!(text_));
+                quote! {
+                    match scalar_text(value_) {
+                        Some(text_) => { #scalar }
+                        None => { #object }
                     }
-                },
-                Some(ObjectStyle::Joined) => one(quote!(joined_object(value_))),
-                _ => quote! {
-                    for (key_, text_) in form_pairs(value_) {
-                        request_ = request_.query(&[(key_, text_)]);
-                    }
-                },
-            },
+                }
+            }
         };
         // Only text can hold a line break: a number, a UUID or a date cannot.
         let header_text = match (&shape, param.location) {

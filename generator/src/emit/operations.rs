@@ -20,11 +20,14 @@ pub(crate) fn models_path() -> TokenStream {
 /// a list of them is a `Vec` of them (its items travel as [`Parameter::list_form`] says), a
 /// query parameter whose schema is an object with named members (or a map of such values,
 /// where its style tells its members from other keys) is its struct or map (its members
-/// travel as [`Parameter::object_style`] says); anything else is passed as the text it
-/// arrived as.
+/// travel as [`Parameter::object_style`] says), and a union of such an object and a scalar
+/// its union type; anything else is passed as the text it arrived as.
 pub(crate) fn param_type(api: &Api, param: &Parameter) -> TokenStream {
     match param_shape(api, param) {
-        ParamShape::One(ty) | ParamShape::Object(ty) | ParamShape::Json(ty) => ty,
+        ParamShape::One(ty)
+        | ParamShape::Object(ty)
+        | ParamShape::Json(ty)
+        | ParamShape::ObjectOrScalar(ty) => ty,
         ParamShape::List(item) => quote!(Vec<#item>),
     }
 }
@@ -37,6 +40,10 @@ pub(crate) enum ParamShape {
     List(TokenStream),
     /// An object of this type, its members in the query.
     Object(TokenStream),
+    /// A union of this type, of an object whose members travel in the query and a scalar
+    /// under the parameter's name (Stripe's `created`: `created[gte]=1&created[lt]=2`, or
+    /// `created=5`).
+    ObjectOrScalar(TokenStream),
     /// A value of this type written as a JSON text (`content: {application/json: …}`):
     /// `?filter={"name":"rex"}`.
     Json(TokenStream),
@@ -60,7 +67,32 @@ pub(crate) fn param_shape(api: &Api, param: &Parameter) -> ParamShape {
     let readable = param.object_style().is_some_and(|style| style.readable());
     match struct_type(api, &param.ty) {
         Some(ty) if readable => ParamShape::Object(ty),
-        _ => type_shape(api, &param.ty),
+        _ => match union_type(api, &param.ty) {
+            Some(ty) if readable => ParamShape::ObjectOrScalar(ty),
+            _ => type_shape(api, &param.ty),
+        },
+    }
+}
+
+/// The union a type names (through nullability and aliases), unless one of its alternatives
+/// is a list (those travel as lists of text: [`type_shape`]).
+fn union_type(api: &Api, ty: &TypeRef) -> Option<TokenStream> {
+    match ty {
+        TypeRef::Nullable(inner) => union_type(api, inner),
+        TypeRef::Named(name) => match api.type_named(name).map(|def| &def.kind) {
+            Some(TypeKind::Union(union))
+                if !union
+                    .variants
+                    .iter()
+                    .any(|variant| is_list(api, &variant.ty)) =>
+            {
+                let name = super::types::ident(name);
+                Some(quote!(crate::models::#name))
+            }
+            Some(TypeKind::Alias(inner)) => union_type(api, inner),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -427,6 +427,8 @@ fn handler(api: &Api, op: &Operation, base: &str) -> Result<TokenStream> {
             (ParamShape::One(ty), false) => quote!(optional::<#ty>(#location, #name)),
             (ParamShape::Object(ty), true) => quote!(required_object::<#ty>(#name)),
             (ParamShape::Object(ty), false) => quote!(optional_object::<#ty>(#name)),
+            (ParamShape::ObjectOrScalar(ty), true) => quote!(required_union::<#ty>(#name)),
+            (ParamShape::ObjectOrScalar(ty), false) => quote!(optional_union::<#ty>(#name)),
             (ParamShape::Json(ty), true) => quote!(required_json::<#ty>(#location, #name)),
             (ParamShape::Json(ty), false) => quote!(optional_json::<#ty>(#location, #name)),
             (ParamShape::List(item), required) => {

@@ -549,11 +549,12 @@ impl Builder<'_> {
                 .and_then(Value::as_str)
                 .and_then(|style| self.known_style(&param_at, location, style));
             let explode = param.get("explode").and_then(Value::as_bool);
-            let object = ObjectStyle::of(
+            let object = ObjectStyle::within(
                 location.into(),
                 style.as_deref(),
                 explode,
-                self.doc.referenced_schema(&schema),
+                &schema,
+                &self.doc.root,
             );
             parameters.push(Parameter {
                 examples: param_examples,
