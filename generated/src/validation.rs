@@ -70,6 +70,14 @@ pub mod manifest {
             #[serde(default, skip_serializing_if = "Option::is_none")]
             status: Option<String>,
         },
+        /// The spec's own error body holding the envelope in one member (`{"error": {"code": …,
+        /// "message": …}}`: Azure's `CloudError`, Microsoft Graph, Google).
+        Nested {
+            /// The member that holds the envelope.
+            member: String,
+            /// The envelope it holds.
+            inner: Box<ErrorEnvelope>,
+        },
         /// RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
         /// `detail`, with the code and the messages as extension members `code` and `errors`.
         ProblemDetails,
@@ -161,6 +169,10 @@ pub mod manifest {
                         body.insert(member.clone(), status.into());
                     }
                     (Value::Object(body), "application/json")
+                }
+                ErrorEnvelope::Nested { member, inner } => {
+                    let (inner, media) = inner.body(status, title, code, messages);
+                    (serde_json::json!({ member.as_str() : inner }), media)
                 }
             }
         }

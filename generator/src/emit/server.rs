@@ -53,7 +53,9 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
         items: runtime_items,
     } = super::splice::fragment("server.rs");
     let rejections = match api.error_envelope() {
-        ErrorEnvelope::Documented { .. } => "Every rejection uses the API's documented error body.",
+        ErrorEnvelope::Documented { .. } | ErrorEnvelope::Nested { .. } => {
+            "Every rejection uses the API's documented error body."
+        }
         ErrorEnvelope::ProblemDetails => {
             "The API documents no error body the server can fill, so rejections are RFC 9457 \
              problem details (`application/problem+json`)."
@@ -669,6 +671,27 @@ fn error_response(api: &Api) -> TokenStream {
                 .to_string(),
             "(`code`, `errors`).".to_string(),
         ],
+        documented => vec![
+            "The error body of a rejected request, as the API documents its errors:".to_string(),
+            format!("{}.", envelope_members(documented)),
+        ],
+    };
+    let envelope = envelope_tokens(&envelope);
+    quote! {
+        #(#[doc = #docs])*
+        pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
+            envelope_response(&#envelope, status, code, &messages)
+        }
+    }
+}
+
+/// The members a documented envelope fills, for the docs: `` `code`, `message` ``.
+fn envelope_members(envelope: &ErrorEnvelope) -> String {
+    match envelope {
+        ErrorEnvelope::ProblemDetails => "problem details".to_string(),
+        ErrorEnvelope::Nested { member, inner } => {
+            format!("`{member}` (an object: {})", envelope_members(inner))
+        }
         ErrorEnvelope::Documented {
             code,
             messages,
@@ -703,18 +726,7 @@ fn error_response(api: &Api) -> TokenStream {
             if let Some(status) = status {
                 described.push(format!("`{status}`"));
             }
-            vec![
-                "The error body of a rejected request, as the API documents its errors:"
-                    .to_string(),
-                format!("{}.", described.join(", ")),
-            ]
-        }
-    };
-    let envelope = envelope_tokens(&envelope);
-    quote! {
-        #(#[doc = #docs])*
-        pub fn error_response(status: ::http::StatusCode, code: &str, messages: Vec<String>) -> Response {
-            envelope_response(&#envelope, status, code, &messages)
+            described.join(", ")
         }
     }
 }
@@ -728,6 +740,13 @@ fn envelope_tokens(envelope: &ErrorEnvelope) -> TokenStream {
     let manifest = quote!(crate::validation::manifest);
     match envelope {
         ErrorEnvelope::ProblemDetails => quote!(#manifest::ErrorEnvelope::ProblemDetails),
+        ErrorEnvelope::Nested { member, inner } => {
+            let inner = envelope_tokens(inner);
+            quote!(#manifest::ErrorEnvelope::Nested {
+                member: #member.to_string(),
+                inner: Box::new(#inner),
+            })
+        }
         ErrorEnvelope::Documented {
             code,
             messages,

@@ -9,8 +9,11 @@
 //! that has the server's codes, [`REJECTION_CODES`]), the messages (`messages`, `errors`, `details`: an array of
 //! strings, or of objects the server can fill with a message and a code, JSON:API's
 //! `errors: [{code, detail}]`; or `message`, `detail`, `error_description`: one string) and the HTTP status
-//! (`http_code`, `status`, `status_code`, `statusCode`: an integer). It must hold a code or a
-//! message: an envelope without either would say nothing about the rejection.
+//! (`http_code`, `status`, `status_code`, `statusCode`, or `code` as a number: an integer). It
+//! must hold a code or a message: an envelope without either would say nothing about the
+//! rejection. Where the body holds such an envelope in its member `error` and requires nothing
+//! else (`{"error": {"code": …, "message": …}}`: Azure's `CloudError`, Microsoft Graph,
+//! Google's APIs), the server fills that one.
 
 use std::collections::BTreeMap;
 
@@ -35,7 +38,10 @@ const ITEM_TEXT_NAMES: [&str; 6] = [
     "reason",
     "title",
 ];
-const STATUS_NAMES: [&str; 4] = ["http_code", "status", "status_code", "statusCode"];
+/// `code` last: a number there (Google's `error.code`) is the HTTP status; a string, the code.
+const STATUS_NAMES: [&str; 5] = ["http_code", "status", "status_code", "statusCode", "code"];
+/// The member an error body may hold its envelope in.
+const NESTING_MEMBER: &str = "error";
 
 /// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
 /// tie, the first by name. A document that words its errors under `default` alone (Azure's
@@ -83,9 +89,47 @@ impl Api {
         let Some(TypeRef::Named(name)) = error_body(self) else {
             return ErrorEnvelope::ProblemDetails;
         };
-        let Some(TypeKind::Struct(def)) = self.type_named(&name).map(|ty| &ty.kind) else {
+        let Some(def) = self.struct_named(&name) else {
             return ErrorEnvelope::ProblemDetails;
         };
+        if let Some(envelope) = self.fillable_envelope(def) {
+            return envelope;
+        }
+        // `{"error": {"code": …, "message": …}}` (Azure's `CloudError`, Microsoft Graph,
+        // Google): the envelope one member down, when nothing else is required beside it.
+        let nested = def
+            .fields
+            .iter()
+            .find(|field| field.wire_name == NESTING_MEMBER);
+        let others_required = def
+            .fields
+            .iter()
+            .any(|field| field.required && field.wire_name != NESTING_MEMBER);
+        if let Some(field) = nested
+            && !others_required
+            && let TypeRef::Named(inner) = self.resolve(&field.ty)
+            && let Some(inner) = self.struct_named(inner)
+            && let Some(inner) = self.fillable_envelope(inner)
+        {
+            return ErrorEnvelope::Nested {
+                member: NESTING_MEMBER.to_string(),
+                inner: Box::new(inner),
+            };
+        }
+        ErrorEnvelope::ProblemDetails
+    }
+
+    /// The struct a type name names.
+    fn struct_named(&self, name: &str) -> Option<&super::StructDef> {
+        match self.type_named(name).map(|ty| &ty.kind) {
+            Some(TypeKind::Struct(def)) => Some(def),
+            _ => None,
+        }
+    }
+
+    /// The envelope an error object makes, when the server can fill it (see the module
+    /// documentation).
+    fn fillable_envelope(&self, def: &super::StructDef) -> Option<ErrorEnvelope> {
         let mut code = None;
         let mut messages = None;
         let mut status = None;
@@ -135,7 +179,7 @@ impl Api {
             .filter(|field| field.required)
             .all(|field| filled(&field.wire_name));
         if !fillable || (code.is_none() && messages.is_none()) {
-            return ErrorEnvelope::ProblemDetails;
+            return None;
         }
         if messages.is_none()
             && let Some(code) = &code
@@ -146,11 +190,11 @@ impl Api {
         {
             messages = Some(Messages::AfterCode);
         }
-        ErrorEnvelope::Documented {
+        Some(ErrorEnvelope::Documented {
             code,
             messages,
             status,
-        }
+        })
     }
 
     /// Through newtypes, aliases and nullability.
@@ -283,6 +327,56 @@ components:
                 status: Some("status".into()),
             }
         );
+    }
+
+    /// `{"error": {"code", "message"}}`, as Azure's `CloudError` and Google's APIs word their
+    /// errors: the envelope one member down, a number in `code` the HTTP status.
+    #[test]
+    fn an_envelope_in_the_member_error_is_filled_there() {
+        let nested = |inner: &ErrorEnvelope| ErrorEnvelope::Nested {
+            member: "error".into(),
+            inner: Box::new(inner.clone()),
+        };
+        let azure = envelope(
+            "{type: object, properties: {error: {type: object, properties: {code: {type: string}, message: {type: string}, target: {type: string}}}}}",
+        );
+        assert_eq!(
+            azure,
+            nested(&ErrorEnvelope::Documented {
+                code: Some("code".into()),
+                messages: Some(Messages::Text("message".into())),
+                status: None,
+            })
+        );
+        let (body, media) = azure.body(400, "Bad Request", "VALIDATION_ERROR", &["a".into()]);
+        assert_eq!(
+            (body, media),
+            (
+                serde_json::json!({"error": {"code": "VALIDATION_ERROR", "message": "a"}}),
+                "application/json"
+            )
+        );
+        let google = envelope(
+            "{type: object, required: [error], properties: {error: {type: object, required: [code, message], properties: {code: {type: integer}, message: {type: string}, status: {type: string}}}}}",
+        );
+        assert_eq!(
+            google,
+            nested(&ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::Text("message".into())),
+                status: Some("code".into()),
+            })
+        );
+        // Stripe's: a required `type` from a list without the server's codes.
+        let stripe = envelope(
+            "{type: object, required: [error], properties: {error: {type: object, required: [type], properties: {type: {type: string, enum: [api_error, card_error]}, message: {type: string}}}}}",
+        );
+        assert_eq!(stripe, ErrorEnvelope::ProblemDetails);
+        // Something else required beside it, which the server cannot fill.
+        let beside = envelope(
+            "{type: object, required: [error, request_id], properties: {request_id: {type: string}, error: {type: object, properties: {message: {type: string}}}}}",
+        );
+        assert_eq!(beside, ErrorEnvelope::ProblemDetails);
     }
 
     #[test]
