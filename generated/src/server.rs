@@ -1680,12 +1680,27 @@ impl Incoming {
                 }
             } else if !json_type {
                 let sent = essence.as_deref().filter(|s| rules.body_alternative(s));
-                match sent.and_then(|_| rules.read_alternative_form(&self.body)) {
-                    Some(value) if sent == Some(crate::validation::form::MEDIA_TYPE) => {
+                let read = sent
+                    .and_then(|sent| {
+                        rules
+                            .read_alternative_form(
+                                &self.body,
+                                sent,
+                                content_type.unwrap_or_default(),
+                            )
+                    });
+                match read {
+                    Some(Ok(value)) => {
                         messages.extend(rules.check_body(&value));
                         self.json = Some(value);
                     }
-                    _ => {
+                    Some(Err(why)) => {
+                        messages
+                            .push(
+                                format!("request body is not multipart/form-data: {why}"),
+                            )
+                    }
+                    None => {
                         match sent {
                             Some(sent) => {
                                 messages

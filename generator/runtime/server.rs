@@ -682,15 +682,22 @@ impl Incoming {
                     }
                 }
             } else if !json_type {
-                // A form documented beside JSON is read into the object JSON would carry;
-                // another documented media type cannot become the handler's typed body.
+                // A form documented beside JSON (or parts, documented with the JSON's schema)
+                // is read into the object JSON would carry; another documented media type
+                // cannot become the handler's typed body.
                 let sent = essence.as_deref().filter(|s| rules.body_alternative(s));
-                match sent.and_then(|_| rules.read_alternative_form(&self.body)) {
-                    Some(value) if sent == Some(crate::validation::form::MEDIA_TYPE) => {
+                let read = sent.and_then(|sent| {
+                    rules.read_alternative_form(&self.body, sent, content_type.unwrap_or_default())
+                });
+                match read {
+                    Some(Ok(value)) => {
                         messages.extend(rules.check_body(&value));
                         self.json = Some(value);
                     }
-                    _ => match sent {
+                    Some(Err(why)) => {
+                        messages.push(format!("request body is not multipart/form-data: {why}"))
+                    }
+                    None => match sent {
                         Some(sent) => messages.push(format!(
                             "Content-Type {sent} is documented, but this server reads the body as {documented}"
                         )),

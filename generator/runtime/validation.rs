@@ -106,8 +106,11 @@ pub struct OperationRules {
     /// or `text/plain` beside JSON), without parameters and in lower case.
     pub body_alternatives: Vec<String>,
     /// The request body's schema as written, when it is JSON and a form is documented beside
-    /// it: a form's fields are read into the object that schema describes.
+    /// it, or `multipart/form-data` with that very schema (as Django REST framework documents
+    /// every body): a form's fields, or the parts, are read into the object it describes.
     pub alternative_form: Option<Value>,
+    /// `multipart/form-data` is documented beside JSON with the JSON's schema.
+    pub alternative_multipart: bool,
     /// Schemas of documented response bodies, by status key (`200`, `2XX`, `default`).
     pub responses: HashMap<String, Validator>,
     /// The other form and multipart media types documented with a schema of their own (an
@@ -271,10 +274,18 @@ impl OperationRules {
             .flat_map(|body| &body.other_content_types)
             .map(|media| essence(media))
             .collect();
+        let alternative_multipart = entry.request_body.as_ref().is_some_and(|body| {
+            is_json_media(&essence(&body.content_type))
+                && body
+                    .same_schema_content_types
+                    .iter()
+                    .any(|media| essence(media) == form::MULTIPART)
+        });
         let alternative_form = match &entry.request_body {
             Some(body)
                 if is_json_media(&essence(&body.content_type))
-                    && body_alternatives.iter().any(|media| is_form(media)) =>
+                    && (alternative_multipart
+                        || body_alternatives.iter().any(|media| is_form(media))) =>
             {
                 Some(crate::contract::schema(&body.schema)?)
             }
@@ -305,6 +316,7 @@ impl OperationRules {
             multipart,
             body_alternatives,
             alternative_form,
+            alternative_multipart,
             responses,
             field_schemas,
             body_schema: entry.request_body.as_ref().map(|body| body.schema.clone()),
@@ -617,12 +629,24 @@ impl OperationRules {
         Some(describe(validator, &value))
     }
 
-    /// A form sent where JSON is the body's first media type and a form another: its
-    /// fields as the JSON object the body's schema checks and the handler reads.
-    pub fn read_alternative_form(&self, body: &[u8]) -> Option<Value> {
-        self.alternative_form
-            .as_ref()
-            .map(|schema| form::decode(body, schema))
+    /// A form sent where JSON is the body's first media type and a form another (`sent`,
+    /// lower case without parameters; `content_type` whole, for a multipart boundary): its
+    /// fields, or its parts where `multipart/form-data` has the JSON's schema, as the JSON
+    /// object the body's schema checks and the handler reads; `None` for another media type.
+    pub fn read_alternative_form(
+        &self,
+        body: &[u8],
+        sent: &str,
+        content_type: &str,
+    ) -> Option<Result<Value, String>> {
+        let schema = self.alternative_form.as_ref()?;
+        if sent == form::MEDIA_TYPE {
+            Some(Ok(form::decode(body, schema)))
+        } else if sent == form::MULTIPART && self.alternative_multipart {
+            Some(form::decode_multipart(body, content_type, schema))
+        } else {
+            None
+        }
     }
 
     /// Whether `sent` (without parameters, lower case) is among the other media types

@@ -681,14 +681,23 @@ mod tests {
     }
 
     /// A body documented as JSON and as a form reaches its handler from either, checked by
-    /// its schema; a documented media type the handler's typed body cannot come from (text)
-    /// is refused with a message that says so, and an undocumented one as before.
+    /// its schema, and from `multipart/form-data` documented with the same schema (`curl -F`
+    /// to a Django REST framework API: it was refused); a documented media type the handler's
+    /// typed body cannot come from (text) is refused with a message that says so, and an
+    /// undocumented one as before.
     #[tokio::test]
     async fn a_body_documented_as_json_and_as_a_form_is_read_from_either() {
         let post = |media: &'static str, body: &'static str| post_as("/notes", media, body);
+        const PARTS: &str = "--XyZ\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nhi\r\n\
+                             --XyZ\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\n2\r\n\
+                             --XyZ--\r\n";
+        const BAD_PARTS: &str = "--XyZ\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\nhi\r\n\
+                                 --XyZ\r\nContent-Disposition: form-data; name=\"count\"\r\n\r\n0\r\n\
+                                 --XyZ--\r\n";
         for (media, body) in [
             ("application/json", r#"{"text": "hi", "count": 2}"#),
             ("application/x-www-form-urlencoded", "text=hi&count=2"),
+            ("multipart/form-data; boundary=XyZ", PARTS),
         ] {
             assert_eq!(
                 post(media, body).await,
@@ -698,6 +707,9 @@ mod tests {
         }
         let (status, text) = post("application/x-www-form-urlencoded", "text=hi&count=0").await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+        let (status, text) = post("multipart/form-data; boundary=XyZ", BAD_PARTS).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{text}");
+        assert!(text.contains("count"), "the part that breaks its rule is named: {text}");
         let (status, text) = post("text/plain", "hi").await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert!(text.contains("text/plain is documented"), "{text}");
