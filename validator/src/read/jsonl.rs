@@ -277,11 +277,15 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             let url = target(raw.url, "request.url", problems);
             let path = target(raw.path, "request.path", problems);
             match (url, path) {
-                (Some(url), Some(path)) if url.0 == path.0 => {
-                    let authority = url.2.clone().or_else(|| path.2.clone());
-                    let userinfo = url.3.clone().or_else(|| path.3.clone());
-                    let (path, query, ..) = if path.1.is_some() { path } else { url };
-                    Some((path, query, authority, userinfo))
+                (Some(url), Some(path)) if url.path == path.path => {
+                    let authority = url.authority.clone().or_else(|| path.authority.clone());
+                    let userinfo = url.userinfo.clone().or_else(|| path.userinfo.clone());
+                    let chosen = if path.query.is_some() { path } else { url };
+                    Some(RecordTarget {
+                        authority,
+                        userinfo,
+                        ..chosen
+                    })
                 }
                 (Some(_), Some(_)) => {
                     problems.push(
@@ -305,7 +309,12 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         &REQUEST_BODY,
         problems,
     );
-    let (path, raw_query, authority, userinfo) = target?;
+    let RecordTarget {
+        path,
+        query: raw_query,
+        authority,
+        userinfo,
+    } = target?;
     let query = match query {
         Some(Pairs(pairs)) => pairs,
         None => raw_query
@@ -329,12 +338,16 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     Some(request)
 }
 
+/// A record's request target, split ([`split_target`]).
+struct RecordTarget {
+    path: String,
+    query: Option<String>,
+    authority: Option<String>,
+    userinfo: Option<String>,
+}
+
 /// The path, raw query, authority and user information of `url` or `path`.
-fn target(
-    field: Field<String>,
-    name: &str,
-    problems: &mut Vec<String>,
-) -> Option<(String, Option<String>, Option<String>, Option<String>)> {
+fn target(field: Field<String>, name: &str, problems: &mut Vec<String>) -> Option<RecordTarget> {
     let target = match field {
         Field::Missing => {
             problems.push("request.url (or request.path) is missing".into());
@@ -343,12 +356,12 @@ fn target(
         field => field.required(name, problems)?,
     };
     match split_target(&target) {
-        Ok(target) => Some((
-            target.path,
-            target.query.map(str::to_owned),
-            target.authority,
-            target.userinfo.map(str::to_owned),
-        )),
+        Ok(target) => Some(RecordTarget {
+            path: target.path,
+            query: target.query.map(str::to_owned),
+            authority: target.authority,
+            userinfo: target.userinfo.map(str::to_owned),
+        }),
         Err(what) => {
             problems.push(format!("{name}{what}"));
             None
