@@ -237,6 +237,18 @@ fn signs_spelt(wire: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A parameter name that ends in a comparison with it spelt out, as Twilio's own libraries
+/// name them: `DateSent<` is `DateSent before` and `DateSent>` `DateSent after` (they were
+/// `date_sent_2` and `date_sent_3`, which did not say which bound was which).
+fn bounds_spelt(wire: &str) -> std::borrow::Cow<'_, str> {
+    let bare = wire.trim_end_matches('=');
+    match (bare.strip_suffix('<'), bare.strip_suffix('>')) {
+        (Some(name), _) if !name.is_empty() => format!("{name} before").into(),
+        (_, Some(name)) if !name.is_empty() => format!("{name} after").into(),
+        _ => wire.into(),
+    }
+}
+
 /// A snake_case field, function or parameter name.
 pub(crate) fn snake(raw: &str, fallback: &str) -> String {
     let mut name = words_only(raw).to_snake_case();
@@ -578,7 +590,7 @@ fn rename_operation(op: &mut Operation, names: &HashMap<String, String>) -> Resu
         params.taken.insert("credentials".into());
     }
     for param in &mut op.parameters {
-        param.rust_name = params.claim(snake(&param.name, "param"));
+        param.rust_name = params.claim(snake(&bounds_spelt(&param.name), "param"));
         rename_ref(&mut param.ty, names)?;
     }
     if let Some(body) = &mut op.request_body {
@@ -719,6 +731,20 @@ components:
                 ("@id", "id"),
             ]
         );
+    }
+
+    #[test]
+    fn parameters_named_with_a_bound_spell_it_out() {
+        assert_eq!(
+            snake(&bounds_spelt("DateSent<"), "param"),
+            "date_sent_before"
+        );
+        assert_eq!(
+            snake(&bounds_spelt("StartTime>"), "param"),
+            "start_time_after"
+        );
+        assert_eq!(snake(&bounds_spelt("DateSent"), "param"), "date_sent");
+        assert_eq!(snake(&bounds_spelt("<"), "param"), "param");
     }
 
     #[test]
