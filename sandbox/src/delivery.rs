@@ -149,9 +149,13 @@ impl Deliveries {
     ) -> Result<Self, MerchantUrlError> {
         let default_merchant_url = default_merchant_url.map(merchant_url).transpose()?;
         // Direct connections: the merchant of a local sandbox is local, and a proxy taken
-        // from the environment (HTTP_PROXY) would swallow deliveries to 127.0.0.1.
+        // from the environment (HTTP_PROXY) would swallow deliveries to 127.0.0.1. As the
+        // generated `Sender::new` does: no compressed reply asked for (a notification carries
+        // its Content-Type alone), and a redirect is the merchant's answer, not followed.
         let http = reqwest::Client::builder()
             .no_proxy()
+            .no_gzip()
+            .redirect(reqwest::redirect::Policy::none())
             .build()
             .unwrap_or_default();
         Ok(Self {

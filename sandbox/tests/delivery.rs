@@ -40,6 +40,8 @@ struct Merchant {
     script: Arc<Mutex<VecDeque<Answer>>>,
     hits: Arc<Mutex<usize>>,
     received: Arc<Mutex<Vec<IncomingTransferNotification>>>,
+    /// The names of the headers of each request, lower case.
+    header_names: Arc<Mutex<Vec<Vec<String>>>>,
 }
 
 impl Merchant {
@@ -87,6 +89,12 @@ impl Webhooks for Merchant {
 /// Counts every request, and answers 503 or 422 when the script says so.
 async fn front_door(State(merchant): State<Merchant>, request: Request, next: Next) -> Response {
     *merchant.hits.lock().expect("hits") += 1;
+    let names = request
+        .headers()
+        .keys()
+        .map(|name| name.to_string())
+        .collect();
+    merchant.header_names.lock().expect("names").push(names);
     let status = {
         let mut script = merchant.script.lock().expect("script");
         match script.front() {
@@ -179,6 +187,11 @@ async fn a_notification_is_delivered_after_a_503_and_logged() {
         format!("{merchant_url}/v1/banking/transfers")
     );
     assert_eq!(merchant.hits(), 2);
+    // A notification carries its Content-Type alone: no compressed reply is asked for.
+    for names in merchant.header_names.lock().expect("names").iter() {
+        assert!(names.contains(&"content-type".to_string()), "{names:?}");
+        assert!(!names.contains(&"accept-encoding".to_string()), "{names:?}");
+    }
 
     // What the merchant received is the notification the log shows, and the transfer
     // the API serves under the banking paths.
