@@ -622,19 +622,30 @@ impl Answer {
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
         let bytes = self.json_bytes();
-        let empty = bytes.is_empty();
-        let bytes: &[u8] = if empty { b"null" } else { bytes };
-        crate::support::from_json_slice(bytes)
-            .map_err(|err| ClientError::UnexpectedResponse {
-                status: self.status,
-                body: String::from_utf8_lossy(&self.body).into_owned(),
-                reason: if empty {
-                    "the body is empty, and the documented type needs a value"
-                        .to_string()
-                } else {
-                    format!("the body does not match the documented type: {err}")
-                },
-            })
+        let empty = bytes.iter().all(u8::is_ascii_whitespace);
+        let refused = |reason: String| ClientError::UnexpectedResponse {
+            status: self.status,
+            body: String::from_utf8_lossy(&self.body).into_owned(),
+            reason,
+        };
+        let empty_refused = || refused(
+            "the body is empty, and the documented type needs a value".to_string(),
+        );
+        if !empty {
+            return crate::support::from_json_slice(bytes)
+                .map_err(|err| {
+                    refused(
+                        format!("the body does not match the documented type: {err}"),
+                    )
+                });
+        }
+        let kept_before = crate::support::union::kept_as_json();
+        let read = crate::support::from_json_slice(b"null")
+            .map_err(|_| empty_refused())?;
+        if crate::support::union::kept_as_json() != kept_before {
+            return Err(empty_refused());
+        }
+        Ok(read)
     }
     /// The body to read as JSON: without the UTF-8 byte order mark some servers (.NET, IIS)
     /// put before it, which RFC 8259 §8.1 lets a reader ignore.

@@ -1036,8 +1036,8 @@ pub mod union {
     enum Leeway<'a> {
         /// None: every list rules.
         None,
-        /// The members of the object that `own` says only its alternative fixes, and any list
-        /// below.
+        /// The members of the object that `own` says only its alternative fixes, with lists of
+        /// two values or more, and any list below.
         OwnMembers(&'a dyn Fn(&str) -> bool),
         /// Open lists (two strings or more: a one-value list is a tag) in the members of the
         /// object that `own` says only its alternative fixes, and open lists below.
@@ -1058,7 +1058,7 @@ pub mod union {
         fn member_may_differ(self, name: &str, allowed: &[Literal]) -> bool {
             match self {
                 Leeway::None => false,
-                Leeway::OwnMembers(own) => own(name),
+                Leeway::OwnMembers(own) => own(name) && allowed.len() >= 2,
                 Leeway::OpenLists(own) => own(name) && is_open(allowed),
                 Leeway::AnyBelow => true,
                 Leeway::OpenBelow => is_open(allowed),
@@ -1106,11 +1106,20 @@ pub mod union {
             let mut relaxed: Vec<(usize, Fit)> = Vec::new();
             for (index, alternative) in alternatives.iter().enumerate() {
                 let its_own = |name: &str| {
+                    let mine = alternative
+                        .tags
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map(|(_, allowed)| *allowed);
                     !alternatives
                         .iter()
                         .enumerate()
                         .any(|(other, them)| {
-                            other != index && them.tags.iter().any(|(n, _)| *n == name)
+                            other != index
+                                && them
+                                    .tags
+                                    .iter()
+                                    .any(|(n, allowed)| *n == name && Some(*allowed) != mine)
                         })
                 };
                 let leeway = if open {
@@ -1242,7 +1251,10 @@ pub mod union {
         static KEPT_AS_JSON : std::cell::Cell < u64 > = const { std::cell::Cell::new(0)
         };
     }
-    fn kept_as_json() -> u64 {
+    /// How many union values this thread has kept as JSON so far: a reader compares the count
+    /// before and after reading a value to learn whether a union within kept some part of it
+    /// whole (the client: an empty body no alternative takes).
+    pub fn kept_as_json() -> u64 {
         KEPT_AS_JSON.with(std::cell::Cell::get)
     }
     /// Whether `candidate` serializes to the JSON it was read from: `Some(true)` exactly,

@@ -588,18 +588,29 @@ impl Answer {
     #[allow(dead_code)]
     fn decode<T: ::serde::de::DeserializeOwned>(&self) -> Result<T, ClientError> {
         let bytes = self.json_bytes();
-        let empty = bytes.is_empty();
-        // An empty body reads as `null`, for a type that takes it.
-        let bytes: &[u8] = if empty { b"null" } else { bytes };
-        crate::support::from_json_slice(bytes).map_err(|err| ClientError::UnexpectedResponse {
+        let empty = bytes.iter().all(u8::is_ascii_whitespace);
+        let refused = |reason: String| ClientError::UnexpectedResponse {
             status: self.status,
             body: String::from_utf8_lossy(&self.body).into_owned(),
-            reason: if empty {
-                "the body is empty, and the documented type needs a value".to_string()
-            } else {
-                format!("the body does not match the documented type: {err}")
-            },
-        })
+            reason,
+        };
+        let empty_refused =
+            || refused("the body is empty, and the documented type needs a value".to_string());
+        if !empty {
+            return crate::support::from_json_slice(bytes).map_err(|err| {
+                refused(format!(
+                    "the body does not match the documented type: {err}"
+                ))
+            });
+        }
+        // An empty body reads as `null`, for a type that takes it (an optional body), but not
+        // into a union's catch-all, which takes anything: that is no value of it either.
+        let kept_before = crate::support::union::kept_as_json();
+        let read = crate::support::from_json_slice(b"null").map_err(|_| empty_refused())?;
+        if crate::support::union::kept_as_json() != kept_before {
+            return Err(empty_refused());
+        }
+        Ok(read)
     }
 
     /// The body to read as JSON: without the UTF-8 byte order mark some servers (.NET, IIS)
@@ -1069,14 +1080,33 @@ mod tests {
         // an error body alike.
         assert_eq!(answer(200, "\u{FEFF}[2]").decode::<Vec<u8>>().unwrap(), [2]);
         assert_eq!(answer(500, "\u{FEFF}[2]").body_as_json(), json!([2]));
-        match answer(200, "").decode::<Vec<u8>>() {
-            Err(ClientError::UnexpectedResponse { reason, .. }) => {
-                assert_eq!(
-                    reason,
-                    "the body is empty, and the documented type needs a value"
-                );
+        /// A union no alternative of which takes the value: kept whole, as JSON.
+        #[derive(Debug, ::serde::Serialize)]
+        struct Kept(::serde_json::Value);
+        impl<'de> ::serde::Deserialize<'de> for Kept {
+            fn deserialize<D: ::serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let value = ::serde_json::Value::deserialize(d)?;
+                let none = |_: usize, _: &::serde_json::Value| None;
+                Ok(crate::support::union::choose("Kept", value, [], none, Kept))
             }
-            other => panic!("{other:?}"),
+        }
+        // An empty body (or white space) is no value, not even of a union, whose catch-all
+        // had taken it as `null`.
+        assert!(answer(200, "null").decode::<Kept>().is_ok());
+        for body in ["", " \n"] {
+            let refused = [
+                answer(200, body).decode::<Vec<u8>>().unwrap_err(),
+                answer(202, body).decode::<Kept>().unwrap_err(),
+            ];
+            for refusal in refused {
+                match refusal {
+                    ClientError::UnexpectedResponse { reason, .. } => assert_eq!(
+                        reason,
+                        "the body is empty, and the documented type needs a value"
+                    ),
+                    other => panic!("{other:?}"),
+                }
+            }
         }
     }
 

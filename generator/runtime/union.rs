@@ -435,8 +435,8 @@ fn kind_bits(value: &Value) -> u8 {
 enum Leeway<'a> {
     /// None: every list rules.
     None,
-    /// The members of the object that `own` says only its alternative fixes, and any list
-    /// below.
+    /// The members of the object that `own` says only its alternative fixes, with lists of
+    /// two values or more, and any list below.
     OwnMembers(&'a dyn Fn(&str) -> bool),
     /// Open lists (two strings or more: a one-value list is a tag) in the members of the
     /// object that `own` says only its alternative fixes, and open lists below.
@@ -459,7 +459,8 @@ impl Leeway<'_> {
     fn member_may_differ(self, name: &str, allowed: &[Literal]) -> bool {
         match self {
             Leeway::None => false,
-            Leeway::OwnMembers(own) => own(name),
+            // A one-value list is a tag: a new value there is another kind of thing.
+            Leeway::OwnMembers(own) => own(name) && allowed.len() >= 2,
             Leeway::OpenLists(own) => own(name) && is_open(allowed),
             Leeway::AnyBelow => true,
             Leeway::OpenBelow => is_open(allowed),
@@ -509,9 +510,20 @@ pub fn rank(value: &Value, alternatives: &[Alternative]) -> Vec<usize> {
     let relaxed_by = |open: bool| {
         let mut relaxed: Vec<(usize, Fit)> = Vec::new();
         for (index, alternative) in alternatives.iter().enumerate() {
+            // A member no other alternative fixes otherwise: a list they share word for word
+            // (Vercel's configurations each list the same four `source`s) tells nothing apart.
             let its_own = |name: &str| {
+                let mine = alternative
+                    .tags
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, allowed)| *allowed);
                 !alternatives.iter().enumerate().any(|(other, them)| {
-                    other != index && them.tags.iter().any(|(n, _)| *n == name)
+                    other != index
+                        && them
+                            .tags
+                            .iter()
+                            .any(|(n, allowed)| *n == name && Some(*allowed) != mine)
                 })
             };
             let leeway = if open {
@@ -647,7 +659,10 @@ thread_local! {
     static KEPT_AS_JSON: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
-fn kept_as_json() -> u64 {
+/// How many union values this thread has kept as JSON so far: a reader compares the count
+/// before and after reading a value to learn whether a union within kept some part of it
+/// whole (the client: an empty body no alternative takes).
+pub fn kept_as_json() -> u64 {
     KEPT_AS_JSON.with(std::cell::Cell::get)
 }
 
@@ -966,6 +981,49 @@ mod tests {
             ..Alternative::ANY
         };
         assert!(rank(&json!("blue"), &[COLOURS, SIZES]).is_empty());
+    }
+
+    /// Vercel's configurations: both alternatives list the same `source`s, so a new source
+    /// tells them no more apart than a known one does, and the value is still the one its
+    /// other members say; a new value of the one-value `type` is another kind, none of them.
+    #[test]
+    fn a_list_every_alternative_shares_does_not_rule_them_out() {
+        const SOURCES: &[Literal] = &[Literal::Str("marketplace"), Literal::Str("deploy-button")];
+        const INTEGRATION: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["id", "type"],
+            tags: &[
+                ("type", &[Literal::Str("integration-configuration")]),
+                ("source", SOURCES),
+            ],
+            declared: &["id", "type", "source"],
+            ..Alternative::ANY
+        };
+        const PROJECTS: Alternative = Alternative {
+            kinds: kind::OBJECT,
+            required: &["id", "projectSelection"],
+            tags: &[
+                (
+                    "projectSelection",
+                    &[Literal::Str("all"), Literal::Str("selected")],
+                ),
+                ("source", SOURCES),
+            ],
+            declared: &["id", "projectSelection", "source"],
+            ..Alternative::ANY
+        };
+        let both = [INTEGRATION, PROJECTS];
+        let new_source = json!({"id": "a", "type": "integration-configuration", "source": "cli"});
+        assert_eq!(rank(&new_source, &both), vec![0]);
+        let projects = json!({"id": "a", "projectSelection": "all", "source": "cli"});
+        assert_eq!(rank(&projects, &both), vec![1]);
+        let new_type =
+            json!({"id": "a", "type": "integration-configuration-v2", "source": "marketplace"});
+        assert!(
+            rank(&new_type, &both).is_empty(),
+            "{:?}",
+            rank(&new_type, &both)
+        );
     }
 
     #[test]
