@@ -130,40 +130,61 @@ impl Api {
     /// The envelope an error object makes, when the server can fill it (see the module
     /// documentation).
     fn fillable_envelope(&self, def: &super::StructDef) -> Option<ErrorEnvelope> {
-        let mut code = None;
-        let mut messages = None;
-        let mut status = None;
-        for field in &def.fields {
-            let wire = field.wire_name.as_str();
-            if code.is_none() && CODE_NAMES.contains(&wire) && self.takes_codes(&field.ty) {
-                code = Some(wire.to_string());
-            } else if messages.is_none()
-                && LIST_NAMES.contains(&wire)
-                && matches!(&field.ty, TypeRef::Array(item) if self.is_text(item))
-            {
-                messages = Some(Messages::List(wire.to_string()));
-            } else if messages.is_none()
-                && LIST_NAMES.contains(&wire)
-                && let TypeRef::Array(item) = self.resolve(&field.ty)
-                && let Some((text, item_code)) = self.error_item(item)
-            {
-                messages = Some(Messages::Items {
-                    list: wire.to_string(),
-                    text,
-                    code: item_code,
-                });
-            } else if messages.is_none() && TEXT_NAMES.contains(&wire) && self.is_text(&field.ty) {
-                messages = Some(Messages::Text(wire.to_string()));
-            } else if status.is_none()
-                && STATUS_NAMES.contains(&wire)
+        // Each member is chosen by the names' order of preference, never by where the
+        // document (or a tool that sorted its keys, as APIs.guru does Azure's) put it.
+        let named = |names: &[&str], fits: &dyn Fn(&super::Field) -> bool| {
+            names.iter().find_map(|name| {
+                def.fields
+                    .iter()
+                    .find(|field| field.wire_name == *name && fits(field))
+                    .map(|field| field.wire_name.clone())
+            })
+        };
+        let code = named(&CODE_NAMES, &|field| self.takes_codes(&field.ty));
+        let status = named(&STATUS_NAMES, &|field| {
+            code.as_deref() != Some(field.wire_name.as_str())
                 && matches!(
                     self.resolve(&field.ty),
                     TypeRef::Scalar(Scalar::I32 | Scalar::I64 | Scalar::U64)
                 )
-            {
-                status = Some(wire.to_string());
-            }
-        }
+        });
+        let text = named(&TEXT_NAMES, &|field| self.is_text(&field.ty)).map(Messages::Text);
+        let list = named(
+            &LIST_NAMES,
+            &|field| matches!(&field.ty, TypeRef::Array(item) if self.is_text(item)),
+        )
+        .map(Messages::List);
+        let items = LIST_NAMES.iter().find_map(|name| {
+            let field = def.fields.iter().find(|field| field.wire_name == *name)?;
+            let TypeRef::Array(item) = self.resolve(&field.ty) else {
+                return None;
+            };
+            let (text, code) = self.error_item(item)?;
+            Some(Messages::Items {
+                list: field.wire_name.clone(),
+                text,
+                code,
+            })
+        });
+        // Where the messages go: a place the body requires, else one message text (what
+        // clients print: Azure's `error.message` beside its `details`), else a list.
+        let required = |messages: &Messages| {
+            let (Messages::List(wire) | Messages::Text(wire) | Messages::Items { list: wire, .. }) =
+                messages
+            else {
+                return false;
+            };
+            def.fields
+                .iter()
+                .any(|field| field.required && &field.wire_name == wire)
+        };
+        let candidates = [text, list, items];
+        let mut messages = candidates
+            .iter()
+            .flatten()
+            .find(|messages| required(messages))
+            .or_else(|| candidates.iter().flatten().next())
+            .cloned();
         let filled = |wire: &str| {
             code.as_deref() == Some(wire)
                 || status.as_deref() == Some(wire)
@@ -356,6 +377,13 @@ components:
                 "application/json"
             )
         );
+        // Sorted keys (APIs.guru sorts Azure's): `details`, a list of error objects, comes
+        // before `message`; the message still goes where clients read it.
+        let sorted = envelope(
+            "{type: object, properties: {error: {$ref: '#/components/schemas/Body'}}}
+    Body: {type: object, properties: {code: {type: string}, details: {type: array, items: {$ref: '#/components/schemas/Body'}}, message: {type: string}, target: {type: string}}}",
+        );
+        assert_eq!(azure, sorted);
         let google = envelope(
             "{type: object, required: [error], properties: {error: {type: object, required: [code, message], properties: {code: {type: integer}, message: {type: string}, status: {type: string}}}}}",
         );
