@@ -991,11 +991,28 @@ pub mod manifest {
     pub type FormatCheck = fn(&str) -> bool;
     /// The formats the contract reads its own way, with their checks: every reader of the contract
     /// (specval, specgen's example checks, the generated servers) compiles its schemas with them.
-    pub const FORMATS: [(&str, FormatCheck); 3] = [
+    pub const FORMATS: [(&str, FormatCheck); 6] = [
         ("uri", is_uri),
         ("byte", is_base64),
         ("duration", is_duration),
+        ("int32", is_int32),
+        ("int64", is_int64),
+        ("uint64", is_uint64),
     ];
+    /// The `format: int64` check of a string (Google's APIs send 64-bit integers as text,
+    /// `"size": "1234"`, as JSON numbers cannot hold them all): the text is such an integer. A
+    /// format rules on strings alone: a number's range is its type's and bounds' to judge.
+    pub fn is_int64(text: &str) -> bool {
+        text.parse::<i64>().is_ok()
+    }
+    /// [`is_int64`] for `format: int32`.
+    pub fn is_int32(text: &str) -> bool {
+        text.parse::<i32>().is_ok()
+    }
+    /// [`is_int64`] for `format: uint64`.
+    pub fn is_uint64(text: &str) -> bool {
+        text.parse::<u64>().is_ok()
+    }
     /// The `format: byte` check every reader of the contract compiles its schemas with
     /// (`with_format("byte", is_base64)`): base64 text (RFC 4648), as OpenAPI defines the format.
     /// Lenient where real services differ and a decoder still reads the text: the URL-safe

@@ -49,6 +49,7 @@ fn exchange(
             body: body.map(Body::Json),
             mime_type: None,
             authority: None,
+            userinfo: None,
         },
         response: Some(Response {
             status,
@@ -1627,6 +1628,7 @@ fn vendor(method: &str, target: &str, body: Option<(&str, &str)>, status: u16) -
             body: body.map(|(_, text)| Body::Text(text.into())),
             mime_type: None,
             authority: None,
+            userinfo: None,
         },
         response: Some(Response {
             status,
@@ -2196,6 +2198,8 @@ paths:
                   wait: {type: string, format: duration}
                   size: {type: integer, format: uint64}
                   level: {type: integer, format: uint8}
+                  count: {type: string, format: int64}
+                  shard: {type: string, format: int32}
 "#,
     );
     let run = |query: &str, body: serde_json::Value| {
@@ -2206,7 +2210,8 @@ paths:
     };
     let clean = json!({"small": -2147483648, "big": 9007199254740993u64, "capped": 10,
                        "data": "aGVsbG8=", "wait": "P10675199DT2H48M5.4775807S",
-                       "size": u64::MAX, "level": 255});
+                       "size": u64::MAX, "level": 255,
+                       "count": "-9223372036854775808", "shard": "7"});
     assert_eq!(run("2147483647", clean), vec![]);
     assert_eq!(
         run("2147483648", json!({})),
@@ -2242,6 +2247,14 @@ paths:
         run("1", json!({"wait": "PT7D"})),
         one(Part::Response, "format", "/wait")
     );
+    // A 64-bit integer as Google's APIs send it, as text: the text must be one.
+    for (count, shard) in [("two", "1"), ("1", "2147483648")] {
+        let member = if count == "two" { "/count" } else { "/shard" };
+        assert_eq!(
+            run("1", json!({"count": count, "shard": shard})),
+            one(Part::Response, "format", member)
+        );
+    }
 }
 
 /// Components whose names differ only where a file name cannot (a space, a case, a length

@@ -188,7 +188,7 @@ fn parameter_violations(
     for error in param.validator.iter_errors(instance) {
         push_violations(&judged, &error, show_values, &mut violations);
     }
-    violations
+    without_echoes(violations)
 }
 
 /// `error` as violations: itself, or where it is a union of a schema and `null` (OpenAPI 3.0's
@@ -663,13 +663,17 @@ fn forbidden_member(schema_path: &str) -> Option<String> {
 /// `null` once each, and it is one mistake. And of a value that a `const`, an `enum` and a
 /// `type` all refuse at one place (a response's `status: {const: ACTIVE}` over the
 /// component's enum, a `null` where an enum of strings stands), keeps the narrowest: the
-/// `const` says the one value, an `enum` every value and so their type.
+/// `const` says the one value, an `enum` every value and so their type; and a `format` where
+/// the `type` is already refused.
 pub(crate) fn without_echoes(mut violations: Vec<Violation>) -> Vec<Violation> {
     let mut seen = std::collections::HashSet::new();
     violations.retain(|v| seen.insert((v.pointer.clone(), v.rule.clone(), v.message.clone())));
     let narrower = |rule: &Rule| match rule {
         Rule::Enum => vec![Rule::Const],
         Rule::Type => vec![Rule::Const, Rule::Enum],
+        // A value of another type needs no word on its format (`x` where an `int64` integer
+        // stands is not an integer; that its text is none either says it again).
+        Rule::Format => vec![Rule::Type],
         _ => Vec::new(),
     };
     let echoes: Vec<bool> = violations
