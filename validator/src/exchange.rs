@@ -53,6 +53,9 @@ pub struct Request {
     /// The host (and port) of the absolute URL the recording gives, lower case
     /// (`api.example.com:8443`); `None` when it gives a path alone.
     pub authority: Option<String>,
+    /// The user information of that URL (`user:password`, percent-decoded), which a client
+    /// sends as Basic credentials: a secret, hidden wherever a report would repeat it.
+    pub userinfo: Option<String>,
 }
 
 /// The response half.

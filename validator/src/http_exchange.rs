@@ -30,6 +30,8 @@ pub fn request_of(
             let host = text.rsplit_once('@').map_or(text, |(_, host)| host);
             host.to_ascii_lowercase()
         }),
+        // A request on the wire carries its credentials in its headers.
+        userinfo: None,
     }
 }
 

@@ -57,6 +57,8 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
             values.push(Cow::Borrowed(value));
         }
     }
+    // The `user:password` of the recorded URL, its halves added below.
+    values.extend(request.userinfo.as_deref().map(Cow::Borrowed));
     for (name, value) in exchange.response.iter().flat_map(|r| &r.headers) {
         if name.eq_ignore_ascii_case("set-cookie") {
             values.extend(set_cookie_credential(contract, value).map(Cow::Borrowed));

@@ -1540,6 +1540,8 @@ components:
     const URL_USER: &str = "sk_test_UrlKey4eC39";
     const URL_PASSWORD: &str = "url@Password55";
     const URL_PASSWORD_ENCODED: &str = "url%40Password55";
+    const BESIDE_USER: &str = "sk_test_BesideHeader77";
+    const RELATIVE_USER: &str = "sk_test_NoScheme222";
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("{USER}:{PASSWORD}"));
     let spelled = base64::engine::general_purpose::STANDARD.encode(format!("other:{SPELLED}"));
     let record = |sid: &str, headers: serde_json::Value, text: &str| {
@@ -1584,6 +1586,16 @@ components:
                "response": {"status": 201, "headers": {"Content-Type": "application/json"},
                             "body": {"status": URL_USER}}})
         .to_string(),
+        // The same beside an `Authorization` of its own, which is what was sent: the key in
+        // the URL is hidden all the same; and in a scheme-relative URL.
+        json!({"id": "userinfo-and-header", "request": {"method": "POST",
+               "url": format!("https://{BESIDE_USER}:@api.example.com/accounts/x/notes"),
+               "headers": {"Authorization": format!("Basic {basic}"), "Content-Type": "application/json"},
+               "body": {"text": BESIDE_USER}}})
+        .to_string(),
+        json!({"id": "scheme-relative", "request": {"method": "GET",
+               "url": format!("//{RELATIVE_USER}:@api.example.com/{RELATIVE_USER}")}})
+        .to_string(),
     ]
     .join("\n");
     let traffic = temp_file(&dir, "traffic.jsonl", lines.as_bytes());
@@ -1615,6 +1627,8 @@ components:
             URL_USER,
             URL_PASSWORD,
             URL_PASSWORD_ENCODED,
+            BESIDE_USER,
+            RELATIVE_USER,
         ] {
             assert!(
                 !run.stdout.contains(secret) && !run.stderr.contains(secret),

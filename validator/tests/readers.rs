@@ -409,6 +409,22 @@ fn a_record_that_is_not_json_breaks_itself_alone() {
             .collect();
         assert_eq!(indices, [0, 1, 2, 3], "{what}");
     }
+    // The comma between two records of an array left out: said, and the records after it
+    // read.
+    let text = format!("[{},\n{}\n{}]", good("/a"), good("/b"), good("/c"));
+    let entries = read_with_lines("t.json", text.as_bytes(), Format::JsonRecords);
+    let paths: Vec<String> = entries
+        .iter()
+        .map(|entry| match entry {
+            Ok(exchange) => exchange.request.path.clone(),
+            Err(malformed) => malformed.message.clone(),
+        })
+        .collect();
+    assert_eq!(
+        paths,
+        ["/a", "/b", "line 7: expected `,` between records", "/c"],
+        "{entries:?}"
+    );
 }
 
 /// A document that stops being JSON keeps the records before, and says where it broke.

@@ -132,6 +132,7 @@ impl Checker<'_> {
                 path: request.path.clone(),
                 mime_type: None,
                 authority: request.authority.clone(),
+                userinfo: request.userinfo.clone(),
             };
             &renamed
         } else {

@@ -519,6 +519,7 @@ mod tests {
             kind: None,
             request: Request {
                 authority: None,
+                userinfo: None,
                 method: "GET".into(),
                 path: "/items".into(),
                 query: vec![

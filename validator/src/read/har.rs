@@ -651,7 +651,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             .collect();
         headers.push(("Cookie".to_string(), pairs.join("; ")));
     }
-    super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
+    let userinfo = super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
     Some(Request {
         method: method?,
         path,
@@ -660,6 +660,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         headers,
         mime_type,
         authority,
+        userinfo,
     })
 }
 

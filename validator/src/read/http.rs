@@ -44,29 +44,37 @@ pub(super) fn split_target(target: &str) -> Result<Target<'_>, String> {
     }
     let target = target.split_once('#').map_or(target, |(before, _)| before);
     let mut userinfo = None;
-    let (authority, after_authority) = if target.starts_with('/') {
-        (None, target)
-    } else {
-        match target.split_once("://") {
+    // After the scheme (`https://host/p`), or a scheme-relative URL (`//host/p`), which names
+    // its host as an absolute one does; `None` for an origin-form path (`/p`).
+    let after_scheme = match target.strip_prefix("//") {
+        Some(rest) => Some(rest),
+        None if target.starts_with('/') => None,
+        None => match target.split_once("://") {
             Some((scheme, rest))
                 if !scheme.is_empty()
                     && scheme
                         .bytes()
                         .all(|b| b.is_ascii_alphanumeric() || b"+-.".contains(&b)) =>
             {
-                let end = rest.find(['/', '?']).unwrap_or(rest.len());
-                let authority = &rest[..end];
-                let host = match authority.rsplit_once('@') {
-                    Some((user, host)) => {
-                        userinfo = Some(user);
-                        host
-                    }
-                    None => authority,
-                };
-                let host = (!host.is_empty()).then(|| host.to_ascii_lowercase());
-                (host, &rest[end..])
+                Some(rest)
             }
             _ => return Err(" is neither an absolute URL nor a path starting with /".into()),
+        },
+    };
+    let (authority, after_authority) = match after_scheme {
+        None => (None, target),
+        Some(rest) => {
+            let end = rest.find(['/', '?']).unwrap_or(rest.len());
+            let authority = &rest[..end];
+            let host = match authority.rsplit_once('@') {
+                Some((user, host)) => {
+                    userinfo = Some(user);
+                    host
+                }
+                None => authority,
+            };
+            let host = (!host.is_empty()).then(|| host.to_ascii_lowercase());
+            (host, &rest[end..])
         }
     };
     let (path, query) = match after_authority.split_once('?') {
@@ -85,22 +93,26 @@ pub(super) fn split_target(target: &str) -> Result<Target<'_>, String> {
 /// The `Authorization` header a client sends for a URL's user information
 /// (`https://sk_test_…:@api.stripe.com/`, as curl, Python's requests and Stripe's examples
 /// take a key): Basic with the user and password it holds, percent-decoded, added unless the
-/// request has an `Authorization` of its own. The credentials check then reads it, and the
-/// secrets it holds are hidden wherever a report repeats them.
-pub(super) fn authorize_userinfo(headers: &mut Vec<(String, String)>, userinfo: Option<&str>) {
-    let Some(userinfo) = userinfo.filter(|userinfo| !userinfo.is_empty()) else {
-        return;
-    };
-    if crate::exchange::header(headers, "authorization").is_some() {
-        return;
-    }
+/// request has an `Authorization` of its own. The credentials check then reads it. Returns
+/// the decoded `user:password`, a secret whether or not it was sent: the request keeps it
+/// ([`Request::userinfo`](crate::exchange::Request::userinfo)) so that no report repeats it.
+pub(super) fn authorize_userinfo(
+    headers: &mut Vec<(String, String)>,
+    userinfo: Option<&str>,
+) -> Option<String> {
+    let userinfo = userinfo.filter(|userinfo| !userinfo.is_empty())?;
     let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
-    let decoded = |part: &str| -> Vec<u8> { percent_encoding::percent_decode_str(part).collect() };
-    let mut pair = decoded(user);
-    pair.push(b':');
-    pair.extend(decoded(password));
-    let encoded = base64::engine::general_purpose::STANDARD.encode(pair);
-    headers.push(("Authorization".to_string(), format!("Basic {encoded}")));
+    let decoded = |part: &str| -> String {
+        percent_encoding::percent_decode_str(part)
+            .decode_utf8_lossy()
+            .into_owned()
+    };
+    let pair = format!("{}:{}", decoded(user), decoded(password));
+    if crate::exchange::header(headers, "authorization").is_none() {
+        let encoded = base64::engine::general_purpose::STANDARD.encode(&pair);
+        headers.push(("Authorization".to_string(), format!("Basic {encoded}")));
+    }
+    Some(pair)
 }
 
 /// Whether a URL scheme names something a browser holds itself rather than fetches over

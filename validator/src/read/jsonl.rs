@@ -322,7 +322,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
             .unwrap_or_default(),
     };
     let mut headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();
-    super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
+    let userinfo = super::http::authorize_userinfo(&mut headers, userinfo.as_deref());
     let mut request = Request {
         method: method?,
         path,
@@ -331,6 +331,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         body,
         mime_type,
         authority,
+        userinfo,
     };
     let declared = request.header("content-type").map(str::to_owned);
     let sent = crate::content_coding::decoded(request.body.take(), &request.headers);

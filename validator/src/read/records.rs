@@ -109,6 +109,11 @@ impl Records<'_> {
                 match self.text[self.at..].chars().next() {
                     Some(',') => self.at += 1,
                     Some(']') => {}
+                    // The comma between two records left out: said, and the next read.
+                    Some('{') => {
+                        sink(self.malformed("expected `,` between records"));
+                        self.index += 1;
+                    }
                     None => {
                         sink(self.malformed("the array of records is not closed (`]`)"));
                         return;
