@@ -1885,11 +1885,7 @@ impl OperationRules {
     /// read as its style says (`filter[name]=rex`, `name=rex`, `filter=name,rex`); `None`
     /// when it is absent or not an object parameter.
     pub fn query_object(&self, name: &str, query: &[(String, String)]) -> Option<Value> {
-        let rule = self
-            .parameters
-            .iter()
-            .find(|rule| rule.location == Location::Query && rule.name == name)?;
-        let (style, schema) = rule.object.as_ref()?;
+        let (style, schema) = self.query_rule(name)?.object.as_ref()?;
         let members = style.members(name, query)?;
         Some(form::decode_members(&members, schema))
     }
@@ -1900,12 +1896,15 @@ impl OperationRules {
         if let Some(object) = self.query_object(name, query) {
             return Some(object);
         }
-        let rule = self
-            .parameters
-            .iter()
-            .find(|rule| rule.location == Location::Query && rule.name == name)?;
+        let kind = self.query_rule(name)?.kind;
         let (_, text) = query.iter().find(|(key, _)| key == name)?;
-        Some(rule.kind.value(text).unwrap_or_else(|| Value::String(text.clone())))
+        Some(kind.value(text).unwrap_or_else(|| Value::String(text.clone())))
+    }
+    /// The rule of the query parameter `name`.
+    fn query_rule(&self, name: &str) -> Option<&ParameterRule> {
+        self.parameters
+            .iter()
+            .find(|rule| rule.location == Location::Query && rule.name == name)
     }
     /// Every rule the header parameters break (a notification's: its receiver is no server
     /// of the API, so its path and query are the receiver's own); `texts` gives every line of

@@ -53,7 +53,7 @@ pub use detect::{Format, detect};
 pub(crate) use fields::describe_string;
 use fields::{Field, Id, Pairs, Shape, Status, object_shape, wrong};
 pub(crate) use http::parse_query;
-use http::{method, split_target, text_body};
+use http::{Target, method, split_target, text_body};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 

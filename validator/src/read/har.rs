@@ -45,8 +45,8 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 
 use super::nesting::Nesting;
 use super::{
-    Context, Field, Id, Limits, Pairs, Status, TooLarge, object_shape, parse_query, skip_bom,
-    split_target, text_body,
+    Context, Field, Id, Limits, Pairs, Status, Target, TooLarge, object_shape, parse_query,
+    skip_bom, split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, Request, Response};
 use crate::multipart;
@@ -196,27 +196,22 @@ fn without_place(err: &serde_json::Error) -> String {
 /// outside strings until the entry's own closes. `Some(true)` when another entry follows
 /// (its comma read), `Some(false)` when the array ends there, `None` when no end is found.
 fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<bool>> {
-    let mut nesting: Option<Nesting> = None;
+    let mut nesting = Nesting::default();
+    let mut started = false;
     let mut closed = false;
     let mut bytes = seen.iter().copied().map(Ok).chain(io::Read::bytes(rest));
     for byte in &mut bytes {
         let byte = byte?;
-        match nesting.as_mut() {
-            Some(nesting) => {
-                if nesting.closes(byte) {
-                    closed = true;
-                    break;
-                }
-            }
-            None => match byte {
-                b'{' => {
-                    let mut opened = Nesting::default();
-                    opened.closes(byte);
-                    nesting = Some(opened);
-                }
-                b' ' | b'\t' | b'\r' | b'\n' | b',' => {}
+        if !started {
+            match byte {
+                b'{' => started = true,
+                b' ' | b'\t' | b'\r' | b'\n' | b',' => continue,
                 _ => return Ok(None),
-            },
+            }
+        }
+        if nesting.closes(byte) {
+            closed = true;
+            break;
         }
     }
     if !closed {
@@ -604,12 +599,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .and_then(|method| super::method(method, "request.method", problems));
     let target = match raw.url.required("request.url", problems) {
         Some(url) => match split_target(&url) {
-            Ok(target) => Some((
-                target.path,
-                target.query.map(parse_query),
-                target.authority,
-                target.userinfo.map(str::to_owned),
-            )),
+            Ok(target) => Some(target),
             Err(what) => {
                 problems.push(format!("request.url{what}"));
                 None
@@ -637,9 +627,14 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     let body = body
         .or_else(|| unrecorded(sizes))
         .or_else(|| (holds_nothing && !said_empty).then_some(Body::Unrecorded(0)));
-    let (path, query, authority, userinfo) = target?;
+    let Target {
+        path,
+        query,
+        authority,
+        userinfo,
+    } = target?;
     let query = match query {
-        Some(query) => query,
+        Some(query) => parse_query(&query),
         None => query_string.map(|Pairs(pairs)| pairs).unwrap_or_default(),
     };
     let mut headers = headers.map(|Pairs(pairs)| pairs).unwrap_or_default();

@@ -16,22 +16,22 @@ pub(super) fn method(mut method: String, name: &str, problems: &mut Vec<String>)
 }
 
 /// A request target split into its parts.
-pub(super) struct Target<'a> {
+pub(super) struct Target {
     /// The path as written (`/` when the URL has none).
     pub path: String,
     /// The raw query string.
-    pub query: Option<&'a str>,
+    pub query: Option<String>,
     /// The host and port of an absolute URL, lower case, without user information.
     pub authority: Option<String>,
     /// The user information of an absolute URL (`user:password@`), as written.
-    pub userinfo: Option<&'a str>,
+    pub userinfo: Option<String>,
 }
 
 /// Splits a URL (`https://host/p?q#f`) or an origin-form target (`/p?q`) into its path, query
 /// and authority. A URL of a resource that never left the browser (`data:`, `blob:`, an
 /// extension's page; Chrome's HAR export lists them) is kept whole as its path, which no path
 /// of an API matches: the check passes it over as the page's own.
-pub(super) fn split_target(target: &str) -> Result<Target<'_>, String> {
+pub(super) fn split_target(target: &str) -> Result<Target, String> {
     if let Some((scheme, _)) = target.split_once(':')
         && is_browser_local(scheme)
     {
@@ -84,9 +84,9 @@ pub(super) fn split_target(target: &str) -> Result<Target<'_>, String> {
     let path = if path.is_empty() { "/" } else { path };
     Ok(Target {
         path: path.to_owned(),
-        query,
+        query: query.map(str::to_owned),
         authority,
-        userinfo,
+        userinfo: userinfo.map(str::to_owned),
     })
 }
 

@@ -58,8 +58,8 @@ use std::io::{self, BufRead};
 use serde::Deserialize;
 
 use super::{
-    Context, Field, Id, Limits, Pairs, Shape, Status, bare_message, object_shape, parse_query,
-    split_target, text_body,
+    Context, Field, Id, Limits, Pairs, Shape, Status, Target, bare_message, object_shape,
+    parse_query, split_target, text_body,
 };
 use crate::exchange::{Body, Entry, Exchange, ExchangeKind, Request, Response, is_json};
 
@@ -281,7 +281,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
                     let authority = url.authority.clone().or_else(|| path.authority.clone());
                     let userinfo = url.userinfo.clone().or_else(|| path.userinfo.clone());
                     let chosen = if path.query.is_some() { path } else { url };
-                    Some(RecordTarget {
+                    Some(Target {
                         authority,
                         userinfo,
                         ..chosen
@@ -309,7 +309,7 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         &REQUEST_BODY,
         problems,
     );
-    let RecordTarget {
+    let Target {
         path,
         query: raw_query,
         authority,
@@ -339,16 +339,8 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     Some(request)
 }
 
-/// A record's request target, split ([`split_target`]).
-struct RecordTarget {
-    path: String,
-    query: Option<String>,
-    authority: Option<String>,
-    userinfo: Option<String>,
-}
-
 /// The path, raw query, authority and user information of `url` or `path`.
-fn target(field: Field<String>, name: &str, problems: &mut Vec<String>) -> Option<RecordTarget> {
+fn target(field: Field<String>, name: &str, problems: &mut Vec<String>) -> Option<Target> {
     let target = match field {
         Field::Missing => {
             problems.push("request.url (or request.path) is missing".into());
@@ -357,12 +349,7 @@ fn target(field: Field<String>, name: &str, problems: &mut Vec<String>) -> Optio
         field => field.required(name, problems)?,
     };
     match split_target(&target) {
-        Ok(target) => Some(RecordTarget {
-            path: target.path,
-            query: target.query.map(str::to_owned),
-            authority: target.authority,
-            userinfo: target.userinfo.map(str::to_owned),
-        }),
+        Ok(target) => Some(target),
         Err(what) => {
             problems.push(format!("{name}{what}"));
             None

@@ -420,10 +420,8 @@ fn format_of(map: &Map<String, Value>) -> Option<&str> {
     string_at(map, "format").or_else(|| {
         string_at(map, "contentEncoding")
             .filter(|encoding| {
-                matches!(
-                    encoding.to_ascii_lowercase().as_str(),
-                    "base64" | "base64url"
-                )
+                encoding.eq_ignore_ascii_case("base64")
+                    || encoding.eq_ignore_ascii_case("base64url")
             })
             .map(|_| "byte")
     })
