@@ -1001,6 +1001,16 @@ fn a_one_of_failure_names_the_closest_alternative() {
         message.contains("closest is alternative 2") && message.contains("\"issuer\""),
         "{message}"
     );
+    // A tag value no alternative takes (Vercel's new configuration `type`): no alternative
+    // is closer, so the message names the tag and its values, not one alternative's members
+    // to add (the dog's `lives`, here).
+    let message = closest(r#"{"pet": {"kind": "fox", "name": "Rex"}}"#);
+    assert!(
+        message.contains("its member `kind` (a tag, each alternative taking one value) is none of \"cat\" or \"dog\"")
+            && !message.contains("closest is alternative")
+            && !message.contains("fox"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -370,6 +370,40 @@ fn strangers(schema: Option<&Value>, pointer: &str, value: &Value) -> usize {
         .count()
 }
 
+/// The member of the value at `at` that every alternative of `context` refuses for not being
+/// its one value (a `const`, or an `enum` of one), with the values they take, when there are
+/// at least two of them: a tag whose value is none of the known ones.
+fn unknown_tag<'e>(
+    at: &str,
+    context: &'e [Vec<ValidationError<'_>>],
+) -> Option<(&'e str, Vec<Value>)> {
+    use jsonschema::error::ValidationErrorKind;
+    let mut member: Option<&str> = None;
+    let mut values: Vec<Value> = Vec::new();
+    for errors in context {
+        let (path, value) = errors.iter().find_map(|e| {
+            let path = e.instance_path().as_str();
+            let value = match e.kind() {
+                ValidationErrorKind::Constant { expected_value } => (**expected_value).clone(),
+                ValidationErrorKind::Enum { options } => match options.as_array()?.as_slice() {
+                    [only] => only.clone(),
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            is_member_of(path, at).then_some((path, value))
+        })?;
+        if member.is_some_and(|member| member != path) {
+            return None;
+        }
+        member = Some(path);
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    (values.len() > 1).then_some((member?, values))
+}
+
 /// Whether `path` is a member of the value at `at`.
 fn is_member_of(path: &str, at: &str) -> bool {
     path.strip_prefix(at)
@@ -529,8 +563,30 @@ pub(crate) fn violation(
         };
         text = format!("{value} is one of the values excluded here ({excluded})");
     }
+    // Every alternative refused for its own one-value tag (a `type` the document does not list
+    // yet): no alternative is closer than another, so name the tag and the values it takes.
     if let ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } =
         error.kind()
+        && let at = error.instance_path().as_str()
+        && let Some((member, values)) = unknown_tag(at, context)
+    {
+        let name = member
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .replace("~1", "/")
+            .replace("~0", "~");
+        let value = match root.and_then(|root| root.pointer(member)) {
+            Some(value) if show_values => format!("{value}, "),
+            _ => String::new(),
+        };
+        text = format!(
+            "{text}: its member `{name}` ({value}a tag, each alternative taking one value) is \
+             none of {}",
+            listed(&values)
+        );
+    } else if let ValidationErrorKind::OneOfNotValid { context }
+    | ValidationErrorKind::AnyOf { context } = error.kind()
         && let at = error.instance_path().as_str()
         && let tag_members = shared_enum_members(at, context)
         && let value = root.and_then(|root| root.pointer(at))
