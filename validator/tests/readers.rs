@@ -412,17 +412,41 @@ fn a_record_that_is_not_json_breaks_itself_alone() {
     // The comma between two records of an array left out: said, and the records after it
     // read.
     let text = format!("[{},\n{}\n{}]", good("/a"), good("/b"), good("/c"));
-    let entries = read_with_lines("t.json", text.as_bytes(), Format::JsonRecords);
-    let paths: Vec<String> = entries
-        .iter()
-        .map(|entry| match entry {
-            Ok(exchange) => exchange.request.path.clone(),
-            Err(malformed) => malformed.message.clone(),
-        })
-        .collect();
+    let read_paths = |text: &str| -> (Vec<String>, String) {
+        let entries = read_with_lines("t.json", text.as_bytes(), Format::JsonRecords);
+        let paths = entries
+            .iter()
+            .map(|entry| match entry {
+                Ok(exchange) => exchange.request.path.clone(),
+                Err(malformed) => malformed.message.clone(),
+            })
+            .collect();
+        (paths, format!("{entries:?}"))
+    };
+    let (paths, entries) = read_paths(&text);
     assert_eq!(
         paths,
         ["/a", "/b", "line 7: expected `,` between records", "/c"],
+        "{entries}"
+    );
+    // A comma too many: said once, and the records after it read.
+    let text = format!(
+        "[{},,
+, {},
+{}]",
+        good("/a"),
+        good("/b"),
+        good("/c")
+    );
+    let (paths, entries) = read_paths(&text);
+    assert_eq!(
+        paths,
+        [
+            "/a",
+            "line 3: more than one `,` between records",
+            "/b",
+            "/c"
+        ],
         "{entries:?}"
     );
 }

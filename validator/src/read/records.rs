@@ -107,7 +107,19 @@ impl Records<'_> {
             if in_array {
                 self.skip_whitespace();
                 match self.text[self.at..].chars().next() {
-                    Some(',') => self.at += 1,
+                    Some(',') => {
+                        self.at += 1;
+                        self.skip_whitespace();
+                        // A comma too many (`},,{`): said once, and the records after it read.
+                        if self.text[self.at..].starts_with(',') {
+                            sink(self.malformed("more than one `,` between records"));
+                            self.index += 1;
+                            while self.text[self.at..].starts_with(',') {
+                                self.at += 1;
+                                self.skip_whitespace();
+                            }
+                        }
+                    }
                     Some(']') => {}
                     // The comma between two records left out: said, and the next read.
                     Some('{') => {
