@@ -788,7 +788,14 @@ fn a_response_body_the_spec_does_not_show_may_be_absent() {
         200,
         None,
     );
-    assert_eq!(found(&run(&read)), one(Part::Response, "required", ""));
+    let outcome = run(&read);
+    assert_eq!(found(&outcome), one(Part::Response, "required", ""));
+    // Recorded as zero bytes or as no body at all, the message fits both: it must not tell a
+    // user whose recording holds an empty body that the body was not recorded.
+    assert_eq!(
+        outcome.findings[0].message,
+        "status 200 documents a body, but the response has none (no body, or an empty one)"
+    );
 }
 
 #[test]

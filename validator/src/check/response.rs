@@ -164,7 +164,7 @@ impl Checker<'_> {
                         location(),
                         Rule::Required,
                         format!(
-                            "status {} documents a body, but none was recorded",
+                            "status {} documents a body, but the response has none (no body, or an empty one)",
                             response.status
                         ),
                     );
