@@ -1716,6 +1716,11 @@ fn parameters_are_parsed_by_the_schema_they_refer_to() {
     );
     let not_a_page = vendor_run(&vendor("GET", "/Messages.json?Page=first", None, 200));
     assert_eq!(found(&not_a_page), one(Part::Request, "type", "query:Page"));
+    // Worded as a list item's is (jsonschema's words), the type quoted.
+    assert_eq!(
+        not_a_page.findings[0].message,
+        "value is not of type \"integer\""
+    );
     // An integer beyond 64 bits is an integer, as it is in a body: only the schema's bound
     // refuses it.
     let beyond = vendor_run(&vendor(

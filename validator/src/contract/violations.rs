@@ -132,7 +132,8 @@ impl Contract {
                 schema_location: "manifest.json".into(),
                 rule: Rule::Type,
                 message: format!(
-                    "{} is not of type {}",
+                    // Worded as jsonschema words the same error of a list's item.
+                    "{} is not of type \"{}\"",
                     if show_values {
                         capped(format!("{text:?}"))
                     } else {
