@@ -711,6 +711,49 @@ fn a_har_entry_that_does_not_parse_is_told_and_the_entries_after_it_are_read() {
     );
 }
 
+/// A byte that is not UTF-8 in an entry's last member: serde_json tells it only once it has
+/// read on past the entry's end to the next one's `{`, and that entry is still read whole,
+/// compact or pretty-printed, even when it is broken too.
+#[test]
+fn a_byte_that_is_not_utf8_at_an_entry_end_keeps_the_entries_after_it() {
+    let entry = |n: u32, comment: &[u8]| {
+        let mut entry = format!(
+            r#"{{"request": {{"method": "GET", "url": "https://api.example.com/v1/things/{n}", "headers": []}},
+  "response": {{"status": 200, "headers": [], "content": {{"text": "{{}}"}}}}, "comment": ""#
+        )
+        .into_bytes();
+        entry.extend_from_slice(comment);
+        entry.extend_from_slice(b"\"}");
+        entry
+    };
+    for separator in [&b", "[..], b",\n      "] {
+        let mut har = b"{\"log\": {\"entries\": [".to_vec();
+        har.extend(entry(0, b"caf\xE9"));
+        har.extend_from_slice(separator);
+        har.extend(entry(1, b"na\xEFve"));
+        har.extend_from_slice(separator);
+        har.extend(entry(2, b"two"));
+        har.extend_from_slice(b"]}}");
+        let entries = read_bytes("late.har", &har, Format::Har);
+        let seen: Vec<String> = entries
+            .iter()
+            .map(|entry| match entry {
+                Ok(exchange) => format!("{} {}", exchange.index, exchange.request.path),
+                Err(malformed) => format!("{} {}", malformed.index, malformed.message),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                "0 entry 0: not valid UTF-8 (byte 0xE9); HAR files are UTF-8",
+                "1 entry 1: not valid UTF-8 (byte 0xEF); HAR files are UTF-8",
+                "2 /v1/things/2",
+            ],
+            "{separator:?}"
+        );
+    }
+}
+
 #[test]
 fn a_har_that_is_not_a_har_is_one_malformed_entry() {
     // An empty file has no entries, like an empty JSON Lines file: the run reports it.

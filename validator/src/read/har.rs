@@ -80,6 +80,7 @@ pub fn read(
     let mut deserializer = serde_json::Deserializer::from_reader(Metered {
         inner: &mut inner,
         meter: Rc::clone(&meter),
+        replay: Vec::new(),
     });
     let mut result = Top(&mut state)
         .deserialize(&mut deserializer)
@@ -109,12 +110,13 @@ pub fn read(
         let mut rest = Metered {
             inner: &mut inner,
             meter: Rc::clone(&meter),
+            replay: Vec::new(),
         };
         meter.begin(false);
-        match skip_entry(&seen, &mut rest)? {
-            Some(true) => {}
+        rest.replay = match skip_entry(&seen, &mut rest)? {
+            Some(After::Entry(unread)) => unread,
             // The entries end here; what follows them is not read.
-            Some(false) => return Ok(()),
+            Some(After::End) => return Ok(()),
             None => {
                 let message = format!(
                     "stopped after {} entries: the end of entry {} cannot be found",
@@ -124,7 +126,7 @@ pub fn read(
                 (state.sink)(context.malformed(state.entries, Some(meter.line()), message));
                 return Ok(());
             }
-        }
+        };
         let mut deserializer =
             serde_json::Deserializer::from_reader(io::Read::chain(&b"["[..], rest));
         result = Entries(&mut state).deserialize(&mut deserializer);
@@ -193,14 +195,20 @@ fn without_place(err: &serde_json::Error) -> String {
 
 /// Skips the rest of an entry that does not parse: `seen` is what was read of it (from its
 /// `{`, or from the end of the entry before), `rest` the file after. Braces are counted
-/// outside strings until the entry's own closes. `Some(true)` when another entry follows
-/// (its comma read), `Some(false)` when the array ends there, `None` when no end is found.
-fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<bool>> {
+/// outside strings until the entry's own closes. `seen` may run past that brace (serde_json
+/// reports a string that is not UTF-8 only after it has read on to the next entry's `{`), so
+/// what it holds after the comma is handed back to be read first. `None` when no end is found.
+fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<After>> {
     let mut nesting = Nesting::default();
     let mut started = false;
     let mut closed = false;
-    let mut bytes = seen.iter().copied().map(Ok).chain(io::Read::bytes(rest));
-    for byte in &mut bytes {
+    let mut bytes = seen
+        .iter()
+        .copied()
+        .map(Ok)
+        .chain(io::Read::bytes(rest))
+        .enumerate();
+    for (_, byte) in &mut bytes {
         let byte = byte?;
         if !started {
             match byte {
@@ -217,15 +225,27 @@ fn skip_entry(seen: &[u8], rest: &mut impl io::Read) -> io::Result<Option<bool>>
     if !closed {
         return Ok(None);
     }
-    for byte in bytes {
+    for (at, byte) in bytes {
         match byte? {
             b' ' | b'\t' | b'\r' | b'\n' => {}
-            b',' => return Ok(Some(true)),
-            b']' => return Ok(Some(false)),
+            b',' => {
+                let unread = seen.get(at + 1..).unwrap_or_default().to_vec();
+                return Ok(Some(After::Entry(unread)));
+            }
+            b']' => return Ok(Some(After::End)),
             _ => return Ok(None),
         }
     }
     Ok(None)
+}
+
+/// Where reading goes on after an entry that does not parse.
+#[derive(Debug, PartialEq)]
+enum After {
+    /// Another entry follows: the bytes after the comma already read, then the rest.
+    Entry(Vec<u8>),
+    /// The array of entries ends there.
+    End,
 }
 
 /// The error for a string where the walk expects an object or array: serde's own would quote
@@ -277,10 +297,20 @@ impl Meter {
 struct Metered<'r, R> {
     inner: &'r mut R,
     meter: Rc<Meter>,
+    /// Bytes read and counted once already, to be read again first: what a broken entry's
+    /// skip found past its end (see [`skip_entry`]). They go to the tee alone.
+    replay: Vec<u8>,
 }
 
 impl<R: io::Read> io::Read for Metered<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if !self.replay.is_empty() {
+            let read = buf.len().min(self.replay.len());
+            buf[..read].copy_from_slice(&self.replay[..read]);
+            self.replay.drain(..read);
+            self.meter.tee.borrow_mut().extend_from_slice(&buf[..read]);
+            return Ok(read);
+        }
         let read = self.inner.read(buf)?;
         let meter = &self.meter;
         meter.tee.borrow_mut().extend_from_slice(&buf[..read]);
