@@ -451,6 +451,55 @@ fn a_record_that_is_not_json_breaks_itself_alone() {
     );
 }
 
+/// A byte that is not UTF-8 (a Latin-1 `é`) breaks the record that holds it, in a string or
+/// outside one, and no other: the records before and after it are read.
+#[test]
+fn a_byte_that_is_not_utf8_breaks_its_record_alone() {
+    let record = |path: &str, note: &[u8]| {
+        let mut record = format!(
+            "{{\n  \"request\": {{\"method\": \"GET\", \"path\": \"{path}\"}},\n  \"note\": \""
+        )
+        .into_bytes();
+        record.extend_from_slice(note);
+        record.extend_from_slice(b"\"\n}");
+        record
+    };
+    let mut outside = record("/c", b"");
+    outside.splice(2..2, *b"\xE9");
+    let records = [
+        record("/a", b"ok"),
+        record("/b", b"caf\xE9"),
+        outside,
+        record("/d", b"ok"),
+    ];
+    for (what, separator, open, close) in [
+        ("sequence", &b"\n"[..], &b""[..], &b""[..]),
+        ("array", b",\n", b"[", b"]"),
+    ] {
+        let mut text = open.to_vec();
+        text.extend(records.join(separator));
+        text.extend_from_slice(close);
+        let entries = read_with_lines("t.json", &text, Format::JsonRecords);
+        let seen: Vec<String> = entries
+            .iter()
+            .map(|entry| match entry {
+                Ok(exchange) => format!("{:?} {}", exchange.line, exchange.request.path),
+                Err(malformed) => format!("{:?} {}", malformed.line, malformed.message),
+            })
+            .collect();
+        assert_eq!(
+            seen,
+            [
+                "Some(1) /a",
+                "Some(5) line 7: not valid UTF-8 (byte 0xE9)",
+                "Some(9) line 10: not valid UTF-8 (byte 0xE9)",
+                "Some(13) /d",
+            ],
+            "{what}"
+        );
+    }
+}
+
 /// A document that stops being JSON keeps the records before, and says where it broke.
 #[test]
 fn a_broken_document_of_records_keeps_what_came_before() {

@@ -9,8 +9,10 @@
 //! not JSON (a comma left out) is one malformed entry at the line it starts on, and reading
 //! goes on after its closing brace, found as the HAR reader finds a broken entry's: by
 //! counting braces outside strings. Text whose end cannot be found so (a brace left out, the
-//! input cut short) ends the reading with that malformed entry.
+//! input cut short) ends the reading with that malformed entry. A record holding a byte that
+//! is not UTF-8 is malformed too, and the records around it are read.
 
+use std::borrow::Cow;
 use std::io::{self, BufRead, Read};
 
 use serde::de::IgnoredAny;
@@ -45,21 +47,10 @@ pub fn read(
         .into_io());
     }
     let bytes = bytes.strip_prefix(BOM).unwrap_or(&bytes);
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(err) => {
-            let at = err.valid_up_to();
-            let line = line_at(bytes, at);
-            sink(context.malformed(
-                0,
-                Some(line),
-                format!("line {line}: not valid UTF-8 (byte 0x{:02X})", bytes[at]),
-            ));
-            return Ok(());
-        }
-    };
+    let (text, not_utf8) = lossy(bytes);
     Records {
-        text,
+        text: &text,
+        not_utf8: &not_utf8,
         at: 0,
         index: 0,
         counted: (0, 1),
@@ -69,8 +60,29 @@ pub fn read(
     Ok(())
 }
 
+/// The text of `bytes` with each sequence that is not UTF-8 replaced by U+FFFD (lines stay
+/// where they were), and where each was: its offset in the text and its first byte. The
+/// records around such a byte are read; the one holding it is malformed.
+fn lossy(bytes: &[u8]) -> (Cow<'_, str>, Vec<(usize, u8)>) {
+    if let Ok(text) = std::str::from_utf8(bytes) {
+        return (Cow::Borrowed(text), Vec::new());
+    }
+    let mut text = String::with_capacity(bytes.len() + 16);
+    let mut not_utf8 = Vec::new();
+    for chunk in bytes.utf8_chunks() {
+        text.push_str(chunk.valid());
+        if let Some(&first) = chunk.invalid().first() {
+            not_utf8.push((text.len(), first));
+            text.push(char::REPLACEMENT_CHARACTER);
+        }
+    }
+    (Cow::Owned(text), not_utf8)
+}
+
 struct Records<'t> {
     text: &'t str,
+    /// Where the input was not UTF-8 ([`lossy`]).
+    not_utf8: &'t [(usize, u8)],
     at: usize,
     index: usize,
     /// A byte offset and its line: lines are counted on from there, never from the start.
@@ -147,6 +159,12 @@ impl Records<'_> {
             Some(Ok(IgnoredAny)) => {
                 let end = values.byte_offset();
                 let line = self.line();
+                if let Some(malformed) = self.not_utf8_within(end) {
+                    sink(malformed);
+                    self.index += 1;
+                    self.at += end;
+                    return true;
+                }
                 sink(jsonl::record(
                     &rest.as_bytes()[..end],
                     self.index,
@@ -171,15 +189,20 @@ impl Records<'_> {
                 false
             }
             Some(Err(err)) => {
-                let line = self.line() + err.line().saturating_sub(1);
-                let message = format!(
-                    "line {line}, column {}: {}",
-                    err.column(),
-                    super::bare_message(&err)
-                );
-                sink(self.context.malformed(self.index, Some(line), message));
                 // The records after it are read when its own end is found.
-                let Some(end) = Nesting::length(rest.as_bytes()) else {
+                let end = Nesting::length(rest.as_bytes());
+                let not_utf8 = end.and_then(|end| self.not_utf8_within(end));
+                let malformed = not_utf8.unwrap_or_else(|| {
+                    let line = self.line() + err.line().saturating_sub(1);
+                    let message = format!(
+                        "line {line}, column {}: {}",
+                        err.column(),
+                        super::bare_message(&err)
+                    );
+                    self.context.malformed(self.index, Some(line), message)
+                });
+                sink(malformed);
+                let Some(end) = end else {
                     return false;
                 };
                 self.index += 1;
@@ -188,6 +211,22 @@ impl Records<'_> {
             }
             None => false,
         }
+    }
+
+    /// The malformed entry of the record at `at`, `len` bytes long, when it holds a byte
+    /// that is not UTF-8 (a Latin-1 `é`): told by the record's line and the byte's.
+    fn not_utf8_within(&mut self, len: usize) -> Option<Entry> {
+        let &(offset, byte) = self
+            .not_utf8
+            .iter()
+            .find(|(offset, _)| (self.at..self.at + len).contains(offset))?;
+        let line = self.line();
+        let byte_line = line + line_at(&self.text.as_bytes()[self.at..], offset - self.at) - 1;
+        Some(self.context.malformed(
+            self.index,
+            Some(line),
+            format!("line {byte_line}: not valid UTF-8 (byte 0x{byte:02X})"),
+        ))
     }
 
     fn skip_whitespace(&mut self) {
