@@ -2267,7 +2267,7 @@ pub struct TermsOfService {
     pub additional_properties: ::serde_json::Map<String, ::serde_json::Value>,
 }
 
-/// A timestamp, as the interface document gives every one: "Timestamps are ISO 8601 strings." ISO 8601 allows more than RFC 3339 (`format: date-time`), so the rule is this pattern rather than that format: a calendar date and a time of day, in the extended (2024-05-14T15:20:11Z) or basic (20240514T152011Z) format, to the minute or the second, with an optional decimal fraction (a point or a comma) and an optional UTC designator or offset (Z, +02, +02:00, +0200). Without an offset the time is local, as ISO 8601 has it. Dates alone, week and ordinal dates, and durations are not timestamps.
+/// A timestamp, as the interface document gives every one: "Timestamps are ISO 8601 strings." ISO 8601 allows more than RFC 3339 (`format: date-time`), so the rule is this pattern rather than that format: a calendar date and a time of day, in the extended (2024-05-14T15:20:11Z) or basic (20240514T152011Z) format, to the minute or the second, with an optional decimal fraction (a point or a comma) and an optional UTC designator or offset (Z, +02, +02:00, +0200). Without an offset the time is local, as ISO 8601 has it. The date must exist in the Gregorian calendar (no 30 February; 29 February in leap years only). Dates alone, week and ordinal dates, and durations are not timestamps.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "schemars", derive(::schemars::JsonSchema))]
 #[serde(transparent)]

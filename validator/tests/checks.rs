@@ -4434,7 +4434,8 @@ paths:
 /// "Timestamps are ISO 8601 strings": every ISO 8601 date and time of day a hand-written
 /// record plausibly holds is one, and text that is no timestamp is a `pattern` finding. RFC
 /// 3339 (`format: date-time`) would have refused the local time, the basic format, `+0000`
-/// and the comma.
+/// and the comma. A date the calendar does not have (30 February, 29 February of a common
+/// year) is no timestamp either.
 #[test]
 fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
     let outcome_of = |created_at: &str| {
@@ -4461,6 +4462,12 @@ fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
         "20240514T152011Z",
         "20240514T1520+0200",
         "2016-12-31T23:59:60Z",
+        // 29 February of leap years: every fourth year, and every fourth century.
+        "2024-02-29T00:00:00Z",
+        "2000-02-29T00:00:00Z",
+        "20240229T0000Z",
+        "2024-04-30T00:00:00Z",
+        "2024-12-31T00:00:00Z",
     ] {
         assert_eq!(read(timestamp), vec![], "{timestamp} is ISO 8601");
     }
@@ -4475,6 +4482,13 @@ fn a_timestamp_is_any_iso_8601_date_and_time_and_nothing_else() {
         "14/05/2024 15:20",
         "1715700011",
         "2024-05-14T15:20:11Z trailing",
+        // Dates the calendar does not have.
+        "2026-02-30T00:00:00Z",
+        "2025-02-29T00:00:00Z",
+        "1900-02-29T00:00:00Z",
+        "2024-04-31T00:00:00Z",
+        "20250229T0000Z",
+        "20241131T0000Z",
     ] {
         assert_eq!(
             read(not_one),
