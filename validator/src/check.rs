@@ -341,7 +341,13 @@ fn webhook_of_payload<'c>(
         .webhooks()
         .iter()
         .filter(|hook| eligible(hook) && hook.method.eq_ignore_ascii_case(&request.method));
-    let parsed = parse_body(request.body.as_ref());
+    // A JSON Lines payload written as a string holding its JSON is chosen by that JSON, as
+    // its checks then read it (`Checker::json_in_string`): every payload schema refuses a
+    // string, and the same notification recorded in a HAR is chosen so.
+    let parsed = match body::json_text_in_string(request.body.as_ref()) {
+        Some(payload) => Parsed::Json(Cow::Owned(payload)),
+        None => parse_body(request.body.as_ref()),
+    };
     // PeerTube's search callbacks, one per operation that names them, POST nothing.
     if let Parsed::None = parsed
         && let Some(hook) = candidates

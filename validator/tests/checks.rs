@@ -1020,6 +1020,65 @@ fn a_one_of_failure_names_the_closest_alternative() {
     );
 }
 
+/// A JSON Lines body written as a string holding its JSON is that JSON when the body's schema
+/// refuses strings: a union of objects (Increase's `anyOf` of thirteen error objects), a
+/// `oneOf` of `$ref`s or an object `nullable` refuse them as `type: object` does. A union
+/// that takes a string keeps it one.
+#[test]
+fn a_string_holding_json_is_read_as_it_where_a_union_refuses_strings() {
+    for schema in [
+        r#"
+              anyOf:
+                - {type: object, required: [kind], properties: {kind: {const: a}, n: {type: integer}}}
+                - {type: object, required: [kind], properties: {kind: {const: b}}}"#,
+        r#"
+              oneOf:
+                - {$ref: '#/components/schemas/A'}
+                - {type: array}"#,
+        r#"
+              type: [object, 'null']
+              properties: {kind: {type: string}, n: {type: integer}}"#,
+    ] {
+        let contract = contract_of(&format!(
+            "openapi: 3.1.0\ninfo: {{title: One body, version: '1'}}\npaths:\n  /things:\n    post:\n      \
+             requestBody:\n        required: true\n        content:\n          application/json:\n            \
+             schema:{schema}\n      responses: {{'204': {{description: done}}}}\ncomponents:\n  schemas:\n    \
+             A: {{type: object, required: [kind], properties: {{kind: {{const: a}}, n: {{type: integer}}}}}}\n"
+        ));
+        let sent = |text: &str| {
+            let mut exchange = media_exchange("POST", "/things", None, 204, None);
+            exchange.request.headers = vec![("Content-Type".into(), "application/json".into())];
+            exchange.request.body = Some(Body::Json(Value::String(text.into())));
+            check(&contract, &exchange, CheckOptions::default())
+        };
+        assert_eq!(found(&sent(r#"{"kind": "a", "n": 1}"#)), vec![], "{schema}");
+        // Read as the object, its member is judged: not "a string is no object".
+        let broken = sent(r#"{"kind": "a", "n": "one"}"#);
+        assert!(
+            !broken.findings.is_empty()
+                && broken
+                    .findings
+                    .iter()
+                    .all(|f| f.pointer == "/n" || f.message.contains("/n: ")),
+            "{schema}: {:?}",
+            broken.findings
+        );
+    }
+    // A union that takes a string judges the string as one.
+    let contract = one_body_contract(
+        "/things",
+        r#"
+              oneOf:
+                - {type: string, maxLength: 5}
+                - {type: object}"#,
+    );
+    let mut exchange = media_exchange("POST", "/things", None, 204, None);
+    exchange.request.headers = vec![("Content-Type".into(), "application/json".into())];
+    exchange.request.body = Some(Body::Json(Value::String(r#"{"kind": "a"}"#.into())));
+    let outcome = check(&contract, &exchange, CheckOptions::default());
+    assert_eq!(found(&outcome), one(Part::Request, "oneOf", ""));
+}
+
 #[test]
 fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
     let payload = json!({
@@ -4151,6 +4210,28 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     let created = delivery(r#"{"event": "pet.created", "pet": {}}"#, 200);
     assert_eq!(created.operation.as_deref(), Some("petCreated"));
     assert_eq!(found(&created), vec![]);
+    // A JSON Lines payload written as a string holding its JSON is chosen by that JSON, as
+    // the same notification in a HAR is, and then checked as it.
+    for (payload, operation, findings) in [
+        (
+            r#"{"event": "pet.deleted", "id": "p1"}"#,
+            "petDeleted",
+            vec![],
+        ),
+        (
+            r#"{"event": "pet.deleted", "id": 7}"#,
+            "petDeleted",
+            one(Part::Notification, "type", "/id"),
+        ),
+    ] {
+        let mut exchange = media_exchange("POST", "/hooks/pets", None, 204, None);
+        exchange.request.headers = vec![("Content-Type".into(), "application/json".into())];
+        exchange.request.body = Some(Body::Json(Value::String(payload.into())));
+        exchange.kind = Some(ExchangeKind::Notification);
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        assert_eq!(outcome.operation.as_deref(), Some(operation), "{payload}");
+        assert_eq!(found(&outcome), findings, "{payload}");
+    }
     let deleted = delivery(r#"{"event": "pet.deleted", "id": "p1"}"#, 204);
     assert_eq!(deleted.operation.as_deref(), Some("petDeleted"));
     assert_eq!(found(&deleted), vec![]);

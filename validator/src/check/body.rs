@@ -334,14 +334,7 @@ impl Checker<'_> {
         recorded: Option<&Body>,
         value: Cow<'v, Value>,
     ) -> Cow<'v, Value> {
-        let Some(Body::Json(Value::String(text))) = recorded else {
-            return value;
-        };
-        let trimmed = text.trim_start();
-        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
-            return value;
-        }
-        let Ok(parsed) = serde_json::from_str::<Value>(text) else {
+        let Some(parsed) = json_text_in_string(recorded) else {
             return value;
         };
         // A schema that takes `true` as well as the string types neither: only a type-less
@@ -410,16 +403,11 @@ impl Checker<'_> {
         self.schema(schema, &instance, part);
     }
 
-    /// Whether `schema`'s type refuses the string `text` at its root (a `type` violation
-    /// there): text recorded as a string is then read as what it holds.
+    /// Whether `schema`'s type refuses the string `text` at its root (a `type` there, or a
+    /// union of alternatives that each do, as an `anyOf` of error objects): text recorded as
+    /// a string is then read as what it holds.
     fn refuses_strings(&self, schema: &str, text: &Value) -> bool {
-        self.contract
-            .check(schema, text, false)
-            .is_ok_and(|violations| {
-                violations
-                    .iter()
-                    .any(|v| v.rule == Rule::Type && v.pointer.is_empty())
-            })
+        self.contract.refuses_type(schema, text)
     }
 
     pub(super) fn schema(&mut self, schema: &str, value: &Value, part: Part) {
@@ -569,4 +557,18 @@ fn names_another_charset(content_type: Option<&str>) -> bool {
                     "utf-8" | "utf8"
                 )
         })
+}
+
+/// The JSON a JSON Lines `body` written as a string holds (`"body": "{\"id\": 1}"`): the
+/// object or array its text is, if it is one. Whether the body is read as that is its
+/// schema's to say ([`Checker::json_in_string`]).
+pub(super) fn json_text_in_string(recorded: Option<&Body>) -> Option<Value> {
+    let Some(Body::Json(Value::String(text))) = recorded else {
+        return None;
+    };
+    let trimmed = text.trim_start();
+    if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        return None;
+    }
+    serde_json::from_str(text).ok()
 }

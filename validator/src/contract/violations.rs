@@ -63,6 +63,21 @@ impl Contract {
         Ok(without_echoes(violations))
     }
 
+    /// Whether a schema file refuses `instance` for its JSON type alone at the root: a `type`
+    /// there, or a union (`anyOf`, `oneOf`, `nullable`) every alternative of which does.
+    /// Text recorded as a JSON string is then read as what it holds. `false` for an unknown
+    /// file and for an instance it takes.
+    pub fn refuses_type(&self, schema: &str, instance: &Value) -> bool {
+        let Ok(compiled) = self.compiled(schema) else {
+            return false;
+        };
+        !compiled.validator.is_valid(instance)
+            && compiled
+                .validator
+                .iter_errors(instance)
+                .any(|error| refuses_type_at(&error, ""))
+    }
+
     /// Like [`Contract::check`], with a schema named by component or path (`specval message`).
     pub fn validate(
         &self,
@@ -218,6 +233,25 @@ fn push_violations(
             }
         }
         None => out.push(violation(judged, error, show_values)),
+    }
+}
+
+/// Whether `error` refuses the value at `at` for its JSON type: a `type` there, or a union at
+/// `at` every alternative of which does.
+fn refuses_type_at(error: &ValidationError<'_>, at: &str) -> bool {
+    use jsonschema::error::ValidationErrorKind;
+    if error.instance_path().as_str() != at {
+        return false;
+    }
+    match error.kind() {
+        ValidationErrorKind::Type { .. } => true,
+        ValidationErrorKind::AnyOf { context } | ValidationErrorKind::OneOfNotValid { context } => {
+            !context.is_empty()
+                && context
+                    .iter()
+                    .all(|errors| errors.iter().any(|e| refuses_type_at(e, at)))
+        }
+        _ => false,
     }
 }
 
