@@ -916,13 +916,18 @@ impl<'c> Checker<'c> {
             }
             // A 4XX the webhook does not document (most vendors document their 200 alone) is
             // the right answer to a payload that breaks the contract, the generated
-            // receiver's 400; to one that keeps it, an undocumented status.
-            if !kept && (400..500).contains(&reply.status) && hook.response(reply.status).is_none()
-            {
-                return;
-            }
+            // receiver's 400; to one that keeps it, a rejection of a valid notification, which
+            // says the status is undocumented too.
+            let undocumented_4xx =
+                (400..500).contains(&reply.status) && hook.response(reply.status).is_none();
             if kept {
                 self.rejection(hook, reply);
+                if undocumented_4xx {
+                    self.status_drift(hook, reply.status, Part::Reply);
+                }
+            }
+            if undocumented_4xx {
+                return;
             }
             self.response(hook, reply, Part::Reply);
         }

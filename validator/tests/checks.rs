@@ -4250,11 +4250,37 @@ fn a_notification_without_a_delivery_path_is_known_by_its_payload() {
     assert_eq!(renamed.operation.as_deref(), Some("petCreated"));
     assert_eq!(found(&renamed), one(Part::Notification, "const", "/event"));
     // A receiver's 4XX that the webhook does not document (vendors document their 200 alone)
-    // is the right answer to a broken payload; to one that keeps it, an undocumented status.
+    // is the right answer to a broken payload; to one that keeps it, the rejection of a valid
+    // notification, which says the status is undocumented too (one finding, not two).
     let refused = delivery(r#"{"event": "pet.created", "pet": 3}"#, 400);
     assert_eq!(found(&refused), one(Part::Notification, "type", "/pet"));
-    let rejected = delivery(r#"{"event": "pet.created", "pet": {}}"#, 400);
-    assert_eq!(found(&rejected), one(Part::Reply, "status-documented", ""));
+    for status in [400, 404, 409, 422] {
+        let rejected = delivery(r#"{"event": "pet.created", "pet": {}}"#, status);
+        assert_eq!(
+            found(&rejected),
+            one(Part::Reply, "reply-rejects-valid", ""),
+            "{status}"
+        );
+        let finding = &rejected.findings[0];
+        assert!(
+            finding.message.contains(&format!(
+                "answered {status} (a rejection, and not a status the webhook documents)"
+            )),
+            "{}",
+            finding.message
+        );
+        assert_eq!(
+            finding.schema_location,
+            "manifest.json#/webhooks (petCreated responses)"
+        );
+    }
+    // A status the webhook does not document that rejects nothing is that, under webhooks.
+    let accepted = delivery(r#"{"event": "pet.created", "pet": {}}"#, 202);
+    assert_eq!(found(&accepted), one(Part::Reply, "status-documented", ""));
+    assert_eq!(
+        accepted.findings[0].schema_location,
+        "manifest.json#/webhooks (petCreated responses)"
+    );
     // One that breaks one of them least (Adyen delivers every event to one URL): that one,
     // whose checks name the member that is wrong.
     let broken = delivery(r#"{"event": "pet.deleted", "id": 7}"#, 204);
@@ -5694,8 +5720,13 @@ components:
     for status in [500, 503] {
         assert_eq!(found(&judged(None, status)), vec![], "{status}");
     }
+    // A 4XX to one that keeps the contract rejects a valid notification.
     assert_eq!(
         found(&judged(None, 404)),
+        one(Part::Reply, "reply-rejects-valid", "")
+    );
+    assert_eq!(
+        found(&judged(None, 202)),
         one(Part::Reply, "status-documented", "")
     );
 }

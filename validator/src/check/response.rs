@@ -13,17 +13,14 @@ use crate::report::DriftKey;
 use crate::rule::Rule;
 
 impl Checker<'_> {
-    /// A notification that keeps the contract must be accepted: a documented 4XX (the
-    /// receiver's "your request is wrong") is for a payload that breaks it. 5XX answers stay
-    /// allowed: they ask for a retry, which the webhook's rules provide for.
+    /// A notification that keeps the contract must be accepted: a 4XX (the receiver's "your
+    /// request is wrong"), documented or not, is for a payload that breaks it. 5XX answers
+    /// stay allowed: they ask for a retry, which the webhook's rules provide for.
     pub(super) fn rejection(&mut self, hook: &OperationSpec, reply: &Response) {
         if !(400..500).contains(&reply.status) {
             return;
         }
-        let Some(spec) = hook.response(reply.status) else {
-            // Undocumented: `status-documented` says so already.
-            return;
-        };
+        let documented = hook.response(reply.status);
         let success: Vec<&str> = hook
             .responses
             .iter()
@@ -33,14 +30,22 @@ impl Checker<'_> {
         self.push(
             Part::Reply,
             "",
-            format!(
-                "manifest.json#/webhooks ({} responses {})",
-                hook.id, spec.key
-            ),
+            match documented {
+                Some(spec) => format!(
+                    "manifest.json#/webhooks ({} responses {})",
+                    hook.id, spec.key
+                ),
+                None => format!("manifest.json#/webhooks ({} responses)", hook.id),
+            },
             Rule::ReplyRejectsValid,
             format!(
-                "the notification keeps the contract, but the receiver answered {} (a rejection); it must answer {}",
+                "the notification keeps the contract, but the receiver answered {} (a rejection{}); it must answer {}",
                 reply.status,
+                if documented.is_some() {
+                    ""
+                } else {
+                    ", and not a status the webhook documents"
+                },
                 if success.is_empty() {
                     "with a success status".to_string()
                 } else {
@@ -50,13 +55,34 @@ impl Checker<'_> {
         );
     }
 
+    /// Counts a status `op` does not document, for the drift summary.
+    pub(super) fn status_drift(&mut self, op: &OperationSpec, status: u16, part: Part) {
+        *self
+            .outcome
+            .drift
+            .statuses
+            .entry(DriftKey {
+                operation: op.id.clone(),
+                part,
+                location: "status".into(),
+                value: Some(status.to_string()),
+            })
+            .or_default() += 1;
+    }
+
     pub(super) fn response(&mut self, op: &OperationSpec, response: &Response, part: Part) {
+        // A reply is a webhook's, documented under the manifest's webhooks.
+        let section = if part == Part::Reply {
+            "webhooks"
+        } else {
+            "operations"
+        };
         let Some(spec) = op.response(response.status) else {
             let documented: Vec<&str> = op.responses.iter().map(|r| r.key.as_str()).collect();
             self.push(
                 part,
                 "",
-                format!("manifest.json#/operations ({} responses)", op.id),
+                format!("manifest.json#/{section} ({} responses)", op.id),
                 Rule::StatusDocumented,
                 format!(
                     "status {} is not documented for {} (documented: {})",
@@ -65,22 +91,12 @@ impl Checker<'_> {
                     documented.join(", ")
                 ),
             );
-            *self
-                .outcome
-                .drift
-                .statuses
-                .entry(DriftKey {
-                    operation: op.id.clone(),
-                    part,
-                    location: "status".into(),
-                    value: Some(response.status.to_string()),
-                })
-                .or_default() += 1;
+            self.status_drift(op, response.status, part);
             return;
         };
         let location = || {
             format!(
-                "manifest.json#/operations ({} responses {})",
+                "manifest.json#/{section} ({} responses {})",
                 op.id, spec.key
             )
         };
