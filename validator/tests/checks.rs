@@ -7350,6 +7350,106 @@ paths:
     );
 }
 
+/// Azure writes a parameter's `x-ms-enum` on the Parameter Object, beside its schema (here
+/// as APIs.guru's 3.0 copies have it, on a path, a query list and a header): the list is open
+/// there as in a body. A new value is drift, shown only with `--show-values`, a warning under
+/// `--strict`; `modelAsString: false` stays closed.
+#[test]
+fn azure_enums_on_parameters_take_new_values_as_drift() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.0
+info: {title: Automation, version: "2020-01-13"}
+paths:
+  /nodecounts/{countType}:
+    get:
+      operationId: getNodeCounts
+      parameters:
+        - name: countType
+          in: path
+          required: true
+          x-ms-enum: {name: CountType, modelAsString: true}
+          schema: {type: string, enum: [status, nodeconfiguration]}
+        - name: fields
+          in: query
+          style: form
+          explode: false
+          x-ms-enum: {name: Field, modelAsString: true}
+          schema: {type: array, items: {type: string, enum: [name, count]}}
+        - name: x-ms-mode
+          in: header
+          x-ms-enum: {name: Mode, modelAsString: false}
+          schema: {type: string, enum: [fast, slow]}
+      responses: {'200': {description: counts}}
+"#,
+    );
+    let judged = |path: &str, query: &[(&str, &str)], mode: Option<&str>, options| {
+        let mut exchange = exchange("GET", path, None, 200, None);
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Some(mode) = mode {
+            exchange
+                .request
+                .headers
+                .push(("x-ms-mode".into(), mode.into()));
+        }
+        check(&contract, &exchange, options)
+    };
+    let plain = CheckOptions::default();
+    let known = judged(
+        "/nodecounts/status",
+        &[("fields", "name,count")],
+        Some("fast"),
+        plain,
+    );
+    assert_eq!(found(&known), vec![]);
+    assert!(known.drift.enum_values.is_empty(), "{:?}", known.drift);
+    let added = judged(
+        "/nodecounts/brandnew",
+        &[("fields", "name,size")],
+        None,
+        plain,
+    );
+    assert_eq!(found(&added), vec![]);
+    let places: Vec<(&str, Option<&str>)> = added
+        .drift
+        .enum_values
+        .keys()
+        .map(|key| (key.location.as_str(), key.value.as_deref()))
+        .collect();
+    assert_eq!(places, [("path:countType", None), ("query:fields", None)]);
+    let strict = CheckOptions {
+        strict: true,
+        show_values: true,
+    };
+    let warned = judged("/nodecounts/brandnew", &[], None, strict);
+    assert_eq!(
+        found(&warned),
+        one(Part::Request, "undocumented-enum-value", "path:countType")
+    );
+    assert_eq!(
+        warned.findings[0].message,
+        "value `brandnew` is not documented in the spec"
+    );
+    assert_eq!(
+        warned
+            .drift
+            .enum_values
+            .keys()
+            .next()
+            .unwrap()
+            .value
+            .as_deref(),
+        Some("brandnew")
+    );
+    assert_eq!(
+        found(&judged("/nodecounts/status", &[], Some("medium"), plain)),
+        one(Part::Request, "enum", "header:x-ms-mode")
+    );
+}
+
 /// AWS's query APIs (CloudFormation) answer `text/xml`, documented with the object schema of
 /// the elements: XML, whose contents specval does not read, as `application/xml`; `text/plain`
 /// is still one string its schema judges.

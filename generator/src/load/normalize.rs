@@ -230,6 +230,7 @@ impl Walker {
         let Value::Object(parameter) = parameter else {
             return;
         };
+        lend_azure_enum(parameter);
         self.field(parameter, "schema", Walker::schema);
         self.field(parameter, "content", Walker::content);
     }
@@ -367,6 +368,36 @@ fn open_azure_enum(schema: &mut Value) {
     if open && strings && !object.contains_key("x-extensible-enum") {
         let values = object.shift_remove("enum").unwrap_or_default();
         object.insert("x-extensible-enum".to_owned(), values);
+    }
+}
+
+/// Azure writes a parameter's or header's `x-ms-enum` on the Parameter Object, beside the
+/// type keywords of Swagger 2.0 that the upgrade moves into its `schema` (241 parameters of
+/// 83 APIs.guru documents, `api-version`'s kin): it describes the schema's `enum` (or, for an
+/// array, its items'), so it goes there, where [`open_azure_enum`] reads it. Left on the
+/// parameter, the list stayed closed: the server refused, and specval reported as a broken
+/// `enum`, the new values AutoRest's clients send. A schema that says its own `x-ms-enum`
+/// keeps it.
+fn lend_azure_enum(parameter: &mut Map<String, Value>) {
+    let Some(extension) = parameter.get("x-ms-enum").cloned() else {
+        return;
+    };
+    let Some(Value::Object(schema)) = parameter.get_mut("schema") else {
+        return;
+    };
+    let target = if schema.contains_key("enum") {
+        Some(schema)
+    } else {
+        match schema.get_mut("items") {
+            Some(Value::Object(items)) if items.contains_key("enum") => Some(items),
+            _ => None,
+        }
+    };
+    if let Some(target) = target
+        && !target.contains_key("x-ms-enum")
+        && !target.contains_key("$ref")
+    {
+        target.insert("x-ms-enum".to_owned(), extension);
     }
 }
 

@@ -989,6 +989,41 @@ fn kubernetes_int_or_string_is_an_integer_or_a_string() {
     );
 }
 
+/// Swagger 2.0 as Azure writes it: `x-ms-enum` on the parameter, beside `type` and `enum`
+/// (and on a header), which the upgrade moves into the schema; the open list follows them.
+#[test]
+fn an_azure_enum_written_on_a_parameter_opens_its_schema() {
+    let doc = loaded(
+        r#"{"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {"/v": {"get": {
+            "parameters": [
+              {"name": "kind", "in": "query", "type": "string", "enum": ["a", "b"],
+               "x-ms-enum": {"name": "Kind", "modelAsString": true}},
+              {"name": "fixed", "in": "query", "type": "string", "enum": ["on", "off"],
+               "x-ms-enum": {"name": "Fixed", "modelAsString": false}},
+              {"name": "kinds", "in": "query", "type": "array", "items": {"type": "string", "enum": ["a"]},
+               "x-ms-enum": {"name": "Kinds", "modelAsString": true}}
+            ],
+            "responses": {"200": {"description": "ok", "headers": {"X-State": {"type": "string",
+              "enum": ["s"], "x-ms-enum": {"name": "State", "modelAsString": true}}}}}}}}}"#,
+    );
+    let operation = &doc.root["paths"]["/v"]["get"];
+    let parameters = &operation["parameters"];
+    assert_eq!(
+        parameters[0]["schema"]["x-extensible-enum"],
+        json!(["a", "b"])
+    );
+    assert!(parameters[0]["schema"].get("enum").is_none());
+    assert_eq!(parameters[1]["schema"]["enum"], json!(["on", "off"]));
+    assert_eq!(
+        parameters[2]["schema"]["items"]["x-extensible-enum"],
+        json!(["a"])
+    );
+    assert_eq!(
+        operation["responses"]["200"]["headers"]["X-State"]["schema"]["x-extensible-enum"],
+        json!(["s"])
+    );
+}
+
 #[test]
 fn azure_enums_modelled_as_strings_are_open_lists() {
     let doc = loaded(

@@ -256,6 +256,9 @@ impl Checker<'_> {
                     Contract::check_parameter_items(param, &items, show)
                 }
             };
+            if violations.is_empty() && !param.json {
+                self.parameter_enum_drift(op, param, request, first);
+            }
             for violation in violations {
                 self.push(
                     Part::Request,
@@ -264,6 +267,74 @@ impl Checker<'_> {
                     violation.rule,
                     violation.message,
                 );
+            }
+        }
+    }
+
+    /// A value an open list (`x-extensible-enum`, Azure's `x-ms-enum` with `modelAsString`)
+    /// does not name, in a parameter that keeps its schema: drift, as the same value in a
+    /// body is (the bindings take it as `Unknown`), and in strict mode a warning.
+    fn parameter_enum_drift(
+        &mut self,
+        op: &OperationSpec,
+        param: &ParameterSpec,
+        request: &Request,
+        first: &str,
+    ) {
+        if !self.drift {
+            return;
+        }
+        let root = &param.schema;
+        let schema = specgen::manifest::dereferenced(root, root);
+        let (known, texts) = match schema.get("x-extensible-enum") {
+            Some(Value::Array(known)) => (known, list_texts(request, param, first)),
+            _ => {
+                let Some(Value::Array(known)) = schema
+                    .get("items")
+                    .map(|items| specgen::manifest::dereferenced(items, root))
+                    .and_then(|items| items.get("x-extensible-enum"))
+                else {
+                    return;
+                };
+                let texts = list_texts(request, param, first);
+                (known, param.list_form.items(&texts))
+            }
+        };
+        let show =
+            self.options.show_values && !self.contract.is_credential(param.location, &param.name);
+        let place = format!("{}:{}", param.location.as_str(), param.name);
+        let mut seen: Vec<&str> = Vec::new();
+        for text in texts {
+            if seen.contains(&text) || known.iter().any(|value| value.as_str() == Some(text)) {
+                continue;
+            }
+            seen.push(text);
+            *self
+                .outcome
+                .drift
+                .enum_values
+                .entry(DriftKey {
+                    operation: op.id.clone(),
+                    part: Part::Request,
+                    location: place.clone(),
+                    value: show.then(|| text.to_owned()),
+                })
+                .or_default() += 1;
+            if self.options.strict {
+                let shown = if show {
+                    format!(" `{text}`")
+                } else {
+                    String::new()
+                };
+                let mut finding = self.site.finding(
+                    Part::Request,
+                    place.clone(),
+                    parameter_location(op, param),
+                    Rule::UndocumentedEnumValue,
+                    format!("value{shown} is not documented in the spec"),
+                );
+                finding.severity = Severity::Warning;
+                self.outcome.findings.push(finding);
             }
         }
     }
