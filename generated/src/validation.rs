@@ -78,6 +78,15 @@ pub mod manifest {
             /// The envelope it holds.
             inner: Box<ErrorEnvelope>,
         },
+        /// The spec's own error body that also takes RFC 9457's `type` (`about:blank`) and
+        /// `title` (the reason phrase) beside the members `inner` fills: Adyen's
+        /// `RestServiceError`, problem details extended with its `errorCode`.
+        WithProblemMembers {
+            /// Which of `type` and `title` the body has.
+            members: Vec<String>,
+            /// The envelope of the body's other members.
+            inner: Box<ErrorEnvelope>,
+        },
         /// RFC 9457 problem details (`application/problem+json`): `type`, `title`, `status`,
         /// `detail`, with the code and the messages as extension members `code` and `errors`.
         ProblemDetails,
@@ -173,6 +182,21 @@ pub mod manifest {
                 ErrorEnvelope::Nested { member, inner } => {
                     let (inner, media) = inner.body(status, title, code, messages);
                     (serde_json::json!({ member.as_str() : inner }), media)
+                }
+                ErrorEnvelope::WithProblemMembers { members, inner } => {
+                    let (inner, media) = inner.body(status, title, code, messages);
+                    let mut body = serde_json::Map::new();
+                    for member in members {
+                        let value = match member.as_str() {
+                            "type" => "about:blank",
+                            _ => title,
+                        };
+                        body.insert(member.clone(), value.into());
+                    }
+                    if let Value::Object(inner) = inner {
+                        body.extend(inner);
+                    }
+                    (Value::Object(body), media)
                 }
             }
         }

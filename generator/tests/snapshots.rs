@@ -142,6 +142,7 @@ documents! {fixture_document:
     fixture_nullable_31 => "nullable-31.yaml",
     fixture_overrides => "overrides.yaml",
     fixture_prelude_shadowing => "prelude-shadowing.yaml",
+    fixture_problem_members => "problem-members.yaml",
     fixture_query_objects => "query-objects.yaml",
     fixture_recursion => "recursion.yaml",
     fixture_recursive_unions => "recursive-unions.yaml",

@@ -53,7 +53,9 @@ pub fn emit(api: &Api, crate_ident: &str, doc_test: bool) -> Result<GeneratedFil
         items: runtime_items,
     } = super::splice::fragment("server.rs");
     let rejections = match api.error_envelope() {
-        ErrorEnvelope::Documented { .. } | ErrorEnvelope::Nested { .. } => {
+        ErrorEnvelope::Documented { .. }
+        | ErrorEnvelope::Nested { .. }
+        | ErrorEnvelope::WithProblemMembers { .. } => {
             "Every rejection uses the API's documented error body."
         }
         ErrorEnvelope::ProblemDetails => {
@@ -692,6 +694,10 @@ fn envelope_members(envelope: &ErrorEnvelope) -> String {
         ErrorEnvelope::Nested { member, inner } => {
             format!("`{member}` (an object: {})", envelope_members(inner))
         }
+        ErrorEnvelope::WithProblemMembers { members, inner } => {
+            let problem: Vec<String> = members.iter().map(|m| format!("`{m}`")).collect();
+            format!("{}, {}", problem.join(", "), envelope_members(inner))
+        }
         ErrorEnvelope::Documented {
             code,
             messages,
@@ -744,6 +750,13 @@ fn envelope_tokens(envelope: &ErrorEnvelope) -> TokenStream {
             let inner = envelope_tokens(inner);
             quote!(#manifest::ErrorEnvelope::Nested {
                 member: #member.to_string(),
+                inner: Box::new(#inner),
+            })
+        }
+        ErrorEnvelope::WithProblemMembers { members, inner } => {
+            let inner = envelope_tokens(inner);
+            quote!(#manifest::ErrorEnvelope::WithProblemMembers {
+                members: vec![#(#members.to_string()),*],
                 inner: Box::new(#inner),
             })
         }

@@ -6,14 +6,17 @@
 //! The documented body is the one most error responses (4xx and 5xx) use ([`error_body`]).
 //! The server can fill it when it is an object whose required members are all among those it
 //! knows how to fill: a code (`code`, `error_code`, `errorCode`, `error`: a string, or an enum
-//! that has the server's codes, [`REJECTION_CODES`]), the messages (`messages`, `errors`, `details`: an array of
-//! strings, or of objects the server can fill with a message and a code, JSON:API's
-//! `errors: [{code, detail}]`; or `message`, `detail`, `error_description`: one string) and the HTTP status
-//! (`http_code`, `status`, `status_code`, `statusCode`, or `code` as a number: an integer). It
-//! must hold a code or a message: an envelope without either would say nothing about the
-//! rejection. Where the body holds such an envelope in its member `error` and requires nothing
-//! else (`{"error": {"code": …, "message": …}}`: Azure's `CloudError`, Microsoft Graph,
-//! Google's APIs), the server fills that one.
+//! that has the server's codes, [`REJECTION_CODES`]), the messages (`messages`, `errors`,
+//! `errorMessages`, `details`: an array of strings, or of objects the server can fill with a
+//! message and a code, JSON:API's `errors: [{code, detail}]`; or `message`, `detail`,
+//! `error_description`: one string) and the HTTP status (`http_code`, `status`,
+//! `status_code`, `statusCode`, or `code` as a number: an integer). It must hold a code or a
+//! message: an envelope without either would say nothing about the rejection. RFC 9457's
+//! `type` and `title`, as text members, are filled too (`about:blank` and the reason phrase)
+//! where the body requires either or has both: Adyen's `RestServiceError` extends problem
+//! details with its `errorCode`. Where the body holds such an envelope in its member `error`
+//! and requires nothing else (`{"error": {"code": …, "message": …}}`: Azure's `CloudError`,
+//! Microsoft Graph, Google's APIs), the server fills that one.
 
 use std::collections::BTreeMap;
 
@@ -27,7 +30,8 @@ pub const REJECTION_CODES: [&str; 2] = ["VALIDATION_ERROR", "NOT_AUTHENTICATED"]
 pub use crate::manifest::{ErrorEnvelope, Messages};
 
 const CODE_NAMES: [&str; 4] = ["code", "error_code", "errorCode", "error"];
-const LIST_NAMES: [&str; 3] = ["messages", "errors", "details"];
+/// `errorMessages`: Jira's (and Atlassian's) `ErrorCollection`.
+const LIST_NAMES: [&str; 4] = ["messages", "errors", "errorMessages", "details"];
 const TEXT_NAMES: [&str; 3] = ["message", "detail", "error_description"];
 /// What an item of a list of error objects may call its message, most telling first.
 const ITEM_TEXT_NAMES: [&str; 6] = [
@@ -42,6 +46,10 @@ const ITEM_TEXT_NAMES: [&str; 6] = [
 const STATUS_NAMES: [&str; 5] = ["http_code", "status", "status_code", "statusCode", "code"];
 /// The member an error body may hold its envelope in.
 const NESTING_MEMBER: &str = "error";
+/// RFC 9457's members an error body may take beside its own (Adyen's `RestServiceError`
+/// requires them with its `errorCode`): `type` (`about:blank`) and `title` (the reason
+/// phrase).
+const PROBLEM_MEMBERS: [&str; 2] = ["type", "title"];
 
 /// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
 /// tie, the first by name. A document that words its errors under `default` alone (Azure's
@@ -185,9 +193,27 @@ impl Api {
             .find(|messages| required(messages))
             .or_else(|| candidates.iter().flatten().next())
             .cloned();
+        // RFC 9457's `type` and `title`, when they are text the body requires, or both are
+        // there (the shape of problem details extended with the API's own members).
+        let problem: Vec<String> = {
+            let texts: Vec<&super::Field> = PROBLEM_MEMBERS
+                .iter()
+                .filter_map(|name| {
+                    def.fields
+                        .iter()
+                        .find(|field| field.wire_name == *name && self.is_text(&field.ty))
+                })
+                .collect();
+            if texts.len() == PROBLEM_MEMBERS.len() || texts.iter().any(|field| field.required) {
+                texts.iter().map(|field| field.wire_name.clone()).collect()
+            } else {
+                Vec::new()
+            }
+        };
         let filled = |wire: &str| {
             code.as_deref() == Some(wire)
                 || status.as_deref() == Some(wire)
+                || problem.iter().any(|member| member == wire)
                 || matches!(
                     &messages,
                     Some(Messages::List(m) | Messages::Text(m) | Messages::Items { list: m, .. })
@@ -211,10 +237,18 @@ impl Api {
         {
             messages = Some(Messages::AfterCode);
         }
-        Some(ErrorEnvelope::Documented {
+        let documented = ErrorEnvelope::Documented {
             code,
             messages,
             status,
+        };
+        Some(if problem.is_empty() {
+            documented
+        } else {
+            ErrorEnvelope::WithProblemMembers {
+                members: problem,
+                inner: Box::new(documented),
+            }
         })
     }
 
@@ -526,6 +560,72 @@ components:
         assert_eq!(body(only_default), None);
         let both = "{'200': {description: ok}, '400': {description: bad, content: {application/json: {schema: {$ref: '#/components/schemas/Problem'}}}}, default: {description: error, content: {application/json: {schema: {$ref: '#/components/schemas/CloudError'}}}}}";
         assert_eq!(body(both), named("Problem"));
+    }
+
+    /// Adyen's `RestServiceError`: problem details extended with `errorCode`, all of it
+    /// required. The server fills `type` and `title` as RFC 9457 has them, beside the code,
+    /// the detail and the status; an optional `title` alone is left alone.
+    #[test]
+    fn problem_details_extended_with_a_code_are_filled_whole() {
+        let adyen = envelope(
+            "{type: object, required: [errorCode, type, title, detail, status], properties: {errorCode: {type: string}, type: {type: string}, title: {type: string}, detail: {type: string}, status: {type: integer, format: int32}, requestId: {type: string}, invalidFields: {type: array, items: {type: object}}}}",
+        );
+        assert_eq!(
+            adyen,
+            ErrorEnvelope::WithProblemMembers {
+                members: vec!["type".into(), "title".into()],
+                inner: Box::new(ErrorEnvelope::Documented {
+                    code: Some("errorCode".into()),
+                    messages: Some(Messages::Text("detail".into())),
+                    status: Some("status".into()),
+                }),
+            }
+        );
+        let (body, media) = adyen.body(
+            401,
+            "Unauthorized",
+            "NOT_AUTHENTICATED",
+            &["credentials missing".into()],
+        );
+        assert_eq!(
+            (body, media),
+            (
+                serde_json::json!({
+                    "type": "about:blank",
+                    "title": "Unauthorized",
+                    "errorCode": "NOT_AUTHENTICATED",
+                    "detail": "credentials missing",
+                    "status": 401,
+                }),
+                "application/json"
+            )
+        );
+        assert_eq!(
+            envelope(
+                "{type: object, required: [message], properties: {message: {type: string}, title: {type: string}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::Text("message".into())),
+                status: None,
+            }
+        );
+    }
+
+    /// Jira's `ErrorCollection`: `errorMessages`, a list of strings, beside `errors`, a map
+    /// of field names to messages, and `status`.
+    #[test]
+    fn an_error_messages_list_takes_the_messages() {
+        assert_eq!(
+            envelope(
+                "{type: object, properties: {errorMessages: {type: array, items: {type: string}}, errors: {type: object, additionalProperties: {type: string}}, status: {type: integer, format: int32}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: None,
+                messages: Some(Messages::List("errorMessages".into())),
+                status: Some("status".into()),
+            }
+        );
     }
 
     #[test]

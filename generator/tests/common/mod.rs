@@ -145,6 +145,7 @@ pub const FIXTURES: &[Fixture] = &[
         type_overrides: &[],
         builds: Builds::Yes,
     },
+    fixture("problem-members.yaml"),
     fixture("query-objects.yaml"),
     fixture("recursion.yaml"),
     Fixture {
