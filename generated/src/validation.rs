@@ -1130,6 +1130,18 @@ pub mod form {
     pub fn decode(body: &[u8], schema: &Value) -> Value {
         decode_encoded(body, schema, &Encoding::default())
     }
+    /// Whether a form or multipart body documented with `schema` (a contract file) is made of
+    /// fields the schema judges as an object's members. One whose schema's type says it is no
+    /// object (Jira's attachment upload, `multipart/form-data` of `{type: string, format:
+    /// binary}`) is taken as the bytes it is: its parts name no property, and read as an object
+    /// the whole body would break a `type` it never meant to keep.
+    pub fn holds_fields(schema: &Value) -> bool {
+        match dereferenced(schema, schema).get("type") {
+            Some(Value::String(name)) => name == "object",
+            Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+            _ => true,
+        }
+    }
     /// How a form's `encoding` sends some of its fields, other than OpenAPI's default of a pair
     /// per list item and brackets for an object's members.
     #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -1610,8 +1622,8 @@ pub struct OperationRules {
     pub form: Option<Value>,
     /// How the form's `encoding` sends some of its fields (delimited lists, JSON values).
     pub form_encoding: form::Encoding,
-    /// The request body's schema as written, when the body is `multipart/form-data`: its
-    /// parts are read by it ([`form::decode_multipart`]).
+    /// The request body's schema as written, when the body is `multipart/form-data` made of
+    /// fields ([`form::holds_fields`]): its parts are read by it ([`form::decode_multipart`]).
     pub multipart: Option<Value>,
     /// The other media types documented for the request body (`application/x-www-form-urlencoded`
     /// or `text/plain` beside JSON), without parameters and in lower case.
@@ -1772,7 +1784,7 @@ impl OperationRules {
             .unwrap_or_default();
         let multipart = match &entry.request_body {
             Some(body) if essence(&body.content_type) == form::MULTIPART => {
-                Some(crate::contract::schema(&body.schema)?)
+                Some(crate::contract::schema(&body.schema)?).filter(form::holds_fields)
             }
             _ => None,
         };
@@ -1809,7 +1821,9 @@ impl OperationRules {
             .flat_map(|body| &body.field_schemas)
         {
             let written = crate::contract::schema(path)?;
-            field_schemas.push((essence(media), written, schema_file(path)?));
+            if form::holds_fields(&written) {
+                field_schemas.push((essence(media), written, schema_file(path)?));
+            }
         }
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {

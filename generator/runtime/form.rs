@@ -33,6 +33,19 @@ pub fn decode(body: &[u8], schema: &Value) -> Value {
     decode_encoded(body, schema, &Encoding::default())
 }
 
+/// Whether a form or multipart body documented with `schema` (a contract file) is made of
+/// fields the schema judges as an object's members. One whose schema's type says it is no
+/// object (Jira's attachment upload, `multipart/form-data` of `{type: string, format:
+/// binary}`) is taken as the bytes it is: its parts name no property, and read as an object
+/// the whole body would break a `type` it never meant to keep.
+pub fn holds_fields(schema: &Value) -> bool {
+    match dereferenced(schema, schema).get("type") {
+        Some(Value::String(name)) => name == "object",
+        Some(Value::Array(names)) => names.iter().any(|name| name == "object"),
+        _ => true,
+    }
+}
+
 /// How a form's `encoding` sends some of its fields, other than OpenAPI's default of a pair
 /// per list item and brackets for an object's members.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -428,9 +441,32 @@ pub fn decode_multipart(body: &[u8], content_type: &str, schema: &Value) -> Resu
 mod tests {
     use super::{
         Encoding, OwnedPart, Part, decode, decode_encoded, decode_multipart, decode_parts,
-        split_multipart,
+        holds_fields, split_multipart,
     };
     use serde_json::{Value, json};
+
+    /// A body's schema that says it is no object (Jira's upload: one binary string; a list)
+    /// holds bytes, not fields; one that may be an object, through `$ref`, `allOf` or no
+    /// `type` at all, holds fields.
+    #[test]
+    fn only_a_schema_that_may_be_an_object_holds_fields() {
+        for schema in [
+            json!({"type": "object", "properties": {"file": {"type": "string"}}}),
+            json!({"$ref": "#/$defs/Upload", "$defs": {"Upload": {"type": "object"}}}),
+            json!({"allOf": [{"$ref": "#/$defs/Base"}, {"properties": {"n": {}}}], "$defs": {"Base": {}}}),
+            json!({"type": ["object", "null"]}),
+            json!({}),
+        ] {
+            assert!(holds_fields(&schema), "{schema}");
+        }
+        for schema in [
+            json!({"type": "string", "format": "binary"}),
+            json!({"$ref": "#/$defs/File", "$defs": {"File": {"type": "string"}}}),
+            json!({"type": "array", "items": {"type": "string", "format": "binary"}}),
+        ] {
+            assert!(!holds_fields(&schema), "{schema}");
+        }
+    }
 
     #[test]
     fn fields_are_read_as_the_forms_encoding_sends_them() {

@@ -99,8 +99,8 @@ pub struct OperationRules {
     pub form: Option<Value>,
     /// How the form's `encoding` sends some of its fields (delimited lists, JSON values).
     pub form_encoding: form::Encoding,
-    /// The request body's schema as written, when the body is `multipart/form-data`: its
-    /// parts are read by it ([`form::decode_multipart`]).
+    /// The request body's schema as written, when the body is `multipart/form-data` made of
+    /// fields ([`form::holds_fields`]): its parts are read by it ([`form::decode_multipart`]).
     pub multipart: Option<Value>,
     /// The other media types documented for the request body (`application/x-www-form-urlencoded`
     /// or `text/plain` beside JSON), without parameters and in lower case.
@@ -264,7 +264,7 @@ impl OperationRules {
             .unwrap_or_default();
         let multipart = match &entry.request_body {
             Some(body) if essence(&body.content_type) == form::MULTIPART => {
-                Some(crate::contract::schema(&body.schema)?)
+                Some(crate::contract::schema(&body.schema)?).filter(form::holds_fields)
             }
             _ => None,
         };
@@ -298,7 +298,10 @@ impl OperationRules {
             .flat_map(|body| &body.field_schemas)
         {
             let written = crate::contract::schema(path)?;
-            field_schemas.push((essence(media), written, schema_file(path)?));
+            // Bytes in a form's media type (`{type: string, format: binary}`) are not fields.
+            if form::holds_fields(&written) {
+                field_schemas.push((essence(media), written, schema_file(path)?));
+            }
         }
         let mut responses = HashMap::new();
         for (status, response) in &entry.responses {

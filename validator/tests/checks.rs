@@ -2250,6 +2250,73 @@ fn a_multipart_body_is_checked_part_by_part() {
     assert!(outcome.findings[0].message.contains("\"other\""));
 }
 
+/// Jira's attachment upload documents its `multipart/form-data` body as one binary string:
+/// its parts are the bytes of files, no object's members, so only the media type is judged
+/// (it had been a `type` finding on every upload). A multipart body beside JSON documented
+/// with a binary schema of its own is taken the same way; one whose schema is an object is
+/// still read part by part.
+#[test]
+fn a_multipart_body_documented_as_bytes_is_not_read_as_fields() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.1
+info: {title: Jira, version: '3'}
+paths:
+  /rest/api/3/issue/{issueIdOrKey}/attachments:
+    post:
+      operationId: addAttachment
+      parameters:
+        - {name: issueIdOrKey, in: path, required: true, schema: {type: string}}
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: {type: string, format: binary}
+      responses: {'200': {description: ok}}
+  /avatars:
+    post:
+      operationId: addAvatar
+      requestBody:
+        content:
+          application/json:
+            schema: {type: object, required: [url], properties: {url: {type: string}}}
+          multipart/form-data:
+            schema: {type: string, format: binary}
+      responses: {'201': {description: ok}}
+  /notes:
+    post:
+      operationId: addNote
+      requestBody:
+        required: true
+        content:
+          multipart/form-data:
+            schema: {type: object, required: [text], properties: {text: {type: string, maxLength: 4}}}
+      responses: {'201': {description: ok}}
+"#,
+    );
+    let form_data = "multipart/form-data; boundary=XyZ";
+    let file = "; filename=\"a.txt\"\r\nContent-Type: text/plain";
+    let judged = |path: &str, media: &str, parts: &[String], status: u16| {
+        let body = format!("{}--XyZ--\r\n", parts.concat());
+        let exchange = media_exchange("POST", path, Some((media, &body)), status, None);
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let upload = [part("file", file, "line 1")];
+    let attachments = "/rest/api/3/issue/KEY-1/attachments";
+    assert_eq!(judged(attachments, form_data, &upload, 200), vec![]);
+    assert_eq!(judged("/avatars", form_data, &upload, 201), vec![]);
+    // The media type is judged still.
+    assert_eq!(
+        judged(attachments, "text/plain", &upload, 200),
+        one(Part::Request, "content-type", "header:content-type")
+    );
+    // An object's parts are fields.
+    assert_eq!(
+        judged("/notes", form_data, &[part("text", "", "too long")], 201),
+        one(Part::Request, "maxLength", "/text")
+    );
+}
+
 /// OpenAPI's formats are rules the contract checks: `int32` and `int64` are signed 32 and 64
 /// bits (a client's `i32` cannot hold more), `byte` is base64 text. A `duration` may have a
 /// fraction of a second, as .NET writes one (Azure's `PT9.87S`).
