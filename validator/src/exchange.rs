@@ -152,7 +152,7 @@ fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option
 }
 
 /// Every line of a header among `headers`, by case-insensitive name, in order: a list sent on
-/// several lines is one list (RFC 9110, 5.3).
+/// several lines is one list (RFC 9110, 5.3). Each value without the white space around it.
 pub(crate) fn header_lines<'a>(
     headers: &'a [(String, String)],
     name: &'a str,
@@ -160,15 +160,23 @@ pub(crate) fn header_lines<'a>(
     headers
         .iter()
         .filter(move |(key, _)| key.eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.as_str())
+        .map(|(_, value)| field_value(value))
 }
 
-/// A header's value among `headers`, by case-insensitive name.
+/// A header's value among `headers`, by case-insensitive name, without the white space around
+/// it.
 pub(crate) fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
     headers
         .iter()
         .find(|(key, _)| key.eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.as_str())
+        .map(|(_, value)| field_value(value))
+}
+
+/// A header's value as HTTP gives it to the server: the spaces and tabs around it are no part
+/// of it (RFC 9110, 5.5). A recording written by hand, or a tool's, may keep them
+/// (`"x-idempotency-key": " 6f1a…"`), where a server would never see them.
+fn field_value(recorded: &str) -> &str {
+    recorded.trim_matches([' ', '\t'])
 }
 
 /// Whether a body sent as `sent` is of the documented media type `documented` (both without

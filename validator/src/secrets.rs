@@ -35,7 +35,8 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
     let mut values: Vec<Cow<'e, str>> = Vec::new();
     for (name, value) in &request.headers {
         if is_credential_name(contract, name) {
-            values.push(Cow::Borrowed(value));
+            // The checks read a header without the white space around it, and may quote it so.
+            values.push(Cow::Borrowed(value.trim()));
             // `Authorization: Bearer <token>`: the token alone may stand elsewhere.
             if is_authorization(name)
                 && let Some((scheme, token)) = value.trim().split_once(' ')
@@ -63,7 +64,7 @@ pub fn credential_values<'e>(contract: &Contract, exchange: &'e Exchange) -> Vec
         if name.eq_ignore_ascii_case("set-cookie") {
             values.extend(set_cookie_credential(contract, value).map(Cow::Borrowed));
         } else if is_credential_name(contract, name) {
-            values.push(Cow::Borrowed(value));
+            values.push(Cow::Borrowed(value.trim()));
         }
     }
     // Sent percent-encoded, a value may be repeated decoded (a session cookie in a body);

@@ -346,6 +346,49 @@ fn the_idempotency_key_is_required_and_a_uuid() {
     );
 }
 
+/// The spaces and tabs around a header's value are no part of it (RFC 9110, 5.5): a server
+/// never sees them. A recording that keeps them (written by hand, or a HAR tool's) is judged
+/// by the value, and a credential quoted without them is still hidden.
+#[test]
+fn the_white_space_around_a_header_value_is_no_part_of_it() {
+    let mut created = exchange(
+        "POST",
+        "/v1/banking/accounts",
+        Some(create_request()),
+        201,
+        Some(account()),
+    );
+    for (name, value) in &mut created.request.headers {
+        *value = match name.as_str() {
+            "x-idempotency-key" => format!(" {value}\t"),
+            "public-api-key" => format!("  {value} "),
+            _ => value.clone(),
+        };
+    }
+    assert_eq!(found(&run(&created)), vec![]);
+    // The value itself is still judged, and the key quoted in the message is hidden.
+    created
+        .request
+        .headers
+        .push(("x-idempotency-key".into(), " pk_live_secret ".into()));
+    created
+        .request
+        .headers
+        .retain(|(name, value)| name != "x-idempotency-key" || value.contains("pk_live"));
+    let shown = CheckOptions {
+        show_values: true,
+        ..CheckOptions::default()
+    };
+    let outcome = check(contract(), &created, shown);
+    assert_eq!(
+        found(&outcome),
+        one(Part::Request, "format", "header:x-idempotency-key")
+    );
+    let said = serde_json::to_string(&outcome.findings).unwrap();
+    assert!(said.contains("REDACTED"), "{said}");
+    assert!(!said.contains("pk_live_secret"), "{said}");
+}
+
 #[test]
 fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
     let mut anonymous = exchange(
