@@ -625,6 +625,18 @@ fn the_request_body_has_the_documented_content_type_and_shape() {
         found(&run(&unexpected)),
         one(Part::Request, "body-unexpected", "")
     );
+    // A body the recording says it did not keep: of unknown size (Charles's empty `postData`
+    // on every POST), it is no evidence of a body; of a known size, it was sent.
+    let transfer = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
+    let cancel = format!("/v1/banking/accounts/{ACCOUNT_ID}/transfers/{transfer}/cancel");
+    let mut cancelled = exchange("POST", &cancel, None, 200, None);
+    cancelled.request.body = Some(Body::Unrecorded(0));
+    assert_eq!(found(&run(&cancelled)), vec![]);
+    cancelled.request.body = Some(Body::Unrecorded(15));
+    assert_eq!(
+        found(&run(&cancelled)),
+        one(Part::Request, "body-unexpected", "")
+    );
 }
 
 #[test]
