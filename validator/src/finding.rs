@@ -21,6 +21,17 @@ pub enum Part {
     Entry,
 }
 
+impl Part {
+    /// The manifest's list that documents this part: a notification and its reply are a
+    /// webhook's (`webhooks`), the rest an operation's (`operations`).
+    pub fn manifest_section(self) -> &'static str {
+        match self {
+            Part::Notification | Part::Reply => "webhooks",
+            Part::Request | Part::Response | Part::Entry => "operations",
+        }
+    }
+}
+
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

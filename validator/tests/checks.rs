@@ -1173,6 +1173,19 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
         assert_eq!(found(&run(&sent)), expected, "{status}");
     }
 
+    // A payload in another media type is located in the webhook's entry of the manifest.
+    let mut as_text = delivered.clone();
+    as_text.request.headers = vec![("Content-Type".into(), "text/plain".into())];
+    let outcome = run(&as_text);
+    assert_eq!(
+        found(&outcome),
+        one(Part::Notification, "content-type", "header:content-type")
+    );
+    assert_eq!(
+        outcome.findings[0].schema_location,
+        "manifest.json#/webhooks (incomingTransfer requestBody)"
+    );
+
     let mut wrong = delivered.clone();
     wrong.request.body = Some(Body::Json(json!({ "direction": "OUTGOING", "id": "nope" })));
     let outcome = run(&wrong);

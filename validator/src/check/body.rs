@@ -67,7 +67,13 @@ impl Checker<'_> {
     ) {
         let content_type = request.content_type();
         let body = request.body.as_ref();
-        let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        let location = || {
+            format!(
+                "manifest.json#/{} ({} requestBody)",
+                part.manifest_section(),
+                op.id
+            )
+        };
         // A body in a media type the contract has no schema for: only its absence is judged,
         // below. A form or multipart body documented with the schema of the body's main media
         // type (beside JSON, as Django REST framework writes every body) is read by it.
@@ -176,7 +182,13 @@ impl Checker<'_> {
         written_as: Fields,
         schema: Option<&str>,
     ) {
-        let location = || format!("manifest.json#/operations ({} requestBody)", op.id);
+        let location = || {
+            format!(
+                "manifest.json#/{} ({} requestBody)",
+                part.manifest_section(),
+                op.id
+            )
+        };
         let content_type = request.content_type();
         let bytes: &[u8] = match &request.body {
             None => &[],

@@ -71,12 +71,7 @@ impl Checker<'_> {
     }
 
     pub(super) fn response(&mut self, op: &OperationSpec, response: &Response, part: Part) {
-        // A reply is a webhook's, documented under the manifest's webhooks.
-        let section = if part == Part::Reply {
-            "webhooks"
-        } else {
-            "operations"
-        };
+        let section = part.manifest_section();
         let Some(spec) = op.response(response.status) else {
             let documented: Vec<&str> = op.responses.iter().map(|r| r.key.as_str()).collect();
             self.push(
@@ -288,7 +283,11 @@ impl Checker<'_> {
             let mut finding = self.site.finding(
                 part,
                 "",
-                format!("manifest.json#/operations ({} responses {key})", op.id),
+                format!(
+                    "manifest.json#/{} ({} responses {key})",
+                    part.manifest_section(),
+                    op.id
+                ),
                 Rule::UndocumentedBody,
                 format!(
                     "status {} documents no body, but one came ({media})",
@@ -311,8 +310,11 @@ impl Checker<'_> {
         for header in &spec.headers {
             let location = || {
                 format!(
-                    "manifest.json#/operations ({} responses {} header {})",
-                    op.id, spec.key, header.name
+                    "manifest.json#/{} ({} responses {} header {})",
+                    part.manifest_section(),
+                    op.id,
+                    spec.key,
+                    header.name
                 )
             };
             let pointer = || format!("header:{}", header.name.to_ascii_lowercase());
