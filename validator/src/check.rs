@@ -670,6 +670,7 @@ impl<'c> Checker<'c> {
             }
             Match::UnknownPath => {
                 let hint = self.trailing_slash_hint(request)
+                    + &self.doubled_base_hint(request)
                     + &self.base_path_hint(request)
                     + &self.webhook_hint(request);
                 self.push(
@@ -761,6 +762,21 @@ impl<'c> Checker<'c> {
         {
             Some(op) => format!(
                 "; with the API's base path before it, it would be {} ({} {})",
+                op.id, op.method, op.path
+            ),
+            None => String::new(),
+        }
+    }
+
+    /// For a request whose path writes the API's base path twice in a row: the operation it
+    /// would be with the base path once.
+    fn doubled_base_hint(&self, request: &Request) -> String {
+        match self
+            .contract
+            .match_undoubled(&request.method, &request.path)
+        {
+            Some((op, base)) => format!(
+                "; it writes the base path {base} twice: with it once, it would be {} ({} {})",
                 op.id, op.method, op.path
             ),
             None => String::new(),

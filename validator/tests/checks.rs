@@ -221,6 +221,62 @@ fn an_unknown_path_or_method_is_a_finding() {
         slash.findings[0].message
     );
     assert!(!run(&unknown).findings[0].message.contains("trailing"));
+
+    // "{base_url} already includes the version prefix /v1": a client that adds it again sends
+    // `/v1/v1/…`, which no server routes (any other prefix is a gateway's and stays allowed).
+    let doubled = run(&exchange(
+        "GET",
+        &format!("/v1/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(account()),
+    ));
+    assert_eq!(found(&doubled), one(Part::Entry, "operation-path", ""));
+    assert!(
+        doubled.findings[0].message.ends_with(
+            "; it writes the base path /v1 twice: with it once, it would be getAccount \
+             (GET /banking/accounts/{account_id})"
+        ),
+        "{}",
+        doubled.findings[0].message
+    );
+    let gateway = exchange(
+        "GET",
+        &format!("/gateway/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        Some(account()),
+    );
+    assert_eq!(found(&run(&gateway)), vec![]);
+    assert!(!run(&unknown).findings[0].message.contains("twice"));
+}
+
+/// A path template that itself begins with the base path's segment is reached through the
+/// base path written twice, as its server routes it: that is no doubled base path.
+#[test]
+fn a_template_that_begins_with_the_base_path_is_matched_after_it() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Versions, version: '1'}
+servers: [{url: 'https://api.example.com/v1'}, {url: '{origin}/api', variables: {origin: {default: 'https://x'}}}]
+paths:
+  /v1/status:
+    get: {operationId: status, responses: {'204': {description: ok}}}
+  /api/things:
+    get: {operationId: things, responses: {'204': {description: ok}}}
+"#,
+    );
+    for (path, operation) in [
+        ("/v1/v1/status", "status"),
+        ("/api/api/things", "things"),
+        ("/gw/api/api/things", "things"),
+    ] {
+        let exchange = media_exchange("GET", path, None, 204, None);
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        assert_eq!(found(&outcome), vec![], "{path}");
+        assert_eq!(outcome.operation.as_deref(), Some(operation), "{path}");
+    }
 }
 
 /// A protocol-relative server URL (`//api.example.com/v3`, as Swagger 2.0 documents converted

@@ -353,7 +353,33 @@ impl BasePath {
             // A prefix of empty segments (`//v1/…`) is no gateway's path: the generated router
             // refuses it, as it refuses `/v1//banking`.
             .filter(move |(at, _)| !path[..*at].contains("//") && !path[..*at].ends_with('/'))
+            // Nor is the base path itself (`/v1/v1/banking/…`): a client that added the
+            // version prefix to a base URL that already ends with it, which no server routes.
+            .filter(move |(at, _)| !self.ends(&path[..*at]))
             .filter_map(move |(at, _)| self.rest_after(&path[at..]))
+    }
+
+    /// Whether `prefix` (a path, or nothing) ends with this base path's segments, all of them
+    /// literal (a base a variable fills may stand for anything, a gateway's path too).
+    fn ends(&self, prefix: &str) -> bool {
+        let literal: Option<Vec<&str>> = self.segments.iter().map(Option::as_deref).collect();
+        let Some(literal) = literal.filter(|segments| !segments.is_empty()) else {
+            return false;
+        };
+        let parts: Vec<&str> = prefix.split('/').filter(|part| !part.is_empty()).collect();
+        parts.ends_with(&literal)
+    }
+
+    /// `path` with one of two copies of this base path in a row taken out (`/v1/v1/x` →
+    /// `/v1/x`), if it holds them.
+    fn undoubled(&self, path: &str) -> Option<String> {
+        path.match_indices('/')
+            .map(|(at, _)| at)
+            .find(|&at| at > 0 && self.ends(&path[..at]) && self.rest_after(&path[at..]).is_some())
+            .and_then(|at| {
+                let rest = self.rest_after(&path[at..])?;
+                Some(format!("{}{rest}", &path[..at]))
+            })
     }
 
     /// What remains of `path` (from a `/`) after this base's segments, if they begin it.
@@ -642,6 +668,23 @@ impl Contract {
             Match::Operation(op, _) => Some(op),
             _ => None,
         }
+    }
+
+    /// The operation `method` and `path` would be with the API's base path written once where
+    /// the path writes it twice in a row (`/v1/v1/banking/accounts`: a base URL that already
+    /// ends with the version prefix, and the prefix added again), and the base path's text.
+    pub fn match_undoubled(&self, method: &str, path: &str) -> Option<(&OperationSpec, String)> {
+        self.base_paths.iter().find_map(|base| {
+            let undoubled = base.undoubled(path)?;
+            match self.match_operation(method, &undoubled) {
+                Match::Operation(op, _) => {
+                    let written: Vec<&str> =
+                        base.segments.iter().flatten().map(String::as_str).collect();
+                    Some((op, format!("/{}", written.join("/"))))
+                }
+                _ => None,
+            }
+        })
     }
 
     /// The webhook delivered at `method` and `path`: its delivery path, on any host and after
