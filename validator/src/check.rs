@@ -505,14 +505,29 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
         Some(Body::Text(text)) if text.trim().is_empty() => Parsed::None,
         Some(Body::Text(text)) => match serde_json::from_str(text) {
             Ok(value) => Parsed::Json(Cow::Owned(value)),
-            Err(err) => Parsed::NotJson(err.to_string()),
+            Err(err) => Parsed::NotJson(not_json(text.as_bytes(), &err)),
         },
         Some(Body::Unrecorded(size)) => Parsed::Unrecorded(*size),
         Some(Body::Binary(bytes)) if bytes.is_empty() => Parsed::None,
         Some(Body::Binary(bytes)) => match serde_json::from_slice(bytes) {
             Ok(value) => Parsed::Json(Cow::Owned(value)),
-            Err(err) => Parsed::NotJson(err.to_string()),
+            Err(err) => Parsed::NotJson(not_json(bytes, &err)),
         },
+    }
+}
+
+/// Why `bytes` are not JSON. A byte order mark before JSON (.NET and IIS write one) is named
+/// as such: serde_json's "expected value at line 1 column 1" would point at nothing a reader
+/// sees.
+fn not_json(bytes: &[u8], error: &serde_json::Error) -> String {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    match bytes.strip_prefix(BOM) {
+        Some(rest) if serde_json::from_slice::<serde::de::IgnoredAny>(rest).is_ok() => {
+            "it begins with a byte order mark (U+FEFF), which a JSON text sent over a network \
+             must not (RFC 8259, 8.1); the JSON after it is not checked"
+                .to_string()
+        }
+        _ => error.to_string(),
     }
 }
 

@@ -877,6 +877,46 @@ fn the_response_body_matches_its_status_schema() {
     );
 }
 
+/// A byte order mark before a JSON body (.NET and IIS write one) breaks RFC 8259's rule for
+/// JSON on a network, and the finding says so, whether the recording holds the body as text
+/// or as bytes; serde_json's "expected value at line 1 column 1" pointed at nothing visible.
+#[test]
+fn a_byte_order_mark_before_json_is_named() {
+    let text = format!("\u{feff}{}", account());
+    for body in [
+        Body::Text(text.clone()),
+        Body::Binary(text.clone().into_bytes()),
+    ] {
+        let mut read = exchange(
+            "GET",
+            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+            None,
+            200,
+            None,
+        );
+        read.response.as_mut().unwrap().body = Some(body);
+        let outcome = run(&read);
+        assert_eq!(found(&outcome), one(Part::Response, "json", ""));
+        assert!(
+            outcome.findings[0]
+                .message
+                .contains("byte order mark (U+FEFF)"),
+            "{}",
+            outcome.findings[0].message
+        );
+    }
+    // Text that is not JSON after the mark either is told as serde_json tells it.
+    let mut broken = exchange(
+        "GET",
+        &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+        None,
+        200,
+        None,
+    );
+    broken.response.as_mut().unwrap().body = Some(Body::Text("\u{feff}{oops".into()));
+    assert!(!run(&broken).findings[0].message.contains("byte order mark"));
+}
+
 #[test]
 fn a_response_body_the_spec_does_not_show_may_be_absent() {
     let transfer = "7c1d2e3f-4a5b-4c6d-8e7f-9a0b1c2d3e4f";
