@@ -516,6 +516,15 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     }
 }
 
+/// `path` with a trailing `/` taken off, or put on where it has none; `None` for `/` alone.
+fn slash_toggled(path: &str) -> Option<String> {
+    match path.strip_suffix('/') {
+        Some("") => None,
+        Some(trimmed) => Some(trimmed.to_string()),
+        None => Some(format!("{path}/")),
+    }
+}
+
 /// Why `bytes` are not JSON. A byte order mark before JSON (.NET and IIS write one) is named
 /// as such: serde_json's "expected value at line 1 column 1" would point at nothing a reader
 /// sees.
@@ -802,11 +811,8 @@ impl<'c> Checker<'c> {
     /// trailing `/`: that operation's path (a server routes the two apart, as the generated
     /// one does).
     fn trailing_slash_hint(&self, request: &Request) -> String {
-        let path = &request.path;
-        let other = match path.strip_suffix('/') {
-            Some(trimmed) if !trimmed.is_empty() => trimmed.to_string(),
-            Some(_) => return String::new(),
-            None => format!("{path}/"),
+        let Some(other) = slash_toggled(&request.path) else {
+            return String::new();
         };
         match self.contract.match_operation(&request.method, &other) {
             Match::Operation(op, _) => format!(
@@ -836,7 +842,26 @@ impl<'c> Checker<'c> {
                 "; it is where the {} notification is delivered, with {}",
                 hook.id, hook.method
             ),
-            None => String::new(),
+            None => {
+                // A notification posted with a trailing `/` too many or too few.
+                let Some(other) = slash_toggled(&request.path) else {
+                    return String::new();
+                };
+                match self.contract.match_webhook(&request.method, &other) {
+                    Some(hook) => format!(
+                        "; the {} notification is delivered at {} …{}, {} the trailing /",
+                        hook.id,
+                        hook.method,
+                        hook.path,
+                        if other.ends_with('/') {
+                            "with"
+                        } else {
+                            "without"
+                        }
+                    ),
+                    None => String::new(),
+                }
+            }
         }
     }
 

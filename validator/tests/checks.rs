@@ -1318,6 +1318,19 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
     let mut slashed = elsewhere.clone();
     slashed.request.path = "/v1/banking/transfers/".into();
     assert_eq!(found(&run(&slashed)), one(Part::Entry, "webhook-path", ""));
+    // Not marked as a notification, it is an unknown path, and the message says where the
+    // notification it looks like is delivered.
+    slashed.kind = None;
+    let unmarked = run(&slashed);
+    assert_eq!(found(&unmarked), one(Part::Entry, "operation-path", ""));
+    assert!(
+        unmarked.findings[0].message.ends_with(
+            "; the incomingTransfer notification is delivered at POST …/v1/banking/transfers, \
+             without the trailing /"
+        ),
+        "{}",
+        unmarked.findings[0].message
+    );
     // Its finding is listed under that notification, as the exchange is counted: not under
     // `(unmatched)` as well.
     assert_eq!(
