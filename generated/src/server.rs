@@ -1123,14 +1123,14 @@ fn text_body_errors(
     let Ok(text) = std::str::from_utf8(body) else {
         return vec!["request body: text that is not UTF-8".to_string()];
     };
-    let errors = rules.check_body(&::serde_json::Value::String(text.to_owned()));
-    if errors.is_empty() {
+    let as_text = ::serde_json::Value::String(text.to_owned());
+    let errors = rules.check_body(&as_text);
+    if errors.is_empty() || !rules.body_refuses_type(&as_text) {
         return errors;
     }
     match ::serde_json::from_str::<::serde_json::Value>(text.trim()) {
         Ok(scalar @ (::serde_json::Value::Number(_) | ::serde_json::Value::Bool(_))) => {
-            let read = rules.check_body(&scalar);
-            if read.is_empty() { read } else { errors }
+            rules.check_body(&scalar)
         }
         _ => errors,
     }

@@ -2073,6 +2073,18 @@ impl OperationRules {
             None => Vec::new(),
         }
     }
+    /// Whether the request body's schema refuses `body` for its JSON type (a `type` at the
+    /// top, or a union every alternative of which does): a text body is then read as the
+    /// number or boolean its words make, as specval reads it.
+    #[allow(dead_code)]
+    pub fn body_refuses_type(&self, body: &Value) -> bool {
+        match &self.body {
+            Some((_, validator)) => {
+                validator.iter_errors(body).any(|error| refuses_type_at_top(&error))
+            }
+            None => false,
+        }
+    }
     /// The rules a notification's payload breaks that its typed payload cannot take, each
     /// as `pointer: message`: every rule but a string that a list of strings does not name
     /// and a member that the schema does not declare, which the models read (`Unlisted`,
@@ -2275,6 +2287,23 @@ fn describe_error(error: &::jsonschema::ValidationError<'_>) -> String {
 /// string that a list of strings does not name, a member the schema does not declare, or a
 /// union one of whose alternatives breaks nothing else. A one-value list is a union's tag,
 /// which tells alternatives apart, so a value it does not name stays an error.
+/// Whether `error` refuses the whole instance for its JSON type (specval's
+/// `refuses_type_at`, at the top alone).
+fn refuses_type_at_top(error: &::jsonschema::ValidationError<'_>) -> bool {
+    use ::jsonschema::error::ValidationErrorKind as Kind;
+    if !error.instance_path().as_str().is_empty() {
+        return false;
+    }
+    match error.kind() {
+        Kind::Type { .. } => true,
+        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => {
+            !context.is_empty()
+                && context.iter().all(|errors| errors.iter().any(refuses_type_at_top))
+        }
+        _ => false,
+    }
+}
+
 fn is_drift(error: &::jsonschema::ValidationError<'_>) -> bool {
     use ::jsonschema::error::ValidationErrorKind as Kind;
     match error.kind() {

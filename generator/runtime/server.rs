@@ -137,14 +137,17 @@ fn text_body_errors(rules: &crate::validation::OperationRules, body: &[u8]) -> V
     let Ok(text) = std::str::from_utf8(body) else {
         return vec!["request body: text that is not UTF-8".to_string()];
     };
-    let errors = rules.check_body(&::serde_json::Value::String(text.to_owned()));
-    if errors.is_empty() {
+    // Judged as a string unless the schema refuses strings; then as the number or boolean
+    // the words make, if they make one (`0` against `{type: integer, minimum: 1}` breaks the
+    // minimum, not the type).
+    let as_text = ::serde_json::Value::String(text.to_owned());
+    let errors = rules.check_body(&as_text);
+    if errors.is_empty() || !rules.body_refuses_type(&as_text) {
         return errors;
     }
     match ::serde_json::from_str::<::serde_json::Value>(text.trim()) {
         Ok(scalar @ (::serde_json::Value::Number(_) | ::serde_json::Value::Bool(_))) => {
-            let read = rules.check_body(&scalar);
-            if read.is_empty() { read } else { errors }
+            rules.check_body(&scalar)
         }
         _ => errors,
     }
@@ -1064,6 +1067,27 @@ mod tests {
 
     async fn read(request: ::axum::extract::Request) -> Result<Incoming, Response> {
         Incoming::read("createThing", "/things/{id}", request, KEY, LIMIT).await
+    }
+
+    /// A text body is judged as its words, or as the number they make where the schema
+    /// refuses strings: `0` against `{type: integer, minimum: 1}` breaks the minimum, and
+    /// `many`, which makes no number, the type.
+    #[test]
+    fn a_text_body_is_judged_as_the_number_its_words_make_where_strings_are_refused() {
+        let rules = crate::validation::rules()
+            .operation("setAttempts")
+            .expect("setAttempts");
+        assert_eq!(text_body_errors(rules, b"3"), Vec::<String>::new());
+        let broken = text_body_errors(rules, b"0");
+        assert!(
+            broken.len() == 1 && broken[0].contains("minimum of 1"),
+            "{broken:?}"
+        );
+        let words = text_body_errors(rules, b"many");
+        assert!(
+            words.len() == 1 && words[0].contains("not of type \"integer\""),
+            "{words:?}"
+        );
     }
 
     #[tokio::test]

@@ -9,13 +9,15 @@
 //! an optional `colour` (`red` or `green`), `size` (`w`, and no other member) and `shape` (a
 //! `circle` with `r` or a `square` with `side` and a `fill`, `solid` or `none`). `Thing` is
 //! written in the shared layout (its definition in `definitions/components.json`), the other
-//! files self-contained.
+//! files self-contained. A second operation, `setAttempts` (`PUT /attempts`, open), takes a
+//! `text/plain` body whose words are an integer from 1.
 
 /// Every contract file as `(path under schemas/, contents)`.
 pub static FILES: &[(&str, &str)] = &[
     ("manifest.json", MANIFEST),
     ("components/Thing.json", THING),
     ("components/Error.json", ERROR),
+    ("components/Attempts.json", ATTEMPTS),
     ("definitions/components.json", DEFINITIONS),
     ("webhooks/thingCreated.response.200.json", ACKNOWLEDGEMENT),
 ];
@@ -69,6 +71,15 @@ const MANIFEST: &str = r#"{
       "default": {"contentType": "application/json", "schema": "components/Error.json", "exampleCodes": []}
     },
     "hasDefaultResponse": true
+  }, {
+    "operationId": "setAttempts",
+    "method": "PUT",
+    "path": "/attempts",
+    "security": [],
+    "parameters": [],
+    "requestBody": {"required": true, "contentType": "text/plain", "schema": "components/Attempts.json"},
+    "responses": {"204": {"contentType": null, "schema": null, "exampleCodes": []}},
+    "hasDefaultResponse": false
   }],
   "webhooks": [{
     "operationId": "thingCreated",
@@ -117,6 +128,12 @@ const ERROR: &str = r#"{
   "type": "object",
   "required": ["code"],
   "properties": {"code": {"type": "string"}}
+}"#;
+
+const ATTEMPTS: &str = r#"{
+  "$schema": "https://json-schema.org/draft/2020-12/schema",
+  "type": "integer",
+  "minimum": 1
 }"#;
 
 const ACKNOWLEDGEMENT: &str = r#"{
