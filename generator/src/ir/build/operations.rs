@@ -1776,6 +1776,38 @@ components:
         );
     }
 
+    /// A client certificate is checked where TLS ends, not by the generated server: a
+    /// `mutualTLS` scheme is warned about at its place, so that an operation requiring it
+    /// alone is not open in silence; the other schemes are not.
+    #[test]
+    fn a_mutual_tls_scheme_is_warned_about_as_unchecked() {
+        let api = api_of(
+            r#"
+openapi: 3.1.0
+info: {title: t, version: "1"}
+security: [{client_cert: []}]
+paths:
+  /things:
+    get: {operationId: listThings, responses: {'204': {description: ok}}}
+components:
+  securitySchemes:
+    client_cert: {type: mutualTLS}
+    key: {type: apiKey, in: header, name: X-Key}
+"#,
+        );
+        assert_eq!(
+            warned_at(&api),
+            ["#/components/securitySchemes/client_cert"]
+        );
+        assert!(
+            api.warnings[0]
+                .message
+                .contains("does not check a client certificate"),
+            "{}",
+            api.warnings[0].message
+        );
+    }
+
     /// Two paths that differ only in their parameters' names are one route: the second
     /// operation of a method on it is warned about as unreachable; other methods on it are
     /// not (each is its own handler's).

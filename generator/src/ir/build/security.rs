@@ -43,8 +43,9 @@ impl Builder<'_> {
         Ok(requirements)
     }
 
-    pub(super) fn security_schemes(&self) -> Result<Vec<SecurityScheme>> {
+    pub(super) fn security_schemes(&mut self) -> Result<Vec<SecurityScheme>> {
         let mut out = Vec::new();
+        let mut unchecked = Vec::new();
         let Some(schemes) = self
             .doc
             .pointer("#/components/securitySchemes")
@@ -94,7 +95,12 @@ impl Builder<'_> {
                     }
                     _ => SecurityKind::Other("http".to_string()),
                 },
-                (Some(other), _) => SecurityKind::Other(other.to_string()),
+                (Some(other), _) => {
+                    if other == "mutualTLS" {
+                        unchecked.push(at.clone());
+                    }
+                    SecurityKind::Other(other.to_string())
+                }
                 (None, _) => {
                     return Err(spec_error(self.doc, &at, "security scheme without a type"));
                 }
@@ -105,6 +111,15 @@ impl Builder<'_> {
                 kind,
                 docs: string_at(&scheme, "description").map(|s| s.trim().to_string()),
             });
+        }
+        for at in unchecked {
+            self.warn(
+                &at,
+                "the generated server does not check a client certificate (mutualTLS): it is \
+                 verified where TLS ends, in front of the server; an operation that requires \
+                 this scheme alone is open to every caller as generated. The generated client \
+                 presents one only from a reqwest::Client built with an identity (`http_client`)",
+            );
         }
         Ok(out)
     }
