@@ -868,31 +868,55 @@ pub(crate) fn method(
 
 /// The `Accept` header for an operation: the media type the client reads each documented
 /// body in, once each, in the order of the responses (`application/json`, or
-/// `application/json, application/problem+json` where errors have their own); every type
-/// documented for a body handed over as text or bytes (`image/png, image/jpeg`). `None` when no
-/// response has a body. A media type that could not be a header's text (a comma, a control or
-/// non-ASCII character) is left out rather than fail every call.
+/// `application/json, application/problem+json;q=0.9` where errors have their own); every type
+/// documented for a body handed over as text or bytes (`image/png, image/jpeg`). A type only
+/// error responses (and `default`) use comes with a lower weight, so that a server choosing
+/// among the types a success documents (va.gov's `application/geo+json` and
+/// `application/json`, each with its own schema) answers in the one the client reads the
+/// success in. `None` when no response has a body. A media type that could not be a header's
+/// text (a comma, a control or non-ASCII character) is left out rather than fail every call.
 fn accept_value(op: &Operation) -> Option<String> {
-    let mut accepted: Vec<&str> = Vec::new();
-    for body in op.responses.iter().filter_map(|r| r.body.as_ref()) {
+    let mut success: Vec<&str> = Vec::new();
+    let mut others: Vec<&str> = Vec::new();
+    for response in &op.responses {
+        let Some(body) = &response.body else {
+            continue;
+        };
+        let succeeds = match response.status {
+            StatusSpec::Code(code) => code < 400,
+            StatusSpec::Range(class) => class < 4,
+            StatusSpec::Default => false,
+        };
         // Text and bytes are handed over as they come, in any of the types documented;
         // a typed body is read in its one type.
-        let others = match body.kind {
+        let also = match body.kind {
             MediaKind::Text | MediaKind::Binary => body.other_content_types.as_slice(),
             MediaKind::Json | MediaKind::Form => &[],
         };
-        for media in std::iter::once(&body.content_type).chain(others) {
+        for media in std::iter::once(&body.content_type).chain(also) {
             let media = media.trim();
             let printable = !media.is_empty()
                 && media
                     .bytes()
                     .all(|b| (b' '..=b'~').contains(&b) && b != b',');
-            if printable && !accepted.contains(&media) {
-                accepted.push(media);
+            let list = if succeeds { &mut success } else { &mut others };
+            if printable && !list.contains(&media) {
+                list.push(media);
             }
         }
     }
-    (!accepted.is_empty()).then(|| accepted.join(", "))
+    others.retain(|media| !success.contains(media));
+    let weighed: Vec<String> = if success.is_empty() {
+        others.iter().map(|media| media.to_string()).collect()
+    } else {
+        let lower = others.iter().map(|media| format!("{media};q=0.9"));
+        success
+            .iter()
+            .map(|media| media.to_string())
+            .chain(lower)
+            .collect()
+    };
+    (!weighed.is_empty()).then(|| weighed.join(", "))
 }
 
 /// The type a parameter of type `ty` is borrowed as: text as `str`, so that a caller passes

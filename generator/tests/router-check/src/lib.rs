@@ -1522,10 +1522,12 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(repo, "octocat/hello");
-        // The success body's JSON type and the error body's own, once each: one header.
+        // The success body's JSON type and the error body's own, once each: one header, the
+        // error's at a lower weight, so that a server choosing between the two for a success
+        // answers in the success's.
         assert_eq!(
             *seen.lock().unwrap(),
-            ["application/json, application/problem+json"]
+            ["application/json, application/problem+json;q=0.9"]
         );
         // An operation whose `Accept` parameter defaults to a media type of the API's own
         // (GitHub's previews) asks for that one, which its server requires.
