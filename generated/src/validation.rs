@@ -941,6 +941,11 @@ pub mod manifest {
         /// documented with a schema of its own, by media type as written.
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         pub field_schemas: BTreeMap<String, String>,
+        /// The contract file of the schema of each other JSON media type documented with a
+        /// schema of its own (JSON Merge Patch beside JSON), by media type as written: a body
+        /// sent as one is checked by it.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        pub json_schemas: BTreeMap<String, String>,
         /// The contract file of its schema.
         pub schema: String,
         /// A form's fields whose `encoding` sends a list as one value, with the delimiter between
@@ -962,6 +967,11 @@ pub mod manifest {
         /// one of `content_type`.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         pub other_content_types: Vec<String>,
+        /// The contract file of the schema of each other JSON media type documented with a
+        /// schema of its own (`application/geo+json` beside `application/json`), by media type
+        /// as written: a body received as one is checked by it.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        pub json_schemas: BTreeMap<String, String>,
         /// The contract file of its body's schema, when a body is documented.
         pub schema: Option<String>,
         /// The error codes (`code` of an error body) the spec's examples show for it.

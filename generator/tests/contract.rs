@@ -107,16 +107,21 @@ fn the_manifest_and_the_embedded_contract_name_exactly_the_schema_files() {
             if let Some(path) = entry["requestBody"]["schema"].as_str() {
                 named.insert(path.to_string());
             }
-            for (_, path) in entry["requestBody"]["fieldSchemas"]
-                .as_object()
-                .into_iter()
-                .flatten()
-            {
-                named.insert(path.as_str().unwrap_or_default().to_string());
+            for member in ["fieldSchemas", "jsonSchemas"] {
+                for (_, path) in entry["requestBody"][member]
+                    .as_object()
+                    .into_iter()
+                    .flatten()
+                {
+                    named.insert(path.as_str().unwrap_or_default().to_string());
+                }
             }
             for response in entry["responses"].as_object().into_iter().flatten() {
                 if let Some(path) = response.1["schema"].as_str() {
                     named.insert(path.to_string());
+                }
+                for (_, path) in response.1["jsonSchemas"].as_object().into_iter().flatten() {
+                    named.insert(path.as_str().unwrap_or_default().to_string());
                 }
             }
         }
@@ -328,4 +333,79 @@ fn refs_of_the_shared_layout_resolve_in_their_definitions_document() {
         }
     }
     assert_no_problems(&problems);
+}
+
+/// A message documented in two JSON media types with a schema each (JSON Merge Patch beside
+/// JSON, GeoJSON beside plain JSON) keeps both in the contract, each file named after its
+/// media type and holding that type's schema; the client asks for a success's own type at
+/// full weight and for a type only errors use at a lower one, so that a server choosing
+/// between GeoJSON and JSON answers in the one the client reads.
+#[test]
+fn each_json_media_type_keeps_its_own_schema() {
+    let fixture = FIXTURES
+        .iter()
+        .find(|fixture| fixture.file == "json-media-types.yaml")
+        .expect("the fixture is listed");
+    let files = common::generate(&fixture.path(), &fixture.options());
+    let manifest: Value =
+        serde_json::from_str(common::file(&files, "schemas/manifest.json")).unwrap();
+    let operation = |id: &str| {
+        manifest["operations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|entry| entry["operationId"] == id)
+            .cloned()
+            .unwrap_or_else(|| panic!("{id} is in the manifest"))
+    };
+    let patch = operation("patchItem");
+    assert_eq!(
+        patch["requestBody"]["jsonSchemas"],
+        serde_json::json!({
+            "application/merge-patch+json": "operations/patchItem.request.merge-patch-json.json"
+        })
+    );
+    let list = operation("listFacilities");
+    assert_eq!(
+        list["responses"]["200"]["contentType"],
+        "application/geo+json"
+    );
+    assert_eq!(
+        list["responses"]["200"]["jsonSchemas"],
+        serde_json::json!({
+            "application/json": "operations/listFacilities.response.200.json.json"
+        })
+    );
+    // Each file holds its own type's schema.
+    let schemas = common::contract_schemas(&files);
+    let required = |path: &str| {
+        let (_, schema) = schemas
+            .iter()
+            .find(|(file, _)| file.strip_prefix("schemas/") == Some(path))
+            .unwrap_or_else(|| panic!("{path} is written"));
+        let text = schema.to_string();
+        ["\"data\"", "\"features\"", "minProperties", "\"name\""]
+            .into_iter()
+            .filter(|word| text.contains(word))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        required("operations/listFacilities.response.200.json.json"),
+        ["\"data\""]
+    );
+    assert_eq!(
+        required("operations/listFacilities.response.200.json"),
+        ["\"features\""]
+    );
+    assert_eq!(
+        required("operations/patchItem.request.merge-patch-json.json"),
+        ["minProperties", "\"name\""]
+    );
+    let client = common::file(&files, "src/client.rs");
+    for accept in [
+        "\"application/geo+json, application/json;q=0.9\"",
+        "\"application/json, application/problem+json;q=0.9\"",
+    ] {
+        assert!(client.contains(accept), "{accept} is not sent");
+    }
 }

@@ -132,6 +132,7 @@ documents! {fixture_document:
     fixture_idempotency_header => "idempotency-header.yaml",
     fixture_inheritance => "inheritance.yaml",
     fixture_inline_naming => "inline-naming.yaml",
+    fixture_json_media_types => "json-media-types.yaml",
     fixture_json_schema_2020_12 => "json-schema-2020-12.yaml",
     fixture_large_enum => "large-enum.yaml",
     fixture_maps_arrays => "maps-arrays.yaml",

@@ -179,6 +179,10 @@ pub struct BodySpec {
     /// The other form and multipart media types (without parameters, lower case) documented
     /// with a schema of their own, and the contract file of that schema.
     pub field_schemas: Vec<(String, String)>,
+    /// The other JSON media types (without parameters, lower case) documented with a schema
+    /// of their own (JSON Merge Patch beside JSON, GeoJSON beside plain JSON), and the
+    /// contract file of that schema: see [`BodySpec::in_media`].
+    pub json_schemas: Vec<(String, String)>,
     /// Contract file of its schema.
     pub schema: Option<String>,
     /// Its schema is a file's bytes (`type: string, format: binary`): documented under a range
@@ -189,6 +193,28 @@ pub struct BodySpec {
 }
 
 impl BodySpec {
+    /// The body's rule for one sent as `sent` (without parameters, lower case): where that is
+    /// another JSON media type documented with a schema of its own, the same rule with that
+    /// schema; else this one. A body is judged by the schema of the media type it came in,
+    /// not by the first one the message documents.
+    pub(crate) fn in_media(&self, sent: Option<&str>) -> std::borrow::Cow<'_, BodySpec> {
+        use std::borrow::Cow;
+        let own = sent.and_then(|sent| {
+            self.json_schemas
+                .iter()
+                .find(|(media, _)| media == sent)
+                .map(|(_, schema)| schema)
+        });
+        match own {
+            Some(schema) => Cow::Owned(BodySpec {
+                schema: Some(schema.clone()),
+                bytes: false,
+                ..self.clone()
+            }),
+            None => Cow::Borrowed(self),
+        }
+    }
+
     /// Whether a body sent as `sent` (without parameters, lower case) is in a documented
     /// media type the contract has no schema for: another media type of the message (XML
     /// beside JSON), or a non-JSON one within a documented range (`text/plain` where `*/*`

@@ -251,6 +251,85 @@ fn an_unknown_path_or_method_is_a_finding() {
     assert!(!run(&unknown).findings[0].message.contains("twice"));
 }
 
+/// A message documented in two JSON media types with a schema each (JSON Merge Patch beside
+/// JSON, GeoJSON beside plain JSON: va.gov's facilities, ConfigCat's HAL) is judged by the
+/// schema of the media type it came in: the first one's schema had failed every valid body
+/// of the other and passed ones shaped for the wrong type.
+#[test]
+fn each_json_media_type_is_judged_by_its_own_schema() {
+    let contract = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Media, version: '1'}
+paths:
+  /items/{id}:
+    patch:
+      operationId: patchItem
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: {type: object, required: [name], properties: {name: {type: string}}}
+          application/merge-patch+json:
+            schema: {type: object, properties: {name: {type: [string, 'null']}}, minProperties: 1}
+      responses:
+        '200':
+          description: the item
+          content:
+            application/geo+json:
+              schema: {type: object, required: [type, features], properties: {type: {const: FeatureCollection}, features: {type: array}}}
+            application/json:
+              schema: {type: object, required: [data], properties: {data: {type: array}}}
+"#,
+    );
+    let judged = |request: (&str, &str), response: (&str, &str)| {
+        let exchange = media_exchange("PATCH", "/items/1", Some(request), 200, Some(response));
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let plain = ("application/json", r#"{"data": []}"#);
+    let geo = (
+        "application/geo+json",
+        r#"{"type": "FeatureCollection", "features": []}"#,
+    );
+    // Each body in its own type keeps the contract.
+    assert_eq!(
+        judged(("application/json", r#"{"name": "a"}"#), plain),
+        vec![]
+    );
+    assert_eq!(
+        judged(("application/merge-patch+json", r#"{"name": null}"#), geo),
+        vec![]
+    );
+    // A media type's parameters do not hide its schema.
+    assert_eq!(
+        judged(
+            (
+                "application/merge-patch+json; charset=utf-8",
+                r#"{"name": null}"#
+            ),
+            ("application/json; charset=utf-8", r#"{"data": []}"#)
+        ),
+        vec![]
+    );
+    // A body shaped for the other type is judged by the type it came in.
+    assert_eq!(
+        judged(("application/merge-patch+json", "{}"), plain),
+        one(Part::Request, "minProperties", "")
+    );
+    assert_eq!(
+        judged(("application/json", r#"{"name": null}"#), plain),
+        one(Part::Request, "type", "/name")
+    );
+    assert_eq!(
+        judged(
+            ("application/json", r#"{"name": "a"}"#),
+            ("application/json", geo.1)
+        ),
+        one(Part::Response, "required", "")
+    );
+}
+
 /// A path template that itself begins with the base path's segment is reached through the
 /// base path written twice, as its server routes it: that is no doubled base path.
 #[test]

@@ -175,6 +175,32 @@ pub fn emit(api: &Api, crate_name: &str, layout: ContractLayout) -> Result<Vec<G
     Ok(files)
 }
 
+/// The files of a body's schemas in its other JSON media types, each beside `main`, the file
+/// of its own schema, by media type as written; a second media type whose name makes the same
+/// file is left out, as a second form type is.
+fn json_schema_files<'a>(
+    schemas: &'a [(String, Value)],
+    main: &str,
+    flow: Flow,
+    names: &ContractFiles,
+    files: &mut Vec<SchemaFile<'a>>,
+) -> BTreeMap<String, String> {
+    let mut written = BTreeMap::new();
+    for (media, schema) in schemas {
+        let path = names.in_media(main, media);
+        if written.values().any(|known| *known == path) {
+            continue;
+        }
+        files.push(SchemaFile {
+            path: path.clone(),
+            root: std::borrow::Cow::Borrowed(schema),
+            flow: Some(flow),
+        });
+        written.insert(media.clone(), path);
+    }
+    written
+}
+
 fn operation_entry<'a>(
     op: &'a Operation,
     folder: &str,
@@ -227,12 +253,15 @@ fn operation_entry<'a>(
                 });
                 field_schemas.insert(media.clone(), path);
             }
+            let json_schemas =
+                json_schema_files(&body.json_schemas, &path, Flow::Request, names, files);
             Some(manifest::RequestBody {
                 required: body.required,
                 content_type: body.content_type.clone(),
                 other_content_types: body.other_content_types.clone(),
                 same_schema_content_types: body.same_schema_content_types.clone(),
                 field_schemas,
+                json_schemas,
                 schema: path,
                 delimited_fields: body
                     .delimited_fields
@@ -283,9 +312,12 @@ fn operation_entry<'a>(
                     root: std::borrow::Cow::Borrowed(&body.schema),
                     flow: Some(Flow::Response),
                 });
+                let json_schemas =
+                    json_schema_files(&body.json_schemas, &path, Flow::Response, names, files);
                 manifest::Response {
                     content_type: Some(body.content_type.clone()),
                     other_content_types: body.other_content_types.clone(),
+                    json_schemas,
                     schema: Some(path),
                     example_codes: codes,
                     headers,
@@ -294,6 +326,7 @@ fn operation_entry<'a>(
             None => manifest::Response {
                 content_type: None,
                 other_content_types: Vec::new(),
+                json_schemas: BTreeMap::new(),
                 schema: None,
                 example_codes: codes,
                 headers,

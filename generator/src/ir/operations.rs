@@ -289,6 +289,10 @@ pub struct RequestBody {
     /// own (an upload as JSON metadata or as parts with the file), with that schema for the
     /// contract: a body sent as one is checked by it.
     pub field_schemas: Vec<(String, Value)>,
+    /// The other JSON media types documented with a schema of their own (JSON Merge Patch
+    /// beside JSON, GeoJSON beside plain JSON), with that schema for the contract: a body sent
+    /// as one is checked by it. The typed body is `content_type`'s.
+    pub json_schemas: Vec<(String, Value)>,
     /// Rust type of the body.
     pub ty: TypeRef,
     /// JSON Schema of the body, for the contract.
@@ -417,6 +421,10 @@ pub struct ResponseBody {
     pub kind: MediaKind,
     /// The other media types documented for it, as written.
     pub other_content_types: Vec<String>,
+    /// The other JSON media types documented with a schema of their own
+    /// (`application/geo+json` beside `application/json`), with that schema for the contract:
+    /// a body received as one is checked by it. The typed body is `content_type`'s.
+    pub json_schemas: Vec<(String, Value)>,
     /// Rust type.
     pub ty: TypeRef,
     /// JSON Schema, for the contract.

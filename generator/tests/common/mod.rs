@@ -127,6 +127,7 @@ pub const FIXTURES: &[Fixture] = &[
     fixture("idempotency-header.yaml"),
     fixture("inheritance.yaml"),
     fixture("inline-naming.yaml"),
+    fixture("json-media-types.yaml"),
     fixture("json-schema-2020-12.yaml"),
     fixture("large-enum.yaml"),
     fixture("maps-arrays.yaml"),

@@ -97,10 +97,11 @@ impl Checker<'_> {
         };
         self.cover(|| coverage::Key::status(op, &spec.key));
         self.response_headers(op, spec, response, part);
+        let body_spec = spec.body.in_media(response.content_type().as_deref());
         if self.head {
             return;
         }
-        if spec.body.content_type.is_none()
+        if body_spec.content_type.is_none()
             && !status_has_no_body(response.status)
             && matches!(
                 parse_body(response.body.as_ref()),
@@ -111,7 +112,7 @@ impl Checker<'_> {
         }
         // A body in a media type the contract has no schema for: only its absence is judged,
         // below.
-        if spec.body.sent_in_another_media(|| response.content_type())
+        if body_spec.sent_in_another_media(|| response.content_type())
             && !matches!(parse_body(response.body.as_ref()), Parsed::None)
         {
             return;
@@ -119,14 +120,14 @@ impl Checker<'_> {
         // A body documented in a media type that is not JSON (text, XML, binary), or sent as
         // one within a documented range (`text/plain` under `*/*`), is not read as JSON, even
         // when it parses as JSON: its media type is checked, and a text's words.
-        let read_as_json = match spec.body.content_type.as_deref() {
+        let read_as_json = match body_spec.content_type.as_deref() {
             None => true,
             // Read as JSON when sent as JSON within the range (`*/*`, `application/*`); JSON
             // outside it (where `image/*` is documented) is the wrong media type, not a wrong
             // image.
             // A file's bytes (`format: binary`) are not, even where the file is JSON.
             Some(range) if range.contains('*') => {
-                !spec.body.bytes
+                !body_spec.bytes
                     && response
                         .content_type()
                         .is_none_or(|sent| is_json(&sent) && media_fits(&media_type(range), &sent))
@@ -136,19 +137,19 @@ impl Checker<'_> {
             Some(media) => is_json(&media_type(media)),
         };
         if !read_as_json
-            && spec.body.schema.is_some()
+            && body_spec.schema.is_some()
             && matches!(
                 parse_body(response.body.as_ref()),
                 Parsed::Json(_) | Parsed::NotJson(_)
             )
         {
-            self.content_type(&spec.body, response.content_type(), part, &location);
+            self.content_type(&body_spec, response.content_type(), part, &location);
             let sent_as = response.header("content-type");
-            self.text_content(&spec.body, response.body.as_ref(), sent_as, part);
+            self.text_content(&body_spec, response.body.as_ref(), sent_as, part);
             return;
         }
-        if let Some(doc) = self.conforming(spec.body.schema.as_deref(), response.body.as_ref()) {
-            self.content_type(&spec.body, response.content_type(), part, &location);
+        if let Some(doc) = self.conforming(body_spec.schema.as_deref(), response.body.as_ref()) {
+            self.content_type(&body_spec, response.content_type(), part, &location);
             let code = doc.get("http_code").map(|code| code.value());
             self.http_code(code.as_ref(), response.status, part, &location);
             return;
@@ -163,12 +164,12 @@ impl Checker<'_> {
                         .content_type()
                         .is_some_and(|sent| !specgen::manifest::is_xml(&media_type(&sent))) =>
             {
-                self.content_type(&spec.body, response.content_type(), part, &location);
+                self.content_type(&body_spec, response.content_type(), part, &location);
             }
             Parsed::None => {
                 // A status that cannot carry content (204, 304; RFC 9110) is not asked for
                 // the body of the response it falls to, `default` say.
-                if spec.body.required && !status_has_no_body(response.status) {
+                if body_spec.required && !status_has_no_body(response.status) {
                     self.push(
                         part,
                         "",
@@ -182,8 +183,8 @@ impl Checker<'_> {
                 }
             }
             Parsed::Unrecorded(size) => {
-                if spec.body.schema.is_some() {
-                    self.content_type(&spec.body, response.content_type(), part, &location);
+                if body_spec.schema.is_some() {
+                    self.content_type(&body_spec, response.content_type(), part, &location);
                     self.unrecorded(size, part, location());
                 }
             }
@@ -195,26 +196,25 @@ impl Checker<'_> {
                 // Only a documented JSON body has to be JSON; a status whose body the spec
                 // does not show (a 503 page, say) may carry anything, and so may one within a
                 // documented range (`*/*`) sent without its media type.
-                let documented_json = spec
-                    .body
+                let documented_json = body_spec
                     .content_type
                     .as_deref()
                     .is_none_or(|media| is_json(&media_type(media)));
-                if spec.body.schema.is_some() && documented_json {
+                if body_spec.schema.is_some() && documented_json {
                     // An HTML error page or plain text where JSON is documented: its media
                     // type says what came, as a request body's does.
-                    self.not_json(&spec.body, response.content_type(), part, &location, &error);
+                    self.not_json(&body_spec, response.content_type(), part, &location, &error);
                 }
             }
             Parsed::Json(value) => {
-                if spec.body.schema.is_some() {
-                    self.content_type(&spec.body, response.content_type(), part, &location);
+                if body_spec.schema.is_some() {
+                    self.content_type(&body_spec, response.content_type(), part, &location);
                 }
-                let value = match &spec.body.schema {
+                let value = match &body_spec.schema {
                     Some(schema) => self.json_in_string(schema, response.body.as_ref(), value),
                     None => value,
                 };
-                if let Some(schema) = &spec.body.schema {
+                if let Some(schema) = &body_spec.schema {
                     self.schema(schema, &value, part);
                     self.drift(op, schema, &value, part);
                     if self.coverage {

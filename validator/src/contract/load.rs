@@ -1,7 +1,7 @@
 //! Reading a contract: its files parsed and compiled (in parallel), the manifest's operations
 //! and webhooks with their parameters, security and bodies.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use jsonschema::{Draft, ValidationError, Validator};
@@ -499,11 +499,8 @@ fn operation(
         content_type: Some(body.content_type.clone()),
         other_content_types: essences(&body.other_content_types),
         same_schema_content_types: essences(&body.same_schema_content_types),
-        field_schemas: body
-            .field_schemas
-            .iter()
-            .map(|(media, file)| (crate::exchange::media_type(media), file.clone()))
-            .collect(),
+        field_schemas: media_files(&body.field_schemas),
+        json_schemas: media_files(&body.json_schemas),
         schema: Some(body.schema.clone()),
         bytes: schemas
             .get(&body.schema)
@@ -531,6 +528,7 @@ fn operation(
                 other_content_types: essences(&response.other_content_types),
                 same_schema_content_types: Vec::new(),
                 field_schemas: Vec::new(),
+                json_schemas: media_files(&response.json_schemas),
                 schema: response.schema.clone(),
                 bytes: response
                     .schema
@@ -623,4 +621,13 @@ fn credential_parameters(
         }
     }
     found
+}
+
+/// A manifest's contract files by media type as written, by media type without parameters
+/// in lower case, as the checks compare them.
+fn media_files(files: &BTreeMap<String, String>) -> Vec<(String, String)> {
+    files
+        .iter()
+        .map(|(media, file)| (crate::exchange::media_type(media), file.clone()))
+        .collect()
 }

@@ -20,6 +20,10 @@ use crate::ir::{Api, Webhook};
 /// suffix (`.response.default.json`) under the 255 bytes file systems allow.
 const MAX_STEM: usize = 160;
 
+/// The longest a media type's part of a file name may be ([`ContractFiles::in_media`]): with
+/// [`MAX_STEM`] and the longest suffix, still under 255 bytes.
+const MAX_MEDIA: usize = 40;
+
 /// Stems Windows reserves for devices, whatever the extension.
 const RESERVED: &[&str] = &[
     "con", "prn", "aux", "nul", "com1", "com2", "com3", "com4", "com5", "com6", "com7", "com8",
@@ -82,6 +86,27 @@ impl ContractFiles {
             "{folder}/{}.response.{key}.json",
             self.message_stem(folder, id)
         )
+    }
+
+    /// The file of a body's schema in another JSON media type with a schema of its own,
+    /// beside `main`, the file of the body's own schema: `….request.json` →
+    /// `….request.merge-patch-json.json`. The media type's letters and digits name it (at
+    /// most [`MAX_MEDIA`] bytes of them), `application/` left out.
+    pub fn in_media(&self, main: &str, media: &str) -> String {
+        let essence = crate::manifest::essence(media);
+        let subtype = essence.strip_prefix("application/").unwrap_or(&essence);
+        let mut slug = String::new();
+        for c in subtype.chars() {
+            if c.is_ascii_alphanumeric() {
+                slug.push(c.to_ascii_lowercase());
+            } else if !slug.ends_with('-') {
+                slug.push('-');
+            }
+        }
+        let slug = slug.trim_matches('-');
+        let slug = &slug[..slug.len().min(MAX_MEDIA)];
+        let stem = main.strip_suffix(".json").unwrap_or(main);
+        format!("{stem}.{slug}.json")
     }
 
     fn message_stem(&self, folder: &str, id: &str) -> String {

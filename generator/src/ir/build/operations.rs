@@ -613,6 +613,7 @@ impl Builder<'_> {
                             other_content_types: media.other_content_types,
                             same_schema_content_types: media.same_schema_content_types,
                             field_schemas: media.field_schemas,
+                            json_schemas: media.json_schemas,
                             ty: media.ty,
                             schema: media.schema,
                             docs: string_at(&body_map, "description").map(|s| s.trim().to_string()),
@@ -720,6 +721,7 @@ impl Builder<'_> {
                             content_type: media.content_type,
                             kind,
                             other_content_types: media.other_content_types,
+                            json_schemas: media.json_schemas,
                             ty: media.ty,
                             schema: media.schema,
                         })
@@ -956,20 +958,27 @@ impl Builder<'_> {
             .map(|(other, _)| other.clone())
             .collect();
         let mut field_schemas = Vec::new();
+        let mut json_schemas = Vec::new();
         for (other, other_media) in content {
-            let fields = MediaKind::of(other) == MediaKind::Form
-                || crate::manifest::essence(other) == crate::form::MULTIPART;
+            let essence = crate::manifest::essence(other);
+            let fields =
+                MediaKind::of(other) == MediaKind::Form || essence == crate::form::MULTIPART;
+            // Another JSON type with a schema of its own is checked by it, where the chosen
+            // one is JSON too (a file's JSON metadata beside the file is not that body).
+            let json = kind == MediaKind::Json && crate::manifest::is_json(&essence);
             let Some(other_schema) = other_media.get("schema") else {
                 continue;
             };
-            if other == content_type || !fields || *other_schema == schema {
+            if other == content_type || !(fields || json) || *other_schema == schema {
                 continue;
             }
             let other_at = child(&child(&child(owner_at, "content"), other), "schema");
-            field_schemas.push((
-                other.clone(),
-                self.contract_schema(other_schema, &other_at)?,
-            ));
+            let contract = self.contract_schema(other_schema, &other_at)?;
+            if fields {
+                field_schemas.push((other.clone(), contract));
+            } else {
+                json_schemas.push((other.clone(), contract));
+            }
         }
         let (delimited_fields, json_fields) = if kind == MediaKind::Form {
             (delimited_fields(media), json_fields(media))
@@ -982,6 +991,7 @@ impl Builder<'_> {
             other_content_types,
             same_schema_content_types,
             field_schemas,
+            json_schemas,
             delimited_fields,
             json_fields,
             ty: wrap_nullable(ty, nullable),
@@ -997,6 +1007,7 @@ struct Media {
     other_content_types: Vec<String>,
     same_schema_content_types: Vec<String>,
     field_schemas: Vec<(String, Value)>,
+    json_schemas: Vec<(String, Value)>,
     delimited_fields: Vec<(String, char)>,
     json_fields: Vec<String>,
     ty: TypeRef,
