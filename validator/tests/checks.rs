@@ -1248,6 +1248,48 @@ fn a_one_of_failure_names_the_closest_alternative() {
             && !message.contains("fox"),
         "{message}"
     );
+
+    // A value more than one alternative accepts: the message names them, by component where
+    // an alternative refers to one (Rumble's credentials, a VMware and an SNMPv3 one alike).
+    let overlapping = contract_of(
+        r#"
+openapi: 3.1.0
+info: {title: Overlap, version: '1'}
+paths:
+  /credentials:
+    post:
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema:
+              oneOf:
+                - {$ref: '#/components/schemas/Vmware'}
+                - {type: object, required: [port]}
+                - {$ref: '#/components/schemas/Snmp3'}
+      responses: {'204': {description: done}}
+components:
+  schemas:
+    Vmware: {type: object, required: [host], properties: {host: {type: string}, user: {type: string}}}
+    Snmp3: {type: object, required: [host], properties: {host: {type: string}, auth: {type: string}}}
+"#,
+    );
+    let exchange = media_exchange(
+        "POST",
+        "/credentials",
+        Some(("application/json", r#"{"host": "h"}"#)),
+        204,
+        None,
+    );
+    let outcome = check(&overlapping, &exchange, CheckOptions::default());
+    assert_eq!(found(&outcome), one(Part::Request, "oneOf", ""));
+    let message = &outcome.findings[0].message;
+    assert!(
+        message.ends_with(
+            "alternatives 0 (Vmware) and 2 (Snmp3) each accept it, where oneOf takes exactly one"
+        ),
+        "{message}"
+    );
 }
 
 /// A JSON Lines body written as a string holding its JSON is that JSON when the body's schema

@@ -663,6 +663,22 @@ pub(crate) fn violation(
             }
         );
     }
+    // A `oneOf` that more than one alternative accepts: name them, so that the reader sees
+    // which schemas overlap (jsonschema says only "more than one").
+    if let ValidationErrorKind::OneOfMultipleValid { context } = error.kind() {
+        let accepting: Vec<String> = context
+            .iter()
+            .enumerate()
+            .filter(|(_, errors)| errors.is_empty())
+            .map(|(index, _)| alternative_name(judged.schema, schema_path, index))
+            .collect();
+        if accepting.len() > 1 {
+            text = format!(
+                "{text}: alternatives {} each accept it, where oneOf takes exactly one",
+                accepting.join(" and ")
+            );
+        }
+    }
     // A pattern is hard to read back as the rule it encodes; the component it belongs to
     // (`Timestamp`, `AccountId`) names that rule. A long one (an ISO 8601 timestamp's is 330
     // characters) is left to the schema location the finding names.
@@ -685,6 +701,21 @@ pub(crate) fn violation(
         schema_location: format!("{file}#{schema_path}"),
         rule,
         message: text,
+    }
+}
+
+/// Alternative `index` of the union at `union_path` (a schema path ending at `oneOf`), with
+/// the component it refers to where the schema has it (`1 (Snmp3Credential)`).
+fn alternative_name(schema: Option<&Value>, union_path: &str, index: usize) -> String {
+    let component = schema
+        .and_then(|schema| schema.pointer(&format!("{union_path}/{index}")))
+        .and_then(|alternative| alternative.get("$ref"))
+        .and_then(Value::as_str)
+        .and_then(|reference| reference.rsplit('/').next())
+        .map(|name| name.replace("~1", "/").replace("~0", "~"));
+    match component {
+        Some(name) => format!("{index} ({name})"),
+        None => index.to_string(),
     }
 }
 
