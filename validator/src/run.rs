@@ -391,6 +391,29 @@ fn verdict_names(
     (exchange.source.clone(), exchange.index, id, label)
 }
 
+/// Whether `first` (an input's first bytes) begins with UTF-16's byte order mark: `Some(true)`
+/// for big-endian, `Some(false)` for little-endian. UTF-8's mark, or none, is `None`.
+fn utf16_order(first: &[u8]) -> Option<bool> {
+    match first {
+        [0xFE, 0xFF, ..] => Some(true),
+        [0xFF, 0xFE, ..] => Some(false),
+        _ => None,
+    }
+}
+
+/// The text of UTF-16 `bytes` (after the byte order mark), each unit that is no character (a
+/// lone surrogate, an odd last byte) as U+FFFD.
+fn utf16_text(bytes: &[u8], big_endian: bool) -> String {
+    let units = bytes.chunks(2).map(|pair| match (pair, big_endian) {
+        ([high, low], true) => u16::from_be_bytes([*high, *low]),
+        ([low, high], false) => u16::from_le_bytes([*low, *high]),
+        _ => 0xFFFD,
+    });
+    char::decode_utf16(units)
+        .map(|unit| unit.unwrap_or(char::REPLACEMENT_CHARACTER))
+        .collect()
+}
+
 /// One input: a reader thread streams batches of entries (or chunks of raw JSON Lines
 /// records); this thread has each batch parsed and checked in parallel and folds the outcomes
 /// in input order. The fold of a batch runs beside the checking of the next one, so that the
@@ -406,6 +429,15 @@ fn run_input(
 ) -> Result<(), Stop> {
     let coverage = covered.is_some();
     let first = reader.fill_buf().map_err(Stop::Input)?.to_vec();
+    // A file in UTF-16 with its byte order mark (what Windows PowerShell's `>` and Notepad's
+    // "Unicode" write) is read as the text it holds, not refused as no text at all.
+    if let Some(big_endian) = utf16_order(&first) {
+        let mut bytes = Vec::new();
+        reader.read_to_end(&mut bytes).map_err(Stop::Input)?;
+        let text = utf16_text(&bytes[2..], big_endian);
+        let reader = std::io::Cursor::new(text.into_bytes());
+        return run_input(contract, source, reader, options, report, sink, covered);
+    }
     let format = read::detect(source, &first);
     // A NUL byte among the first bytes: no text, so no HAR and no JSON Lines (an image, an
     // archive, a core dump given by mistake). One finding says so, where reading it line by

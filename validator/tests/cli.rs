@@ -1976,6 +1976,40 @@ fn a_binary_input_is_one_finding() {
     assert_eq!(report["errors"], 1, "the clean input adds none");
 }
 
+/// A recording saved as UTF-16 with its byte order mark (Windows PowerShell's `>`, Notepad's
+/// "Unicode") is read as the text it holds, in either byte order: the same verdicts as the
+/// UTF-8 file, where it had been refused as no text at all.
+#[test]
+fn a_utf16_recording_is_read_as_its_text() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let clean = std::fs::read_to_string(corpus("clean.jsonl")).expect("clean");
+    let utf8 = json(&specval(&[
+        "check",
+        "--format",
+        "json",
+        &corpus("clean.jsonl"),
+    ]));
+    for (name, mark, big_endian) in [
+        ("le.jsonl", [0xFF, 0xFE], false),
+        ("be.jsonl", [0xFE, 0xFF], true),
+    ] {
+        let mut bytes = mark.to_vec();
+        for unit in clean.encode_utf16() {
+            bytes.extend(if big_endian {
+                unit.to_be_bytes()
+            } else {
+                unit.to_le_bytes()
+            });
+        }
+        let file = temp_file(&dir, name, &bytes);
+        let run = specval(&["check", "--format", "json", &file]);
+        assert_code(&run, 0, name);
+        let report = json(&run);
+        assert_eq!(report["exchanges"], utf8["exchanges"], "{name}: {report}");
+        assert!(report["exchanges"].as_u64().unwrap_or(0) > 0, "{report}");
+    }
+}
+
 /// A recording that begins as JSON is no binary, though a NUL byte stands among its first
 /// bytes: the entry it breaks is reported, and the others are checked.
 #[test]
