@@ -542,23 +542,25 @@ pub mod manifest {
             name: &str,
             query: &'a [(String, String)],
         ) -> Option<Vec<(String, &'a str)>> {
+            let bracketed = || -> Vec<(String, &'a str)> {
+                query
+                    .iter()
+                    .filter_map(|(key, text)| {
+                        let inner = key.strip_prefix(name)?.strip_prefix('[')?;
+                        let (member, deeper) = inner.split_once(']')?;
+                        Some((format!("{member}{deeper}"), text.as_str()))
+                    })
+                    .collect()
+            };
             let members: Vec<(String, &str)> = match self {
-                ObjectStyle::Deep => {
-                    query
-                        .iter()
-                        .filter_map(|(key, text)| {
-                            let inner = key.strip_prefix(name)?.strip_prefix('[')?;
-                            let (member, deeper) = inner.split_once(']')?;
-                            Some((format!("{member}{deeper}"), text.as_str()))
-                        })
-                        .collect()
-                }
+                ObjectStyle::Deep => bracketed(),
                 ObjectStyle::Exploded(names) => {
-                    query
+                    let bare: Vec<(String, &str)> = query
                         .iter()
                         .filter(|(key, _)| names.contains(key))
                         .map(|(key, text)| (key.clone(), text.as_str()))
-                        .collect()
+                        .collect();
+                    if bare.is_empty() { bracketed() } else { bare }
                 }
                 ObjectStyle::Joined => {
                     let (_, text) = query.iter().find(|(key, _)| key == name)?;

@@ -577,20 +577,29 @@ impl ObjectStyle {
         name: &str,
         query: &'a [(String, String)],
     ) -> Option<Vec<(String, &'a str)>> {
-        let members: Vec<(String, &str)> = match self {
-            ObjectStyle::Deep => query
+        let bracketed = || -> Vec<(String, &'a str)> {
+            query
                 .iter()
                 .filter_map(|(key, text)| {
                     let inner = key.strip_prefix(name)?.strip_prefix('[')?;
                     let (member, deeper) = inner.split_once(']')?;
                     Some((format!("{member}{deeper}"), text.as_str()))
                 })
-                .collect(),
-            ObjectStyle::Exploded(names) => query
-                .iter()
-                .filter(|(key, _)| names.contains(key))
-                .map(|(key, text)| (key.clone(), text.as_str()))
-                .collect(),
+                .collect()
+        };
+        let members: Vec<(String, &str)> = match self {
+            ObjectStyle::Deep => bracketed(),
+            // Sent with brackets all the same (`page[size]=10`, as PandaScore's own examples
+            // write a `form` object): read as the members they name, and so checked, rather
+            // than passed over unread.
+            ObjectStyle::Exploded(names) => {
+                let bare: Vec<(String, &str)> = query
+                    .iter()
+                    .filter(|(key, _)| names.contains(key))
+                    .map(|(key, text)| (key.clone(), text.as_str()))
+                    .collect();
+                if bare.is_empty() { bracketed() } else { bare }
+            }
             ObjectStyle::Joined => {
                 let (_, text) = query.iter().find(|(key, _)| key == name)?;
                 let parts: Vec<&str> = text.split(',').collect();
@@ -1446,6 +1455,18 @@ mod tests {
             pairs(&[("name", "rex"), ("age", "3")])
         );
         assert_eq!(ObjectStyle::Deep.members("page", &query), None);
+        // An exploded object sent with brackets instead is read by them; bare members win.
+        let bracketed = pairs(&[("page[size]", "500"), ("page[number]", "2")]);
+        let page = ObjectStyle::Exploded(vec!["size".into(), "number".into()]);
+        assert_eq!(
+            owned(page.members("page", &bracketed).unwrap()),
+            pairs(&[("size", "500"), ("number", "2")])
+        );
+        let both = pairs(&[("page[size]", "500"), ("size", "5")]);
+        assert_eq!(
+            owned(page.members("page", &both).unwrap()),
+            pairs(&[("size", "5")])
+        );
     }
 
     #[test]

@@ -6874,6 +6874,13 @@ components:
     // The nullable object's exploded member is read and judged, not called undocumented.
     let wrong = run(&[("size", "ten")]);
     assert_eq!(found(&wrong), one(Part::Request, "type", "query:page/size"));
+    // Sent with brackets instead (PandaScore's own examples write `page[size]=1` for a
+    // `form` object), its members are read by them and judged; they had passed unread.
+    assert_eq!(found(&run(&[("page[size]", "10")])), vec![]);
+    assert_eq!(
+        found(&run(&[("page[size]", "ten")])),
+        one(Part::Request, "type", "query:page/size")
+    );
 }
 
 /// Zero bytes sent with the documented Content-Type are a body, as the generated server takes
