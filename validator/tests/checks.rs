@@ -330,6 +330,75 @@ paths:
     );
 }
 
+/// A base that closes its members without a discriminator (Graph RBAC's `UserBase`, whose
+/// `additionalProperties: {type: object}` AutoRest writes for "more members may come"),
+/// extended with `allOf` by a subtype with members of its own: each of the subtype's members
+/// is judged by its own schema, not refused as one the base does not declare; the base's
+/// closing still judges the members nobody declares, and the base used as itself is closed.
+#[test]
+fn a_subtype_of_a_closed_base_without_a_discriminator_holds_its_own_members() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.1
+info: {title: Graph RBAC, version: '1.6'}
+paths:
+  /users/{id}:
+    patch:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        required: true
+        content:
+          application/json: {schema: {$ref: '#/components/schemas/UserUpdateParameters'}}
+      responses:
+        '200':
+          description: the user as stored
+          content:
+            application/json: {schema: {$ref: '#/components/schemas/UserBase'}}
+components:
+  schemas:
+    UserBase:
+      type: object
+      properties: {mail: {type: string}}
+      additionalProperties: {type: object}
+    UserUpdateParameters:
+      allOf: [{$ref: '#/components/schemas/UserBase'}]
+      properties:
+        displayName: {type: string}
+        accountEnabled: {type: boolean}
+"#,
+    );
+    let judged = |request: &str, response: &str| {
+        let exchange = media_exchange(
+            "PATCH",
+            "/users/1",
+            Some(("application/json", request)),
+            200,
+            Some(("application/json", response)),
+        );
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    let user = r#"{"mail": "a@b.c"}"#;
+    assert_eq!(
+        judged(r#"{"displayName": "Ann", "accountEnabled": false, "mail": "x"}"#, user),
+        vec![]
+    );
+    assert_eq!(
+        judged(r#"{"displayName": 5}"#, user),
+        one(Part::Request, "type", "/displayName")
+    );
+    // A member nobody declares is judged by the base's closing.
+    assert_eq!(
+        judged(r#"{"nickname": "an"}"#, user),
+        one(Part::Request, "unevaluatedProperties", "")
+    );
+    assert_eq!(judged(r#"{"extension": {"k": 1}}"#, user), vec![]);
+    // The base used as itself is as written: closed to a member that is no object.
+    assert_eq!(
+        judged("{}", r#"{"mail": "a@b.c", "displayName": "Ann"}"#),
+        one(Part::Response, "type", "/displayName")
+    );
+}
+
 /// A path template that itself begins with the base path's segment is reached through the
 /// base path written twice, as its server routes it: that is no doubled base path.
 #[test]

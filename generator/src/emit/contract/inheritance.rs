@@ -37,6 +37,7 @@ pub(crate) fn subtypes(
 /// Turns every base schema under `root`'s `$defs` (a bundled contract file, refs as
 /// `#/$defs/…`) into a dispatcher to its subtypes.
 pub(crate) fn dispatch_to_subtypes(root: &mut Value) {
+    open_closed_bases(root);
     let Some(Value::Object(defs)) = root.get("$defs") else {
         return;
     };
@@ -83,8 +84,17 @@ pub(crate) fn dispatch_to_subtypes(root: &mut Value) {
         to_plain_base(schema, &plain);
     }
     for (sub, base) in extenders {
+        let bases: Vec<ClosedBase> = closed
+            .get(&base)
+            .map(|closing| ClosedBase {
+                reference: base_ref(&base),
+                open: open_ref(&base),
+                closing: closing.clone(),
+            })
+            .into_iter()
+            .collect();
         if let Some(schema) = defs.get_mut(&sub) {
-            close_as_a_whole(schema, &base, closed.get(&base));
+            close_as_a_whole(schema, &bases);
         }
     }
     for (name, plan) in plans {
@@ -109,26 +119,26 @@ fn closes(schema: &Map<String, Value>) -> bool {
         .is_some_and(|closing| *closing != Value::Bool(true))
 }
 
-/// Lets a subtype that extends `base` with `allOf` hold the members of all its parts.
+/// Lets a subtype that extends bases with `allOf` hold the members of all its parts.
 ///
 /// JSON Schema's `additionalProperties` sees only the members declared beside it, so a base
 /// that closes its members (`additionalProperties: false`, or Azure's `{type: object}`), or a
 /// subtype part that closes its own, refuses every member the other parts declare; OpenAPI's
 /// inheritance means the members of all of them. Each closing moves to the subtype as
 /// `unevaluatedProperties`, which sees the members every part declares, and the subtype
-/// extends the base without its closing (`closed`, when it has one).
-fn close_as_a_whole(schema: &mut Value, base: &str, closed: Option<&Value>) {
+/// extends each closed base (`bases`: the `$ref` it extends it by, the `$ref` of the base
+/// without its closing, and the closing) through its open copy.
+fn close_as_a_whole(schema: &mut Value, bases: &[ClosedBase]) {
     let Value::Object(map) = schema else {
         return;
     };
     if map.contains_key("unevaluatedProperties") {
         return;
     }
-    let mut closings: Vec<Value> = closed.into_iter().cloned().collect();
+    let mut closings: Vec<Value> = Vec::new();
     if closes(map) {
         closings.extend(map.remove("additionalProperties"));
     }
-    let (plain, open) = (base_ref(base), open_ref(base));
     if let Some(Value::Array(parts)) = map.get_mut("allOf") {
         for part in parts {
             let Value::Object(part) = part else {
@@ -136,8 +146,9 @@ fn close_as_a_whole(schema: &mut Value, base: &str, closed: Option<&Value>) {
             };
             match part.get_mut("$ref") {
                 Some(Value::String(reference)) => {
-                    if closed.is_some() && *reference == plain {
-                        reference.clone_from(&open);
+                    if let Some(base) = bases.iter().find(|base| base.reference == *reference) {
+                        reference.clone_from(&base.open);
+                        closings.push(base.closing.clone());
                     }
                 }
                 _ => {
@@ -154,6 +165,111 @@ fn close_as_a_whole(schema: &mut Value, base: &str, closed: Option<&Value>) {
         _ => json!({"allOf": closings}),
     };
     map.insert("unevaluatedProperties".into(), unevaluated);
+}
+
+/// A base that closes its members, as its subtypes extend it (see [`close_as_a_whole`]).
+struct ClosedBase {
+    /// The `$ref` a subtype's `allOf` names it by.
+    reference: String,
+    /// The `$ref` of its copy without the closing.
+    open: String,
+    /// Its `additionalProperties`.
+    closing: Value,
+}
+
+/// Bases without a discriminator that close their members (`additionalProperties: false`, or
+/// Azure's `{type: object}`: Graph RBAC's `UserBase`) and that other components of the bundle,
+/// or the file's own schemas, extend with `allOf`: each such subtype holds the members of all
+/// its parts ([`close_as_a_whole`]), through an open copy of the base kept in the base's own
+/// `$defs` (which leaves the base, where it is used as itself, as written). Without it, every
+/// member a subtype declares was refused: the generated server answered 400 to its own
+/// client's `UserUpdateParameters`.
+fn open_closed_bases(root: &mut Value) {
+    let Some(Value::Object(defs)) = root.get("$defs") else {
+        return;
+    };
+    let closed: BTreeMap<String, ClosedBase> = defs
+        .iter()
+        .filter(|(_, schema)| base_discriminator(schema).is_none())
+        .filter(|(_, schema)| schema.get("$defs").is_none())
+        .filter_map(|(name, schema)| {
+            let closing = closing(schema)?.clone();
+            Some((
+                name.clone(),
+                ClosedBase {
+                    reference: def_ref(name),
+                    open: open_ref(name),
+                    closing,
+                },
+            ))
+        })
+        .collect();
+    if closed.is_empty() {
+        return;
+    }
+    let extended = |schema: &Value| -> Vec<&str> {
+        all_of_refs(schema)
+            .filter_map(|reference| {
+                closed
+                    .iter()
+                    .find(|(_, base)| base.reference == reference)
+                    .map(|(name, _)| name.as_str())
+            })
+            .collect()
+    };
+    let mut opened: Vec<String> = Vec::new();
+    let mut subtypes: Vec<String> = Vec::new();
+    for (name, schema) in defs {
+        let bases = extended(schema);
+        if !bases.is_empty() {
+            subtypes.push(name.clone());
+            opened.extend(bases.into_iter().map(str::to_string));
+        }
+    }
+    let roots = own_roots(root);
+    for index in &roots {
+        let schema = match index {
+            Some(index) => &root[super::ROOTS][*index],
+            None => &*root,
+        };
+        opened.extend(extended(schema).into_iter().map(str::to_string));
+    }
+    if opened.is_empty() {
+        return;
+    }
+    let bases: Vec<ClosedBase> = closed.into_values().collect();
+    let Some(Value::Object(defs)) = root.get_mut("$defs") else {
+        return;
+    };
+    for name in &opened {
+        if let Some(Value::Object(base)) = defs.get_mut(name)
+            && !base.contains_key("$defs")
+        {
+            let mut open = base.clone();
+            open.remove("additionalProperties");
+            base.insert("$defs".into(), json!({ OPEN: open }));
+        }
+    }
+    for name in subtypes {
+        if let Some(schema) = defs.get_mut(&name) {
+            close_as_a_whole(schema, &bases);
+        }
+    }
+    for index in roots {
+        match index {
+            Some(index) => close_as_a_whole(&mut root[super::ROOTS][index], &bases),
+            None => close_as_a_whole(root, &bases),
+        }
+    }
+}
+
+/// The file's own schemas that may extend a base: the root itself (`None`), or each of the
+/// shared layout's roots (`Some(index)` under `roots`).
+fn own_roots(root: &Value) -> Vec<Option<usize>> {
+    match root.get(super::ROOTS).and_then(Value::as_array) {
+        Some(roots) => (0..roots.len()).map(Some).collect(),
+        None => vec![None],
+    }
 }
 
 /// A base's discriminator property and the values that name each subtype.
@@ -439,6 +555,58 @@ mod tests {
             defs["Rule"]["$defs"]["base"]["additionalProperties"],
             json!({"type": "object"})
         );
+    }
+
+    /// Graph RBAC's `UserBase` closes its members with `additionalProperties: {type: object}`
+    /// and has no discriminator; `UserUpdateParameters` extends it with members of its own,
+    /// beside its `allOf`, and a request body extends it inline. Each subtype holds the members
+    /// of every part; `UserBase` used as itself stays closed.
+    #[test]
+    fn a_closed_base_without_a_discriminator_is_extended_whole() {
+        let base = json!({
+            "properties": {"mail": {"type": "string"}},
+            "additionalProperties": {"type": "object"}
+        });
+        let mut root = json!({
+            "allOf": [{"$ref": "#/$defs/UserBase"}, {"properties": {"password": {"type": "string"}}}],
+            "$defs": {
+                "UserBase": base.clone(),
+                "UserUpdate": {
+                    "allOf": [{"$ref": "#/$defs/UserBase"}],
+                    "properties": {"displayName": {"type": "string"}}
+                },
+                "Holder": {"properties": {"user": {"$ref": "#/$defs/UserBase"}}},
+                "Open": {"properties": {"a": {}}},
+                "Plain": {"allOf": [{"$ref": "#/$defs/Open"}], "properties": {"b": {}}}
+            }
+        });
+        dispatch_to_subtypes(&mut root);
+        let defs = &root["$defs"];
+        assert_eq!(
+            defs["UserUpdate"],
+            json!({
+                "allOf": [{"$ref": "#/$defs/UserBase/$defs/open"}],
+                "properties": {"displayName": {"type": "string"}},
+                "unevaluatedProperties": {"type": "object"}
+            })
+        );
+        assert_eq!(root["allOf"][0], json!({"$ref": "#/$defs/UserBase/$defs/open"}));
+        assert_eq!(root["unevaluatedProperties"], json!({"type": "object"}));
+        // The base as itself is as written, and its open copy has no closing.
+        let mut written = defs["UserBase"].clone();
+        let open = written.as_object_mut().unwrap().remove("$defs").unwrap();
+        assert_eq!(written, base);
+        assert_eq!(open["open"], json!({"properties": {"mail": {"type": "string"}}}));
+        assert_eq!(
+            defs["Holder"]["properties"]["user"],
+            json!({"$ref": "#/$defs/UserBase"})
+        );
+        // A base that does not close its members is left alone.
+        assert_eq!(
+            defs["Plain"],
+            json!({"allOf": [{"$ref": "#/$defs/Open"}], "properties": {"b": {}}})
+        );
+        assert_eq!(defs["Open"], json!({"properties": {"a": {}}}));
     }
 
     #[test]
