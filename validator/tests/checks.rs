@@ -379,7 +379,10 @@ components:
     };
     let user = r#"{"mail": "a@b.c"}"#;
     assert_eq!(
-        judged(r#"{"displayName": "Ann", "accountEnabled": false, "mail": "x"}"#, user),
+        judged(
+            r#"{"displayName": "Ann", "accountEnabled": false, "mail": "x"}"#,
+            user
+        ),
         vec![]
     );
     assert_eq!(

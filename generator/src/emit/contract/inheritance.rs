@@ -590,13 +590,19 @@ mod tests {
                 "unevaluatedProperties": {"type": "object"}
             })
         );
-        assert_eq!(root["allOf"][0], json!({"$ref": "#/$defs/UserBase/$defs/open"}));
+        assert_eq!(
+            root["allOf"][0],
+            json!({"$ref": "#/$defs/UserBase/$defs/open"})
+        );
         assert_eq!(root["unevaluatedProperties"], json!({"type": "object"}));
         // The base as itself is as written, and its open copy has no closing.
         let mut written = defs["UserBase"].clone();
         let open = written.as_object_mut().unwrap().remove("$defs").unwrap();
         assert_eq!(written, base);
-        assert_eq!(open["open"], json!({"properties": {"mail": {"type": "string"}}}));
+        assert_eq!(
+            open["open"],
+            json!({"properties": {"mail": {"type": "string"}}})
+        );
         assert_eq!(
             defs["Holder"]["properties"]["user"],
             json!({"$ref": "#/$defs/UserBase"})
