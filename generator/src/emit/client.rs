@@ -280,6 +280,9 @@ pub(crate) fn success(op: &Operation) -> Result<Successes> {
             arms,
         });
     }
+    if super::operations::documents_no_success(op) {
+        arms.push(quote!(200..=299 => Ok(()),));
+    }
     if successes.len() <= 1 {
         let mut ty = quote!(());
         for response in &successes {

@@ -318,6 +318,16 @@ pub(crate) fn is_success(response: &Response) -> bool {
     }
 }
 
+/// Whether `op` documents no success at all: only errors, and no `default` (CallFire's
+/// deletions document their 4xx and `500`, and say nothing of the `204` they answer; 250
+/// operations of the APIs.guru directory). Such an operation succeeds by any 2xx, without a
+/// body: the client returns `()`, and the server's response enum has a variant for it.
+pub(crate) fn documents_no_success(op: &Operation) -> bool {
+    !op.responses
+        .iter()
+        .any(|response| is_success(response) || response.status == StatusSpec::Default)
+}
+
 /// The body type most error responses share (the API's error body), if any.
 pub(crate) fn error_body_type(api: &Api) -> Option<TypeRef> {
     crate::ir::error_envelope::error_body(api)

@@ -287,6 +287,14 @@ pub(crate) fn response_enum(op: &Operation) -> Result<TokenStream> {
         variants.push(quote! { #docs #variant #fields, });
         arms.push(quote! { #name::#variant #bindings => #answer, });
     }
+    if super::operations::documents_no_success(op) {
+        let docs = doc_attrs(Some(
+            "A success the document does not show (it documents errors alone): its status \
+             (a 2xx), without a body.",
+        ));
+        variants.push(quote! { #docs UndocumentedSuccess(::http::StatusCode), });
+        arms.push(quote! { #name::UndocumentedSuccess(status) => status.into_response(), });
+    }
     Ok(quote! {
         #[doc = #text]
         #[derive(Debug, Clone)]

@@ -162,6 +162,13 @@ mod tests {
         async fn logout_user(&self, _params: LogoutUserParams) -> LogoutUserResponse {
             LogoutUserResponse::Default(StatusCode::OK)
         }
+        async fn end_session(&self, params: EndSessionParams) -> EndSessionResponse {
+            if params.session_id == "s1" {
+                EndSessionResponse::UndocumentedSuccess(StatusCode::NO_CONTENT)
+            } else {
+                EndSessionResponse::NotFound
+            }
+        }
         async fn get_flags(&self, params: GetFlagsParams) -> GetFlagsResponse {
             GetFlagsResponse::Ok(format!(
                 "verbose={:?} strict={:?}",
@@ -817,6 +824,18 @@ mod tests {
         let created = client.create_user(&ann).await.unwrap();
         assert_eq!(created.name.as_deref(), Some("ann"));
         client.logout_user().await.unwrap();
+        // An operation that documents its errors alone succeeds by the 2xx its server gives,
+        // on both sides; its documented error is still an error.
+        client.end_session("s1").await.unwrap();
+        let missing = client.end_session("s2").await.unwrap_err();
+        assert!(
+            matches!(
+                &missing,
+                ClientError::Api { status, .. } | ClientError::ApiOther { status, .. }
+                    if status.as_u16() == 404
+            ),
+            "{missing}"
+        );
         let refused = client
             .create_user(&CreateUserRequest {
                 name: Some(String::new()),
