@@ -1692,6 +1692,36 @@ fn jsonl_takes_other_tools_names_for_its_fields() {
     }
 }
 
+/// Loggers write an empty body as `"body": ""`: no body, as `null` is, not the JSON string
+/// `""` (which made a bodiless POST `body-unexpected` and an empty 200 a `type` finding).
+/// The JSON text `""` itself can still be written as `bodyText`.
+#[test]
+fn an_empty_string_body_in_json_lines_is_no_body() {
+    let read = |body: serde_json::Value| {
+        let record = json!({"request": {"method": "POST", "path": "/v1/x", "body": body},
+                            "response": {"status": 200, "body": ""}});
+        match &read_bytes("t", format!("{record}\n").as_bytes(), Format::JsonLines)[0] {
+            Ok(exchange) => (
+                exchange.request.body.clone(),
+                exchange.response.as_ref().and_then(|r| r.body.clone()),
+            ),
+            Err(malformed) => panic!("{}", malformed.message),
+        }
+    };
+    assert_eq!(read(json!("")), (None, None));
+    assert_eq!(read(json!(null)), (None, None));
+    assert_eq!(read(json!(" ")), (Some(Body::Json(json!(" "))), None));
+    let record = json!({"request": {"method": "POST", "path": "/v1/x", "bodyText": "\"\""}});
+    let entries = read_bytes("t", format!("{record}\n").as_bytes(), Format::JsonLines);
+    assert_eq!(
+        entries[0]
+            .as_ref()
+            .map(|exchange| exchange.request.body.clone())
+            .ok(),
+        Some(Some(Body::Text("\"\"".into())))
+    );
+}
+
 /// A failed exchange: `specval proxy` records why there is no response (`error` in JSON Lines,
 /// `_error` beside its `_kind` in a HAR), and the reader keeps it. A browser's `_error` (a
 /// request the page cancelled) and another tool's `error` that is no string say nothing.

@@ -27,7 +27,8 @@
 //! - Header and query values are strings; a number or boolean is taken as its text. In the
 //!   object form, a list of values repeats the name, in order.
 //! - At most one of `body`, `bodyText`, `bodyBase64`. `body` is the body as a JSON value
-//!   (kept as parsed, not re-read; `null` is no body), except that a string `body` of a
+//!   (kept as parsed, not re-read; `null` and `""`, which loggers write for an empty body,
+//!   are no body; `"bodyText": "\"\""` is the JSON text `""`), except that a string `body` of a
 //!   message whose Content-Type is not JSON is its raw text (a form, plain text, XML), and an
 //!   object `body` of a form (`application/x-www-form-urlencoded`, `multipart/form-data`)
 //!   lists its fields (a list is the field repeated);
@@ -507,6 +508,11 @@ fn body(
         return None;
     }
     if let Some(value) = json.optional(names.json, problems) {
+        // `""` is how loggers write an empty body; a body of the JSON text `""` is rare
+        // enough to leave to `bodyText`.
+        if value.as_str() == Some("") {
+            return None;
+        }
         return Some(Body::Json(value));
     }
     if let Some(text) = text.optional(names.text, problems) {
