@@ -711,7 +711,16 @@ impl<'c> Checker<'c> {
                 return;
             }
             Match::OutsideBasePath => {
-                let hint = self.base_path_hint(request);
+                let mut hint = self.base_path_hint(request);
+                // A call to another host (an analytics beacon, a CDN) in a browser's
+                // recording is no call of the API once `--host` names the API's hosts.
+                if let Some(host) = &request.authority {
+                    hint.push_str(&format!(
+                        "; if {} is not the API's host, --host HOST naming the API's hosts \
+                         passes over calls to others",
+                        shorten(host, TEXT)
+                    ));
+                }
                 self.push(
                     Part::Entry,
                     "",

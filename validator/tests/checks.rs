@@ -169,6 +169,19 @@ fn an_unknown_path_or_method_is_a_finding() {
         found(&run(&outside)),
         one(Part::Entry, "operation-path", "")
     );
+    assert!(!run(&outside).findings[0].message.contains("--host"));
+    // Sent to a host of its own (a browser's analytics beacon), the message says how to pass
+    // over calls to other hosts.
+    let mut beacon = exchange("POST", "/collect", None, 204, None);
+    beacon.request.authority = Some("stats.example.net".into());
+    let message = run(&beacon).findings[0].message.clone();
+    assert!(
+        message.ends_with(
+            "; if stats.example.net is not the API's host, --host HOST naming the API's hosts \
+             passes over calls to others"
+        ),
+        "{message}"
+    );
     // A path written as the interface writes it, without the base path, is still a finding,
     // and the message says which operation it would be with the base path; a path that no
     // operation has either way gets no such guess.
