@@ -3684,6 +3684,17 @@ components:
                 "{message}"
             );
         }
+        // The Basic word with a value that is no base64 of user:password is said to be that,
+        // not "another scheme".
+        if authorization.len() > "Basic ".len() && authorization.starts_with("Basic") {
+            assert!(
+                message.contains(
+                    "named the Basic scheme, with a value it cannot carry (the base64 of a \
+                     name, a colon and a password)"
+                ) && !message.contains("another scheme"),
+                "{message}"
+            );
+        }
     }
     // OAuth takes a token in any scheme, but a scheme's word alone is no token (RFC 6750),
     // IANA's (`DPoP`, `Negotiate`) or another.

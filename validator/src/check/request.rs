@@ -491,6 +491,25 @@ fn lacking(requirement: &[Credential], request: &Request) -> String {
                 missing.push(wanted);
                 notes.push(format!("{name} held a scheme word and no credential"));
             }
+            // The scheme's own word with a value it cannot carry (`Basic !!!`: no base64).
+            Some(text)
+                if let Some(scheme) = credential.scheme.as_deref()
+                    && text
+                        .split_whitespace()
+                        .next()
+                        .is_some_and(|word| word.eq_ignore_ascii_case(scheme)) =>
+            {
+                missing.push(wanted);
+                let carried = if scheme.eq_ignore_ascii_case("basic") {
+                    " (the base64 of a name, a colon and a password)"
+                } else {
+                    ""
+                };
+                notes.push(format!(
+                    "{name} named the {} scheme, with a value it cannot carry{carried}",
+                    capitalized(scheme)
+                ));
+            }
             Some(text) if !text.trim().is_empty() => {
                 missing.push(wanted);
                 notes.push(format!("{name} was sent in another scheme"));
