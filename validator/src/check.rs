@@ -714,7 +714,9 @@ impl<'c> Checker<'c> {
                 let mut hint = self.base_path_hint(request);
                 // A call to another host (an analytics beacon, a CDN) in a browser's
                 // recording is no call of the API once `--host` names the API's hosts.
-                if let Some(host) = &request.authority {
+                if let Some(host) = &request.authority
+                    && !self.contract.names_api_host(host)
+                {
                     hint.push_str(&format!(
                         "; if {} is not the API's host, --host HOST naming the API's hosts \
                          passes over calls to others",

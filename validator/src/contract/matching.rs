@@ -419,6 +419,30 @@ impl Contract {
         }
     }
 
+    /// Whether `host` (a recording's, port included or not) is named as the API's: by
+    /// `--host`, or, without it, by a server URL of the spec (one whose host is a variable,
+    /// `{origin}/v1`, names none).
+    pub fn names_api_host(&self, host: &str) -> bool {
+        let bare = |host: &str| -> String {
+            let host = host.trim().to_ascii_lowercase();
+            match host.rsplit_once(':') {
+                Some((name, port)) if port.bytes().all(|b| b.is_ascii_digit()) => name.to_string(),
+                _ => host,
+            }
+        };
+        let sent = bare(host);
+        if !self.api_hosts.is_empty() {
+            return self.api_hosts.iter().any(|named| bare(named) == sent);
+        }
+        self.manifest.servers.iter().any(|server| {
+            let Some((_, rest)) = server.url.split_once("://") else {
+                return false;
+            };
+            let named = rest.split(['/', '?', '#']).next().unwrap_or_default();
+            bare(named) == sent
+        })
+    }
+
     /// Whether a request went to a host other than those [`Contract::add_api_hosts`] named, by
     /// its URL's host, else its `Host` header (HTTP/2's `:authority` in a browser's HAR): a
     /// web page's calls to analytics, a CDN or another company's API in a recording of the
