@@ -2020,6 +2020,15 @@ impl OperationRules {
                     messages.push(format!("{place} {} is required", rule.name))
                 }
                 None => {}
+                Some("") if rule.required && rule.location == Location::Query => {
+                    messages
+                        .push(
+                            format!(
+                                "{place} {} is required, and came with an empty value", rule
+                                .name
+                            ),
+                        )
+                }
                 Some(text) => {
                     let instance = match (rule.items, rule.alternative_items) {
                         (Some(kind), _) => list_value(kind, &rule.items_of(kind, &texts)),

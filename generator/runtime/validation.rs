@@ -492,6 +492,15 @@ impl OperationRules {
                     messages.push(format!("{place} {} is required", rule.name))
                 }
                 None => {}
+                // `?merchant_order_id=` for a required parameter that does not allow an empty
+                // value (OpenAPI's `allowEmptyValue`, false unless given): no value came, as
+                // specval judges it.
+                Some("") if rule.required && rule.location == Location::Query => {
+                    messages.push(format!(
+                        "{place} {} is required, and came with an empty value",
+                        rule.name
+                    ))
+                }
                 Some(text) => {
                     let instance = match (rule.items, rule.alternative_items) {
                         // A list: its items as its form gives them (`?ids=1&ids=2`,

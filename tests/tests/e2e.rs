@@ -1487,6 +1487,16 @@ async fn payments(api: &Api) {
         .await
         .assert_error(400, "VALIDATION_ERROR");
     assert!(messages.contains("merchant_order_id"), "{messages}");
+    // Sent with an empty value, the required identifier is missing all the same: the spec
+    // allows no empty value (`allowEmptyValue` is false unless given).
+    let messages = api
+        .probe(Method::GET, "/payments?merchant_order_id=", true, &[], None)
+        .await
+        .assert_error(400, "VALIDATION_ERROR");
+    assert!(
+        messages.contains("merchant_order_id is required, and came with an empty value"),
+        "{messages}"
+    );
 }
 
 async fn idempotency(api: &Api) {

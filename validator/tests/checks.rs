@@ -537,6 +537,26 @@ fn a_required_query_parameter_must_be_present() {
         .query
         .push(("merchant_order_id".into(), "order-1".into()));
     assert_eq!(found(&run(&given)), vec![]);
+    // `?merchant_order_id=`: the spec allows no empty value (`allowEmptyValue` is false
+    // unless given), so the required identifier is missing all the same, as the generated
+    // server answers it.
+    let mut empty = lookup.clone();
+    empty
+        .request
+        .query
+        .push(("merchant_order_id".into(), String::new()));
+    let outcome = run(&empty);
+    assert_eq!(
+        found(&outcome),
+        one(Part::Request, "required", "query:merchant_order_id")
+    );
+    assert!(
+        outcome.findings[0]
+            .message
+            .ends_with("is required, and came with an empty value"),
+        "{}",
+        outcome.findings[0].message
+    );
 }
 
 #[test]

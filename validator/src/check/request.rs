@@ -200,6 +200,23 @@ impl Checker<'_> {
             if param.allow_empty && first.is_empty() {
                 continue;
             }
+            // A required query parameter whose value came empty, where the spec allows none
+            // (OpenAPI's `allowEmptyValue` is false unless given): no value came, as the
+            // generated server judges it.
+            if param.required && param.location == Location::Query && first.is_empty() {
+                let place = param.location.as_str();
+                self.push(
+                    Part::Request,
+                    pointer(),
+                    location(),
+                    Rule::Required,
+                    format!(
+                        "{place} {} is required, and came with an empty value",
+                        param.name
+                    ),
+                );
+                continue;
+            }
             let show = self.options.show_values
                 && !self.contract.is_credential(param.location, &param.name);
             let violations = match param.items {
