@@ -415,11 +415,25 @@ fn with_deep_stack<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     }
 }
 
-/// Cargo wants `MAJOR.MINOR.PATCH`, each a number without leading zeros; a document's
-/// version is free text (`11.1.00`, `v2`, `2024-01-preview`).
+/// Cargo wants `MAJOR.MINOR.PATCH`, each a number without leading zeros, and takes a
+/// pre-release (`2.0.0-beta.1`); a document's version is free text (`11.1.00`, `v2`,
+/// `2024-01-preview`).
 fn semver_or_default(version: &str) -> String {
+    let version = version.trim().trim_start_matches(['v', 'V']);
+    if let Ok(exact) = semver::Version::parse(version) {
+        return exact.to_string();
+    }
+    // `2.0-draft`: the numbers made whole, the pre-release kept where Cargo takes it (not a
+    // date's, `2024-01-preview`, whose first number is no version).
+    if let Some((numbers, pre)) = version.split_once('-')
+        && numbers.contains('.')
+    {
+        let whole = format!("{}-{pre}", semver_or_default(numbers));
+        if !whole.starts_with("0.1.0-") && semver::Version::parse(&whole).is_ok() {
+            return whole;
+        }
+    }
     let numbers: Option<Vec<u64>> = version
-        .trim_start_matches(['v', 'V'])
         .split('.')
         .map(|part| {
             let digits = !part.is_empty() && part.chars().all(|c| c.is_ascii_digit());
@@ -449,5 +463,10 @@ mod tests {
         assert_eq!(semver_or_default("01.02"), "1.2.0");
         assert_eq!(semver_or_default("1.0.0.0"), "0.1.0");
         assert_eq!(semver_or_default("99999999999999999999"), "0.1.0");
+        // A pre-release is kept (Mojaloop's `2.0-draft`).
+        assert_eq!(semver_or_default("2.0.0-beta.1"), "2.0.0-beta.1");
+        assert_eq!(semver_or_default("v2.0-draft"), "2.0.0-draft");
+        assert_eq!(semver_or_default("1.0.0+build.5"), "1.0.0+build.5");
+        assert_eq!(semver_or_default("2024-01-preview"), "0.1.0");
     }
 }

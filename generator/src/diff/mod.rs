@@ -98,15 +98,23 @@ fn verdict(findings: &[Finding], old: &str, new: &str) -> Semver {
 }
 
 /// What moving from version `old` to `new` is, by Cargo's rules (in `0.y.z`, `y` is the major
-/// number; in `0.0.z`, every increase is one); `None` when the version does not increase.
+/// number; in `0.0.z`, every increase is one; a pre-release comes before its release, so
+/// `1.0.0` → `2.0.0-beta.1` is a major increase); `None` when the version does not increase.
 fn made_bump(old: &str, new: &str) -> Option<Bump> {
-    let parse = |v: &str| -> Option<(u64, u64, u64)> {
-        let mut parts = v.split('.').map(|p| p.parse::<u64>().ok());
-        Some((parts.next()??, parts.next()??, parts.next()??))
-    };
-    let (a, b) = (parse(old)?, parse(new)?);
-    if b <= a {
+    let (old, new) = (
+        semver::Version::parse(old).ok()?,
+        semver::Version::parse(new).ok()?,
+    );
+    if new.cmp_precedence(&old) != std::cmp::Ordering::Greater {
         return None;
+    }
+    let (a, b) = (
+        (old.major, old.minor, old.patch),
+        (new.major, new.minor, new.patch),
+    );
+    // The release of a pre-release (`2.0.0-beta.1` → `2.0.0`) changes no number.
+    if b <= a {
+        return Some(Bump::Patch);
     }
     Some(match (a.0, b.0) {
         (x, y) if y > x => Bump::Major,
@@ -154,5 +162,10 @@ mod tests {
         // Cargo takes no `0.0.z` for another.
         assert_eq!(made_bump("0.0.1", "0.0.2"), Some(Bump::Major));
         assert_eq!(made_bump("1.2.3", "1.2.3"), None);
+        // A pre-release is before its release, after the version before it.
+        assert_eq!(made_bump("1.0.0", "2.0.0-beta.1"), Some(Bump::Major));
+        assert_eq!(made_bump("2.0.0-beta.1", "2.0.0"), Some(Bump::Patch));
+        assert_eq!(made_bump("2.0.0", "2.0.0-beta.1"), None);
+        assert_eq!(made_bump("2.0.0-beta.1", "2.0.0-beta.2"), Some(Bump::Patch));
     }
 }
