@@ -84,6 +84,10 @@ pub struct Document {
     /// The first member name its JSON text gave twice in one object, of which the last is
     /// read: a warning where the IR is built.
     pub(crate) duplicate_key: Option<parse::DuplicateKey>,
+    /// The schemas of a 3.1 document that say `nullable: true` (OpenAPI 3.0's keyword, which
+    /// documents converted from 3.0 keep), read as 3.0 reads it: a warning where the IR is
+    /// built.
+    pub(crate) legacy_nullable: Vec<String>,
 }
 
 impl fmt::Debug for Document {
@@ -171,6 +175,7 @@ fn with_location(err: Error, root: Value, source_name: &str, text: String) -> Er
         other_files: Vec::new(),
         origins: Arc::default(),
         duplicate_key: None,
+        legacy_nullable: Vec::new(),
     };
     doc.locate(err)
 }
@@ -234,6 +239,7 @@ impl Document {
             other_files: Vec::new(),
             origins: Arc::new(origins),
             duplicate_key: None,
+            legacy_nullable: Vec::new(),
         };
         if refs::depth_exceeds(&doc.root, MAX_DEPTH) {
             return Err(doc.unsupported(
@@ -256,7 +262,7 @@ impl Document {
         if matches!(doc.version, OpenApiVersion::V3_0 | OpenApiVersion::Swagger2) {
             doc.moves = normalize::normalize_document(&mut doc.root);
         } else {
-            normalize::drop_schema_ids(&mut doc.root);
+            doc.legacy_nullable = normalize::tidy_3_1(&mut doc.root);
         }
         doc.check_refs()?;
         Ok(doc)

@@ -74,6 +74,26 @@ pub fn build(doc: &Document, options: &BuildOptions) -> Result<Api> {
             },
         );
     }
+    if let Some(first) = doc.legacy_nullable.first() {
+        let others = doc.legacy_nullable.len() - 1;
+        let pointer = format!("#{first}/nullable");
+        builder.warnings.insert(
+            0,
+            crate::ir::Warning {
+                location: doc.location(&pointer),
+                pointer,
+                message: format!(
+                    "`nullable` is OpenAPI 3.0's keyword, not 3.1's; read as 3.0 reads it (the \
+                     value may be null) here{}; write `type: [..., 'null']` to say it in 3.1",
+                    match others {
+                        0 => String::new(),
+                        1 => " and in 1 other schema".to_string(),
+                        n => format!(" and in {n} other schemas"),
+                    }
+                ),
+            },
+        );
+    }
     api.warnings.append(&mut builder.warnings);
     Ok(api)
 }

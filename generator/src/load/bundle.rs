@@ -590,6 +590,7 @@ impl Bundler {
             other_files: Vec::new(),
             origins: Default::default(),
             duplicate_key: None,
+            legacy_nullable: Vec::new(),
         };
         let fragment = at.rsplit_once('#').map_or(at, |(_, fragment)| fragment);
         doc.location(&format!("#{fragment}"))

@@ -82,27 +82,36 @@ impl Moves {
 
 /// Normalises every Schema Object reachable through the OpenAPI structure.
 pub(crate) fn normalize_document(root: &mut Value) -> Moves {
-    walk_document(root, true)
+    walk_document(root, true).moves
 }
 
-/// Removes the `$id` of every Schema Object below the document (OpenAPI 3.1 and 3.0 alike).
-/// specgen follows JSON-pointer references only, each from the document's root
-/// (`#/components/schemas/…`), as OpenAPI authors mean them; under JSON Schema's rules an
-/// `$id` would make the `#/…` references inside that schema point into the schema itself,
-/// and the contract's bundled copy would no longer compile. A property *named* `$id`, and
-/// example data holding one, are not Schema Objects' keywords and stay.
-pub(crate) fn drop_schema_ids(root: &mut Value) {
-    walk_document(root, false);
+/// Tidies the Schema Objects of a 3.1 document, returning the bare pointers of those whose
+/// `nullable: true` it read.
+///
+/// Removes the `$id` of every Schema Object below the document (3.0 documents lose theirs in
+/// [`normalize_document`]). specgen follows JSON-pointer references only, each from the
+/// document's root (`#/components/schemas/…`), as OpenAPI authors mean them; under JSON
+/// Schema's rules an `$id` would make the `#/…` references inside that schema point into the
+/// schema itself, and the contract's bundled copy would no longer compile. A property *named*
+/// `$id`, and example data holding one, are not Schema Objects' keywords and stay.
+///
+/// Reads 3.0's `nullable: true` beside a `type` as 3.0 does, `null` added to the type (and to
+/// an `enum`): 3.1 has no such keyword, but documents converted from 3.0 keep it (ReadMe's API,
+/// 498 times), and their values are null where it says so; ignored, every such response failed
+/// to parse. Beside no `type` it stays unread (a `$ref` would need a wrapper).
+pub(crate) fn tidy_3_1(root: &mut Value) -> Vec<String> {
+    walk_document(root, false).legacy_nullable
 }
 
-fn walk_document(root: &mut Value, from_3_0: bool) -> Moves {
+fn walk_document(root: &mut Value, from_3_0: bool) -> Walker {
     let mut walker = Walker {
         path: String::new(),
         moves: Moves::default(),
         from_3_0,
+        legacy_nullable: Vec::new(),
     };
     let Value::Object(doc) = root else {
-        return walker.moves;
+        return walker;
     };
     for (key, value) in doc.iter_mut() {
         walker.enter(key, |w| match key.as_str() {
@@ -111,15 +120,18 @@ fn walk_document(root: &mut Value, from_3_0: bool) -> Moves {
             _ => {}
         });
     }
-    walker.moves
+    walker
 }
 
 struct Walker {
     /// Bare pointer of the node being visited.
     path: String,
     moves: Moves,
-    /// Rewrite 3.0 spellings (and drop `$id`s); otherwise drop `$id`s only.
+    /// Rewrite 3.0 spellings (and drop `$id`s); otherwise drop `$id`s and read a typed
+    /// `nullable: true`.
     from_3_0: bool,
+    /// In a 3.1 document, the schemas whose `nullable: true` was read.
+    legacy_nullable: Vec<String>,
 }
 
 const METHODS: [&str; 8] = [
@@ -278,6 +290,9 @@ impl Walker {
         int_or_string(schema);
         open_azure_enum(schema);
         if !self.from_3_0 {
+            if typed_nullable(schema) {
+                self.legacy_nullable.push(self.path.clone());
+            }
             return self.subschemas(schema);
         }
         if rewrite_schema(schema) {
@@ -521,6 +536,40 @@ fn rewrite_schema(schema: &mut Value) -> bool {
         Value::Array(vec![original, Value::Object(null_schema)]),
     );
     *schema = Value::Object(wrapper);
+    true
+}
+
+/// Reads `nullable: true` beside a `type` (in a 3.1 document, where it is no keyword) as 3.0
+/// does: `null` joins the type, and an `enum` that lists values; whether it did.
+fn typed_nullable(schema: &mut Value) -> bool {
+    let Value::Object(object) = schema else {
+        return false;
+    };
+    if object.get("nullable") != Some(&Value::Bool(true)) {
+        return false;
+    }
+    match object.get_mut("type") {
+        Some(Value::String(name)) if name != "null" => {
+            let name = std::mem::take(name);
+            object.insert(
+                "type".to_owned(),
+                Value::Array(vec![Value::String(name), "null".into()]),
+            );
+        }
+        Some(Value::Array(names)) => {
+            if !names.iter().any(|n| n == "null") {
+                names.push("null".into());
+            }
+        }
+        Some(Value::String(_)) => {}
+        _ => return false,
+    }
+    if let Some(Value::Array(values)) = object.get_mut("enum")
+        && !values.iter().any(Value::is_null)
+    {
+        values.push(Value::Null);
+    }
+    object.shift_remove("nullable");
     true
 }
 

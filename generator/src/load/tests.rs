@@ -321,11 +321,53 @@ fn locations_follow_normalised_schemas_back_to_the_source() {
 #[test]
 fn openapi_31_is_left_alone() {
     let doc = loaded(
-        "openapi: 3.1.0\ncomponents:\n  schemas:\n    A: {type: string, nullable: true, example: x}\n",
+        "openapi: 3.1.0\ncomponents:\n  schemas:\n    A: {type: string, example: x, minLength: 1}\n",
     );
     assert_eq!(
         doc.pointer("#/components/schemas/A"),
-        Some(&json!({"type": "string", "nullable": true, "example": "x"}))
+        Some(&json!({"type": "string", "example": "x", "minLength": 1}))
+    );
+}
+
+/// 3.0's `nullable: true` kept in a 3.1 document (ReadMe's API, 498 times): read as 3.0 reads
+/// it beside a `type`, `null` joining the type and an `enum`, and a warning names the first
+/// place and counts the others; beside no `type` (a `$ref`), it stays unread.
+#[test]
+fn a_typed_nullable_in_3_1_is_read_as_3_0_reads_it_with_a_warning() {
+    let text = "openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {}\ncomponents:\n  schemas:\n    \
+                A: {type: string, nullable: true}\n    \
+                B: {type: string, enum: [x, y], nullable: true}\n    \
+                C: {type: [integer, 'null'], nullable: true}\n    \
+                D: {$ref: '#/components/schemas/A', nullable: true}\n    \
+                E: {type: string, nullable: false}\n";
+    let doc = loaded(text);
+    let schema = |name: &str| {
+        doc.pointer(&format!("#/components/schemas/{name}"))
+            .cloned()
+    };
+    assert_eq!(schema("A"), Some(json!({"type": ["string", "null"]})));
+    assert_eq!(
+        schema("B"),
+        Some(json!({"type": ["string", "null"], "enum": ["x", "y", null]}))
+    );
+    assert_eq!(schema("C"), Some(json!({"type": ["integer", "null"]})));
+    assert_eq!(
+        schema("D"),
+        Some(json!({"$ref": "#/components/schemas/A", "nullable": true}))
+    );
+    assert_eq!(
+        schema("E"),
+        Some(json!({"type": "string", "nullable": false}))
+    );
+    let api = crate::build_ir(&doc, &crate::Options::default()).expect("the document builds");
+    let warning = &api.warnings[0];
+    assert_eq!(warning.pointer, "#/components/schemas/A/nullable");
+    assert_eq!(warning.location, Some((6, 33)));
+    assert!(
+        warning.message.contains("OpenAPI 3.0's keyword, not 3.1's")
+            && warning.message.contains("and in 2 other schemas"),
+        "{}",
+        warning.message
     );
 }
 
