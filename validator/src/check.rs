@@ -516,6 +516,16 @@ fn parse_body(body: Option<&Body>) -> Parsed<'_> {
     }
 }
 
+/// Whether the path that fits, `other`, has the trailing `/` the request's lacks or lacks the
+/// one it has.
+fn with_or_without(other: &str) -> &'static str {
+    if other.ends_with('/') {
+        "with"
+    } else {
+        "without"
+    }
+}
+
 /// `path` with a trailing `/` taken off, or put on where it has none; `None` for `/` alone.
 fn slash_toggled(path: &str) -> Option<String> {
     match path.strip_suffix('/') {
@@ -831,11 +841,7 @@ impl<'c> Checker<'c> {
                 op.id,
                 op.method,
                 op.path,
-                if other.ends_with('/') {
-                    "with"
-                } else {
-                    "without"
-                }
+                with_or_without(&other)
             ),
             _ => String::new(),
         }
@@ -864,11 +870,7 @@ impl<'c> Checker<'c> {
                         hook.id,
                         hook.method,
                         hook.path,
-                        if other.ends_with('/') {
-                            "with"
-                        } else {
-                            "without"
-                        }
+                        with_or_without(&other)
                     ),
                     None => String::new(),
                 }
