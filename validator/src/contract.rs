@@ -181,7 +181,7 @@ pub struct BodySpec {
     pub field_schemas: Vec<(String, String)>,
     /// The other JSON media types (without parameters, lower case) documented with a schema
     /// of their own (JSON Merge Patch beside JSON, GeoJSON beside plain JSON), and the
-    /// contract file of that schema: see [`BodySpec::in_media`].
+    /// contract file of that schema: a body sent in one of them is judged by its schema.
     pub json_schemas: Vec<(String, String)>,
     /// Contract file of its schema.
     pub schema: Option<String>,
