@@ -91,7 +91,7 @@ impl ContractFiles {
     /// The file of a body's schema in another JSON media type with a schema of its own,
     /// beside `main`, the file of the body's own schema: `….request.json` →
     /// `….request.merge-patch-json.json`. The media type's letters and digits name it (at
-    /// most [`MAX_MEDIA`] bytes of them), `application/` left out.
+    /// most 40 bytes of them), `application/` left out.
     pub fn in_media(&self, main: &str, media: &str) -> String {
         let essence = crate::manifest::essence(media);
         let subtype = essence.strip_prefix("application/").unwrap_or(&essence);
