@@ -803,10 +803,6 @@ fn describe_error(error: &::jsonschema::ValidationError<'_>) -> String {
     }
 }
 
-/// Whether an error is only what a newer sender writes and the models read all the same: a
-/// string that a list of strings does not name, a member the schema does not declare, or a
-/// union one of whose alternatives breaks nothing else. A one-value list is a union's tag,
-/// which tells alternatives apart, so a value it does not name stays an error.
 /// Whether `error` refuses the whole instance for its JSON type (specval's
 /// `refuses_type_at`, at the top alone).
 fn refuses_type_at_top(error: &::jsonschema::ValidationError<'_>) -> bool {
@@ -826,6 +822,10 @@ fn refuses_type_at_top(error: &::jsonschema::ValidationError<'_>) -> bool {
     }
 }
 
+/// Whether an error is only what a newer sender writes and the models read all the same: a
+/// string that a list of strings does not name, a member the schema does not declare, or a
+/// union one of whose alternatives breaks nothing else. A one-value list is a union's tag,
+/// which tells alternatives apart, so a value it does not name stays an error.
 fn is_drift(error: &::jsonschema::ValidationError<'_>) -> bool {
     use ::jsonschema::error::ValidationErrorKind as Kind;
     match error.kind() {
