@@ -197,9 +197,19 @@ impl BodySpec {
     /// another JSON media type documented with a schema of its own, the same rule with that
     /// schema; else this one. A body is judged by the schema of the media type it came in,
     /// not by the first one the message documents.
-    pub(crate) fn in_media(&self, sent: Option<&str>) -> std::borrow::Cow<'_, BodySpec> {
+    ///
+    /// `sent` is asked only where another JSON type has a schema of its own: most messages
+    /// document none, and a live check reads the media type of every exchange.
+    pub(crate) fn in_media(
+        &self,
+        sent: impl FnOnce() -> Option<String>,
+    ) -> std::borrow::Cow<'_, BodySpec> {
         use std::borrow::Cow;
-        let own = sent.and_then(|sent| {
+        if self.json_schemas.is_empty() {
+            return Cow::Borrowed(self);
+        }
+        let sent = sent();
+        let own = sent.as_deref().and_then(|sent| {
             self.json_schemas
                 .iter()
                 .find(|(media, _)| media == sent)

@@ -66,7 +66,7 @@ impl Checker<'_> {
         part: Part,
     ) {
         let content_type = request.content_type();
-        let spec = &*spec.in_media(content_type.as_deref());
+        let spec = &*spec.in_media(|| content_type.clone());
         let body = request.body.as_ref();
         let location = || {
             format!(
