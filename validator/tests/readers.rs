@@ -946,6 +946,27 @@ fn a_line_cut_off_is_told_as_cut_off() {
     );
 }
 
+/// A flat log line (`{"method", "url", "status"}` at the top level) is malformed, and the
+/// finding says where its members belong, not only that `request` is missing.
+#[test]
+fn a_flat_record_is_told_where_its_members_belong() {
+    let flat = json!({"method": "GET", "url": "/v1/banking/accounts/a", "status": 200});
+    let entries = read_bytes("flat.jsonl", flat.to_string().as_bytes(), Format::JsonLines);
+    let message = &entries[0].as_ref().unwrap_err().message;
+    assert!(
+        message.starts_with("line 1: request is missing: this record holds `method`"),
+        "{message}"
+    );
+    assert!(message.contains(r#"{"request": {"method""#), "{message}");
+    // A record without them is told only that its request is missing.
+    let bare = json!({"response": {"status": 200}}).to_string();
+    let entries = read_bytes("bare.jsonl", bare.as_bytes(), Format::JsonLines);
+    assert_eq!(
+        entries[0].as_ref().unwrap_err().message,
+        "line 1: request is missing"
+    );
+}
+
 #[test]
 fn empty_and_non_json_jsonl() {
     assert_eq!(read_file("empty.jsonl"), vec![]);

@@ -177,6 +177,14 @@ struct RawRecord {
     /// another tool's and says nothing.
     #[serde(default)]
     error: Option<serde_json::Value>,
+    /// A request's member written at the record's top level (`{"method": …, "url": …}`, as a
+    /// flat log line is): no request, but worth naming in the finding.
+    #[serde(default)]
+    method: Option<serde::de::IgnoredAny>,
+    #[serde(default, alias = "uri")]
+    url: Option<serde::de::IgnoredAny>,
+    #[serde(default)]
+    path: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]
@@ -242,10 +250,21 @@ fn exchange(
 ) -> Option<Exchange> {
     let id = raw.id.optional("id", problems).map(|Id(id)| id);
     let kind = raw.kind.optional("kind", problems).map(|Kind(kind)| kind);
-    let request = raw
-        .request
-        .required("request", problems)
-        .and_then(|request| self::request(request, problems));
+    let flat = raw.method.is_some() || raw.url.is_some() || raw.path.is_some();
+    let request = match raw.request {
+        // A flat record: say where its members belong rather than only that one is missing.
+        Field::Missing if flat => {
+            problems.push(
+                "request is missing: this record holds `method`, `url` or `path` at its top \
+                 level, where a record nests them as `{\"request\": {\"method\": …, \"url\": …}, \
+                 \"response\": {\"status\": …}}`"
+                    .to_string(),
+            );
+            None
+        }
+        field => field.required("request", problems),
+    }
+    .and_then(|request| self::request(request, problems));
     let response = raw
         .response
         .optional("response", problems)
