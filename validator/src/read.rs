@@ -36,6 +36,7 @@
 //! lenient field kit records are deserialized with, `http.rs` the HTTP pieces (method, target,
 //! query, body text).
 
+mod attachments;
 mod detect;
 mod fields;
 pub mod har;

@@ -1574,11 +1574,14 @@ fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
                             "headers": [], "bodySize": -1,
                             "postData": {"mimeType": "application/json", "params": []}},
                "response": response(201, json!({"size": 0}), no_headers.clone())}),
-        // The same postData with a bodySize of 0, or an empty text: no body.
+        // The same postData with a bodySize of 0: no body.
         json!({"request": {"method": "POST", "url": "https://api.example.com/things",
                             "headers": [], "bodySize": 0,
                             "postData": {"mimeType": "application/json"}},
                "response": response(201, json!({"size": 0}), no_headers.clone())}),
+        // Playwright's minimal mode: a postData (written only for a body that was sent) with
+        // an empty text, of unknown size: unrecorded, not a missing body the client is
+        // blamed for.
         json!({"request": {"method": "POST", "url": "https://api.example.com/things",
                             "headers": [], "bodySize": -1,
                             "postData": {"mimeType": "application/json", "text": ""}},
@@ -1622,7 +1625,7 @@ fn a_har_body_left_out_but_sized_is_unrecorded_not_absent() {
     assert_eq!(exchanges[7].request.body, Some(Body::Unrecorded(42)));
     assert_eq!(exchanges[8].request.body, Some(Body::Unrecorded(0)));
     assert_eq!(exchanges[9].request.body, None);
-    assert_eq!(exchanges[10].request.body, None);
+    assert_eq!(exchanges[10].request.body, Some(Body::Unrecorded(0)));
     assert_eq!(exchanges[0].request.body, None);
 }
 
@@ -1820,5 +1823,78 @@ fn cookies_listed_only_in_the_cookies_arrays_are_their_headers() {
             strings(&[("Cookie", "session=s1")]),
             strings(&[("Set-Cookie", "session=s2; HttpOnly")]),
         )
+    );
+}
+
+/// Playwright's `recordHar` with `content: "attach"` keeps each body in a file beside the HAR,
+/// named in `_file`: the body is read from it and checked like any other. A file that is not
+/// there leaves the body unrecorded; a name that points elsewhere is never followed. A
+/// request that got no answer is written with status `-1`: its request is still read, with
+/// no response, as Chrome's status `0`.
+#[test]
+fn playwright_attached_bodies_and_unanswered_requests_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("aa11.json"), r#"{"id": "acc_1"}"#).unwrap();
+    std::fs::write(dir.path().join("bb22.json"), r#"{"currency": "usd"}"#).unwrap();
+    let post = |post_data: serde_json::Value, content: serde_json::Value, status: i64| {
+        json!({"request": {"method": "POST", "url": "https://api.example.com/v1/banking/accounts",
+                           "headers": [{"name": "Content-Type", "value": "application/json"}],
+                           "bodySize": -1, "postData": post_data},
+               "response": {"status": status, "headers": [], "bodySize": -1, "content": content}})
+    };
+    let attached = |name: &str| json!({"mimeType": "application/json", "text": "", "params": [], "_file": name});
+    let entries = vec![
+        post(
+            attached("bb22.json"),
+            json!({"size": 15, "mimeType": "application/json", "_file": "aa11.json"}),
+            201,
+        ),
+        // Not beside the HAR: unrecorded, of the size the entry gives where it gives one.
+        post(
+            attached("gone.json"),
+            json!({"size": 15, "mimeType": "application/json", "_file": "gone.json"}),
+            201,
+        ),
+        // No answer (`_failureText` says why): the request alone.
+        post(
+            attached("bb22.json"),
+            json!({"size": -1, "mimeType": "x-unknown"}),
+            -1,
+        ),
+        // A path is never followed, whatever it names.
+        post(
+            attached("../aa11.json"),
+            json!({"size": -1, "mimeType": "x-unknown"}),
+            -1,
+        ),
+    ];
+    let har = json!({"log": {"version": "1.2", "creator": {"name": "Playwright", "version": "1.49"},
+                             "entries": entries}});
+    let source = dir.path().join("run.har");
+    let entries = read_bytes(
+        source.to_str().unwrap(),
+        har.to_string().as_bytes(),
+        Format::Har,
+    );
+    let read: Vec<&Exchange> = entries.iter().filter_map(|e| e.as_ref().ok()).collect();
+    assert_eq!(read.len(), 3, "{entries:?}");
+    assert_eq!(read[0].request.body, text(r#"{"currency": "usd"}"#));
+    let response = read[0].response.as_ref().unwrap();
+    assert_eq!(
+        (response.status, &response.body),
+        (201, &text(r#"{"id": "acc_1"}"#))
+    );
+    assert_eq!(read[1].request.body, Some(Body::Unrecorded(0)));
+    assert_eq!(
+        read[1].response.as_ref().unwrap().body,
+        Some(Body::Unrecorded(15))
+    );
+    assert_eq!(read[2].request.body, text(r#"{"currency": "usd"}"#));
+    assert_eq!(read[2].response, None);
+    let message = &entries[3].as_ref().unwrap_err().message;
+    assert_eq!(
+        message,
+        "entry 3: request.postData._file names no file beside the HAR (a bare file name is \
+         read, never a path)"
     );
 }

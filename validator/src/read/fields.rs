@@ -368,6 +368,8 @@ impl Shape for Status {
 
     fn from_num(value: Num) -> Result<Self, String> {
         let status = match value {
+            // Playwright's mark of a request that got no answer: none, as `0` is.
+            Num::I(-1) => Some(0),
             Num::U(n) => Some(n),
             Num::I(n) => u64::try_from(n).ok(),
             Num::F(n) if n.fract() == 0.0 && (0.0..1000.0).contains(&n) => Some(n as u64),

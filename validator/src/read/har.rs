@@ -16,9 +16,10 @@
 //! | `request.headers` | `request.headers` (`[{"name", "value"}]`); and `request.cookies` as one `Cookie` header when the headers have none (some exporters list cookies only there) |
 //! | `request.body` | `request.postData.text` (`postData.encoding: "base64"` is decoded); without a `text`, `postData.params` (HAR 1.2 lists a form's fields there instead) as the form it lists |
 //! | `request.mime_type`, `response.mime_type` | `postData.mimeType`, `content.mimeType`: the body's media type when the headers have no Content-Type |
-//! | `response` | none when `response` is absent or its `status` is `0` |
+//! | `response` | none when `response` is absent or its `status` is `0` (or `-1`, Playwright's mark of a request that got no answer) |
 //! | `response.status`, `headers` | `response.status`, `response.headers`; and `response.cookies` as `Set-Cookie` headers when the headers have none |
 //! | `response.body` | `response.content.text` (decoded when `content.encoding` is `base64`) |
+//! | an attached body | without a `text`, the file beside the HAR that `_file` (or `_sha1`) names, as Playwright's `content: "attach"` keeps bodies; a bare file name only, never a path |
 //! | an unrecorded body | [`Body::Unrecorded`] when `text` (or `params`) is left out or empty while `content.size`, `Content-Length` or `bodySize` is above 0, or a request's `postData` has neither `text` nor `params` (Charles writes such a `postData` with `bodySize: -1`; size 0: unknown), or a response's `content` of size `-1` (not known: Playwright, Charles) holds no text, and no size is 0; never for a `1xx`, `204`, `205`, `304` or `HEAD` answer |
 //! | `kind` | `_kind` (`"operation"` or `"notification"`, as `specval proxy` records it) when present, else notification when method and path match a webhook path |
 //! | `failure` | `_error` (a string) of an entry without a response that has `_kind`: `specval proxy`'s record of an exchange the upstream did not answer |
@@ -43,6 +44,7 @@ use std::rc::Rc;
 use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
+use super::attachments::{Attachments, Unread};
 use super::nesting::Nesting;
 use super::{
     Context, Field, Id, Limits, Pairs, Status, Target, TooLarge, object_shape, parse_query,
@@ -68,8 +70,10 @@ pub fn read(
         limit: limits.max_entry as u64,
         ..Meter::default()
     });
+    let attachments = Attachments::beside(source_name, limits.max_entry);
     let mut state = State {
         context: &context,
+        attachments: &attachments,
         sink,
         entries: 0,
         phase: Phase::Start,
@@ -344,6 +348,8 @@ enum Phase {
 
 struct State<'a> {
     context: &'a Context<'a>,
+    /// Where bodies kept beside the HAR are (Playwright's `content: "attach"`).
+    attachments: &'a Attachments,
     sink: &'a mut dyn FnMut(Entry),
     /// Entries read so far (good and malformed).
     entries: usize,
@@ -457,7 +463,7 @@ impl<'de> Visitor<'de> for Entries<'_, '_> {
         state.phase = Phase::Entries;
         state.meter.begin(false);
         while let Some((line, raw)) = seq.next_element_seed(EntrySeed(&state.meter))? {
-            let entry = convert(raw, state.entries, line, state.context);
+            let entry = convert(raw, state.entries, line, state.context, state.attachments);
             state.entries += 1;
             (state.sink)(entry);
             state.meter.begin(false);
@@ -552,15 +558,24 @@ struct RawContent {
     /// `content.size`: the body's length in bytes, also when `text` is left out.
     #[serde(default)]
     size: Field<serde_json::Value>,
+    /// The file beside the HAR that holds the body (Playwright's `content: "attach"`).
+    #[serde(default, rename = "_file", alias = "_sha1")]
+    file: Field<String>,
 }
 
 object_shape!(RawEntry, RawRequest, RawResponse, RawContent);
 
-fn convert(raw: Field<RawEntry>, index: usize, line: usize, context: &Context<'_>) -> Entry {
+fn convert(
+    raw: Field<RawEntry>,
+    index: usize,
+    line: usize,
+    context: &Context<'_>,
+    attachments: &Attachments,
+) -> Entry {
     let mut problems = Vec::new();
     let exchange = raw
         .required("entry", &mut problems)
-        .and_then(|raw| exchange(raw, index, line, context, &mut problems));
+        .and_then(|raw| exchange(raw, index, line, context, attachments, &mut problems));
     match exchange {
         Some(exchange) if problems.is_empty() => Ok(exchange),
         _ => {
@@ -580,6 +595,7 @@ fn exchange(
     index: usize,
     line: usize,
     context: &Context<'_>,
+    attachments: &Attachments,
     problems: &mut Vec<String>,
 ) -> Option<Exchange> {
     let id = match raw.comment.optional("comment", problems) {
@@ -597,9 +613,9 @@ fn exchange(
     let request = raw
         .request
         .required("request", problems)
-        .and_then(|request| self::request(request, problems));
+        .and_then(|request| self::request(request, attachments, problems));
     let response = match raw.response.optional("response", problems) {
-        Some(response) => self::response(response, problems),
+        Some(response) => self::response(response, attachments, problems),
         None => None,
     };
     let request = request?;
@@ -622,7 +638,11 @@ fn exchange(
     })
 }
 
-fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
+fn request(
+    raw: RawRequest,
+    attachments: &Attachments,
+    problems: &mut Vec<String>,
+) -> Option<Request> {
     let method = raw
         .method
         .required("request.method", problems)
@@ -643,11 +663,14 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
         .as_ref()
         .and_then(|Pairs(pairs)| crate::exchange::header(pairs, "content-type"));
     let post_data = raw.post_data.optional("request.postData", problems);
+    // `-1`: HAR's "not known". Playwright's minimal mode writes it with an empty `text`
+    // (and `params: []`) for a body it did not keep.
+    let size_unknown = matches!(&raw.body_size, Field::Ok(size) if size.as_i64() == Some(-1));
     let holds_nothing = post_data
         .as_ref()
-        .is_some_and(|content| content.holds_nothing(content_type));
+        .is_some_and(|content| content.holds_nothing(content_type, size_unknown));
     let (body, mime_type) = post_data
-        .map(|content| self::body(content, &POST_DATA, content_type, problems))
+        .map(|content| self::body(content, &POST_DATA, content_type, attachments, problems))
         .unwrap_or_default();
     let sizes = [length_of(headers.as_ref()), size_of(raw.body_size)];
     // A `postData` without `text` or `params` (Charles writes one, `bodySize: -1`) says a body
@@ -689,7 +712,11 @@ fn request(raw: RawRequest, problems: &mut Vec<String>) -> Option<Request> {
     })
 }
 
-fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
+fn response(
+    raw: RawResponse,
+    attachments: &Attachments,
+    problems: &mut Vec<String>,
+) -> Option<Response> {
     let status = raw.status.required("response.status", problems);
     let headers = raw.headers.optional("response.headers", problems);
     let mut content = raw.content.optional("response.content", problems);
@@ -700,7 +727,7 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
     let size_unknown = matches!(&size_field, Some(Field::Ok(size)) if size.as_i64() == Some(-1));
     let size = size_field.and_then(size_of);
     let (body, mime_type) = content
-        .map(|content| self::body(content, &CONTENT, None, problems))
+        .map(|content| self::body(content, &CONTENT, None, attachments, problems))
         .unwrap_or_default();
     let bodiless =
         matches!(status, Some(Status(status)) if crate::exchange::status_has_no_body(status));
@@ -764,8 +791,9 @@ fn size_of(size: Field<serde_json::Value>) -> Option<u64> {
 impl RawContent {
     /// Neither a `text` nor a form's `params`: the body was left out of the recording. An
     /// empty `params` list of a form (`application/x-www-form-urlencoded`, `multipart/*`) is
-    /// an empty form, not a body left out.
-    fn holds_nothing(&self, content_type: Option<&str>) -> bool {
+    /// an empty form, not a body left out. An empty `text` is one left out too where the
+    /// entry gives the body's size as unknown (`size_unknown`) or names a file that holds it.
+    fn holds_nothing(&self, content_type: Option<&str>, size_unknown: bool) -> bool {
         let form = [content_type, self.mime_type.as_ok()]
             .into_iter()
             .flatten()
@@ -774,7 +802,12 @@ impl RawContent {
             .is_some_and(|media| {
                 media == "application/x-www-form-urlencoded" || media.starts_with("multipart/")
             });
-        matches!(self.text, Field::Missing | Field::Null)
+        let no_text = match &self.text {
+            Field::Missing | Field::Null => true,
+            Field::Ok(text) => text.is_empty() && (size_unknown || self.file.is_present()),
+            Field::Wrong(_) => false,
+        };
+        no_text
             && match &self.params {
                 Field::Ok(serde_json::Value::Array(params)) => params.is_empty() && !form,
                 Field::Missing | Field::Null => true,
@@ -798,6 +831,7 @@ struct ContentNames {
     params: &'static str,
     text: &'static str,
     mime_type: &'static str,
+    file: &'static str,
 }
 
 const POST_DATA: ContentNames = ContentNames {
@@ -805,6 +839,7 @@ const POST_DATA: ContentNames = ContentNames {
     params: "request.postData.params",
     text: "request.postData.text",
     mime_type: "request.postData.mimeType",
+    file: "request.postData._file",
 };
 
 const CONTENT: ContentNames = ContentNames {
@@ -812,6 +847,7 @@ const CONTENT: ContentNames = ContentNames {
     params: "response.content.params",
     text: "response.content.text",
     mime_type: "response.content.mimeType",
+    file: "response.content._file",
 };
 
 /// The body of `postData` / `content`, and its `mimeType` when not empty. `content_type` is
@@ -820,6 +856,7 @@ fn body(
     raw: RawContent,
     names: &ContentNames,
     content_type: Option<&str>,
+    attachments: &Attachments,
     problems: &mut Vec<String>,
 ) -> (Option<Body>, Option<String>) {
     let mime_type = raw
@@ -829,7 +866,27 @@ fn body(
     let body = text(raw.text, raw.encoding, names, problems);
     let params = raw.params.optional(names.params, problems);
     let media_types = [content_type, mime_type.as_deref()];
-    (body.or_else(|| form_of(params?, media_types)), mime_type)
+    let body = body.or_else(|| form_of(params?, media_types));
+    if body.is_some() {
+        return (body, mime_type);
+    }
+    // Kept in a file beside the HAR: read from it. One that cannot be read leaves the body
+    // unrecorded (the entry's sizes say so), except a name that points elsewhere, which is
+    // the entry's own fault.
+    let file = raw.file.optional(names.file, problems);
+    let body = match file.map(|name| attachments.body(&name)) {
+        Some(Ok(body)) => body,
+        Some(Err(Unread::NotAName)) => {
+            problems.push(format!(
+                "{} names no file beside the HAR (a bare file name is read, never a path)",
+                names.file
+            ));
+            None
+        }
+        Some(Err(Unread::TooLarge(size))) => Some(Body::Unrecorded(size)),
+        Some(Err(Unread::Missing)) | None => None,
+    };
+    (body, mime_type)
 }
 
 /// A form's fields as HAR lists them (`[{"name", "value", "fileName", "contentType"}]`), as the
