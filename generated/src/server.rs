@@ -1152,7 +1152,7 @@ async fn not_found(uri: ::http::Uri) -> Response {
 /// `/#X-Amz-Target=Glue.GetJob`; see [`path::asks`]): how a dispatcher tells apart operations
 /// on one path.
 #[allow(dead_code)]
-fn asked(template: &str, request: &::axum::extract::Request) -> bool {
+fn asked(asks: &[(&str, Option<&str>)], request: &::axum::extract::Request) -> bool {
     let query: Vec<(String, String)> = request
         .uri()
         .query()
@@ -1165,7 +1165,7 @@ fn asked(template: &str, request: &::axum::extract::Request) -> bool {
             .and_then(|value| value.to_str().ok())
             .map(str::to_string)
     };
-    path::asks_met(&path::asks(template), &query, &header)
+    path::asks_met(asks, &query, &header)
 }
 
 /// Whether the request's path parameters, as `template` reads them, keep the schemas of
@@ -1552,6 +1552,23 @@ impl Incoming {
         let Some(rules) = crate::validation::rules().operation(self.operation) else {
             return Ok(());
         };
+        for (name, text) in self.query.iter_mut() {
+            if !text.is_empty() {
+                continue;
+            }
+            let reading = rules
+                .parameters
+                .iter()
+                .find_map(|rule| {
+                    (rule.allow_empty && rule.location == Location::Query
+                        && rule.name == *name)
+                        .then_some(rule.empty_reads_as.as_ref())
+                        .flatten()
+                });
+            if let Some(value) = reading {
+                text.clone_from(value);
+            }
+        }
         self.query
             .retain(|(name, text)| {
                 !text.is_empty()
@@ -2315,7 +2332,7 @@ pub mod path {
         };
         let mut places: Vec<(usize, usize)> = (1..text.len())
             .filter(|at| text.is_char_boundary(*at))
-            .filter_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+            .filter_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
             .collect();
         if rest.is_empty() {
             places.reverse();
@@ -2424,11 +2441,17 @@ pub mod path {
     }
     /// What a template's appendix asks of a request, as `(name, value)`: a query parameter or a
     /// header with that name, and that value unless the template leaves it to a variable
-    /// (`?lat={lat}`: `None`). Each pair of a `?query`, and a fragment that is one `name=value`
-    /// pair (AWS's `#Action=AddTags` for the query parameter, `#X-Amz-Target=Glue.GetJob` for the
-    /// header; Azure's `#op=GRANTACE`); a fragment that is a bare word (`#add_shared_link`) asks
-    /// nothing. Names and values are percent-decoded.
-    pub fn asks(template: &str) -> Vec<(String, Option<String>)> {
+    /// (`?lat={lat}`: `None`). Each item of a `?query`, and each item of a fragment, where items
+    /// are parted by `&`: a `name=value` pair (AWS's `#Action=AddTags` for the query parameter,
+    /// `#X-Amz-Target=Glue.GetJob` for the header; Azure's `#op=GRANTACE`), or a bare name that
+    /// `declares` says is one of the operation's query parameters or headers (S3's `#acl`,
+    /// `#partNumber&uploadId`, `#x-amz-copy-source`: the request must carry it, with any value).
+    /// A bare word the operation declares no parameter for (`#add_shared_link`, `#deprecated!`)
+    /// only tells the templates apart, and asks nothing. Names and values are percent-decoded.
+    pub fn asks(
+        template: &str,
+        declares: impl Fn(&str) -> bool,
+    ) -> Vec<(String, Option<String>)> {
         let (before_fragment, fragment) = match template.split_once('#') {
             Some((before, fragment)) => (before, Some(fragment)),
             None => (template, None),
@@ -2450,27 +2473,34 @@ pub mod path {
                 None => pair(item, None),
             })
             .collect();
-        if let Some((name, value)) = fragment
-            .and_then(|fragment| fragment.split_once('=')) && !name.is_empty()
-            && !value.contains(['=', '&'])
-        {
-            out.push(pair(name, Some(value)));
+        let items = fragment.into_iter().flat_map(|fragment| fragment.split('&'));
+        for item in items {
+            match item.split_once('=') {
+                Some((name, value)) if !name.is_empty() && !value.contains('=') => {
+                    out.push(pair(name, Some(value)));
+                }
+                Some(_) => {}
+                None if !item.is_empty() && declares(&text(item)) => {
+                    out.push(pair(item, None))
+                }
+                None => {}
+            }
         }
         out
     }
     /// Whether a request meets what [`asks`] found: each name a query parameter (in `query`,
     /// decoded) or a header (`header` looks one up, in any case) with the value asked for.
-    pub fn asks_met(
-        asked: &[(String, Option<String>)],
+    pub fn asks_met<N: AsRef<str>, V: AsRef<str>>(
+        asked: &[(N, Option<V>)],
         query: &[(String, String)],
         header: &dyn Fn(&str) -> Option<String>,
     ) -> bool {
         asked
             .iter()
             .all(|(name, wanted)| {
-                let fits = |value: &str| {
-                    wanted.as_deref().is_none_or(|wanted| wanted == value)
-                };
+                let name = name.as_ref();
+                let wanted = wanted.as_ref().map(AsRef::as_ref);
+                let fits = |value: &str| wanted.is_none_or(|wanted| wanted == value);
                 query.iter().any(|(key, value)| key == name && fits(value))
                     || header(name).is_some_and(|value| fits(value.trim()))
             })
@@ -2478,8 +2508,24 @@ pub mod path {
     /// How many bytes at the start of `text` spell `literal`: each of its bytes as it is or
     /// percent-encoded, in either case of hex. A template's text is written decoded (`/café`,
     /// `/price list`), while a request path holds it as its client encoded it (`/caf%C3%A9`,
-    /// `/price%20list`; some encode more than they must, some in lower case).
+    /// `/price%20list`; some encode more than they must, some in lower case, and
+    /// `encodeURIComponent` encodes the `@` of `/users/@{handle}`).
     fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
+        spelled(text, literal, false)
+    }
+    /// [`spelled_at_start`] for text that ends a parameter's value (`:cancel` after `{name}`): a
+    /// delimiter of RFC 3986 (`:`, `@`, `[`, `]`, and `/`, `?`, `#`) counts only as it is.
+    /// Encoded, it is data (RFC 3986, 2.2) and belongs to the value: `s%3Acancel` is the name
+    /// `s:cancel`, as the generated client writes a `:` of a value, not `s` and the verb.
+    fn ending_at_start(text: &str, literal: &str) -> Option<usize> {
+        spelled(text, literal, true)
+    }
+    /// [`spelled_at_start`], where `delimiters_as_they_are` refuses an encoded delimiter.
+    fn spelled(
+        text: &str,
+        literal: &str,
+        delimiters_as_they_are: bool,
+    ) -> Option<usize> {
         if !text.contains('%') {
             return text.starts_with(literal).then_some(literal.len());
         }
@@ -2488,6 +2534,9 @@ pub mod path {
         for &byte in literal.as_bytes() {
             match *text.get(at)? {
                 sent if sent == byte => at += 1,
+                b'%' if delimiters_as_they_are && b":/?#[]@".contains(&byte) => {
+                    return None;
+                }
                 b'%' => {
                     let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
                     if u8::from_str_radix(hex, 16).ok()? != byte {
@@ -2500,7 +2549,7 @@ pub mod path {
         }
         Some(at)
     }
-    /// Where `literal` is first spelled in `text` (see [`spelled_at_start`]), and how long it is
+    /// Where `literal` is first spelled in `text` (see [`ending_at_start`]), and how long it is
     /// there.
     fn spelled_first(text: &str, literal: &str) -> Option<(usize, usize)> {
         if !text.contains('%') {
@@ -2508,7 +2557,7 @@ pub mod path {
         }
         (0..text.len())
             .filter(|at| text.is_char_boundary(*at))
-            .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+            .find_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
     }
     /// Where `literal` is last spelled in `text`, and how long it is there.
     fn spelled_last(text: &str, literal: &str) -> Option<(usize, usize)> {
@@ -2518,7 +2567,7 @@ pub mod path {
         (0..text.len())
             .rev()
             .filter(|at| text.is_char_boundary(*at))
-            .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+            .find_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
     }
     fn decode(raw: &str) -> Decoded {
         percent_encoding::percent_decode_str(raw)

@@ -1583,6 +1583,28 @@ pub struct ParameterRule {
     object: Option<(ObjectStyle, Value)>,
     /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
     pub allow_empty: bool,
+    /// What such a parameter's empty value stands for, where its schema says: see
+    /// [`empty_reading`].
+    pub empty_reads_as: Option<String>,
+}
+
+/// What the empty value of a parameter that allows one (`?acl`, `?verbose=`) stands for: the
+/// one value its schema allows (a `const`, an `enum` of one: S3's `acl` is `{type: boolean,
+/// enum: [true]}`, a flag whose presence is the value), else, for a required one, its
+/// `default`; `None` when the schema says nothing, and the empty value is then no value.
+fn empty_reading(schema: &Value, required: bool) -> Option<String> {
+    let only = match (schema.get("const"), schema.get("enum")) {
+        (Some(value), _) => Some(value),
+        (None, Some(Value::Array(values))) if values.len() == 1 => values.first(),
+        _ => None,
+    };
+    let value = only.or_else(|| schema.get("default").filter(|_| required))?;
+    Some(
+        match value {
+            Value::String(text) => text.clone(),
+            other => other.to_string(),
+        },
+    )
 }
 
 impl ParameterRule {
@@ -1766,6 +1788,10 @@ impl OperationRules {
                         .object_style()
                         .map(|style| (style, param.schema.clone())),
                     allow_empty: param.allow_empty_value,
+                    empty_reads_as: param
+                        .allow_empty_value
+                        .then(|| empty_reading(&param.schema, param.required))
+                        .flatten(),
                 });
         }
         let body = match &entry.request_body {

@@ -310,7 +310,7 @@ fn segment_all<'t, 'p>(
     };
     let mut places: Vec<(usize, usize)> = (1..text.len())
         .filter(|at| text.is_char_boundary(*at))
-        .filter_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+        .filter_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
         .collect();
     if rest.is_empty() {
         places.reverse();
@@ -424,11 +424,14 @@ pub fn wire(template: &str) -> &str {
 
 /// What a template's appendix asks of a request, as `(name, value)`: a query parameter or a
 /// header with that name, and that value unless the template leaves it to a variable
-/// (`?lat={lat}`: `None`). Each pair of a `?query`, and a fragment that is one `name=value`
-/// pair (AWS's `#Action=AddTags` for the query parameter, `#X-Amz-Target=Glue.GetJob` for the
-/// header; Azure's `#op=GRANTACE`); a fragment that is a bare word (`#add_shared_link`) asks
-/// nothing. Names and values are percent-decoded.
-pub fn asks(template: &str) -> Vec<(String, Option<String>)> {
+/// (`?lat={lat}`: `None`). Each item of a `?query`, and each item of a fragment, where items
+/// are parted by `&`: a `name=value` pair (AWS's `#Action=AddTags` for the query parameter,
+/// `#X-Amz-Target=Glue.GetJob` for the header; Azure's `#op=GRANTACE`), or a bare name that
+/// `declares` says is one of the operation's query parameters or headers (S3's `#acl`,
+/// `#partNumber&uploadId`, `#x-amz-copy-source`: the request must carry it, with any value).
+/// A bare word the operation declares no parameter for (`#add_shared_link`, `#deprecated!`)
+/// only tells the templates apart, and asks nothing. Names and values are percent-decoded.
+pub fn asks(template: &str, declares: impl Fn(&str) -> bool) -> Vec<(String, Option<String>)> {
     let (before_fragment, fragment) = match template.split_once('#') {
         Some((before, fragment)) => (before, Some(fragment)),
         None => (template, None),
@@ -449,24 +452,33 @@ pub fn asks(template: &str) -> Vec<(String, Option<String>)> {
             None => pair(item, None),
         })
         .collect();
-    if let Some((name, value)) = fragment.and_then(|fragment| fragment.split_once('='))
-        && !name.is_empty()
-        && !value.contains(['=', '&'])
-    {
-        out.push(pair(name, Some(value)));
+    let items = fragment
+        .into_iter()
+        .flat_map(|fragment| fragment.split('&'));
+    for item in items {
+        match item.split_once('=') {
+            Some((name, value)) if !name.is_empty() && !value.contains('=') => {
+                out.push(pair(name, Some(value)));
+            }
+            Some(_) => {}
+            None if !item.is_empty() && declares(&text(item)) => out.push(pair(item, None)),
+            None => {}
+        }
     }
     out
 }
 
 /// Whether a request meets what [`asks`] found: each name a query parameter (in `query`,
 /// decoded) or a header (`header` looks one up, in any case) with the value asked for.
-pub fn asks_met(
-    asked: &[(String, Option<String>)],
+pub fn asks_met<N: AsRef<str>, V: AsRef<str>>(
+    asked: &[(N, Option<V>)],
     query: &[(String, String)],
     header: &dyn Fn(&str) -> Option<String>,
 ) -> bool {
     asked.iter().all(|(name, wanted)| {
-        let fits = |value: &str| wanted.as_deref().is_none_or(|wanted| wanted == value);
+        let name = name.as_ref();
+        let wanted = wanted.as_ref().map(AsRef::as_ref);
+        let fits = |value: &str| wanted.is_none_or(|wanted| wanted == value);
         query.iter().any(|(key, value)| key == name && fits(value))
             || header(name).is_some_and(|value| fits(value.trim()))
     })
@@ -475,8 +487,22 @@ pub fn asks_met(
 /// How many bytes at the start of `text` spell `literal`: each of its bytes as it is or
 /// percent-encoded, in either case of hex. A template's text is written decoded (`/café`,
 /// `/price list`), while a request path holds it as its client encoded it (`/caf%C3%A9`,
-/// `/price%20list`; some encode more than they must, some in lower case).
+/// `/price%20list`; some encode more than they must, some in lower case, and
+/// `encodeURIComponent` encodes the `@` of `/users/@{handle}`).
 fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
+    spelled(text, literal, false)
+}
+
+/// [`spelled_at_start`] for text that ends a parameter's value (`:cancel` after `{name}`): a
+/// delimiter of RFC 3986 (`:`, `@`, `[`, `]`, and `/`, `?`, `#`) counts only as it is.
+/// Encoded, it is data (RFC 3986, 2.2) and belongs to the value: `s%3Acancel` is the name
+/// `s:cancel`, as the generated client writes a `:` of a value, not `s` and the verb.
+fn ending_at_start(text: &str, literal: &str) -> Option<usize> {
+    spelled(text, literal, true)
+}
+
+/// [`spelled_at_start`], where `delimiters_as_they_are` refuses an encoded delimiter.
+fn spelled(text: &str, literal: &str, delimiters_as_they_are: bool) -> Option<usize> {
     if !text.contains('%') {
         return text.starts_with(literal).then_some(literal.len());
     }
@@ -485,6 +511,7 @@ fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
     for &byte in literal.as_bytes() {
         match *text.get(at)? {
             sent if sent == byte => at += 1,
+            b'%' if delimiters_as_they_are && b":/?#[]@".contains(&byte) => return None,
             b'%' => {
                 let hex = std::str::from_utf8(text.get(at + 1..at + 3)?).ok()?;
                 if u8::from_str_radix(hex, 16).ok()? != byte {
@@ -498,7 +525,7 @@ fn spelled_at_start(text: &str, literal: &str) -> Option<usize> {
     Some(at)
 }
 
-/// Where `literal` is first spelled in `text` (see [`spelled_at_start`]), and how long it is
+/// Where `literal` is first spelled in `text` (see [`ending_at_start`]), and how long it is
 /// there.
 fn spelled_first(text: &str, literal: &str) -> Option<(usize, usize)> {
     if !text.contains('%') {
@@ -506,7 +533,7 @@ fn spelled_first(text: &str, literal: &str) -> Option<(usize, usize)> {
     }
     (0..text.len())
         .filter(|at| text.is_char_boundary(*at))
-        .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+        .find_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
 }
 
 /// Where `literal` is last spelled in `text`, and how long it is there.
@@ -517,7 +544,7 @@ fn spelled_last(text: &str, literal: &str) -> Option<(usize, usize)> {
     (0..text.len())
         .rev()
         .filter(|at| text.is_char_boundary(*at))
-        .find_map(|at| spelled_at_start(&text[at..], literal).map(|len| (at, len)))
+        .find_map(|at| ending_at_start(&text[at..], literal).map(|len| (at, len)))
 }
 
 fn decode(raw: &str) -> Decoded {
@@ -548,9 +575,19 @@ mod tests {
         assert_eq!(got("/café/{id}", "/caf%c3%a9/1"), want(&[("id", "1")]));
         assert_eq!(got("/café/{id}", "/café/1"), want(&[("id", "1")]));
         assert_eq!(got("/price list", "/price%20list"), want(&[]));
+        // An encoded delimiter is data: the verb's `:` comes as it is, and a name may hold
+        // `%3A` (the generated client writes a `:` of a value so).
         assert_eq!(
-            got("/{name}:cancel", "/a%3Ab%3Acancel"),
+            got("/{name}:cancel", "/a%3Ab:cancel"),
             want(&[("name", "a:b")])
+        );
+        assert_eq!(got("/{name}:cancel", "/a%3Ab%3Acancel"), None);
+        assert_eq!(got("/{name}", "/s%3Aaccess"), want(&[("name", "s:access")]));
+        // Text no value precedes may come encoded, delimiters too (`encodeURIComponent`).
+        assert_eq!(got("/users/@me", "/users/%40me"), want(&[]));
+        assert_eq!(
+            got("/users/@{handle}", "/users/%40bob"),
+            want(&[("handle", "bob")])
         );
         assert_eq!(got("/{id}.json", "/7%2Ejson"), want(&[("id", "7")]));
         assert_eq!(got("/café/{id}", "/cafe/1"), None);
@@ -571,20 +608,53 @@ mod tests {
                 .map(|(name, value)| (name.to_string(), value.map(str::to_string)))
                 .collect()
         };
+        let none = |_: &str| false;
         assert_eq!(
-            asks("/alerts?lat={lat}&lon={lon}&units=m"),
+            asks("/alerts?lat={lat}&lon={lon}&units=m", none),
             owned(&[("lat", None), ("lon", None), ("units", Some("m"))])
         );
         assert_eq!(
-            asks("/#X-Amz-Target=Glue.GetJob"),
+            asks("/#X-Amz-Target=Glue.GetJob", none),
             owned(&[("X-Amz-Target", Some("Glue.GetJob"))])
         );
-        assert_eq!(asks("/files/{file_id}#add_shared_link"), owned(&[]));
+        assert_eq!(asks("/files/{file_id}#add_shared_link", none), owned(&[]));
         assert_eq!(
-            asks("/catalog/acl#op=GRANT%20ACE"),
+            asks("/catalog/acl#op=GRANT%20ACE", none),
             owned(&[("op", Some("GRANT ACE"))])
         );
-        let asked = asks("/search?type=user&q={q}");
+        // S3: a fragment's bare words name the operation's own query parameters and headers,
+        // which the request must carry; a word it declares nothing for asks nothing.
+        let s3 = |name: &str| {
+            [
+                "acl",
+                "select",
+                "select-type",
+                "partNumber",
+                "uploadId",
+                "x-amz-copy-source",
+            ]
+            .contains(&name)
+        };
+        assert_eq!(asks("/{Bucket}#acl", s3), owned(&[("acl", None)]));
+        assert_eq!(
+            asks("/{Bucket}/{Key}#select&select-type=2", s3),
+            owned(&[("select", None), ("select-type", Some("2"))])
+        );
+        assert_eq!(
+            asks("/{Bucket}/{Key}#x-amz-copy-source&partNumber&uploadId", s3),
+            owned(&[
+                ("x-amz-copy-source", None),
+                ("partNumber", None),
+                ("uploadId", None)
+            ])
+        );
+        assert_eq!(
+            asks("/{Bucket}#lifecycle&deprecated!", |name| name
+                == "lifecycle"),
+            owned(&[("lifecycle", None)])
+        );
+        assert_eq!(asks("/{Bucket}#acl", none), owned(&[]));
+        let asked = asks("/search?type=user&q={q}", none);
         let query = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
             pairs
                 .iter()
@@ -603,13 +673,22 @@ mod tests {
             &no_header
         ));
         assert!(!asks_met(&asked, &query(&[("type", "user")]), &no_header));
-        let target = asks("/#X-Amz-Target=Glue.GetJob");
+        let target = asks("/#X-Amz-Target=Glue.GetJob", none);
         let header = |name: &str| {
             name.eq_ignore_ascii_case("x-amz-target")
                 .then(|| " Glue.GetJob".to_string())
         };
         assert!(asks_met(&target, &[], &header));
         assert!(!asks_met(&target, &[], &no_header));
+        // A bare name is met by the parameter with any value, an empty one too (`?acl`), or
+        // by the header.
+        let acl = asks("/{Bucket}#acl", s3);
+        assert!(asks_met(&acl, &query(&[("acl", "")]), &no_header));
+        assert!(!asks_met(&acl, &query(&[("tagging", "")]), &no_header));
+        let copy = asks("/{Bucket}/{Key}#x-amz-copy-source", s3);
+        let source = |name: &str| (name == "x-amz-copy-source").then(|| "/b/k".to_string());
+        assert!(asks_met(&copy, &[], &source));
+        assert!(!asks_met(&copy, &[], &no_header));
     }
 
     /// The parameters as owned pairs, for comparing.
@@ -715,9 +794,11 @@ mod tests {
         assert_eq!(got("/v1/{+name}:cancel", "/v1/a/:cancel"), None);
         assert_eq!(got("/v1/{+name}:cancel", "/v1/a/..:cancel"), None);
         assert_eq!(
-            got("/v1/{+name}:cancel/{x}", "/v1/a/b%3Acancel/y"),
+            got("/v1/{+name}:cancel/{x}", "/v1/a/b:cancel/y"),
             want(&[("name", "a/b"), ("x", "y")])
         );
+        // Encoded, the `:` is the name's own.
+        assert_eq!(got("/v1/{+name}:cancel/{x}", "/v1/a/b%3Acancel/y"), None);
         assert_eq!(got("/{+next}", "/a/b/c"), want(&[("next", "a/b/c")]));
         for dotted in [
             "/a/../b/x",

@@ -173,7 +173,7 @@ async fn not_found(uri: ::http::Uri) -> Response {
 /// `/#X-Amz-Target=Glue.GetJob`; see [`path::asks`]): how a dispatcher tells apart operations
 /// on one path.
 #[allow(dead_code)]
-fn asked(template: &str, request: &::axum::extract::Request) -> bool {
+fn asked(asks: &[(&str, Option<&str>)], request: &::axum::extract::Request) -> bool {
     let query: Vec<(String, String)> = request
         .uri()
         .query()
@@ -186,7 +186,7 @@ fn asked(template: &str, request: &::axum::extract::Request) -> bool {
             .and_then(|value| value.to_str().ok())
             .map(str::to_string)
     };
-    path::asks_met(&path::asks(template), &query, &header)
+    path::asks_met(asks, &query, &header)
 }
 
 /// Whether the request's path parameters, as `template` reads them, keep the schemas of
@@ -561,7 +561,21 @@ impl Incoming {
             return Ok(());
         };
         // `?verbose=` where the spec allows an empty value reads as absent: the schema judges
-        // values, and the handler's optional parameter is `None`.
+        // values, and the handler's optional parameter is `None`; unless its schema says what
+        // it stands for (S3's `?acl`, whose one value is `true`).
+        for (name, text) in self.query.iter_mut() {
+            if !text.is_empty() {
+                continue;
+            }
+            let reading = rules.parameters.iter().find_map(|rule| {
+                (rule.allow_empty && rule.location == Location::Query && rule.name == *name)
+                    .then_some(rule.empty_reads_as.as_ref())
+                    .flatten()
+            });
+            if let Some(value) = reading {
+                text.clone_from(value);
+            }
+        }
         self.query.retain(|(name, text)| {
             !text.is_empty()
                 || !rules.parameters.iter().any(|rule| {

@@ -42,6 +42,26 @@ pub struct ParameterRule {
     object: Option<(ObjectStyle, Value)>,
     /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
     pub allow_empty: bool,
+    /// What such a parameter's empty value stands for, where its schema says: see
+    /// [`empty_reading`].
+    pub empty_reads_as: Option<String>,
+}
+
+/// What the empty value of a parameter that allows one (`?acl`, `?verbose=`) stands for: the
+/// one value its schema allows (a `const`, an `enum` of one: S3's `acl` is `{type: boolean,
+/// enum: [true]}`, a flag whose presence is the value), else, for a required one, its
+/// `default`; `None` when the schema says nothing, and the empty value is then no value.
+fn empty_reading(schema: &Value, required: bool) -> Option<String> {
+    let only = match (schema.get("const"), schema.get("enum")) {
+        (Some(value), _) => Some(value),
+        (None, Some(Value::Array(values))) if values.len() == 1 => values.first(),
+        _ => None,
+    };
+    let value = only.or_else(|| schema.get("default").filter(|_| required))?;
+    Some(match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    })
 }
 
 impl ParameterRule {
@@ -234,6 +254,10 @@ impl OperationRules {
                     .object_style()
                     .map(|style| (style, param.schema.clone())),
                 allow_empty: param.allow_empty_value,
+                empty_reads_as: param
+                    .allow_empty_value
+                    .then(|| empty_reading(&param.schema, param.required))
+                    .flatten(),
             });
         }
         let body = match &entry.request_body {
@@ -852,6 +876,24 @@ mod tests {
 
     fn create_thing() -> &'static OperationRules {
         rules().operation("createThing").expect("createThing")
+    }
+
+    /// An empty value stands for the one value a schema allows (S3's `?acl`), or a required
+    /// parameter's default; otherwise for nothing.
+    #[test]
+    fn an_empty_value_stands_for_what_the_schema_says() {
+        let flag = json!({"type": "boolean", "enum": [true]});
+        assert_eq!(empty_reading(&flag, true).as_deref(), Some("true"));
+        assert_eq!(empty_reading(&flag, false).as_deref(), Some("true"));
+        let kind = json!({"const": "full"});
+        assert_eq!(empty_reading(&kind, false).as_deref(), Some("full"));
+        let limit = json!({"type": "integer", "default": 10});
+        assert_eq!(empty_reading(&limit, true).as_deref(), Some("10"));
+        assert_eq!(empty_reading(&limit, false), None);
+        let any = json!({"type": "boolean"});
+        assert_eq!(empty_reading(&any, true), None);
+        let two = json!({"type": "string", "enum": ["a", "b"]});
+        assert_eq!(empty_reading(&two, true), None);
     }
 
     /// The messages for parameters given as `(location, name, text)`.

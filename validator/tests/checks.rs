@@ -2145,13 +2145,13 @@ fn a_parameter_may_share_its_segment_with_text() {
     );
     let other_verb = vendor_run(&vendor("POST", "/operations/42:undo", None, 204));
     assert_eq!(found(&other_verb), one(Part::Entry, "operation-path", ""));
-    // The template's text percent-encoded, as `encodeURIComponent` sends a `:`: the same
-    // operation, and the value read from the decoded segment.
+    // The verb's `:` percent-encoded is data (RFC 3986, 2.2; grpc-gateway keeps reserved
+    // characters escaped too): `42%3Acancel` is a name, no verb, as the generated server
+    // routes it and as its client writes a `:` of a value. Text that is no delimiter
+    // (`.json`) fits however it is encoded.
     let encoded = vendor_run(&vendor("POST", "/operations/42%3Acancel", None, 204));
-    assert_eq!(encoded.operation.as_deref(), Some("cancelOperation"));
-    assert_eq!(found(&encoded), vec![]);
-    let encoded_bad = vendor_run(&vendor("POST", "/operations/x%3acancel", None, 204));
-    assert_eq!(found(&encoded_bad), one(Part::Request, "type", "path:name"));
+    assert_eq!(encoded.operation, None);
+    assert_eq!(found(&encoded), one(Part::Entry, "operation-path", ""));
     let encoded_literal = vendor_run(&vendor("GET", "/Messages/SM12ab%2Ejson", None, 200));
     assert_eq!(encoded_literal.operation.as_deref(), Some("fetchMessage"));
     let literal = vendor_run(&vendor("GET", "/Messages.json", None, 200));
@@ -3335,6 +3335,63 @@ paths:
         content: {application/json: {schema: {type: object, required: [shared_link], properties: {shared_link: {type: object}}}}}
       responses:
         '200': {description: ok}
+  /{Bucket}/{Key}:
+    post:
+      operationId: RestoreObject
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: Key, in: path, required: true, schema: {type: string}}
+        - {name: restore, in: query, required: true, allowEmptyValue: true, schema: {type: boolean, enum: [true]}}
+      responses:
+        '200': {description: ok}
+    put:
+      operationId: PutObject
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: Key, in: path, required: true, schema: {type: string}}
+      responses:
+        '200': {description: ok}
+  /{Bucket}/{Key}#select&select-type=2:
+    post:
+      operationId: SelectObjectContent
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: Key, in: path, required: true, schema: {type: string}}
+        - {name: select, in: query, required: true, allowEmptyValue: true, schema: {type: boolean, enum: [true]}}
+        - {name: select-type, in: query, required: true, schema: {type: string, enum: ['2']}}
+      responses:
+        '200': {description: ok}
+  /{Bucket}/{Key}#x-amz-copy-source:
+    put:
+      operationId: CopyObject
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: Key, in: path, required: true, schema: {type: string}}
+        - {name: x-amz-copy-source, in: header, required: true, schema: {type: string, pattern: '\/.+\/.+'}}
+      responses:
+        '200': {description: ok}
+  /{Bucket}/{Key}#partNumber&uploadId:
+    put:
+      operationId: UploadPart
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: Key, in: path, required: true, schema: {type: string}}
+        - {name: partNumber, in: query, required: true, schema: {type: integer}}
+        - {name: uploadId, in: query, required: true, schema: {type: string}}
+      responses:
+        '200': {description: ok}
+  /v1/{name}:
+    get:
+      operationId: getSecret
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok}
+  /v1/{name}:access:
+    get:
+      operationId: accessSecret
+      parameters: [{name: name, in: path, required: true, schema: {type: string}}]
+      responses:
+        '200': {description: ok}
 "#,
     );
     let run = |method: &str,
@@ -3444,6 +3501,51 @@ paths:
     let (operation, findings) = run("PUT", "/files/7", &[], None, Some(json!({"name": 5})), none);
     assert_eq!(operation, Some("updateFile".into()));
     assert_eq!(findings, one(Part::Request, "type", "/name"));
+    // S3: a fragment's bare words name query parameters and headers of the operation, which
+    // the request carries (`?select&select-type=2`, `x-amz-copy-source`, `?partNumber=…`),
+    // so each request is judged by its own operation's rules; before, the first operation
+    // on the path judged them all (`restore is required`), and broken copies and parts
+    // passed as PutObject.
+    let none = serde_json::Value::Null;
+    let object = "/bkt/a.txt";
+    let select = [("select", ""), ("select-type", "2")];
+    assert_eq!(
+        run("POST", object, &select, None, None, none.clone()),
+        (Some("SelectObjectContent".into()), vec![])
+    );
+    assert_eq!(
+        run("POST", object, &[("restore", "")], None, None, none.clone()),
+        (Some("RestoreObject".into()), vec![])
+    );
+    let copy = Some(("x-amz-copy-source", "nosla"));
+    assert_eq!(
+        run("PUT", object, &[], copy, None, none.clone()),
+        (
+            Some("CopyObject".into()),
+            one(Part::Request, "pattern", "header:x-amz-copy-source")
+        )
+    );
+    let part = [("partNumber", "abc"), ("uploadId", "u1")];
+    assert_eq!(
+        run("PUT", object, &part, None, None, none.clone()),
+        (
+            Some("UploadPart".into()),
+            one(Part::Request, "type", "query:partNumber")
+        )
+    );
+    assert_eq!(
+        run("PUT", object, &[], None, None, none.clone()),
+        (Some("PutObject".into()), vec![])
+    );
+    // An encoded `:` is data (RFC 3986, 2.2): `%3Aaccess` is part of the name, not the verb.
+    assert_eq!(
+        run("GET", "/v1/s%3Aaccess", &[], None, None, none.clone()).0,
+        Some("getSecret".into())
+    );
+    assert_eq!(
+        run("GET", "/v1/s:access", &[], None, None, none).0,
+        Some("accessSecret".into())
+    );
 }
 
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is

@@ -417,7 +417,7 @@ fn dispatch_arms<'a>(
             .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
             .sum();
         (
-            std::cmp::Reverse(crate::path::asks(&op.path).len()),
+            std::cmp::Reverse(op.asks().len()),
             wire.len() != op.path.len(),
             std::cmp::Reverse(literal),
             op.path.clone(),
@@ -426,19 +426,23 @@ fn dispatch_arms<'a>(
     let arms = ordered.iter().enumerate().map(|(index, op)| {
         let template = format!("{base}{}", op.matching_template());
         let handler = format_ident!("handle_{}", op.fn_name);
-        let asks = if crate::path::asks(&op.path).is_empty() {
+        let asked = op.asks();
+        let asks = if asked.is_empty() {
             quote!()
         } else {
-            quote!(&& asked(#template, &request))
+            let pairs = asked.iter().map(|(name, value)| match value {
+                Some(value) => quote!((#name, Some(#value))),
+                None => quote!((#name, None)),
+            });
+            quote!(&& asked(&[#(#pairs),*], &request))
         };
         // Paths that differ only in their parameters' names (Xero's `/Contacts/{ContactID}`
         // and `/Contacts/{ContactNumber}`): the first whose parameters keep its schemas, as
         // specval reads the request; the last takes what none of them fits, to refuse it.
         let shape = op.route_shape();
-        let told_by_values = ordered[index + 1..].iter().any(|later| {
-            later.route_shape() == shape
-                && crate::path::asks(&later.path) == crate::path::asks(&op.path)
-        });
+        let told_by_values = ordered[index + 1..]
+            .iter()
+            .any(|later| later.route_shape() == shape && later.asks() == asked);
         let fits = if told_by_values {
             let id = &op.id;
             quote!(&& path_fits(#id, #template, &request))

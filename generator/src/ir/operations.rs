@@ -140,6 +140,18 @@ impl Operation {
         })
     }
 
+    /// What its path's appendix asks of a request (`?type=user`, `#Action=AddTags`, S3's
+    /// `#acl` where `acl` is one of its query parameters): see [`crate::path::asks`].
+    pub fn asks(&self) -> Vec<(String, Option<String>)> {
+        crate::path::asks(&self.path, |name| {
+            self.parameters.iter().any(|param| match param.location {
+                ParamLocation::Query => param.name == name,
+                ParamLocation::Header => param.name.eq_ignore_ascii_case(name),
+                ParamLocation::Path | ParamLocation::Cookie => false,
+            })
+        })
+    }
+
     /// Whether a path parameter of it may fill several segments (see
     /// [`Operation::matching_template`]).
     pub fn spans_segments(&self) -> bool {

@@ -558,7 +558,13 @@ fn operation(
     Ok(OperationSpec {
         segments: segments(&template),
         slashed: specgen::path::slashed_template(&template),
-        asks: specgen::path::asks(&entry.path),
+        asks: specgen::path::asks(&entry.path, |name| {
+            entry.parameters.iter().any(|param| match param.location {
+                Location::Query => param.name == name,
+                Location::Header => param.name.eq_ignore_ascii_case(name),
+                Location::Path | Location::Cookie => false,
+            })
+        }),
         base_paths,
         id,
         method: entry.method.to_ascii_uppercase(),

@@ -83,18 +83,16 @@ impl<'t> SegmentText<'t> {
 
     /// Whether a path's segment fits this one. A template's text fits itself percent-encoded
     /// as well (`/users/%40bob` for `/users/@{handle}`: `encodeURIComponent` encodes `@`
-    /// and `:`).
+    /// and `:`), except a delimiter that ends a parameter's value (`%3Acancel` is a name's
+    /// own text, not `{name}:cancel`'s verb), as the generated server reads it
+    /// ([`specgen::path::raw_params`]).
     fn fits(&self, part: &str) -> bool {
         match self {
             SegmentText::Literal(text) => {
                 *text == part || (part.contains('%') && *text == decoded(part))
             }
             SegmentText::Param(_) => !part.is_empty(),
-            SegmentText::Mixed(pattern) => {
-                specgen::path::raw_params(pattern, part).is_some()
-                    || (part.contains('%')
-                        && specgen::path::raw_params(pattern, &decoded(part)).is_some())
-            }
+            SegmentText::Mixed(pattern) => specgen::path::raw_params(pattern, part).is_some(),
         }
     }
 }

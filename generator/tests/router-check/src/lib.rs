@@ -88,6 +88,18 @@ mod tests {
         async fn get_share_link(&self, params: GetShareLinkParams) -> GetShareLinkResponse {
             GetShareLinkResponse::Ok(format!("link {}", params.id))
         }
+        async fn put_bucket(&self, params: PutBucketParams) -> PutBucketResponse {
+            PutBucketResponse::Ok(format!("bucket {}", params.bucket))
+        }
+        async fn put_bucket_acl(&self, params: PutBucketAclParams) -> PutBucketAclResponse {
+            PutBucketAclResponse::Ok(format!("acl {}", params.bucket))
+        }
+        async fn copy_part(&self, params: CopyPartParams) -> CopyPartResponse {
+            CopyPartResponse::Ok(format!(
+                "copy {} part {} from {}",
+                params.bucket, params.part_number, params.x_amz_copy_source
+            ))
+        }
         async fn get_item(&self, params: GetItemParams) -> GetItemResponse {
             GetItemResponse::Ok(format!("item {} {}", params.user_id, params.item_id))
         }
@@ -521,6 +533,8 @@ mod tests {
     async fn every_operation_gets_its_own_request_and_parameters() {
         for (method, path, answer) in [
             (Method::GET, "/v1/abc", "\"get abc\""),
+            // An encoded `:` is the name's own (RFC 3986, 2.2), not the verb's.
+            (Method::GET, "/v1/a%3Acancel", "\"get a:cancel\""),
             (Method::POST, "/v1/op:1:cancel", "\"cancel op:1\""),
             (Method::POST, "/v1/job%201:run", "\"run job 1\""),
             (Method::GET, "/files/report.json", "\"file report\""),
@@ -567,6 +581,22 @@ mod tests {
                 (StatusCode::OK, answer)
             );
         }
+        // S3: a fragment's bare words name query parameters and headers the request must
+        // carry (with any value: `?acl` as S3's clients send it); a word the operation
+        // declares nothing for (`deprecated!`) asks nothing. Before, every request went to
+        // the plain `PUT /buckets/{Bucket}`.
+        let copy = [("x-amz-copy-source", "/src/key")];
+        for (path, headers, answer) in [
+            ("/buckets/b", &[][..], "\"bucket b\""),
+            ("/buckets/b?acl", &[][..], "\"acl b\""),
+            ("/buckets/b?acl=true", &[][..], "\"acl b\""),
+            ("/buckets/b?partNumber=2", &copy[..], "\"copy b part 2 from /src/key\""),
+            // Without the header, the part number alone asks for no copy.
+            ("/buckets/b?partNumber=2", &[][..], "\"bucket b\""),
+        ] {
+            let (status, body) = call_with(Method::PUT, path, headers).await;
+            assert_eq!((status, body.as_str()), (StatusCode::OK, answer), "{path} {headers:?}");
+        }
         // What no template asks for reaches none of them.
         let (status, _) = call(Method::GET, "/search?type=gist&q=z").await;
         assert_eq!(status, StatusCode::NOT_FOUND);
@@ -580,6 +610,18 @@ mod tests {
             client.search_users("u").await.unwrap(),
             "users u"
         );
+        assert_eq!(client.put_bucket_acl("b", &true).await.unwrap(), "acl b");
+        assert_eq!(
+            client.copy_part("b", &3, "/src/k").await.unwrap(),
+            "copy b part 3 from /src/k"
+        );
+        assert_eq!(client.put_bucket("b").await.unwrap(), "bucket b");
+        // A name holding what a verb looks like reaches the plain operation, whole.
+        assert_eq!(
+            client.get_thing("s:cancel").await.unwrap(),
+            "get s:cancel"
+        );
+        assert_eq!(client.cancel_thing("a:b").await.unwrap(), "cancel a:b");
     }
 
     /// Path parameters that disagree with their template (a variable without a parameter, a
