@@ -107,6 +107,66 @@ pub enum Messages {
     /// no other place for them (`{"error": "VALIDATION_ERROR: query parameter `limit`: …"}`):
     /// a rejection that said only its code told the caller nothing it could mend.
     AfterCode,
+    /// Both a text member, the messages joined, and a list, one by one, where the body
+    /// requires both (Open Banking's `OBErrorResponse1`: `Message` beside `Errors`).
+    Both {
+        /// The member that takes the messages joined by `; `.
+        text: String,
+        /// The list that takes them one by one: [`Messages::List`] or [`Messages::Items`].
+        list: Box<Messages>,
+    },
+}
+
+impl Messages {
+    /// Puts `messages` into `body` where this says; `code` for the items that take one.
+    fn place(&self, body: &mut serde_json::Map<String, Value>, code: &str, messages: &[String]) {
+        match self {
+            Messages::List(member) => {
+                body.insert(member.clone(), messages.to_vec().into());
+            }
+            Messages::Text(member) => {
+                body.insert(member.clone(), messages.join("; ").into());
+            }
+            Messages::Items {
+                list,
+                text,
+                code: item_code,
+            } => {
+                let items: Vec<Value> = messages
+                    .iter()
+                    .map(|message| {
+                        let mut item = serde_json::Map::new();
+                        if let Some(member) = item_code {
+                            item.insert(member.clone(), code.into());
+                        }
+                        item.insert(text.clone(), message.as_str().into());
+                        Value::Object(item)
+                    })
+                    .collect();
+                body.insert(list.clone(), items.into());
+            }
+            Messages::Both { text, list } => {
+                body.insert(text.clone(), messages.join("; ").into());
+                list.place(body, code, messages);
+            }
+            Messages::AfterCode => {}
+        }
+    }
+
+    /// The members of a body it fills (the text's and the list's; none for
+    /// [`Messages::AfterCode`], which fills the code's).
+    pub fn members(&self) -> Vec<&str> {
+        match self {
+            Messages::List(member) | Messages::Text(member) => vec![member],
+            Messages::Items { list, .. } => vec![list],
+            Messages::Both { text, list } => {
+                let mut members = vec![text.as_str()];
+                members.extend(list.members());
+                members
+            }
+            Messages::AfterCode => Vec::new(),
+        }
+    }
 }
 
 impl ErrorEnvelope {
@@ -148,32 +208,8 @@ impl ErrorEnvelope {
                     }
                     (None, _) => {}
                 }
-                match place {
-                    Some(Messages::List(member)) => {
-                        body.insert(member.clone(), messages.to_vec().into());
-                    }
-                    Some(Messages::Text(member)) => {
-                        body.insert(member.clone(), messages.join("; ").into());
-                    }
-                    Some(Messages::Items {
-                        list,
-                        text,
-                        code: item_code,
-                    }) => {
-                        let items: Vec<Value> = messages
-                            .iter()
-                            .map(|message| {
-                                let mut item = serde_json::Map::new();
-                                if let Some(member) = item_code {
-                                    item.insert(member.clone(), code.into());
-                                }
-                                item.insert(text.clone(), message.as_str().into());
-                                Value::Object(item)
-                            })
-                            .collect();
-                        body.insert(list.clone(), items.into());
-                    }
-                    Some(Messages::AfterCode) | None => {}
+                if let Some(place) = place {
+                    place.place(&mut body, code, messages);
                 }
                 if let Some(member) = status_member {
                     body.insert(member.clone(), status.into());

@@ -719,23 +719,8 @@ fn envelope_members(envelope: &ErrorEnvelope) -> String {
                 (Some(code), _) => described.push(format!("`{code}`")),
                 (None, _) => {}
             }
-            match messages {
-                Some(Messages::List(wire) | Messages::Text(wire)) => {
-                    described.push(format!("`{wire}`"));
-                }
-                Some(Messages::Items {
-                    list,
-                    text,
-                    code: Some(member),
-                }) => described.push(format!(
-                    "`{list}` (an object per reason: `{member}`, `{text}`)"
-                )),
-                Some(Messages::Items {
-                    list,
-                    text,
-                    code: None,
-                }) => described.push(format!("`{list}` (an object per reason: `{text}`)")),
-                Some(Messages::AfterCode) | None => {}
+            if let Some(messages) = messages {
+                described.extend(messages_described(messages));
             }
             if let Some(status) = status {
                 described.push(format!("`{status}`"));
@@ -746,6 +731,59 @@ fn envelope_members(envelope: &ErrorEnvelope) -> String {
 }
 
 /// The expression that builds `envelope` in the generated crate.
+/// Where the messages go, for [`envelope_members`].
+fn messages_described(messages: &Messages) -> Vec<String> {
+    match messages {
+        Messages::List(wire) | Messages::Text(wire) => vec![format!("`{wire}`")],
+        Messages::Items {
+            list,
+            text,
+            code: Some(member),
+        } => vec![format!(
+            "`{list}` (an object per reason: `{member}`, `{text}`)"
+        )],
+        Messages::Items {
+            list,
+            text,
+            code: None,
+        } => vec![format!("`{list}` (an object per reason: `{text}`)")],
+        Messages::Both { text, list } => {
+            let mut described = vec![format!("`{text}` (the reasons joined)")];
+            described.extend(messages_described(list));
+            described
+        }
+        Messages::AfterCode => Vec::new(),
+    }
+}
+
+/// A [`Messages`] as the tokens that build it.
+fn messages_tokens(messages: &Messages) -> TokenStream {
+    let manifest = quote!(crate::validation::manifest);
+    match messages {
+        Messages::List(wire) => quote!(#manifest::Messages::List(#wire.to_string())),
+        Messages::Text(wire) => quote!(#manifest::Messages::Text(#wire.to_string())),
+        Messages::AfterCode => quote!(#manifest::Messages::AfterCode),
+        Messages::Items { list, text, code } => {
+            let code = match code {
+                Some(member) => quote!(Some(#member.to_string())),
+                None => quote!(None),
+            };
+            quote!(#manifest::Messages::Items {
+                list: #list.to_string(),
+                text: #text.to_string(),
+                code: #code,
+            })
+        }
+        Messages::Both { text, list } => {
+            let list = messages_tokens(list);
+            quote!(#manifest::Messages::Both {
+                text: #text.to_string(),
+                list: Box::new(#list),
+            })
+        }
+    }
+}
+
 fn envelope_tokens(envelope: &ErrorEnvelope) -> TokenStream {
     let member_of = |member: &Option<String>| match member {
         Some(member) => quote!(Some(#member.to_string())),
@@ -775,20 +813,9 @@ fn envelope_tokens(envelope: &ErrorEnvelope) -> TokenStream {
         } => {
             let messages = match messages {
                 None => quote!(None),
-                Some(Messages::List(wire)) => {
-                    quote!(Some(#manifest::Messages::List(#wire.to_string())))
-                }
-                Some(Messages::Text(wire)) => {
-                    quote!(Some(#manifest::Messages::Text(#wire.to_string())))
-                }
-                Some(Messages::AfterCode) => quote!(Some(#manifest::Messages::AfterCode)),
-                Some(Messages::Items { list, text, code }) => {
-                    let code = member_of(code);
-                    quote!(Some(#manifest::Messages::Items {
-                        list: #list.to_string(),
-                        text: #text.to_string(),
-                        code: #code,
-                    }))
+                Some(messages) => {
+                    let messages = messages_tokens(messages);
+                    quote!(Some(#messages))
                 }
             };
             let (code, status) = (member_of(code), member_of(status));

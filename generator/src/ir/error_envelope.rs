@@ -51,6 +51,21 @@ const NESTING_MEMBER: &str = "error";
 /// phrase).
 const PROBLEM_MEMBERS: [&str; 2] = ["type", "title"];
 
+/// Whether a member's wire name is one of the names above, however the document spells its
+/// words: `error_messages` (Klarna), `errorMessages` (Jira) and `ErrorMessages` are one name,
+/// as are `Code` and `Message` (Open Banking) and `code` and `message`.
+fn same_name(wire: &str, name: &str) -> bool {
+    let mut wire = wire.bytes().filter(|byte| !matches!(byte, b'_' | b'-'));
+    let mut name = name.bytes().filter(|byte| !matches!(byte, b'_' | b'-'));
+    loop {
+        match (wire.next(), name.next()) {
+            (None, None) => return true,
+            (Some(a), Some(b)) if a.eq_ignore_ascii_case(&b) => {}
+            _ => return false,
+        }
+    }
+}
+
 /// The body type most error responses (4xx, 5xx, `4XX`, `5XX`) document: a named type; on a
 /// tie, the first by name. A document that words its errors under `default` alone (Azure's
 /// `200` beside `default: CloudError`) has them there: the `default` responses of operations
@@ -144,7 +159,7 @@ impl Api {
             names.iter().find_map(|name| {
                 def.fields
                     .iter()
-                    .find(|field| field.wire_name == *name && fits(field))
+                    .find(|field| same_name(&field.wire_name, name) && fits(field))
                     .map(|field| field.wire_name.clone())
             })
         };
@@ -163,7 +178,10 @@ impl Api {
         )
         .map(Messages::List);
         let items = LIST_NAMES.iter().find_map(|name| {
-            let field = def.fields.iter().find(|field| field.wire_name == *name)?;
+            let field = def
+                .fields
+                .iter()
+                .find(|field| same_name(&field.wire_name, name))?;
             let TypeRef::Array(item) = self.resolve(&field.ty) else {
                 return None;
             };
@@ -175,24 +193,35 @@ impl Api {
             })
         });
         // Where the messages go: a place the body requires, else one message text (what
-        // clients print: Azure's `error.message` beside its `details`), else a list.
+        // clients print: Azure's `error.message` beside its `details`), else a list; both a
+        // text and a list where the body requires both (Open Banking's `Message` and
+        // `Errors`).
         let required = |messages: &Messages| {
-            let (Messages::List(wire) | Messages::Text(wire) | Messages::Items { list: wire, .. }) =
-                messages
-            else {
-                return false;
-            };
-            def.fields
-                .iter()
-                .any(|field| field.required && &field.wire_name == wire)
+            messages.members().iter().any(|wire| {
+                def.fields
+                    .iter()
+                    .any(|field| field.required && field.wire_name == *wire)
+            })
         };
-        let candidates = [text, list, items];
-        let mut messages = candidates
-            .iter()
+        let required_list = [&list, &items]
+            .into_iter()
             .flatten()
-            .find(|messages| required(messages))
-            .or_else(|| candidates.iter().flatten().next())
-            .cloned();
+            .find(|messages| required(messages));
+        let mut messages = match (text.as_ref().filter(|text| required(text)), required_list) {
+            (Some(Messages::Text(text)), Some(list)) => Some(Messages::Both {
+                text: text.clone(),
+                list: Box::new(list.clone()),
+            }),
+            _ => {
+                let candidates = [text, list, items];
+                candidates
+                    .iter()
+                    .flatten()
+                    .find(|messages| required(messages))
+                    .or_else(|| candidates.iter().flatten().next())
+                    .cloned()
+            }
+        };
         // RFC 9457's `type` and `title`, when they are text the body requires, or both are
         // there (the shape of problem details extended with the API's own members).
         let problem: Vec<String> = {
@@ -214,11 +243,9 @@ impl Api {
             code.as_deref() == Some(wire)
                 || status.as_deref() == Some(wire)
                 || problem.iter().any(|member| member == wire)
-                || matches!(
-                    &messages,
-                    Some(Messages::List(m) | Messages::Text(m) | Messages::Items { list: m, .. })
-                        if m == wire
-                )
+                || messages
+                    .as_ref()
+                    .is_some_and(|messages| messages.members().contains(&wire))
         };
         let fillable = def
             .fields
@@ -277,14 +304,17 @@ impl Api {
         let text = ITEM_TEXT_NAMES.iter().find_map(|wanted| {
             def.fields
                 .iter()
-                .find(|field| field.wire_name == *wanted && self.is_text(&field.ty))
+                .find(|field| same_name(&field.wire_name, wanted) && self.is_text(&field.ty))
                 .map(|field| field.wire_name.clone())
         })?;
         let code = def
             .fields
             .iter()
             .find(|field| {
-                CODE_NAMES.contains(&field.wire_name.as_str()) && self.takes_codes(&field.ty)
+                CODE_NAMES
+                    .iter()
+                    .any(|name| same_name(&field.wire_name, name))
+                    && self.takes_codes(&field.ty)
             })
             .map(|field| field.wire_name.clone());
         let fillable = def
@@ -625,6 +655,100 @@ components:
                 messages: Some(Messages::List("errorMessages".into())),
                 status: Some("status".into()),
             }
+        );
+    }
+
+    /// The names are read however the document spells their words: Klarna's `ErrorV2`
+    /// (`error_code`, `error_messages`) is Jira's `errorMessages` in snake case; before, its
+    /// list went unfilled and the reasons were glued to the code.
+    #[test]
+    fn member_names_are_read_in_any_case_and_separator() {
+        assert_eq!(
+            envelope(
+                "{type: object, properties: {error_code: {type: string}, error_messages: {type: array, items: {type: string}}, correlation_id: {type: string}}}"
+            ),
+            ErrorEnvelope::Documented {
+                code: Some("error_code".into()),
+                messages: Some(Messages::List("error_messages".into())),
+                status: None,
+            }
+        );
+        assert!(same_name("ErrorMessages", "errorMessages"));
+        assert!(same_name("error-code", "errorCode"));
+        assert!(!same_name("errorMessage", "errorMessages"));
+    }
+
+    /// Open Banking's `OBErrorResponse1` requires a `Code`, a `Message` and `Errors`, objects
+    /// of an `ErrorCode` and a `Message`, and nothing else: the server fills all three (the
+    /// reasons joined in `Message`, one by one in `Errors`). Before, it answered problem
+    /// details, which the API's own client could not read and specval refused.
+    #[test]
+    fn a_body_requiring_a_message_and_a_list_gets_both() {
+        let spec = "openapi: 3.0.3
+info: {title: T, version: '1'}
+paths:
+  /a:
+    get:
+      operationId: getA
+      responses:
+        '200': {description: ok}
+        '400': {description: bad, content: {application/json: {schema: {$ref: '#/components/schemas/OBErrorResponse1'}}}}
+components:
+  schemas:
+    OBErrorResponse1:
+      type: object
+      additionalProperties: false
+      required: [Code, Message, Errors]
+      properties:
+        Code: {type: string}
+        Id: {type: string}
+        Message: {type: string}
+        Errors: {type: array, minItems: 1, items: {$ref: '#/components/schemas/OBError1'}}
+    OBError1:
+      type: object
+      additionalProperties: false
+      required: [ErrorCode, Message]
+      properties:
+        ErrorCode: {type: string}
+        Message: {type: string}
+        Path: {type: string}
+";
+        let ob = api_of(spec).error_envelope();
+        let items = Messages::Items {
+            list: "Errors".into(),
+            text: "Message".into(),
+            code: Some("ErrorCode".into()),
+        };
+        assert_eq!(
+            ob,
+            ErrorEnvelope::Documented {
+                code: Some("Code".into()),
+                messages: Some(Messages::Both {
+                    text: "Message".into(),
+                    list: Box::new(items),
+                }),
+                status: None,
+            }
+        );
+        let (body, media) = ob.body(
+            400,
+            "Bad Request",
+            "VALIDATION_ERROR",
+            &["a".into(), "b".into()],
+        );
+        assert_eq!(
+            (body, media),
+            (
+                serde_json::json!({
+                    "Code": "VALIDATION_ERROR",
+                    "Message": "a; b",
+                    "Errors": [
+                        {"ErrorCode": "VALIDATION_ERROR", "Message": "a"},
+                        {"ErrorCode": "VALIDATION_ERROR", "Message": "b"},
+                    ],
+                }),
+                "application/json"
+            )
         );
     }
 
