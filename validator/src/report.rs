@@ -19,7 +19,8 @@ use crate::finding::{Finding, Part};
 pub struct OperationStats {
     /// Exchanges matched to it.
     pub exchanges: u64,
-    /// Of those, the ones with at least one error finding.
+    /// Of those, the ones with at least one finding: an error, or a warning, which fails
+    /// the run too.
     pub failed: u64,
     /// Error findings.
     pub errors: u64,

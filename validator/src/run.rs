@@ -616,7 +616,9 @@ fn fold(
             stats.exchanges += 1;
             stats.errors += errors;
             stats.warnings += warnings;
-            if errors > 0 {
+            // A warning fails the run as an error does (the exit code, JUnit's testcase): the
+            // exchange counts as failed either way.
+            if !outcome.findings.is_empty() {
                 stats.failed += 1;
             }
             if let Some((source, index, id, label)) = verdict {

@@ -5,7 +5,7 @@
 //!
 //! createPayment — 3 exchanges, 1 failed, 2 errors, 0 warnings
 //!   #4 [pay-2] request /amount/value: "12.5x" does not match format "decimal" (rule format; components/Amount.json#/…)
-//! getAccount — 5 exchanges, 0 failed, 0 errors, 1 warning
+//! getAccount — 5 exchanges, 1 failed, 0 errors, 1 warning
 //!   #1 response /owner/nickname: warning: property `nickname` is not documented in the spec (rule undocumented-property; …)
 //! (unmatched) — 1 exchange, 1 failed, 1 error, 0 warnings
 //!   #8 entry: no operation has the path GET /v1/nowhere (rule operation-path; manifest.json#/operations)
@@ -176,10 +176,10 @@ fn stats_of(findings: super::records::Stream<'_, Finding>) -> io::Result<Operati
         let at = (finding.source.clone(), finding.exchange);
         if finding.severity == Severity::Error {
             errors += 1;
-            failed.insert(at.clone());
         } else {
             warnings += 1;
         }
+        failed.insert(at.clone());
         exchanges.insert(at);
     }
     Ok(OperationStats {
