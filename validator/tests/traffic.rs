@@ -672,11 +672,9 @@ fn drift_counts_what_repeats() {
         (drift_key("getAccount", Part::Response, "", "nickname"), 2),
         (drift_key("incomingTransfer", Part::Reply, "", "ok"), 1),
     ]);
+    // A value a closed list refuses (`account_type` BROKERAGE, the notification's `direction`
+    // OUTGOING) is an `enum` error, not drift: only the open lists' values are here.
     let enum_values = BTreeMap::from([
-        (
-            drift_key("createAccount", Part::Request, "/account_type", "BROKERAGE"),
-            1,
-        ),
         (
             drift_key("getAccountTransfer", Part::Response, "/status", "CANCELLED"),
             2,
@@ -689,15 +687,6 @@ fn drift_counts_what_repeats() {
                 Part::Response,
                 "/code",
                 "TRANSFER_NOT_FOUND",
-            ),
-            1,
-        ),
-        (
-            drift_key(
-                "incomingTransfer",
-                Part::Notification,
-                "/direction",
-                "OUTGOING",
             ),
             1,
         ),

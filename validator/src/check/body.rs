@@ -505,16 +505,6 @@ impl Checker<'_> {
                 ),
                 drift::Kind::ReadOnly | drift::Kind::WriteOnly => continue,
             };
-            *map.entry(DriftKey {
-                operation: op.id.clone(),
-                part,
-                location: item.pattern.clone(),
-                value: match item.kind {
-                    drift::Kind::EnumValue if !self.options.show_values => None,
-                    _ => Some(item.value.clone()),
-                },
-            })
-            .or_default() += 1;
             // A value a closed list refuses is already an `enum` error at that place (a
             // `const` one where the answer fixes the value: `ACTIVE` after creation), a
             // member a closed object refuses an `additionalProperties` error at its object,
@@ -543,7 +533,23 @@ impl Checker<'_> {
                         _ => false,
                     }
             });
-            if self.options.strict && !refused {
+            // Nor is it drift: the summary lists what the spec leaves open and the traffic
+            // used, not what the spec refuses and the error already says (two readers of its
+            // reports took a refused value listed there for one the spec merely omits).
+            if refused {
+                continue;
+            }
+            *map.entry(DriftKey {
+                operation: op.id.clone(),
+                part,
+                location: item.pattern.clone(),
+                value: match item.kind {
+                    drift::Kind::EnumValue if !self.options.show_values => None,
+                    _ => Some(item.value.clone()),
+                },
+            })
+            .or_default() += 1;
+            if self.options.strict {
                 let shown = match item.kind {
                     drift::Kind::Property => format!(" `{}`", item.value),
                     drift::Kind::EnumValue if self.options.show_values => {
