@@ -857,6 +857,14 @@ pub mod manifest {
                 };
                 if is_array {
                     let items = at.get("items").unwrap_or(&Value::Bool(true));
+                    let object = dereferenced(items, root);
+                    let is_object = object.get("type").and_then(Value::as_str)
+                        == Some("object")
+                        || (object.get("type").is_none()
+                            && object.get("properties").is_some());
+                    if is_object {
+                        return Some(ValueKind::Json);
+                    }
                     return Some(Self::within(items, root, 0).unwrap_or(ValueKind::Text));
                 }
                 at = referenced(at, root)?;

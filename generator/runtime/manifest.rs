@@ -903,6 +903,15 @@ impl ValueKind {
             };
             if is_array {
                 let items = at.get("items").unwrap_or(&Value::Bool(true));
+                // An item that is an object (SQS's batch `Entries`) has no text form: one sent
+                // as its JSON text is read as that JSON and judged by its schema, where its
+                // text alone could never be an object and no request could keep the contract.
+                let object = dereferenced(items, root);
+                let is_object = object.get("type").and_then(Value::as_str) == Some("object")
+                    || (object.get("type").is_none() && object.get("properties").is_some());
+                if is_object {
+                    return Some(ValueKind::Json);
+                }
                 return Some(Self::within(items, root, 0).unwrap_or(ValueKind::Text));
             }
             at = referenced(at, root)?;
@@ -1636,6 +1645,20 @@ mod tests {
         );
         assert_eq!(items(json!({"type": "array"})), Some(ValueKind::Text));
         assert_eq!(items(json!({"type": "integer"})), None);
+        // An object item (SQS's batch `Entries`) is read from its JSON text: as text alone
+        // it could never be an object.
+        assert_eq!(
+            items(
+                json!({"type": "array", "items": {"$ref": "#/$defs/Entry"}, "$defs": {
+                    "Entry": {"type": "object", "properties": {"Id": {"type": "string"}}}
+                }})
+            ),
+            Some(ValueKind::Json)
+        );
+        assert_eq!(
+            items(json!({"type": "array", "items": {"properties": {"Id": {}}}})),
+            Some(ValueKind::Json)
+        );
         assert_eq!(
             items(json!({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}})),
             None

@@ -3550,6 +3550,60 @@ paths:
     );
 }
 
+/// A query list whose items are objects (SQS's batch `Entries`) is read from the JSON its
+/// texts hold, each item judged by the item schema; before, the text itself was judged as the
+/// object, so no request kept the contract and the generated client's calls were refused.
+#[test]
+fn a_query_lists_object_items_are_read_from_their_json() {
+    let contract = contract_of(
+        r#"
+openapi: 3.0.3
+info: {title: Batch, version: "1"}
+paths:
+  /batch:
+    get:
+      operationId: sendBatch
+      parameters:
+        - name: Entries
+          in: query
+          required: true
+          schema:
+            type: array
+            items: {$ref: '#/components/schemas/Entry'}
+      responses:
+        "200": {description: ok}
+components:
+  schemas:
+    Entry: {type: object, required: [Id], properties: {Id: {type: string}}}
+"#,
+    );
+    let run = |query: &[(&str, &str)]| {
+        let mut exchange = media_exchange("GET", "/batch", None, 200, None);
+        exchange.request.query = query
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        found(&check(&contract, &exchange, CheckOptions::default()))
+    };
+    assert_eq!(run(&[("Entries", r#"{"Id": "1"}"#)]), vec![]);
+    assert_eq!(
+        run(&[("Entries", r#"{"Id": "1"}"#), ("Entries", r#"{"Id": "2"}"#)]),
+        vec![]
+    );
+    // An item that misses a required member, or is no object at all, is still refused.
+    assert_eq!(
+        run(&[
+            ("Entries", r#"{"Id": "1"}"#),
+            ("Entries", r#"{"Name": "x"}"#)
+        ]),
+        one(Part::Request, "required", "query:Entries")
+    );
+    assert_eq!(
+        run(&[("Entries", "Id,1")]),
+        one(Part::Request, "type", "query:Entries")
+    );
+}
+
 /// `format: uri` takes a relative reference, as the vendor's own lists carry one; text that is
 /// no URI reference is still a finding.
 #[test]
