@@ -3337,7 +3337,7 @@ paths:
         content: {application/json: {schema: {type: object, required: [shared_link], properties: {shared_link: {type: object}}}}}
       responses:
         '200': {description: ok}
-  /{Bucket}/{Key}:
+  /{Bucket}/{Key}#restore:
     post:
       operationId: RestoreObject
       parameters:
@@ -3346,6 +3346,7 @@ paths:
         - {name: restore, in: query, required: true, allowEmptyValue: true, schema: {type: boolean, enum: [true]}}
       responses:
         '200': {description: ok}
+  /{Bucket}/{Key}:
     put:
       operationId: PutObject
       parameters:
@@ -3538,6 +3539,16 @@ paths:
     assert_eq!(
         run("PUT", object, &[], None, None, none.clone()),
         (Some("PutObject".into()), vec![])
+    );
+    // Meeting no operation's conditions, the request is judged by the one it came nearest,
+    // whose rules say what is wrong (`select-type` is `2`), not by the first on the path.
+    let wrong_type = [("select", ""), ("select-type", "3")];
+    assert_eq!(
+        run("POST", object, &wrong_type, None, None, none.clone()),
+        (
+            Some("SelectObjectContent".into()),
+            one(Part::Request, "enum", "query:select-type")
+        )
     );
     // An encoded `:` is data (RFC 3986, 2.2): `%3Aaccess` is part of the name, not the verb.
     assert_eq!(

@@ -581,7 +581,11 @@ impl Contract {
         // when no other fits, so its own rules can say what is missing.
         let rank = |op: &OperationSpec| {
             let met = request.is_none_or(|request| asks_met(op, request));
-            let asked = if met { op.asks.len() } else { 0 };
+            let asked = match request {
+                _ if met => op.asks.len(),
+                Some(request) => asks_partly_met(op, request),
+                None => 0,
+            };
             (met, asked, op.specificity())
         };
         let mut best: Option<&OperationSpec> = None;
@@ -776,4 +780,19 @@ fn asks_met(op: &OperationSpec, request: &Request) -> bool {
     specgen::path::asks_met(&op.asks, &request.query, &|name| {
         request.header(name).map(str::to_string)
     })
+}
+
+/// How many of the things `op`'s template asks for `request` has, each on its own: which of
+/// the operations whose conditions it does not meet it came nearest (`?select&select-type=3`
+/// is nearer S3's `#select&select-type=2` than `#restore`), so that the findings name what is
+/// missing or wrong there.
+fn asks_partly_met(op: &OperationSpec, request: &Request) -> usize {
+    op.asks
+        .iter()
+        .filter(|ask| {
+            specgen::path::asks_met(std::slice::from_ref(*ask), &request.query, &|name| {
+                request.header(name).map(str::to_string)
+            })
+        })
+        .count()
 }
