@@ -191,6 +191,9 @@ impl Builder<'_> {
         for (pointer, message) in unreachable_by_route(&operations) {
             self.warn(&pointer, message);
         }
+        for (pointer, message) in unreachable_by_appendix(&operations) {
+            self.warn(&pointer, message);
+        }
         operations.sort_by(|a, b| (a.path.as_str(), a.method).cmp(&(b.path.as_str(), b.method)));
         Ok(operations)
     }
@@ -1250,6 +1253,60 @@ fn unreachable_by_route(operations: &[Operation]) -> Vec<(String, String)> {
     warnings
 }
 
+/// Operations of one method on one path of the wire that a template's appendix names apart
+/// without asking anything more of the request (Box's `/files/{file_id}` and
+/// `/files/{file_id}#add_shared_link`, a bare word no parameter stands for; S3's
+/// `#lifecycle&deprecated!` beside `#lifecycle`): nothing in a request tells them apart, so
+/// the generated server gives every such request to the first it tries (the one without an
+/// appendix, else the most literal), and the others' handlers are never called. A warning at
+/// each of the others.
+fn unreachable_by_appendix(operations: &[Operation]) -> Vec<(String, String)> {
+    type Group<'o> = Vec<&'o Operation>;
+    let mut groups: std::collections::BTreeMap<
+        (String, Method, Vec<(String, Option<String>)>),
+        Group,
+    > = std::collections::BTreeMap::new();
+    for op in operations {
+        let template = op.matching_template();
+        let wire = crate::path::route_shape(crate::path::wire(&template));
+        groups
+            .entry((wire, op.method, op.asks()))
+            .or_default()
+            .push(op);
+    }
+    let mut warnings = Vec::new();
+    for ops in groups.values_mut() {
+        let appended = |op: &Operation| crate::path::wire(&op.path).len() != op.path.len();
+        if ops.len() < 2 || !ops.iter().any(|op| appended(op)) {
+            continue;
+        }
+        // The generated dispatcher's order among operations that ask the same.
+        ops.sort_by_key(|op| {
+            let literal: usize = crate::path::wire(&op.path)
+                .split('{')
+                .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
+                .sum();
+            (appended(op), std::cmp::Reverse(literal), op.path.clone())
+        });
+        let first = ops[0];
+        for op in &ops[1..] {
+            let method = op.method.key().to_ascii_uppercase();
+            warnings.push((
+                op.pointer.clone(),
+                format!(
+                    "{method} {} asks nothing of a request that {method} {} does not (its \
+                     appendix names no parameter of the operation): nothing in a request tells \
+                     them apart, so the generated server gives each to {} and {}'s handler is \
+                     never called; specval judges such an exchange by whichever keeps the \
+                     contract",
+                    op.path, first.path, first.id, op.id
+                ),
+            ));
+        }
+    }
+    warnings
+}
+
 /// Makes operation ids unique as Rust names: operations whose ids are equal (a duplicate
 /// `operationId`) or become the same function name (`listRules`, `list_rules`) each get their
 /// method, and where the method does not tell them apart their path, appended, so the generated
@@ -1855,6 +1912,64 @@ paths:
         assert!(
             message.starts_with("GET /cards/{otherId} is the same route as GET /cards/{cardId}")
                 && message.contains("gives a request to getCard when"),
+            "{message}"
+        );
+    }
+
+    /// A template's appendix that asks nothing more of a request (Box's bare fragment, S3's
+    /// `#lifecycle&deprecated!` beside `#lifecycle`) leaves its operation unreachable on the
+    /// generated server: a warning there, and none where the appendix asks something.
+    #[test]
+    fn an_appendix_that_asks_nothing_more_is_warned_about() {
+        let api = api_of(
+            r#"
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /files/{file_id}:
+    put:
+      operationId: updateFile
+      parameters: [{name: file_id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+  /files/{file_id}#add_shared_link:
+    put:
+      operationId: addSharedLink
+      parameters: [{name: file_id, in: path, required: true, schema: {type: string}}]
+      responses: {'200': {description: ok}}
+  /{Bucket}#lifecycle:
+    get:
+      operationId: GetBucketLifecycleConfiguration
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: lifecycle, in: query, required: true, schema: {type: boolean}}
+      responses: {'200': {description: ok}}
+  /{Bucket}#lifecycle&deprecated!:
+    get:
+      operationId: GetBucketLifecycle
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: lifecycle, in: query, required: true, schema: {type: boolean}}
+      responses: {'200': {description: ok}}
+  /{Bucket}#acl:
+    get:
+      operationId: GetBucketAcl
+      parameters:
+        - {name: Bucket, in: path, required: true, schema: {type: string}}
+        - {name: acl, in: query, required: true, schema: {type: boolean}}
+      responses: {'200': {description: ok}}
+"#,
+        );
+        assert_eq!(
+            warned_at(&api),
+            [
+                "#/paths/~1files~1{file_id}#add_shared_link/put",
+                "#/paths/~1{Bucket}#lifecycle&deprecated!/get",
+            ]
+        );
+        let message = &api.warnings[0].message;
+        assert!(
+            message
+                .contains("gives each to updateFile and addSharedLink's handler is never called"),
             "{message}"
         );
     }
