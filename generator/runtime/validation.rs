@@ -42,8 +42,8 @@ pub struct ParameterRule {
     object: Option<(ObjectStyle, Value)>,
     /// A query parameter that may be sent with an empty value (`allowEmptyValue: true`).
     pub allow_empty: bool,
-    /// What such a parameter's empty value stands for, where its schema says: see
-    /// [`empty_reading`].
+    /// What such a parameter's empty value stands for, where its schema says: the one value
+    /// it allows, or a required parameter's `default`.
     pub empty_reads_as: Option<String>,
 }
 

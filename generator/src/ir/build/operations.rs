@@ -1261,11 +1261,10 @@ fn unreachable_by_route(operations: &[Operation]) -> Vec<(String, String)> {
 /// appendix, else the most literal), and the others' handlers are never called. A warning at
 /// each of the others.
 fn unreachable_by_appendix(operations: &[Operation]) -> Vec<(String, String)> {
-    type Group<'o> = Vec<&'o Operation>;
-    let mut groups: std::collections::BTreeMap<
-        (String, Method, Vec<(String, Option<String>)>),
-        Group,
-    > = std::collections::BTreeMap::new();
+    /// One method on one path of the wire, asking the same of a request.
+    type Key = (String, Method, Vec<(String, Option<String>)>);
+    let mut groups: std::collections::BTreeMap<Key, Vec<&Operation>> =
+        std::collections::BTreeMap::new();
     for op in operations {
         let template = op.matching_template();
         let wire = crate::path::route_shape(crate::path::wire(&template));
