@@ -663,6 +663,25 @@ fn a_request_without_credentials_must_be_answered_401_not_authenticated() {
         one(Part::Response, "credentials", "/code")
     );
 
+    // A 401 whose body the recording left out (Playwright's `content: "omit"`) or that has
+    // none: the status is the one asked for, and the code cannot be read, so this rule says
+    // nothing; the unrecorded-body warning, or the body check's error, says what is missing.
+    let mut unrecorded = refused.clone();
+    unrecorded.response.as_mut().unwrap().body = Some(Body::Unrecorded(95));
+    assert_eq!(
+        found(&run(&unrecorded)),
+        one(Part::Response, "unrecorded-body", "")
+    );
+    let mut bodiless = refused.clone();
+    bodiless.response.as_mut().unwrap().body = None;
+    assert!(
+        !found(&run(&bodiless))
+            .iter()
+            .any(|(_, rule, _)| rule == "credentials"),
+        "{:?}",
+        found(&run(&bodiless))
+    );
+
     // A JSON Lines record that gives the error object as a JSON string, as logs write it, is
     // read as that object by every check, this one included.
     let in_string = |code: &str| {

@@ -870,21 +870,14 @@ fn body(
     if body.is_some() {
         return (body, mime_type);
     }
-    // Kept in a file beside the HAR: read from it. One that cannot be read leaves the body
-    // unrecorded (the entry's sizes say so), except a name that points elsewhere, which is
-    // the entry's own fault.
+    // Kept in a file beside the HAR: read from it. One that cannot be read, or a name that
+    // points elsewhere (never followed), leaves the body unrecorded, as the entry's sizes say:
+    // the rest of the exchange is still checked.
     let file = raw.file.optional(names.file, problems);
     let body = match file.map(|name| attachments.body(&name)) {
         Some(Ok(body)) => body,
-        Some(Err(Unread::NotAName)) => {
-            problems.push(format!(
-                "{} names no file beside the HAR (a bare file name is read, never a path)",
-                names.file
-            ));
-            None
-        }
         Some(Err(Unread::TooLarge(size))) => Some(Body::Unrecorded(size)),
-        Some(Err(Unread::Missing)) | None => None,
+        Some(Err(Unread::Missing | Unread::NotAName)) | None => None,
     };
     (body, mime_type)
 }
