@@ -1499,6 +1499,16 @@ fn notifications_are_checked_by_path_on_any_host_with_their_reply() {
         found(&run(&refused)),
         one(Part::Reply, "const", "/received")
     );
+    // The text `"true"` is not the boolean: the message says its type, where jsonschema's
+    // words (`true was expected`) read as if `true` had been sent.
+    let mut text = delivered.clone();
+    text.response.as_mut().unwrap().body = Some(Body::Json(json!({"received": "true"})));
+    let outcome = run(&text);
+    assert_eq!(found(&outcome), one(Part::Reply, "const", "/received"));
+    assert_eq!(
+        outcome.findings[0].message,
+        "true was expected, not a string"
+    );
 
     // "status | string | PENDING, COMPLETED": the notification's list is closed, although a
     // transfer read through the API may hold a status the document does not show.

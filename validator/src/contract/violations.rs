@@ -295,10 +295,34 @@ fn message(error: &ValidationError<'_>, show_values: bool) -> String {
             format!("value does not match format \"{format}\"")
         };
     }
+    // A value of another type than the one allowed (`"true"` where `true` stands) reads, in
+    // jsonschema's words, as if the value were that one (`true was expected`): say its type.
+    if let jsonschema::error::ValidationErrorKind::Constant { expected_value } = error.kind() {
+        let sent = json_type(error.instance());
+        if sent != json_type(expected_value) {
+            let shown = match show_values {
+                true => format!(": {}", error.instance()),
+                false => String::new(),
+            };
+            return capped(format!("{expected_value} was expected, not {sent}{shown}"));
+        }
+    }
     if show_values {
         capped(error.to_string())
     } else {
         error.masked().to_string()
+    }
+}
+
+/// A JSON value's type, with its article, for a message (`a string`, `an object`, `null`).
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
     }
 }
 
