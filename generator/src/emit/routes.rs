@@ -300,10 +300,7 @@ fn encoded_in_requests(segment: &str) -> bool {
 
 /// A handler for operations sharing a route and method (`/v1/{name}:cancel` and
 /// `/v1/{name}:run`; `/search?type=user` and `/search?type=repo`): the first whose template
-/// the request matches. Those whose template asks more of the request come first (see
-/// [`crate::path::asks`]), then one without an appendix before one with a bare fragment
-/// (Box's `/files/{file_id}` before `/files/{file_id}#add_shared_link`, which only the body
-/// tells apart), then the one with the most text.
+/// the request matches, in [`Operation::dispatch_order`].
 fn dispatcher(ops: &[&Operation], base: &str, index: usize) -> (Ident, TokenStream) {
     let name = format_ident!("dispatch_{index}");
     let arms = dispatch_arms(ops, base, quote!())
@@ -410,19 +407,7 @@ fn dispatch_arms<'a>(
     condition: TokenStream,
 ) -> Vec<(&'a Operation, TokenStream)> {
     let mut ordered: Vec<&&Operation> = ops.iter().collect();
-    ordered.sort_by_key(|op| {
-        let wire = crate::path::wire(&op.path);
-        let literal: usize = wire
-            .split('{')
-            .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
-            .sum();
-        (
-            std::cmp::Reverse(op.asks().len()),
-            wire.len() != op.path.len(),
-            std::cmp::Reverse(literal),
-            op.path.clone(),
-        )
-    });
+    ordered.sort_by_key(|op| op.dispatch_order());
     let arms = ordered.iter().enumerate().map(|(index, op)| {
         let template = format!("{base}{}", op.matching_template());
         let handler = format_ident!("handle_{}", op.fn_name);

@@ -152,6 +152,33 @@ impl Operation {
         })
     }
 
+    /// Where a dispatcher of operations sharing its route and method tries it, the lowest
+    /// first: those whose template asks more of the request, then one without an appendix
+    /// before one with (Box's `/files/{file_id}` before `#add_shared_link`, which only the
+    /// body tells apart), then the one with the most literal text, then by path. The
+    /// generated router's order, and the one specgen's warnings about unreachable operations
+    /// name.
+    pub fn dispatch_order(
+        &self,
+    ) -> (
+        std::cmp::Reverse<usize>,
+        bool,
+        std::cmp::Reverse<usize>,
+        String,
+    ) {
+        let wire = crate::path::wire(&self.path);
+        let literal: usize = wire
+            .split('{')
+            .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
+            .sum();
+        (
+            std::cmp::Reverse(self.asks().len()),
+            wire.len() != self.path.len(),
+            std::cmp::Reverse(literal),
+            self.path.clone(),
+        )
+    }
+
     /// Whether a path parameter of it may fill several segments (see
     /// [`Operation::matching_template`]).
     pub fn spans_segments(&self) -> bool {

@@ -777,7 +777,12 @@ fn segment_of(part: &str) -> Segment {
 /// Whether `request` has what `op`'s template asks for ([`specgen::path::asks`]): the generated
 /// server's rule too.
 fn asks_met(op: &OperationSpec, request: &Request) -> bool {
-    specgen::path::asks_met(&op.asks, &request.query, &|name| {
+    meets(&op.asks, request)
+}
+
+/// Whether `request` has each of `asked` ([`specgen::path::asks_met`]).
+fn meets(asked: &[(String, Option<String>)], request: &Request) -> bool {
+    specgen::path::asks_met(asked, &request.query, &|name| {
         request.header(name).map(str::to_string)
     })
 }
@@ -789,10 +794,6 @@ fn asks_met(op: &OperationSpec, request: &Request) -> bool {
 fn asks_partly_met(op: &OperationSpec, request: &Request) -> usize {
     op.asks
         .iter()
-        .filter(|ask| {
-            specgen::path::asks_met(std::slice::from_ref(*ask), &request.query, &|name| {
-                request.header(name).map(str::to_string)
-            })
-        })
+        .filter(|ask| meets(std::slice::from_ref(*ask), request))
         .count()
 }

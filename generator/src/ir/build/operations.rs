@@ -1279,14 +1279,8 @@ fn unreachable_by_appendix(operations: &[Operation]) -> Vec<(String, String)> {
         if ops.len() < 2 || !ops.iter().any(|op| appended(op)) {
             continue;
         }
-        // The generated dispatcher's order among operations that ask the same.
-        ops.sort_by_key(|op| {
-            let literal: usize = crate::path::wire(&op.path)
-                .split('{')
-                .map(|part| part.split_once('}').map_or(part, |(_, text)| text).len())
-                .sum();
-            (appended(op), std::cmp::Reverse(literal), op.path.clone())
-        });
+        // The generated dispatcher's order.
+        ops.sort_by_key(|op| op.dispatch_order());
         let first = ops[0];
         for op in &ops[1..] {
             let method = op.method.key().to_ascii_uppercase();
