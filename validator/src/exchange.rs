@@ -1,6 +1,8 @@
 //! One recorded exchange, whatever file it came from: what the traffic readers produce and
 //! the checks consume.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// A media type without its parameters, in lower case (`application/json`), and whether
@@ -144,10 +146,24 @@ pub fn status_has_no_body(status: u16) -> bool {
     matches!(status, 100..=199 | 204 | 205 | 304)
 }
 
+/// Content-Type is one value (RFC 9110, 8.3): a message that sends two different ones on two
+/// lines is read as a recipient that joins them reads it (5.3), `a, b`, which no documented
+/// media type is, whichever line comes first. The same value twice is one.
 fn content_type(headers: &[(String, String)], mime_type: Option<&str>) -> Option<String> {
-    header(headers, "content-type")
-        .or(mime_type)
-        .map(media_type)
+    let mut lines = header_lines(headers, "content-type");
+    let sent = match lines.next() {
+        Some(first) => {
+            let mut joined = Cow::Borrowed(first);
+            for line in lines {
+                if media_type(line) != media_type(first) {
+                    joined = Cow::Owned(format!("{joined}, {line}"));
+                }
+            }
+            Some(joined)
+        }
+        None => mime_type.map(Cow::Borrowed),
+    };
+    sent.map(|sent| media_type(&sent))
         .filter(|media| !media.is_empty())
 }
 

@@ -230,6 +230,31 @@ fn skip_bom(reader: &mut impl BufRead) -> io::Result<()> {
     Ok(())
 }
 
+/// A JSON text that serde_json refuses for a value it cannot hold, not for its grammar or its
+/// depth: what its message says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unholdable {
+    /// A number beyond a double (`1e400`), which RFC 8259 (6) lets a reader refuse.
+    NumberOutOfRange,
+    /// A surrogate escape without its other half (`"\ud800"`), which encodes no character.
+    LoneSurrogate,
+}
+
+/// What of [`Unholdable`] serde_json's `message` says, if anything: its only messages for a
+/// lone surrogate name neither (`unexpected end of hex escape` after a leading half, `lone
+/// leading surrogate` for a trailing one).
+pub(crate) fn unholdable(message: &str) -> Option<Unholdable> {
+    if message.starts_with("number out of range") {
+        Some(Unholdable::NumberOutOfRange)
+    } else if message.starts_with("unexpected end of hex escape")
+        || message.starts_with("lone leading surrogate in hex escape")
+    {
+        Some(Unholdable::LoneSurrogate)
+    } else {
+        None
+    }
+}
+
 /// serde_json's message without its ` at line L column C` suffix, with a plainer word for
 /// the recursion limit.
 fn bare_message(err: &serde_json::Error) -> String {

@@ -3985,6 +3985,75 @@ fn a_closed_object_without_properties_and_a_text_body_say_what_is_wrong_once() {
     );
 }
 
+/// A surrogate escape without its other half (`"\ud800"`) is named for what it is, not in
+/// serde_json's words, which say a hex escape ended or call a trailing half leading.
+#[test]
+fn a_lone_surrogate_escape_is_named() {
+    let contract = one_body_contract("/imports", " {type: object}");
+    for body in [r#"{"a": "x\ud800 y"}"#, r#"{"a": "x\udc00"}"#] {
+        let exchange = media_exchange(
+            "POST",
+            "/imports",
+            Some(("application/json", body)),
+            204,
+            None,
+        );
+        let outcome = check(&contract, &exchange, CheckOptions::default());
+        assert_eq!(found(&outcome), one(Part::Request, "json", ""), "{body}");
+        let message = &outcome.findings[0].message;
+        assert!(
+            message.starts_with("the body holds a lone UTF-16 surrogate escape")
+                && message.contains("at line 1 column"),
+            "{message}"
+        );
+    }
+}
+
+/// Content-Type is one value: two different ones on two lines break the contract whichever
+/// comes first, as the same two on one line do; the same type twice is one.
+#[test]
+fn two_content_types_are_refused_in_either_order() {
+    let with_types = |types: &[&str]| {
+        let mut exchange = exchange(
+            "GET",
+            &format!("/v1/banking/accounts/{ACCOUNT_ID}"),
+            None,
+            200,
+            Some(account()),
+        );
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = types
+            .iter()
+            .map(|media| ("Content-Type".to_string(), media.to_string()))
+            .collect();
+        run(&exchange)
+    };
+    let refused = one(Part::Response, "content-type", "header:content-type");
+    assert_eq!(
+        found(&with_types(&["application/json", "text/html"])),
+        refused
+    );
+    assert_eq!(
+        found(&with_types(&["text/html", "application/json"])),
+        refused
+    );
+    assert_eq!(
+        found(&with_types(&["application/json, text/html"])),
+        refused
+    );
+    let message = &with_types(&["application/json", "text/html"]).findings[0].message;
+    assert!(
+        message.contains("not several media types (application/json, text/html)"),
+        "{message}"
+    );
+    assert!(
+        with_types(&["application/json", "application/json; charset=utf-8"])
+            .findings
+            .is_empty()
+    );
+    assert!(with_types(&["application/json"]).findings.is_empty());
+}
+
 // Media types and server URLs as real specs write them: several media types for one body
 // (XML beside JSON, a file as bytes or text), springdoc's `*/*`, parameters in the media
 // type key, and a server variable that stands for several path segments.

@@ -1088,15 +1088,14 @@ fn deep_nesting_in_a_jsonl_body_is_malformed_not_a_crash() {
         let entries = read_bytes("deep.jsonl", input.as_bytes(), Format::JsonLines);
         assert_eq!(entries.len(), 4);
         assert!(entries[0].is_ok() && entries[3].is_ok());
-        for (entry, line) in [(&entries[1], 2), (&entries[2], 3)] {
+        // Too deep, or (never closed) cut off: each the finding of its own line.
+        for (entry, line, ending) in [
+            (&entries[1], 2, "nesting too deep (more than 128 levels)"),
+            (&entries[2], 3, "(EOF while parsing a list)"),
+        ] {
             let err = entry.as_ref().unwrap_err();
             assert_eq!(err.line, Some(line));
-            assert!(
-                err.message
-                    .ends_with("nesting too deep (more than 128 levels)"),
-                "{}",
-                err.message
-            );
+            assert!(err.message.ends_with(ending), "{}", err.message);
         }
         // Just under the limit is fine, and is JSON.
         let ok = format!(
@@ -1894,4 +1893,35 @@ fn playwright_attached_bodies_and_unanswered_requests_are_read() {
     // A path is never followed: the body is unrecorded, and the rest of the exchange read.
     assert_eq!(read[3].request.body, Some(Body::Unrecorded(0)));
     assert_eq!(read[3].request.method, "POST");
+}
+
+/// A JSON Lines `body` that serde_json cannot hold as a value (a number beyond a double, a
+/// surrogate escape without its pair) is kept as its JSON text, for the body check to judge as
+/// it judges a HAR's: the record is read whole, its other members too, not lost as malformed.
+#[test]
+fn a_body_no_json_value_holds_is_kept_as_its_text() {
+    let records = concat!(
+        r#"{"id": "huge", "request": {"method": "GET", "url": "/v1/a"}, "response": {"status": 200, "body": {"n": 1E400}}}"#,
+        "\n",
+        r#"{"id": "lone", "request": {"method": "POST", "url": "/v1/a", "headers": {"Content-Type": "application/json"}, "body": ["x\ud800"]}}"#,
+        "\n",
+    );
+    let entries = read_bytes("t.jsonl", records.as_bytes(), Format::JsonLines);
+    let mut huge = exchange(0, Some("huge"), "t.jsonl", request("GET", "/v1/a"));
+    huge.response = Some(Response {
+        mime_type: Some("application/json".into()),
+        ..response(200, &[], text(r#"{"n": 1E400}"#)).unwrap()
+    });
+    let mut lone = exchange(
+        1,
+        Some("lone"),
+        "t.jsonl",
+        Request {
+            headers: strings(&[("Content-Type", "application/json")]),
+            body: text(r#"["x\ud800"]"#),
+            ..request("POST", "/v1/a")
+        },
+    );
+    lone.response = None;
+    assert_eq!(entries, vec![Ok(huge), Ok(lone)]);
 }

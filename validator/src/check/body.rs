@@ -13,6 +13,7 @@ use crate::exchange::{Body, Request, media_type as essence};
 use crate::exchange::{is_json, media_fits};
 use crate::finding::{Part, Severity};
 use crate::multipart;
+use crate::read::Unholdable;
 use crate::report::DriftKey;
 use crate::rule::Rule;
 
@@ -291,10 +292,18 @@ impl Checker<'_> {
         if claims_json {
             // `1e400` is JSON whose number no double holds (RFC 8259 lets a reader refuse
             // it): said as such, not as text that is not JSON.
-            let message = if error.starts_with("number out of range") {
-                format!("the body holds a number beyond what a double can hold: {error}")
-            } else {
-                format!("the body is not JSON: {error}")
+            let message = match crate::read::unholdable(error) {
+                Some(Unholdable::NumberOutOfRange) => {
+                    format!("the body holds a number beyond what a double can hold: {error}")
+                }
+                Some(Unholdable::LoneSurrogate) => {
+                    format!(
+                        "the body holds a lone UTF-16 surrogate escape (one half of a \\uD800-\\uDFFF \
+                     pair without the other), which encodes no character (RFC 8259, 8.2){}",
+                        error.find(" at line").map_or("", |at| &error[at..])
+                    )
+                }
+                None => format!("the body is not JSON: {error}"),
             };
             self.push(part, "", location(), Rule::Json, message);
         }
@@ -335,10 +344,17 @@ impl Checker<'_> {
                 "header:content-type",
                 location(),
                 Rule::ContentType,
-                format!(
-                    "Content-Type should be {expected}, not {}",
-                    actual.as_deref().unwrap_or("absent")
-                ),
+                match actual.as_deref() {
+                    // Two lines, or one listing two types: a message has one (RFC 9110, 8.3).
+                    Some(several) if several.contains(',') => format!(
+                        "Content-Type should be {expected}, not several media types \
+                         ({several}): a message has one (RFC 9110, 8.3)"
+                    ),
+                    actual => format!(
+                        "Content-Type should be {expected}, not {}",
+                        actual.unwrap_or("absent")
+                    ),
+                },
             );
         }
     }

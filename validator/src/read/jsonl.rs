@@ -200,7 +200,7 @@ struct RawRequest {
     #[serde(default)]
     headers: Field<Pairs>,
     #[serde(default)]
-    body: Field<serde_json::Value>,
+    body: RecordedBody,
     #[serde(default, rename = "bodyText", alias = "body_text")]
     body_text: Field<String>,
     #[serde(default, rename = "bodyBase64", alias = "body_base64")]
@@ -214,7 +214,7 @@ struct RawResponse {
     #[serde(default)]
     headers: Field<Pairs>,
     #[serde(default)]
-    body: Field<serde_json::Value>,
+    body: RecordedBody,
     #[serde(default, rename = "bodyText", alias = "body_text")]
     body_text: Field<String>,
     #[serde(default, rename = "bodyBase64", alias = "body_base64")]
@@ -222,6 +222,42 @@ struct RawResponse {
 }
 
 object_shape!(RawRecord, RawRequest, RawResponse);
+
+/// A record's `body`: a JSON value, or the JSON text of one that serde_json cannot hold as a
+/// `Value` (a number beyond a double, `1e400`; a surrogate escape without its pair), which the
+/// body check then reads as it reads a HAR's text: the record is judged whole, with the same
+/// findings in either format, rather than lost as malformed for one value of its body.
+#[derive(Default)]
+enum RecordedBody {
+    #[default]
+    Missing,
+    Value(Field<serde_json::Value>),
+    Unreadable(String),
+}
+
+impl<'de> Deserialize<'de> for RecordedBody {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let raw = <&serde_json::value::RawValue>::deserialize(deserializer)?;
+        match serde_json::from_str::<Field<serde_json::Value>>(raw.get()) {
+            Ok(value) => Ok(RecordedBody::Value(value)),
+            Err(err) if super::unholdable(&err.to_string()).is_some() => {
+                Ok(RecordedBody::Unreadable(raw.get().to_owned()))
+            }
+            // Nesting beyond the limit ends the record, as it would without the detour.
+            Err(err) => Err(serde::de::Error::custom(super::bare_message(&err))),
+        }
+    }
+}
+
+impl RecordedBody {
+    fn is_present(&self) -> bool {
+        match self {
+            RecordedBody::Missing => false,
+            RecordedBody::Value(value) => value.is_present(),
+            RecordedBody::Unreadable(_) => true,
+        }
+    }
+}
 
 /// `"operation"` or `"notification"`.
 pub(super) struct Kind(pub(super) ExchangeKind);
@@ -412,12 +448,15 @@ fn response(raw: RawResponse, problems: &mut Vec<String>) -> Option<Response> {
 /// without this, every one of their bodies would break the Content-Type rule on a header nobody
 /// recorded. A record that lists headers, `{}` included, is taken at its word, so a missing
 /// Content-Type there is still a finding; a plain string `body` states nothing (it may be text).
-fn unrecorded_headers_media(
-    headers: &Field<Pairs>,
-    body: &Field<serde_json::Value>,
-) -> Option<String> {
-    let Field::Ok(value) = body else {
-        return None;
+fn unrecorded_headers_media(headers: &Field<Pairs>, body: &RecordedBody) -> Option<String> {
+    let value = match body {
+        RecordedBody::Value(Field::Ok(value)) => value,
+        // JSON text all the same, unless a string's.
+        RecordedBody::Unreadable(text) => {
+            let states_json = !text.starts_with('"');
+            return (!headers.is_present() && states_json).then(|| "application/json".to_owned());
+        }
+        _ => return None,
     };
     let states_json = match value {
         serde_json::Value::String(text) => {
@@ -512,7 +551,7 @@ const RESPONSE_BODY: BodyNames = BodyNames {
 };
 
 fn body(
-    json: Field<serde_json::Value>,
+    json: RecordedBody,
     text: Field<String>,
     base64: Field<String>,
     names: &BodyNames,
@@ -526,6 +565,11 @@ fn body(
         ));
         return None;
     }
+    let json = match json {
+        RecordedBody::Unreadable(text) => return Some(Body::Text(text)),
+        RecordedBody::Value(json) => json,
+        RecordedBody::Missing => Field::Missing,
+    };
     if let Some(value) = json.optional(names.json, problems) {
         // `""` is how loggers write an empty body; a body of the JSON text `""` is rare
         // enough to leave to `bodyText`.
