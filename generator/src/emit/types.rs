@@ -102,7 +102,8 @@ pub(crate) fn doc_attrs(docs: Option<&str>) -> TokenStream {
 /// fences are marked as text: a description is not Rust, and rustdoc would otherwise run such
 /// blocks as doctests.
 pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
-    let mut in_fence = false;
+    // The character and length of the run that opened the code block the line is in.
+    let mut fence: Option<(char, usize)> = None;
     // The column of the current list item's text, while its paragraph goes on.
     let mut item_text: Option<usize> = None;
     // The column of the last list item's text, across blank lines: an indented paragraph
@@ -129,16 +130,30 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
             };
             let line = raw.trim();
             let indent = raw.len() - raw.trim_start().len();
-            if let Some(info) = line.strip_prefix("```") {
-                let opening = !in_fence;
-                in_fence = !in_fence;
-                item_text = None;
-                if opening && matches!(info.trim(), "" | "rust") {
-                    return " ```text".to_string();
+            if let Some((marker, info)) = fence_line(line) {
+                match fence {
+                    None => {
+                        fence = marker.chars().next().map(|mark| (mark, marker.len()));
+                        item_text = None;
+                        if rustdoc_would_run(info) {
+                            return format!(" {marker}text");
+                        }
+                        return format!(" {line}");
+                    }
+                    // Closed only by the same character, at least as many, and nothing after
+                    // (CommonMark 4.5): a ``` line inside a ~~~ block is the block's text.
+                    Some((mark, length))
+                        if marker.starts_with(mark)
+                            && marker.len() >= length
+                            && info.is_empty() =>
+                    {
+                        fence = None;
+                        return format!(" {line}");
+                    }
+                    Some(_) => {}
                 }
-                return format!(" {line}");
             }
-            if in_fence {
+            if fence.is_some() {
                 return format!(" {}", raw.trim_end());
             }
             if line.is_empty() {
@@ -175,6 +190,34 @@ pub(crate) fn doc_lines(docs: &str) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// A code fence (CommonMark 4.5): three or more backticks or tildes, then the info string
+/// (which a backtick fence may not hold a backtick in). The run and the info string, trimmed.
+fn fence_line(line: &str) -> Option<(&str, &str)> {
+    let mark = line.chars().next().filter(|c| matches!(c, '`' | '~'))?;
+    let run = line.len() - line.trim_start_matches(mark).len();
+    let (marker, info) = line.split_at(run);
+    (run >= 3 && !(mark == '`' && info.contains('`'))).then(|| (marker, info.trim()))
+}
+
+/// Whether rustdoc would compile a code block with this info string as a doctest: it takes
+/// one for Rust unless a word of the string names something else (`json`, `text`, `sh`).
+fn rustdoc_would_run(info: &str) -> bool {
+    info.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|word| !word.is_empty())
+        .all(|word| {
+            matches!(
+                word,
+                "rust"
+                    | "ignore"
+                    | "should_panic"
+                    | "no_run"
+                    | "compile_fail"
+                    | "test_harness"
+                    | "standalone_crate"
+            ) || word.starts_with("edition")
+        })
 }
 
 /// `line` with each bare URL (`see https://example.com/docs.`) made an autolink
@@ -318,6 +361,32 @@ mod tests {
         assert_eq!(
             doc_lines("Intro.\n> A note,\nstill the note.\n\nAfter."),
             vec![" Intro.", " > A note,", " > still the note.", "", " After."]
+        );
+    }
+
+    #[test]
+    fn every_fence_rustdoc_would_run_is_text() {
+        let docs = "~~~\nlet a = 1;\n```\nstill ~~~'s\n~~~\n````rust,ignore\nx\n````\n\
+                    ```json\n{}\n```\n~~~~ sh\nls\n~~~ not a close\n~~~~";
+        assert_eq!(
+            doc_lines(docs),
+            vec![
+                " ~~~text",
+                " let a = 1;",
+                " ```",
+                " still ~~~'s",
+                " ~~~",
+                " ````text",
+                " x",
+                " ````",
+                " ```json",
+                " {}",
+                " ```",
+                " ~~~~ sh",
+                " ls",
+                " ~~~ not a close",
+                " ~~~~",
+            ]
         );
     }
 
