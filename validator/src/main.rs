@@ -263,6 +263,7 @@ fn coverage(
     options: RunOptions,
     min_coverage: Option<f64>,
 ) -> ExitCode {
+    let allow_empty = options.allow_empty;
     let mut problems = specval::coverage::InputProblems::default();
     let (report, covered) =
         match specval::run::run_covering(contract, files, options, &mut problems) {
@@ -284,16 +285,26 @@ fn coverage(
     for message in &problems.empty {
         eprintln!("specval: error: {message}");
     }
-    let below = min_coverage.filter(|&pct| !tally.meets(pct));
-    if let Some(pct) = below {
+    let below = min_coverage.and_then(|pct| tally.shortfall(pct));
+    if let Some(shortfall) = &below {
+        eprintln!("specval: {shortfall}");
+    }
+    // Entries read, none of them an exchange with the API (all broken, or another API's
+    // capture): a figure of nothing, which must not pass as a green run.
+    let counted = tally
+        .exchanges
+        .saturating_sub(tally.malformed + tally.unmatched);
+    let nothing_counted = tally.exchanges > 0 && counted == 0 && !allow_empty;
+    if nothing_counted {
         eprintln!(
-            "specval: overall coverage {:.1}% is below --min-coverage {pct}",
-            tally.totals.overall.percent
+            "specval: error: no entry is an exchange with the API ({} malformed, {} matching no \
+             operation or notification): nothing was counted",
+            tally.malformed, tally.unmatched
         );
     }
     if !report.unreadable.is_empty() {
         ExitCode::from(2)
-    } else if !problems.empty.is_empty() || below.is_some() {
+    } else if !problems.empty.is_empty() || below.is_some() || nothing_counted {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

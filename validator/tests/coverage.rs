@@ -504,8 +504,17 @@ fn min_coverage_fails_the_run_below_the_percentage() {
     assert!(overall > 1.0 && overall < 50.0, "{overall}");
     let below = coverage(&["--min-coverage", "50", &file]);
     assert_code(&below, 1);
+    // The counts and what the threshold asks for, beside the rounded figure.
+    let json_overall = &json["totals"]["overall"];
+    let (covered, total) = (
+        json_overall["covered"].as_u64().unwrap(),
+        json_overall["total"].as_u64().unwrap(),
+    );
+    let needed = total.div_ceil(2);
     assert!(
-        below.stderr.contains("is below --min-coverage 50"),
+        below.stderr.contains(&format!(
+            "({covered} of {total} items) is below --min-coverage 50, which asks for {needed}"
+        )),
         "{}",
         below.stderr
     );
@@ -571,6 +580,34 @@ fn an_empty_input_is_an_error_unless_allowed() {
     );
     assert_code(&coverage(&[&har]), 1);
     assert_code(&coverage(&["--allow-empty", &har]), 0);
+}
+
+/// A capture whose every entry is broken, or another API's, counts nothing: no green run for
+/// a corrupt recording or the wrong one, unless allowed; one exchange with the API is enough.
+#[test]
+fn a_capture_with_no_exchange_of_the_api_fails_unless_allowed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let broken = write(&dir, "broken.jsonl", "{\"request\": \n[1, 2\nnot json\n");
+    let other = write(
+        &dir,
+        "other.jsonl",
+        &jsonl(&[
+            json!({"request": {"method": "GET", "url": "https://petstore.example/pets/1"},
+                        "response": {"status": 200}}),
+        ]),
+    );
+    for file in [&broken, &other] {
+        let run = coverage(&[file]);
+        assert_code(&run, 1);
+        assert!(
+            run.stderr.contains("no entry is an exchange with the API"),
+            "{}",
+            run.stderr
+        );
+        assert_code(&coverage(&["--allow-empty", file]), 0);
+    }
+    let file = capture(&dir);
+    assert_code(&coverage(&[&file, &other]), 0);
 }
 
 #[test]

@@ -392,6 +392,23 @@ impl Coverage {
         }
         overall.covered as f64 * 100.0 >= percent * overall.total as f64
     }
+
+    /// What `--min-coverage percent` says of a run that falls short of it, `None` when it
+    /// [meets](Self::meets) it: the counts and how many items the threshold asks for beside
+    /// the rounded figure, which alone may read as the threshold itself (12 of 760 is 1.579%,
+    /// shown as 1.6%, below `--min-coverage 1.6`).
+    pub fn shortfall(&self, percent: f64) -> Option<String> {
+        if self.meets(percent) {
+            return None;
+        }
+        let overall = &self.totals.overall;
+        let needed = (percent * overall.total as f64 / 100.0).ceil() as u64;
+        Some(format!(
+            "overall coverage {:.1}% ({} of {} items) is below --min-coverage {percent}, which \
+             asks for {needed}",
+            overall.percent, overall.covered, overall.total
+        ))
+    }
 }
 
 /// The most gaps the text and HTML formats list per operation: a spec whose schemas reach
