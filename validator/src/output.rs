@@ -44,7 +44,9 @@ pub fn write_file(
         // Passed to open(2): the umask applies, as to any new file.
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    let mut temp = builder.tempfile_in(&dir)?;
+    let mut temp = builder
+        .tempfile_in(&dir)
+        .map_err(|err| in_directory(&dir, err))?;
     {
         let mut buffered = io::BufWriter::new(temp.as_file_mut());
         write(&mut buffered)?;
@@ -55,6 +57,43 @@ pub fn write_file(
     }
     temp.persist(&path).map_err(|err| err.error)?;
     Ok(())
+}
+
+/// Whether a report could be written at `path` (`specval proxy` asks before it serves, so
+/// that a session's report is not lost at its end to a directory that does not exist): a file
+/// is created beside it and removed, or a path that is no regular file opened for writing.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let path = resolve_links(path)?;
+    if std::fs::metadata(&path).is_ok_and(|meta| !meta.is_file()) {
+        return std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .map(drop);
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    tempfile::Builder::new()
+        .tempfile_in(&dir)
+        .map(drop)
+        .map_err(|err| in_directory(&dir, err))
+}
+
+/// An error creating the temporary file in `dir`, said of `dir`: tempfile's own names the
+/// temporary file (`at path "/out/.tmp3N2apG"`), which the user never asked for.
+fn in_directory(dir: &Path, err: io::Error) -> io::Error {
+    // The system's words for what is wrong with the directory (`No such file or directory
+    // (os error 2)`), which tempfile's error keeps to itself.
+    let cause = match std::fs::metadata(dir) {
+        Err(os) => os,
+        Ok(meta) if !meta.is_dir() => io::Error::from(io::ErrorKind::NotADirectory),
+        Ok(_) => io::Error::from(err.kind()),
+    };
+    io::Error::new(
+        err.kind(),
+        format!("cannot create a file in {}: {cause}", dir.display()),
+    )
 }
 
 /// The path a chain of symbolic links ends at (which need not exist); `path` itself when it

@@ -92,6 +92,22 @@ pub(crate) fn run(mut contract: Contract, args: ProxyArgs) -> ExitCode {
         },
         None => None,
     };
+    // The report and the coverage page are written at the end of a session, perhaps a long
+    // one: a path they cannot be written to is refused now, as the recording's is.
+    for (what, path) in [
+        ("report", args.judging.output.as_ref()),
+        ("coverage report", args.coverage.as_ref()),
+    ] {
+        if let Some(path) = path
+            && let Err(err) = specval::output::check_writable(path)
+        {
+            eprintln!(
+                "specval: error: cannot write the {what} to {}: {err}",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
     let mut options = Options::new(args.listen, args.upstream.clone());
     options.notifications = args
         .notifications_listen
@@ -212,11 +228,8 @@ fn finish(contract: &Contract, args: &ProxyArgs, finished: proxy::Finished) -> E
                 return ExitCode::from(2);
             }
         }
-        if let Some(pct) = args.min_coverage.filter(|&pct| !tally.meets(pct)) {
-            eprintln!(
-                "specval: overall coverage {:.1}% is below --min-coverage {pct}",
-                tally.totals.overall.percent
-            );
+        if let Some(shortfall) = args.min_coverage.and_then(|pct| tally.shortfall(pct)) {
+            eprintln!("specval: {shortfall}");
             failed = true;
         }
     }

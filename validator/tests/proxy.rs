@@ -614,6 +614,26 @@ fn bad_arguments_and_a_taken_address_exit_2() {
         "traffic.txt",
     ]);
     assert_eq!(unnamed.status.code(), Some(2));
+    // A report or coverage page that could not be written at the session's end is refused
+    // before it begins, naming the path given (not a temporary file) and the system's reason.
+    for flag in ["-o", "--coverage"] {
+        let unwritable = run(&[
+            "--listen",
+            "127.0.0.1:0",
+            "--upstream",
+            "http://127.0.0.1:9",
+            flag,
+            "/nonexistent-dir-of-specval/report.json",
+        ]);
+        assert_eq!(unwritable.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&unwritable.stderr);
+        assert!(
+            stderr.contains("to /nonexistent-dir-of-specval/report.json: cannot create a file in /nonexistent-dir-of-specval: No such file or directory")
+                && !stderr.contains("listening on")
+                && !stderr.contains(".tmp"),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]

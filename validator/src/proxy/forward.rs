@@ -79,12 +79,17 @@ impl Shared {
             Ok(response) => response,
             Err(err) => {
                 let reason = format!("no response from {}: {}", lane.upstream, chain(&err));
-                tracing::warn!(target: "specval::proxy", "{reason}");
                 match recorded {
+                    // Its finding (rule `upstream-error`) says so, live unless `--quiet` and
+                    // in the report: a log line too would say it twice.
                     Some(request) => {
+                        tracing::debug!(target: "specval::proxy", "{reason}");
                         self.take(lane, request, None, Some(reason.clone()), started, clock)
                     }
-                    None => self.skip(),
+                    None => {
+                        tracing::warn!(target: "specval::proxy", "{reason}");
+                        self.skip()
+                    }
                 }
                 return error_response(
                     StatusCode::BAD_GATEWAY,
