@@ -94,6 +94,9 @@ impl Builder<'_> {
 /// `int8`, `int16` and unsigned `uint8` to `uint64`), as the `minimum` and `maximum` JSON
 /// Schema checks: a value outside it cannot be held by the type a client generated from the
 /// spec (an `i32`), so the contract refuses it. A bound the spec gives itself stays as written.
+/// `type: number` with such a format (impala.travel's `size`) is an integer too: the format
+/// registry defines each as an integer of the JSON type number, the bindings hold it in an
+/// `i32` or `i64`, and `2.5` is none.
 fn bound_integer_format(schema: &mut Map<String, Value>) {
     let Some((low, high)) = schema
         .get("format")
@@ -111,6 +114,15 @@ fn bound_integer_format(schema: &mut Map<String, Value>) {
     };
     if !numeric {
         return;
+    }
+    match schema.get_mut("type") {
+        Some(Value::Array(names)) if !names.iter().any(|name| name == "integer") => {
+            for name in names.iter_mut().filter(|name| *name == "number") {
+                *name = Value::from("integer");
+            }
+        }
+        Some(name) if name == "number" => *name = Value::from("integer"),
+        _ => {}
     }
     schema.entry("minimum").or_insert(low);
     schema.entry("maximum").or_insert(high);
