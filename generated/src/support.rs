@@ -1158,7 +1158,7 @@ pub mod union {
         order
     }
     /// Serializes `inner`, an alternative whose struct does not hold its discriminator's
-    /// `property`, with the member `property: tag` added where `inner` did not write one: a value
+    /// `property` or holds it as an optional member, with the member `property: tag` added where `inner` did not write one: a value
     /// built in code is then read back as the alternative it is. (Written through a JSON value,
     /// so its members come out in that value's order.)
     pub fn tagged<T: Serialize, S: serde::Serializer>(

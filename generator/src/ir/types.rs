@@ -349,8 +349,10 @@ pub struct Discriminator {
     /// such a value against the base alone. Without one, such a value is kept as JSON.
     pub fallback: Option<usize>,
     /// Alternatives whose struct does not declare the property (Flinkster's geometries name
-    /// their `type` only in the base's discriminator), with the tag to write: a value built in
-    /// code carries no tag of its own, and without it no reader could tell it from the others
+    /// their `type` only in the base's discriminator) or declares it optional (a tag with a
+    /// `default`), with the tag to write where the value holds none: a value built in code
+    /// may carry no tag of its own, and without it no reader could tell it from the others,
+    /// while the contract requires it ("MUST be present", OpenAPI's Discriminator Object)
     /// (set after naming, for the whole API at once).
     pub untold: Vec<(usize, String)>,
 }

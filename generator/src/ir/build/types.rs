@@ -467,17 +467,25 @@ pub(super) fn mark_null_accepting_unions(api: &mut Api) {
     }
 }
 
-/// Notes, for each discriminated union, the alternatives whose struct does not declare the
-/// discriminator's property, with the first tag the mapping gives each: the generated
-/// serializer writes it (see [`crate::ir::Discriminator::untold`]).
+/// Notes, for each discriminated union, the alternatives whose struct does not require the
+/// discriminator's property (does not declare it, or leaves it optional, as doqs.dev's
+/// `ImageField` does with a `default` tag), with the first tag the mapping gives each: the
+/// generated serializer writes it where the value holds none (see
+/// [`crate::ir::Discriminator::untold`]).
 pub(super) fn mark_untold_tags(api: &mut Api) {
+    // Each struct's required members.
     let declares: std::collections::HashMap<String, Vec<String>> = api
         .types
         .iter()
         .filter_map(|def| match &def.kind {
             TypeKind::Struct(object) => Some((
                 def.name.clone(),
-                object.fields.iter().map(|f| f.wire_name.clone()).collect(),
+                object
+                    .fields
+                    .iter()
+                    .filter(|field| field.required)
+                    .map(|field| field.wire_name.clone())
+                    .collect(),
             )),
             _ => None,
         })

@@ -3067,6 +3067,29 @@ mod inheritance {
         assert_eq!(serde_json::to_value(&read).unwrap(), received);
     }
 
+    /// An alternative that declares its tag optional (with a default) and is built in code
+    /// without it is written with the tag its mapping gives, which the contract requires and
+    /// by which it is read back; a tag it holds is written as it is.
+    #[test]
+    fn an_optional_tag_left_out_in_code_is_written() {
+        use fixture_inheritance::models::{ImageField, ImageFieldType, TemplateField};
+        let image = TemplateField::ImageField(ImageField {
+            name: "img".into(),
+            type_: None,
+            additional_properties: Default::default(),
+        });
+        let written = serde_json::to_value(&image).unwrap();
+        assert_eq!(written, json!({"name": "img", "type": "image"}));
+        let back: TemplateField = serde_json::from_value(written).unwrap();
+        assert!(
+            matches!(&back, TemplateField::ImageField(field) if field.type_ == Some(ImageFieldType::Image)),
+            "{back:?}"
+        );
+        let other = json!({"name": "img", "type": "picture"});
+        let read = TemplateField::ImageField(serde_json::from_value(other.clone()).unwrap());
+        assert_eq!(serde_json::to_value(&read).unwrap(), other);
+    }
+
     #[test]
     fn each_tag_is_the_subtype_it_names() {
         // By the explicit mapping, a `Cat` with its own member typed.
