@@ -7690,6 +7690,13 @@ paths:
         '200':
           description: a thing, as Swagger 2.0 documents produce any media type
           content: {"*/*": {schema: {type: object, required: [id], properties: {id: {type: string}}}}}
+    put:
+      parameters: [{name: id, in: path, required: true, schema: {type: string}}]
+      requestBody:
+        required: true
+        content: {"*/*": {schema: {type: object, required: [id], properties: {id: {type: string}}}}}
+      responses:
+        '204': {description: replaced}
   /artifacts:
     post:
       requestBody:
@@ -7733,6 +7740,37 @@ paths:
         )),
         one(Part::Response, "required", "")
     );
+    // So is a request's, as Kubernetes documents every create and replace: sent as JSON, or
+    // with no media type, it is judged; text under the range is text.
+    let replace = |media: &str, body: &str| {
+        let mut exchange = media_exchange("PUT", "/things/t1", Some((media, body)), 204, None);
+        exchange.response.as_mut().unwrap().body = None;
+        if media.is_empty() {
+            exchange.request.headers.clear();
+        }
+        run(exchange)
+    };
+    assert_eq!(replace("application/json", r#"{"id": "t1"}"#), vec![]);
+    for media in ["application/json", "application/merge-patch+json"] {
+        assert_eq!(
+            replace(media, r#"{"name": "x"}"#),
+            one(Part::Request, "required", ""),
+            "{media}"
+        );
+    }
+    // Without a Content-Type, which a body should carry (RFC 9110, 8.3), it is read as JSON.
+    assert_eq!(
+        replace("", r#"{"name": "x"}"#),
+        vec![
+            (
+                Part::Request,
+                "content-type".into(),
+                "header:content-type".into()
+            ),
+            (Part::Request, "required".into(), "".into())
+        ]
+    );
+    assert_eq!(replace("text/plain", r#"{"name": "x"}"#), vec![]);
     let create = |body: &str| {
         let mut exchange = media_exchange(
             "POST",

@@ -103,6 +103,15 @@ impl Checker<'_> {
         match media.as_deref() {
             None => {}
             Some(media) if is_json(media) => {}
+            // Sent as JSON within a documented range (`*/*`, `application/*`: Kubernetes' every
+            // create and replace, Swagger 2.0 documents without `consumes`), or with no media
+            // type: JSON, judged by the schema, as a response is. A file's bytes are not.
+            Some(range)
+                if range.contains('*')
+                    && !spec.bytes
+                    && content_type
+                        .as_deref()
+                        .is_none_or(|sent| is_json(sent) && media_fits(range, sent)) => {}
             Some(specgen::form::MEDIA_TYPE) => {
                 let schema = spec.schema.as_deref();
                 return self.fields_body(op, spec, request, part, Fields::Form, schema);
