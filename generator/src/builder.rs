@@ -248,8 +248,8 @@ impl Builder {
         }
         let generation = crate::generate(&doc, &options)?;
         if self.cargo_directives {
-            for warning in &generation.warnings {
-                println!("cargo::warning={}", warning.to_string().replace('\n', " "));
+            for warning in crate::ir::Warning::summarized(&generation.warnings) {
+                println!("cargo::warning={}", warning.replace('\n', " "));
             }
         }
         let mut files: Vec<GeneratedFile> = generation

@@ -79,6 +79,41 @@ impl std::fmt::Display for Warning {
     }
 }
 
+impl Warning {
+    /// The warnings as lines a person reads: each message once, at its first place, with the
+    /// number of other places that say the same and the first few of them. Trello documents
+    /// its key and token as parameters of each of its 300 operations: 600 lines that buried
+    /// the one warning that mattered. Order is the first place of each message.
+    pub fn summarized(warnings: &[Warning]) -> Vec<String> {
+        /// How many of the other places a summary names.
+        const NAMED: usize = 3;
+        let mut groups: Vec<(&Warning, Vec<&str>)> = Vec::new();
+        let mut by_message: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::new();
+        for warning in warnings {
+            match by_message.get(warning.message.as_str()) {
+                Some(&group) => groups[group].1.push(&warning.pointer),
+                None => {
+                    by_message.insert(&warning.message, groups.len());
+                    groups.push((warning, Vec::new()));
+                }
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(first, others)| match others.len() {
+                0 => first.to_string(),
+                count => {
+                    let named = others[..count.min(NAMED)].join(", ");
+                    let rest = if count > NAMED { ", …" } else { "" };
+                    let places = if count == 1 { "place" } else { "places" };
+                    format!("{first}; the same at {count} more {places}: {named}{rest}")
+                }
+            })
+            .collect()
+    }
+}
+
 /// An example on an inline or nested schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaExample {
@@ -306,7 +341,35 @@ fn url_path(url: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{Server, ServerVariable, url_path};
+    use super::{Server, ServerVariable, Warning, url_path};
+
+    #[test]
+    fn a_warning_repeated_at_many_places_is_one_line_that_counts_them() {
+        let at = |pointer: &str, message: &str| Warning {
+            pointer: pointer.into(),
+            location: None,
+            message: message.into(),
+        };
+        let key = "parameter key is the credential of the security scheme api_key";
+        let mut warnings: Vec<Warning> = (0..5)
+            .map(|n| at(&format!("/paths/~1p{n}/get/parameters/0"), key))
+            .collect();
+        warnings.insert(1, at("/paths/~1a/get", "two routes are one"));
+        warnings.push(at("/paths/~1b/get", "alone"));
+        warnings.push(at("/paths/~1c/get", "alone"));
+        assert_eq!(
+            Warning::summarized(&warnings),
+            vec![
+                format!(
+                    "/paths/~1p0/get/parameters/0: {key}; the same at 4 more places: \
+                     /paths/~1p1/get/parameters/0, /paths/~1p2/get/parameters/0, \
+                     /paths/~1p3/get/parameters/0, …"
+                ),
+                "/paths/~1a/get: two routes are one".to_string(),
+                "/paths/~1b/get: alone; the same at 1 more place: /paths/~1c/get".to_string(),
+            ]
+        );
+    }
 
     #[test]
     fn a_server_variable_in_the_path_is_its_default() {

@@ -292,7 +292,7 @@ fn files_of(
     options: &Options,
 ) -> Result<Vec<specgen::GeneratedFile>, String> {
     let generation = specgen::generate(doc, options).map_err(|e| e.to_string())?;
-    for warning in &generation.warnings {
+    for warning in specgen::ir::Warning::summarized(&generation.warnings) {
         eprintln!("warning: {warning}");
     }
     Ok(generation.files)

@@ -45,7 +45,7 @@ impl Contract {
         let made = specgen::contract(&doc, &specgen::Options::default())
             .map_err(|e| ContractError::Spec(e.to_string()))?;
         let mut contract = Contract::from_files(made.files)?;
-        contract.spec_warnings = made.api.warnings.iter().map(ToString::to_string).collect();
+        contract.spec_warnings = specgen::ir::Warning::summarized(&made.api.warnings);
         Ok(contract)
     }
 
