@@ -676,8 +676,13 @@ pub(crate) fn violation(
         }
         let more = reasons.len().saturating_sub(3);
         reasons.truncate(3);
+        // Named as the pointer segment (`oneOf/1`, counted from 0 as the schema path beside
+        // it is) and, where it is a component, by its name.
+        let union_path = error.schema_path().as_str();
+        let keyword = union_path.rsplit('/').next().unwrap_or("oneOf");
         text = format!(
-            "{text}; closest is alternative {index} ({}), which fails: {}{}",
+            "{text}; closest is {keyword}/{} ({}), which fails: {}{}",
+            alternative_name(judged.schema, union_path, index),
             branch[0].schema_path().as_str(),
             reasons.join("; "),
             if more > 0 {
@@ -694,11 +699,16 @@ pub(crate) fn violation(
             .iter()
             .enumerate()
             .filter(|(_, errors)| errors.is_empty())
-            .map(|(index, _)| alternative_name(judged.schema, schema_path, index))
+            .map(|(index, _)| {
+                format!(
+                    "oneOf/{}",
+                    alternative_name(judged.schema, schema_path, index)
+                )
+            })
             .collect();
         if accepting.len() > 1 {
             text = format!(
-                "{text}: alternatives {} each accept it, where oneOf takes exactly one",
+                "{text}: {} each accept it, where oneOf takes exactly one",
                 accepting.join(" and ")
             );
         }
