@@ -2369,9 +2369,44 @@ fn declared_members(
 fn describe_error(error: &::jsonschema::ValidationError<'_>) -> String {
     let pointer = error.instance_path().to_string();
     let pointer = if pointer.is_empty() { "(root)".to_string() } else { pointer };
+    use ::jsonschema::error::ValidationErrorKind as Kind;
     match error.kind() {
-        ::jsonschema::error::ValidationErrorKind::Format { format } => {
+        Kind::Format { format } => {
             format!("{pointer}: {} does not match format \"{format}\"", error.instance())
+        }
+        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => {
+            let keyword = if matches!(error.kind(), Kind::AnyOf { .. }) {
+                "anyOf"
+            } else {
+                "oneOf"
+            };
+            let at = error.instance_path().as_str();
+            let closest = context
+                .iter()
+                .enumerate()
+                .filter(|(_, errors)| !errors.is_empty())
+                .min_by_key(|(_, errors)| {
+                    let other_type = errors
+                        .iter()
+                        .filter(|e| {
+                            matches!(e.kind(), Kind::Type { .. })
+                                && e.instance_path().as_str() == at
+                        })
+                        .count();
+                    (other_type, errors.len())
+                });
+            match closest {
+                Some((index, errors)) => {
+                    format!(
+                        "{pointer}: the value is none of the {keyword} alternatives; closest is \
+                     {keyword}/{index}, which fails: {}",
+                        describe_error(& errors[0])
+                    )
+                }
+                None => {
+                    format!("{pointer}: the value is none of the {keyword} alternatives")
+                }
+            }
         }
         _ => format!("{pointer}: {error}"),
     }

@@ -817,12 +817,46 @@ fn describe_error(error: &::jsonschema::ValidationError<'_>) -> String {
     } else {
         pointer
     };
+    use ::jsonschema::error::ValidationErrorKind as Kind;
     match error.kind() {
         // jsonschema's own words (`"x" is not a "email"`) read wrongly for most names.
-        ::jsonschema::error::ValidationErrorKind::Format { format } => format!(
+        Kind::Format { format } => format!(
             "{pointer}: {} does not match format \"{format}\"",
             error.instance()
         ),
+        // jsonschema's words quote the whole value and name no alternative: the one that
+        // came closest and what it refuses, as specval says it.
+        Kind::AnyOf { context } | Kind::OneOfNotValid { context } => {
+            let keyword = if matches!(error.kind(), Kind::AnyOf { .. }) {
+                "anyOf"
+            } else {
+                "oneOf"
+            };
+            let at = error.instance_path().as_str();
+            // Nearest: the fewest refusals of the value's own type, then the fewest errors.
+            let closest = context
+                .iter()
+                .enumerate()
+                .filter(|(_, errors)| !errors.is_empty())
+                .min_by_key(|(_, errors)| {
+                    let other_type = errors
+                        .iter()
+                        .filter(|e| {
+                            matches!(e.kind(), Kind::Type { .. })
+                                && e.instance_path().as_str() == at
+                        })
+                        .count();
+                    (other_type, errors.len())
+                });
+            match closest {
+                Some((index, errors)) => format!(
+                    "{pointer}: the value is none of the {keyword} alternatives; closest is \
+                     {keyword}/{index}, which fails: {}",
+                    describe_error(&errors[0])
+                ),
+                None => format!("{pointer}: the value is none of the {keyword} alternatives"),
+            }
+        }
         _ => format!("{pointer}: {error}"),
     }
 }
@@ -924,6 +958,26 @@ mod tests {
             [
                 "(root): \"type\" is a required property",
                 "(root): \"id\" is a required property"
+            ]
+        );
+    }
+
+    /// A union the value breaks names the alternative that came closest and what it refuses,
+    /// not the whole value.
+    #[test]
+    fn a_union_names_its_closest_alternative_not_the_value() {
+        let schema = json!({"oneOf": [
+            {"type": "object", "required": ["name", "type"], "properties": {"type": {"const": "text"}}},
+            {"type": "object", "required": ["bbox"], "properties": {"bbox": {"type": "array"}}},
+            {"type": "string"}
+        ]});
+        let validator = compile_schema(&schema).unwrap();
+        let secretish = "a long value the message need not repeat";
+        assert_eq!(
+            describe(&validator, &json!({"bbox": 3, "note": secretish})),
+            [
+                "(root): the value is none of the oneOf alternatives; closest is oneOf/1, which \
+              fails: /bbox: 3 is not of type \"array\""
             ]
         );
     }
