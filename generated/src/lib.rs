@@ -29,6 +29,7 @@
 //! sender of notifications), `schemars` (`JsonSchema` on every model), `rustls`
 //! (HTTPS for the client and the sender).
 #![forbid(unsafe_code)]
+#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]
 
 #[rustfmt::skip]
 pub mod contract;

@@ -581,3 +581,77 @@ fn per_tag_features_build_alone_and_together() {
         }
     }
 }
+
+/// The generated crate's docs build with rustdoc's warnings denied (as CI builds docs),
+/// whatever prose the document's descriptions hold: a bracket (`filter[name_eq]=…`,
+/// ContentGroove), an angle-bracketed word (`Bearer <authentication-token>`, WhatsApp), a bare
+/// URL, a `~~~` fence of code (rev.ai) and a Rust-looking one.
+#[test]
+fn generated_docs_build_with_rustdoc_warnings_denied() {
+    let dir = tempfile::tempdir().expect("temporary directory");
+    let spec = dir.path().join("prose.yaml");
+    std::fs::write(
+        &spec,
+        r#"
+openapi: 3.1.0
+info:
+  title: Prose
+  version: "1"
+  description: |
+    Send `Authorization: Bearer <authentication-token>`; see https://example.com/docs.
+    ~~~
+    curl -H "Authorization: Bearer $TOKEN" https://example.com/v1/items
+    ~~~
+paths:
+  /items:
+    get:
+      operationId: listItems
+      description: |
+        Filter with filter[name_eq]=x or filter[attributeName_*matcher*]=y, [see here].
+        ```
+        let items = client.list_items().await?;
+        ```
+      parameters:
+        - {name: filter, in: query, description: "a <b>bold</b> word and a <lonely> tag", schema: {type: string}}
+      responses:
+        '200':
+          description: the items
+          content:
+            application/json:
+              schema:
+                type: object
+                description: "Items as [name] => value, e.g. <item id=1>"
+                properties:
+                  name: {type: string, description: "see [Item] or [[wiki]] and <https://x.io>"}
+"#,
+    )
+    .expect("writing the document");
+    let name = "prose-docs".to_string();
+    let files = common::generate(
+        &spec,
+        &common::options(Some(name.clone()), Default::default()),
+    );
+    let (workspace, _) = prepare(&[(name.clone(), files, false)]);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let output = Command::new(&cargo)
+        .args([
+            "doc",
+            "--offline",
+            "--no-deps",
+            "-p",
+            &name,
+            "--all-features",
+        ])
+        .current_dir(workspace.path())
+        .env("CARGO_TARGET_DIR", common::compile_target_dir())
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .env_remove("RUSTFLAGS")
+        .env_remove("CARGO_ENCODED_RUSTFLAGS")
+        .output()
+        .expect("running cargo doc");
+    assert!(
+        output.status.success(),
+        "cargo doc failed:\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -464,11 +464,16 @@ pub fn lib_rs(api: &Api, sides: &Sides) -> Result<GeneratedFile> {
         let all = features.all.iter();
         quote!(#![cfg_attr(not(any(#(feature = #all),*)), allow(dead_code, unused_imports))])
     });
+    // The API's descriptions are its authors' prose, not rustdoc: a bracket in it
+    // (`filter[name_eq]=…`) is no intra-doc link and `<authentication-token>` no HTML tag, so
+    // a docs build with warnings denied must not fail on them (ContentGroove, WhatsApp).
+    let prose = quote!(#![allow(rustdoc::broken_intra_doc_links, rustdoc::invalid_html_tags)]);
     rust_file(
         "src/lib.rs",
         quote! {
             #(#docs)*
             #![forbid(unsafe_code)]
+            #prose
             #no_tag
 
             // Generated modules are printed by prettyplease; rustfmt must not restyle them, or
