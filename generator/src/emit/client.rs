@@ -761,10 +761,24 @@ pub(crate) fn method(
     };
     // The security requirements the operation accepts, any one enough: none where the
     // document says so (`security: []`, a login); every credential of the API, each alone,
-    // where it names none, as a document that forgot to would have it.
+    // where it names none, as a document that forgot to would have it, but one the operation
+    // takes as a parameter of its own (Trello's `key` and `token` on its 24 operations without
+    // security): the caller gives that value, and the credential beside it would send the key
+    // twice (`?key=ARG&key=SECRET`), and the secret where none is asked for.
     let requirements: Vec<Vec<&str>> = if op.security.is_empty() && !op.anonymous {
         api.credentials
             .iter()
+            .filter(|credential| {
+                !op.parameters.iter().any(|param| {
+                    param.location == credential.location
+                        && match param.location {
+                            ParamLocation::Header => {
+                                param.name.eq_ignore_ascii_case(&credential.name)
+                            }
+                            _ => param.name == credential.name,
+                        }
+                })
+            })
             .map(|credential| vec![credential.scheme.key.as_str()])
             .collect()
     } else {
@@ -1002,6 +1016,49 @@ fn json_media_other_than_plain(documented: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    /// An operation that names no security in a document that names none at the top is sent
+    /// every credential the client holds, as a document that forgot to name one would want,
+    /// except one it takes as a parameter of its own (Trello's `key`): the caller's value
+    /// goes, not it and the credential beside it.
+    #[test]
+    fn a_credential_the_operation_takes_as_a_parameter_is_not_sent_beside_it() {
+        let doc = crate::load::load_str(
+            "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n\
+             components:\n  securitySchemes:\n    api_key: {type: apiKey, in: query, name: key}\n    \
+             bearer: {type: http, scheme: bearer}\n\
+             paths:\n  /open:\n    get:\n      operationId: getOpen\n      \
+             parameters: [{name: key, in: query, required: true, schema: {type: string}}]\n      \
+             responses: {'204': {description: ok}}\n  \
+             /plain:\n    get:\n      operationId: getPlain\n      responses: {'204': {description: ok}}\n  \
+             /secured:\n    get:\n      operationId: getSecured\n      \
+             security: [{api_key: []}, {bearer: []}]\n      responses: {'204': {description: ok}}\n",
+            "spec.yaml",
+        )
+        .expect("the document loads");
+        let files = crate::generate(&doc, &crate::Options::default())
+            .expect("it generates")
+            .files;
+        let client = &files
+            .iter()
+            .find(|file| file.path.ends_with("src/client.rs"))
+            .expect("a client")
+            .contents;
+        let compact: String = client.split_whitespace().collect();
+        let requirements_of = |function: &str| {
+            let at = compact
+                .find(&format!("pubasyncfn{function}("))
+                .expect(function);
+            let send = at + compact[at..].find(".send(").expect("a send");
+            let end = send + compact[send..].find("],|").expect("requirements");
+            compact[send..=end].to_string()
+        };
+        assert_eq!(requirements_of("get_open"), r#".send(true,&[&["bearer"]]"#);
+        assert_eq!(
+            requirements_of("get_plain"),
+            r#".send(true,&[&["api_key"],&["bearer"]]"#
+        );
+    }
+
     /// An operation with servers of its own (Box's uploads) is called at them when the client
     /// is pointed at the API's documented server; the others at the client's base URL.
     #[test]
