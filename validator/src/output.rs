@@ -33,10 +33,7 @@ pub fn write_file(
         Err(err) if err.kind() == io::ErrorKind::NotFound => None,
         Err(err) => return Err(err),
     };
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(&path);
     let mut builder = tempfile::Builder::new();
     #[cfg(unix)]
     {
@@ -70,14 +67,19 @@ pub fn check_writable(path: &Path) -> io::Result<()> {
             .open(&path)
             .map(drop);
     }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
+    let dir = directory_of(&path);
     tempfile::Builder::new()
         .tempfile_in(&dir)
         .map(drop)
         .map_err(|err| in_directory(&dir, err))
+}
+
+/// The directory a file at `path` goes into (`.` for a bare file name).
+fn directory_of(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
 }
 
 /// An error creating the temporary file in `dir`, said of `dir`: tempfile's own names the

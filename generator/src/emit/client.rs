@@ -1016,13 +1016,26 @@ fn json_media_other_than_plain(documented: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
+    /// The client file generated for a document.
+    fn client_of(document: &str) -> String {
+        let doc = crate::load::load_str(document, "spec.yaml").expect("the document loads");
+        let files = crate::generate(&doc, &crate::Options::default())
+            .expect("it generates")
+            .files;
+        files
+            .into_iter()
+            .find(|file| file.path.ends_with("src/client.rs"))
+            .expect("a client")
+            .contents
+    }
+
     /// An operation that names no security in a document that names none at the top is sent
     /// every credential the client holds, as a document that forgot to name one would want,
     /// except one it takes as a parameter of its own (Trello's `key`): the caller's value
     /// goes, not it and the credential beside it.
     #[test]
     fn a_credential_the_operation_takes_as_a_parameter_is_not_sent_beside_it() {
-        let doc = crate::load::load_str(
+        let client = client_of(
             "openapi: 3.0.0\ninfo: {title: t, version: '1'}\n\
              components:\n  securitySchemes:\n    api_key: {type: apiKey, in: query, name: key}\n    \
              bearer: {type: http, scheme: bearer}\n\
@@ -1032,17 +1045,7 @@ mod tests {
              /plain:\n    get:\n      operationId: getPlain\n      responses: {'204': {description: ok}}\n  \
              /secured:\n    get:\n      operationId: getSecured\n      \
              security: [{api_key: []}, {bearer: []}]\n      responses: {'204': {description: ok}}\n",
-            "spec.yaml",
-        )
-        .expect("the document loads");
-        let files = crate::generate(&doc, &crate::Options::default())
-            .expect("it generates")
-            .files;
-        let client = &files
-            .iter()
-            .find(|file| file.path.ends_with("src/client.rs"))
-            .expect("a client")
-            .contents;
+        );
         let compact: String = client.split_whitespace().collect();
         let requirements_of = |function: &str| {
             let at = compact
@@ -1063,23 +1066,13 @@ mod tests {
     /// is pointed at the API's documented server; the others at the client's base URL.
     #[test]
     fn an_operation_served_elsewhere_is_called_through_base_for() {
-        let doc = crate::load::load_str(
+        let client = client_of(
             "openapi: 3.1.0\ninfo: {title: t, version: '1'}\n\
              servers: [{url: 'https://api.example.com/{version}', variables: {version: {default: '2.0'}}}]\n\
              paths:\n  /files/content:\n    servers: [{url: 'https://upload.example.com/api/2.0'}]\n    \
              post:\n      operationId: upload\n      responses: {'204': {description: ok}}\n  \
              /files:\n    get:\n      operationId: listFiles\n      responses: {'204': {description: ok}}\n",
-            "spec.yaml",
-        )
-        .expect("the document loads");
-        let files = crate::generate(&doc, &crate::Options::default())
-            .expect("it generates")
-            .files;
-        let client = &files
-            .iter()
-            .find(|file| file.path.ends_with("src/client.rs"))
-            .expect("a client")
-            .contents;
+        );
         // As printed, a call may span lines: compare without white space.
         let compact: String = client.split_whitespace().collect();
         assert!(
